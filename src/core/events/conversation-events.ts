@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { persisted } from "./define-event.js";
+import { attachmentSchema } from "./shared-schemas.js";
+
+/** Messages in the conversation, control events, sub-agents and skills. */
+export const conversationEvents = {
+  "user.message": persisted(
+    z.object({
+      content: z.string(),
+      /** What the model receives: the content with the date header, tagged files, mode notices. */
+      transformedContent: z.string().optional(),
+      messageId: z.string().optional(),
+      attachments: z.array(attachmentSchema).optional(),
+      source: z.string().optional(),
+      delivery: z.enum(["idle", "steering", "queued"]).optional(),
+      agentMode: z.enum(["interactive", "plan", "autopilot", "shell"]).optional(),
+      isAutopilotContinuation: z.boolean().optional(),
+      interactionId: z.string().optional(),
+      parentToolCallId: z.string().optional(),
+    }),
+  ),
+  "system.message": persisted(
+    z.object({
+      content: z.string(),
+      role: z.enum(["system", "developer"]),
+      name: z.string().optional(),
+      metadata: z.object({ promptVersion: z.string().optional(), variables: z.record(z.string(), z.unknown()).optional() }).optional(),
+    }),
+  ),
+  "system.notification": persisted(z.object({ content: z.string(), kind: z.string().optional() })),
+  abort: persisted(z.object({ reason: z.string() })),
+  "subagent.started": persisted(
+    z.object({
+      toolCallId: z.string(),
+      agentName: z.string(),
+      agentDisplayName: z.string(),
+      agentDescription: z.string(),
+      model: z.string().optional(),
+      agentType: z.string().optional(),
+      executionMode: z.enum(["sync", "background"]).optional(),
+    }),
+  ),
+  "subagent.completed": persisted(
+    z.object({
+      toolCallId: z.string(),
+      agentName: z.string(),
+      agentDisplayName: z.string(),
+      totalToolCalls: z.number().optional(),
+      totalTokens: z.number().optional(),
+      durationMs: z.number().optional(),
+    }),
+  ),
+  "subagent.failed": persisted(
+    z.object({ toolCallId: z.string(), agentName: z.string(), agentDisplayName: z.string(), error: z.string() }),
+  ),
+  "subagent.selected": persisted(
+    z.object({ agentName: z.string(), agentDisplayName: z.string(), tools: z.array(z.string()).nullable() }),
+  ),
+  "subagent.deselected": persisted(z.object({})),
+  "skill.invoked": persisted(
+    z.object({
+      name: z.string(),
+      path: z.string(),
+      content: z.string(),
+      allowedTools: z.array(z.string()).optional(),
+      pluginName: z.string().optional(),
+      pluginVersion: z.string().optional(),
+    }),
+  ),
+} as const;

@@ -1,0 +1,3 @@
+export * from "./catalog.js";
+export * from "./shared-schemas.js";
+export { toolResultSchema } from "./tool-events.js";

@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { ephemeral } from "./define-event.js";
+import { permissionRequestSchema, permissionResultKindSchema } from "./shared-schemas.js";
+
+/** Requests for a human (or an SDK client) to answer, and their resolution. All ephemeral. */
+export const interactionEvents = {
+  "permission.requested": ephemeral(
+    z.object({ requestId: z.string(), permissionRequest: permissionRequestSchema }),
+  ),
+  "permission.completed": ephemeral(
+    z.object({
+      requestId: z.string(),
+      result: z.object({ kind: permissionResultKindSchema, rule: z.string().optional(), message: z.string().optional() }),
+      decisionSource: z.enum(["rule", "human_response", "session_approval", "no_user", "hook"]).optional(),
+    }),
+  ),
+  "user_input.requested": ephemeral(
+    z.object({
+      requestId: z.string(),
+      question: z.string(),
+      choices: z.array(z.string()).optional(),
+      allowFreeform: z.boolean().optional(),
+      toolCallId: z.string().optional(),
+    }),
+  ),
+  "user_input.completed": ephemeral(
+    z.object({ requestId: z.string(), answer: z.string().optional(), wasFreeform: z.boolean().optional() }),
+  ),
+  "elicitation.requested": ephemeral(
+    z.object({
+      requestId: z.string(),
+      message: z.string(),
+      mode: z.literal("form").optional(),
+      requestedSchema: z.object({
+        type: z.literal("object"),
+        properties: z.record(z.string(), z.unknown()),
+        required: z.array(z.string()).optional(),
+      }),
+    }),
+  ),
+  "elicitation.completed": ephemeral(z.object({ requestId: z.string() })),
+  "external_tool.requested": ephemeral(
+    z.object({
+      requestId: z.string(),
+      sessionId: z.string(),
+      toolCallId: z.string(),
+      toolName: z.string(),
+      arguments: z.unknown().optional(),
+    }),
+  ),
+  "external_tool.completed": ephemeral(z.object({ requestId: z.string() })),
+  "exit_plan_mode.requested": ephemeral(
+    z.object({
+      requestId: z.string(),
+      summary: z.string(),
+      planContent: z.string(),
+      actions: z.array(z.string()),
+      recommendedAction: z.string(),
+    }),
+  ),
+  "exit_plan_mode.completed": ephemeral(z.object({ requestId: z.string() })),
+  "command.queued": ephemeral(z.object({ requestId: z.string(), command: z.string() })),
+  "command.completed": ephemeral(z.object({ requestId: z.string() })),
+} as const;

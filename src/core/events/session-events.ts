@@ -1,0 +1,107 @@
+import { z } from "zod";
+import { ephemeral, persisted } from "./define-event.js";
+import { agentModeSchema, backgroundTasksSchema, codeChangesSchema, workingDirectoryContextSchema } from "./shared-schemas.js";
+
+const modelMetricSchema = z.object({
+  requests: z.object({ count: z.number(), cost: z.number() }),
+  usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), cacheReadTokens: z.number().optional() }),
+});
+
+/** session.*: lifecycle of the whole session. */
+export const sessionEvents = {
+  "session.start": persisted(
+    z.object({
+      sessionId: z.string(),
+      version: z.number(),
+      producer: z.string(),
+      copilotVersion: z.string(),
+      startTime: z.string(),
+      selectedModel: z.string().optional(),
+      mode: agentModeSchema.optional(),
+      name: z.string().optional(),
+      context: workingDirectoryContextSchema.optional(),
+    }),
+  ),
+  "session.resume": persisted(
+    z.object({
+      resumeTime: z.string(),
+      eventCount: z.number(),
+      eventsFileSizeBytes: z.number().optional(),
+      selectedModel: z.string().optional(),
+      context: workingDirectoryContextSchema.optional(),
+      sessionWasActive: z.boolean().optional(),
+      /** Lines of events.jsonl that could not be read and were skipped. */
+      skippedLines: z.number().optional(),
+      /** Tool calls that had no result and were closed with a synthetic error result. */
+      repairedToolCalls: z.number().optional(),
+    }),
+  ),
+  "session.idle": ephemeral(
+    z.object({
+      backgroundTasks: backgroundTasksSchema.optional(),
+      aborted: z.boolean().optional(),
+      mode: agentModeSchema.optional(),
+    }),
+  ),
+  "session.error": persisted(
+    z.object({
+      errorType: z.string(),
+      message: z.string(),
+      stack: z.string().optional(),
+      statusCode: z.number().optional(),
+      providerCallId: z.string().optional(),
+    }),
+  ),
+  "session.info": persisted(z.object({ infoType: z.string(), message: z.string() })),
+  "session.warning": persisted(z.object({ warningType: z.string(), message: z.string() })),
+  "session.compaction_start": persisted(z.object({})),
+  "session.compaction_complete": persisted(
+    z.object({
+      success: z.boolean(),
+      error: z.string().optional(),
+      preCompactionTokens: z.number().optional(),
+      postCompactionTokens: z.number().optional(),
+      preCompactionMessagesLength: z.number().optional(),
+      messagesRemoved: z.number().optional(),
+      tokensRemoved: z.number().optional(),
+      summaryContent: z.string().optional(),
+      checkpointNumber: z.number().optional(),
+      checkpointPath: z.string().optional(),
+    }),
+  ),
+  "session.title_changed": ephemeral(z.object({ title: z.string() })),
+  "session.context_changed": persisted(workingDirectoryContextSchema),
+  "session.usage_info": ephemeral(
+    z.object({
+      tokenLimit: z.number(),
+      currentTokens: z.number(),
+      messagesLength: z.number(),
+      systemTokens: z.number().optional(),
+      conversationTokens: z.number().optional(),
+      toolDefinitionsTokens: z.number().optional(),
+    }),
+  ),
+  "session.task_complete": persisted(z.object({ summary: z.string().optional(), success: z.boolean().optional() })),
+  "session.mode_changed": persisted(z.object({ previousMode: agentModeSchema, newMode: agentModeSchema })),
+  "session.model_change": persisted(
+    z.object({ previousModel: z.string().optional(), newModel: z.string(), source: z.string().optional() }),
+  ),
+  /** Autopilot stopped without task_complete: the continuation limit, or an error it cannot work past. */
+  "session.autopilot_stopped": persisted(
+    z.object({ reason: z.enum(["max_continues", "error", "aborted"]), continuations: z.number(), message: z.string() }),
+  ),
+  "session.background_tasks_changed": ephemeral(z.object({})),
+  "session.shutdown": persisted(
+    z.object({
+      shutdownType: z.enum(["routine", "error"]),
+      errorReason: z.string().optional(),
+      totalPremiumRequests: z.number(),
+      totalApiDurationMs: z.number(),
+      sessionStartTime: z.number(),
+      codeChanges: codeChangesSchema,
+      modelMetrics: z.record(z.string(), modelMetricSchema),
+      currentModel: z.string().optional(),
+      currentTokens: z.number().optional(),
+    }),
+  ),
+} as const;

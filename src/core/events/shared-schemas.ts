@@ -1,0 +1,113 @@
+import { z } from "zod";
+
+/** Modes a session can be in. Copilot CLI's names; `shell` only appears on user messages run with `!`. */
+export const agentModeSchema = z.enum(["interactive", "plan", "autopilot"]);
+export type AgentMode = z.infer<typeof agentModeSchema>;
+
+export const workingDirectoryContextSchema = z.object({
+  cwd: z.string(),
+  gitRoot: z.string().optional(),
+  repository: z.string().optional(),
+  branch: z.string().optional(),
+  headCommit: z.string().optional(),
+});
+export type WorkingDirectoryContext = z.infer<typeof workingDirectoryContextSchema>;
+
+export const toolRequestSchema = z.object({
+  toolCallId: z.string(),
+  name: z.string(),
+  /** Parsed arguments; the raw string when the model sent JSON that does not parse. */
+  arguments: z.unknown().optional(),
+  type: z.enum(["function", "custom"]).optional(),
+  toolTitle: z.string().optional(),
+  intentionSummary: z.string().optional(),
+});
+export type ToolRequest = z.infer<typeof toolRequestSchema>;
+
+export const codeChangesSchema = z.object({
+  linesAdded: z.number(),
+  linesRemoved: z.number(),
+  filesModified: z.array(z.string()),
+});
+export type CodeChanges = z.infer<typeof codeChangesSchema>;
+
+export const attachmentSchema = z.object({
+  type: z.enum(["file", "directory", "selection", "blob", "github_reference"]),
+  path: z.string().optional(),
+  displayName: z.string().optional(),
+});
+export type Attachment = z.infer<typeof attachmentSchema>;
+
+/** What a tool asks permission for: the discriminated union of seed 002's `permissionRequest`. */
+export const permissionRequestSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("shell"),
+    toolCallId: z.string().optional(),
+    fullCommandText: z.string(),
+    intention: z.string(),
+    commands: z.array(z.object({ identifier: z.string(), readOnly: z.boolean() })),
+    possiblePaths: z.array(z.string()),
+    possibleUrls: z.array(z.string()).optional(),
+    hasWriteFileRedirection: z.boolean().optional(),
+    canOfferSessionApproval: z.boolean().optional(),
+  }),
+  z.object({
+    kind: z.literal("write"),
+    toolCallId: z.string().optional(),
+    fileName: z.string(),
+    diff: z.string(),
+    intention: z.string(),
+    newFileContents: z.string().optional(),
+  }),
+  z.object({
+    kind: z.literal("read"),
+    toolCallId: z.string().optional(),
+    path: z.string(),
+    intention: z.string(),
+  }),
+  z.object({
+    kind: z.literal("mcp"),
+    toolCallId: z.string().optional(),
+    serverName: z.string(),
+    toolName: z.string(),
+    toolTitle: z.string(),
+    args: z.unknown().optional(),
+    readOnly: z.boolean(),
+  }),
+  z.object({
+    kind: z.literal("url"),
+    toolCallId: z.string().optional(),
+    url: z.string(),
+    intention: z.string(),
+  }),
+  z.object({
+    kind: z.literal("memory"),
+    toolCallId: z.string().optional(),
+    subject: z.string(),
+    fact: z.string(),
+    citations: z.string(),
+  }),
+  z.object({
+    kind: z.literal("custom-tool"),
+    toolCallId: z.string().optional(),
+    toolName: z.string(),
+    toolDescription: z.string(),
+    args: z.unknown().optional(),
+  }),
+]);
+export type PermissionRequest = z.infer<typeof permissionRequestSchema>;
+
+export const permissionResultKindSchema = z.enum([
+  "approved",
+  "denied-by-rules",
+  "denied-interactively-by-user",
+  "denied-no-approval-rule-and-could-not-request-from-user",
+  "denied-by-content-exclusion-policy",
+]);
+export type PermissionResultKind = z.infer<typeof permissionResultKindSchema>;
+
+export const backgroundTasksSchema = z.object({
+  agents: z.array(z.object({ agentId: z.string(), agentType: z.string(), description: z.string().optional() })),
+  shells: z.array(z.object({ shellId: z.string(), description: z.string().optional() })),
+});
+export type BackgroundTasks = z.infer<typeof backgroundTasksSchema>;

@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { ephemeral, persisted } from "./define-event.js";
+
+export const toolResultSchema = z.object({
+  /** Concise result sent to the model (possibly truncated). */
+  content: z.string(),
+  /** Full result for display, e.g. a diff. */
+  detailedContent: z.string().optional(),
+});
+
+/** tool.*: a tool call from request to result. */
+export const toolEvents = {
+  "tool.user_requested": persisted(
+    z.object({ toolCallId: z.string(), toolName: z.string(), arguments: z.unknown().optional() }),
+  ),
+  "tool.execution_start": persisted(
+    z.object({
+      toolCallId: z.string(),
+      toolName: z.string(),
+      arguments: z.unknown().optional(),
+      toolTitle: z.string().optional(),
+      mcpServerName: z.string().optional(),
+      mcpToolName: z.string().optional(),
+      turnId: z.string().optional(),
+      parentToolCallId: z.string().optional(),
+    }),
+  ),
+  "tool.execution_partial_result": ephemeral(z.object({ toolCallId: z.string(), partialOutput: z.string() })),
+  "tool.execution_progress": ephemeral(z.object({ toolCallId: z.string(), progressMessage: z.string() })),
+  "tool.execution_complete": persisted(
+    z.object({
+      toolCallId: z.string(),
+      success: z.boolean(),
+      model: z.string().optional(),
+      interactionId: z.string().optional(),
+      isUserRequested: z.boolean().optional(),
+      result: toolResultSchema.optional(),
+      error: z.object({ message: z.string(), code: z.string().optional() }).optional(),
+      toolTelemetry: z.record(z.string(), z.unknown()).optional(),
+      turnId: z.string().optional(),
+      parentToolCallId: z.string().optional(),
+    }),
+  ),
+} as const;

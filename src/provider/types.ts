@@ -1,0 +1,68 @@
+/** The provider boundary: our own message and response shapes; only the adapters know a wire format. */
+
+export interface ChatToolCall {
+  id: string;
+  name: string;
+  /** The arguments exactly as the model sent them (a JSON string, possibly invalid). */
+  arguments: string;
+}
+
+export type ChatMessage =
+  | { role: "system"; content: string }
+  | { role: "user"; content: string }
+  | { role: "assistant"; content: string; toolCalls?: ChatToolCall[]; reasoning?: string }
+  | { role: "tool"; toolCallId: string; content: string };
+
+/** A tool as the model sees it: name, description and a JSON Schema for its arguments. */
+export interface ToolSchema {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens?: number;
+  reasoningTokens?: number;
+}
+
+export interface ChatRequest {
+  messages: ChatMessage[];
+  tools: ToolSchema[];
+  signal: AbortSignal;
+}
+
+/** Called while a response streams in. */
+export interface StreamHandlers {
+  onText(delta: string): void;
+  onReasoning(delta: string): void;
+  /** A tool call's name became known (its arguments are still streaming). */
+  onToolCallStart?(call: { id: string; name: string; index: number }): void;
+}
+
+export interface ChatResponse {
+  content: string;
+  reasoning: string;
+  toolCalls: ChatToolCall[];
+  usage?: TokenUsage;
+  finishReason: string | null;
+  /** The model the endpoint says answered. */
+  model: string;
+  /** Milliseconds from sending the request to the first streamed token. */
+  timeToFirstTokenMs?: number;
+}
+
+export interface ModelLimits {
+  maxPromptTokens: number;
+  maxOutputTokens?: number;
+}
+
+/** One attempt of one model call. Failures are thrown as ProviderError; retrying is the caller's policy. */
+export interface ChatProvider {
+  readonly model: string;
+  readonly limits: ModelLimits;
+  /** The endpoint path, for usage records ("/chat/completions"). */
+  readonly apiEndpoint: string;
+  stream(request: ChatRequest, handlers: StreamHandlers): Promise<ChatResponse>;
+}

@@ -1,0 +1,74 @@
+import type { z } from "zod";
+import type { PermissionRequest } from "../core/events/index.js";
+
+/** What a tool does, for the permission gate and the UI. */
+export type ToolKind = "read" | "search" | "write" | "shell" | "control";
+
+/** Everything a running tool may use besides its arguments. */
+export interface ToolContext {
+  /** The session's working directory; relative paths resolve against it. */
+  cwd: string;
+  toolCallId: string;
+  /** Fires on interrupt or timeout; a tool stops its work (and its processes) when it does. */
+  signal: AbortSignal;
+  /** The session folder ($AGENT_HOME/session-state/<id>), where a tool may keep full outputs. */
+  sessionDir: string;
+  /** Streams output while the tool runs (tool.execution_partial_result). */
+  onPartialOutput(chunk: string): void;
+  /** Human-readable progress (tool.execution_progress). */
+  onProgress(message: string): void;
+}
+
+/** What a permission check may look at. */
+export interface PermissionContext {
+  cwd: string;
+  toolCallId: string;
+}
+
+export interface ToolOutcome {
+  /** Sent to the model: concise, possibly truncated, always saying when it was. */
+  content: string;
+  /** For display: the full output, a diff. */
+  detailedContent?: string;
+  /** False when the tool ran but failed (a command that could not start, a file that does not exist). */
+  success?: boolean;
+  /** A machine-readable failure code when success is false. */
+  errorCode?: string;
+  /** Lines changed in one file, for the session's change totals. */
+  codeChange?: { path: string; linesAdded: number; linesRemoved: number };
+  telemetry?: Record<string, unknown>;
+}
+
+/** Throw from execute() for an expected failure; the message goes to the model as the tool result. */
+export class ToolError extends Error {
+  constructor(
+    message: string,
+    readonly code = "tool_error",
+  ) {
+    super(message);
+    this.name = "ToolError";
+  }
+}
+
+/** A tool is a data object: name, description, zod schema, and an execute that honours its AbortSignal. */
+export interface Tool<S extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: S;
+  readonly kind: ToolKind;
+  /** Safe to run concurrently with other read-only calls from the same response. */
+  readonly readOnly: boolean;
+  /** A short title for the UI: the bash description, the file path, the pattern. */
+  title?(args: z.infer<S>): string;
+  /** What this call needs permission for, or null when it needs none. */
+  permission(args: z.infer<S>, ctx: PermissionContext): PermissionRequest | null | Promise<PermissionRequest | null>;
+  execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+/** Identity function that lets TypeScript infer the argument type of execute() from the schema. */
+export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
+  return tool;
+}
+
+/** The erased form kept in registries. */
+export type AnyTool = Tool<z.ZodType>;
