@@ -37,6 +37,8 @@ export interface ToolOutcome {
   /** Lines changed in one file, for the session's change totals. */
   codeChange?: { path: string; linesAdded: number; linesRemoved: number };
   telemetry?: Record<string, unknown>;
+  /** Set by task_complete: the model declares the task done; the loop ends after this response's tools. */
+  taskComplete?: { summary: string };
 }
 
 /** Throw from execute() for an expected failure; the message goes to the model as the tool result. */

@@ -1,0 +1,57 @@
+/**
+ * What both faces (headless and TUI) need before a session can start: settings, the endpoint, the session
+ * store and, for --resume/--continue, which session. Every failure is a message, never a stack trace, and
+ * nothing is created on disk before all of it is known to be good.
+ */
+import { resolveAgentHome } from "../config/agent-home.js";
+import { resolveProviderConfig, type ProviderConfig } from "../config/provider-config.js";
+import { loadSettings, SettingsError, settingsPath, type Settings } from "../config/settings.js";
+import { SessionStore } from "../session/session-store.js";
+import type { CliOptions } from "./cli-options.js";
+
+export interface Bootstrap {
+  agentHome: string;
+  settings: Settings;
+  providerConfig: ProviderConfig;
+  store: SessionStore;
+  /** The session to resume, when --resume <id> or --continue named one. */
+  resumeId?: string;
+  maxAutopilotContinues: number;
+}
+
+export type BootstrapResult = { ok: true; value: Bootstrap } | { ok: false; message: string };
+
+export async function bootstrap(options: CliOptions, env: NodeJS.ProcessEnv = process.env): Promise<BootstrapResult> {
+  const agentHome = resolveAgentHome(env);
+  let settings: Settings;
+  try {
+    settings = loadSettings(agentHome);
+  } catch (error) {
+    if (error instanceof SettingsError) return { ok: false, message: error.message };
+    throw error;
+  }
+  const resolved = resolveProviderConfig({ flags: { model: options.model }, env, settings, settingsFile: settingsPath(agentHome) });
+  if (!resolved.ok) return { ok: false, message: resolved.message };
+  const store = new SessionStore(agentHome);
+  let resumeId: string | undefined;
+  if (typeof options.resume === "string") {
+    const found = await store.resolve(options.resume);
+    if (!found.ok) return { ok: false, message: found.message };
+    resumeId = found.id;
+  } else if (options.continue) {
+    const latest = await store.latestFor(options.cwd);
+    if (!latest) return { ok: false, message: `There is no session to continue in ${options.cwd}. Start one with agent -p "…" or agent.` };
+    resumeId = latest.id;
+  }
+  return {
+    ok: true,
+    value: {
+      agentHome,
+      settings,
+      providerConfig: resolved.config,
+      store,
+      resumeId,
+      maxAutopilotContinues: options.maxAutopilotContinues ?? settings.maxAutopilotContinues ?? 5,
+    },
+  };
+}

@@ -1,0 +1,31 @@
+/** The parsed command line, shared by the headless runner and the TUI. */
+import type { AgentMode } from "../core/events/index.js";
+
+export interface CliOptions {
+  prompt?: string;
+  silent: boolean;
+  outputFormat: "text" | "json";
+  mode?: AgentMode;
+  maxAutopilotContinues?: number;
+  model?: string;
+  /** --resume with a value; `true` when given without one (the picker). */
+  resume?: string | true;
+  continue: boolean;
+  name?: string;
+  allowAllTools: boolean;
+  customInstructions: boolean;
+  cwd: string;
+}
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+const TRUTHY = new Set(["1", "true", "yes", "on", "y"]);
+
+export function envAllowsAll(env: NodeJS.ProcessEnv): boolean {
+  return [env.AGENT_ALLOW_ALL, env.COPILOT_ALLOW_ALL].some((value) => value !== undefined && TRUTHY.has(value.trim().toLowerCase()));
+}

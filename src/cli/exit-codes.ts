@@ -1,0 +1,18 @@
+/** Exit codes of `agent`, documented in the README. */
+export const ExitCode = {
+  /** The prompt ran to the end (tool denials included). */
+  ok: 0,
+  /** Configuration problem: no endpoint or model, invalid settings, unknown session to resume. */
+  config: 1,
+  /** Command-line usage error: unknown flag, bad value. */
+  usage: 2,
+  /** The model endpoint failed and retries did not help (authentication, rate limit, server, network). */
+  provider: 3,
+  /** Autopilot stopped at --max-autopilot-continues without task_complete. */
+  autopilotLimit: 4,
+  /** Interrupted with Ctrl+C (SIGINT). */
+  interrupted: 130,
+  /** Terminated (SIGTERM). */
+  terminated: 143,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

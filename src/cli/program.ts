@@ -1,0 +1,143 @@
+/** The command line (commander): flags in Copilot CLI's names, then the headless runner or the TUI. */
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import path from "node:path";
+import { statSync } from "node:fs";
+import { envAllowsAll, UsageError, type CliOptions } from "./cli-options.js";
+import { ExitCode } from "./exit-codes.js";
+
+declare const AGENT_VERSION: string;
+
+function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw new InvalidArgumentError("expected a whole number (0 or more).");
+  return number;
+}
+
+function buildCommand(): Command {
+  return new Command("agent")
+    .description("A coding agent in your terminal, for any OpenAI-compatible endpoint.")
+    .version(`agent ${AGENT_VERSION}`, "-v, --version", "print the version")
+    .helpOption("-h, --help", "show this help")
+    .option("-p, --prompt <text>", "run one prompt without the TUI, then exit (the prompt may also be piped on stdin)")
+    .option("-s, --silent", "print only the final answer (with -p)")
+    .addOption(new Option("--output-format <format>", "text, or json: every event as a JSON line").choices(["text", "json"]).default("text"))
+    .option("--autopilot", "start in autopilot mode: work until the task is done")
+    .addOption(new Option("--mode <mode>", "initial mode").choices(["interactive", "autopilot"]))
+    .option("--max-autopilot-continues <n>", "automatic continuations allowed in autopilot (default 5)", positiveInteger)
+    .option("--model <model>", "model to use (overrides AGENT_MODEL and settings.json)")
+    .option("-r, --resume [session]", "resume a session by id, 7+ character id prefix, or name")
+    .option("--continue", "resume the most recent session in this directory")
+    .option("-n, --name <name>", "name the new session")
+    .option("--allow-all-tools", "approve every tool call without asking (needed for unattended -p runs that write)")
+    .option("--yolo", "same as --allow-all-tools")
+    .option("--allow-all", "same as --allow-all-tools")
+    .option("--no-custom-instructions", "do not load AGENTS.md and other instruction files")
+    .option("-C <dir>", "change to this directory first")
+    .showHelpAfterError("(run agent --help for usage)")
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text), writeOut: (text) => process.stdout.write(text) });
+}
+
+interface RawOptions {
+  prompt?: string;
+  silent?: boolean;
+  outputFormat: "text" | "json";
+  autopilot?: boolean;
+  mode?: "interactive" | "autopilot";
+  maxAutopilotContinues?: number;
+  model?: string;
+  resume?: string | true;
+  continue?: boolean;
+  name?: string;
+  allowAllTools?: boolean;
+  yolo?: boolean;
+  allowAll?: boolean;
+  customInstructions: boolean;
+  C?: string;
+}
+
+export function parseCommandLine(args: readonly string[]): CliOptions {
+  const command = buildCommand();
+  command.parse([...args], { from: "user" });
+  if (command.args.length > 0) throw new UsageError(`unexpected argument "${command.args[0]}" (put the prompt after -p, in quotes)`);
+  const raw = command.opts<RawOptions>();
+  if (raw.autopilot && raw.mode && raw.mode !== "autopilot") throw new UsageError("--autopilot conflicts with --mode " + raw.mode);
+  if (raw.resume !== undefined && raw.continue) throw new UsageError("use either --resume or --continue, not both");
+  let cwd = process.cwd();
+  if (raw.C !== undefined) {
+    cwd = path.resolve(raw.C);
+    let isDir = false;
+    try {
+      isDir = statSync(cwd).isDirectory();
+    } catch {
+      isDir = false;
+    }
+    if (!isDir) throw new UsageError(`-C ${raw.C}: no such directory`);
+    process.chdir(cwd);
+  }
+  return {
+    prompt: raw.prompt,
+    silent: raw.silent === true,
+    outputFormat: raw.outputFormat,
+    mode: raw.autopilot ? "autopilot" : raw.mode,
+    maxAutopilotContinues: raw.maxAutopilotContinues,
+    model: raw.model,
+    resume: raw.resume,
+    continue: raw.continue === true,
+    name: raw.name,
+    allowAllTools: Boolean(raw.allowAllTools || raw.yolo || raw.allowAll) || envAllowsAll(process.env),
+    customInstructions: raw.customInstructions,
+    cwd,
+  };
+}
+
+/** Reads a piped prompt: only from a pipe or a file, so a terminal or an idle socket never blocks the start. */
+async function readPipedStdin(required: boolean): Promise<string | undefined> {
+  if (process.stdin.isTTY) return undefined;
+  let piped = required;
+  try {
+    const stats = statSync("/dev/stdin");
+    piped ||= stats.isFIFO() || stats.isFile();
+  } catch {
+    // No stdin at all.
+  }
+  if (!piped) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  return text.trim() === "" ? undefined : text;
+}
+
+export async function runProgram(args: readonly string[]): Promise<void> {
+  let options: CliOptions;
+  try {
+    options = parseCommandLine(args);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here too, successfully.
+      process.exitCode = error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+      return;
+    }
+    if (error instanceof UsageError) {
+      process.stderr.write(`agent: ${error.message}\n(run agent --help for usage)\n`);
+      process.exitCode = ExitCode.usage;
+      return;
+    }
+    throw error;
+  }
+  const headless = options.prompt !== undefined || !process.stdin.isTTY;
+  if (headless) {
+    const piped = await readPipedStdin(options.prompt === undefined);
+    const prompt = [options.prompt, piped].filter((part): part is string => part !== undefined && part.trim() !== "").join("\n\n");
+    if (prompt === "") {
+      process.stderr.write("agent: no prompt. Pass one with -p \"…\" or pipe it on stdin.\n");
+      process.exitCode = ExitCode.usage;
+      return;
+    }
+    const { runHeadless } = await import("./headless.js");
+    process.exitCode = await runHeadless({ ...options, prompt });
+    return;
+  }
+  const { runInteractive } = await import("./interactive.js");
+  process.exitCode = await runInteractive(options);
+}

@@ -1,0 +1,141 @@
+/**
+ * Seed 000's loop and nothing else: send the whole history, stream the answer, run the tools it asks for,
+ * feed the results back, call again; a response without tool requests ends the loop. One model call per
+ * turn, one assistant.turn_start/turn_end pair per call, no hidden calls.
+ */
+import type { ProviderError } from "../provider/errors.js";
+import type { RetryPolicy } from "../provider/retry.js";
+import type { ChatProvider } from "../provider/types.js";
+import type { Conversation } from "./conversation.js";
+import type { ToolRequest } from "./events/index.js";
+import type { Emit } from "./event-sink.js";
+import { callModel } from "./model-call.js";
+import { runToolCalls, type ToolRunEnvironment } from "./tool-runner.js";
+import type { ToolSet } from "./tool-set.js";
+
+export interface LoopContext {
+  emit: Emit;
+  conversation: Conversation;
+  provider: ChatProvider;
+  retry: RetryPolicy;
+  /** The tools offered now (the mode decides, and may change between turns). */
+  tools(): ToolSet;
+  toolEnvironment(tools: ToolSet): ToolRunEnvironment;
+  nextTurnId(): string;
+  /** Called after every model call with what it cost. */
+  recordCall(call: { model: string; inputTokens: number; outputTokens: number; durationMs: number }): void;
+  /** Called at turn boundaries (the log is flushed to disk there). */
+  onTurnEnd(): void;
+}
+
+export type LoopOutcome =
+  | { kind: "final"; content: string }
+  | { kind: "task_complete"; summary: string }
+  | { kind: "error"; error: ProviderError }
+  | { kind: "aborted" };
+
+type TurnOutcome = LoopOutcome | { kind: "tools" };
+
+function parseToolRequests(calls: { id: string; name: string; arguments: string }[]): ToolRequest[] {
+  return calls.map((call) => {
+    let parsed: unknown = call.arguments;
+    try {
+      parsed = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
+    } catch {
+      parsed = call.arguments; // kept raw; the runner tells the model it was not valid JSON
+    }
+    return { toolCallId: call.id, name: call.name, arguments: parsed, type: "function" as const };
+  });
+}
+
+async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutcome> {
+  const { emit } = ctx;
+  const turnId = ctx.nextTurnId();
+  const tools = ctx.tools();
+  emit("assistant.turn_start", { turnId, model: ctx.provider.model });
+  const endTurn = () => {
+    emit("assistant.turn_end", { turnId, model: ctx.provider.model });
+    ctx.onTurnEnd();
+  };
+  const call = await callModel({
+    provider: ctx.provider,
+    retry: ctx.retry,
+    emit,
+    turnId,
+    messages: ctx.conversation.messages(),
+    tools: tools.schemas(),
+    signal,
+  });
+
+  if (call.kind === "aborted") {
+    if (call.partialText !== "") emit("assistant.message", { messageId: call.messageId, content: call.partialText, interrupted: true, turnId });
+    emit("abort", { reason: "user_initiated" });
+    endTurn();
+    return { kind: "aborted" };
+  }
+  if (call.kind === "error") {
+    const { error } = call;
+    emit("session.error", {
+      errorType: error.kind,
+      message: call.reason ? `${error.message} (${call.reason})` : error.message,
+      ...(error.statusCode !== undefined ? { statusCode: error.statusCode } : {}),
+      ...(error.details.requestId ? { providerCallId: error.details.requestId } : {}),
+    });
+    endTurn();
+    return { kind: "error", error };
+  }
+
+  const { response } = call;
+  if (response.reasoning !== "") emit("assistant.reasoning", { reasoningId: call.reasoningId, content: response.reasoning });
+  const toolRequests = parseToolRequests(response.toolCalls);
+  emit("assistant.message", {
+    messageId: call.messageId,
+    content: response.content,
+    ...(toolRequests.length > 0 ? { toolRequests } : {}),
+    ...(response.reasoning !== "" ? { reasoningText: response.reasoning } : {}),
+    model: response.model,
+    ...(response.usage ? { outputTokens: response.usage.outputTokens } : {}),
+    ...(response.finishReason ? { finishReason: response.finishReason } : {}),
+    turnId,
+  });
+  const inputTokens = response.usage?.inputTokens ?? ctx.conversation.estimateTokens();
+  const outputTokens = response.usage?.outputTokens ?? Math.ceil(response.content.length / 4);
+  emit("assistant.usage", {
+    model: response.model,
+    inputTokens,
+    outputTokens,
+    ...(response.usage?.cacheReadTokens !== undefined ? { cacheReadTokens: response.usage.cacheReadTokens } : {}),
+    ...(response.usage?.reasoningTokens !== undefined ? { reasoningTokens: response.usage.reasoningTokens } : {}),
+    duration: call.durationMs,
+    ...(response.timeToFirstTokenMs !== undefined ? { timeToFirstTokenMs: response.timeToFirstTokenMs } : {}),
+    isByok: true,
+    apiEndpoint: ctx.provider.apiEndpoint,
+  });
+  ctx.recordCall({ model: response.model, inputTokens, outputTokens, durationMs: call.durationMs });
+  emit("session.usage_info", {
+    tokenLimit: ctx.provider.limits.maxPromptTokens,
+    currentTokens: inputTokens + outputTokens,
+    messagesLength: ctx.conversation.length,
+  });
+
+  if (toolRequests.length === 0) {
+    endTurn();
+    return { kind: "final", content: response.content };
+  }
+  const batch = await runToolCalls(toolRequests, ctx.toolEnvironment(tools), signal, turnId);
+  if (signal.aborted) {
+    emit("abort", { reason: "user_initiated" });
+    endTurn();
+    return { kind: "aborted" };
+  }
+  endTurn();
+  return batch.taskComplete ? { kind: "task_complete", summary: batch.taskComplete.summary } : { kind: "tools" };
+}
+
+/** Turns until a response asks for no tools, task_complete is called, an error stops it, or an interrupt. */
+export async function runToolLoop(ctx: LoopContext, signal: AbortSignal): Promise<LoopOutcome> {
+  for (;;) {
+    const outcome = await runTurn(ctx, signal);
+    if (outcome.kind !== "tools") return outcome;
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The model's view of the session, folded from persisted events. The same fold runs live (as events are
+ * emitted) and on resume (over the log), so a resumed session sends exactly what a live one would.
+ */
+import type { ChatMessage, ChatToolCall } from "../provider/types.js";
+import type { SessionEvent, ToolRequest } from "./events/index.js";
+
+export function toolCallArguments(request: ToolRequest): string {
+  if (typeof request.arguments === "string") return request.arguments;
+  return JSON.stringify(request.arguments ?? {});
+}
+
+export class Conversation {
+  private system: string | undefined;
+  private readonly items: ChatMessage[] = [];
+  /** Tool calls of the latest assistant message that have no result yet. */
+  private readonly pending = new Map<string, string>();
+  private chars = 0;
+
+  apply(event: SessionEvent): void {
+    if (event.agentId || event.ephemeral) return; // sub-agents keep their own conversation
+    switch (event.type) {
+      case "system.message":
+        this.system = event.data.content;
+        break;
+      case "user.message":
+        if (event.data.parentToolCallId) break;
+        this.push({ role: "user", content: event.data.transformedContent ?? event.data.content });
+        break;
+      case "assistant.message": {
+        if (event.data.parentToolCallId) break;
+        const toolCalls: ChatToolCall[] = (event.data.toolRequests ?? []).map((request) => ({
+          id: request.toolCallId,
+          name: request.name,
+          arguments: toolCallArguments(request),
+        }));
+        this.pending.clear();
+        for (const call of toolCalls) this.pending.set(call.id, call.name);
+        this.push({ role: "assistant", content: event.data.content, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
+        break;
+      }
+      case "tool.execution_complete": {
+        if (!this.pending.has(event.data.toolCallId)) break;
+        this.pending.delete(event.data.toolCallId);
+        const content = event.data.success
+          ? (event.data.result?.content ?? "")
+          : (event.data.error?.message ?? event.data.result?.content ?? "The tool failed.");
+        this.push({ role: "tool", toolCallId: event.data.toolCallId, content });
+        break;
+      }
+      case "system.notification":
+        this.push({ role: "user", content: `<system_notification>\n${event.data.content}\n</system_notification>` });
+        break;
+      default:
+        break;
+    }
+  }
+
+  private push(message: ChatMessage): void {
+    this.items.push(message);
+    this.chars += message.content.length + (message.role === "assistant" ? JSON.stringify(message.toolCalls ?? []).length : 0);
+  }
+
+  get hasSystemPrompt(): boolean {
+    return this.system !== undefined;
+  }
+
+  /** The messages for the next request: the system prompt, then the conversation. */
+  messages(): ChatMessage[] {
+    return this.system === undefined ? [...this.items] : [{ role: "system", content: this.system }, ...this.items];
+  }
+
+  get length(): number {
+    return this.items.length + (this.system === undefined ? 0 : 1);
+  }
+
+  /** Tool calls still waiting for a result (after a crash or kill, on resume). */
+  unansweredToolCalls(): { toolCallId: string; toolName: string }[] {
+    return [...this.pending].map(([toolCallId, toolName]) => ({ toolCallId, toolName }));
+  }
+
+  /** A rough token count (4 characters a token) for when the endpoint reports no usage. */
+  estimateTokens(): number {
+    return Math.ceil((this.chars + (this.system?.length ?? 0)) / 4);
+  }
+}

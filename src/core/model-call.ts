@@ -1,0 +1,67 @@
+/**
+ * One model call, streamed, with the retry policy around it. Deltas go out as ephemeral events; a retried
+ * attempt is announced with assistant.turn_retry so subscribers drop what the abandoned attempt streamed.
+ */
+import { randomUUID } from "node:crypto";
+import { classifyProviderError, type ProviderError } from "../provider/errors.js";
+import { decideRetry, sleep, type RetryPolicy } from "../provider/retry.js";
+import type { ChatMessage, ChatProvider, ChatResponse, ToolSchema } from "../provider/types.js";
+import type { Emit } from "./event-sink.js";
+
+export type ModelCallResult =
+  | { kind: "response"; response: ChatResponse; messageId: string; reasoningId: string; durationMs: number }
+  | { kind: "error"; error: ProviderError; reason?: string; durationMs: number }
+  | { kind: "aborted"; partialText: string; messageId: string; durationMs: number };
+
+export interface ModelCallInput {
+  provider: ChatProvider;
+  retry: RetryPolicy;
+  emit: Emit;
+  turnId: string;
+  messages: ChatMessage[];
+  tools: ToolSchema[];
+  signal: AbortSignal;
+  random?: () => number;
+}
+
+export async function callModel(input: ModelCallInput): Promise<ModelCallResult> {
+  const { provider, emit, signal } = input;
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  for (let attempt = 0; ; attempt++) {
+    const messageId = randomUUID();
+    const reasoningId = randomUUID();
+    let partialText = "";
+    try {
+      const response = await provider.stream(
+        { messages: input.messages, tools: input.tools, signal },
+        {
+          onText: (deltaContent) => {
+            partialText += deltaContent;
+            emit("assistant.message_delta", { messageId, deltaContent });
+          },
+          onReasoning: (deltaContent) => emit("assistant.reasoning_delta", { reasoningId, deltaContent }),
+        },
+      );
+      return { kind: "response", response, messageId, reasoningId, durationMs: elapsed() };
+    } catch (thrown) {
+      const error = classifyProviderError(thrown, signal);
+      if (error.kind === "aborted") return { kind: "aborted", partialText, messageId, durationMs: elapsed() };
+      const decision = decideRetry(error, attempt, input.retry, (input.random ?? Math.random)());
+      if (!decision.retry) return { kind: "error", error, reason: decision.reason, durationMs: elapsed() };
+      emit("assistant.turn_retry", {
+        turnId: input.turnId,
+        model: provider.model,
+        reason: error.message,
+        attempt: attempt + 1,
+        delayMs: decision.delayMs,
+        abandonedMessageId: messageId,
+      });
+      try {
+        await sleep(decision.delayMs, signal);
+      } catch {
+        return { kind: "aborted", partialText: "", messageId, durationMs: elapsed() };
+      }
+    }
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * A mode is a preset: the extra tools it offers, the notice the model gets, and what happens when the tool
+ * loop ends. The loop asks the preset; it never tests which mode it is in.
+ */
+import type { AgentMode } from "./events/index.js";
+
+export type LoopEndAction =
+  | { action: "stop" }
+  | { action: "continue"; message: string }
+  | { action: "stop_at_limit"; message: string };
+
+export interface ModePreset {
+  readonly mode: AgentMode;
+  readonly label: string;
+  /** Tools offered only in this mode. */
+  readonly extraTools: readonly string[];
+  /** The system prompt's section about this mode. */
+  readonly promptNotice: string;
+  /** Delivered once, inside the next user message, after switching to this mode mid-session. */
+  readonly switchNotice: string;
+  /** What to do when a response ends the tool loop without task_complete. */
+  onLoopEnd(state: { continuations: number; maxContinues: number }): LoopEndAction;
+}
+
+/** Copilot CLI's continuation message, verbatim. */
+export const AUTOPILOT_CONTINUATION = [
+  "You have not yet marked the task as complete using the task_complete tool. If you were planning, stop planning and start implementing. You aren't done until you have fully completed the task.",
+  "",
+  "IMPORTANT: Do NOT call task_complete if:",
+  "- You have open questions or ambiguities - make good decisions and keep working",
+  "- You encountered an error - try to resolve it or find an alternative approach",
+  "- There are remaining steps - complete them first",
+  "",
+  "Keep working autonomously until the task is truly finished, then call task_complete.",
+].join("\n");
+
+const interactive: ModePreset = {
+  mode: "interactive",
+  label: "Interactive",
+  extraTools: [],
+  promptNotice:
+    "You are in interactive mode: the user reads your replies as you work. When a request is ambiguous in a way that matters, ask; otherwise proceed.",
+  switchNotice: "The session is back in interactive mode. Autopilot is off: answer and stop when the request is handled.",
+  onLoopEnd: () => ({ action: "stop" }),
+};
+
+const autopilot: ModePreset = {
+  mode: "autopilot",
+  label: "Autopilot",
+  extraTools: ["task_complete"],
+  promptNotice: [
+    "You are in autopilot mode: work autonomously until the task is fully done, without asking the user.",
+    "- Make reasonable decisions and state your assumptions instead of asking.",
+    "- Prefer action: implement, then verify with the project's tests, build or linter.",
+    "- When, and only when, the task is complete and verified, call task_complete with a short markdown summary of what you did. For a purely conversational request, answer and then call task_complete.",
+    "- Do not call task_complete with open questions, unresolved errors or remaining steps; keep working instead.",
+  ].join("\n"),
+  switchNotice: "The session switched to autopilot mode: work autonomously until the task is done, then call task_complete.",
+  onLoopEnd: ({ continuations, maxContinues }) =>
+    continuations < maxContinues
+      ? { action: "continue", message: AUTOPILOT_CONTINUATION }
+      : {
+          action: "stop_at_limit",
+          message: `Autopilot stopped: the model ended ${continuations + 1} times without calling task_complete (limit: --max-autopilot-continues ${maxContinues}).`,
+        },
+};
+
+const presets: Partial<Record<AgentMode, ModePreset>> = { interactive, autopilot };
+
+export function modePreset(mode: AgentMode): ModePreset {
+  const preset = presets[mode];
+  if (!preset) throw new Error(`Mode "${mode}" is not available yet.`);
+  return preset;
+}
+
+export function availableModes(): AgentMode[] {
+  return Object.keys(presets) as AgentMode[];
+}

@@ -1,0 +1,153 @@
+/**
+ * Opens a session: a new one (session.start), or an existing one from its log (session.resume), wiring the
+ * log writer, the conversation fold, the tools and the metadata file around an AgentSession.
+ */
+import type { ProviderConfig } from "../config/provider-config.js";
+import type { PermissionPolicy } from "../permissions/decide.js";
+import type { ChatProvider } from "../provider/types.js";
+import { EventLogWriter } from "../session/event-log-writer.js";
+import { readEventLog, type EventLog } from "../session/event-log-reader.js";
+import { MetadataKeeper } from "../session/metadata-keeper.js";
+import { readMetadata } from "../session/session-metadata.js";
+import type { SessionStore } from "../session/session-store.js";
+import { ShellManager } from "../tools/bash/index.js";
+import { createBuiltinTools } from "../tools/builtin-tools.js";
+import { AgentSession } from "./agent-session.js";
+import { Conversation } from "./conversation.js";
+import { loadCustomInstructions } from "./custom-instructions.js";
+import { workingDirectoryContext } from "./environment.js";
+import type { AgentMode, SessionEvent } from "./events/index.js";
+import { EventSink } from "./event-sink.js";
+
+declare const AGENT_VERSION: string;
+export const agentVersion = (): string => (typeof AGENT_VERSION === "string" ? AGENT_VERSION : "0.0.0-dev");
+
+export interface OpenSessionOptions {
+  store: SessionStore;
+  agentHome: string;
+  cwd: string;
+  provider: ChatProvider;
+  providerConfig: ProviderConfig;
+  /** The mode asked for; for a resumed session, undefined keeps the mode it had. */
+  mode?: AgentMode;
+  maxAutopilotContinues: number;
+  interactive: boolean;
+  permissions: PermissionPolicy;
+  name?: string;
+  customInstructions: boolean;
+  /** Resume this existing session instead of creating one. */
+  resumeId?: string;
+}
+
+export interface ResumeReport {
+  eventCount: number;
+  skippedLines: number;
+  unknownEvents: number;
+  repairedToolCalls: number;
+}
+
+function restoredMode(events: readonly SessionEvent[]): AgentMode {
+  for (let index = events.length - 1; index >= 0; index--) {
+    const event = events[index] as SessionEvent;
+    if (event.type === "session.mode_changed") return event.data.newMode;
+    if (event.type === "session.start" && event.data.mode) return event.data.mode;
+  }
+  return "interactive";
+}
+
+export async function openSession(options: OpenSessionOptions): Promise<{ session: AgentSession; resume?: ResumeReport }> {
+  const { store, provider } = options;
+  const id = options.resumeId ?? store.create();
+  const dir = store.dirOf(id);
+  const context = workingDirectoryContext(options.cwd);
+  const log: EventLog | undefined = options.resumeId ? readEventLog(store.eventsFileOf(id)) : undefined;
+  const writer = new EventLogWriter(store.eventsFileOf(id));
+  const sink = new EventSink(writer, { lastPersistedId: log?.lastEventId ?? null });
+  const conversation = new Conversation();
+  for (const event of log?.events ?? []) conversation.apply(event);
+  sink.addInternal((event) => conversation.apply(event));
+
+  const now = new Date().toISOString();
+  const previous = options.resumeId ? await readMetadata(dir) : undefined;
+  const keeper = new MetadataKeeper(dir, {
+    id,
+    cwd: previous?.cwd ?? options.cwd,
+    name: options.name ?? previous?.name,
+    userNamed: options.name !== undefined || previous?.userNamed === true,
+    createdAt: previous?.createdAt ?? now,
+    updatedAt: now,
+    firstPrompt: previous?.firstPrompt,
+    eventCount: log ? log.events.length + log.unknownEvents : 0,
+    model: provider.model,
+    gitRoot: context.gitRoot,
+    branch: context.branch,
+  });
+  sink.addInternal(keeper.onEvent);
+
+  const shells = new ShellManager();
+  const mode = options.mode ?? (log ? restoredMode(log.events) : "interactive");
+  const session = new AgentSession({
+    id,
+    dir,
+    context,
+    sink,
+    conversation,
+    provider,
+    retry: options.providerConfig.retry,
+    mode: log ? restoredMode(log.events) : mode,
+    maxAutopilotContinues: options.maxAutopilotContinues,
+    interactive: options.interactive,
+    permissions: options.permissions,
+    tools: createBuiltinTools({ shells }),
+    instructions: options.customInstructions ? loadCustomInstructions({ cwd: options.cwd, gitRoot: context.gitRoot, agentHome: options.agentHome }) : [],
+    backgroundTasks: () => ({ agents: [], shells: shells.backgroundShells() }),
+    syncLog: () => writer.sync(),
+    dispose: () => {
+      shells.dispose();
+      writer.close();
+    },
+    turnCount: log?.events.filter((event) => event.type === "assistant.turn_start").length ?? 0,
+  });
+
+  if (!log) {
+    sink.emit("session.start", {
+      sessionId: id,
+      version: 1,
+      producer: "agent",
+      copilotVersion: agentVersion(),
+      startTime: now,
+      selectedModel: provider.model,
+      mode,
+      ...(options.name ? { name: options.name } : {}),
+      context,
+    });
+    return { session };
+  }
+
+  const unanswered = conversation.unansweredToolCalls();
+  sink.emit("session.resume", {
+    resumeTime: now,
+    eventCount: log.events.length + log.unknownEvents,
+    eventsFileSizeBytes: log.fileSizeBytes,
+    selectedModel: provider.model,
+    context,
+    ...(log.skipped.length > 0 ? { skippedLines: log.skipped.length } : {}),
+    ...(unanswered.length > 0 ? { repairedToolCalls: unanswered.length } : {}),
+  });
+  for (const call of unanswered) {
+    sink.emit("tool.execution_complete", {
+      toolCallId: call.toolCallId,
+      success: false,
+      error: {
+        message: `The session stopped before this ${call.toolName} call finished, so its result is unknown. Check its effects before relying on them.`,
+        code: "interrupted",
+      },
+    });
+  }
+  if (options.mode && options.mode !== session.mode) session.setMode(options.mode);
+  if (options.name && options.name !== previous?.name) keeper.rename(options.name);
+  return {
+    session,
+    resume: { eventCount: log.events.length, skippedLines: log.skipped.length, unknownEvents: log.unknownEvents, repairedToolCalls: unanswered.length },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * The system prompt, in our own words: who the agent is, how it works, how to use each tool, the
+ * environment, the mode, and the user's custom instructions.
+ */
+import type { InstructionFile } from "./custom-instructions.js";
+import type { WorkingDirectoryContext } from "./events/index.js";
+import type { ModePreset } from "./modes.js";
+
+export interface SystemPromptInput {
+  context: WorkingDirectoryContext;
+  os: string;
+  shell: string;
+  date: Date;
+  toolNames: readonly string[];
+  mode: ModePreset;
+  /** A person is present to answer questions and approve actions (false for `agent -p`). */
+  interactive: boolean;
+  instructions: readonly InstructionFile[];
+  sessionDir: string;
+}
+
+const TOOL_GUIDANCE: Record<string, string> = {
+  bash: "bash runs a command in a fresh process in the working directory: `cd` and exported variables do not carry over to the next call, so chain them in one command (`cd sub && make`). Stdin is closed; never start interactive programs or editors. For servers and long jobs use mode \"async\" and read their output with read_bash; stop them with stop_bash. Give every call a short description.",
+  view: "view shows a file with line numbers (`N. text`) or lists a directory two levels deep. Files over 20 KB are cut; use view_range to read further.",
+  edit: "edit replaces exactly one occurrence of old_str with new_str. Copy old_str from the file exactly, with enough surrounding lines to be unique. Read the file before editing it.",
+  create: "create writes a new file; it fails if the file exists (use edit for existing files).",
+  grep: "grep searches file contents with a regular expression (ripgrep syntax), honouring .gitignore. Prefer it over running grep through bash.",
+  glob: "glob finds files by name pattern, honouring .gitignore.",
+  task_complete: "task_complete ends the task: call it once everything is done and verified, with a summary for the user.",
+};
+
+function environmentSection(input: SystemPromptInput): string {
+  const { context } = input;
+  const lines = [
+    `- Working directory: ${context.cwd}`,
+    context.gitRoot ? `- Git repository root: ${context.gitRoot}${context.branch ? ` (branch ${context.branch})` : ""}` : "- Not inside a git repository",
+    context.repository ? `- Repository: ${context.repository}` : undefined,
+    `- Operating system: ${input.os}`,
+    `- Shell for bash: ${input.shell}`,
+    `- Today's date: ${input.date.toISOString().slice(0, 10)}`,
+    `- Session folder (for notes and artifacts you want to keep): ${input.sessionDir}`,
+  ];
+  return lines.filter((line) => line !== undefined).join("\n");
+}
+
+export function buildSystemPrompt(input: SystemPromptInput): string {
+  const opening = input.interactive
+    ? "You are agent, a coding assistant working in the user's terminal. You help with software engineering: reading and explaining code, fixing bugs, adding features, running builds and tests."
+    : "You are agent, a coding assistant running non-interactively: nobody can answer questions or approve actions during this run. Make reasonable assumptions, state them, and carry the task through to the end on your own.";
+  const toolLines = input.toolNames.map((name) => TOOL_GUIDANCE[name]).filter((line): line is string => line !== undefined);
+  const sections = [
+    opening,
+    [
+      "<how_to_work>",
+      "- Be concise: lead with the answer or the action, no filler. Use Markdown where it helps.",
+      "- Understand before changing: search and read the relevant code first, follow the project's conventions, and make the smallest change that solves the problem.",
+      "- Verify your work with the project's own tests, build or linter when they exist.",
+      "- When several reads or searches do not depend on each other, request them together in one response; they run in parallel.",
+      "- Do not commit, push, or delete work you did not create unless the user asks. Never print secrets.",
+      "- If a tool call is denied, do not retry the same call; take another route or explain what you need.",
+      "</how_to_work>",
+    ].join("\n"),
+    toolLines.length > 0 ? `<tools>\n${toolLines.map((line) => `- ${line}`).join("\n")}\n</tools>` : undefined,
+    `<environment>\n${environmentSection(input)}\n</environment>`,
+    `<mode name="${input.mode.mode}">\n${input.mode.promptNotice}\n</mode>`,
+    ...input.instructions.map(
+      (file) => `<custom_instruction path="${file.path}">\n${file.content}\n</custom_instruction>`,
+    ),
+  ];
+  return sections.filter((section): section is string => section !== undefined).join("\n\n");
+}
+
+/** The user's text as the model receives it: Copilot's date header, then any one-time notices. */
+export function transformUserMessage(content: string, options: { now: Date; notices: readonly string[] }): string {
+  const notices = options.notices.map((notice) => `<mode_changed_notice>\n${notice}\n</mode_changed_notice>\n\n`).join("");
+  return `<current_datetime>${options.now.toISOString()}</current_datetime>\n\n${notices}${content}`;
+}

@@ -1,0 +1,149 @@
+/**
+ * Runs the tool calls of one response. Each call is resolved, validated and passed through the permission
+ * gate, then executed. Consecutive read-only calls run concurrently; everything else runs in order. Events
+ * are reported in request order, and every call gets a result, so the history stays valid whatever happens
+ * (bad arguments, unknown tool, denial, failure, interrupt).
+ */
+import { z } from "zod";
+import { ToolError, type AnyTool, type ToolOutcome } from "../tools/define-tool.js";
+import type { ToolRequest } from "./events/index.js";
+import type { Emit } from "./event-sink.js";
+import type { PermissionBroker } from "./permission-broker.js";
+import type { ToolSet } from "./tool-set.js";
+
+/** A safety net under each tool's own truncation: nothing larger goes to the model. */
+const MAX_RESULT_CHARS = 100_000;
+
+export interface ToolRunEnvironment {
+  tools: ToolSet;
+  cwd: string;
+  sessionDir: string;
+  emit: Emit;
+  permissions: PermissionBroker;
+  onCodeChange(change: NonNullable<ToolOutcome["codeChange"]>): void;
+}
+
+export interface ToolBatchResult {
+  taskComplete?: { summary: string };
+}
+
+type Prepared =
+  | { ready: true; request: ToolRequest; tool: AnyTool; args: unknown }
+  | { ready: false; request: ToolRequest; message: string; code: string };
+
+function describeSchemaError(tool: AnyTool, error: z.ZodError): string {
+  return `Invalid arguments for ${tool.name}:\n${z.prettifyError(error)}\nFix the arguments and call ${tool.name} again.`;
+}
+
+async function prepare(request: ToolRequest, env: ToolRunEnvironment, signal: AbortSignal): Promise<Prepared> {
+  const tool = env.tools.get(request.name);
+  if (!tool) {
+    return { ready: false, request, code: "unknown_tool", message: `There is no tool named "${request.name}". Available tools: ${env.tools.names.join(", ")}.` };
+  }
+  if (typeof request.arguments === "string") {
+    return {
+      ready: false,
+      request,
+      code: "invalid_json",
+      message: `The arguments for ${tool.name} were not valid JSON. Send them as one JSON object matching the tool's schema. Received: ${request.arguments.slice(0, 500)}`,
+    };
+  }
+  const parsed = tool.parameters.safeParse(request.arguments ?? {});
+  if (!parsed.success) return { ready: false, request, code: "invalid_arguments", message: describeSchemaError(tool, parsed.error) };
+  const permission = await tool.permission(parsed.data, { cwd: env.cwd, toolCallId: request.toolCallId });
+  if (permission) {
+    const outcome = await env.permissions.check({ ...permission, toolCallId: request.toolCallId }, signal);
+    if (!outcome.approved) return { ready: false, request, code: outcome.kind, message: outcome.message };
+  }
+  return { ready: true, request, tool, args: parsed.data };
+}
+
+function truncateForModel(content: string): string {
+  if (content.length <= MAX_RESULT_CHARS) return content;
+  return `${content.slice(0, MAX_RESULT_CHARS)}\n[Output truncated: ${content.length - MAX_RESULT_CHARS} more characters not shown.]`;
+}
+
+async function execute(call: Extract<Prepared, { ready: true }>, env: ToolRunEnvironment, signal: AbortSignal): Promise<ToolOutcome> {
+  const { request, tool } = call;
+  try {
+    return await tool.execute(call.args, {
+      cwd: env.cwd,
+      toolCallId: request.toolCallId,
+      signal,
+      sessionDir: env.sessionDir,
+      onPartialOutput: (chunk) => env.emit("tool.execution_partial_result", { toolCallId: request.toolCallId, partialOutput: chunk }),
+      onProgress: (message) => env.emit("tool.execution_progress", { toolCallId: request.toolCallId, progressMessage: message }),
+    });
+  } catch (error) {
+    if (error instanceof ToolError) return { content: error.message, success: false, errorCode: error.code };
+    if (signal.aborted) return { content: "The tool was interrupted by the user.", success: false, errorCode: "aborted" };
+    return { content: `${tool.name} failed: ${(error as Error).message ?? String(error)}`, success: false, errorCode: "tool_failed" };
+  }
+}
+
+function emitStart(call: Prepared, env: ToolRunEnvironment, turnId: string): void {
+  const { request } = call;
+  let toolTitle: string | undefined;
+  if (call.ready && call.tool.title) {
+    try {
+      toolTitle = call.tool.title(call.args);
+    } catch {
+      toolTitle = undefined;
+    }
+  }
+  env.emit("tool.execution_start", {
+    toolCallId: request.toolCallId,
+    toolName: request.name,
+    arguments: request.arguments,
+    ...(toolTitle ? { toolTitle } : {}),
+    turnId,
+  });
+}
+
+function emitComplete(request: ToolRequest, outcome: ToolOutcome, env: ToolRunEnvironment, turnId: string, result: ToolBatchResult): void {
+  const success = outcome.success !== false;
+  const content = truncateForModel(outcome.content);
+  env.emit("tool.execution_complete", {
+    toolCallId: request.toolCallId,
+    success,
+    ...(success
+      ? { result: { content, ...(outcome.detailedContent !== undefined ? { detailedContent: outcome.detailedContent } : {}) } }
+      : { error: { message: content, ...(outcome.errorCode ? { code: outcome.errorCode } : {}) } }),
+    ...(outcome.telemetry ? { toolTelemetry: outcome.telemetry } : {}),
+    turnId,
+  });
+  if (success && outcome.codeChange) env.onCodeChange(outcome.codeChange);
+  if (success && outcome.taskComplete) {
+    result.taskComplete = outcome.taskComplete;
+    env.emit("session.task_complete", { summary: outcome.taskComplete.summary, success: true });
+  }
+}
+
+const notRun = (request: ToolRequest): Prepared => ({
+  ready: false,
+  request,
+  code: "aborted",
+  message: "Not run: the user interrupted before this tool call started.",
+});
+
+export async function runToolCalls(requests: readonly ToolRequest[], env: ToolRunEnvironment, signal: AbortSignal, turnId: string): Promise<ToolBatchResult> {
+  const result: ToolBatchResult = {};
+  let index = 0;
+  while (index < requests.length) {
+    const batch: ToolRequest[] = [requests[index] as ToolRequest];
+    index++;
+    if (env.tools.get(batch[0]?.name ?? "")?.readOnly) {
+      while (index < requests.length && env.tools.get((requests[index] as ToolRequest).name)?.readOnly) batch.push(requests[index++] as ToolRequest);
+    }
+    const prepared: Prepared[] = [];
+    for (const request of batch) prepared.push(signal.aborted ? notRun(request) : await prepare(request, env, signal));
+    for (const call of prepared) emitStart(call, env, turnId);
+    const outcomes = await Promise.all(
+      prepared.map((call): Promise<ToolOutcome> | ToolOutcome =>
+        call.ready ? execute(call, env, signal) : { content: call.message, success: false, errorCode: call.code },
+      ),
+    );
+    prepared.forEach((call, position) => emitComplete(call.request, outcomes[position] as ToolOutcome, env, turnId, result));
+  }
+  return result;
+}

@@ -1,0 +1,41 @@
+/** The tools offered to the model in one session, with their JSON Schemas computed once. */
+import { z } from "zod";
+import type { AnyTool } from "../tools/define-tool.js";
+import type { ToolSchema } from "../provider/types.js";
+
+const schemaCache = new WeakMap<AnyTool, ToolSchema>();
+
+export function toolSchema(tool: AnyTool): ToolSchema {
+  let schema = schemaCache.get(tool);
+  if (!schema) {
+    const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.parameters, { io: "input" }) as Record<string, unknown>;
+    schema = { name: tool.name, description: tool.description, parameters };
+    schemaCache.set(tool, schema);
+  }
+  return schema;
+}
+
+export class ToolSet {
+  private readonly byName: Map<string, AnyTool>;
+
+  constructor(tools: readonly AnyTool[]) {
+    this.byName = new Map(tools.map((tool) => [tool.name, tool]));
+  }
+
+  get(name: string): AnyTool | undefined {
+    return this.byName.get(name);
+  }
+
+  get names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  schemas(): ToolSchema[] {
+    return [...this.byName.values()].map(toolSchema);
+  }
+
+  /** A subset: the tools whose names pass the filter. */
+  filter(keep: (name: string) => boolean): ToolSet {
+    return new ToolSet([...this.byName.values()].filter((tool) => keep(tool.name)));
+  }
+}

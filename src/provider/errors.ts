@@ -1,0 +1,112 @@
+/**
+ * Typed provider failures. The only place that knows how the `openai` SDK and Node's sockets report
+ * trouble; everything above sees a ProviderError with a kind.
+ */
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from "openai";
+
+export type ProviderErrorKind =
+  | "authentication"
+  | "rate_limit"
+  | "quota"
+  | "context_length"
+  | "server"
+  | "network"
+  | "bad_request"
+  | "aborted"
+  | "unknown";
+
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: ProviderErrorKind,
+    message: string,
+    readonly details: { statusCode?: number; retryAfterMs?: number; requestId?: string; cause?: unknown } = {},
+  ) {
+    super(message);
+    this.name = "ProviderError";
+  }
+
+  get statusCode(): number | undefined {
+    return this.details.statusCode;
+  }
+
+  get retryAfterMs(): number | undefined {
+    return this.details.retryAfterMs;
+  }
+}
+
+const NETWORK_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_SOCKET", "ERR_STREAM_PREMATURE_CLOSE"]);
+const CONTEXT_LENGTH = /context[_ ]length|maximum context|context window|too many tokens|prompt is too long|reduce the length/i;
+const QUOTA = /insufficient_quota|quota|billing|credit/i;
+
+/** Reads `retry-after-ms` or `retry-after` (seconds or an HTTP date) into milliseconds. */
+export function retryAfterFromHeaders(headers: Headers | undefined, now = Date.now()): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers.get("retry-after-ms");
+  if (ms !== null && ms.trim() !== "" && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const value = headers.get("retry-after");
+  if (value === null || value.trim() === "") return undefined;
+  if (Number.isFinite(Number(value))) return Math.max(0, Number(value) * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const code = (current as Error & { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    current = (current as Error & { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function describeStatus(status: number, message: string): string {
+  const text = message.replace(/^\d{3}\s*/, "");
+  return `${status} ${text}`.trim();
+}
+
+/** Maps anything thrown while calling the model to a ProviderError. */
+export function classifyProviderError(error: unknown, signal?: AbortSignal): ProviderError {
+  if (error instanceof ProviderError) return error;
+  if (signal?.aborted || error instanceof APIUserAbortError || (error instanceof Error && error.name === "AbortError")) {
+    return new ProviderError("aborted", "The request was interrupted.", { cause: error });
+  }
+  if (error instanceof APIConnectionTimeoutError) {
+    return new ProviderError("network", "The model endpoint did not answer in time.", { cause: error });
+  }
+  if (error instanceof APIConnectionError) {
+    const code = errorCode(error.cause);
+    const reason = code ? ` (${code})` : error.cause instanceof Error ? ` (${error.cause.message})` : "";
+    return new ProviderError("network", `Could not reach the model endpoint${reason}.`, { cause: error });
+  }
+  if (error instanceof APIError && typeof error.status === "number") {
+    const status = error.status;
+    const details = {
+      statusCode: status,
+      retryAfterMs: retryAfterFromHeaders(error.headers),
+      requestId: error.requestID ?? undefined,
+      cause: error,
+    };
+    const message = describeStatus(status, error.message);
+    const code = `${error.code ?? ""} ${error.type ?? ""}`;
+    if (status === 401 || status === 403) return new ProviderError("authentication", `Authentication failed: ${message}`, details);
+    if (status === 402 || (status === 429 && QUOTA.test(code))) return new ProviderError("quota", `Quota exhausted: ${message}`, details);
+    if (status === 429) return new ProviderError("rate_limit", `Rate limited: ${message}`, details);
+    if (status === 413 || (status >= 400 && status < 500 && (CONTEXT_LENGTH.test(code) || CONTEXT_LENGTH.test(message)))) {
+      return new ProviderError("context_length", `The conversation is too long for the model: ${message}`, details);
+    }
+    if (status >= 500) return new ProviderError("server", `The model endpoint failed: ${message}`, details);
+    return new ProviderError("bad_request", `The model endpoint rejected the request: ${message}`, details);
+  }
+  const code = errorCode(error);
+  const message = error instanceof Error ? error.message : String(error);
+  if ((code && NETWORK_CODES.has(code)) || /terminated|socket hang up|aborted|premature close|other side closed/i.test(message)) {
+    return new ProviderError("network", `The connection to the model endpoint broke${code ? ` (${code})` : ""}: ${message}`, { cause: error });
+  }
+  return new ProviderError("unknown", message, { cause: error });
+}

@@ -1,0 +1,87 @@
+/**
+ * A `fetch` for the openai client built on node:http. Node 20's built-in fetch (undici) keeps the
+ * process alive for a while after the last response; Node's http Agent unrefs idle keep-alive sockets, so
+ * a finished `agent -p` exits at once. Only what the client uses is supported: string or byte bodies.
+ */
+import http from "node:http";
+import https from "node:https";
+import { Readable } from "node:stream";
+
+const httpAgent = new http.Agent({ keepAlive: true });
+const httpsAgent = new https.Agent({ keepAlive: true });
+
+type FetchInput = string | URL | Request;
+
+function abortError(signal: AbortSignal): Error {
+  if (signal.reason instanceof Error) return signal.reason;
+  const error = new Error("The operation was aborted.");
+  error.name = "AbortError";
+  return error;
+}
+
+async function bodyBytes(body: RequestInit["body"]): Promise<Buffer | undefined> {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === "string") return Buffer.from(body);
+  if (body instanceof Uint8Array) return Buffer.from(body);
+  if (body instanceof ArrayBuffer) return Buffer.from(body);
+  // Anything else (FormData, streams) goes through the Response machinery to become bytes.
+  return Buffer.from(await new Response(body).arrayBuffer());
+}
+
+function toHeaders(raw: http.IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  return headers;
+}
+
+export async function nodeFetch(input: FetchInput, init: RequestInit = {}): Promise<Response> {
+  if (input instanceof Request) return globalThis.fetch(input, init);
+  const url = new URL(input);
+  if (url.protocol !== "http:" && url.protocol !== "https:") return globalThis.fetch(input, init);
+  const signal = init.signal ?? undefined;
+  if (signal?.aborted) throw abortError(signal);
+  const body = await bodyBytes(init.body);
+  const headers: Record<string, string> = {};
+  new Headers(init.headers).forEach((value, name) => {
+    headers[name] = value;
+  });
+  if (body && headers["content-length"] === undefined) headers["content-length"] = String(body.length);
+  const transport = url.protocol === "https:" ? https : http;
+
+  return new Promise<Response>((resolve, reject) => {
+    const request = transport.request(url, {
+      method: init.method ?? "GET",
+      headers,
+      agent: url.protocol === "https:" ? httpsAgent : httpAgent,
+    });
+    const onAbort = () => {
+      const error = abortError(signal as AbortSignal);
+      request.destroy(error);
+      reject(error);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    request.on("error", (error) => {
+      signal?.removeEventListener("abort", onAbort);
+      reject(error);
+    });
+    request.on("response", (response) => {
+      const status = response.statusCode ?? 0;
+      const nullBody = status === 204 || status === 304 || init.method === "HEAD";
+      response.on("close", () => signal?.removeEventListener("abort", onAbort));
+      if (signal) {
+        // After the headers, an abort has to end the body stream too.
+        signal.removeEventListener("abort", onAbort);
+        const onBodyAbort = () => response.destroy(abortError(signal));
+        signal.addEventListener("abort", onBodyAbort, { once: true });
+        response.on("close", () => signal.removeEventListener("abort", onBodyAbort));
+      }
+      const stream = nullBody ? null : (Readable.toWeb(response) as unknown as ReadableStream<Uint8Array>);
+      if (nullBody) response.resume();
+      resolve(new Response(stream, { status, statusText: response.statusMessage ?? "", headers: toHeaders(response.headers) }));
+    });
+    request.end(body);
+  });
+}

@@ -1,0 +1,38 @@
+/** Keeps workspace.yaml current from the event stream: first prompt, name, update time, event count. */
+import type { SessionEvent } from "../core/events/index.js";
+import { writeMetadata, type SessionMetadata } from "./session-metadata.js";
+
+export class MetadataKeeper {
+  constructor(
+    private readonly dir: string,
+    private readonly metadata: SessionMetadata,
+  ) {
+    writeMetadata(dir, metadata);
+  }
+
+  readonly onEvent = (event: SessionEvent): void => {
+    if (event.agentId) return;
+    if (!event.ephemeral) this.metadata.eventCount++;
+    if (event.type === "user.message" && this.metadata.firstPrompt === undefined && event.data.source === undefined) {
+      this.metadata.firstPrompt = event.data.content.slice(0, 500);
+      this.flush();
+    } else if (event.type === "session.idle" || event.type === "session.shutdown") {
+      this.flush();
+    }
+  };
+
+  rename(name: string): void {
+    this.metadata.name = name;
+    this.metadata.userNamed = true;
+    this.flush();
+  }
+
+  private flush(): void {
+    this.metadata.updatedAt = new Date().toISOString();
+    try {
+      writeMetadata(this.dir, this.metadata);
+    } catch {
+      // Listing falls back to the log itself; a failed metadata write must not stop the session.
+    }
+  }
+}

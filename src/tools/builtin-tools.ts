@@ -1,0 +1,9 @@
+/** The built-in tool set of a session, with Copilot CLI's names. */
+import { createShellTools, type ShellManager } from "./bash/index.js";
+import type { AnyTool } from "./define-tool.js";
+import { fileTools } from "./file-tools.js";
+import { taskCompleteTool } from "./task-complete.js";
+
+export function createBuiltinTools(services: { shells: ShellManager }): AnyTool[] {
+  return [...createShellTools(services.shells), ...fileTools, taskCompleteTool as unknown as AnyTool];
+}

@@ -1,0 +1,147 @@
+/** HTTP plumbing for the scripted server: writing one `ScriptedResponse`, reading and validating requests. */
+import type http from "node:http";
+import { buildCompletionBody, buildStreamChunks, type RenderContext } from "./scripted-chunks.js";
+import { httpError } from "./scripted-responses.js";
+import type { ChatRequestBody, CompletionRequest, ScriptedResponse, StreamResponse } from "./scripted-responses.js";
+
+/** "aborted": the connection closed (client abort or server close) before the response ended. */
+export type ResponseOutcome = "completed" | "dropped" | "aborted";
+
+export interface WriteContext {
+  request: CompletionRequest;
+  defaultModel: string;
+  /** Called when a stall point (`hang` / `hangAfterChunks`) is reached. */
+  onHang: (chunksSent: number) => void;
+}
+
+interface Connection {
+  closed: Promise<void>;
+  isClosed: () => boolean;
+  stall: (chunksSent: number) => Promise<"aborted">;
+}
+
+/** Write `response` to `res`; resolves when the response is over (ended, dropped, or its connection closed). */
+export async function writeScriptedResponse(res: http.ServerResponse, response: ScriptedResponse, ctx: WriteContext): Promise<ResponseOutcome> {
+  let isClosed = false;
+  const closed = new Promise<void>((resolve) =>
+    res.once("close", () => {
+      isClosed = true;
+      resolve();
+    }),
+  );
+  const conn: Connection = {
+    closed,
+    isClosed: () => isClosed || res.destroyed,
+    stall: async (chunksSent) => {
+      ctx.onHang(chunksSent);
+      await closed;
+      return "aborted";
+    },
+  };
+  switch (response.kind) {
+    case "error":
+      res.writeHead(response.status, { "content-type": "application/json", ...response.headers });
+      res.end(serializeBody(response.body ?? httpError(response.status).body));
+      return "completed";
+    case "json":
+      res.writeHead(response.status ?? 200, { "content-type": "application/json", ...response.headers });
+      res.end(serializeBody(response.body));
+      return "completed";
+    case "drop":
+      res.socket?.destroy();
+      return "dropped";
+    case "hang":
+      return conn.stall(0);
+    case "stream":
+      return writeStream(res, response, ctx, conn);
+  }
+}
+
+async function writeStream(res: http.ServerResponse, response: StreamResponse, ctx: WriteContext, conn: Connection): Promise<ResponseOutcome> {
+  const { request } = ctx;
+  const render: RenderContext = {
+    id: `chatcmpl-scripted-${request.index}`,
+    created: Math.floor(Date.now() / 1000),
+    model: response.model ?? request.body.model ?? ctx.defaultModel,
+    index: request.index,
+    request: request.body,
+  };
+  const requestId = { "x-request-id": `req_scripted_${request.index}` };
+  if (request.body.stream !== true) {
+    if (response.dropAfterChunks !== undefined) {
+      res.socket?.destroy();
+      return "dropped";
+    }
+    if (response.hangAfterChunks !== undefined) return conn.stall(0);
+    sendJson(res, 200, buildCompletionBody(response, render), requestId);
+    return "completed";
+  }
+  const frames = [...buildStreamChunks(response, render).map((chunk) => JSON.stringify(chunk)), "[DONE]"];
+  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive", ...requestId });
+  res.flushHeaders();
+  for (let i = 0; i <= frames.length; i++) {
+    if (conn.isClosed()) return "aborted";
+    if (response.dropAfterChunks !== undefined && i >= response.dropAfterChunks) {
+      res.socket?.destroy();
+      return "dropped";
+    }
+    if (response.hangAfterChunks !== undefined && i >= response.hangAfterChunks) return conn.stall(i);
+    const frame = frames[i];
+    if (frame === undefined) break;
+    if (i > 0 && (response.chunkDelayMs ?? 0) > 0) await delay(response.chunkDelayMs ?? 0, conn.closed);
+    if (conn.isClosed()) return "aborted";
+    res.write(`data: ${frame}\n\n`);
+  }
+  res.end();
+  return "completed";
+}
+
+export function isChatRequestBody(body: unknown): body is ChatRequestBody {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
+  const record = body as Record<string, unknown>;
+  const messages = record["messages"];
+  if (!Array.isArray(messages)) return false;
+  if (record["model"] !== undefined && typeof record["model"] !== "string") return false;
+  return messages.every((m: unknown) => typeof m === "object" && m !== null && typeof (m as Record<string, unknown>)["role"] === "string");
+}
+
+export function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on("data", (part: Buffer) => parts.push(part));
+    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+    req.on("error", reject);
+    req.on("close", () => {
+      if (!req.complete) reject(new Error("request aborted"));
+    });
+  });
+}
+
+/** Parsed JSON; the raw text when it is not JSON; undefined when empty. */
+export function parseJson(raw: string): unknown {
+  if (raw === "") return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+function serializeBody(body: unknown): string {
+  return typeof body === "string" ? body : JSON.stringify(body);
+}
+
+export function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.destroyed || res.headersSent) return;
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function delay(ms: number, closed: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))), closed]).finally(() => clearTimeout(timer));
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,202 @@
+/**
+ * Types and builders for the scripted OpenAI-compatible test server
+ * (see `scripted-server.ts`). A test scripts the model's behaviour as a queue
+ * of `ScriptedResponse`s; each incoming `POST /v1/chat/completions` consumes one.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+
+/** A tool call the scripted "model" makes. */
+export interface ScriptedToolCall {
+  /** Tool call id; defaults to `call_<completionIndex>_<toolIndex>` (unique per server). */
+  id?: string;
+  name: string;
+  /** A string is sent verbatim (it may be invalid JSON on purpose); an object is JSON.stringify'd. */
+  arguments: string | Record<string, unknown>;
+}
+
+/** Token usage reported by the scripted "model" (OpenAI field names). */
+export interface ScriptedUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  /** Defaults to prompt_tokens + completion_tokens. */
+  total_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number };
+  completion_tokens_details?: { reasoning_tokens?: number };
+}
+
+/** Delta field used for reasoning text: DeepSeek/vLLM use `reasoning_content`, OpenRouter/Ollama use `reasoning`. */
+export type ReasoningField = "reasoning_content" | "reasoning";
+
+/**
+ * A successful assistant turn. Streamed as SSE `chat.completion.chunk`s when the
+ * request has `stream: true`; otherwise rendered as one `chat.completion` object.
+ *
+ * Stream layout, one chunk per `data:` frame: reasoning pieces, content pieces,
+ * then for each tool call a header chunk (index, id, type, name, `arguments: ""`)
+ * followed by argument fragments (index + arguments only); then a chunk with
+ * `delta: {}` and the finish_reason; then (if the request asked for
+ * `stream_options.include_usage` and `usage !== false`) a usage chunk with
+ * `choices: []`; then `data: [DONE]`. The first chunk's delta carries `role: "assistant"`.
+ */
+export interface StreamResponse {
+  kind: "stream";
+  /** Assistant content, split into `chunkSize`-character pieces. */
+  text?: string;
+  /** Reasoning text, streamed before the content in `delta[reasoningField]`. */
+  reasoning?: string;
+  /** Default "reasoning_content". */
+  reasoningField?: ReasoningField;
+  toolCalls?: ScriptedToolCall[];
+  /** Characters (code points) per content/reasoning/arguments fragment. Default 8. */
+  chunkSize?: number;
+  /** Usage to report; `false` never sends usage; omitted → a rough estimate (≈ 4 chars per token). */
+  usage?: ScriptedUsage | false;
+  /** Default "tool_calls" when there are tool calls, else "stop". Use "length" to simulate truncation. */
+  finishReason?: string;
+  /** Delay between data frames in ms (default 0: write as fast as possible). */
+  chunkDelayMs?: number;
+  /**
+   * Destroy the socket after this many data frames (`[DONE]` counts as the last
+   * frame, so `dropAfterChunks: <number of chunks>` drops just before `[DONE]`).
+   * On a non-streamed request: destroy the socket without a response.
+   */
+  dropAfterChunks?: number;
+  /**
+   * Send this many data frames then stall forever (until the client aborts or
+   * the server closes). `server.waitForHang()` / the "hang" event report when the
+   * stall point is reached. Headers are flushed first, so `create()` resolves
+   * even with `hangAfterChunks: 0`. On a non-streamed request: never respond.
+   */
+  hangAfterChunks?: number;
+  /** `model` field of the chunks; default: the request's model. */
+  model?: string;
+}
+
+/** An HTTP error response, e.g. 429 + `{"retry-after": "0"}`, 401, 500, 400 context_length_exceeded. */
+export interface ErrorResponse {
+  kind: "error";
+  status: number;
+  /**
+   * JSON body (a string is sent raw). Default: `{"error":{"message":"scripted error <status>","type":...}}`
+   * with type rate_limit_error (429), authentication_error (401), invalid_request_error (other 4xx), server_error.
+   */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Destroy the socket without sending anything (a connection error for the client). */
+export interface DropResponse {
+  kind: "drop";
+}
+
+/** Never respond, not even headers (until the client aborts or the server closes). */
+export interface HangResponse {
+  kind: "hang";
+}
+
+/** Send `body` as JSON verbatim (e.g. a hand-written non-streamed `chat.completion`). */
+export interface JsonResponse {
+  kind: "json";
+  body: unknown;
+  /** Default 200. */
+  status?: number;
+  headers?: Record<string, string>;
+}
+
+export type ScriptedResponse = StreamResponse | ErrorResponse | DropResponse | HangResponse | JsonResponse;
+
+/** Any request the server received. */
+export interface RecordedRequest {
+  method: string;
+  /** URL pathname, e.g. "/v1/chat/completions". */
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** Parsed JSON body; the raw text when it is not JSON; undefined when empty. */
+  body: unknown;
+  rawBody: string;
+}
+
+/** A chat message as received (only `role` is checked by the server). */
+export interface ChatMessageLike {
+  role: string;
+  content?: unknown;
+  [key: string]: unknown;
+}
+
+/** A chat completion request body (loosely validated: an object with a `messages` array). */
+export interface ChatRequestBody {
+  model?: string;
+  messages: ChatMessageLike[];
+  tools?: unknown[];
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  [key: string]: unknown;
+}
+
+/** A `POST /v1/chat/completions` request. */
+export interface CompletionRequest extends RecordedRequest {
+  body: ChatRequestBody;
+  /** 0-based position among completion requests. */
+  index: number;
+}
+
+/** Dynamic behaviour once the queue is empty. May be async; a throw becomes a 500. */
+export type Responder = (request: CompletionRequest) => ScriptedResponse | Promise<ScriptedResponse>;
+
+type StreamOptions = Omit<StreamResponse, "kind">;
+
+// ---------------------------------------------------------------- builders
+
+/** A streamed text answer: `text("hi")`, `text("hi", { reasoning: "hmm", chunkSize: 2 })`. */
+export function text(content: string, options: Omit<StreamOptions, "text"> = {}): StreamResponse {
+  return { kind: "stream", ...options, text: content };
+}
+
+/** One tool call: `toolCall("view", { path: "a.ts" })`, optionally with `{ text: "Let me look." }`. */
+export function toolCall(
+  name: string,
+  args: string | Record<string, unknown> = {},
+  options: Omit<StreamOptions, "toolCalls"> & { id?: string } = {},
+): StreamResponse {
+  const { id, ...rest } = options;
+  return { kind: "stream", ...rest, toolCalls: [{ name, arguments: args, ...(id !== undefined ? { id } : {}) }] };
+}
+
+/** Parallel tool calls: `toolCalls([{ name: "a", arguments: {} }, { name: "b", arguments: "{}" }])`. */
+export function toolCalls(calls: ScriptedToolCall[], options: Omit<StreamOptions, "toolCalls"> = {}): StreamResponse {
+  return { kind: "stream", ...options, toolCalls: calls };
+}
+
+/** An OpenAI-style error body. */
+export function errorBody(message: string, type = "server_error", code: string | null = null): unknown {
+  return { error: { message, type, param: null, code } };
+}
+
+/** `httpError(429, { headers: { "retry-after": "0" } })`, `httpError(401, { message: "bad key" })`. */
+export function httpError(
+  status: number,
+  options: { headers?: Record<string, string>; body?: unknown; message?: string; type?: string; code?: string } = {},
+): ErrorResponse {
+  const body = options.body ?? errorBody(options.message ?? `scripted error ${status}`, options.type ?? defaultErrorType(status), options.code ?? null);
+  return { kind: "error", status, body, ...(options.headers ? { headers: options.headers } : {}) };
+}
+
+/** 400 `context_length_exceeded`, as OpenAI sends it. */
+export function contextLengthExceeded(message = "This model's maximum context length is 8192 tokens."): ErrorResponse {
+  return httpError(400, { message, type: "invalid_request_error", code: "context_length_exceeded" });
+}
+
+export function drop(): DropResponse {
+  return { kind: "drop" };
+}
+
+export function hang(): HangResponse {
+  return { kind: "hang" };
+}
+
+function defaultErrorType(status: number): string {
+  if (status === 429) return "rate_limit_error";
+  if (status === 401) return "authentication_error";
+  if (status >= 400 && status < 500) return "invalid_request_error";
+  return "server_error";
+}
