@@ -39,6 +39,8 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     return ExitCode.config;
   }
   const { value } = boot;
+  const json = options.outputFormat === "json" ? new JsonPrinter(process.stdout) : undefined;
+  const text = json ? undefined : new TextPrinter(process.stdout, process.stderr, { silent: options.silent, style: stderrStyle() });
   const { session, resume } = await openSession({
     store: value.store,
     agentHome: value.agentHome,
@@ -52,11 +54,8 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     name: options.name,
     customInstructions: options.customInstructions,
     resumeId: value.resumeId,
+    listeners: [json?.onEvent ?? (text as TextPrinter).onEvent],
   });
-
-  const json = options.outputFormat === "json" ? new JsonPrinter(process.stdout) : undefined;
-  const text = json ? undefined : new TextPrinter(process.stdout, process.stderr, { silent: options.silent, style: stderrStyle() });
-  session.subscribe(json?.onEvent ?? (text as TextPrinter).onEvent);
   if (resume && text && !options.silent && resume.skippedLines > 0) {
     process.stderr.write(`agent: ${resume.skippedLines} unreadable line(s) of the session log were skipped.\n`);
   }

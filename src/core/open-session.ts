@@ -17,7 +17,7 @@ import { Conversation } from "./conversation.js";
 import { loadCustomInstructions } from "./custom-instructions.js";
 import { workingDirectoryContext } from "./environment.js";
 import type { AgentMode, SessionEvent } from "./events/index.js";
-import { EventSink } from "./event-sink.js";
+import { EventSink, type EventListener } from "./event-sink.js";
 
 declare const AGENT_VERSION: string;
 export const agentVersion = (): string => (typeof AGENT_VERSION === "string" ? AGENT_VERSION : "0.0.0-dev");
@@ -37,6 +37,8 @@ export interface OpenSessionOptions {
   customInstructions: boolean;
   /** Resume this existing session instead of creating one. */
   resumeId?: string;
+  /** Subscribers attached before the first event (session.start / session.resume) is emitted. */
+  listeners?: readonly EventListener[];
 }
 
 export interface ResumeReport {
@@ -83,6 +85,7 @@ export async function openSession(options: OpenSessionOptions): Promise<{ sessio
     branch: context.branch,
   });
   sink.addInternal(keeper.onEvent);
+  for (const listener of options.listeners ?? []) sink.subscribe(listener);
 
   const shells = new ShellManager();
   const mode = options.mode ?? (log ? restoredMode(log.events) : "interactive");

@@ -13,6 +13,8 @@ import type { ToolSet } from "./tool-set.js";
 
 /** A safety net under each tool's own truncation: nothing larger goes to the model. */
 const MAX_RESULT_CHARS = 100_000;
+/** Live output streamed to subscribers per call; the rest is in the result (and on disk for bash). */
+const MAX_PARTIAL_OUTPUT_CHARS = 256 * 1024;
 
 export interface ToolRunEnvironment {
   tools: ToolSet;
@@ -65,13 +67,21 @@ function truncateForModel(content: string): string {
 
 async function execute(call: Extract<Prepared, { ready: true }>, env: ToolRunEnvironment, signal: AbortSignal): Promise<ToolOutcome> {
   const { request, tool } = call;
+  let streamed = 0;
+  const onPartialOutput = (chunk: string) => {
+    if (streamed >= MAX_PARTIAL_OUTPUT_CHARS) return;
+    const room = MAX_PARTIAL_OUTPUT_CHARS - streamed;
+    streamed += chunk.length;
+    const partialOutput = chunk.length <= room ? chunk : `${chunk.slice(0, room)}\n[live output stops here; the result has the rest]\n`;
+    env.emit("tool.execution_partial_result", { toolCallId: request.toolCallId, partialOutput });
+  };
   try {
     return await tool.execute(call.args, {
       cwd: env.cwd,
       toolCallId: request.toolCallId,
       signal,
       sessionDir: env.sessionDir,
-      onPartialOutput: (chunk) => env.emit("tool.execution_partial_result", { toolCallId: request.toolCallId, partialOutput: chunk }),
+      onPartialOutput,
       onProgress: (message) => env.emit("tool.execution_progress", { toolCallId: request.toolCallId, progressMessage: message }),
     });
   } catch (error) {

@@ -79,9 +79,12 @@ async function writeStream(res: http.ServerResponse, response: StreamResponse, c
   const frames = [...buildStreamChunks(response, render).map((chunk) => JSON.stringify(chunk)), "[DONE]"];
   res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive", ...requestId });
   res.flushHeaders();
+  // A drop after N chunks means the client got those N chunks: wait until they are written, then cut.
+  let lastWrite: Promise<void> = Promise.resolve();
   for (let i = 0; i <= frames.length; i++) {
     if (conn.isClosed()) return "aborted";
     if (response.dropAfterChunks !== undefined && i >= response.dropAfterChunks) {
+      await lastWrite;
       res.socket?.destroy();
       return "dropped";
     }
@@ -90,7 +93,7 @@ async function writeStream(res: http.ServerResponse, response: StreamResponse, c
     if (frame === undefined) break;
     if (i > 0 && (response.chunkDelayMs ?? 0) > 0) await delay(response.chunkDelayMs ?? 0, conn.closed);
     if (conn.isClosed()) return "aborted";
-    res.write(`data: ${frame}\n\n`);
+    lastWrite = new Promise<void>((resolve) => res.write(`data: ${frame}\n\n`, () => resolve()));
   }
   res.end();
   return "completed";

@@ -1,0 +1,147 @@
+// The `glob` tool: files matching a glob pattern, gitignore honoured, newest first.
+import fs from "node:fs";
+import type { Dirent } from "node:fs";
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import fg from "fast-glob";
+import { z } from "zod";
+import { defineTool, ToolError } from "./define-tool.js";
+import { IgnoreChecker } from "./file-walker.js";
+import { commonAncestor, resolveSearchRoots, statOrNull, throwIfAborted, truncateOutput } from "./resolve-path.js";
+
+/** At most this many paths are returned. */
+export const GLOB_MAX_RESULTS = 1000;
+
+const parameters = z.object({
+  pattern: z
+    .string()
+    .describe("Glob pattern matched against paths relative to each search directory, e.g. `**/*.ts`, `src/**/test_*.py`, `*.{json,yaml}`."),
+  paths: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .describe("Directory, or list of directories, to search in. Defaults to the working directory."),
+});
+
+type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries?: Dirent[]) => void;
+
+/**
+ * A readdir for fast-glob that drops `.git` and gitignored entries, so ignored directories
+ * (node_modules, build output) are never descended into.
+ */
+function ignoringReaddir(checker: IgnoreChecker, shouldStop: () => boolean) {
+  return (dir: string, options: unknown, callback: ReaddirCallback): void => {
+    const withTypes = typeof options === "object" && options !== null && "withFileTypes" in options;
+    if (!withTypes || shouldStop()) {
+      if (shouldStop()) {
+        callback(null, []);
+        return;
+      }
+      // Not the shape we filter: defer to fs (the results are still filtered afterwards).
+      (fs.readdir as unknown as (d: string, o: unknown, cb: ReaddirCallback) => void)(dir, options, callback);
+      return;
+    }
+    fs.readdir(dir, { withFileTypes: true }, (error, dirents) => {
+      if (error) {
+        callback(error);
+        return;
+      }
+      void Promise.all(
+        dirents.map(async (d) => ((await checker.isIgnored(path.join(dir, d.name), d.isDirectory())) ? null : d)),
+      ).then(
+        (kept) => callback(null, kept.filter((d): d is Dirent => d !== null)),
+        (err: unknown) => callback(err as NodeJS.ErrnoException),
+      );
+    });
+  };
+}
+
+async function globRoot(pattern: string, root: string, signal: AbortSignal, limit: number): Promise<{ files: string[]; capped: boolean }> {
+  const checker = await IgnoreChecker.create(root);
+  const files: string[] = [];
+  let capped = false;
+  const stop = (): boolean => capped || signal.aborted;
+  const stream = fg.stream(pattern, {
+    cwd: root,
+    absolute: true,
+    dot: true,
+    onlyFiles: true,
+    followSymbolicLinks: false,
+    unique: true,
+    suppressErrors: true,
+    ignore: ["**/.git/**"],
+    fs: { readdir: ignoringReaddir(checker, stop) as unknown as typeof fs.readdir },
+  });
+  for await (const entry of stream) {
+    if (signal.aborted) break;
+    const abs = path.resolve(String(entry));
+    if (await checker.isPathIgnored(abs, false)) continue;
+    if (files.length >= limit) {
+      capped = true;
+      break;
+    }
+    files.push(abs);
+  }
+  return { files, capped };
+}
+
+export const globTool = defineTool({
+  name: "glob",
+  description: [
+    "Find files whose paths match a glob pattern (fast-glob syntax: `*`, `**`, `?`, `[abc]`, `{a,b}`).",
+    "The pattern is matched against paths relative to each search directory, so use `**/` to match at any depth (`**/*.ts`, not `*.ts`, for every TypeScript file).",
+    "Files ignored by .gitignore (and the .git directory) are skipped; hidden files are included.",
+    `Returns absolute paths, one per line, sorted by modification time, newest first. At most ${GLOB_MAX_RESULTS} paths are returned and the output is cut at 20 KB; a note says when.`,
+    "To search file contents, use grep instead.",
+  ].join("\n"),
+  parameters,
+  kind: "search",
+  readOnly: true,
+  title: (args) => {
+    const p = args.paths === undefined ? "" : Array.isArray(args.paths) ? args.paths.join(", ") : args.paths;
+    return p ? `${args.pattern} in ${p}` : args.pattern;
+  },
+  permission: (args, ctx) => {
+    const roots = resolveSearchRoots(args.paths, ctx.cwd);
+    const target = commonAncestor(roots);
+    return { kind: "read", path: target, intention: `Find files matching ${args.pattern} in ${target}` };
+  },
+  async execute(args, ctx) {
+    throwIfAborted(ctx.signal, "The file search");
+    if (args.pattern.trim() === "") throw new ToolError("pattern is empty; give a glob such as **/*.ts.", "invalid_pattern");
+    const roots = resolveSearchRoots(args.paths, ctx.cwd);
+    for (const root of roots) {
+      const info = await statOrNull(root);
+      if (!info) throw new ToolError(`Directory ${root} does not exist.`, "not_found");
+      if (!info.isDirectory()) throw new ToolError(`${root} is not a directory; paths must be directories.`, "not_a_directory");
+    }
+    const found = new Set<string>();
+    let capped = false;
+    for (const root of roots) {
+      if (found.size >= GLOB_MAX_RESULTS) {
+        capped = true;
+        break;
+      }
+      const result = await globRoot(args.pattern, root, ctx.signal, GLOB_MAX_RESULTS - found.size);
+      throwIfAborted(ctx.signal, "The file search");
+      for (const f of result.files) found.add(f);
+      if (result.capped) {
+        capped = true;
+        break;
+      }
+    }
+    if (found.size === 0) return { content: `No files matched ${args.pattern}.`, telemetry: { matches: 0 } };
+
+    const withTimes = await Promise.all(
+      [...found].map(async (file) => ({ file, mtime: await stat(file).then((s) => s.mtimeMs, () => 0) })),
+    );
+    withTimes.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    const listing = withTimes.map((f) => f.file).join("\n");
+    const { text, truncated } = truncateOutput(listing);
+    let content = text;
+    const notes: string[] = [];
+    if (capped) notes.push(`Results capped at ${GLOB_MAX_RESULTS} files; more files match.`);
+    if (truncated) notes.push(`Output truncated at 20 KB: showing ${text.split("\n").length} of ${found.size} paths.`);
+    if (notes.length > 0) content += `\n\n[${notes.join(" ")} Use a more specific pattern or search a subdirectory.]`;
+    return { content, telemetry: { matches: found.size, capped, truncated } };
+  },
+});

@@ -1,0 +1,120 @@
+/**
+ * A real session (the real engine, the real `openai` client, real tools) against the scripted server, in a
+ * temporary AGENT_HOME and working directory. Tests script the model and assert on the events.
+ */
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { ProviderConfig } from "../../src/config/provider-config.js";
+import type { AgentSession } from "../../src/core/agent-session.js";
+import type { AgentMode, EventType, SessionEvent, SessionEventOf } from "../../src/core/events/index.js";
+import { openSession, type ResumeReport } from "../../src/core/open-session.js";
+import { createOpenAIChatProvider } from "../../src/provider/openai-chat.js";
+import type { RetryPolicy } from "../../src/provider/retry.js";
+import { SessionStore } from "../../src/session/session-store.js";
+import { startScriptedServer, type ScriptedServer } from "./scripted-server.js";
+
+export interface HarnessOptions {
+  mode?: AgentMode;
+  interactive?: boolean;
+  allowAllTools?: boolean;
+  maxAutopilotContinues?: number;
+  retry?: Partial<RetryPolicy>;
+  server?: ScriptedServer;
+  home?: string;
+  cwd?: string;
+  resumeId?: string;
+  streamIdleTimeoutMs?: number;
+}
+
+export interface Harness {
+  server: ScriptedServer;
+  home: string;
+  cwd: string;
+  store: SessionStore;
+  session: AgentSession;
+  resume?: ResumeReport;
+  events: SessionEvent[];
+  types(options?: { persistedOnly?: boolean; without?: EventType[] }): string[];
+  ofType<T extends EventType>(type: T): SessionEventOf<T>[];
+  /** Shuts the session down; closes the server unless it was passed in; removes temp dirs it made. */
+  close(): Promise<void>;
+}
+
+export function tempDir(prefix: string): string {
+  return realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
+}
+
+export function testProviderConfig(baseUrl: string, overrides: Partial<ProviderConfig> = {}): ProviderConfig {
+  return {
+    type: "openai",
+    baseUrl,
+    apiKey: "test-key",
+    model: "scripted-model",
+    maxPromptTokens: 128_000,
+    headers: {},
+    azureApiVersion: "2024-10-21",
+    timeoutMs: 30_000,
+    streamIdleTimeoutMs: 30_000,
+    retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 5_000 },
+    ...overrides,
+  };
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const server = options.server ?? (await startScriptedServer());
+  const home = options.home ?? tempDir("agent-home-");
+  const cwd = options.cwd ?? tempDir("agent-cwd-");
+  const config = testProviderConfig(server.baseUrl, {
+    retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 5_000, ...options.retry },
+    ...(options.streamIdleTimeoutMs ? { streamIdleTimeoutMs: options.streamIdleTimeoutMs } : {}),
+  });
+  const store = new SessionStore(home);
+  const events: SessionEvent[] = [];
+  const { session, resume } = await openSession({
+    store,
+    agentHome: home,
+    cwd,
+    provider: createOpenAIChatProvider(config),
+    providerConfig: config,
+    mode: options.mode,
+    maxAutopilotContinues: options.maxAutopilotContinues ?? 5,
+    interactive: options.interactive ?? false,
+    permissions: { allowAllTools: options.allowAllTools ?? false },
+    customInstructions: true,
+    resumeId: options.resumeId,
+    listeners: [(event) => events.push(event)],
+  });
+  return {
+    server,
+    home,
+    cwd,
+    store,
+    session,
+    resume,
+    events,
+    types: ({ persistedOnly = false, without = [] } = {}) =>
+      events.filter((event) => !(persistedOnly && event.ephemeral) && !without.includes(event.type)).map((event) => event.type),
+    ofType: <T extends EventType>(type: T) => events.filter((event): event is SessionEventOf<T> => event.type === type),
+    close: async () => {
+      session.shutdown();
+      if (!options.server) await server.close();
+      if (!options.home) rmSync(home, { recursive: true, force: true });
+      if (!options.cwd) rmSync(cwd, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Resolves with the first event (already seen, or still to come) that matches. */
+export function waitForEvent(harness: Harness, predicate: (event: SessionEvent) => boolean): Promise<SessionEvent> {
+  const seen = harness.events.find(predicate);
+  if (seen) return Promise.resolve(seen);
+  return new Promise((resolve) => {
+    const unsubscribe = harness.session.subscribe((event) => {
+      if (predicate(event)) {
+        unsubscribe();
+        resolve(event);
+      }
+    });
+  });
+}
