@@ -1,0 +1,186 @@
+/**
+ * Process timing and peak-RSS measurement for the bench.
+ *
+ * Wall time: from `spawn()` to the child's 'exit' event (the process is gone), measured in the bench
+ * process with performance.now(). The 'close' event (all stdio drained) is recorded too, so the report can
+ * say whether output was still being drained after the process had exited.
+ *
+ * Peak RSS: GNU time (`/usr/bin/time -f %M -o file`, max RSS in KB) when it works; otherwise a preload
+ * (bench/rss-preload.mjs) that writes `process.resourceUsage().maxRSS` at exit; otherwise "n/a".
+ */
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+export interface BenchCommand {
+  label: string;
+  /** Arguments to `node` (process.execPath). */
+  args: string[];
+  cwd: string;
+  /** Environment for one run (called per run, so each run may get e.g. a fresh AGENT_HOME). */
+  env: () => NodeJS.ProcessEnv;
+  /** Returns an error message when a run's output is wrong. */
+  check?: (result: RunResult) => string | undefined;
+}
+
+export interface RunResult {
+  /** spawn → 'exit'. */
+  wallMs: number;
+  /** 'exit' → 'close' (stdio still being drained after the process ended). */
+  drainMs: number;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Stats {
+  runs: number;
+  median: number;
+  min: number;
+  max: number;
+  /** Median of drainMs. */
+  drainMedian: number;
+}
+
+const RUN_TIMEOUT_MS = 60_000;
+
+/** Spawn `command` and time it. `wrapper`, if given, is the program run instead of node, with node as its argument. */
+export function runOnce(command: BenchCommand, options: { wrapper?: string[]; extraArgs?: string[]; extraEnv?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
+  const nodeArgs = [...(options.extraArgs ?? []), ...command.args];
+  const [program, ...args] = options.wrapper ? [...options.wrapper, process.execPath, ...nodeArgs] : [process.execPath, ...nodeArgs];
+  const env = { ...command.env(), ...options.extraEnv };
+  return new Promise<RunResult>((resolve, reject) => {
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    let exitAt = 0;
+    let code: number | null = null;
+    let signal: NodeJS.Signals | null = null;
+    const started = performance.now();
+    const child = spawn(program as string, args, { cwd: command.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const timer = setTimeout(() => child.kill("SIGKILL"), RUN_TIMEOUT_MS);
+    child.stdout.on("data", (part: Buffer) => stdout.push(part));
+    child.stderr.on("data", (part: Buffer) => stderr.push(part));
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on("exit", (exitCode, exitSignal) => {
+      exitAt = performance.now();
+      code = exitCode;
+      signal = exitSignal;
+    });
+    child.on("close", () => {
+      clearTimeout(timer);
+      const closedAt = performance.now();
+      resolve({
+        wallMs: exitAt - started,
+        drainMs: closedAt - exitAt,
+        code,
+        signal,
+        stdout: Buffer.concat(stdout).toString("utf8"),
+        stderr: Buffer.concat(stderr).toString("utf8"),
+      });
+    });
+  });
+}
+
+/** Throw with the run's output if it failed or its output is wrong. */
+export function validate(command: BenchCommand, result: RunResult): void {
+  const problem =
+    result.code !== 0 ? `exit code ${result.code ?? "none"}${result.signal ? ` (signal ${result.signal})` : ""}` : command.check?.(result);
+  if (problem === undefined) return;
+  const excerpt = (text: string) => (text.length > 1500 ? `${text.slice(0, 700)}\n…\n${text.slice(-700)}` : text);
+  throw new Error(`${command.label}: ${problem}\n--- stdout ---\n${excerpt(result.stdout)}\n--- stderr ---\n${excerpt(result.stderr)}`);
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+export function statsOf(results: readonly RunResult[]): Stats {
+  const walls = results.map((r) => r.wallMs);
+  return {
+    runs: results.length,
+    median: median(walls),
+    min: Math.min(...walls),
+    max: Math.max(...walls),
+    drainMedian: median(results.map((r) => r.drainMs)),
+  };
+}
+
+/**
+ * Time several commands, interleaved (A B C, A B C, …) so drift in machine load hits all of them alike.
+ * `warmups` rounds are run and discarded first. Every run is validated.
+ */
+export async function timeInterleaved(commands: readonly BenchCommand[], warmups: number, runs: number): Promise<Map<string, Stats>> {
+  const results = new Map<string, RunResult[]>(commands.map((c) => [c.label, []]));
+  for (let round = 0; round < warmups + runs; round++) {
+    for (const command of commands) {
+      const result = await runOnce(command);
+      validate(command, result);
+      if (round >= warmups) results.get(command.label)?.push(result);
+    }
+  }
+  return new Map([...results].map(([label, list]) => [label, statsOf(list)]));
+}
+
+// ---------------------------------------------------------------- peak RSS
+
+export type RssMethod = "gnu-time" | "preload" | "none";
+
+const GNU_TIME = "/usr/bin/time";
+const RSS_PRELOAD = pathToFileURL(fileURLToPath(new URL("./rss-preload.mjs", import.meta.url))).href;
+let tempCounter = 0;
+
+function tempFile(tag: string): string {
+  return path.join(os.tmpdir(), `agent-bench-${process.pid}-${tempCounter++}-${tag}.txt`);
+}
+
+/** Peak RSS in KB of one run of `command` by `method`, or undefined when it could not be read. */
+async function peakRssOnce(command: BenchCommand, method: RssMethod): Promise<number | undefined> {
+  if (method === "none") return undefined;
+  const file = tempFile("rss");
+  try {
+    const result =
+      method === "gnu-time"
+        ? await runOnce(command, { wrapper: [GNU_TIME, "-f", "%M", "-o", file] })
+        : await runOnce(command, { extraArgs: ["--import", RSS_PRELOAD], extraEnv: { BENCH_RSS_FILE: file } });
+    validate(command, result);
+    if (!existsSync(file)) return undefined;
+    const lines = readFileSync(file, "utf8").trim().split("\n");
+    const kb = Number.parseInt(lines[lines.length - 1] ?? "", 10);
+    return Number.isFinite(kb) && kb > 0 ? kb : undefined;
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+/** The first RSS method that yields a number for `node -e 0`. */
+export async function detectRssMethod(cwd: string): Promise<RssMethod> {
+  const probe: BenchCommand = { label: "rss-probe", args: ["-e", "0"], cwd, env: () => process.env };
+  for (const method of ["gnu-time", "preload"] as const) {
+    if (method === "gnu-time" && !existsSync(GNU_TIME)) continue;
+    try {
+      if ((await peakRssOnce(probe, method)) !== undefined) return method;
+    } catch {
+      // try the next method
+    }
+  }
+  return "none";
+}
+
+/** Median peak RSS in MB over `runs` runs, or undefined ("n/a"). */
+export async function peakRssMb(command: BenchCommand, method: RssMethod, runs: number): Promise<number | undefined> {
+  const values: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const kb = await peakRssOnce(command, method);
+    if (kb !== undefined) values.push(kb / 1024);
+  }
+  return values.length > 0 ? median(values) : undefined;
+}

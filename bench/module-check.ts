@@ -1,0 +1,104 @@
+/**
+ * Does the headless path load ink/react? Runs the agent once under bench/module-tracker.mjs (loader hooks
+ * that log every ES module URL loaded, plus require's cache at exit) and classifies the loaded files:
+ * a file under dist/ counts as UI when its source map lists ink/react (or their renderer dependencies) among
+ * its sources; a file elsewhere when its path is inside one of those packages. As a control, every chunk in
+ * dist/ is classified the same way, so a check that could never say "yes" is reported as such.
+ */
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { runOnce, validate, type BenchCommand } from "./measure.js";
+
+const UI_PACKAGES = /node_modules\/(ink|react|react-reconciler|yoga-layout|scheduler)\//;
+/** Fallback when a dist file has no source map: React's element symbols (React 18 and 19). */
+const REACT_MARKERS = ['Symbol.for("react.element")', 'Symbol.for("react.transitional.element")'];
+const TRACKER = pathToFileURL(fileURLToPath(new URL("./module-tracker.mjs", import.meta.url))).href;
+
+export interface ModuleReport {
+  /** "no" / "yes"; "unknown" when the tracker logged nothing or dist/ holds no UI code to detect at all. */
+  uiLoaded: "yes" | "no" | "unknown";
+  /** dist/ files the headless run loaded (relative to dist/), with size in KB. */
+  distLoaded: { file: string; kb: number; ui: string[] }[];
+  /** dist/ files not loaded by the run that contain UI packages (the control). */
+  uiChunksNotLoaded: string[];
+  /** UI files loaded from outside dist/ (e.g. node_modules directly). */
+  uiOutsideDist: string[];
+  esmCount: number;
+  cjsCount: number;
+}
+
+/** UI packages a dist file is built from (by its source map, else by content markers). */
+function uiPackagesOf(file: string): string[] {
+  const map = `${file}.map`;
+  if (existsSync(map)) {
+    const parsed = JSON.parse(readFileSync(map, "utf8")) as { sources?: unknown };
+    const sources = Array.isArray(parsed.sources) ? parsed.sources.filter((s): s is string => typeof s === "string") : [];
+    const found = new Set<string>();
+    for (const source of sources) {
+      const match = UI_PACKAGES.exec(source.replaceAll("\\", "/"));
+      if (match?.[1]) found.add(match[1]);
+    }
+    return [...found].sort();
+  }
+  const content = readFileSync(file, "utf8");
+  return REACT_MARKERS.some((marker) => content.includes(marker)) ? ["react (by content)"] : [];
+}
+
+function listJs(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...listJs(full));
+    else if (entry.name.endsWith(".js")) out.push(full);
+  }
+  return out;
+}
+
+function toPath(entry: string): string | undefined {
+  const [kind, ...rest] = entry.split(" ");
+  const target = rest.join(" ");
+  if (kind === "esm") return target.startsWith("file:") ? fileURLToPath(target) : undefined;
+  if (kind === "cjs") return path.isAbsolute(target) ? target : undefined;
+  return undefined;
+}
+
+export async function checkHeadlessModules(command: BenchCommand, distDir: string): Promise<ModuleReport> {
+  const log = path.join(os.tmpdir(), `agent-bench-${process.pid}-modules.txt`);
+  rmSync(log, { force: true });
+  try {
+    const result = await runOnce(command, { extraArgs: ["--import", TRACKER], extraEnv: { BENCH_MODULE_LOG: log } });
+    validate(command, result);
+    const lines = existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((l) => l !== "") : [];
+    const files = new Set(lines.map(toPath).filter((p): p is string => p !== undefined));
+    const distRoot = path.resolve(distDir) + path.sep;
+    const distLoaded: ModuleReport["distLoaded"] = [];
+    const uiOutsideDist: string[] = [];
+    for (const file of files) {
+      if (file.startsWith(distRoot)) {
+        distLoaded.push({ file: path.relative(distRoot, file), kb: statSync(file).size / 1024, ui: uiPackagesOf(file) });
+      } else if (UI_PACKAGES.test(file.replaceAll("\\", "/"))) {
+        uiOutsideDist.push(file);
+      }
+    }
+    distLoaded.sort((a, b) => a.file.localeCompare(b.file));
+    const loaded = new Set(distLoaded.map((d) => d.file));
+    const uiChunksNotLoaded = listJs(distDir)
+      .map((file) => path.relative(distRoot, file))
+      .filter((rel) => !loaded.has(rel) && uiPackagesOf(path.join(distRoot, rel)).length > 0);
+    const anyUi = distLoaded.some((d) => d.ui.length > 0) || uiOutsideDist.length > 0;
+    const detectable = uiChunksNotLoaded.length > 0 || anyUi;
+    const uiLoaded = anyUi ? "yes" : distLoaded.length === 0 || !detectable ? "unknown" : "no";
+    return {
+      uiLoaded,
+      distLoaded,
+      uiChunksNotLoaded,
+      uiOutsideDist,
+      esmCount: lines.filter((l) => l.startsWith("esm ")).length,
+      cjsCount: lines.filter((l) => l.startsWith("cjs ")).length,
+    };
+  } finally {
+    rmSync(log, { force: true });
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The bench's scripted model and its working directory. One responder serves every run, so repeated
+ * runs need no re-enqueueing: it decides from the request alone.
+ *
+ *   last message role "user", prompt contains LONG_MARKER → a ~8,000-character answer streamed in
+ *                                                          2,000 pieces, usage completion_tokens 2000
+ *   last message role "user", otherwise                  → a `view` tool call for the bench file
+ *   last message role "tool"                             → a short final answer (FINAL_TEXT)
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { startScriptedServer, text, toolCall, type CompletionRequest, type ScriptedResponse, type ScriptedServer } from "../test/support/scripted-server.js";
+
+export const LONG_MARKER = "BENCH-LONG";
+export const TOOL_PROMPT = "Read notes.txt and tell me what it says.";
+export const LONG_PROMPT = `${LONG_MARKER}: write a long explanation.`;
+export const FINAL_TEXT = "The file says the bench works.";
+export const LONG_TOKENS = 2000;
+const LONG_CHARS_PER_TOKEN = 4;
+
+/** ~8,000 characters of prose-like text; ends with a recognisable tail so a run can be checked. */
+export const LONG_TEXT = buildLongText(LONG_TOKENS * LONG_CHARS_PER_TOKEN);
+export const LONG_TAIL = "END-OF-LONG-ANSWER";
+
+function buildLongText(chars: number): string {
+  const words = ["the", "agent", "streams", "tokens", "to", "stdout", "while", "a", "model", "answers", "quickly,", "and", "then", "stops."];
+  let out = "";
+  for (let i = 0; out.length < chars - LONG_TAIL.length - 1; i++) {
+    out += (words[i % words.length] ?? "x") + (i % 17 === 16 ? "\n" : " ");
+  }
+  return `${out.slice(0, chars - LONG_TAIL.length - 1)} ${LONG_TAIL}`;
+}
+
+export interface Workspace {
+  /** Temp root; everything of the bench lives under it. */
+  root: string;
+  /** Working directory for every run. */
+  cwd: string;
+  /** Absolute path of the file the model asks to view. */
+  file: string;
+  /** A fresh AGENT_HOME for one run (so session logs never accumulate between runs). */
+  freshHome(): string;
+  cleanup(): void;
+}
+
+export function createWorkspace(): Workspace {
+  const root = mkdtempSync(path.join(os.tmpdir(), "agent-bench-"));
+  const cwd = path.join(root, "cwd");
+  mkdirSync(cwd);
+  const file = path.join(cwd, "notes.txt");
+  writeFileSync(file, "The bench works.\n".repeat(20));
+  let homes = 0;
+  return {
+    root,
+    cwd,
+    file,
+    freshHome() {
+      const home = path.join(root, `home-${homes++}`);
+      mkdirSync(home);
+      return home;
+    },
+    cleanup() {
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+function contentText(content: unknown): string {
+  return typeof content === "string" ? content : JSON.stringify(content ?? "");
+}
+
+export function benchResponder(file: string): (request: CompletionRequest) => ScriptedResponse {
+  return (request) => {
+    const messages = request.body.messages;
+    const last = messages[messages.length - 1];
+    if (last?.role === "tool") return text(FINAL_TEXT);
+    if (last?.role === "user" && contentText(last.content).includes(LONG_MARKER)) {
+      return text(LONG_TEXT, { chunkSize: LONG_CHARS_PER_TOKEN, usage: { prompt_tokens: 100, completion_tokens: LONG_TOKENS } });
+    }
+    return toolCall("view", { path: file });
+  };
+}
+
+export async function startBenchServer(file: string): Promise<ScriptedServer> {
+  return startScriptedServer({ model: "bench-model", responder: benchResponder(file) });
+}

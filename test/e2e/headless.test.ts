@@ -1,0 +1,188 @@
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { tempDir } from "../support/engine-harness.js";
+import { agentEnv, runAgent } from "../support/run-agent.js";
+import { httpError, startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
+
+let server: ScriptedServer;
+let home: string;
+let cwd: string;
+beforeEach(async () => {
+  server = await startScriptedServer();
+  home = tempDir("e2e-home-");
+  cwd = tempDir("e2e-cwd-");
+});
+afterEach(async () => {
+  await server.close();
+});
+
+const env = (extra: Record<string, string> = {}) => agentEnv({ home, baseUrl: server.baseUrl, extra });
+const sessions = () => (existsSync(path.join(home, "session-state")) ? readdirSync(path.join(home, "session-state")) : []);
+
+describe("agent -p, text output", () => {
+  it("prints the answer alone on stdout, progress and the resume hint on stderr", async () => {
+    writeFileSync(path.join(cwd, "a.txt"), "hello\n");
+    server.enqueue(toolCall("view", { path: path.join(cwd, "a.txt") }, { text: "Reading.\n" }), text("The file says hello."));
+    const run = await runAgent(["-p", "what does a.txt say?"], { env: env(), cwd });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("Reading.\nThe file says hello.\n");
+    expect(run.stdout).not.toMatch(/\u001b\[/);
+    expect(run.stderr).toContain(`● ${path.join(cwd, "a.txt")}`);
+    expect(run.stderr).toContain("└ 1. hello");
+    const [id] = sessions();
+    expect(run.stderr).toContain(`Resume     agent --resume ${id}`);
+    expect(run.stderr).toMatch(/Tokens\s+↑/);
+  });
+
+  it("with --silent prints only the final answer", async () => {
+    server.enqueue(text("First thought."));
+    const run = await runAgent(["-p", "hi", "-s"], { env: env(), cwd });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("First thought.\n");
+    expect(run.stderr).toBe("");
+  });
+
+  it("reads the prompt from stdin", async () => {
+    server.enqueue(text("got it"));
+    const run = await runAgent(["-s"], { env: env(), cwd, input: "summarise this please" });
+    expect(run.stdout).toBe("got it\n");
+    const request = server.completionRequests.at(-1)?.body.messages.at(-1);
+    expect(String(request?.content)).toContain("summarise this please");
+  });
+
+  it("denies a write nobody can approve, tells the model why, writes nothing, and ends on its own", async () => {
+    const target = path.join(cwd, "new.txt");
+    server.enqueue(toolCall("create", { path: target, file_text: "data" }), text("I could not create the file."));
+    const run = await runAgent(["-p", "create new.txt"], { env: env(), cwd });
+    expect(run.code).toBe(0);
+    expect(existsSync(target)).toBe(false);
+    const toolMessage = server.completionRequests.at(-1)?.body.messages.find((message) => message.role === "tool");
+    expect(String(toolMessage?.content)).toMatch(/no interactive user response was available.*--allow-all-tools/s);
+    expect(run.stderr).toContain("✗");
+  });
+
+  it("runs the same write with --allow-all-tools", async () => {
+    const target = path.join(cwd, "new.txt");
+    server.enqueue(toolCall("create", { path: target, file_text: "data" }), text("Created."));
+    const run = await runAgent(["-p", "create new.txt", "--allow-all-tools"], { env: env(), cwd });
+    expect(run.code).toBe(0);
+    expect(readFileSync(target, "utf8")).toBe("data");
+    expect(run.stderr).toMatch(/Changes\s+\+1 -0 \(1 file\)/);
+  });
+
+  it("runs in the directory given with -C", async () => {
+    writeFileSync(path.join(cwd, "marker.txt"), "x");
+    server.enqueue(toolCall("bash", { command: "ls", description: "List" }), text("ok"));
+    const run = await runAgent(["-C", cwd, "-p", "ls", "-s"], { env: env(), cwd: home });
+    expect(run.code).toBe(0);
+    const toolMessage = server.completionRequests.at(-1)?.body.messages.find((message) => message.role === "tool");
+    expect(String(toolMessage?.content)).toContain("marker.txt");
+  });
+});
+
+describe("agent -p, json output", () => {
+  it("writes every event as a JSON line, ephemeral ones included, then the result", async () => {
+    server.enqueue(text("Streaming in several chunks.", { chunkSize: 4 }));
+    const run = await runAgent(["-p", "hi", "--output-format", "json"], { env: env(), cwd });
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; ephemeral?: boolean; data?: Record<string, unknown> } & Record<string, unknown>);
+    expect(lines[0]?.type).toBe("session.start");
+    const sessionId = lines[0]?.data?.sessionId;
+    expect(lines.some((line) => line.type === "assistant.message_delta" && line.ephemeral)).toBe(true);
+    expect(lines.some((line) => line.type === "session.idle")).toBe(true);
+    const result = lines.at(-1);
+    expect(result).toMatchObject({ type: "result", sessionId, exitCode: 0, answer: "Streaming in several chunks." });
+    expect(result?.usage).toMatchObject({ premiumRequests: 0, requests: 1, codeChanges: { linesAdded: 0, linesRemoved: 0, filesModified: [] } });
+    expect(run.stderr).toBe("");
+  });
+});
+
+describe("exit codes and configuration errors", () => {
+  it("exits 1 with how to configure when no endpoint is set, and creates nothing", async () => {
+    const run = await runAgent(["-p", "hi"], { env: agentEnv({ home }), cwd });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("OPENAI_BASE_URL");
+    expect(run.stderr).toContain("settings.json");
+    expect(run.stderr).not.toMatch(/at .+\.js:\d+/);
+    expect(run.stdout).toBe("");
+    expect(existsSync(path.join(home, "session-state"))).toBe(false);
+  });
+
+  it("exits 1 with a readable message for a broken settings.json", async () => {
+    writeFileSync(path.join(home, "settings.json"), '{ "provider": { "model": 42 } }');
+    const run = await runAgent(["-p", "hi"], { env: agentEnv({ home }), cwd });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/settings.json has invalid settings:\n\s+provider.model/);
+  });
+
+  it("takes the endpoint and model from settings.json", async () => {
+    writeFileSync(path.join(home, "settings.json"), JSON.stringify({ provider: { baseUrl: server.baseUrl, model: "from-settings" } }));
+    server.enqueue(text("configured by file"));
+    const run = await runAgent(["-p", "hi", "-s"], { env: agentEnv({ home }), cwd });
+    expect(run.stdout).toBe("configured by file\n");
+    expect(server.completionRequests.at(-1)?.body.model).toBe("from-settings");
+  });
+
+  it("exits 1 when resuming a session that does not exist, and creates nothing", async () => {
+    const run = await runAgent(["--resume", "0123456789", "-p", "hi"], { env: env(), cwd });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/No session matches "0123456789"/);
+    expect(sessions()).toEqual([]);
+  });
+
+  it("exits 2 on a usage error", async () => {
+    const run = await runAgent(["--no-such-flag"], { env: env(), cwd });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("unknown option");
+  });
+
+  it("exits 3 when the endpoint fails, 4 when autopilot hits its limit", async () => {
+    server.enqueue(httpError(401, { message: "bad key" }));
+    const failed = await runAgent(["-p", "hi"], { env: env(), cwd });
+    expect(failed.code).toBe(3);
+    expect(failed.stderr).toMatch(/Authentication failed/);
+    server.enqueue(text("a"), text("b"));
+    const limited = await runAgent(["-p", "hi", "--autopilot", "--max-autopilot-continues", "1"], { env: env(), cwd });
+    expect(limited.code).toBe(4);
+    expect(limited.stderr).toMatch(/Autopilot stopped/);
+  });
+
+  it("exits 0 in autopilot when the model calls task_complete, printing the summary", async () => {
+    server.enqueue(toolCall("task_complete", { summary: "Everything is done." }));
+    const run = await runAgent(["-p", "do it", "--autopilot", "-s"], { env: env(), cwd });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("Everything is done.\n");
+  });
+
+  it("prints the version and help", async () => {
+    const version = await runAgent(["--version"], { env: env(), cwd });
+    expect(version.stdout).toMatch(/^agent \d+\.\d+\.\d+\n$/);
+    const help = await runAgent(["--help"], { env: env(), cwd });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("--max-autopilot-continues");
+  });
+});
+
+describe("resume from the command line", () => {
+  it("continues the latest session in this directory with --continue, and by name with --resume", async () => {
+    server.enqueue(text("first answer"));
+    await runAgent(["-p", "remember the word kiwi", "-n", "Fruit Talk"], { env: env(), cwd });
+    server.enqueue(text("kiwi"));
+    const continued = await runAgent(["--continue", "-p", "which word?", "-s"], { env: env(), cwd });
+    expect(continued.stdout).toBe("kiwi\n");
+    expect(sessions()).toHaveLength(1);
+    const messages = server.completionRequests.at(-1)?.body.messages ?? [];
+    expect(messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "user"]);
+    server.enqueue(text("still kiwi"));
+    const byName = await runAgent(["--resume", "fruit talk", "-p", "again?", "-s"], { env: env(), cwd });
+    expect(byName.stdout).toBe("still kiwi\n");
+    expect(sessions()).toHaveLength(1);
+  });
+
+  it("says so when there is nothing to continue", async () => {
+    const run = await runAgent(["--continue", "-p", "x"], { env: env(), cwd });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/no session to continue/);
+  });
+});

@@ -1,0 +1,53 @@
+/** Runs the real bin/agent as a child process with a hermetic environment (temp HOME and AGENT_HOME). */
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export const AGENT_BIN = fileURLToPath(new URL("../../bin/agent.js", import.meta.url));
+
+export interface AgentRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface AgentEnvOptions {
+  home: string;
+  baseUrl?: string;
+  model?: string;
+  extra?: Record<string, string>;
+}
+
+/** Only what the agent needs: no OPENAI_* or COPILOT_* leaks in from the developer's shell. */
+export function agentEnv({ home, baseUrl, model = "scripted-model", extra = {} }: AgentEnvOptions): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    AGENT_HOME: home,
+    LANG: "C.UTF-8",
+    ...(baseUrl ? { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: "test-key", AGENT_MODEL: model } : {}),
+    ...extra,
+  };
+}
+
+export function startAgent(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string; input?: string }): ChildProcess {
+  const child = spawn(process.execPath, [AGENT_BIN, ...args], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+  });
+  if (options.input !== undefined) child.stdin?.end(options.input);
+  return child;
+}
+
+export function collect(child: ChildProcess): Promise<AgentRun> {
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  return new Promise((resolve) => child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })));
+}
+
+export function runAgent(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string; input?: string }): Promise<AgentRun> {
+  return collect(startAgent(args, options));
+}
