@@ -30,6 +30,8 @@ export interface RunResult {
   wallMs: number;
   /** 'exit' → 'close' (stdio still being drained after the process ended). */
   drainMs: number;
+  /** Last output (stdout or stderr) → 'exit': how long the process lingered after it had finished printing. */
+  tailMs: number;
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;
@@ -43,6 +45,8 @@ export interface Stats {
   max: number;
   /** Median of drainMs. */
   drainMedian: number;
+  /** Median of tailMs. */
+  tailMedian: number;
 }
 
 const RUN_TIMEOUT_MS = 60_000;
@@ -56,13 +60,20 @@ export function runOnce(command: BenchCommand, options: { wrapper?: string[]; ex
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let exitAt = 0;
+    let lastOutputAt = Number.NaN;
     let code: number | null = null;
     let signal: NodeJS.Signals | null = null;
     const started = performance.now();
     const child = spawn(program as string, args, { cwd: command.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     const timer = setTimeout(() => child.kill("SIGKILL"), RUN_TIMEOUT_MS);
-    child.stdout.on("data", (part: Buffer) => stdout.push(part));
-    child.stderr.on("data", (part: Buffer) => stderr.push(part));
+    child.stdout.on("data", (part: Buffer) => {
+      if (exitAt === 0) lastOutputAt = performance.now();
+      stdout.push(part);
+    });
+    child.stderr.on("data", (part: Buffer) => {
+      if (exitAt === 0) lastOutputAt = performance.now();
+      stderr.push(part);
+    });
     child.on("error", (error) => {
       clearTimeout(timer);
       reject(error);
@@ -78,6 +89,7 @@ export function runOnce(command: BenchCommand, options: { wrapper?: string[]; ex
       resolve({
         wallMs: exitAt - started,
         drainMs: closedAt - exitAt,
+        tailMs: exitAt - lastOutputAt,
         code,
         signal,
         stdout: Buffer.concat(stdout).toString("utf8"),
@@ -111,6 +123,7 @@ export function statsOf(results: readonly RunResult[]): Stats {
     min: Math.min(...walls),
     max: Math.max(...walls),
     drainMedian: median(results.map((r) => r.drainMs)),
+    tailMedian: median(results.map((r) => r.tailMs).filter((t) => Number.isFinite(t))),
   };
 }
 

@@ -3,7 +3,8 @@
  * that log every ES module URL loaded, plus require's cache at exit) and classifies the loaded files:
  * a file under dist/ counts as UI when its source map lists ink/react (or their renderer dependencies) among
  * its sources; a file elsewhere when its path is inside one of those packages. As a control, every chunk in
- * dist/ is classified the same way, so a check that could never say "yes" is reported as such.
+ * dist/ is classified the same way, so a "no" that could never have been "yes" (no ink/react anywhere in
+ * dist/) is reported as such.
  */
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
@@ -17,8 +18,10 @@ const REACT_MARKERS = ['Symbol.for("react.element")', 'Symbol.for("react.transit
 const TRACKER = pathToFileURL(fileURLToPath(new URL("./module-tracker.mjs", import.meta.url))).href;
 
 export interface ModuleReport {
-  /** "no" / "yes"; "unknown" when the tracker logged nothing or dist/ holds no UI code to detect at all. */
+  /** "no" / "yes"; "unknown" when the tracker saw no dist/ file at all (the check did not work). */
   uiLoaded: "yes" | "no" | "unknown";
+  /** False when no file in dist/ contains ink/react at all, so "no" could not have been "yes" (yet). */
+  detectable: boolean;
   /** dist/ files the headless run loaded (relative to dist/), with size in KB. */
   distLoaded: { file: string; kb: number; ui: string[] }[];
   /** dist/ files not loaded by the run that contain UI packages (the control). */
@@ -89,9 +92,10 @@ export async function checkHeadlessModules(command: BenchCommand, distDir: strin
       .filter((rel) => !loaded.has(rel) && uiPackagesOf(path.join(distRoot, rel)).length > 0);
     const anyUi = distLoaded.some((d) => d.ui.length > 0) || uiOutsideDist.length > 0;
     const detectable = uiChunksNotLoaded.length > 0 || anyUi;
-    const uiLoaded = anyUi ? "yes" : distLoaded.length === 0 || !detectable ? "unknown" : "no";
+    const uiLoaded = anyUi ? "yes" : distLoaded.length === 0 ? "unknown" : "no";
     return {
       uiLoaded,
+      detectable,
       distLoaded,
       uiChunksNotLoaded,
       uiOutsideDist,

@@ -44,7 +44,8 @@ const longCheck: BenchCommand["check"] = (result) =>
   result.stdout.includes(LONG_TAIL) && result.stdout.length >= LONG_TEXT.length ? undefined : `stdout is not the full long answer (${result.stdout.length} chars)`;
 
 function describe(stats: Stats): string {
-  return `median ${ms(stats.median)}, min ${ms(stats.min)}, max ${ms(stats.max)}, stdout drained after exit: median ${ms(stats.drainMedian)}`;
+  const tail = Number.isFinite(stats.tailMedian) ? ms(stats.tailMedian) : "n/a";
+  return `median ${ms(stats.median)}, min ${ms(stats.min)}, max ${ms(stats.max)}; last output → exit ${tail}; drained after exit ${ms(stats.drainMedian)}`;
 }
 
 function timeRow(name: string, agent: Stats, baseline: Stats, limit: number | undefined): Row {
@@ -123,6 +124,15 @@ async function main(): Promise<void> {
     const nodeHttp = must(twoTurn, baseToolHttp.label);
     const keepAlive = timeRow("undici effect: openai script built-in fetch / node:http fetch", builtin, nodeHttp, undefined);
     rows.push({ ...keepAlive, data: { ...keepAlive.data, extraMs: builtin.median - nodeHttp.median } });
+    rows.push({
+      name: "  of which: last output → exit, built-in / node:http",
+      agent: ms(builtin.tailMedian),
+      baseline: ms(nodeHttp.tailMedian),
+      ratio: undefined,
+      target: "—",
+      pass: undefined,
+      data: { builtinTailMs: builtin.tailMedian, nodeHttpTailMs: nodeHttp.tailMedian },
+    });
     rows.push(timeRow("2-turn -p: agent / openai script (node:http fetch)", must(twoTurn, agentTool.label), nodeHttp, undefined));
 
     // 3. 2,000-token streamed answer.
@@ -137,7 +147,7 @@ async function main(): Promise<void> {
     const modules: ModuleReport = await checkHeadlessModules(agentCmd("agent -p (module tracker)", TOOL_PROMPT, stdoutHas(FINAL_TEXT)), DIST);
     rows.push({
       name: "headless -p loads ink/react",
-      agent: modules.uiLoaded,
+      agent: modules.uiLoaded === "no" && !modules.detectable ? "no*" : modules.uiLoaded,
       baseline: "—",
       ratio: undefined,
       target: "no",
@@ -148,13 +158,14 @@ async function main(): Promise<void> {
     const timings = new Map([...startup, ...twoTurn, ...long]);
     details["timings"] = Object.fromEntries(timings);
     console.log(formatTable(rows));
-    console.log("\nPer command (wall time = spawn → 'exit'):");
+    console.log("\nPer command (wall time = spawn → 'exit'; medians of: last output → 'exit', 'exit' → stdio 'close'):");
     for (const [label, stats] of timings) console.log(`  ${label.padEnd(46)} ${describe(stats)}`);
     console.log(`\nHeadless run loaded ${modules.distLoaded.length} dist file(s) (${modules.esmCount} ES modules, ${modules.cjsCount} CommonJS):`);
     for (const d of modules.distLoaded) console.log(`  dist/${d.file} (${d.kb.toFixed(0)} KB)${d.ui.length > 0 ? `  ← ${d.ui.join(", ")}` : ""}`);
     if (modules.uiChunksNotLoaded.length > 0) console.log(`  not loaded, holding ink/react: ${modules.uiChunksNotLoaded.map((f) => `dist/${f}`).join(", ")}`);
     if (modules.uiOutsideDist.length > 0) console.log(`  ink/react loaded from outside dist/: ${modules.uiOutsideDist.join(", ")}`);
-    if (modules.uiLoaded === "unknown") console.log("  (could not tell: the tracker saw no dist files, or no dist chunk contains ink/react)");
+    if (modules.uiLoaded === "unknown") console.log("  (could not tell: the module tracker saw no dist/ file)");
+    if (!modules.detectable) console.log("  * no file in dist/ contains ink/react at all (yet), so this \"no\" could not have been \"yes\".");
   } finally {
     await server.close();
     ws.cleanup();

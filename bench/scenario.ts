@@ -19,9 +19,9 @@ export const FINAL_TEXT = "The file says the bench works.";
 export const LONG_TOKENS = 2000;
 const LONG_CHARS_PER_TOKEN = 4;
 
+export const LONG_TAIL = "END-OF-LONG-ANSWER";
 /** ~8,000 characters of prose-like text; ends with a recognisable tail so a run can be checked. */
 export const LONG_TEXT = buildLongText(LONG_TOKENS * LONG_CHARS_PER_TOKEN);
-export const LONG_TAIL = "END-OF-LONG-ANSWER";
 
 function buildLongText(chars: number): string {
   const words = ["the", "agent", "streams", "tokens", "to", "stdout", "while", "a", "model", "answers", "quickly,", "and", "then", "stops."];
