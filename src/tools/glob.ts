@@ -7,7 +7,7 @@ import fg from "fast-glob";
 import { z } from "zod";
 import { defineTool, ToolError } from "./define-tool.js";
 import { IgnoreChecker } from "./file-walker.js";
-import { commonAncestor, resolveSearchRoots, statOrNull, throwIfAborted, truncateOutput } from "./resolve-path.js";
+import { resolveSearchRoots, searchPermission, searchTitle, statOrNull, throwIfAborted, truncateOutput } from "./resolve-path.js";
 
 /** At most this many paths are returned. */
 export const GLOB_MAX_RESULTS = 1000;
@@ -96,15 +96,8 @@ export const globTool = defineTool({
   parameters,
   kind: "search",
   readOnly: true,
-  title: (args) => {
-    const p = args.paths === undefined ? "" : Array.isArray(args.paths) ? args.paths.join(", ") : args.paths;
-    return p ? `${args.pattern} in ${p}` : args.pattern;
-  },
-  permission: (args, ctx) => {
-    const roots = resolveSearchRoots(args.paths, ctx.cwd);
-    const target = commonAncestor(roots);
-    return { kind: "read", path: target, intention: `Find files matching ${args.pattern} in ${target}` };
-  },
+  title: searchTitle,
+  permission: (args, ctx) => searchPermission(args, ctx.cwd, "Find files matching"),
   async execute(args, ctx) {
     throwIfAborted(ctx.signal, "The file search");
     if (args.pattern.trim() === "") throw new ToolError("pattern is empty; give a glob such as **/*.ts.", "invalid_pattern");

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { defineTool, ToolError } from "./define-tool.js";
 import { runFallbackGrep } from "./grep-fallback.js";
 import { findRipgrep, runRipgrep } from "./grep-ripgrep.js";
-import { commonAncestor, resolveSearchRoots, statOrNull, throwIfAborted, truncateOutput } from "./resolve-path.js";
+import { resolveSearchRoots, searchPermission, searchTitle, statOrNull, throwIfAborted, truncateOutput } from "./resolve-path.js";
 
 export type GrepOutputMode = "content" | "files_with_matches" | "count";
 
@@ -134,14 +134,8 @@ export const grepTool = defineTool({
   parameters,
   kind: "search",
   readOnly: true,
-  title: (args) => {
-    const p = args.paths === undefined ? "" : Array.isArray(args.paths) ? args.paths.join(", ") : args.paths;
-    return p ? `${args.pattern} in ${p}` : args.pattern;
-  },
-  permission: (args, ctx) => {
-    const target = commonAncestor(resolveSearchRoots(args.paths, ctx.cwd));
-    return { kind: "read", path: target, intention: `Search for ${args.pattern} in ${target}` };
-  },
+  title: searchTitle,
+  permission: (args, ctx) => searchPermission(args, ctx.cwd, "Search for"),
   async execute(args, ctx) {
     throwIfAborted(ctx.signal, "The search");
     if (args.pattern === "") throw new ToolError("pattern is empty; give a regular expression to search for.", "invalid_pattern");

@@ -119,3 +119,15 @@ export function countLineChanges(before: string, after: string): { linesAdded: n
 export function throwIfAborted(signal: AbortSignal, what: string): void {
   if (signal.aborted) throw new ToolError(`${what} was cancelled.`, "aborted");
 }
+
+/** The UI title of a search tool call: the pattern, and where when paths were given. */
+export function searchTitle(args: { pattern: string; paths?: string | string[] }): string {
+  const where = args.paths === undefined ? "" : Array.isArray(args.paths) ? args.paths.join(", ") : args.paths;
+  return where ? `${args.pattern} in ${where}` : args.pattern;
+}
+
+/** A search reads below the common ancestor of its roots. */
+export function searchPermission(args: { pattern: string; paths?: string | string[] }, cwd: string, verb: string): { kind: "read"; path: string; intention: string } {
+  const target = commonAncestor(resolveSearchRoots(args.paths, cwd));
+  return { kind: "read", path: target, intention: `${verb} ${args.pattern} in ${target}` };
+}

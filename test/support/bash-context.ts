@@ -3,6 +3,8 @@
  * liveness checks and bounded polling.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { afterEach, beforeEach } from "vitest";
+import { createShellTools, ShellManager } from "../../src/tools/bash/index.js";
 import type { AnyTool, ToolContext } from "../../src/tools/define-tool.js";
 import { makeToolContext, runTool, type TestToolContext } from "./tool-context.js";
 
@@ -71,4 +73,19 @@ export async function waitFor(condition: () => boolean, timeoutMs = 10_000, what
 export function printedPid(output: string, name: string): number | undefined {
   const match = new RegExp(`${name}:(\\d+)`).exec(output);
   return match ? Number(match[1]) : undefined;
+}
+
+/** Registers beforeEach/afterEach that give each test a fresh ShellManager, its tools and a context. */
+export function useShellTools(): { manager: ShellManager; tools: AnyTool[]; t: BashTestContext } {
+  const state = {} as { manager: ShellManager; tools: AnyTool[]; t: BashTestContext };
+  beforeEach(() => {
+    state.manager = new ShellManager();
+    state.tools = createShellTools(state.manager);
+    state.t = makeBashContext();
+  });
+  afterEach(async () => {
+    await state.manager.dispose();
+    state.t.cleanup();
+  });
+  return state;
 }

@@ -1,43 +1,20 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AnyTool } from "../../src/tools/define-tool.js";
+import { describe, expect, it } from "vitest";
 import { createShellTools, ShellManager } from "../../src/tools/bash/index.js";
-import {
-  findTool,
-  isProcessAlive,
-  livePidsInGroup,
-  makeBashContext,
-  printedPid,
-  runTool,
-  waitFor,
-  type BashTestContext,
-} from "../support/bash-context.js";
+import { findTool, isProcessAlive, livePidsInGroup, printedPid, runTool, useShellTools, waitFor } from "../support/bash-context.js";
 
-let manager: ShellManager;
-let tools: AnyTool[];
-let t: BashTestContext;
-
-beforeEach(() => {
-  manager = new ShellManager();
-  tools = createShellTools(manager);
-  t = makeBashContext();
-});
-
-afterEach(async () => {
-  await manager.dispose();
-  t.cleanup();
-});
+const shells = useShellTools();
 
 describe("abort", () => {
   it("kills the whole process group and returns what was captured", async () => {
     const command = 'sleep 100 & echo "bg1:$!"; sleep 100 & echo "bg2:$!"; echo "leader:$$"; wait';
-    const running = runTool(findTool(tools, "bash"), { command, description: "Sleepers", initial_wait: 600 }, t.ctx);
-    await waitFor(() => t.partial.join("").includes("leader:"), 10_000, "the pids to be printed");
-    const printed = t.partial.join("");
+    const running = runTool(findTool(shells.tools, "bash"), { command, description: "Sleepers", initial_wait: 600 }, shells.t.ctx);
+    await waitFor(() => shells.t.partial.join("").includes("leader:"), 10_000, "the pids to be printed");
+    const printed = shells.t.partial.join("");
     const pids = ["bg1", "bg2", "leader"].map((name) => printedPid(printed, name) as number);
     expect(pids.every((pid) => isProcessAlive(pid))).toBe(true);
     expect(livePidsInGroup(pids[2] as number).length).toBeGreaterThanOrEqual(3);
 
-    t.controller.abort();
+    shells.t.controller.abort();
     const result = await running;
     expect(result.content).toContain("leader:");
     expect(result.content.endsWith("<command interrupted>")).toBe(true);
@@ -46,21 +23,21 @@ describe("abort", () => {
 
     await waitFor(() => pids.every((pid) => !isProcessAlive(pid)), 10_000, "every process to die");
     expect(livePidsInGroup(pids[2] as number)).toEqual([]);
-    expect(manager.list()).toEqual([]);
+    expect(shells.manager.list()).toEqual([]);
   });
 
   it("escalates to SIGKILL when the command ignores SIGTERM", async () => {
-    manager = new ShellManager({ killGraceMs: 300 });
-    tools = createShellTools(manager);
+    shells.manager = new ShellManager({ killGraceMs: 300 });
+    shells.tools = createShellTools(shells.manager);
     const command = "trap '' TERM; echo \"leader:$$\"; while true; do sleep 0.05; done";
-    const running = runTool(findTool(tools, "bash"), { command, description: "Stubborn", initial_wait: 600 }, t.ctx);
-    await waitFor(() => t.partial.join("").includes("leader:"), 10_000, "the pid to be printed");
-    const leader = printedPid(t.partial.join(""), "leader") as number;
+    const running = runTool(findTool(shells.tools, "bash"), { command, description: "Stubborn", initial_wait: 600 }, shells.t.ctx);
+    await waitFor(() => shells.t.partial.join("").includes("leader:"), 10_000, "the pid to be printed");
+    const leader = printedPid(shells.t.partial.join(""), "leader") as number;
 
-    t.controller.abort();
+    shells.t.controller.abort();
     const result = await running;
     expect(result.content.endsWith("<command interrupted>")).toBe(true);
     await waitFor(() => !isProcessAlive(leader), 10_000, "the stubborn shell to die");
-    expect(manager.get("1")).toBeUndefined();
+    expect(shells.manager.get("1")).toBeUndefined();
   });
 });

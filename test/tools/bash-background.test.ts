@@ -1,30 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AnyTool } from "../../src/tools/define-tool.js";
-import { createShellTools, ShellManager, type ShellInfo } from "../../src/tools/bash/index.js";
-import {
-  findTool,
-  isProcessAlive,
-  makeBashContext,
-  nextCall,
-  printedPid,
-  runTool,
-  waitFor,
-  type BashTestContext,
-} from "../support/bash-context.js";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ShellInfo } from "../../src/tools/bash/index.js";
+import { findTool, isProcessAlive, nextCall, printedPid, runTool, useShellTools, waitFor } from "../support/bash-context.js";
 
-let manager: ShellManager;
-let tools: AnyTool[];
-let t: BashTestContext;
+const shells = useShellTools();
 const detachedPids: number[] = [];
 
-beforeEach(() => {
-  manager = new ShellManager();
-  tools = createShellTools(manager);
-  t = makeBashContext();
-});
-
-afterEach(async () => {
-  await manager.dispose();
+afterEach(() => {
   for (const pid of detachedPids.splice(0)) {
     try {
       process.kill(-pid, "SIGKILL");
@@ -32,71 +13,71 @@ afterEach(async () => {
       // already gone
     }
   }
-  t.cleanup();
+  shells.t.cleanup();
 });
 
-const tool = (name: string) => findTool(tools, name);
+const tool = (name: string) => findTool(shells.tools, name);
 
 describe("sync commands that outlive initial_wait", () => {
   it("keep running in the background; read_bash returns the later output and the exit", async () => {
     // The command only prints "done" after the test has created the file, so the order does not depend on timing.
     const command = "echo started; while [ ! -e go ]; do sleep 0.05; done; echo done";
-    const first = await runTool(tool("bash"), { command, description: "Wait for go", initial_wait: 1 }, t.ctx);
+    const first = await runTool(tool("bash"), { command, description: "Wait for go", initial_wait: 1 }, shells.t.ctx);
     expect(first.content).toBe(
       "started\n<command still running after 1s; shellId: 1. Use read_bash to read more output, stop_bash to stop it>",
     );
     expect(first.telemetry?.backgrounded).toBe(true);
 
-    const listed = await runTool(tool("list_bash"), {}, nextCall(t));
+    const listed = await runTool(tool("list_bash"), {}, nextCall(shells.t));
     expect(listed.content).toMatch(/^Shells:\n- 1: running \(sync, pid \d+, 0 bytes unread\) echo started; while/);
-    expect(manager.backgroundShells()).toEqual([{ shellId: "1", description: "Wait for go" }]);
+    expect(shells.manager.backgroundShells()).toEqual([{ shellId: "1", description: "Wait for go" }]);
 
-    const nothingYet = await runTool(tool("read_bash"), { shellId: "1", delay: 0 }, nextCall(t));
+    const nothingYet = await runTool(tool("read_bash"), { shellId: "1", delay: 0 }, nextCall(shells.t));
     expect(nothingYet.content).toBe("(no new output)\n<still running>");
 
-    await runTool(tool("bash"), { command: "touch go", description: "Release" }, nextCall(t));
-    const later = await runTool(tool("read_bash"), { shellId: "1", delay: 20 }, nextCall(t));
+    await runTool(tool("bash"), { command: "touch go", description: "Release" }, nextCall(shells.t));
+    const later = await runTool(tool("read_bash"), { shellId: "1", delay: 20 }, nextCall(shells.t));
     expect(later.content).toBe("done\n<exited with exit code 0>");
-    expect(manager.backgroundShells()).toEqual([]);
+    expect(shells.manager.backgroundShells()).toEqual([]);
 
     // Once its exit has been reported the shell is forgotten, with a helpful message.
-    await expect(runTool(tool("read_bash"), { shellId: "1", delay: 0 }, nextCall(t))).rejects.toThrow(
+    await expect(runTool(tool("read_bash"), { shellId: "1", delay: 0 }, nextCall(shells.t))).rejects.toThrow(
       /already exited <exited with exit code 0>/,
     );
-    expect((await runTool(tool("list_bash"), {}, nextCall(t))).content).toBe("No shells.");
+    expect((await runTool(tool("list_bash"), {}, nextCall(shells.t))).content).toBe("No shells.");
   });
 
   it("stop_bash kills a backgrounded command and returns its unread output", async () => {
     const command = 'echo "pid:$$"; sleep 100 & echo "child:$!"; wait';
-    const first = await runTool(tool("bash"), { command, description: "Sleep", initial_wait: 1, shellId: "sleeper" }, t.ctx);
+    const first = await runTool(tool("bash"), { command, description: "Sleep", initial_wait: 1, shellId: "sleeper" }, shells.t.ctx);
     const leader = printedPid(first.content, "pid");
     const child = printedPid(first.content, "child");
     expect(leader).toBeTypeOf("number");
     expect(child).toBeTypeOf("number");
     expect(first.content).toContain("shellId: sleeper");
 
-    const stopped = await runTool(tool("stop_bash"), { shellId: "sleeper" }, nextCall(t));
+    const stopped = await runTool(tool("stop_bash"), { shellId: "sleeper" }, nextCall(shells.t));
     expect(stopped.content).toMatch(/^Stopped shell sleeper \(pid \d+\)\.\n<killed by signal SIGTERM>$/);
     await waitFor(() => !isProcessAlive(leader as number) && !isProcessAlive(child as number), 10_000, "exit");
-    expect(manager.list()).toEqual([]);
+    expect(shells.manager.list()).toEqual([]);
   });
 
   it("refuses to reuse the shellId of a running shell", async () => {
     const args = { command: "sleep 100", description: "Sleep", mode: "async", shellId: "s" };
-    await runTool(tool("bash"), args, t.ctx);
-    await expect(runTool(tool("bash"), args, nextCall(t))).rejects.toThrow(/still running/);
+    await runTool(tool("bash"), args, shells.t.ctx);
+    await expect(runTool(tool("bash"), args, nextCall(shells.t))).rejects.toThrow(/still running/);
   });
 });
 
 describe("async mode", () => {
   it("returns at once with the shell id; read_bash reads the output and the exit status", async () => {
     const command = "echo hello; while [ ! -e go ]; do sleep 0.05; done; echo world; exit 4";
-    const started = await runTool(tool("bash"), { command, description: "Async", mode: "async" }, t.ctx);
+    const started = await runTool(tool("bash"), { command, description: "Async", mode: "async" }, shells.t.ctx);
     expect(started.content).toMatch(/^Started shell 1 \(pid \d+, async\)\. Use read_bash with shellId "1"/);
     expect(started.content).not.toContain("world");
 
-    await runTool(tool("bash"), { command: "touch go", description: "Release" }, nextCall(t));
-    const read = await runTool(tool("read_bash"), { shellId: "1", delay: 20 }, nextCall(t));
+    await runTool(tool("bash"), { command: "touch go", description: "Release" }, nextCall(shells.t));
+    const read = await runTool(tool("read_bash"), { shellId: "1", delay: 20 }, nextCall(shells.t));
     const all = started.content + read.content;
     expect(all.indexOf("hello")).toBeGreaterThan(0);
     expect(all.indexOf("world")).toBeGreaterThan(all.indexOf("hello"));
@@ -106,10 +87,10 @@ describe("async mode", () => {
 
   it("notifies when a backgrounded shell exits before anyone read its status", async () => {
     const exits: ShellInfo[] = [];
-    manager.onBackgroundExit((info) => exits.push(info));
+    shells.manager.onBackgroundExit((info) => exits.push(info));
     const command = "while [ ! -e go ]; do sleep 0.05; done; exit 2";
-    await runTool(tool("bash"), { command, description: "Async", mode: "async" }, t.ctx);
-    await runTool(tool("bash"), { command: "touch go", description: "Release" }, nextCall(t));
+    await runTool(tool("bash"), { command, description: "Async", mode: "async" }, shells.t.ctx);
+    await runTool(tool("bash"), { command: "touch go", description: "Release" }, nextCall(shells.t));
     await waitFor(() => exits.length > 0, 10_000, "exit notification");
     expect(exits[0]).toMatchObject({ shellId: "1", status: { state: "exited", exitCode: 2 } });
   });
@@ -119,67 +100,67 @@ describe("async mode", () => {
     const started = await runTool(
       tool("bash"),
       { command, description: "Detached", mode: "async", detach: true, shellId: "d" },
-      t.ctx,
+      shells.t.ctx,
     );
     expect(started.content).toContain("detached");
-    const pid = manager.get("d")?.pid as number;
+    const pid = shells.manager.get("d")?.pid as number;
     detachedPids.push(pid);
-    await runTool(tool("bash"), { command: "touch go", description: "Release" }, nextCall(t));
+    await runTool(tool("bash"), { command: "touch go", description: "Release" }, nextCall(shells.t));
     let seen = started.content;
     await waitFor(() => {
-      seen += manager.get("d")?.takeUnread().text ?? "";
+      seen += shells.manager.get("d")?.takeUnread().text ?? "";
       return seen.includes("released");
     });
     expect(seen).toContain(`pid:${pid}`);
-    await manager.dispose();
+    await shells.manager.dispose();
     expect(isProcessAlive(pid)).toBe(true);
   });
 });
 
 describe("shell ids", () => {
   it("read_bash and stop_bash reject unknown ids, listing the known ones", async () => {
-    await runTool(tool("bash"), { command: "sleep 100", description: "Sleep", mode: "async", shellId: "web" }, t.ctx);
-    await expect(runTool(tool("read_bash"), { shellId: "nope", delay: 0 }, nextCall(t))).rejects.toThrow(
+    await runTool(tool("bash"), { command: "sleep 100", description: "Sleep", mode: "async", shellId: "web" }, shells.t.ctx);
+    await expect(runTool(tool("read_bash"), { shellId: "nope", delay: 0 }, nextCall(shells.t))).rejects.toThrow(
       'Unknown shellId "nope". Known shells: web.',
     );
-    await expect(runTool(tool("stop_bash"), { shellId: "nope" }, nextCall(t))).rejects.toThrow(/Known shells: web/);
+    await expect(runTool(tool("stop_bash"), { shellId: "nope" }, nextCall(shells.t))).rejects.toThrow(/Known shells: web/);
   });
 
   it("says there are no shells when none exist", async () => {
-    await expect(runTool(tool("read_bash"), { shellId: "1", delay: 0 }, t.ctx)).rejects.toThrow(
+    await expect(runTool(tool("read_bash"), { shellId: "1", delay: 0 }, shells.t.ctx)).rejects.toThrow(
       /There are no shells/,
     );
-    expect((await runTool(tool("list_bash"), {}, t.ctx)).content).toBe("No shells.");
+    expect((await runTool(tool("list_bash"), {}, shells.t.ctx)).content).toBe("No shells.");
   });
 });
 
 describe("dispose", () => {
   it("also kills children a finished sync command left running in the background", async () => {
     const command = 'sleep 100 & echo "child:$!"';
-    const result = await runTool(tool("bash"), { command, description: "Leave a child", initial_wait: 30 }, t.ctx);
+    const result = await runTool(tool("bash"), { command, description: "Leave a child", initial_wait: 30 }, shells.t.ctx);
     expect(result.content).toMatch(/^child:\d+\n<exited with exit code 0>$/);
     const child = printedPid(result.content, "child") as number;
     expect(isProcessAlive(child)).toBe(true);
-    expect(manager.list()).toEqual([]);
-    await manager.dispose();
+    expect(shells.manager.list()).toEqual([]);
+    await shells.manager.dispose();
     await waitFor(() => !isProcessAlive(child), 10_000, "the left-behind child to die");
   });
 
   it("kills the process groups of background shells", async () => {
     const command = 'sleep 100 & echo "child:$!"; echo "pid:$$"; wait';
-    const started = await runTool(tool("bash"), { command, description: "Sleepers", mode: "async" }, t.ctx);
+    const started = await runTool(tool("bash"), { command, description: "Sleepers", mode: "async" }, shells.t.ctx);
     let output = started.content;
     await waitFor(() => {
-      output += manager.get("1")?.takeUnread().text ?? "";
+      output += shells.manager.get("1")?.takeUnread().text ?? "";
       return output.includes("pid:");
     });
     const pids = [printedPid(output, "child"), printedPid(output, "pid")] as number[];
     expect(pids.every((pid) => isProcessAlive(pid))).toBe(true);
-    expect(manager.backgroundShells()).toHaveLength(1);
+    expect(shells.manager.backgroundShells()).toHaveLength(1);
 
-    await manager.dispose();
+    await shells.manager.dispose();
     await waitFor(() => pids.every((pid) => !isProcessAlive(pid)), 10_000, "background shell to die");
-    await expect(runTool(tool("bash"), { command: "true", description: "x" }, nextCall(t))).rejects.toThrow(
+    await expect(runTool(tool("bash"), { command: "true", description: "x" }, nextCall(shells.t))).rejects.toThrow(
       /shutting down/,
     );
   });

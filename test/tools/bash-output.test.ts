@@ -1,36 +1,17 @@
 import { readFileSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AnyTool } from "../../src/tools/define-tool.js";
-import {
-  createShellTools,
-  OutputBuffer,
-  OutputWindow,
-  ShellManager,
-} from "../../src/tools/bash/index.js";
-import { findTool, makeBashContext, nextCall, runTool, waitFor, type BashTestContext } from "../support/bash-context.js";
+import { describe, expect, it } from "vitest";
+import { OutputBuffer, OutputWindow } from "../../src/tools/bash/index.js";
+import { findTool, nextCall, runTool, useShellTools, waitFor } from "../support/bash-context.js";
 
-let manager: ShellManager;
-let tools: AnyTool[];
-let t: BashTestContext;
-
-beforeEach(() => {
-  manager = new ShellManager();
-  tools = createShellTools(manager);
-  t = makeBashContext();
-});
-
-afterEach(async () => {
-  await manager.dispose();
-  t.cleanup();
-});
+const shells = useShellTools();
 
 const HEAD = 10 * 1024;
 const TAIL = 20 * 1024;
 
 describe("large output", () => {
   it("keeps the head and tail, names the full-output file, and the file has every line", async () => {
-    const result = await runTool(findTool(tools, "bash"), { command: "seq 1 2000000", description: "Count" }, t.ctx);
-    const path = `${t.sessionDir}/shell-output/${t.ctx.toolCallId}.log`;
+    const result = await runTool(findTool(shells.tools, "bash"), { command: "seq 1 2000000", description: "Count" }, shells.t.ctx);
+    const path = `${shells.t.sessionDir}/shell-output/${shells.t.ctx.toolCallId}.log`;
     expect(result.content.startsWith("1\n2\n3\n")).toBe(true);
     expect(result.content.endsWith("1999999\n2000000\n<exited with exit code 0>")).toBe(true);
     const marker = /\[\.\.\. ([\d,]+) bytes of output omitted; the full output is in (\S+) \.\.\.\]/.exec(result.content);
@@ -53,10 +34,10 @@ describe("large output", () => {
   it("holds a bounded amount in memory while a command prints a lot", async () => {
     // Prints 38,888,896 bytes, then waits for the test, so the shell is still registered while we sample it.
     const command = "seq 1 5000000; while [ ! -e go ]; do sleep 0.05; done";
-    const bash = findTool(tools, "bash");
-    const started = await runTool(bash, { command, description: "Count", mode: "async" }, t.ctx);
+    const bash = findTool(shells.tools, "bash");
+    const started = await runTool(bash, { command, description: "Count", mode: "async" }, shells.t.ctx);
     expect(started.content).toMatch(/^Started shell 1/);
-    const shell = manager.get("1");
+    const shell = shells.manager.get("1");
     if (!shell) throw new Error("shell 1 is not registered");
     let maxRetained = 0;
     await waitFor(() => {
@@ -64,21 +45,21 @@ describe("large output", () => {
       return shell.buffer.totalBytes >= 38_888_896;
     }, 60_000, "seq to finish printing");
     expect(maxRetained).toBeLessThanOrEqual(HEAD + 2 * TAIL);
-    await runTool(bash, { command: "touch go", description: "Release" }, nextCall(t));
-    const read = await runTool(findTool(tools, "read_bash"), { shellId: "1", delay: 30 }, nextCall(t));
+    await runTool(bash, { command: "touch go", description: "Release" }, nextCall(shells.t));
+    const read = await runTool(findTool(shells.tools, "read_bash"), { shellId: "1", delay: 30 }, nextCall(shells.t));
     // Depending on speed, the output came with the start result or with the read.
     const combined = `${started.content}\n${read.content}`;
     expect(combined).toMatch(/the full output is in \S+shell-output\/call_\d+\.log/);
     expect(combined).toContain("4999999\n5000000\n");
     expect(read.content.endsWith("<exited with exit code 0>")).toBe(true);
     expect(Buffer.byteLength(combined)).toBeLessThan(2 * (HEAD + TAIL) + 1000);
-    const full = readFileSync(`${t.sessionDir}/shell-output/${t.ctx.toolCallId}.log`, "utf8");
+    const full = readFileSync(`${shells.t.sessionDir}/shell-output/${shells.t.ctx.toolCallId}.log`, "utf8");
     expect(full.endsWith("4999999\n5000000\n")).toBe(true);
     expect(full.length).toBe(38_888_896);
   });
 
   it("leaves no output file for short output", async () => {
-    const result = await runTool(findTool(tools, "bash"), { command: "echo small", description: "x" }, t.ctx);
+    const result = await runTool(findTool(shells.tools, "bash"), { command: "echo small", description: "x" }, shells.t.ctx);
     expect(result.telemetry?.fullOutputPath).toBeUndefined();
   });
 });
@@ -88,15 +69,15 @@ describe("UTF-8", () => {
     // € is e2 82 ac. The command writes "a" and half of it, waits until the test has seen the "a", then the rest.
     const command =
       "printf 'a\\xe2\\x82'; while [ ! -e go ]; do sleep 0.05; done; printf '\\xac and \\xf0\\x9f'; printf '\\x98\\x80\\n'";
-    const bash = findTool(tools, "bash");
-    const running = runTool(bash, { command, description: "Euro", initial_wait: 600 }, t.ctx);
-    await waitFor(() => (manager.get("1")?.buffer.totalBytes ?? 0) >= 1, 10_000, "the first byte");
-    expect(t.partial).toEqual(["a"]);
-    await runTool(bash, { command: "touch go", description: "Release" }, nextCall(t));
+    const bash = findTool(shells.tools, "bash");
+    const running = runTool(bash, { command, description: "Euro", initial_wait: 600 }, shells.t.ctx);
+    await waitFor(() => (shells.manager.get("1")?.buffer.totalBytes ?? 0) >= 1, 10_000, "the first byte");
+    expect(shells.t.partial).toEqual(["a"]);
+    await runTool(bash, { command: "touch go", description: "Release" }, nextCall(shells.t));
     const result = await running;
     expect(result.content).toBe("a€ and 😀\n<exited with exit code 0>");
-    expect(t.partial.join("")).toBe("a€ and 😀\n");
-    expect(t.partial.join("")).not.toContain("\uFFFD");
+    expect(shells.t.partial.join("")).toBe("a€ and 😀\n");
+    expect(shells.t.partial.join("")).not.toContain("\uFFFD");
   });
 
   it("never cuts a character when truncating head and tail", () => {
