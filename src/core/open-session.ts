@@ -88,7 +88,8 @@ export async function openSession(options: OpenSessionOptions): Promise<{ sessio
   for (const listener of options.listeners ?? []) sink.subscribe(listener);
 
   const shells = new ShellManager();
-  const mode = options.mode ?? (log ? restoredMode(log.events) : "interactive");
+  // A resumed session starts in the mode it had; an explicit --mode then switches it (with a notice).
+  const mode = log ? restoredMode(log.events) : (options.mode ?? "interactive");
   const session = new AgentSession({
     id,
     dir,
@@ -97,7 +98,7 @@ export async function openSession(options: OpenSessionOptions): Promise<{ sessio
     conversation,
     provider,
     retry: options.providerConfig.retry,
-    mode: log ? restoredMode(log.events) : mode,
+    mode,
     maxAutopilotContinues: options.maxAutopilotContinues,
     interactive: options.interactive,
     permissions: options.permissions,

@@ -5,5 +5,5 @@ import { fileTools } from "./file-tools.js";
 import { taskCompleteTool } from "./task-complete.js";
 
 export function createBuiltinTools(services: { shells: ShellManager }): AnyTool[] {
-  return [...createShellTools(services.shells), ...fileTools, taskCompleteTool as unknown as AnyTool];
+  return [...createShellTools(services.shells), ...fileTools, taskCompleteTool];
 }
