@@ -21,5 +21,5 @@ await build({
   define: { AGENT_VERSION: JSON.stringify(pkg.version) },
   // Some dependencies are CommonJS and call require(); give the ESM bundle a require of its own.
   banner: { js: "import { createRequire as __agentCreateRequire } from 'node:module'; const require = __agentCreateRequire(import.meta.url);" },
-  external: ["react-devtools-core"],
+  external: ["react-devtools-core", "@vscode/tree-sitter-wasm"],
 });

@@ -6,6 +6,9 @@
 import { resolveAgentHome } from "../config/agent-home.js";
 import { resolveProviderConfig, type ProviderConfig } from "../config/provider-config.js";
 import { loadSettings, SettingsError, settingsPath, type Settings } from "../config/settings.js";
+import type { SessionPermissions } from "../core/open-session.js";
+import { FLOOR_CHECKS } from "../permissions/floor.js";
+import { buildRules } from "../permissions/policy.js";
 import { SessionStore } from "../session/session-store.js";
 import type { CliOptions } from "./cli-options.js";
 
@@ -17,6 +20,7 @@ export interface Bootstrap {
   /** The session to resume, when --resume <id> or --continue named one. */
   resumeId?: string;
   maxAutopilotContinues: number;
+  permissions: SessionPermissions;
 }
 
 export type BootstrapResult = { ok: true; value: Bootstrap } | { ok: false; message: string };
@@ -32,6 +36,13 @@ export async function bootstrap(options: CliOptions, env: NodeJS.ProcessEnv = pr
   }
   const resolved = resolveProviderConfig({ flags: { model: options.model }, env, settings, settingsFile: settingsPath(agentHome) });
   if (!resolved.ok) return { ok: false, message: resolved.message };
+  const { rules, errors } = buildRules(options.permissions, settings);
+  if (errors.length > 0) return { ok: false, message: `Invalid permission rules:\n  ${errors.join("\n  ")}` };
+  const disabledFloorChecks = settings.permissions?.floor?.disable ?? [];
+  const unknownChecks = disabledFloorChecks.filter((id) => !FLOOR_CHECKS.some((check) => check.id === id));
+  if (unknownChecks.length > 0) {
+    return { ok: false, message: `settings.json permissions.floor.disable: unknown check ${unknownChecks.join(", ")} (checks: ${FLOOR_CHECKS.map((check) => check.id).join(", ")})` };
+  }
   const store = new SessionStore(agentHome);
   let resumeId: string | undefined;
   if (typeof options.resume === "string") {
@@ -52,6 +63,7 @@ export async function bootstrap(options: CliOptions, env: NodeJS.ProcessEnv = pr
       store,
       resumeId,
       maxAutopilotContinues: options.maxAutopilotContinues ?? settings.maxAutopilotContinues ?? 5,
+      permissions: { flags: options.permissions, rules, disabledFloorChecks },
     },
   };
 }

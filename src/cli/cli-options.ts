@@ -1,5 +1,6 @@
 /** The parsed command line, shared by the headless runner and the TUI. */
 import type { AgentMode } from "../core/events/index.js";
+import type { PermissionFlags } from "../permissions/policy.js";
 
 export interface CliOptions {
   prompt?: string;
@@ -12,7 +13,7 @@ export interface CliOptions {
   resume?: string | true;
   continue: boolean;
   name?: string;
-  allowAllTools: boolean;
+  permissions: PermissionFlags;
   customInstructions: boolean;
   cwd: string;
 }

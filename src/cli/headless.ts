@@ -50,7 +50,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     mode: options.mode,
     maxAutopilotContinues: value.maxAutopilotContinues,
     interactive: false,
-    permissions: { allowAllTools: options.allowAllTools },
+    permissions: value.permissions,
     name: options.name,
     customInstructions: options.customInstructions,
     resumeId: value.resumeId,

@@ -2,6 +2,8 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import path from "node:path";
 import { statSync } from "node:fs";
+import { buildRules, type PermissionFlags } from "../permissions/policy.js";
+import { BUILTIN_TOOL_NAMES } from "../tools/tool-names.js";
 import { envAllowsAll, UsageError, type CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
 
@@ -28,9 +30,19 @@ function buildCommand(): Command {
     .option("-r, --resume [session]", "resume a session by id, 7+ character id prefix, or name")
     .option("--continue", "resume the most recent session in this directory")
     .option("-n, --name <name>", "name the new session")
-    .option("--allow-all-tools", "approve every tool call without asking (needed for unattended -p runs that write)")
-    .option("--yolo", "same as --allow-all-tools")
-    .option("--allow-all", "same as --allow-all-tools")
+    .option("--allow-all-tools", "approve every tool call without asking (deny rules and safety checks still apply)")
+    .option("--allow-all-paths", "let tools touch paths outside the working directory without asking")
+    .option("--allow-all-urls", "let tools reach any URL without asking")
+    .option("--yolo", "all three of the above")
+    .option("--allow-all", "same as --yolo")
+    .option("--allow-tool <rules...>", "approve matching tool calls, e.g. 'shell(git:*)' write 'shell(npm test)' (repeatable)")
+    .option("--deny-tool <rules...>", "refuse matching tool calls, even with --allow-all-tools, e.g. 'shell(rm)' (repeatable)")
+    .option("--allow-url <urls...>", "approve URLs, e.g. https://*.github.com (repeatable)")
+    .option("--deny-url <urls...>", "refuse URLs (repeatable)")
+    .option("--add-dir <dir...>", "allow tools in this directory too (repeatable)")
+    .option("--disallow-temp-dir", "do not allow the system temp directory without asking")
+    .option("--available-tools <tools...>", "offer only these tools to the model")
+    .option("--excluded-tools <tools...>", "hide these tools from the model")
     .option("--no-custom-instructions", "do not load AGENTS.md and other instruction files")
     .option("-C <dir>", "change to this directory first")
     .showHelpAfterError("(run agent --help for usage)")
@@ -50,8 +62,18 @@ interface RawOptions {
   continue?: boolean;
   name?: string;
   allowAllTools?: boolean;
+  allowAllPaths?: boolean;
+  allowAllUrls?: boolean;
   yolo?: boolean;
   allowAll?: boolean;
+  allowTool?: string[];
+  denyTool?: string[];
+  allowUrl?: string[];
+  denyUrl?: string[];
+  addDir?: string[];
+  disallowTempDir?: boolean;
+  availableTools?: string[];
+  excludedTools?: string[];
   customInstructions: boolean;
   C?: string;
 }
@@ -85,10 +107,49 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
     resume: raw.resume,
     continue: raw.continue === true,
     name: raw.name,
-    allowAllTools: Boolean(raw.allowAllTools || raw.yolo || raw.allowAll) || envAllowsAll(process.env),
+    permissions: permissionFlags(raw, cwd),
     customInstructions: raw.customInstructions,
     cwd,
   };
+}
+
+function toolList(values: string[] | undefined, flag: string): string[] | undefined {
+  if (values === undefined) return undefined;
+  const names = values.flatMap((value) => value.split(",")).map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(BUILTIN_TOOL_NAMES as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new UsageError(`${flag}: unknown tool ${unknown.join(", ")} (tools: ${BUILTIN_TOOL_NAMES.join(", ")})`);
+  return names;
+}
+
+function permissionFlags(raw: RawOptions, cwd: string): PermissionFlags {
+  const everything = Boolean(raw.yolo || raw.allowAll);
+  const addDir = (raw.addDir ?? []).map((dir) => {
+    const resolved = path.resolve(cwd, dir);
+    let isDir = false;
+    try {
+      isDir = statSync(resolved).isDirectory();
+    } catch {
+      isDir = false;
+    }
+    if (!isDir) throw new UsageError(`--add-dir ${dir}: no such directory`);
+    return resolved;
+  });
+  const flags: PermissionFlags = {
+    allowTool: raw.allowTool ?? [],
+    denyTool: raw.denyTool ?? [],
+    allowUrl: raw.allowUrl ?? [],
+    denyUrl: raw.denyUrl ?? [],
+    allowAllTools: everything || raw.allowAllTools === true || envAllowsAll(process.env),
+    allowAllPaths: everything || raw.allowAllPaths === true,
+    allowAllUrls: everything || raw.allowAllUrls === true,
+    addDir,
+    disallowTempDir: raw.disallowTempDir === true,
+    availableTools: toolList(raw.availableTools, "--available-tools"),
+    excludedTools: toolList(raw.excludedTools, "--excluded-tools"),
+  };
+  const { errors } = buildRules(flags, {});
+  if (errors.length > 0) throw new UsageError(errors.join("\n"));
+  return flags;
 }
 
 /** Reads a piped prompt: only from a pipe or a file, so a terminal or an idle socket never blocks the start. */

@@ -43,8 +43,13 @@ export const settingsSchema = z.looseObject({
       allow: z.array(z.string()).optional(),
       deny: z.array(z.string()).optional(),
       ask: z.array(z.string()).optional(),
+      /** Built-in safety checks to switch off, by id (see FLOOR_CHECKS). */
+      floor: z.object({ disable: z.array(z.string()).optional() }).optional(),
     })
     .optional(),
+  /** Copilot CLI's URL lists: allowed and denied URLs or domains. */
+  allowedUrls: z.array(z.string()).optional(),
+  deniedUrls: z.array(z.string()).optional(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

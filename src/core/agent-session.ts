@@ -12,8 +12,7 @@ import { Conversation } from "./conversation.js";
 import type { AgentMode, BackgroundTasks, SessionEvent, WorkingDirectoryContext } from "./events/index.js";
 import type { EventListener, EventSink } from "./event-sink.js";
 import { availableModes, modePreset, type ModePreset } from "./modes.js";
-import { PermissionBroker, type PermissionReply } from "./permission-broker.js";
-import type { PermissionPolicy } from "../permissions/decide.js";
+import type { PermissionBroker, PermissionReply } from "./permission-broker.js";
 import { SessionMetrics } from "./session-metrics.js";
 import { buildSystemPrompt, transformUserMessage } from "./system-prompt.js";
 import { ToolSet } from "./tool-set.js";
@@ -32,8 +31,10 @@ export interface AgentSessionOptions {
   maxAutopilotContinues: number;
   /** A person can answer questions and permission requests. */
   interactive: boolean;
-  permissions: PermissionPolicy;
+  permissions: PermissionBroker;
   tools: readonly AnyTool[];
+  /** --available-tools / --excluded-tools: which tools the model may see at all. */
+  toolFilter?: { available?: readonly string[]; excluded?: readonly string[] };
   instructions: readonly InstructionFile[];
   backgroundTasks(): BackgroundTasks;
   /** Flushes the log to disk (turn boundaries). */
@@ -73,7 +74,7 @@ export class AgentSession {
     this.allTools = options.tools;
     this.modeGatedTools = new Set(availableModes().flatMap((mode) => modePreset(mode).extraTools));
     this.turnCount = options.turnCount ?? 0;
-    this.permissions = new PermissionBroker(options.sink.emit, options.permissions, () => options.interactive);
+    this.permissions = options.permissions;
   }
 
   get mode(): AgentMode {
@@ -98,7 +99,15 @@ export class AgentSession {
 
   /** The tools offered in the current mode. */
   tools(): ToolSet {
-    return new ToolSet(this.allTools.filter((tool) => !this.modeGatedTools.has(tool.name) || this.preset.extraTools.includes(tool.name)));
+    const { available, excluded } = this.options.toolFilter ?? {};
+    return new ToolSet(
+      this.allTools.filter(
+        (tool) =>
+          (!this.modeGatedTools.has(tool.name) || this.preset.extraTools.includes(tool.name)) &&
+          (available === undefined || available.includes(tool.name)) &&
+          !(excluded ?? []).includes(tool.name),
+      ),
+    );
   }
 
   dispatch(command: SessionCommand): Promise<RunResult> | boolean | void {

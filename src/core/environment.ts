@@ -2,32 +2,19 @@
  * Facts about where the agent runs: the git root, branch and repository read straight from .git (no git
  * process on the start-up path), the OS and the shell.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { findGitRoot } from "../util/git-root.js";
 import type { WorkingDirectoryContext } from "./events/index.js";
+
+export { findGitRoot };
 
 function readText(file: string): string | undefined {
   try {
     return readFileSync(file, "utf8");
   } catch {
     return undefined;
-  }
-}
-
-/** The directory holding `.git` (a folder, or a file pointing at a worktree's git dir), walking up from cwd. */
-export function findGitRoot(cwd: string): { root: string; gitDir: string } | undefined {
-  let dir = path.resolve(cwd);
-  for (;;) {
-    const dotGit = path.join(dir, ".git");
-    if (existsSync(dotGit)) {
-      if (statSync(dotGit).isDirectory()) return { root: dir, gitDir: dotGit };
-      const pointer = /^gitdir:\s*(.+)$/m.exec(readText(dotGit) ?? "");
-      if (pointer) return { root: dir, gitDir: path.resolve(dir, (pointer[1] as string).trim()) };
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
   }
 }
 

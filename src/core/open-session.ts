@@ -3,7 +3,11 @@
  * log writer, the conversation fold, the tools and the metadata file around an AgentSession.
  */
 import type { ProviderConfig } from "../config/provider-config.js";
-import type { PermissionPolicy } from "../permissions/decide.js";
+import { realpathSync } from "node:fs";
+import { loadRememberedApprovals } from "../permissions/permissions-config.js";
+import { PathGate } from "../permissions/paths.js";
+import type { PermissionFlags } from "../permissions/policy.js";
+import type { Rule } from "../permissions/rules.js";
 import type { ChatProvider } from "../provider/types.js";
 import { EventLogWriter } from "../session/event-log-writer.js";
 import { readEventLog, type EventLog } from "../session/event-log-reader.js";
@@ -13,6 +17,7 @@ import type { SessionStore } from "../session/session-store.js";
 import { ShellManager } from "../tools/bash/index.js";
 import { createBuiltinTools } from "../tools/builtin-tools.js";
 import { AgentSession } from "./agent-session.js";
+import { PermissionBroker } from "./permission-broker.js";
 import { Conversation } from "./conversation.js";
 import { loadCustomInstructions } from "./custom-instructions.js";
 import { workingDirectoryContext } from "./environment.js";
@@ -32,13 +37,20 @@ export interface OpenSessionOptions {
   mode?: AgentMode;
   maxAutopilotContinues: number;
   interactive: boolean;
-  permissions: PermissionPolicy;
+  permissions: SessionPermissions;
   name?: string;
   customInstructions: boolean;
   /** Resume this existing session instead of creating one. */
   resumeId?: string;
   /** Subscribers attached before the first event (session.start / session.resume) is emitted. */
   listeners?: readonly EventListener[];
+}
+
+/** The permission setup of a session: flags, the rules from every source, floor checks switched off. */
+export interface SessionPermissions {
+  flags: PermissionFlags;
+  rules: readonly Rule[];
+  disabledFloorChecks: readonly string[];
 }
 
 export interface ResumeReport {
@@ -87,6 +99,27 @@ export async function openSession(options: OpenSessionOptions): Promise<{ sessio
   sink.addInternal(keeper.onEvent);
   for (const listener of options.listeners ?? []) sink.subscribe(listener);
 
+  const { flags } = options.permissions;
+  const realCwd = realpathSync(options.cwd);
+  const permissions = new PermissionBroker({
+    emit: sink.emit,
+    policy: {
+      rules: options.permissions.rules,
+      allowAllTools: flags.allowAllTools,
+      allowAllPaths: flags.allowAllPaths,
+      allowAllUrls: flags.allowAllUrls,
+      disabledFloorChecks: new Set(options.permissions.disabledFloorChecks),
+    },
+    environment: {
+      cwd: options.cwd,
+      env: process.env,
+      gate: new PathGate({ cwd: options.cwd, addDirs: flags.addDir, extraRoots: [dir], disallowTempDir: flags.disallowTempDir }),
+    },
+    remembered: loadRememberedApprovals(options.agentHome, realCwd),
+    remember: { agentHome: options.agentHome, dir: realCwd },
+    canAsk: () => options.interactive,
+  });
+
   const shells = new ShellManager();
   // A resumed session starts in the mode it had; an explicit --mode then switches it (with a notice).
   const mode = log ? restoredMode(log.events) : (options.mode ?? "interactive");
@@ -101,8 +134,9 @@ export async function openSession(options: OpenSessionOptions): Promise<{ sessio
     mode,
     maxAutopilotContinues: options.maxAutopilotContinues,
     interactive: options.interactive,
-    permissions: options.permissions,
+    permissions,
     tools: createBuiltinTools({ shells }),
+    toolFilter: { available: flags.availableTools, excluded: flags.excludedTools },
     instructions: options.customInstructions ? loadCustomInstructions({ cwd: options.cwd, gitRoot: context.gitRoot, agentHome: options.agentHome }) : [],
     backgroundTasks: () => ({ agents: [], shells: shells.backgroundShells() }),
     syncLog: () => writer.sync(),

@@ -1,10 +1,14 @@
 /**
- * Every tool call passes here. The pure decision says allow, deny or ask; asking emits
- * permission.requested and waits for an answer command. With nobody to ask (`agent -p`), the call is
- * denied at once with a result that says how to allow it: a headless run never waits.
+ * Every tool call passes here. Facts are gathered (shell analysis, path gate), the pure decision says
+ * allow, deny or ask; asking emits permission.requested and waits for an answer command. With nobody to
+ * ask (`agent -p`) the call is denied at once, and the result says which flag would allow it: a headless
+ * run never waits.
  */
 import { randomUUID } from "node:crypto";
-import { decide, sessionApprovalKey, type PermissionPolicy } from "../permissions/decide.js";
+import { addApprovals, approvalsFromNeeds, canRemember, emptyApprovals, mergeApprovals, type Approvals, type Need } from "../permissions/approvals.js";
+import { decide, type PermissionPolicy } from "../permissions/decide.js";
+import { gatherFacts, type FactsEnvironment } from "../permissions/gather-facts.js";
+import { rememberApprovals } from "../permissions/permissions-config.js";
 import type { PermissionRequest, PermissionResultKind } from "./events/index.js";
 import type { Emit } from "./event-sink.js";
 
@@ -19,9 +23,23 @@ export type PermissionOutcome = { approved: true } | { approved: false; kind: Pe
 export const NO_APPROVER_MESSAGE =
   "Permission denied because no interactive user response was available. Retry in an interactive session so the user can approve it, or try an alternative that does not require this permission.";
 
-function howToAllow(request: PermissionRequest): string {
-  const what = request.kind === "shell" ? `the command \`${request.fullCommandText}\`` : request.kind === "write" ? `writing ${request.fileName}` : "this tool call";
-  return `To allow ${what} in a non-interactive run, start agent with --allow-all-tools (or --yolo).`;
+/** The flags that would allow these needs in a run without a person. */
+export function flagsToAllow(needs: readonly Need[]): string {
+  const flags = new Set<string>();
+  const broad = new Set<string>();
+  let personOnly = false;
+  for (const need of needs) {
+    if (need.kind === "command") flags.add(`--allow-tool 'shell(${need.identifier})'`), broad.add("--allow-all-tools");
+    else if (need.kind === "write") flags.add("--allow-tool write"), broad.add("--allow-all-tools");
+    else if (need.kind === "tool") flags.add(`--allow-tool ${need.name}`), broad.add("--allow-all-tools");
+    else if (need.kind === "path") {
+      if (need.resolved) flags.add(`--add-dir ${need.resolved}`);
+      broad.add("--allow-all-paths");
+    } else if (need.kind === "url") flags.add(`--allow-url ${need.origin ?? need.url}`), broad.add("--allow-all-urls");
+    else personOnly = true;
+  }
+  if (personOnly) return "No flag allows this: it needs a person to approve it, or a simpler command the analysis can follow.";
+  return `To allow it in a non-interactive run, add ${[...flags].join(" ")}${broad.size > 0 ? ` (or ${[...broad].join(" ")}, or --yolo)` : ""}.`;
 }
 
 interface Pending {
@@ -29,47 +47,89 @@ interface Pending {
   resolve(reply: PermissionReply): void;
 }
 
+export interface PermissionBrokerOptions {
+  emit: Emit;
+  /** The policy without approvals (rules, flags, floor). */
+  policy: Omit<PermissionPolicy, "approvals">;
+  environment: FactsEnvironment;
+  /** Approvals remembered for this directory (permissions-config.json). */
+  remembered: Approvals;
+  /** Where "always" answers are written: $AGENT_HOME and the directory they apply to. */
+  remember: { agentHome: string; dir: string } | undefined;
+  /** Whether a person can answer (false for `agent -p`). */
+  canAsk(): boolean;
+}
+
 export class PermissionBroker {
   private readonly pending = new Map<string, Pending>();
-  private readonly sessionApprovals = new Set<string>();
+  private readonly session = emptyApprovals();
+  private policy: Omit<PermissionPolicy, "approvals">;
+  /** What was in force before "allow all" was switched on, to switch it back. */
+  private beforeAllowAll: Pick<PermissionPolicy, "allowAllTools" | "allowAllPaths" | "allowAllUrls"> | undefined;
 
-  constructor(
-    private readonly emit: Emit,
-    private policy: PermissionPolicy,
-    /** Whether a person can answer (false for `agent -p`). */
-    private readonly canAsk: () => boolean,
-  ) {}
-
-  setPolicy(policy: PermissionPolicy): void {
-    this.policy = policy;
+  constructor(private readonly options: PermissionBrokerOptions) {
+    this.policy = options.policy;
   }
 
-  get currentPolicy(): PermissionPolicy {
-    return this.policy;
+  get allowAll(): boolean {
+    return this.policy.allowAllTools && this.policy.allowAllPaths && this.policy.allowAllUrls;
   }
 
-  /** Forgets "yes, for this session" answers. */
-  resetSessionApprovals(): void {
-    this.sessionApprovals.clear();
+  /** /allow-all on|off: approve every tool, path and URL (deny rules and the floor still apply). */
+  setAllowAll(on: boolean): void {
+    if (on) {
+      this.beforeAllowAll ??= { allowAllTools: this.policy.allowAllTools, allowAllPaths: this.policy.allowAllPaths, allowAllUrls: this.policy.allowAllUrls };
+      this.policy = { ...this.policy, allowAllTools: true, allowAllPaths: true, allowAllUrls: true };
+    } else {
+      this.policy = { ...this.policy, ...(this.beforeAllowAll ?? { allowAllTools: false, allowAllPaths: false, allowAllUrls: false }) };
+      this.beforeAllowAll = undefined;
+    }
+  }
+
+  /** /reset-allowed-tools: forgets this session's approvals (remembered ones stay). */
+  resetAllowedTools(): void {
+    Object.assign(this.session, emptyApprovals());
   }
 
   get pendingRequests(): { requestId: string; request: PermissionRequest }[] {
     return [...this.pending].map(([requestId, { request }]) => ({ requestId, request }));
   }
 
-  async check(request: PermissionRequest, signal: AbortSignal): Promise<PermissionOutcome> {
-    const decision = decide(request, this.policy, this.sessionApprovals);
+  async check(request: PermissionRequest, toolName: string, signal: AbortSignal): Promise<PermissionOutcome> {
+    const gathered = await gatherFacts(request, toolName, this.options.environment);
+    const decision = decide(gathered.facts, { ...this.policy, approvals: mergeApprovals(this.options.remembered, this.session) });
     if (decision.verdict === "allow") return { approved: true };
-    if (decision.verdict === "deny") {
-      return { approved: false, kind: "denied-by-rules", message: `Permission to run this tool was denied: ${decision.reason}.` };
-    }
-    if (!this.canAsk()) {
+    if (decision.verdict === "deny") return { approved: false, kind: "denied-by-rules", message: decision.reason };
+    if (!this.options.canAsk()) {
       return {
         approved: false,
         kind: "denied-no-approval-rule-and-could-not-request-from-user",
-        message: `${NO_APPROVER_MESSAGE} ${howToAllow(request)}`,
+        message: `${NO_APPROVER_MESSAGE} Why it needs approval: ${decision.reason}. ${flagsToAllow(decision.needs)}`,
       };
     }
+    const outsidePaths = decision.needs.flatMap((need) => (need.kind === "path" ? [need.resolved ?? need.text] : []));
+    const asked: PermissionRequest = {
+      ...gathered.request,
+      reason: decision.reason,
+      ...(outsidePaths.length > 0 ? { outsidePaths } : {}),
+      ...(gathered.request.kind === "shell" ? { canOfferSessionApproval: canRemember(decision.needs) } : {}),
+    };
+    const reply = await this.ask(asked, signal);
+    if (reply.kind === "deny") {
+      return { approved: false, kind: "denied-interactively-by-user", message: `The user rejected this tool call.${reply.message ? ` The user said: ${reply.message}` : ""}` };
+    }
+    if ((reply.kind === "approve-for-session" || reply.kind === "approve-always") && canRemember(decision.needs)) {
+      const granted = approvalsFromNeeds(decision.needs);
+      addApprovals(this.session, granted);
+      if (reply.kind === "approve-always" && this.options.remember) {
+        addApprovals(this.options.remembered, granted);
+        rememberApprovals(this.options.remember.agentHome, this.options.remember.dir, granted);
+      }
+    }
+    return { approved: true };
+  }
+
+  private async ask(request: PermissionRequest, signal: AbortSignal): Promise<PermissionReply> {
     const requestId = randomUUID();
     const reply = await new Promise<PermissionReply>((resolve) => {
       const onAbort = () => resolve({ kind: "deny", message: "The user interrupted." });
@@ -82,23 +142,15 @@ export class PermissionBroker {
           resolve(answer);
         },
       });
-      this.emit("permission.requested", { requestId, permissionRequest: request });
+      this.options.emit("permission.requested", { requestId, permissionRequest: request });
     });
     this.pending.delete(requestId);
-    const approved = reply.kind !== "deny";
-    if (reply.kind === "approve-for-session" || reply.kind === "approve-always") {
-      const key = sessionApprovalKey(request);
-      if (key) this.sessionApprovals.add(key);
-    }
-    const kind: PermissionResultKind = approved ? "approved" : "denied-interactively-by-user";
-    this.emit("permission.completed", {
+    this.options.emit("permission.completed", {
       requestId,
-      result: { kind, ...(reply.kind === "deny" && reply.message ? { message: reply.message } : {}) },
+      result: { kind: reply.kind === "deny" ? "denied-interactively-by-user" : "approved", ...(reply.kind === "deny" && reply.message ? { message: reply.message } : {}) },
       decisionSource: "human_response",
     });
-    if (approved) return { approved: true };
-    const userMessage = reply.kind === "deny" && reply.message ? ` The user said: ${reply.message}` : "";
-    return { approved: false, kind, message: `The user rejected this tool call.${userMessage}` };
+    return reply;
   }
 
   /** Answers a pending request; false when no such request is waiting. */

@@ -54,7 +54,7 @@ async function prepare(request: ToolRequest, env: ToolRunEnvironment, signal: Ab
   if (!parsed.success) return { ready: false, request, code: "invalid_arguments", message: describeSchemaError(tool, parsed.error) };
   const permission = await tool.permission(parsed.data, { cwd: env.cwd, toolCallId: request.toolCallId });
   if (permission) {
-    const outcome = await env.permissions.check({ ...permission, toolCallId: request.toolCallId }, signal);
+    const outcome = await env.permissions.check({ ...permission, toolCallId: request.toolCallId }, tool.name, signal);
     if (!outcome.approved) return { ready: false, request, code: outcome.kind, message: outcome.message };
   }
   return { ready: true, request, tool, args: parsed.data };

@@ -1,58 +1,157 @@
 /**
- * The gate's decision, as a pure function: (request, policy) → allow | deny | ask, naming what decided.
- * This first version knows read-only tools, read-only shell commands and --allow-all-tools; the rule
- * engine (allow/deny rules, paths, URLs) plugs in here.
+ * The gate's decision as one pure function: (facts about a tool call, policy) → allow | deny | ask, naming
+ * what decided. Order: deny rules (they win over everything, --allow-all-tools included), the floor, ask
+ * rules, then every part of the call must be allowed (read-only, a rule, a flag or an approval); whatever
+ * is not is listed as a need, and the answer is ask.
  */
-import type { PermissionRequest } from "../core/events/index.js";
-import { analyzeShellCommand } from "./shell-analysis.js";
+import path from "node:path";
+import { type Approvals, type Need } from "./approvals.js";
+import type { PermissionFacts } from "./facts.js";
+import { checkFloor } from "./floor.js";
+import { pathRuleMatches, shellRuleMatches, urlOrigin, urlRuleMatches, type Rule, type RuleAction } from "./rules.js";
 
 export interface PermissionPolicy {
-  /** --allow-all-tools / --yolo: approve every tool call. */
+  rules: readonly Rule[];
+  /** --allow-all-tools: every tool call, except what deny rules and the floor refuse. */
   allowAllTools: boolean;
+  /** --allow-all-paths: no path gate. */
+  allowAllPaths: boolean;
+  /** --allow-all-urls: no URL gate. */
+  allowAllUrls: boolean;
+  /** "Yes for this session" and "yes, always here" answers. */
+  approvals: Approvals;
+  disabledFloorChecks: ReadonlySet<string>;
 }
 
-export type Verdict = "allow" | "deny" | "ask";
+export type Decision =
+  | { verdict: "allow"; reason: string }
+  | { verdict: "deny"; reason: string; rule?: Rule; floorCheck?: string }
+  | { verdict: "ask"; reason: string; needs: Need[]; rule?: Rule };
 
-export interface Decision {
-  verdict: Verdict;
-  /** What decided, for messages and tests: "read-only", "--allow-all-tools", "session approval", … */
-  reason: string;
-}
+const WRITE_TOOLS = new Set(["create", "edit"]);
+const READ_TOOLS = new Set(["view", "grep", "glob"]);
 
-/** The key under which "yes, for this session" is remembered for a request. */
-export function sessionApprovalKey(request: PermissionRequest): string | undefined {
-  switch (request.kind) {
-    case "shell": {
-      const ids = request.commands.map((command) => command.identifier).filter((id) => id !== "");
-      return ids.length > 0 && !request.hasWriteFileRedirection ? `shell:${[...new Set(ids)].sort().join("|")}` : undefined;
-    }
+/** Whether a rule covers (some part of) the call. */
+function ruleCovers(rule: Rule, facts: PermissionFacts, action: RuleAction): boolean {
+  const { target } = rule;
+  switch (target.kind) {
+    case "named":
+      return target.inner === undefined && (target.name === facts.toolName || (target.name === "shell" && facts.toolName === "bash"));
+    case "shell":
+      return (facts.shell?.analysis.segments ?? []).some((segment) =>
+        shellRuleMatches(target, [path.basename(segment.argv[0] ?? ""), ...segment.argv.slice(1)], segment.identifier, action),
+      );
     case "write":
-      return "write";
-    case "read":
-      return "read";
-    case "url":
-      try {
-        return `url:${new URL(request.url).origin}`;
-      } catch {
-        return undefined;
+    case "read": {
+      const tools = target.kind === "write" ? WRITE_TOOLS : READ_TOOLS;
+      if (target.path === undefined) {
+        // Bare `write` covers the file tools and shell redirections that write; bare `read` only the read tools.
+        return tools.has(facts.toolName) || (target.kind === "write" && facts.paths.some((mention) => mention.access === "write"));
       }
-    case "mcp":
-      return `mcp:${request.serverName}/${request.toolName}`;
-    case "custom-tool":
-      return `tool:${request.toolName}`;
-    case "memory":
-      return "memory";
+      return facts.paths.some((mention) => mention.access === target.kind && mention.resolved !== undefined && pathRuleMatches(target.path, mention.resolved));
+    }
+    case "url":
+      return facts.urls.some((url) => urlRuleMatches(target.pattern, url));
   }
 }
 
-export function decide(request: PermissionRequest, policy: PermissionPolicy, sessionApprovals: ReadonlySet<string> = new Set()): Decision {
-  if (request.kind === "read") return { verdict: "allow", reason: "read-only" };
-  if (request.kind === "shell" && analyzeShellCommand(request.fullCommandText).readOnly) {
-    return { verdict: "allow", reason: "read-only command" };
+function describeRule(rule: Rule): string {
+  return `\`${rule.text}\` (${rule.source})`;
+}
+
+function allowedBy(policy: PermissionPolicy, matches: (rule: Rule) => boolean): Rule | undefined {
+  return policy.rules.find((rule) => rule.action === "allow" && matches(rule));
+}
+
+/** What the call needs that nothing allows yet. */
+function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
+  const { approvals } = policy;
+  const needs: Need[] = [];
+  const toolAllowed = policy.allowAllTools || approvals.tools.has(facts.toolName) || Boolean(allowedBy(policy, (rule) => rule.target.kind === "named" && ruleCovers(rule, facts, "allow")));
+  const writeAllowed = (resolved: string | undefined) =>
+    toolAllowed ||
+    approvals.write ||
+    Boolean(allowedBy(policy, (rule) => rule.target.kind === "write" && (rule.target.path === undefined || (resolved !== undefined && pathRuleMatches(rule.target.path, resolved)))));
+
+  if (facts.shell) {
+    const { analysis } = facts.shell;
+    for (const reason of analysis.unparsed) needs.push({ kind: "confirm", reason: `the command could not be analysed: ${reason}` });
+    for (const segment of analysis.segments) {
+      if (segment.transparent || segment.readOnly || toolAllowed || approvals.commands.has(segment.identifier)) continue;
+      const argv = [path.basename(segment.argv[0] ?? ""), ...segment.argv.slice(1)];
+      if (allowedBy(policy, (rule) => rule.target.kind === "shell" && shellRuleMatches(rule.target, argv, segment.identifier, "allow"))) continue;
+      if (!needs.some((need) => need.kind === "command" && need.identifier === segment.identifier)) needs.push({ kind: "command", identifier: segment.identifier });
+    }
+    for (const mention of facts.paths) {
+      if (mention.access === "write" && !writeAllowed(mention.resolved)) needs.push({ kind: "write", path: mention.resolved ?? mention.text });
+    }
+  } else if (WRITE_TOOLS.has(facts.toolName)) {
+    const target = facts.paths.find((mention) => mention.access === "write");
+    if (!writeAllowed(target?.resolved)) needs.push({ kind: "write", ...(target ? { path: target.resolved ?? target.text } : {}) });
+  } else if (!READ_TOOLS.has(facts.toolName) && !toolAllowed) {
+    needs.push({ kind: "tool", name: facts.toolName });
   }
-  if (request.kind === "mcp" && request.readOnly) return { verdict: "allow", reason: "read-only tool" };
-  if (policy.allowAllTools) return { verdict: "allow", reason: "--allow-all-tools" };
-  const key = sessionApprovalKey(request);
-  if (key && sessionApprovals.has(key)) return { verdict: "allow", reason: "approved for this session" };
-  return { verdict: "ask", reason: "needs approval" };
+
+  for (const mention of facts.paths) {
+    if (mention.inside || policy.allowAllPaths) continue;
+    if (mention.resolved && approvals.paths.has(mention.resolved)) continue;
+    const explicit = mention.resolved !== undefined && allowedBy(policy, (rule) => (rule.target.kind === "write" || rule.target.kind === "read") && rule.target.kind === mention.access && rule.target.path !== undefined && pathRuleMatches(rule.target.path, mention.resolved as string));
+    if (explicit) continue;
+    if (!needs.some((need) => need.kind === "path" && need.text === mention.text)) needs.push({ kind: "path", text: mention.text, ...(mention.resolved ? { resolved: mention.resolved } : {}) });
+  }
+
+  for (const url of facts.urls) {
+    const origin = urlOrigin(url);
+    if (policy.allowAllUrls || (origin && approvals.origins.has(origin))) continue;
+    if (allowedBy(policy, (rule) => rule.target.kind === "url" && urlRuleMatches(rule.target.pattern, url))) continue;
+    needs.push({ kind: "url", url, ...(origin ? { origin } : {}) });
+  }
+  return needs;
+}
+
+export function describeNeed(need: Need): string {
+  switch (need.kind) {
+    case "command":
+      return `\`${need.identifier}\` needs approval`;
+    case "write":
+      return need.path ? `writing ${need.path} needs approval` : "writing files needs approval";
+    case "path":
+      return need.resolved ? `${need.resolved} is outside the allowed directories` : `the path "${need.text}" is only known when the command runs`;
+    case "url":
+      return `${need.origin ?? need.url} is not an allowed URL`;
+    case "tool":
+      return `the tool ${need.name} needs approval`;
+    case "confirm":
+      return need.reason;
+  }
+}
+
+export function decide(facts: PermissionFacts, policy: PermissionPolicy): Decision {
+  const deny = policy.rules.find((rule) => rule.action === "deny" && ruleCovers(rule, facts, "deny"));
+  if (deny) return { verdict: "deny", reason: `Permission to run this tool was denied due to the following rules: ${describeRule(deny)}`, rule: deny };
+
+  const floor = checkFloor(facts, policy.disabledFloorChecks);
+  if (floor?.verdict === "deny") {
+    return {
+      verdict: "deny",
+      reason: `Refused: ${floor.reason}. This safety check ("${floor.check}") applies even with --yolo; it can be switched off in settings.json under permissions.floor.disable.`,
+      floorCheck: floor.check,
+    };
+  }
+
+  const ask = policy.rules.find((rule) => rule.action === "ask" && ruleCovers(rule, facts, "ask"));
+  const needs = unmetNeeds(facts, policy);
+  if (floor) needs.unshift({ kind: "confirm", reason: floor.reason });
+  if (ask) return { verdict: "ask", reason: `the rule ${describeRule(ask)} asks for approval`, needs, rule: ask };
+  if (needs.length > 0) return { verdict: "ask", reason: needs.map(describeNeed).join("; "), needs };
+
+  const allowRule = policy.rules.find((rule) => rule.action === "allow" && ruleCovers(rule, facts, "allow"));
+  const reason = facts.shell?.analysis.readOnly || READ_TOOLS.has(facts.toolName)
+    ? "read-only"
+    : allowRule
+      ? `allowed by ${describeRule(allowRule)}`
+      : policy.allowAllTools
+        ? "--allow-all-tools"
+        : "approved earlier";
+  return { verdict: "allow", reason };
 }

@@ -5,6 +5,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import ignore from "ignore";
 import type { Ignore } from "ignore";
+import { findGitRoot } from "../util/git-root.js";
 
 export const DEFAULT_MAX_FILES = 100_000;
 
@@ -27,31 +28,11 @@ function isInside(parent: string, child: string): boolean {
   return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
 }
 
-async function exists(p: string): Promise<boolean> {
-  try {
-    await stat(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function readIfExists(p: string): Promise<string | null> {
   try {
     return await readFile(p, "utf8");
   } catch {
     return null;
-  }
-}
-
-/** The nearest directory at or above `start` that holds a `.git` entry, or null. */
-export async function findGitRoot(start: string): Promise<string | null> {
-  let dir = path.resolve(start);
-  for (;;) {
-    if (await exists(path.join(dir, ".git"))) return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
   }
 }
 
@@ -71,11 +52,10 @@ export class IgnoreChecker {
 
   static async create(root: string): Promise<IgnoreChecker> {
     const abs = path.resolve(root);
-    const gitRoot = await findGitRoot(abs);
-    if (!gitRoot) return new IgnoreChecker(abs, null);
-    const gitEntry = path.join(gitRoot, ".git");
-    const isDir = await stat(gitEntry).then((s) => s.isDirectory(), () => false);
-    const checker = new IgnoreChecker(gitRoot, isDir ? gitEntry : null);
+    const git = findGitRoot(abs);
+    if (!git) return new IgnoreChecker(abs, null);
+    const gitRoot = git.root;
+    const checker = new IgnoreChecker(gitRoot, git.gitDir);
     // A root the repository ignores (say node_modules/pkg) was asked for explicitly: only its own rules apply.
     if (abs !== gitRoot && (await checker.isPathIgnored(abs, true))) return new IgnoreChecker(abs, null);
     return checker;

@@ -12,6 +12,9 @@ import { openSession, type ResumeReport } from "../../src/core/open-session.js";
 import { createOpenAIChatProvider } from "../../src/provider/openai-chat.js";
 import type { RetryPolicy } from "../../src/provider/retry.js";
 import { SessionStore } from "../../src/session/session-store.js";
+import type { Settings } from "../../src/config/settings.js";
+import type { SessionPermissions } from "../../src/core/open-session.js";
+import { buildRules, noPermissionFlags, type PermissionFlags } from "../../src/permissions/policy.js";
 import { startScriptedServer, type ScriptedServer } from "./scripted-server.js";
 
 export interface HarnessOptions {
@@ -25,6 +28,9 @@ export interface HarnessOptions {
   cwd?: string;
   resumeId?: string;
   streamIdleTimeoutMs?: number;
+  /** Permission flags as the command line would give them (allowAllTools above is a shortcut). */
+  permissions?: Partial<PermissionFlags>;
+  settings?: Settings;
 }
 
 export interface Harness {
@@ -61,6 +67,12 @@ export function testProviderConfig(baseUrl: string, overrides: Partial<ProviderC
   };
 }
 
+export function sessionPermissions(flags: PermissionFlags, settings: Settings = {}): SessionPermissions {
+  const { rules, errors } = buildRules(flags, settings);
+  if (errors.length > 0) throw new Error(errors.join("\n"));
+  return { flags, rules, disabledFloorChecks: settings.permissions?.floor?.disable ?? [] };
+}
+
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const server = options.server ?? (await startScriptedServer());
   const home = options.home ?? tempDir("agent-home-");
@@ -80,7 +92,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     mode: options.mode,
     maxAutopilotContinues: options.maxAutopilotContinues ?? 5,
     interactive: options.interactive ?? false,
-    permissions: { allowAllTools: options.allowAllTools ?? false },
+    permissions: sessionPermissions({ ...noPermissionFlags, allowAllTools: options.allowAllTools ?? false, ...options.permissions }, options.settings ?? {}),
     customInstructions: true,
     resumeId: options.resumeId,
     listeners: [(event) => events.push(event)],

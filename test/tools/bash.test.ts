@@ -109,19 +109,17 @@ describe("tool definitions", () => {
     ]);
   });
 
-  it("asks shell permission for bash, with the analysed commands", async () => {
+  it("asks shell permission for bash with the command and its description (the gate analyses it)", async () => {
     const args = bash().parameters.parse({ command: "git status && rm -rf build > out.txt", description: "Clean" });
     const request = await bash().permission(args, { cwd: shells.t.cwd, toolCallId: "call_x" });
-    expect(request).toMatchObject({
+    expect(request).toEqual({
       kind: "shell",
       fullCommandText: "git status && rm -rf build > out.txt",
       intention: "Clean",
-      hasWriteFileRedirection: true,
-      toolCallId: "call_x" });
-    if (request?.kind !== "shell") throw new Error("expected a shell request");
-    expect(request.commands.map((c) => c.identifier)).toEqual(["git status", "rm"]);
-    expect(request.commands[0]?.readOnly).toBe(true);
-    expect(request.commands[1]?.readOnly).toBe(false);
+      commands: [],
+      possiblePaths: [],
+      toolCallId: "call_x",
+    });
   });
 
   it("needs no permission for read_bash, stop_bash and list_bash", async () => {

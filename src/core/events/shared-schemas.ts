@@ -38,6 +38,14 @@ export const attachmentSchema = z.object({
 });
 export type Attachment = z.infer<typeof attachmentSchema>;
 
+/** Why the gate asks, and what it asks about beyond the seed's fields. */
+const needsApproval = {
+  /** In plain words: what needs approval ("`rm` needs approval; /etc is outside the allowed directories"). */
+  reason: z.string().optional(),
+  /** Paths outside the allowed directories that the call touches. */
+  outsidePaths: z.array(z.string()).optional(),
+};
+
 /** What a tool asks permission for: the discriminated union of seed 002's `permissionRequest`. */
 export const permissionRequestSchema = z.discriminatedUnion("kind", [
   z.object({
@@ -50,6 +58,7 @@ export const permissionRequestSchema = z.discriminatedUnion("kind", [
     possibleUrls: z.array(z.string()).optional(),
     hasWriteFileRedirection: z.boolean().optional(),
     canOfferSessionApproval: z.boolean().optional(),
+    ...needsApproval,
   }),
   z.object({
     kind: z.literal("write"),
@@ -57,13 +66,13 @@ export const permissionRequestSchema = z.discriminatedUnion("kind", [
     fileName: z.string(),
     diff: z.string(),
     intention: z.string(),
-    newFileContents: z.string().optional(),
+    newFileContents: z.string().optional(),    ...needsApproval,
   }),
   z.object({
     kind: z.literal("read"),
     toolCallId: z.string().optional(),
     path: z.string(),
-    intention: z.string(),
+    intention: z.string(),    ...needsApproval,
   }),
   z.object({
     kind: z.literal("mcp"),
@@ -72,13 +81,13 @@ export const permissionRequestSchema = z.discriminatedUnion("kind", [
     toolName: z.string(),
     toolTitle: z.string(),
     args: z.unknown().optional(),
-    readOnly: z.boolean(),
+    readOnly: z.boolean(),    ...needsApproval,
   }),
   z.object({
     kind: z.literal("url"),
     toolCallId: z.string().optional(),
     url: z.string(),
-    intention: z.string(),
+    intention: z.string(),    ...needsApproval,
   }),
   z.object({
     kind: z.literal("memory"),
@@ -86,13 +95,14 @@ export const permissionRequestSchema = z.discriminatedUnion("kind", [
     subject: z.string(),
     fact: z.string(),
     citations: z.string(),
+    ...needsApproval,
   }),
   z.object({
     kind: z.literal("custom-tool"),
     toolCallId: z.string().optional(),
     toolName: z.string(),
     toolDescription: z.string(),
-    args: z.unknown().optional(),
+    args: z.unknown().optional(),    ...needsApproval,
   }),
 ]);
 export type PermissionRequest = z.infer<typeof permissionRequestSchema>;

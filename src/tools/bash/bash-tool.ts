@@ -1,6 +1,5 @@
 /** The `bash` tool: runs one command in a fresh process, in the foreground (sync) or in the background (async). */
 import { z } from "zod";
-import { analyzeShellCommand } from "../../permissions/shell-analysis.js";
 import { defineTool, ToolError, type ToolContext, type ToolOutcome } from "../define-tool.js";
 import { withStatusLine } from "./output-buffer.js";
 import { describeStatus, type Shell, type ShellManager } from "./shell-manager.js";
@@ -129,19 +128,15 @@ export function createBashTool(manager: ShellManager) {
     kind: "shell",
     readOnly: false,
     title: (args) => (args.description.length > TITLE_MAX ? `${args.description.slice(0, TITLE_MAX - 1)}…` : args.description),
-    permission(args, ctx) {
-      const analysis = analyzeShellCommand(args.command);
-      return {
-        kind: "shell",
-        fullCommandText: args.command,
-        intention: args.description,
-        commands: analysis.commands.map(({ identifier, readOnly }) => ({ identifier, readOnly })),
-        possiblePaths: analysis.possiblePaths,
-        possibleUrls: analysis.possibleUrls,
-        hasWriteFileRedirection: analysis.hasWriteFileRedirection,
-        toolCallId: ctx.toolCallId,
-      };
-    },
+    // The permission gate parses the command and fills in commands, paths and URLs.
+    permission: (args, ctx) => ({
+      kind: "shell",
+      fullCommandText: args.command,
+      intention: args.description,
+      commands: [],
+      possiblePaths: [],
+      toolCallId: ctx.toolCallId,
+    }),
     async execute(args, ctx) {
       const mode = args.mode ?? "sync";
       if (args.detach && mode !== "async") throw new ToolError('detach can only be used with mode "async".');

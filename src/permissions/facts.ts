@@ -1,0 +1,15 @@
+/** Everything the decision needs to know about one tool call, gathered (with I/O) before deciding. */
+import type { PermissionRequest } from "../core/events/index.js";
+import type { CheckedPath } from "./paths.js";
+import type { ShellAnalysis } from "./shell/analyze.js";
+
+export interface PermissionFacts {
+  toolName: string;
+  request: PermissionRequest;
+  /** For shell commands: the analysis, and each segment's operands checked by the path gate. */
+  shell?: { analysis: ShellAnalysis; operands: CheckedPath[][] };
+  /** Every path the call touches, checked by the path gate. */
+  paths: CheckedPath[];
+  urls: string[];
+  homeDir: string;
+}

@@ -1,0 +1,44 @@
+/**
+ * Gathers what the decision needs about a tool call: the shell command's analysis, every path it touches
+ * checked by the path gate (realpath), its URLs. The I/O lives here so that decide() can stay pure.
+ */
+import type { PermissionRequest } from "../core/events/index.js";
+import type { PermissionFacts } from "./facts.js";
+import type { PathGate } from "./paths.js";
+import { analyzeShellCommand } from "./shell/analyze.js";
+import { loadGitAliases } from "./shell/git-aliases.js";
+
+export interface FactsEnvironment {
+  cwd: string;
+  gate: PathGate;
+  env: NodeJS.ProcessEnv;
+}
+
+/** The facts, and the request with the analysis filled in (commands, paths, URLs) for the UI. */
+export async function gatherFacts(request: PermissionRequest, toolName: string, environment: FactsEnvironment): Promise<{ facts: PermissionFacts; request: PermissionRequest }> {
+  const { gate, cwd } = environment;
+  const base = { toolName, homeDir: gate.homeDir };
+  switch (request.kind) {
+    case "shell": {
+      const analysis = await analyzeShellCommand(request.fullCommandText, { gitAliases: loadGitAliases(cwd, environment.env), env: environment.env, homeDir: gate.homeDir });
+      const paths = analysis.paths.map((mention) => gate.check(mention.text, mention.access, mention.literal));
+      const operands = analysis.segments.map((segment) => segment.operands.map((operand) => gate.check(operand.text, "read", operand.literal)));
+      const enriched: PermissionRequest = {
+        ...request,
+        commands: analysis.segments.filter((segment) => !segment.transparent).map(({ identifier, readOnly }) => ({ identifier, readOnly })),
+        possiblePaths: [...new Set(analysis.paths.map((mention) => mention.text))],
+        possibleUrls: analysis.urls,
+        hasWriteFileRedirection: analysis.paths.some((mention) => mention.access === "write"),
+      };
+      return { facts: { ...base, request: enriched, shell: { analysis, operands }, paths, urls: analysis.urls }, request: enriched };
+    }
+    case "write":
+      return { facts: { ...base, request, paths: [gate.check(request.fileName, "write")], urls: [] }, request };
+    case "read":
+      return { facts: { ...base, request, paths: [gate.check(request.path, "read")], urls: [] }, request };
+    case "url":
+      return { facts: { ...base, request, paths: [], urls: [request.url] }, request };
+    default:
+      return { facts: { ...base, request, paths: [], urls: [] }, request };
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * $AGENT_HOME/permissions-config.json: approvals remembered per directory, in Copilot CLI's format
+ * `{ "locations": { "<dir>": { "tool_approvals": [ { "kind": "commands", "commandIdentifiers": [...] } ] } } }`.
+ * An approval recorded for a directory applies there and below. Unknown entries are kept as they are.
+ */
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { emptyApprovals, type Approvals } from "./approvals.js";
+import { isInside } from "./paths.js";
+
+type ApprovalEntry =
+  | { kind: "commands"; commandIdentifiers: string[] }
+  | { kind: "write" }
+  | { kind: "urls"; origins: string[] }
+  | { kind: "paths"; paths: string[] }
+  | { kind: "tools"; toolNames: string[] };
+
+interface PermissionsFile {
+  locations?: Record<string, { tool_approvals?: unknown[] } & Record<string, unknown>>;
+  [key: string]: unknown;
+}
+
+export function permissionsConfigPath(agentHome: string): string {
+  return path.join(agentHome, "permissions-config.json");
+}
+
+function readFile(file: string): PermissionsFile {
+  try {
+    const value: unknown = JSON.parse(readFileSync(file, "utf8"));
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as PermissionsFile) : {};
+  } catch {
+    return {};
+  }
+}
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : []);
+
+/** The approvals that apply in `dir`: those recorded for it or for a directory above it. */
+export function loadRememberedApprovals(agentHome: string, dir: string): Approvals {
+  const approvals = emptyApprovals();
+  const file = readFile(permissionsConfigPath(agentHome));
+  for (const [location, entry] of Object.entries(file.locations ?? {})) {
+    if (!isInside(dir, location)) continue;
+    for (const item of entry.tool_approvals ?? []) {
+      if (typeof item !== "object" || item === null) continue;
+      const record = item as Record<string, unknown>;
+      if (record.kind === "commands") strings(record.commandIdentifiers).forEach((id) => approvals.commands.add(id));
+      else if (record.kind === "write") approvals.write = true;
+      else if (record.kind === "urls") strings(record.origins).forEach((origin) => approvals.origins.add(origin));
+      else if (record.kind === "paths") strings(record.paths).forEach((entryPath) => approvals.paths.add(entryPath));
+      else if (record.kind === "tools") strings(record.toolNames).forEach((name) => approvals.tools.add(name));
+    }
+  }
+  return approvals;
+}
+
+/** Adds approvals to `dir`'s entry, merging with what is there; written atomically. */
+export function rememberApprovals(agentHome: string, dir: string, approvals: Approvals): void {
+  const file = permissionsConfigPath(agentHome);
+  const data = readFile(file);
+  const locations = (data.locations ??= {});
+  const entry = (locations[dir] ??= {});
+  const list = (entry.tool_approvals ??= []);
+  const add = (next: ApprovalEntry, same: (item: Record<string, unknown>) => boolean, merge: (item: Record<string, unknown>) => void) => {
+    const existing = list.find((item): item is Record<string, unknown> => typeof item === "object" && item !== null && same(item as Record<string, unknown>));
+    if (existing) merge(existing);
+    else list.push(next);
+  };
+  const union = (key: string, values: Set<string>) => (item: Record<string, unknown>) => {
+    item[key] = [...new Set([...strings(item[key]), ...values])];
+  };
+  if (approvals.commands.size > 0) add({ kind: "commands", commandIdentifiers: [...approvals.commands] }, (item) => item.kind === "commands", union("commandIdentifiers", approvals.commands));
+  if (approvals.write) add({ kind: "write" }, (item) => item.kind === "write", () => undefined);
+  if (approvals.origins.size > 0) add({ kind: "urls", origins: [...approvals.origins] }, (item) => item.kind === "urls", union("origins", approvals.origins));
+  if (approvals.paths.size > 0) add({ kind: "paths", paths: [...approvals.paths] }, (item) => item.kind === "paths", union("paths", approvals.paths));
+  if (approvals.tools.size > 0) add({ kind: "tools", toolNames: [...approvals.tools] }, (item) => item.kind === "tools", union("toolNames", approvals.tools));
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, `${JSON.stringify(data, null, 2)}\n`);
+  renameSync(temp, file);
+}

@@ -1,0 +1,150 @@
+/**
+ * Permission rules in Copilot CLI's grammar:
+ *   shell                  every shell command
+ *   shell(git push)        the command `git push` (any arguments)
+ *   shell(git:*)           every command whose words start with `git` (not `gitea`)
+ *   write, write(.env)     file writes; a path matches by its trailing components, or exactly if absolute
+ *   read, read(path)       file reads, likewise
+ *   url, url(https://*.example.com)   URLs, protocol-aware; a bare domain means https://
+ *   <name>, <name>(tool)   a tool by name (view, edit, bash…), or an MCP server and one of its tools
+ */
+import path from "node:path";
+
+export type RuleAction = "allow" | "deny" | "ask";
+
+export type RuleTarget =
+  | { kind: "shell"; words?: string[]; prefix: boolean }
+  | { kind: "write"; path?: string }
+  | { kind: "read"; path?: string }
+  | { kind: "url"; pattern?: UrlPattern }
+  | { kind: "named"; name: string; inner?: string };
+
+export interface UrlPattern {
+  protocol: string;
+  /** Host, possibly starting with `*.` for any subdomain. */
+  host: string;
+  port?: string;
+  pathPrefix: string;
+}
+
+export interface Rule {
+  action: RuleAction;
+  /** The rule as written, e.g. `shell(git:*)`. */
+  text: string;
+  /** Where it came from, e.g. `--deny-tool`, `settings.json permissions.allow`. */
+  source: string;
+  target: RuleTarget;
+}
+
+export class RuleSyntaxError extends Error {}
+
+export function parseUrlPattern(text: string): UrlPattern {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
+  const match = /^([a-z][a-z0-9+.-]*):\/\/([^/:]+)(?::(\d+|\*))?(\/.*)?$/i.exec(withScheme);
+  if (!match) throw new RuleSyntaxError(`"${text}" is not a URL pattern (e.g. https://*.example.com)`);
+  return {
+    protocol: (match[1] as string).toLowerCase(),
+    host: (match[2] as string).toLowerCase(),
+    ...(match[3] && match[3] !== "*" ? { port: match[3] } : {}),
+    pathPrefix: match[4] ?? "/",
+  };
+}
+
+export function parseRule(text: string, action: RuleAction, source: string): Rule {
+  const trimmed = text.trim();
+  const match = /^([A-Za-z0-9_.@/-]+)(?:\((.*)\))?$/s.exec(trimmed);
+  if (!match) throw new RuleSyntaxError(`"${text}" is not a rule (expected e.g. shell, shell(git push), shell(git:*), write(.env), url(https://x.com))`);
+  const name = match[1] as string;
+  const inner = match[2]?.trim();
+  if (match[2] !== undefined && inner === "") throw new RuleSyntaxError(`"${text}": empty parentheses`);
+  let target: RuleTarget;
+  switch (name) {
+    case "shell": {
+      if (inner === undefined) {
+        target = { kind: "shell", prefix: false };
+        break;
+      }
+      const prefix = inner.endsWith(":*");
+      const command = prefix ? inner.slice(0, -2).trim() : inner;
+      if (command === "" || command.includes(":*")) throw new RuleSyntaxError(`"${text}": use shell(command) or shell(command:*)`);
+      target = { kind: "shell", words: command.split(/\s+/), prefix };
+      break;
+    }
+    case "write":
+    case "read":
+      target = inner === undefined ? { kind: name } : { kind: name, path: inner };
+      break;
+    case "url":
+      target = inner === undefined ? { kind: "url" } : { kind: "url", pattern: parseUrlPattern(inner) };
+      break;
+    default:
+      target = inner === undefined ? { kind: "named", name } : { kind: "named", name, inner };
+  }
+  return { action, text: trimmed, source, target };
+}
+
+/** Splits a flag value on commas that are not inside parentheses: `shell(a),write` → two rules. */
+export function splitRuleList(value: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const char of value) {
+    if (char === "(") depth++;
+    if (char === ")") depth = Math.max(0, depth - 1);
+    if (char === "," && depth === 0) {
+      parts.push(current);
+      current = "";
+    } else current += char;
+  }
+  parts.push(current);
+  return parts.map((part) => part.trim()).filter((part) => part !== "");
+}
+
+/** Whether a shell rule covers a command (argv with the program's base name first). */
+export function shellRuleMatches(target: Extract<RuleTarget, { kind: "shell" }>, argv: readonly string[], identifier: string, action: RuleAction): boolean {
+  if (!target.words) return true;
+  const words = target.words;
+  const startsWith = words.every((word, index) => argv[index] === word);
+  if (target.prefix || action === "deny") return startsWith; // deny reaches every use of the command
+  return identifier === words.join(" ") || (words.length > identifier.split(" ").length && startsWith);
+}
+
+/** `write(.env)` matches any path ending in the component `.env`; `write(/abs/x)` only that path. */
+export function pathRuleMatches(rulePath: string | undefined, resolved: string): boolean {
+  if (rulePath === undefined) return true;
+  if (path.isAbsolute(rulePath)) return path.resolve(rulePath) === resolved;
+  const want = rulePath.split(/[\\/]+/).filter((part) => part !== "" && part !== ".");
+  const have = resolved.split(path.sep).filter((part) => part !== "");
+  if (want.length === 0 || want.length > have.length) return false;
+  const tail = have.slice(have.length - want.length);
+  return want.every((part, index) => globComponent(part).test(tail[index] as string));
+}
+
+function globComponent(part: string): RegExp {
+  return new RegExp(`^${part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")}$`);
+}
+
+export function urlRuleMatches(pattern: UrlPattern | undefined, url: string): boolean {
+  if (!pattern) return true;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.protocol !== `${pattern.protocol}:`) return false;
+  const host = parsed.hostname.toLowerCase();
+  const hostMatches = pattern.host.startsWith("*.") ? host.endsWith(pattern.host.slice(1)) : host === pattern.host;
+  if (!hostMatches) return false;
+  if (pattern.port !== undefined && parsed.port !== pattern.port) return false;
+  return parsed.pathname.startsWith(pattern.pathPrefix);
+}
+
+export function urlOrigin(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.origin === "null" ? undefined : parsed.origin;
+  } catch {
+    return undefined;
+  }
+}

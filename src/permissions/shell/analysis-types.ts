@@ -1,0 +1,40 @@
+/** What a shell command does, as far as permissions care. */
+
+export interface ShellSegment {
+  /** "git push", "rm": the program (its base name) plus its subcommand where it has them. */
+  identifier: string;
+  argv: string[];
+  readOnly: boolean;
+  /** The arguments that are not options, as written; `literal` false when only known at run time. */
+  operands: { text: string; literal: boolean }[];
+  /**
+   * A wrapper that runs the segments after it (time, timeout, xargs, env, bash -c, eval): deny rules see it,
+   * but it needs no approval of its own.
+   */
+  transparent: boolean;
+}
+
+export interface PathMention {
+  /** The path as written, with `~` and $HOME expanded; meaningless when `literal` is false. */
+  text: string;
+  /** Known before running (no variables or substitutions in it). */
+  literal: boolean;
+  access: "read" | "write";
+}
+
+export interface ShellAnalysis {
+  segments: ShellSegment[];
+  paths: PathMention[];
+  urls: string[];
+  /** Why the analysis could not follow the command; empty when it understood all of it. */
+  unparsed: string[];
+  /** Every segment is a known read-only use, nothing writes, nothing was beyond the analysis. */
+  readOnly: boolean;
+}
+
+export interface AnalysisOptions {
+  /** Git aliases from the user's and the repository's git config (name → definition). */
+  gitAliases?: Readonly<Record<string, string>>;
+  env?: NodeJS.ProcessEnv;
+  homeDir?: string;
+}

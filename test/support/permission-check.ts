@@ -1,0 +1,48 @@
+/**
+ * Evaluates one permission request exactly as the broker does (gather facts with the real shell analysis
+ * and path gate, then the pure decision), for table tests and the bypass corpus.
+ */
+import { realpathSync } from "node:fs";
+import type { Settings } from "../../src/config/settings.js";
+import type { PermissionRequest } from "../../src/core/events/index.js";
+import { emptyApprovals, type Approvals } from "../../src/permissions/approvals.js";
+import { decide, type Decision } from "../../src/permissions/decide.js";
+import { gatherFacts } from "../../src/permissions/gather-facts.js";
+import { PathGate } from "../../src/permissions/paths.js";
+import { buildRules, noPermissionFlags, type PermissionFlags } from "../../src/permissions/policy.js";
+
+export interface CheckOptions {
+  cwd: string;
+  flags?: Partial<PermissionFlags>;
+  settings?: Settings;
+  approvals?: Partial<Approvals>;
+  env?: NodeJS.ProcessEnv;
+  homeDir?: string;
+}
+
+export async function checkPermission(request: PermissionRequest, toolName: string, options: CheckOptions): Promise<Decision> {
+  const flags: PermissionFlags = { ...noPermissionFlags, ...options.flags };
+  const settings = options.settings ?? {};
+  const { rules, errors } = buildRules(flags, settings);
+  if (errors.length > 0) throw new Error(errors.join("\n"));
+  const cwd = realpathSync(options.cwd);
+  const gate = new PathGate({ cwd, addDirs: flags.addDir, disallowTempDir: flags.disallowTempDir, homeDir: options.homeDir });
+  const { facts } = await gatherFacts(request, toolName, { cwd, gate, env: options.env ?? process.env });
+  return decide(facts, {
+    rules,
+    allowAllTools: flags.allowAllTools,
+    allowAllPaths: flags.allowAllPaths,
+    allowAllUrls: flags.allowAllUrls,
+    approvals: { ...emptyApprovals(), ...options.approvals },
+    disabledFloorChecks: new Set(settings.permissions?.floor?.disable ?? []),
+  });
+}
+
+/** A shell request as the bash tool makes it. */
+export function shell(command: string): PermissionRequest {
+  return { kind: "shell", fullCommandText: command, intention: "test", commands: [], possiblePaths: [] };
+}
+
+export function checkShell(command: string, options: CheckOptions): Promise<Decision> {
+  return checkPermission(shell(command), "bash", options);
+}
