@@ -1,0 +1,82 @@
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { tempDir } from "../support/engine-harness.js";
+import { agentEnv, runAgent } from "../support/run-agent.js";
+import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
+
+let server: ScriptedServer;
+let home: string;
+let cwd: string;
+beforeEach(async () => {
+  server = await startScriptedServer();
+  home = tempDir("perm-home-");
+  cwd = tempDir("perm-cwd-");
+  mkdirSync(path.join(cwd, ".git"));
+});
+afterEach(async () => {
+  await server.close();
+});
+
+const env = () => agentEnv({ home, baseUrl: server.baseUrl });
+const toolResult = () => String(server.completionRequests.at(-1)?.body.messages.find((message) => message.role === "tool")?.content);
+
+describe("permissions in agent -p", () => {
+  it("a deny rule wins over --allow-all-tools: nothing is deleted, the model is told which rule, the run ends", async () => {
+    writeFileSync(path.join(cwd, "victim.txt"), "precious");
+    server.enqueue(toolCall("bash", { command: "echo cleaning && rm victim.txt", description: "Clean" }), text("I was not allowed to delete it."));
+    const run = await runAgent(["-p", "delete victim.txt", "--allow-all-tools", "--deny-tool", "shell(rm)"], { env: env(), cwd });
+    expect(run.code).toBe(0);
+    expect(existsSync(path.join(cwd, "victim.txt"))).toBe(true);
+    expect(toolResult()).toBe("Permission to run this tool was denied due to the following rules: `shell(rm)` (--deny-tool)");
+    expect(run.stdout).toBe("I was not allowed to delete it.\n");
+  });
+
+  it("shell(git:*) does not approve what is chained after git", async () => {
+    writeFileSync(path.join(cwd, "keep.txt"), "x");
+    server.enqueue(toolCall("bash", { command: "git status; rm keep.txt", description: "Sneaky" }), text("ok"));
+    const run = await runAgent(["-p", "x", "--allow-tool", "shell(git:*)"], { env: env(), cwd });
+    expect(run.code).toBe(0);
+    expect(existsSync(path.join(cwd, "keep.txt"))).toBe(true);
+    expect(toolResult()).toMatch(/`rm` needs approval.*--allow-tool 'shell\(rm\)'/s);
+  });
+
+  it("a path outside the workspace is refused, and --add-dir allows it", async () => {
+    const outside = tempDir("perm-outside-");
+    writeFileSync(path.join(outside, "secret.txt"), "the secret");
+    server.enqueue(toolCall("view", { path: path.join(outside, "secret.txt") }), text("could not"));
+    const refused = await runAgent(["-p", "read it", "--disallow-temp-dir"], { env: env(), cwd });
+    expect(refused.code).toBe(0);
+    expect(toolResult()).toContain("outside the allowed directories");
+    expect(toolResult()).toContain(`--add-dir ${path.join(outside, "secret.txt")}`);
+    expect(toolResult()).not.toContain("the secret");
+
+    server.enqueue(toolCall("view", { path: path.join(outside, "secret.txt") }), text("read it"));
+    const allowed = await runAgent(["-p", "read it", "--disallow-temp-dir", "--add-dir", outside], { env: env(), cwd });
+    expect(allowed.code).toBe(0);
+    expect(toolResult()).toContain("1. the secret");
+  });
+
+  it("reads deny rules from settings.json", async () => {
+    writeFileSync(path.join(home, "settings.json"), JSON.stringify({ permissions: { deny: ["write(.env)"] } }));
+    server.enqueue(toolCall("create", { path: path.join(cwd, ".env"), file_text: "TOKEN=1" }), text("ok"));
+    await runAgent(["-p", "x", "--yolo"], { env: env(), cwd });
+    expect(existsSync(path.join(cwd, ".env"))).toBe(false);
+    expect(toolResult()).toContain("`write(.env)` (settings.json permissions.deny)");
+  });
+
+  it("refuses catastrophic commands even with --yolo", async () => {
+    server.enqueue(toolCall("bash", { command: "rm -rf ~", description: "Tidy" }), text("ok"));
+    const run = await runAgent(["-p", "x", "--yolo"], { env: env(), cwd });
+    expect(run.code).toBe(0);
+    expect(toolResult()).toMatch(/Refused: `rm -rf .*` would delete your home directory.*recursive-delete/);
+    expect(existsSync(home)).toBe(true);
+  });
+
+  it("rejects a malformed rule before starting, with exit code 2", async () => {
+    const run = await runAgent(["-p", "x", "--allow-tool", "shell(git"], { env: env(), cwd });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--allow-tool: "shell(git" is not a rule');
+    expect(server.completionRequests).toHaveLength(0);
+  });
+});

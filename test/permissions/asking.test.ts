@@ -1,0 +1,187 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { SessionEventOf } from "../../src/core/events/index.js";
+import type { PermissionReply } from "../../src/core/permission-broker.js";
+import { permissionsConfigPath } from "../../src/permissions/permissions-config.js";
+import { startHarness, tempDir, waitForEvent, type Harness } from "../support/engine-harness.js";
+import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
+
+const open: Harness[] = [];
+let server: ScriptedServer | undefined;
+afterEach(async () => {
+  for (const harness of open.splice(0)) await harness.close();
+  await server?.close();
+  server = undefined;
+});
+
+async function interactive(options: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
+  const harness = await startHarness({ interactive: true, ...options });
+  open.push(harness);
+  return harness;
+}
+
+/** Answers every permission request of the session with the next reply in the list. */
+function answer(harness: Harness, ...replies: PermissionReply[]): SessionEventOf<"permission.requested">[] {
+  const seen: SessionEventOf<"permission.requested">[] = [];
+  harness.session.subscribe((event) => {
+    if (event.type !== "permission.requested") return;
+    seen.push(event);
+    const reply = replies.shift();
+    if (reply) queueMicrotask(() => harness.session.respondToPermission(event.data.requestId, reply));
+  });
+  return seen;
+}
+
+describe("asking a person", () => {
+  it("asks before a write, with the seed's fields and a reason, and runs it once approved", async () => {
+    const harness = await interactive();
+    const file = path.join(harness.cwd, "hello.txt");
+    harness.server.enqueue(toolCall("create", { path: file, file_text: "hi\n" }), text("done"));
+    const asked = answer(harness, { kind: "approve-once" });
+    await harness.session.send("create hello.txt");
+    expect(readFileSync(file, "utf8")).toBe("hi\n");
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.data.permissionRequest).toMatchObject({ kind: "write", fileName: file, intention: expect.stringContaining("hello.txt") });
+    expect(asked[0]?.data.permissionRequest.kind === "write" && asked[0].data.permissionRequest.diff).toContain("+hi");
+    const completed = harness.ofType("permission.completed")[0];
+    expect(completed?.data).toMatchObject({ requestId: asked[0]?.data.requestId, result: { kind: "approved" }, decisionSource: "human_response" });
+    // Order: requested → completed → tool.execution_start.
+    const types = harness.types();
+    expect(types.indexOf("permission.completed")).toBeLessThan(types.indexOf("tool.execution_start"));
+  });
+
+  it("fills in the analysed commands of a shell request", async () => {
+    const harness = await interactive();
+    harness.server.enqueue(toolCall("bash", { command: "ls && touch made.txt", description: "Touch" }), text("ok"));
+    const asked = answer(harness, { kind: "approve-once" });
+    await harness.session.send("touch");
+    const request = asked[0]?.data.permissionRequest;
+    if (request?.kind !== "shell") throw new Error("expected a shell request");
+    expect(request.commands).toEqual([
+      { identifier: "ls", readOnly: true },
+      { identifier: "touch", readOnly: false },
+    ]);
+    expect(request.reason).toContain("`touch` needs approval");
+    expect(request.canOfferSessionApproval).toBe(true);
+    expect(existsSync(path.join(harness.cwd, "made.txt"))).toBe(true);
+  });
+
+  it("sends a refusal and the user's message to the model, and goes on", async () => {
+    const harness = await interactive();
+    const file = path.join(harness.cwd, "nope.txt");
+    harness.server.enqueue(toolCall("create", { path: file, file_text: "x" }), text("Understood."));
+    answer(harness, { kind: "deny", message: "use notes.md instead" });
+    const result = await harness.session.send("create nope.txt");
+    expect(result.outcome).toBe("completed");
+    expect(existsSync(file)).toBe(false);
+    const complete = harness.ofType("tool.execution_complete")[0];
+    expect(complete?.data).toMatchObject({ success: false, error: { code: "denied-interactively-by-user" } });
+    const tool = harness.server.completionRequests[1]?.body.messages.find((message) => message.role === "tool");
+    expect(String(tool?.content)).toBe("The user rejected this tool call. The user said: use notes.md instead");
+  });
+
+  it("remembers 'yes for this session' for the same command stem, not for others", async () => {
+    const harness = await interactive();
+    harness.server.enqueue(
+      toolCall("bash", { command: "touch a.txt", description: "a" }),
+      toolCall("bash", { command: "touch b.txt && touch c.txt", description: "b" }),
+      toolCall("bash", { command: "mkdir d", description: "d" }),
+      text("done"),
+    );
+    const asked = answer(harness, { kind: "approve-for-session" }, { kind: "approve-once" });
+    await harness.session.send("make files");
+    expect(asked).toHaveLength(2);
+    expect(asked[1]?.data.permissionRequest.kind === "shell" && asked[1].data.permissionRequest.fullCommandText).toBe("mkdir d");
+    expect(existsSync(path.join(harness.cwd, "c.txt"))).toBe(true);
+    // reset-allowed-tools forgets it.
+    harness.session.permissionBroker.resetAllowedTools();
+    harness.server.enqueue(toolCall("bash", { command: "touch e.txt", description: "e" }), text("done"));
+    const again = answer(harness, { kind: "approve-once" });
+    await harness.session.send("one more");
+    expect(again).toHaveLength(1);
+  });
+
+  it("keeps 'always in this directory' in permissions-config.json, for the next session too", async () => {
+    server = await startScriptedServer();
+    const home = tempDir("home-");
+    const cwd = tempDir("cwd-");
+    const first = await interactive({ server, home, cwd });
+    server.enqueue(toolCall("bash", { command: "git init -q", description: "init" }), text("ok"));
+    answer(first, { kind: "approve-always" });
+    await first.session.send("init");
+    const saved = JSON.parse(readFileSync(permissionsConfigPath(home), "utf8")) as { locations: Record<string, { tool_approvals: unknown[] }> };
+    expect(saved.locations[cwd]?.tool_approvals).toEqual([{ kind: "commands", commandIdentifiers: ["git init"] }]);
+
+    const second = await interactive({ server, home, cwd });
+    server.enqueue(toolCall("bash", { command: "git init -q", description: "init again" }), text("ok"));
+    const asked = answer(second);
+    await second.session.send("init again");
+    expect(asked).toHaveLength(0);
+    expect(second.ofType("tool.execution_complete")[0]?.data.success).toBe(true);
+  });
+
+  it("an interrupt while waiting for an answer denies the call and stops the turn", async () => {
+    const harness = await interactive();
+    harness.server.enqueue(toolCall("bash", { command: "touch x", description: "x" }));
+    const running = harness.session.send("touch");
+    await waitForEvent(harness, (event) => event.type === "permission.requested");
+    expect(harness.session.permissionBroker.pendingRequests).toHaveLength(1);
+    harness.session.interrupt();
+    const result = await running;
+    expect(result.outcome).toBe("aborted");
+    expect(existsSync(path.join(harness.cwd, "x"))).toBe(false);
+    expect(harness.ofType("permission.completed")[0]?.data.result.kind).toBe("denied-interactively-by-user");
+  });
+
+  it("never asks about what a deny rule refuses, even with allow-all on", async () => {
+    const harness = await interactive({ permissions: { denyTool: ["shell(rm)"] } });
+    harness.session.permissionBroker.setAllowAll(true);
+    harness.server.enqueue(toolCall("bash", { command: "touch f && rm f", description: "rm" }), text("ok"));
+    const asked = answer(harness);
+    await harness.session.send("rm");
+    expect(asked).toHaveLength(0);
+    expect(harness.ofType("tool.execution_complete")[0]?.data.error?.message).toMatch(/denied due to the following rules: `shell\(rm\)` \(--deny-tool\)/);
+    expect(existsSync(path.join(harness.cwd, "f"))).toBe(false);
+  });
+
+  it("allow-all on and off", async () => {
+    const harness = await interactive();
+    harness.session.permissionBroker.setAllowAll(true);
+    expect(harness.session.permissionBroker.allowAll).toBe(true);
+    harness.server.enqueue(toolCall("bash", { command: "touch one", description: "1" }), text("ok"));
+    expect(answer(harness)).toHaveLength(0);
+    await harness.session.send("go");
+    expect(existsSync(path.join(harness.cwd, "one"))).toBe(true);
+    harness.session.permissionBroker.setAllowAll(false);
+    expect(harness.session.permissionBroker.allowAll).toBe(false);
+    harness.server.enqueue(toolCall("bash", { command: "touch two", description: "2" }), text("ok"));
+    const asked = answer(harness, { kind: "deny" });
+    await harness.session.send("go");
+    expect(asked).toHaveLength(1);
+  });
+});
+
+describe("headless decisions", () => {
+  it("denies at once with the flags that would allow the call", async () => {
+    const harness = await startHarness();
+    open.push(harness);
+    harness.server.enqueue(toolCall("bash", { command: "cat /etc/hostname && touch x", description: "x" }), text("ok"));
+    await harness.session.send("go");
+    const error = harness.ofType("tool.execution_complete")[0]?.data.error;
+    expect(error?.code).toBe("denied-no-approval-rule-and-could-not-request-from-user");
+    expect(error?.message).toContain("--allow-tool 'shell(touch)'");
+    expect(error?.message).toContain("--add-dir /etc/hostname");
+    expect(error?.message).toContain("--allow-all-paths");
+    expect(harness.ofType("permission.requested")).toHaveLength(0);
+  });
+
+  it("hides tools with --excluded-tools and --available-tools", async () => {
+    const harness = await startHarness({ permissions: { excludedTools: ["bash"], availableTools: ["bash", "view", "grep"] } });
+    open.push(harness);
+    harness.server.enqueue(text("ok"));
+    await harness.session.send("hi");
+    const tools = (harness.server.completionRequests[0]?.body.tools ?? []) as { function: { name: string } }[];
+    expect(tools.map((tool) => tool.function.name).sort()).toEqual(["grep", "view"]);
+  });
+});
