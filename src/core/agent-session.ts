@@ -120,6 +120,10 @@ export class AgentSession {
         return this.respondToPermission(command.requestId, command.reply);
       case "set_mode":
         return this.setMode(command.mode);
+      case "set_allow_all":
+        return this.permissions.setAllowAll(command.on);
+      case "reset_allowed_tools":
+        return this.permissions.resetAllowedTools();
     }
   }
 

@@ -6,7 +6,11 @@ export type SessionCommand =
   | { type: "user_message"; prompt: string; source?: string }
   | { type: "interrupt" }
   | { type: "permission_reply"; requestId: string; reply: PermissionReply }
-  | { type: "set_mode"; mode: AgentMode };
+  | { type: "set_mode"; mode: AgentMode }
+  /** /allow-all on|off: approve every tool, path and URL (deny rules and the floor still apply). */
+  | { type: "set_allow_all"; on: boolean }
+  /** /reset-allowed-tools: forget this session's approvals. */
+  | { type: "reset_allowed_tools" };
 
 export type RunOutcome = "completed" | "task_complete" | "max_continues" | "error" | "aborted";
 

@@ -95,7 +95,7 @@ describe("asking a person", () => {
     expect(asked[1]?.data.permissionRequest.kind === "shell" && asked[1].data.permissionRequest.fullCommandText).toBe("mkdir d");
     expect(existsSync(path.join(harness.cwd, "c.txt"))).toBe(true);
     // reset-allowed-tools forgets it.
-    harness.session.permissionBroker.resetAllowedTools();
+    harness.session.dispatch({ type: "reset_allowed_tools" });
     harness.server.enqueue(toolCall("bash", { command: "touch e.txt", description: "e" }), text("done"));
     const again = answer(harness, { kind: "approve-once" });
     await harness.session.send("one more");
@@ -147,13 +147,13 @@ describe("asking a person", () => {
 
   it("allow-all on and off", async () => {
     const harness = await interactive();
-    harness.session.permissionBroker.setAllowAll(true);
+    harness.session.dispatch({ type: "set_allow_all", on: true });
     expect(harness.session.permissionBroker.allowAll).toBe(true);
     harness.server.enqueue(toolCall("bash", { command: "touch one", description: "1" }), text("ok"));
     expect(answer(harness)).toHaveLength(0);
     await harness.session.send("go");
     expect(existsSync(path.join(harness.cwd, "one"))).toBe(true);
-    harness.session.permissionBroker.setAllowAll(false);
+    harness.session.dispatch({ type: "set_allow_all", on: false });
     expect(harness.session.permissionBroker.allowAll).toBe(false);
     harness.server.enqueue(toolCall("bash", { command: "touch two", description: "2" }), text("ok"));
     const asked = answer(harness, { kind: "deny" });
