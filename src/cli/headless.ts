@@ -46,6 +46,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     agentHome: value.agentHome,
     cwd: options.cwd,
     provider: createOpenAIChatProvider(value.providerConfig),
+    createProvider: (model) => createOpenAIChatProvider({ ...value.providerConfig, model }),
     providerConfig: value.providerConfig,
     mode: options.mode,
     maxAutopilotContinues: value.maxAutopilotContinues,

@@ -6,10 +6,13 @@ import { randomUUID } from "node:crypto";
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
 import type { AnyTool } from "../tools/define-tool.js";
-import { runToolLoop, type LoopContext } from "./agent-loop.js";
+import type { LoopContext } from "./agent-loop.js";
+import { runPrompt } from "./prompt-run.js";
 import type { RunResult, SessionCommand } from "./commands.js";
 import { Conversation } from "./conversation.js";
-import type { AgentMode, BackgroundTasks, SessionEvent, WorkingDirectoryContext } from "./events/index.js";
+import { taggedFilesBlock } from "./attachments.js";
+import type { AgentMode, Attachment, BackgroundTasks, SessionEvent, WorkingDirectoryContext } from "./events/index.js";
+import { runUserShellCommand } from "./user-shell-command.js";
 import type { EventListener, EventSink } from "./event-sink.js";
 import { availableModes, modePreset, type ModePreset } from "./modes.js";
 import type { PermissionBroker, PermissionReply } from "./permission-broker.js";
@@ -26,6 +29,8 @@ export interface AgentSessionOptions {
   sink: EventSink;
   conversation: Conversation;
   provider: ChatProvider;
+  /** Makes a provider for another model (/model); without it the model cannot be changed. */
+  createProvider?(model: string): ChatProvider;
   retry: RetryPolicy;
   mode: AgentMode;
   maxAutopilotContinues: number;
@@ -47,6 +52,7 @@ export interface AgentSessionOptions {
 interface Queued {
   prompt: string;
   source?: string;
+  attachments?: Attachment[];
   resolve(result: RunResult): void;
 }
 
@@ -65,6 +71,7 @@ export class AgentSession {
   private turnCount: number;
   private systemPromptSent = false;
   private closed = false;
+  private provider: ChatProvider;
 
   constructor(private readonly options: AgentSessionOptions) {
     this.id = options.id;
@@ -75,6 +82,7 @@ export class AgentSession {
     this.modeGatedTools = new Set(availableModes().flatMap((mode) => modePreset(mode).extraTools));
     this.turnCount = options.turnCount ?? 0;
     this.permissions = options.permissions;
+    this.provider = options.provider;
   }
 
   get mode(): AgentMode {
@@ -82,7 +90,25 @@ export class AgentSession {
   }
 
   get model(): string {
-    return this.options.provider.model;
+    return this.provider.model;
+  }
+
+  get contextLimit(): number {
+    return this.provider.limits.maxPromptTokens;
+  }
+
+  /** Switches the model for the next turns (/model). */
+  setModel(model: string): void {
+    if (model === this.provider.model) return;
+    if (!this.options.createProvider) throw new Error("This session cannot change its model.");
+    const previousModel = this.provider.model;
+    this.provider = this.options.createProvider(model);
+    this.options.sink.emit("session.model_change", { previousModel, newModel: model, source: "model_command" });
+  }
+
+  /** The models the endpoint offers. */
+  async listModels(signal?: AbortSignal): Promise<string[]> {
+    return this.provider.listModels ? this.provider.listModels(signal) : [this.provider.model];
   }
 
   get busy(): boolean {
@@ -104,6 +130,7 @@ export class AgentSession {
       this.allTools.filter(
         (tool) =>
           (!this.modeGatedTools.has(tool.name) || this.preset.extraTools.includes(tool.name)) &&
+          !(this.preset.withheldTools ?? []).includes(tool.name) &&
           (available === undefined || available.includes(tool.name)) &&
           !(excluded ?? []).includes(tool.name),
       ),
@@ -128,12 +155,25 @@ export class AgentSession {
   }
 
   /** Runs a prompt to the end of its loop; while busy, the prompt is queued and runs after the current one. */
-  send(prompt: string, options: { source?: string } = {}): Promise<RunResult> {
+  send(prompt: string, options: { source?: string; attachments?: Attachment[] } = {}): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error("The session is shut down."));
-    if (this.controller) {
-      return new Promise((resolve) => this.queue.push({ prompt, source: options.source, resolve }));
+    const queued: Queued = { prompt, source: options.source, attachments: options.attachments, resolve: () => undefined };
+    if (this.controller) return new Promise((resolve) => this.queue.push({ ...queued, resolve }));
+    return this.run(queued, "idle");
+  }
+
+  /** `!cmd`: runs a command for the user; its output goes to the model with the next prompt. */
+  async runShellCommand(command: string): Promise<void> {
+    if (this.controller) throw new Error("Wait for the agent to finish before running a command.");
+    const controller = new AbortController();
+    this.controller = controller;
+    try {
+      await runUserShellCommand(command, { emit: this.options.sink.emit, tools: new ToolSet(this.allTools), cwd: this.cwd, sessionDir: this.dir, signal: controller.signal });
+    } finally {
+      this.controller = undefined;
+      this.options.syncLog();
+      this.options.sink.emit("session.idle", { backgroundTasks: this.options.backgroundTasks(), mode: this.preset.mode });
     }
-    return this.run(prompt, options.source, "idle");
   }
 
   interrupt(): void {
@@ -169,12 +209,14 @@ export class AgentSession {
     this.options.sink.emit("system.message", { content, role: "system" });
   }
 
-  private emitUserMessage(content: string, extra: { source?: string; delivery?: "idle" | "queued"; continuation?: boolean }): void {
+  private emitUserMessage(content: string, extra: { source?: string; delivery?: "idle" | "queued"; continuation?: boolean; attachments?: Attachment[] }): void {
     const notices = this.pendingNotices;
     this.pendingNotices = [];
+    const tagged = extra.attachments ? taggedFilesBlock(extra.attachments, this.cwd) : "";
     this.options.sink.emit("user.message", {
       content,
-      transformedContent: transformUserMessage(content, { now: new Date(), notices }),
+      transformedContent: transformUserMessage(tagged === "" ? content : `${content}\n\n${tagged}`, { now: new Date(), notices }),
+      ...(extra.attachments && extra.attachments.length > 0 ? { attachments: extra.attachments } : {}),
       messageId: randomUUID(),
       agentMode: this.preset.mode,
       ...(extra.source ? { source: extra.source } : {}),
@@ -185,7 +227,8 @@ export class AgentSession {
   }
 
   private loopContext(): LoopContext {
-    const { sink, provider } = this.options;
+    const { sink } = this.options;
+    const provider = this.provider;
     return {
       emit: sink.emit,
       conversation: this.options.conversation,
@@ -206,7 +249,7 @@ export class AgentSession {
     };
   }
 
-  private async run(prompt: string, source: string | undefined, delivery: "idle" | "queued"): Promise<RunResult> {
+  private async run(input: Queued, delivery: "idle" | "queued"): Promise<RunResult> {
     const controller = new AbortController();
     this.controller = controller;
     const result: RunResult = { outcome: "completed", finalMessage: "", continuations: 0 };
@@ -215,36 +258,18 @@ export class AgentSession {
     });
     try {
       this.emitSystemPrompt();
-      this.emitUserMessage(prompt, { source, delivery });
-      const context = this.loopContext();
-      for (;;) {
-        const outcome = await runToolLoop(context, controller.signal);
-        if (outcome.kind === "task_complete") {
-          Object.assign(result, { outcome: "task_complete", summary: outcome.summary });
-          break;
-        }
-        if (outcome.kind === "aborted") {
-          result.outcome = "aborted";
-          break;
-        }
-        if (outcome.kind === "error") {
-          result.outcome = "error";
-          result.error = { kind: outcome.error.kind, message: outcome.error.message, statusCode: outcome.error.statusCode };
-          if (this.preset.extraTools.includes("task_complete")) {
-            this.options.sink.emit("session.autopilot_stopped", { reason: "error", continuations: result.continuations, message: `Autopilot stopped: ${outcome.error.message}` });
-          }
-          break;
-        }
-        const next = this.preset.onLoopEnd({ continuations: result.continuations, maxContinues: this.options.maxAutopilotContinues });
-        if (next.action === "stop") break;
-        if (next.action === "stop_at_limit") {
-          result.outcome = "max_continues";
-          this.options.sink.emit("session.autopilot_stopped", { reason: "max_continues", continuations: result.continuations, message: next.message });
-          break;
-        }
-        result.continuations++;
-        this.emitUserMessage(next.message, { source: "autopilot", continuation: true });
-      }
+      this.emitUserMessage(input.prompt, { source: input.source, delivery, attachments: input.attachments });
+      await runPrompt(
+        {
+          loop: this.loopContext(),
+          emit: this.options.sink.emit,
+          preset: () => this.preset,
+          maxContinues: this.options.maxAutopilotContinues,
+          continueWith: (message) => this.emitUserMessage(message, { source: "autopilot", continuation: true }),
+        },
+        controller.signal,
+        result,
+      );
     } finally {
       unsubscribe();
       this.controller = undefined;
@@ -256,7 +281,7 @@ export class AgentSession {
       });
     }
     const next = this.queue.shift();
-    if (next) void this.run(next.prompt, next.source, "queued").then(next.resolve);
+    if (next) void this.run(next, "queued").then(next.resolve);
     return result;
   }
 

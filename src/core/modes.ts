@@ -14,6 +14,10 @@ export interface ModePreset {
   readonly label: string;
   /** Tools offered only in this mode. */
   readonly extraTools: readonly string[];
+  /** Tools this mode takes away. */
+  readonly withheldTools?: readonly string[];
+  /** Works without a person: says so (session.autopilot_stopped) when it has to stop early. */
+  readonly announcesStops: boolean;
   /** The system prompt's section about this mode. */
   readonly promptNotice: string;
   /** Delivered once, inside the next user message, after switching to this mode mid-session. */
@@ -38,6 +42,7 @@ const interactive: ModePreset = {
   mode: "interactive",
   label: "Interactive",
   extraTools: [],
+  announcesStops: false,
   promptNotice:
     "You are in interactive mode: the user reads your replies as you work. When a request is ambiguous in a way that matters, ask; otherwise proceed.",
   switchNotice: "The session is back in interactive mode. Autopilot is off: answer and stop when the request is handled.",
@@ -48,6 +53,7 @@ const autopilot: ModePreset = {
   mode: "autopilot",
   label: "Autopilot",
   extraTools: ["task_complete"],
+  announcesStops: true,
   promptNotice: [
     "You are in autopilot mode: work autonomously until the task is fully done, without asking the user.",
     "- Make reasonable decisions and state your assumptions instead of asking.",
@@ -65,7 +71,30 @@ const autopilot: ModePreset = {
         },
 };
 
-const presets: Partial<Record<AgentMode, ModePreset>> = { interactive, autopilot };
+/**
+ * Plan mode as far as this version goes: the model studies the code and writes a plan, and cannot edit
+ * files. The plan file, exit_plan_mode and its approval dialog come with the orchestration work.
+ */
+const plan: ModePreset = {
+  mode: "plan",
+  label: "Plan",
+  extraTools: [],
+  announcesStops: false,
+  withheldTools: ["create", "edit"],
+  promptNotice: [
+    "You are in plan mode: study the request and the code, then reply with a plan instead of making changes.",
+    "- Read and search freely; run only commands that inspect (tests may run, nothing may be modified).",
+    "- Write the plan as a short problem statement, the approach, and a numbered list of concrete steps naming the files involved.",
+    "- Ask about anything that would change the plan; do not estimate time.",
+  ].join("\n"),
+  switchNotice: "The session switched to plan mode: do not modify files; reply with a plan (problem, approach, numbered steps).",
+  onLoopEnd: () => ({ action: "stop" }),
+};
+
+const presets: Partial<Record<AgentMode, ModePreset>> = { interactive, plan, autopilot };
+
+/** The order Shift+Tab cycles through. */
+export const MODE_CYCLE: readonly AgentMode[] = ["interactive", "plan", "autopilot"];
 
 export function modePreset(mode: AgentMode): ModePreset {
   const preset = presets[mode];

@@ -32,6 +32,8 @@ export interface OpenSessionOptions {
   agentHome: string;
   cwd: string;
   provider: ChatProvider;
+  /** Makes a provider for another model, for /model. */
+  createProvider?(model: string): ChatProvider;
   providerConfig: ProviderConfig;
   /** The mode asked for; for a resumed session, undefined keeps the mode it had. */
   mode?: AgentMode;
@@ -130,6 +132,7 @@ export async function openSession(options: OpenSessionOptions): Promise<{ sessio
     sink,
     conversation,
     provider,
+    createProvider: options.createProvider,
     retry: options.providerConfig.retry,
     mode,
     maxAutopilotContinues: options.maxAutopilotContinues,

@@ -77,6 +77,15 @@ export function createOpenAIChatProvider(config: ProviderConfig, client = create
     model: config.model,
     limits: { maxPromptTokens: config.maxPromptTokens, maxOutputTokens: config.maxOutputTokens },
     apiEndpoint: "/chat/completions",
+    async listModels(signal?: AbortSignal): Promise<string[]> {
+      try {
+        const models: string[] = [];
+        for await (const model of client.models.list({ signal })) models.push(model.id);
+        return models.sort();
+      } catch (error) {
+        throw classifyProviderError(error, signal);
+      }
+    },
     async stream(request: ChatRequest, handlers: StreamHandlers): Promise<ChatResponse> {
       // A stream that goes quiet for too long is treated as a dropped connection (and retried).
       const idle = new AbortController();

@@ -65,4 +65,6 @@ export interface ChatProvider {
   /** The endpoint path, for usage records ("/chat/completions"). */
   readonly apiEndpoint: string;
   stream(request: ChatRequest, handlers: StreamHandlers): Promise<ChatResponse>;
+  /** The models the endpoint offers (GET /models), for the model picker. */
+  listModels?(signal?: AbortSignal): Promise<string[]>;
 }

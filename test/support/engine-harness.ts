@@ -88,6 +88,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     agentHome: home,
     cwd,
     provider: createOpenAIChatProvider(config),
+    createProvider: (model) => createOpenAIChatProvider({ ...config, model }),
     providerConfig: config,
     mode: options.mode,
     maxAutopilotContinues: options.maxAutopilotContinues ?? 5,

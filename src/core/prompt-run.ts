@@ -1,0 +1,50 @@
+/**
+ * One prompt, from the tool loop to its end: the loop runs until the model stops, then the mode decides
+ * whether to continue (autopilot's nudge, up to the limit) or stop. The result says how it ended.
+ */
+import { runToolLoop, type LoopContext } from "./agent-loop.js";
+import type { RunResult } from "./commands.js";
+import type { Emit } from "./event-sink.js";
+import type { ModePreset } from "./modes.js";
+
+export interface PromptRunContext {
+  loop: LoopContext;
+  emit: Emit;
+  /** The current mode (it may change while the prompt runs). */
+  preset(): ModePreset;
+  maxContinues: number;
+  /** Injects the mode's continuation message as a user message. */
+  continueWith(message: string): void;
+}
+
+export async function runPrompt(context: PromptRunContext, signal: AbortSignal, result: RunResult): Promise<void> {
+  for (;;) {
+    const outcome = await runToolLoop(context.loop, signal);
+    if (outcome.kind === "task_complete") {
+      result.outcome = "task_complete";
+      result.summary = outcome.summary;
+      return;
+    }
+    if (outcome.kind === "aborted") {
+      result.outcome = "aborted";
+      return;
+    }
+    if (outcome.kind === "error") {
+      result.outcome = "error";
+      result.error = { kind: outcome.error.kind, message: outcome.error.message, statusCode: outcome.error.statusCode };
+      if (context.preset().announcesStops) {
+        context.emit("session.autopilot_stopped", { reason: "error", continuations: result.continuations, message: `Autopilot stopped: ${outcome.error.message}` });
+      }
+      return;
+    }
+    const next = context.preset().onLoopEnd({ continuations: result.continuations, maxContinues: context.maxContinues });
+    if (next.action === "stop") return;
+    if (next.action === "stop_at_limit") {
+      result.outcome = "max_continues";
+      context.emit("session.autopilot_stopped", { reason: "max_continues", continuations: result.continuations, message: next.message });
+      return;
+    }
+    result.continuations++;
+    context.continueWith(next.message);
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * Engine events → view state, as a pure function. Finished things (messages, tool results, notices) are
+ * appended to `items`, which only grow and are rendered once; streaming text stays in `live` until a safe
+ * Markdown split point lets its finished paragraphs move to `items` too.
+ */
+import type { SessionEvent } from "../../core/events/index.js";
+import { findSafeSplit } from "../markdown/safe-split.js";
+import type { TranscriptItem, TranscriptState } from "./transcript-types.js";
+
+const LIVE_OUTPUT_TAIL = 4096;
+
+function firstLine(text: string): string {
+  return text.split("\n").find((line) => line.trim() !== "")?.trim() ?? "";
+}
+
+function describeArguments(toolName: string, args: unknown): string {
+  if (typeof args !== "object" || args === null) return toolName;
+  const record = args as Record<string, unknown>;
+  const detail = [record.description, record.path, record.pattern, record.command, record.shellId].find((value) => typeof value === "string");
+  return typeof detail === "string" ? detail : toolName;
+}
+
+function append(state: TranscriptState, ...items: TranscriptItem[]): TranscriptState {
+  return { ...state, items: [...state.items, ...items] };
+}
+
+/** Moves the finished paragraphs of the live text into items. */
+function commitSafePrefix(state: TranscriptState): TranscriptState {
+  const live = state.live;
+  if (!live) return state;
+  const split = findSafeSplit(live.text);
+  if (split === 0) return state;
+  const done = live.text.slice(0, split).trimEnd();
+  const rest = live.text.slice(split);
+  const next = { ...state, live: { ...live, text: rest } };
+  return done === "" ? next : append(next, { kind: "assistant", id: `${live.messageId}:${state.items.length}`, markdown: done });
+}
+
+function finishLive(state: TranscriptState, messageId?: string): TranscriptState {
+  const live = state.live;
+  if (!live || (messageId !== undefined && live.messageId !== messageId)) return state;
+  const text = live.text.trim();
+  const next = { ...state, live: undefined };
+  return text === "" ? next : append(next, { kind: "assistant", id: `${live.messageId}:${state.items.length}`, markdown: text });
+}
+
+export function reduceTranscript(state: TranscriptState, event: SessionEvent, now: number): TranscriptState {
+  if (event.agentId) return state; // sub-agents' own events are summarised by subagent.* events
+  switch (event.type) {
+    case "user.message": {
+      const next = { ...state, busy: true, turnStartedAt: state.turnStartedAt ?? now };
+      if (event.data.isAutopilotContinuation) return append(next, { kind: "notice", id: event.id, level: "info", text: "↻ Continuing autonomously (autopilot)" });
+      return append(next, { kind: "user", id: event.id, text: event.data.content, shell: event.data.agentMode === "shell" });
+    }
+    case "assistant.turn_start":
+      return { ...state, busy: true, turnStartedAt: state.turnStartedAt ?? now };
+    case "assistant.intent":
+      return { ...state, intent: event.data.intent };
+    case "assistant.reasoning_delta": {
+      const current = state.liveReasoning?.id === event.data.reasoningId ? state.liveReasoning.text : "";
+      return { ...state, liveReasoning: { id: event.data.reasoningId, text: current + event.data.deltaContent } };
+    }
+    case "assistant.reasoning":
+      return append({ ...state, liveReasoning: undefined }, { kind: "reasoning", id: event.id, text: event.data.content });
+    case "assistant.message_delta": {
+      const live = state.live?.messageId === event.data.messageId ? state.live : { messageId: event.data.messageId, text: "" };
+      return commitSafePrefix({ ...state, live: { ...live, text: live.text + event.data.deltaContent } });
+    }
+    case "assistant.turn_retry": {
+      const dropped = state.live && state.live.messageId === event.data.abandonedMessageId ? { ...state, live: undefined } : state;
+      return append(dropped, { kind: "notice", id: event.id, level: "warning", text: `↻ ${event.data.reason ?? "Retrying"} (retry ${event.data.attempt ?? 1})` });
+    }
+    case "assistant.message": {
+      if (state.live?.messageId === event.data.messageId) return finishLive(state);
+      // Not streamed (or streamed by an abandoned attempt): show the whole message.
+      const text = event.data.content.trim();
+      return text === "" ? state : append(state, { kind: "assistant", id: event.data.messageId, markdown: text });
+    }
+    case "assistant.usage":
+      return state;
+    case "session.usage_info":
+      return { ...state, usage: { currentTokens: event.data.currentTokens, tokenLimit: event.data.tokenLimit } };
+    case "tool.execution_start": {
+      const title = event.data.toolTitle ?? describeArguments(event.data.toolName, event.data.arguments);
+      return {
+        ...finishLive(state),
+        running: [...state.running, { toolCallId: event.data.toolCallId, name: event.data.toolName, title, startedAt: now, output: "" }],
+      };
+    }
+    case "tool.execution_partial_result":
+      return {
+        ...state,
+        running: state.running.map((tool) =>
+          tool.toolCallId === event.data.toolCallId ? { ...tool, output: (tool.output + event.data.partialOutput).slice(-LIVE_OUTPUT_TAIL) } : tool,
+        ),
+      };
+    case "tool.execution_progress":
+      return { ...state, running: state.running.map((tool) => (tool.toolCallId === event.data.toolCallId ? { ...tool, progress: event.data.progressMessage } : tool)) };
+    case "tool.execution_complete": {
+      const tool = state.running.find((candidate) => candidate.toolCallId === event.data.toolCallId);
+      const output = event.data.success ? (event.data.result?.detailedContent ?? event.data.result?.content ?? "") : (event.data.error?.message ?? "failed");
+      const detailed = event.data.result?.detailedContent;
+      const item: TranscriptItem = {
+        kind: "tool",
+        id: event.data.toolCallId,
+        name: tool?.name ?? "tool",
+        title: tool?.title ?? "tool",
+        status: event.data.success ? "success" : "failure",
+        summary: firstLine(event.data.success ? (event.data.result?.content ?? "") : output),
+        output,
+        ...(detailed && /^(---|\+\+\+|@@|Index:|diff )/m.test(detailed) ? { diff: detailed } : {}),
+        durationMs: tool ? now - tool.startedAt : 0,
+      };
+      return append({ ...state, running: state.running.filter((candidate) => candidate.toolCallId !== event.data.toolCallId) }, item);
+    }
+    case "permission.requested":
+      return { ...state, permissions: [...state.permissions, { requestId: event.data.requestId, request: event.data.permissionRequest }] };
+    case "permission.completed":
+      return { ...state, permissions: state.permissions.filter((pending) => pending.requestId !== event.data.requestId) };
+    case "session.task_complete":
+      return append(state, { kind: "task-complete", id: event.id, summary: event.data.summary ?? "Task complete." });
+    case "session.error":
+      return append(finishLive(state), { kind: "notice", id: event.id, level: "error", text: event.data.message });
+    case "session.warning":
+      return append(state, { kind: "notice", id: event.id, level: "warning", text: event.data.message });
+    case "session.info":
+      return append(state, { kind: "notice", id: event.id, level: "info", text: event.data.message });
+    case "session.autopilot_stopped":
+      return append(state, { kind: "notice", id: event.id, level: "warning", text: event.data.message });
+    case "abort":
+      return append(finishLive(state), { kind: "notice", id: event.id, level: "warning", text: "Interrupted." });
+    case "session.mode_changed":
+      return { ...state, mode: event.data.newMode };
+    case "session.model_change":
+      return append({ ...state, model: event.data.newModel }, { kind: "notice", id: event.id, level: "info", text: `Model: ${event.data.newModel}` });
+    case "session.idle":
+      return {
+        ...finishLive({ ...state, liveReasoning: undefined }),
+        busy: false,
+        running: [],
+        permissions: [],
+        intent: undefined,
+        turnStartedAt: undefined,
+        backgroundShells: event.data.backgroundTasks?.shells.length ?? 0,
+      };
+    case "subagent.started":
+      return {
+        ...state,
+        background: [
+          ...state.background.filter((task) => task.id !== event.data.toolCallId),
+          { id: event.data.toolCallId, name: event.data.agentDisplayName, type: event.data.agentType ?? event.data.agentName, status: "running", startedAt: now, intent: event.data.agentDescription },
+        ],
+      };
+    case "subagent.completed":
+    case "subagent.failed": {
+      const failed = event.type === "subagent.failed";
+      const detail = failed ? event.data.error : event.data.durationMs !== undefined ? `${Math.round(event.data.durationMs / 1000)} s` : "done";
+      return append(
+        { ...state, background: state.background.map((task) => (task.id === event.data.toolCallId ? { ...task, status: failed ? "failed" : "completed" } : task)) },
+        { kind: "subagent", id: event.id, name: event.data.agentDisplayName, status: failed ? "failed" : "completed", detail },
+      );
+    }
+    case "system.notification":
+      return append(state, { kind: "notice", id: event.id, level: "info", text: event.data.content });
+    default:
+      return state;
+  }
+}

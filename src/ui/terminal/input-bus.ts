@@ -1,0 +1,80 @@
+/**
+ * Routes input to the components that want it. Handlers run from the highest priority down; one that
+ * returns true has consumed the key. Production feeds it from stdin through the InputParser; tests feed it
+ * directly (press, type, paste).
+ */
+import { InputParser } from "./input-parser.js";
+import { key as makeKey, type InputEvent, type Key } from "./keys.js";
+
+export type KeyHandler = (key: Key) => boolean | void;
+export type PasteHandler = (text: string) => boolean | void;
+
+/** Priorities: a dialog beats a popup beats the composer beats app-wide keys. */
+export const Priority = { app: 0, composer: 10, popup: 20, dialog: 30 } as const;
+
+interface Entry<H> {
+  handler: H;
+  priority: number;
+  order: number;
+}
+
+export class InputBus {
+  private readonly keyHandlers: Entry<KeyHandler>[] = [];
+  private readonly pasteHandlers: Entry<PasteHandler>[] = [];
+  private order = 0;
+
+  onKey(handler: KeyHandler, priority: number): () => void {
+    return this.add(this.keyHandlers, handler, priority);
+  }
+
+  onPaste(handler: PasteHandler, priority: number): () => void {
+    return this.add(this.pasteHandlers, handler, priority);
+  }
+
+  private add<H>(list: Entry<H>[], handler: H, priority: number): () => void {
+    const entry = { handler, priority, order: this.order++ };
+    list.push(entry);
+    // Highest priority first; among equals, the latest registered first (the innermost component).
+    list.sort((a, b) => b.priority - a.priority || b.order - a.order);
+    return () => {
+      const index = list.indexOf(entry);
+      if (index >= 0) list.splice(index, 1);
+    };
+  }
+
+  dispatch(event: InputEvent): void {
+    if (event.type === "paste") {
+      for (const { handler } of [...this.pasteHandlers]) if (handler(event.text) === true) return;
+      return;
+    }
+    for (const { handler } of [...this.keyHandlers]) if (handler(event.key) === true) return;
+  }
+
+  /** Feeds raw terminal bytes from a stream (stdin in raw mode). Returns a function that stops listening. */
+  attach(stream: NodeJS.ReadableStream): () => void {
+    const parser = new InputParser((event) => this.dispatch(event));
+    const onData = (data: Buffer | string) => parser.push(typeof data === "string" ? data : data.toString("utf8"));
+    stream.on("data", onData);
+    return () => {
+      stream.off("data", onData);
+      parser.flush();
+    };
+  }
+
+  // Helpers for tests and programmatic drivers.
+  press(spec: string): void {
+    const parts = spec.split("+");
+    const last = parts.pop() ?? "";
+    const mods = { ctrl: parts.includes("ctrl"), meta: parts.includes("meta") || parts.includes("alt"), shift: parts.includes("shift") };
+    const named = ["enter", "tab", "backspace", "delete", "escape", "up", "down", "left", "right", "home", "end", "pageup", "pagedown"];
+    this.dispatch({ type: "key", key: named.includes(last) ? makeKey(last as Key["name"], mods) : makeKey("char", { ...mods, char: last }) });
+  }
+
+  type(text: string): void {
+    for (const char of text) this.dispatch({ type: "key", key: makeKey("char", { char, sequence: char }) });
+  }
+
+  paste(text: string): void {
+    this.dispatch({ type: "paste", text });
+  }
+}
