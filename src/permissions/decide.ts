@@ -8,7 +8,7 @@ import path from "node:path";
 import { type Approvals, type Need } from "./approvals.js";
 import type { PermissionFacts } from "./facts.js";
 import { checkFloor } from "./floor.js";
-import { pathRuleMatches, shellRuleMatches, urlOrigin, urlRuleMatches, type Rule, type RuleAction } from "./rules.js";
+import { globMayMatchRule, pathRuleMatches, shellRuleMatches, urlOrigin, urlRuleMatches, type Rule, type RuleAction } from "./rules.js";
 
 export interface PermissionPolicy {
   rules: readonly Rule[];
@@ -35,8 +35,11 @@ const READ_TOOLS = new Set(["view", "grep", "glob"]);
 function ruleCovers(rule: Rule, facts: PermissionFacts, action: RuleAction): boolean {
   const { target } = rule;
   switch (target.kind) {
-    case "named":
+    case "named": {
+      const request = facts.request;
+      if (request.kind === "mcp") return target.name === request.serverName && (target.inner === undefined || target.inner === request.toolName);
       return target.inner === undefined && (target.name === facts.toolName || (target.name === "shell" && facts.toolName === "bash"));
+    }
     case "shell":
       return (facts.shell?.analysis.segments ?? []).some((segment) =>
         shellRuleMatches(target, [path.basename(segment.argv[0] ?? ""), ...segment.argv.slice(1)], segment.identifier, action),
@@ -44,14 +47,20 @@ function ruleCovers(rule: Rule, facts: PermissionFacts, action: RuleAction): boo
     case "write":
     case "read": {
       const tools = target.kind === "write" ? WRITE_TOOLS : READ_TOOLS;
+      const accesses = target.kind === "write" ? ["write", "modify"] : ["read"];
       if (target.path === undefined) {
-        // Bare `write` covers the file tools and shell redirections that write; bare `read` only the read tools.
-        return tools.has(facts.toolName) || (target.kind === "write" && facts.paths.some((mention) => mention.access === "write"));
+        // Bare `write` covers the file tools and what shell commands write or change; bare `read` only the read tools.
+        return tools.has(facts.toolName) || (target.kind === "write" && facts.paths.some((mention) => mention.access !== "read"));
       }
-      return facts.paths.some((mention) => mention.access === target.kind && mention.resolved !== undefined && pathRuleMatches(target.path, mention.resolved));
+      const rulePath = target.path;
+      return facts.paths.some(
+        (mention) =>
+          accesses.includes(mention.access) &&
+          ((mention.resolved !== undefined && pathRuleMatches(rulePath, mention.resolved)) || (action === "deny" && mention.glob !== undefined && globMayMatchRule(rulePath, mention.glob))),
+      );
     }
     case "url":
-      return facts.urls.some((url) => urlRuleMatches(target.pattern, url));
+      return facts.urls.some((url) => urlRuleMatches(target.pattern, url, action));
   }
 }
 
@@ -88,14 +97,15 @@ function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
   } else if (WRITE_TOOLS.has(facts.toolName)) {
     const target = facts.paths.find((mention) => mention.access === "write");
     if (!writeAllowed(target?.resolved)) needs.push({ kind: "write", ...(target ? { path: target.resolved ?? target.text } : {}) });
-  } else if (!READ_TOOLS.has(facts.toolName) && !toolAllowed) {
+  } else if (!READ_TOOLS.has(facts.toolName) && facts.request.kind !== "url" && !toolAllowed) {
     needs.push({ kind: "tool", name: facts.toolName });
   }
 
   for (const mention of facts.paths) {
     if (mention.inside || policy.allowAllPaths) continue;
     if (mention.resolved && approvals.paths.has(mention.resolved)) continue;
-    const explicit = mention.resolved !== undefined && allowedBy(policy, (rule) => (rule.target.kind === "write" || rule.target.kind === "read") && rule.target.kind === mention.access && rule.target.path !== undefined && pathRuleMatches(rule.target.path, mention.resolved as string));
+    const ruleKind = mention.access === "read" ? "read" : "write";
+    const explicit = mention.resolved !== undefined && allowedBy(policy, (rule) => rule.target.kind === ruleKind && rule.target.path !== undefined && pathRuleMatches(rule.target.path, mention.resolved as string));
     if (explicit) continue;
     if (!needs.some((need) => need.kind === "path" && need.text === mention.text)) needs.push({ kind: "path", text: mention.text, ...(mention.resolved ? { resolved: mention.resolved } : {}) });
   }
@@ -148,7 +158,9 @@ export function decide(facts: PermissionFacts, policy: PermissionPolicy): Decisi
   const allowRule = policy.rules.find((rule) => rule.action === "allow" && ruleCovers(rule, facts, "allow"));
   const reason = facts.shell?.analysis.readOnly || READ_TOOLS.has(facts.toolName)
     ? "read-only"
-    : allowRule
+    : facts.shell && facts.shell.analysis.segments.length === 0
+      ? "nothing in it needs approval"
+      : allowRule
       ? `allowed by ${describeRule(allowRule)}`
       : policy.allowAllTools
         ? "--allow-all-tools"

@@ -12,4 +12,6 @@ export interface PermissionFacts {
   paths: CheckedPath[];
   urls: string[];
   homeDir: string;
+  /** The allowed directories (the path gate's roots). */
+  roots: readonly string[];
 }

@@ -22,11 +22,13 @@ function isRecursive(args: readonly string[]): boolean {
   return args.some((arg) => arg === "--recursive" || /^-[a-zA-Z]*[rR][a-zA-Z]*$/.test(arg));
 }
 
-function dangerousTarget(target: CheckedPath, facts: PermissionFacts): string | undefined {
+/** What makes deleting (or changing) this target catastrophic; `wholeRoots`: removing an allowed directory counts. */
+function dangerousTarget(target: CheckedPath, facts: PermissionFacts, wholeRoots: boolean): string | undefined {
   if (!target.resolved) return undefined;
   if (target.resolved === path.parse(target.resolved).root) return "the root directory";
   if (target.resolved === facts.homeDir) return "your home directory";
   if (!target.inside) return `${target.resolved}, outside the allowed directories`;
+  if (wholeRoots && facts.roots.includes(target.resolved)) return `${target.resolved}, an allowed directory (the workspace, the temp dir or an added one) as a whole`;
   return undefined;
 }
 
@@ -36,14 +38,18 @@ function recursiveOver(programs: RegExp, verb: string, id: string): FloorCheck["
     if (!shell) return undefined;
     for (const [index, segment] of shell.analysis.segments.entries()) {
       const program = path.basename(segment.argv[0] ?? "");
-      const findDelete = program === "find" && segment.argv.includes("-delete") && id === "recursive-delete";
-      if (!findDelete && !(programs.test(program) && isRecursive(segment.argv.slice(1)))) continue;
+      const deleting = id === "recursive-delete";
+      const findDelete = deleting && program === "find" && segment.argv.includes("-delete");
+      const rsyncDelete = deleting && program === "rsync" && segment.argv.some((arg) => arg.startsWith("--delete"));
+      if (!findDelete && !rsyncDelete && !(programs.test(program) && isRecursive(segment.argv.slice(1)))) continue;
       const targets = shell.operands[index] ?? [];
-      for (const target of findDelete ? targets.slice(0, 1) : targets) {
+      // find deletes below its starting point; rsync --delete empties its destination (the last operand).
+      const checked = findDelete ? targets.slice(0, 1) : rsyncDelete ? targets.slice(-1) : targets;
+      for (const target of checked) {
         if (!target.resolved) {
           return { verdict: "confirm", check: id, reason: `cannot tell what \`${segment.argv.join(" ")}\` would ${verb} until it runs` };
         }
-        const danger = dangerousTarget(target, facts);
+        const danger = dangerousTarget(target, facts, program === "rm" || rsyncDelete);
         if (danger) return { verdict: "deny", check: id, reason: `\`${segment.argv.join(" ")}\` would ${verb} ${danger}` };
       }
     }
@@ -54,7 +60,7 @@ function recursiveOver(programs: RegExp, verb: string, id: string): FloorCheck["
 export const FLOOR_CHECKS: readonly FloorCheck[] = [
   {
     id: "recursive-delete",
-    description: "recursive deletes (rm -r, find -delete) of /, your home directory, or anything outside the allowed directories",
+    description: "recursive deletes (rm -r, find -delete, rsync --delete) of /, your home directory, a whole allowed directory, or anything outside the allowed directories",
     check: recursiveOver(/^(rm)$/, "delete", "recursive-delete"),
   },
   {

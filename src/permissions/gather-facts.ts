@@ -7,6 +7,7 @@ import type { PermissionFacts } from "./facts.js";
 import type { PathGate } from "./paths.js";
 import { analyzeShellCommand } from "./shell/analyze.js";
 import { loadGitAliases } from "./shell/git-aliases.js";
+import { programName } from "./shell/read-only.js";
 
 export interface FactsEnvironment {
   cwd: string;
@@ -17,12 +18,15 @@ export interface FactsEnvironment {
 /** The facts, and the request with the analysis filled in (commands, paths, URLs) for the UI. */
 export async function gatherFacts(request: PermissionRequest, toolName: string, environment: FactsEnvironment): Promise<{ facts: PermissionFacts; request: PermissionRequest }> {
   const { gate, cwd } = environment;
-  const base = { toolName, homeDir: gate.homeDir };
+  const base = { toolName, homeDir: gate.homeDir, roots: gate.roots };
   switch (request.kind) {
     case "shell": {
       const analysis = await analyzeShellCommand(request.fullCommandText, { gitAliases: loadGitAliases(cwd, environment.env), env: environment.env, homeDir: gate.homeDir });
-      const paths = analysis.paths.map((mention) => gate.check(mention.text, mention.access, mention.literal));
-      const operands = analysis.segments.map((segment) => segment.operands.map((operand) => gate.check(operand.text, "read", operand.literal)));
+      const paths = analysis.paths.map((mention) => gate.check(mention.text, mention.access, { literal: mention.literal, base: mention.base }));
+      // What `rm link` removes is the link itself, so its operands are not followed at the last step.
+      const operands = analysis.segments.map((segment) =>
+        segment.operands.map((operand) => gate.check(operand.text, "read", { literal: operand.literal, base: operand.base, followFinal: programName(segment.argv[0] ?? "") !== "rm" })),
+      );
       const enriched: PermissionRequest = {
         ...request,
         commands: analysis.segments.filter((segment) => !segment.transparent).map(({ identifier, readOnly }) => ({ identifier, readOnly })),

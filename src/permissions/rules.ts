@@ -21,6 +21,8 @@ export type RuleTarget =
 
 export interface UrlPattern {
   protocol: string;
+  /** The rule named its protocol; a bare domain did not (it means https for allowing, both for denying). */
+  explicitProtocol: boolean;
   /** Host, possibly starting with `*.` for any subdomain. */
   host: string;
   port?: string;
@@ -39,11 +41,13 @@ export interface Rule {
 export class RuleSyntaxError extends Error {}
 
 export function parseUrlPattern(text: string): UrlPattern {
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
-  const match = /^([a-z][a-z0-9+.-]*):\/\/([^/:]+)(?::(\d+|\*))?(\/.*)?$/i.exec(withScheme);
+  const explicitProtocol = /^[a-z][a-z0-9+.-]*:\/\//i.test(text);
+  const withScheme = explicitProtocol ? text : `https://${text}`;
+  const match = /^([a-z][a-z0-9+.-]*):\/\/((?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:]+\])(?::(\d+|\*))?(\/\S*)?$/i.exec(withScheme);
   if (!match) throw new RuleSyntaxError(`"${text}" is not a URL pattern (e.g. https://*.example.com)`);
   return {
     protocol: (match[1] as string).toLowerCase(),
+    explicitProtocol,
     host: (match[2] as string).toLowerCase(),
     ...(match[3] && match[3] !== "*" ? { port: match[3] } : {}),
     pathPrefix: match[4] ?? "/",
@@ -104,8 +108,20 @@ export function splitRuleList(value: string): string[] {
 export function shellRuleMatches(target: Extract<RuleTarget, { kind: "shell" }>, argv: readonly string[], identifier: string, action: RuleAction): boolean {
   if (!target.words) return true;
   const words = target.words;
+  if (action === "deny") {
+    // A deny reaches every use: the program, then the rule's other words in order anywhere after it, so an
+    // option before the subcommand (`kubectl -n prod delete`) does not slip past `shell(kubectl delete)`.
+    if (argv[0] !== words[0]) return false;
+    let position = 1;
+    for (const word of words.slice(1)) {
+      while (position < argv.length && argv[position] !== word) position++;
+      if (position >= argv.length) return false;
+      position++;
+    }
+    return true;
+  }
   const startsWith = words.every((word, index) => argv[index] === word);
-  if (target.prefix || action === "deny") return startsWith; // deny reaches every use of the command
+  if (target.prefix) return startsWith;
   return identifier === words.join(" ") || (words.length > identifier.split(" ").length && startsWith);
 }
 
@@ -116,28 +132,47 @@ export function pathRuleMatches(rulePath: string | undefined, resolved: string):
   const want = rulePath.split(/[\\/]+/).filter((part) => part !== "" && part !== ".");
   const have = resolved.split(path.sep).filter((part) => part !== "");
   if (want.length === 0 || want.length > have.length) return false;
-  const tail = have.slice(have.length - want.length);
-  return want.every((part, index) => globComponent(part).test(tail[index] as string));
+  // The path ends with the rule's components, or lies inside a directory that does.
+  for (let end = have.length; end >= want.length; end--) {
+    const window = have.slice(end - want.length, end);
+    if (want.every((part, index) => globComponent(part).test(window[index] as string))) return true;
+  }
+  return false;
+}
+
+/** Whether a glob written in a command (`.e*`) could name a path the rule names (`.env`). */
+export function globMayMatchRule(rulePath: string, glob: string): boolean {
+  const last = rulePath.split(/[\\/]+/).filter(Boolean).at(-1);
+  const pattern = glob.split("/").filter(Boolean).at(-1);
+  if (last === undefined || pattern === undefined) return false;
+  return globComponent(pattern).test(last);
 }
 
 function globComponent(part: string): RegExp {
   return new RegExp(`^${part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")}$`);
 }
 
-export function urlRuleMatches(pattern: UrlPattern | undefined, url: string): boolean {
+export function urlRuleMatches(pattern: UrlPattern | undefined, url: string, action: RuleAction = "allow"): boolean {
   if (!pattern) return true;
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return false;
+    return action === "deny"; // a deny cannot be dodged with a URL that does not parse
   }
-  if (parsed.protocol !== `${pattern.protocol}:`) return false;
+  const deny = action === "deny";
+  const protocol = parsed.protocol.slice(0, -1);
+  // A bare domain allows https; denied, it covers http and https alike, and its subdomains.
+  const protocolMatches = protocol === pattern.protocol || (deny && !pattern.explicitProtocol && (protocol === "http" || protocol === "https"));
+  if (!protocolMatches) return false;
   const host = parsed.hostname.toLowerCase();
-  const hostMatches = pattern.host.startsWith("*.") ? host.endsWith(pattern.host.slice(1)) : host === pattern.host;
+  const hostMatches = pattern.host.startsWith("*.")
+    ? host.endsWith(pattern.host.slice(1)) || (deny && host === pattern.host.slice(2))
+    : host === pattern.host || (deny && !pattern.explicitProtocol && host.endsWith(`.${pattern.host}`));
   if (!hostMatches) return false;
   if (pattern.port !== undefined && parsed.port !== pattern.port) return false;
-  return parsed.pathname.startsWith(pattern.pathPrefix);
+  const prefix = pattern.pathPrefix;
+  return prefix === "/" || prefix.endsWith("/") || parsed.pathname === prefix || parsed.pathname.startsWith(`${prefix}/`);
 }
 
 export function urlOrigin(url: string): string | undefined {

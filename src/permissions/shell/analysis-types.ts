@@ -6,7 +6,7 @@ export interface ShellSegment {
   argv: string[];
   readOnly: boolean;
   /** The arguments that are not options, as written; `literal` false when only known at run time. */
-  operands: { text: string; literal: boolean }[];
+  operands: { text: string; literal: boolean; base?: string }[];
   /**
    * A wrapper that runs the segments after it (time, timeout, xargs, env, bash -c, eval): deny rules see it,
    * but it needs no approval of its own.
@@ -14,12 +14,21 @@ export interface ShellSegment {
   transparent: boolean;
 }
 
+/**
+ * How a command uses a path: `read` (an argument or an input redirection), `write` (a redirection or tee:
+ * needs write approval), `modify` (a program that changes its operand, like rm or cp's target: covered by
+ * approving the command, but matched by write rules and checked by the floor).
+ */
+export type PathAccess = "read" | "write" | "modify";
+
 export interface PathMention {
   /** The path as written, with `~` and $HOME expanded; meaningless when `literal` is false. */
   text: string;
   /** Known before running (no variables or substitutions in it). */
   literal: boolean;
-  access: "read" | "write";
+  access: PathAccess;
+  /** The directory a relative path is relative to, after `cd` in the same command (relative to the cwd). */
+  base?: string;
 }
 
 export interface ShellAnalysis {

@@ -1,24 +1,28 @@
 /**
  * Parses a shell command with tree-sitter and lists what it would run: every command in every list,
- * pipeline, subshell, substitution, process substitution, heredoc fed to a shell, and every program run
- * through a wrapper; the paths and URLs it names; the files it writes through redirections. What the
- * analysis cannot follow is reported as `unparsed`, which is never approved without asking.
+ * pipeline, subshell, substitution, process substitution, script fed to a shell, and every program run
+ * through a wrapper; the paths and URLs it names; the files it writes. What the analysis cannot follow is
+ * reported as `unparsed`, which is never approved without asking.
  */
 import os from "node:os";
+import path from "node:path";
 import type { Parser } from "@vscode/tree-sitter-wasm";
-import type { AnalysisOptions, PathMention, ShellAnalysis, ShellSegment } from "./analysis-types.js";
+import { expandBraces } from "../../util/brace-expansion.js";
+import type { AnalysisOptions, PathAccess, PathMention, ShellAnalysis, ShellSegment } from "./analysis-types.js";
 import { followGit } from "./git.js";
 import { loadBashParser, type SyntaxNode } from "./parser.js";
 import { commandIdentifier, isReadOnlyInvocation, programName } from "./read-only.js";
+import { variableEffect } from "./variables.js";
 import { evaluateWord, type WordValue } from "./words.js";
-import { unwrap, type WrapperSink } from "./wrappers.js";
+import { SHELLS, unwrap, type WrapperSink } from "./wrappers.js";
 
 export type { AnalysisOptions, PathMention, ShellAnalysis, ShellSegment } from "./analysis-types.js";
 
-/** Variables that change which program runs or how: a command setting them is never read-only. */
-const DANGEROUS_VARIABLES = /^(PATH|LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|IFS|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|GIT_[A-Z_]+|PAGER|EDITOR|VISUAL|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|RUBYOPT)$/;
 /** Programs whose arguments are text, not paths. */
-const NO_PATH_ARGS = new Set(["echo", "printf", "test", "[", "true", "false", "sleep", "seq", "expr"]);
+const NO_PATH_ARGS = new Set(["echo", "printf", "test", "[", "true", "false", "sleep", "seq", "expr", "trap", "export", "unset"]);
+/** Programs that change every operand; and those whose last operand is the destination (mv changes all). */
+const MODIFIES_ALL = new Set(["rm", "rmdir", "touch", "mkdir", "truncate", "shred", "unlink", "chmod", "chown", "chgrp", "chattr", "setfacl", "mv", "tee"]);
+const MODIFIES_LAST = new Set(["cp", "install", "ln", "rsync", "scp"]);
 const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 const URL = /^[a-z][a-z0-9+.-]*:\/\//i;
 const MAX_DEPTH = 8;
@@ -30,6 +34,8 @@ class Analyzer {
   readonly unparsed: string[] = [];
   private readonly env: NodeJS.ProcessEnv;
   private readonly home: string;
+  /** Where relative paths point after a `cd` earlier in the command; undefined when it is not known. */
+  private base: string | undefined = ".";
 
   constructor(
     private readonly parser: Parser,
@@ -58,19 +64,26 @@ class Analyzer {
 
   private word(node: SyntaxNode): WordValue {
     const value = evaluateWord(node, this.env);
-    if (value.literal && (value.text === "~" || value.text.startsWith("~/")) && (node.type === "word" || node.type === "concatenation")) {
-      return { ...value, text: this.home + value.text.slice(1) };
-    }
-    return value;
+    if (!value.literal || !value.text.startsWith("~") || (node.type !== "word" && node.type !== "concatenation")) return value;
+    if (value.text === "~" || value.text.startsWith("~/")) return { ...value, text: this.home + value.text.slice(1) };
+    return { ...value, literal: false }; // ~user: another user's home
   }
 
-  private addPath(value: WordValue, access: "read" | "write"): void {
+  private addPath(value: WordValue, access: PathAccess): void {
     if (value.literal && HARMLESS_TARGETS.test(value.text)) return;
     if (value.literal && URL.test(value.text)) {
       this.urls.push(value.text);
       return;
     }
-    this.paths.push({ text: value.text, literal: value.literal, access });
+    const literal = value.literal && this.base !== undefined;
+    const texts = literal && /\{[^}]*,[^}]*\}/.test(value.text) ? expandBraces(value.text) : [value.text];
+    for (const text of texts) this.paths.push({ text, literal, access, ...(literal && this.base !== "." ? { base: this.base } : {}) });
+  }
+
+  private assignment(name: string, value: WordValue, depth: number): void {
+    const effect = variableEffect(name, value.text, value.literal);
+    if (effect?.kind === "command") this.script(effect.value, depth + 1);
+    else if (effect?.kind === "hijack") this.unparsed.push(effect.reason);
   }
 
   private walk(node: SyntaxNode, depth: number): void {
@@ -88,13 +101,13 @@ class Analyzer {
         if (body?.type === "command") this.command(body, redirects, depth);
         else {
           if (body) this.walk(body, depth);
-          for (const redirect of redirects) this.redirect(redirect, undefined, depth);
+          for (const redirect of redirects) this.redirect(redirect, false, depth);
         }
         return;
       }
       case "variable_assignment": {
-        const name = node.childForFieldName("name")?.text ?? "";
-        if (DANGEROUS_VARIABLES.test(name)) this.unparsed.push(`sets ${name}, which changes what later commands run`);
+        const value = node.childForFieldName("value");
+        this.assignment(node.childForFieldName("name")?.text ?? "", value ? this.word(value) : { text: "", literal: true, glob: false }, depth);
         break;
       }
       default:
@@ -103,14 +116,15 @@ class Analyzer {
     for (const child of node.children) if (child) this.walk(child, depth);
   }
 
-  private redirect(node: SyntaxNode, program: string | undefined, depth: number): void {
-    if (node.type === "heredoc_redirect") {
-      const body = node.namedChildren.find((child) => child?.type === "heredoc_body");
-      if (program && ["bash", "sh", "zsh", "dash", "ksh"].includes(program) && body) this.script(body.text, depth + 1);
-      for (const child of node.children) if (child) this.walk(child, depth);
-      return;
-    }
-    if (node.type === "herestring_redirect") {
+  /** A redirection; `feedsShell` when the command reading it is a shell, so its input is a script. */
+  private redirect(node: SyntaxNode, feedsShell: boolean, depth: number): void {
+    if (node.type === "heredoc_redirect" || node.type === "herestring_redirect") {
+      const body = node.type === "heredoc_redirect" ? node.namedChildren.find((child) => child?.type === "heredoc_body") : node.namedChildren.at(-1);
+      if (feedsShell && body) {
+        const value = node.type === "heredoc_redirect" ? { text: body.text, literal: true } : this.word(body);
+        if (value.literal) this.script(value.text, depth + 1);
+        else this.unparsed.push("a shell reads a script only known when it runs");
+      }
       for (const child of node.children) if (child) this.walk(child, depth);
       return;
     }
@@ -119,41 +133,38 @@ class Analyzer {
     if (!target) return;
     for (const child of target.children) if (child) this.walk(child, depth);
     const value = this.word(target);
-    const duplicatesDescriptor = /[<>]&$/.test(operator) && /^(\d+|-)$/.test(value.text);
-    if (duplicatesDescriptor) return;
-    const writes = operator.includes(">");
-    this.addPath(value, writes ? "write" : "read");
+    if (/[<>]&$/.test(operator) && /^(\d+|-)$/.test(value.text)) return; // descriptor duplication
+    this.addPath(value, operator.includes(">") ? "write" : "read");
   }
 
   private command(node: SyntaxNode, outerRedirects: SyntaxNode[], depth: number): void {
     const words: WordValue[] = [];
     const redirects = [...outerRedirects];
-    let unsafeEnvironment = false;
     for (const child of node.namedChildren) {
       if (!child) continue;
-      if (child.type === "variable_assignment") {
-        if (DANGEROUS_VARIABLES.test(child.childForFieldName("name")?.text ?? "")) unsafeEnvironment = true;
-      } else if (child.type.endsWith("_redirect")) redirects.push(child);
-      else if (child.type === "command_name") {
-        const inner = child.namedChildren[0];
-        words.push(this.word(inner ?? child));
-      } else if (child.type !== "comment") words.push(this.word(child));
+      if (child.type === "variable_assignment") continue; // handled by the walk below
+      if (child.type.endsWith("_redirect")) redirects.push(child);
+      else if (child.type === "command_name") words.push(this.word(child.namedChildren[0] ?? child));
+      else if (child.type !== "comment") words.push(this.word(child));
     }
-    // Substitutions inside the words and assignments run too.
-    for (const child of node.children) {
-      if (child && !child.type.endsWith("_redirect")) this.walkNested(child, depth);
-    }
+    // Substitutions inside the words run too, and assignments before the command take effect.
+    for (const child of node.children) if (child && !child.type.endsWith("_redirect")) this.walkNested(child, depth);
+    const feedsShell = words.some((word) => word.literal && SHELLS.has(programName(word.text)));
+    for (const redirect of redirects) this.redirect(redirect, feedsShell, depth);
     const program = words[0];
-    for (const redirect of redirects) this.redirect(redirect, program?.literal ? programName(program.text) : undefined, depth);
     if (!program) return;
     if (!program.literal) {
       this.unparsed.push(`the program name "${program.text}" is only known when it runs`);
       return;
     }
-    this.argv(words.map((word) => word.text), words, { unsafeEnvironment, operandsUnknown: false }, depth);
+    this.argv(words.map((word) => word.text), words, false, depth);
   }
 
   private walkNested(node: SyntaxNode, depth: number): void {
+    if (node.type === "variable_assignment") {
+      this.walk(node, depth);
+      return;
+    }
     if (node.type === "command_substitution" || node.type === "process_substitution") {
       for (const child of node.namedChildren) if (child) this.walk(child, depth + 1);
       return;
@@ -161,32 +172,44 @@ class Analyzer {
     for (const child of node.children) if (child) this.walkNested(child, depth);
   }
 
+  /** Follows `cd` so later relative paths are checked where they really point. */
+  private changeDirectory(program: string, operands: { text: string; literal: boolean }[]): void {
+    if (program === "popd") this.base = undefined;
+    if (program !== "cd" && program !== "pushd") return;
+    const target = operands[0];
+    if (!target) this.base = this.home;
+    else if (!target.literal || target.text === "-" || this.base === undefined) this.base = undefined;
+    else this.base = path.isAbsolute(target.text) ? target.text : path.join(this.base, target.text);
+  }
+
   /** A command given as words: follows wrappers and git, then records the segment and its paths. */
-  argv(argv: string[], words: WordValue[] | undefined, flags: { unsafeEnvironment: boolean; operandsUnknown: boolean }, depth: number): void {
+  argv(argv: string[], words: WordValue[] | undefined, operandsUnknown: boolean, depth: number): void {
     if (depth > MAX_DEPTH) {
       this.unparsed.push("commands nested too deeply");
       return;
     }
     const sink: WrapperSink = {
-      command: (inner, options) => this.argv(inner, undefined, { unsafeEnvironment: flags.unsafeEnvironment, operandsUnknown: options?.operandsUnknown ?? false }, depth + 1),
+      command: (inner, options) => this.argv(inner, undefined, options?.operandsUnknown ?? false, depth + 1),
       script: (text) => this.script(text, depth + 1),
       unparsed: (reason) => this.unparsed.push(reason),
       path: (text, access) => this.addPath({ text, literal: true, glob: false }, access),
+      assignment: (name, value) => this.assignment(name, { text: value, literal: true, glob: false }, depth),
     };
     let effective = argv;
-    let unsafe = flags.unsafeEnvironment;
+    let unsafe = false;
     if (programName(argv[0] ?? "") === "git") {
       const git = followGit(argv, this.options.gitAliases ?? {}, sink);
       effective = git.argv;
-      unsafe ||= git.unsafe;
+      unsafe = git.unsafe;
     }
     const wrapper = unwrap(effective, sink);
     const aligned = effective === argv ? words : undefined; // git's global options shift the words
     const operands = effective
       .slice(1)
       .map((text, index) => ({ text, literal: aligned?.[index + 1]?.literal ?? true }))
-      .filter((operand) => !(operand.literal && operand.text.startsWith("-")));
-    if (flags.operandsUnknown) operands.push({ text: "(arguments read from input)", literal: false });
+      .filter((operand) => !(operand.literal && operand.text.startsWith("-")))
+      .map((operand) => ({ ...operand, literal: operand.literal && this.base !== undefined, ...(this.base !== "." && this.base !== undefined ? { base: this.base } : {}) }));
+    if (operandsUnknown) operands.push({ text: "(arguments read from input)", literal: false });
     this.segments.push({
       identifier: commandIdentifier(effective),
       argv: effective,
@@ -196,11 +219,16 @@ class Analyzer {
     });
     if (wrapper?.transparent) return; // the inner command's arguments are recorded by its own segment
     const program = programName(effective[0] ?? "");
-    if (flags.operandsUnknown) this.paths.push({ text: "(arguments read from input)", literal: false, access: "read" });
+    if (operandsUnknown) this.paths.push({ text: "(arguments read from input)", literal: false, access: MODIFIES_ALL.has(program) ? "modify" : "read" });
     if (NO_PATH_ARGS.has(program)) return;
-    // `cd` with no operand goes home; later relative paths are checked against the working directory,
-    // which is safe only because the directory changed to is itself checked here.
-    if ((program === "cd" || program === "pushd") && effective.length === 1) this.addPath({ text: this.home, literal: true, glob: false }, "read");
+    if (program === "cd" || program === "pushd") {
+      // `cd` alone goes home; `cd -` goes back to a directory the analysis does not know.
+      if (operands.length === 0) this.addPath({ text: this.home, literal: true, glob: false }, "read");
+      if (operands[0]?.text === "-") this.paths.push({ text: "- (the previous directory)", literal: false, access: "read" });
+    }
+    const sedInPlace = program === "sed" && effective.some((arg) => /^(-i|--in-place)/.test(arg) || /^-[a-zA-Z]*i/.test(arg));
+    const nonOptions = effective.slice(1).filter((text, index) => !((aligned?.[index + 1]?.literal ?? true) && text.startsWith("-")));
+    const lastOperand = nonOptions.at(-1);
     effective.slice(1).forEach((text, index) => {
       const value = aligned?.[index + 1] ?? { text, literal: true, glob: false };
       if (value.literal && text.startsWith("-")) {
@@ -208,9 +236,11 @@ class Analyzer {
         if (equals > 0 && text.slice(equals + 1).includes("/")) this.addPath({ text: text.slice(equals + 1), literal: true, glob: false }, "read");
         return;
       }
+      const modifies = MODIFIES_ALL.has(program) || (MODIFIES_LAST.has(program) && text === lastOperand) || (sedInPlace && text !== nonOptions[0]);
       if (program === "tee" || (program === "dd" && text.startsWith("of="))) this.addPath({ ...value, text: text.replace(/^of=/, "") }, "write");
-      else this.addPath(value, "read");
+      else this.addPath(value, modifies ? "modify" : "read");
     });
+    this.changeDirectory(program, operands);
   }
 }
 
@@ -219,7 +249,7 @@ export async function analyzeShellCommand(command: string, options: AnalysisOpti
   const analyzer = new Analyzer(parser, options);
   analyzer.script(command, 0);
   const { segments, paths, urls, unparsed } = analyzer;
-  const writes = paths.some((mention) => mention.access === "write");
+  const writes = paths.some((mention) => mention.access !== "read");
   return {
     segments,
     paths,

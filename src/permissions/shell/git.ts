@@ -1,7 +1,8 @@
 /**
- * git runs other programs in several ways: `-c alias.x='!cmd'`, aliases from config that start with `!`,
- * `rebase --exec`, `bisect run`, `submodule foreach`, and configuration (`-c core.pager=…`). This follows
- * them so rules see the programs git would run.
+ * git runs other programs in many ways: aliases that start with `!` (from config or `-c alias.x=…`),
+ * configuration that names a command (`core.pager`, `diff.external`, `core.fsmonitor`, …, given with `-c`
+ * or written with `git config`), `--upload-pack`/`--receive-pack`, `rebase --exec`, `bisect run`,
+ * `submodule foreach`. This follows them so rules see the programs git would run.
  */
 import type { WrapperSink } from "./wrappers.js";
 
@@ -17,21 +18,42 @@ const GIT_COMMANDS = new Set(
 
 const VALUED_GLOBALS = /^(-C|-c|--git-dir|--work-tree|--namespace|--config-env|--super-prefix|--list-cmds)$/;
 
+/** Configuration whose value is a command git runs. */
+const COMMAND_KEYS = /^(core\.(pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|diff\.external|diff\.[^.]+\.(command|textconv)|merge\.[^.]+\.driver|filter\.[^.]+\.(clean|smudge|process)|credential\.helper|credential\..+\.helper|sequence\.editor|gpg\.program|gpg\.[^.]+\.program|pager\..+|alias\..+|web\.browser|browser\.[^.]+\.(cmd|path)|man\.[^.]+\.(cmd|path)|uploadpack\.packobjectshook|remote\.[^.]+\.(uploadpack|receivepack|proxy)|sendemail\.[^.]*(cmd|command))$/i;
+/** Configuration that points git at code the analysis cannot see. */
+const OPAQUE_KEYS = /^(core\.hookspath|include\.path|includeif\..+|url\..+\.(insteadof|pushinsteadof))$/i;
+
 export interface GitResult {
   /** `git <subcommand> …` with the global options removed. */
   argv: string[];
-  /** Global options that change what git runs (-c, --exec-path, --config-env): never read-only. */
+  /** Configuration given on the command line: never read-only. */
   unsafe: boolean;
 }
 
-function valueAfter(args: string[], names: RegExp): string[] {
+/** Values of options like `-x cmd`, `-xcmd`, `--exec cmd`, `--exec=cmd`. */
+function valuesOf(args: string[], short: string | undefined, long: string[]): string[] {
   const values: string[] = [];
   args.forEach((arg, index) => {
     const equals = arg.indexOf("=");
-    if (equals > 0 && names.test(arg.slice(0, equals))) values.push(arg.slice(equals + 1));
-    else if (names.test(arg) && args[index + 1] !== undefined) values.push(args[index + 1] as string);
+    if (equals > 0 && long.includes(arg.slice(0, equals))) values.push(arg.slice(equals + 1));
+    else if ((arg === short || long.includes(arg)) && args[index + 1] !== undefined) values.push(args[index + 1] as string);
+    else if (short && arg.startsWith(short) && arg.length > short.length && !arg.startsWith("--")) values.push(arg.slice(short.length));
   });
   return values;
+}
+
+/** A configuration setting: runs its value when it names a command, gives up when it points at code. */
+function configSetting(name: string, value: string, sink: WrapperSink): void {
+  if (COMMAND_KEYS.test(name)) sink.script(value.startsWith("!") ? value.slice(1) : value);
+  else if (OPAQUE_KEYS.test(name)) sink.unparsed(`git configuration ${name} makes git run code the analysis cannot see`);
+}
+
+function configCommand(rest: string[], sink: WrapperSink): void {
+  const operands = rest.filter((arg) => !arg.startsWith("-"));
+  // `git config name value`, `git config set name value`, `git config --add name value`
+  const [first, second, third] = operands;
+  if (first === "set" && second !== undefined && third !== undefined) configSetting(second, third, sink);
+  else if (first !== undefined && second !== undefined && !["get", "unset", "list", "edit", "rename-section", "remove-section"].includes(first)) configSetting(first, second, sink);
 }
 
 export function followGit(argv: string[], aliases: Readonly<Record<string, string>>, sink: WrapperSink, depth = 0): GitResult {
@@ -43,12 +65,12 @@ export function followGit(argv: string[], aliases: Readonly<Record<string, strin
     if (arg === "-c" || (arg.startsWith("-c") && arg.length > 2 && !arg.startsWith("--"))) {
       const setting = arg === "-c" ? (argv[index + 1] ?? "") : arg.slice(2);
       const [name = "", ...value] = setting.split("=");
-      // Configuration can make git run programs (core.pager, diff.external, aliases…): never read-only.
-      unsafe = true;
-      if (name.toLowerCase().startsWith("alias.")) localAliases[name.slice(6)] = value.join("=");
+      unsafe = true; // configuration may change behaviour in ways a rule does not expect
+      configSetting(name, value.join("="), sink);
+      if (name.toLowerCase().startsWith("alias.")) localAliases[name.slice(6).toLowerCase()] = value.join("=");
       index += arg === "-c" ? 2 : 1;
     } else if (arg === "--exec-path" || arg.startsWith("--exec-path=") || arg.startsWith("--config-env")) {
-      unsafe = true;
+      sink.unparsed(`git ${arg} makes git run programs from elsewhere`);
       index += arg === "--config-env" ? 2 : 1;
     } else if (VALUED_GLOBALS.test(arg)) {
       // -C, --git-dir and --work-tree move git elsewhere: those directories are paths it touches.
@@ -57,15 +79,14 @@ export function followGit(argv: string[], aliases: Readonly<Record<string, strin
     } else if (/^--(git-dir|work-tree)=/.test(arg)) {
       sink.path(arg.slice(arg.indexOf("=") + 1), "read");
       index += 1;
-    }
-    else if (arg.startsWith("-")) index += 1;
+    } else if (arg.startsWith("-")) index += 1;
     else break;
   }
   const sub = argv[index];
   const rest = argv.slice(index + 1);
   const normalized = ["git", ...argv.slice(index)];
   if (sub === undefined) return { argv: normalized, unsafe };
-  const alias = GIT_COMMANDS.has(sub) ? undefined : localAliases[sub];
+  const alias = GIT_COMMANDS.has(sub) ? undefined : localAliases[sub.toLowerCase()];
   if (alias !== undefined) {
     if (alias.startsWith("!")) {
       sink.script([alias.slice(1), ...rest].join(" "));
@@ -75,12 +96,16 @@ export function followGit(argv: string[], aliases: Readonly<Record<string, strin
       sink.unparsed(`git alias "${sub}" refers to itself`);
       return { argv: normalized, unsafe: true };
     }
-    const expanded = alias.trim().split(/\s+/).filter(Boolean);
-    return followGit(["git", ...expanded, ...rest], localAliases, sink, depth + 1);
+    return followGit(["git", ...alias.trim().split(/\s+/).filter(Boolean), ...rest], localAliases, sink, depth + 1);
   }
-  if (sub === "rebase") for (const command of valueAfter(rest, /^(-x|--exec)$/)) sink.script(command);
-  if (sub === "difftool" || sub === "mergetool") for (const command of valueAfter(rest, /^(-x|--extcmd)$/)) sink.script(command);
-  if (sub === "filter-branch") for (const command of valueAfter(rest, /^--[a-z-]*filter$/)) sink.script(command);
+  const run = (commands: string[]) => commands.forEach((command) => sink.script(command));
+  if (sub === "config") configCommand(rest, sink);
+  if (sub === "rebase") run(valuesOf(rest, "-x", ["--exec"]));
+  if (sub === "difftool" || sub === "mergetool") run(valuesOf(rest, "-x", ["--extcmd"]));
+  if (sub === "filter-branch") run(rest.flatMap((arg, position) => (/^--[a-z-]*filter$/.test(arg) && rest[position + 1] !== undefined ? [rest[position + 1] as string] : [])));
+  if (["clone", "fetch", "pull", "ls-remote"].includes(sub)) run(valuesOf(rest, "-u", ["--upload-pack"]));
+  if (sub === "push") run(valuesOf(rest, undefined, ["--receive-pack", "--exec"]));
+  if (sub === "archive") run(valuesOf(rest, undefined, ["--exec"]));
   if (sub === "bisect" && rest[0] === "run" && rest.length > 1) sink.command(rest.slice(1));
   if (sub === "submodule") {
     const foreach = rest.indexOf("foreach");

@@ -22,12 +22,12 @@ export const SUBCOMMAND_PROGRAMS = new Set([
 ]);
 
 const READ_ONLY_SUBCOMMANDS: Record<string, ReadonlySet<string>> = {
-  git: new Set(["status", "log", "diff", "show", "rev-parse", "ls-files", "blame", "describe", "shortlog", "grep", "ls-tree", "cat-file", "reflog", "merge-base", "rev-list", "show-ref", "count-objects", "whatchanged", "name-rev", "check-ignore", "version", "help"]),
+  git: new Set(["status", "log", "diff", "show", "rev-parse", "ls-files", "blame", "describe", "shortlog", "grep", "ls-tree", "cat-file", "merge-base", "rev-list", "show-ref", "count-objects", "whatchanged", "name-rev", "check-ignore", "version", "help"]),
   npm: new Set(["ls", "list", "view", "info", "outdated", "why", "explain", "search", "help", "root", "prefix", "--version", "-v"]),
   pnpm: new Set(["ls", "list", "why", "outdated", "--version"]),
   yarn: new Set(["list", "why", "info", "--version"]),
   cargo: new Set(["tree", "metadata", "--version", "search"]),
-  go: new Set(["version", "env", "list", "doc"]),
+  go: new Set(["version", "list", "doc"]),
   docker: new Set(["ps", "images", "version", "info", "inspect", "logs"]),
   podman: new Set(["ps", "images", "version", "info", "inspect", "logs"]),
   kubectl: new Set(["get", "describe", "version", "logs", "explain", "api-resources"]),
@@ -44,13 +44,14 @@ const GIT_LISTING_FORMS: Record<string, RegExp> = {
   tag: /^(-l|--list|-n\d*|--contains|--sort=.*|--format=.*|--points-at)$/,
   remote: /^(-v|--verbose|show|get-url)$/,
   stash: /^(list|show|-p|--stat)$/,
+  reflog: /^(show|-n\d*|--date=.*|--oneline|-\d+)$/,
   config: /^(--get|--get-all|--get-regexp|--list|-l|--show-origin|--show-scope|--global|--local|--system|--name-only)$/,
 };
 
 /** Options that make an otherwise read-only program write, execute something, or open other files. */
 const WRITING_OPTIONS: Record<string, RegExp> = {
   find: /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/,
-  sort: /^(-o|--output|--compress-program)/,
+  sort: /^(-[a-zA-Z]*o|--output|--compress-program)/,
   rg: /^(--pre|--pre-glob|--search-zip|-z)/,
   git: /^(--output|--ext-diff|--exec|--upload-pack|--receive-pack|--open-files-in-pager|-O)/,
   less: /^(-o|-O|--log-file|--LOG-FILE)/,
@@ -67,11 +68,56 @@ function firstOperand(args: readonly string[]): string | undefined {
   return args.find((arg) => !arg.startsWith("-"));
 }
 
+/** Global options that take a value, per program, so their value is not taken for the subcommand. */
+const VALUED_GLOBALS: Record<string, RegExp> = {
+  npm: /^(--loglevel|--prefix|-C|--userconfig|--globalconfig|--cache|--registry|-w|--workspace)$/,
+  pnpm: /^(-C|--dir|--filter|-F|--loglevel|--reporter)$/,
+  yarn: /^(--cwd)$/,
+  docker: /^(-l|--log-level|-H|--host|-c|--context|--config|--tlscacert|--tlscert|--tlskey)$/,
+  podman: /^(--log-level|--url|-c|--connection|--root|--runroot|--storage-driver)$/,
+  kubectl: /^(-n|--namespace|--context|--cluster|-s|--server|--kubeconfig|--user|--token|--as|--as-group|-v|--request-timeout)$/,
+  helm: /^(-n|--namespace|--kube-context|--kubeconfig|--registry-config|--repository-config|--repository-cache)$/,
+  pip: /^(--log|--cache-dir|--proxy|--cert|--client-cert|--python|--timeout|--retries|--exists-action|--trusted-host|--src)$/,
+  pip3: /^(--log|--cache-dir|--proxy|--cert|--client-cert|--python|--timeout|--retries|--exists-action|--trusted-host|--src)$/,
+  cargo: /^(--config|-Z|--color|-C)$/,
+  go: /^(-C)$/,
+  gh: /^(-R|--repo|--hostname)$/,
+  systemctl: /^(-H|--host|-M|--machine|-t|--type|-p|--property|--state|-n|--lines|-o|--output)$/,
+  make: /^(-C|-f|--file|--makefile|-j|--jobs|-l|-I|--include-dir|-o|-W)$/,
+};
+/** Global options known to take no value. */
+const FLAG_GLOBALS: Record<string, RegExp> = {
+  npm: /^(-g|--global|-s|--silent|-q|--quiet|-d|--verbose|-y|--yes)$/,
+  docker: /^(-D|--debug|--tls|--tlsverify)$/,
+  kubectl: /^(--insecure-skip-tls-verify|--warnings-as-errors)$/,
+  pip: /^(-v|--verbose|-q|--quiet|--isolated|--no-cache-dir|--disable-pip-version-check|--no-color|--require-virtualenv)$/,
+  pip3: /^(-v|--verbose|-q|--quiet|--isolated|--no-cache-dir|--disable-pip-version-check|--no-color|--require-virtualenv)$/,
+  cargo: /^(-v|--verbose|-q|--quiet|--frozen|--locked|--offline)$/,
+};
+
+/**
+ * The subcommand of a program that has them, skipping global options (and their values). `certain` is false
+ * when an option the tables do not know comes first: it might have taken the next word as its value.
+ */
+export function subcommandOf(program: string, args: readonly string[]): { sub?: string; certain: boolean } {
+  const valued = VALUED_GLOBALS[program];
+  const flags = FLAG_GLOBALS[program];
+  let certain = true;
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] as string;
+    if (arg === "--") return { sub: args[index + 1], certain };
+    if (!arg.startsWith("-") || arg === "-") return { sub: arg, certain };
+    if (valued?.test(arg)) index++;
+    else if (!arg.includes("=") && !flags?.test(arg)) certain = false;
+  }
+  return { certain };
+}
+
 /** The identifier a rule such as `shell(git push)` matches: the program, plus its subcommand if it has them. */
 export function commandIdentifier(argv: readonly string[]): string {
   const program = programName(argv[0] ?? "");
   if (!SUBCOMMAND_PROGRAMS.has(program)) return program;
-  const sub = firstOperand(argv.slice(1));
+  const { sub } = subcommandOf(program, argv.slice(1));
   return sub ? `${program} ${sub}` : program;
 }
 
@@ -85,7 +131,8 @@ function sedScriptReadOnly(script: string): boolean {
     if (/^(\d+|\$|\/[^/]*\/)?(,(\d+|\$|\/[^/]*\/))?!?\s*[pdqlnP=]$/.test(command)) return true;
     const substitution = /^(\d+|\$|\/[^/]*\/)?(,(\d+|\$|\/[^/]*\/))?s(.)(.*)$/.exec(command);
     if (!substitution) return false;
-    const [, , , delimiter, rest] = substitution as unknown as [string, string, string, string, string];
+    const delimiter = substitution[4] as string;
+    const rest = substitution[5] as string;
     const flags = rest.split(delimiter).at(-1) ?? "";
     return rest.split(delimiter).length === 3 && /^[gipI0-9]*$/.test(flags);
   });
@@ -137,8 +184,9 @@ export function isReadOnlyInvocation(argv: readonly string[]): boolean {
   if (READ_ONLY_PROGRAMS.has(program)) return true;
   const subcommands = READ_ONLY_SUBCOMMANDS[program];
   if (!subcommands) return false;
-  const sub = firstOperand(args) ?? args[0];
-  return sub !== undefined && subcommands.has(sub);
+  const { sub, certain } = subcommandOf(program, args);
+  if (sub === undefined) return args.length > 0 && args.every((arg) => subcommands.has(arg)); // `npm --version`
+  return certain && subcommands.has(sub);
 }
 
 function gitReadOnly(args: readonly string[]): boolean {
@@ -148,7 +196,8 @@ function gitReadOnly(args: readonly string[]): boolean {
   const listing = GIT_LISTING_FORMS[sub];
   if (listing) {
     if (sub === "config") return rest.some((arg) => /^(--get|--get-all|--get-regexp|--list|-l)$/.test(arg)) && rest.every((arg) => !arg.startsWith("-") || listing.test(arg));
-    if (sub === "remote" || sub === "stash") return rest.length === 0 || listing.test(rest[0] as string);
+    if (sub === "remote" || sub === "reflog") return rest.length === 0 || listing.test(rest[0] as string);
+    if (sub === "stash") return rest.length > 0 && listing.test(rest[0] as string); // `git stash` alone is `git stash push`
     return rest.every((arg) => listing.test(arg) || (!arg.startsWith("-") && (sub === "branch" || sub === "tag") && rest.some((flag) => /^(--list|-l|--contains|--points-at|--merged|--no-merged)$/.test(flag))));
   }
   return READ_ONLY_SUBCOMMANDS.git?.has(sub) ?? false;

@@ -2,7 +2,8 @@
  * Programs that run other programs. Each wrapper's own options are skipped to find the command it runs,
  * which becomes a segment of its own; strings it hands to a shell are parsed as shell.
  */
-import { commandIdentifier, programName } from "./read-only.js";
+import type { PathAccess } from "./analysis-types.js";
+import { programName } from "./read-only.js";
 
 export interface WrapperSink {
   /** Analyse argv (recursively) as a command. `operandsUnknown`: its arguments come from elsewhere (xargs). */
@@ -11,13 +12,15 @@ export interface WrapperSink {
   script(text: string): void;
   unparsed(reason: string): void;
   /** A path the wrapper itself uses (a directory it changes to, a file it writes). */
-  path(pathText: string, access: "read" | "write"): void;
+  path(pathText: string, access: PathAccess): void;
+  /** A variable the wrapper sets for the command it runs (env NAME=value). */
+  assignment(name: string, value: string): void;
 }
 
 interface WrapperSpec {
   /** Options that take a value as the next word. */
   valued: RegExp;
-  /** Needs approval of its own (sudo), or is only a way of running the inner command (time). */
+  /** Only a way of running the inner command (time), or a program that needs approval of its own (sudo). */
   transparent: boolean;
   /** Words to skip after the options before the command (timeout's duration, chroot's directory). */
   positional?: number;
@@ -33,18 +36,32 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   ionice: { valued: /^(-c|--class|-n|--classdata|-p|--pid|-P|--pgid|-u|--uid)$/, transparent: true },
   stdbuf: { valued: /^(-i|-o|-e|--input|--output|--error)$/, transparent: true },
   setsid: { valued: /^$/, transparent: true },
-  chroot: { valued: /^(--userspec|--groups)$/, transparent: false, positional: 1 },
   command: { valued: /^$/, transparent: true },
   builtin: { valued: /^$/, transparent: true },
   exec: { valued: /^-a$/, transparent: true },
   unbuffer: { valued: /^$/, transparent: true },
+  chrt: { valued: /^(-T|--sched-runtime|-P|--sched-period|-D|--sched-deadline)$/, transparent: true, positional: 1 },
+  taskset: { valued: /^(-c|--cpu-list)$/, transparent: true, positional: 1 },
+  numactl: { valued: /^(-[CNmPpi]|--(physcpubind|cpunodebind|membind|preferred|interleave))$/, transparent: true },
+  busybox: { valued: /^$/, transparent: true },
+  toybox: { valued: /^$/, transparent: true },
+  fakeroot: { valued: /^(-l|--lib|--faked|-s|-i)$/, transparent: false },
+  unshare: { valued: /^(-S|--setuid|-G|--setgroups|-R|--root|-w|--wd)$/, transparent: false },
+  chroot: { valued: /^(--userspec|--groups)$/, transparent: false, positional: 1 },
   strace: { valued: /^(-e|-o|-p|-s|-u|-E|-P|-a|-I|-b|-X|-O|-S)$/, transparent: false },
   ltrace: { valued: /^(-e|-o|-p|-s|-u|-E|-a|-n|-A|-D)$/, transparent: false },
-  runuser: { valued: /^(-u|--user|-g|--group|-G|--supp-group|-s|--shell|-w)$/, transparent: false },
-  flock: { valued: /^(-w|--timeout|-E|--conflict-exit-code)$/, transparent: false, positional: 1 },
+  firejail: { valued: /^$/, transparent: false },
 };
 
-const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish"]);
+/** Wrappers that hand a string to a shell: the option, and whether the wrapper needs approval of its own. */
+const STRING_RUNNERS: Record<string, { option: RegExp; transparent: boolean }> = {
+  su: { option: /^(-[a-zA-Z]*c|--command)$/, transparent: false },
+  runuser: { option: /^(-[a-zA-Z]*c|--command)$/, transparent: false },
+  flock: { option: /^(-c|--command)$/, transparent: false },
+  script: { option: /^(-[a-zA-Z]*c|--command)$/, transparent: true },
+};
+
+export const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox-sh"]);
 const XARGS_VALUED = /^(-a|--arg-file|-d|--delimiter|-E|-e|--eof|-I|-i|--replace|-L|-l|--max-lines|-n|--max-args|-P|--max-procs|-s|--max-chars|--process-slot-var)$/;
 
 /** Skips options (and valued options' values) from `start`; returns the index of the first operand. */
@@ -59,38 +76,51 @@ function skipOptions(argv: string[], start: number, valued: RegExp): number {
   return index;
 }
 
-function unwrapEnv(argv: string[], sink: WrapperSink): void {
+function unwrapEnv(argv: string[], sink: WrapperSink): boolean {
   let index = 1;
   while (index < argv.length) {
     const arg = argv[index] as string;
     if (arg === "-S" || arg === "--split-string" || arg.startsWith("--split-string=") || (arg.startsWith("-S") && arg.length > 2)) {
-      const text = arg === "-S" || arg === "--split-string" ? (argv[index + 1] ?? "") : arg.replace(/^(-S|--split-string=)/, "");
-      sink.script([text, ...argv.slice(arg === "-S" || arg === "--split-string" ? index + 2 : index + 1)].join(" "));
-      return;
+      const separate = arg === "-S" || arg === "--split-string";
+      const text = separate ? (argv[index + 1] ?? "") : arg.replace(/^(-S|--split-string=)/, "");
+      sink.script([text, ...argv.slice(separate ? index + 2 : index + 1)].join(" "));
+      return true;
     }
     if (arg === "-C" || arg === "--chdir") sink.path(argv[index + 1] ?? "", "read");
     if (arg.startsWith("--chdir=")) sink.path(arg.slice(8), "read");
+    const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(arg);
     if (arg === "-u" || arg === "--unset" || arg === "-C" || arg === "--chdir") index += 2;
-    else if (arg.startsWith("-") && arg !== "-") index += 1;
-    else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)) index += 1;
+    else if (assignment) {
+      sink.assignment(assignment[1] as string, assignment[2] as string);
+      index += 1;
+    } else if (arg.startsWith("-") && arg !== "-") index += 1;
     else break;
   }
-  if (index < argv.length) sink.command(argv.slice(index));
+  if (index >= argv.length) return false;
+  sink.command(argv.slice(index));
+  return true;
 }
 
-function unwrapShell(argv: string[], sink: WrapperSink): boolean {
-  for (let index = 1; index < argv.length; index++) {
+/** How a shell is started: with a -c string, on a script file, or reading its script from stdin. */
+export function shellInvocation(argv: string[]): { mode: "command"; script?: string } | { mode: "file" } | { mode: "stdin" } {
+  let index = 1;
+  let command = false;
+  while (index < argv.length) {
     const arg = argv[index] as string;
-    if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(arg)) {
-      const script = argv[index + 1];
-      if (script === undefined) sink.unparsed(`${argv[0]} -c without a command`);
-      else sink.script(script);
-      return true;
+    if (arg === "--" || arg === "-") {
+      index++;
+      break;
     }
-    if (!arg.startsWith("-") && !arg.startsWith("+")) return false; // a script file: the shell runs what we cannot see
-    if (arg === "-o" || arg === "+o" || arg === "--rcfile" || arg === "--init-file") index++;
+    if (/^[-+][oO]$|^--(rcfile|init-file)$/.test(arg)) index += 2;
+    else if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(arg)) {
+      command = true;
+      index++;
+    } else if (arg.startsWith("-") || arg.startsWith("+")) index++;
+    else break;
   }
-  return true; // `bash -s` or no arguments: reads the script from stdin (heredocs are parsed where they appear)
+  if (command) return { mode: "command", ...(argv[index] !== undefined ? { script: argv[index] as string } : {}) };
+  if (index < argv.length && !argv.slice(1).includes("-s")) return { mode: "file" };
+  return { mode: "stdin" };
 }
 
 function unwrapFindExec(argv: string[], sink: WrapperSink): void {
@@ -110,31 +140,57 @@ function unwrapFindExec(argv: string[], sink: WrapperSink): void {
  */
 export function unwrap(argv: string[], sink: WrapperSink): { transparent: boolean } | undefined {
   const program = programName(argv[0] ?? "");
-  if (program === "env") {
-    if (argv.length > 1 && argv.slice(1).some((arg) => !arg.startsWith("-") && !arg.includes("="))) {
-      unwrapEnv(argv, sink);
-      return { transparent: true };
-    }
-    if (argv.some((arg) => /^(-S|--split-string)/.test(arg))) {
-      unwrapEnv(argv, sink);
-      return { transparent: true };
-    }
-    return undefined;
-  }
+  if (program === "env") return unwrapEnv(argv, sink) ? { transparent: true } : undefined;
   if (program === "command" && (argv[1] === "-v" || argv[1] === "-V")) return undefined;
-  if (SHELLS.has(program)) return unwrapShell(argv, sink) ? { transparent: true } : undefined;
+  if (SHELLS.has(program)) {
+    const invocation = shellInvocation(argv);
+    if (invocation.mode !== "command") return undefined; // a script the analysis cannot see: the shell needs approval
+    if (invocation.script === undefined) sink.unparsed(`${program} -c without a command`);
+    else sink.script(invocation.script);
+    return { transparent: true };
+  }
   if (program === "eval") {
     sink.script(argv.slice(1).join(" "));
     return { transparent: true };
   }
-  if (program === "su") {
-    const flag = argv.findIndex((arg) => arg === "-c" || arg === "--command");
+  if (program === "trap") {
+    const action = argv[1] === "--" ? argv[2] : argv[1];
+    if (action !== undefined && !/^-[lp]$/.test(action) && action !== "-" && argv.length > 2) sink.script(action);
+    return { transparent: true };
+  }
+  const runner = STRING_RUNNERS[program];
+  if (runner) {
+    const flag = argv.findIndex((arg) => runner.option.test(arg));
     if (flag > 0 && argv[flag + 1] !== undefined) sink.script(argv[flag + 1] as string);
-    return { transparent: false };
+    else if (program === "flock" && argv.length > 2) sink.command(argv.slice(skipOptions(argv, 1, /^(-w|--timeout|-E|--conflict-exit-code)$/) + 1));
+    else if (program === "runuser") {
+      const start = skipOptions(argv, 1, /^(-u|--user|-g|--group|-G|--supp-group|-s|--shell|-w|--whitelist-environment)$/);
+      if (start < argv.length) sink.command(argv.slice(start));
+    }
+    return { transparent: runner.transparent && flag > 0 };
+  }
+  if (program === "coproc") {
+    // `coproc cmd args`, or `coproc NAME { cmd; }` (which the grammar reads as words).
+    const inner = argv[2] === "{" ? argv.slice(3) : argv.slice(1);
+    if (inner.length > 0) sink.command(inner);
+    return { transparent: true };
+  }
+  if (program === "taskset" && argv.some((arg) => /^(-c|--cpu-list)$/.test(arg))) {
+    // With a CPU list there is no mask operand before the command.
+    const start = skipOptions(argv, 1, /^(-c|--cpu-list)$/);
+    if (start < argv.length) sink.command(argv.slice(start));
+    return { transparent: true };
   }
   if (program === "xargs") {
     const start = skipOptions(argv, 1, XARGS_VALUED);
     sink.command(start < argv.length ? argv.slice(start) : ["echo"], { operandsUnknown: true });
+    return { transparent: true };
+  }
+  if (program === "parallel") {
+    const start = skipOptions(argv, 1, /^(-j|--jobs|-S|--sshlogin|-a|--arg-file|--delay|--timeout|--joblog|--results|-d|--delimiter|-I|--tmpdir)$/);
+    const end = argv.findIndex((arg, position) => position >= start && /^:::+$/.test(arg));
+    const template = argv.slice(start, end < 0 ? undefined : end);
+    if (template.length > 0) sink.script(template.join(" ").replace(/\{[^}]*\}/g, "ARG"));
     return { transparent: true };
   }
   if (program === "find") {
@@ -149,14 +205,9 @@ export function unwrap(argv: string[], sink: WrapperSink): { transparent: boolea
     }
     return { transparent: true };
   }
-  if (program === "time" || program === "flock") {
+  if (program === "time") {
     const output = argv.findIndex((arg) => arg === "-o" || arg === "--output");
-    if (program === "time" && output > 0 && argv[output + 1]) sink.path(argv[output + 1] as string, "write");
-    const command = argv.findIndex((arg) => arg === "-c" || arg === "--command");
-    if (program === "flock" && command > 0 && argv[command + 1] !== undefined) {
-      sink.script(argv[command + 1] as string);
-      return { transparent: false };
-    }
+    if (output > 0 && argv[output + 1]) sink.path(argv[output + 1] as string, "write");
   }
   const spec = WRAPPERS[program];
   if (!spec) return undefined;
@@ -164,5 +215,3 @@ export function unwrap(argv: string[], sink: WrapperSink): { transparent: boolea
   if (start < argv.length) sink.command(argv.slice(start));
   return { transparent: spec.transparent && start < argv.length };
 }
-
-export { commandIdentifier };
