@@ -72,7 +72,7 @@ export class TextPrinter {
       case "tool.execution_complete":
         if (silent) break;
         if (event.data.success) this.err(style.dim(`  └ ${firstLine(event.data.result?.content ?? "", 100) || "done"}`));
-        else this.err(style.red(`  ✗ ${firstLine(event.data.error?.message ?? "failed", 160)}`));
+        else this.err(style.red(`  ✗ ${firstLine(event.data.error?.message ?? "failed", 400)}`));
         break;
       case "session.error":
         this.endLine();

@@ -20,9 +20,6 @@ export type PermissionReply =
 
 export type PermissionOutcome = { approved: true } | { approved: false; kind: PermissionResultKind; message: string };
 
-export const NO_APPROVER_MESSAGE =
-  "Permission denied because no interactive user response was available. Retry in an interactive session so the user can approve it, or try an alternative that does not require this permission.";
-
 /** The flags that would allow these needs in a run without a person. */
 export function flagsToAllow(needs: readonly Need[]): string {
   const flags = new Set<string>();
@@ -104,7 +101,7 @@ export class PermissionBroker {
       return {
         approved: false,
         kind: "denied-no-approval-rule-and-could-not-request-from-user",
-        message: `${NO_APPROVER_MESSAGE} Why it needs approval: ${decision.reason}. ${flagsToAllow(decision.needs)}`,
+        message: `Permission denied: ${decision.reason}, and no interactive user response was available. ${flagsToAllow(decision.needs)} Otherwise retry in an interactive session so the user can approve it, or try an alternative that does not require this permission.`,
       };
     }
     const outsidePaths = decision.needs.flatMap((need) => (need.kind === "path" ? [need.resolved ?? need.text] : []));

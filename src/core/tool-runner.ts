@@ -31,7 +31,8 @@ export interface ToolBatchResult {
 
 type Prepared =
   | { ready: true; request: ToolRequest; tool: AnyTool; args: unknown }
-  | { ready: false; request: ToolRequest; message: string; code: string };
+  /** Not to be run; `tool` and `args` are there when the arguments were valid (a denial), for the title. */
+  | { ready: false; request: ToolRequest; message: string; code: string; tool?: AnyTool; args?: unknown };
 
 function describeSchemaError(tool: AnyTool, error: z.ZodError): string {
   return `Invalid arguments for ${tool.name}:\n${z.prettifyError(error)}\nFix the arguments and call ${tool.name} again.`;
@@ -55,7 +56,7 @@ async function prepare(request: ToolRequest, env: ToolRunEnvironment, signal: Ab
   const permission = await tool.permission(parsed.data, { cwd: env.cwd, toolCallId: request.toolCallId });
   if (permission) {
     const outcome = await env.permissions.check({ ...permission, toolCallId: request.toolCallId }, tool.name, signal);
-    if (!outcome.approved) return { ready: false, request, code: outcome.kind, message: outcome.message };
+    if (!outcome.approved) return { ready: false, request, code: outcome.kind, message: outcome.message, tool, args: parsed.data };
   }
   return { ready: true, request, tool, args: parsed.data };
 }
@@ -94,7 +95,7 @@ async function execute(call: Extract<Prepared, { ready: true }>, env: ToolRunEnv
 function emitStart(call: Prepared, env: ToolRunEnvironment, turnId: string): void {
   const { request } = call;
   let toolTitle: string | undefined;
-  if (call.ready && call.tool.title) {
+  if (call.tool?.title && call.args !== undefined) {
     try {
       toolTitle = call.tool.title(call.args);
     } catch {
