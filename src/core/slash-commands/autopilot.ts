@@ -1,0 +1,20 @@
+import type { SlashCommand } from "./types.js";
+
+export const autopilotCommand: SlashCommand = {
+  name: "autopilot",
+  aliases: ["goal"],
+  description: "Work autonomously until the task is done: on, off, or give the objective",
+  argsHint: "[on|off|<objective>]",
+  run: ({ session, args }) => {
+    if (args === "" || args === "on") {
+      session.setMode("autopilot");
+      return { kind: "message", text: "Autopilot on: the agent works until it calls task_complete." };
+    }
+    if (args === "off") {
+      session.setMode("interactive");
+      return { kind: "message", text: "Autopilot off." };
+    }
+    session.setMode("autopilot");
+    return { kind: "prompt", prompt: args };
+  },
+};

@@ -1,0 +1,31 @@
+/**
+ * A slash command is one data object: its name, aliases, a description for the palette and /help, and a
+ * run function that acts on the session and returns what the front end should do next. The core defines
+ * them; the TUI (and later a JSON-RPC client) only interprets the result.
+ */
+import type { AgentSession } from "../agent-session.js";
+
+export type SlashCommandResult =
+  | { kind: "message"; text: string; level?: "info" | "warning" | "error" }
+  /** Send this prompt to the model. */
+  | { kind: "prompt"; prompt: string }
+  /** Open a dialog the front end provides. */
+  | { kind: "dialog"; dialog: "help" | "model" | "resume" }
+  /** Start a fresh session in the same directory. */
+  | { kind: "new-session" }
+  | { kind: "exit" };
+
+export interface SlashCommandContext {
+  session: AgentSession;
+  /** Everything after the command name, trimmed. */
+  args: string;
+}
+
+export interface SlashCommand {
+  name: string;
+  aliases?: readonly string[];
+  description: string;
+  /** Shown after the name in the palette: `[on|off|<objective>]`. */
+  argsHint?: string;
+  run(context: SlashCommandContext): SlashCommandResult | Promise<SlashCommandResult>;
+}
