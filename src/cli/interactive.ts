@@ -1,8 +1,42 @@
-/** The interactive TUI is built in the next issue; until then `agent` without -p says how to use it. */
+/**
+ * `agent` without -p: the interactive TUI. Configuration problems are reported before the terminal is
+ * touched; the TUI itself is loaded only here (the headless path never loads ink or react).
+ */
+import { FilePromptHistory } from "../session/prompt-history.js";
+import { bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
+import { TuiSessionHost } from "./tui-session-host.js";
 
-export async function runInteractive(_options: CliOptions): Promise<number> {
-  process.stderr.write('agent: the interactive terminal UI is not available in this version yet. Run a prompt with: agent -p "…"\n');
-  return ExitCode.usage;
+declare const AGENT_VERSION: string;
+
+export async function runInteractive(options: CliOptions): Promise<number> {
+  if (!process.stdout.isTTY || !process.stdin.isTTY) {
+    process.stderr.write('agent: the interactive mode needs a terminal. Run a prompt without one with: agent -p "…"\n');
+    return ExitCode.usage;
+  }
+  const boot = await bootstrap(options);
+  if (!boot.ok) {
+    process.stderr.write(`agent: ${boot.message}\n`);
+    return ExitCode.config;
+  }
+  const ui = await import("../ui/run-tui.js");
+  const { createTheme } = await import("../ui/theme.js");
+  const theme = createTheme();
+  let resumeId = boot.value.resumeId;
+  if (options.resume === true) {
+    const { pickSession } = await import("../ui/pick-session.js");
+    resumeId = await pickSession({ sessions: await boot.value.store.list(), cwd: options.cwd, theme });
+    if (!resumeId) return ExitCode.ok;
+  }
+  const host = new TuiSessionHost(boot.value, options);
+  await host.open(resumeId);
+  const result = await ui.runTui({ host, theme, history: new FilePromptHistory(boot.value.agentHome), version: AGENT_VERSION });
+  const id = host.session.id;
+  host.shutdown();
+  process.stdout.write(`\nResume this session with: agent --resume ${id}\n`);
+  if (result.signal === "SIGTERM") return ExitCode.terminated;
+  if (result.signal === "SIGINT") return ExitCode.interrupted;
+  if (result.signal === "SIGHUP") return 129;
+  return ExitCode.ok;
 }

@@ -93,6 +93,11 @@ export class AgentSession {
     return this.provider.model;
   }
 
+  /** The custom instruction files in the system prompt. */
+  get instructionPaths(): string[] {
+    return this.options.instructions.map((file) => file.path);
+  }
+
   get contextLimit(): number {
     return this.provider.limits.maxPromptTokens;
   }

@@ -71,7 +71,14 @@ function restoredMode(events: readonly SessionEvent[]): AgentMode {
   return "interactive";
 }
 
-export async function openSession(options: OpenSessionOptions): Promise<{ session: AgentSession; resume?: ResumeReport }> {
+export interface OpenedSession {
+  session: AgentSession;
+  resume?: ResumeReport;
+  /** The events the session's log already held (a resumed session), for showing its history. */
+  history: readonly SessionEvent[];
+}
+
+export async function openSession(options: OpenSessionOptions): Promise<OpenedSession> {
   const { store, provider } = options;
   const id = options.resumeId ?? store.create();
   const dir = store.dirOf(id);
@@ -162,7 +169,7 @@ export async function openSession(options: OpenSessionOptions): Promise<{ sessio
       ...(options.name ? { name: options.name } : {}),
       context,
     });
-    return { session };
+    return { session, history: [] };
   }
 
   const unanswered = conversation.unansweredToolCalls();
@@ -189,6 +196,7 @@ export async function openSession(options: OpenSessionOptions): Promise<{ sessio
   if (options.name && options.name !== previous?.name) keeper.rename(options.name);
   return {
     session,
+    history: log.events,
     resume: { eventCount: log.events.length, skippedLines: log.skipped.length, unknownEvents: log.unknownEvents, repairedToolCalls: unanswered.length },
   };
 }

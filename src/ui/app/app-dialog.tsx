@@ -1,0 +1,85 @@
+/** The dialogs the app opens on request: /help, ?, /model and /resume. */
+import { useEffect, useState } from "react";
+import type { SlashCommand } from "../../core/slash-commands/registry.js";
+import type { SessionMetadata } from "../../session/session-metadata.js";
+import { HelpOverlay } from "../components/help-overlay.js";
+import { ModelPicker } from "../components/model-picker.js";
+import { QuickHelp } from "../components/quick-help.js";
+import { ResumePicker } from "../components/resume-picker.js";
+import type { SessionHost } from "../session-host.js";
+import type { Theme } from "../theme.js";
+import type { DialogName } from "./use-submit.js";
+
+interface DialogProps {
+  host: SessionHost;
+  theme: Theme;
+  width: number;
+  close(): void;
+}
+
+function ModelDialog({ host, theme, width, close }: DialogProps) {
+  const [models, setModels] = useState<string[] | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  useEffect(() => {
+    const controller = new AbortController();
+    host.session
+      .listModels(controller.signal)
+      .then(setModels)
+      .catch((failure: unknown) => {
+        setError((failure as Error).message);
+        setModels([host.session.model]);
+      });
+    return () => controller.abort();
+  }, [host]);
+  return (
+    <ModelPicker
+      models={models}
+      current={host.session.model}
+      {...(error ? { error } : {})}
+      theme={theme}
+      width={width}
+      onSelect={(model) => {
+        host.session.setModel(model);
+        close();
+      }}
+      onCancel={close}
+    />
+  );
+}
+
+function ResumeDialog({ host, theme, width, close }: DialogProps) {
+  const [sessions, setSessions] = useState<SessionMetadata[] | undefined>();
+  useEffect(() => {
+    host
+      .listSessions()
+      .then((all) => setSessions(all.filter((session) => session.id !== host.session.id)))
+      .catch(() => setSessions([]));
+  }, [host]);
+  if (!sessions) return null;
+  return (
+    <ResumePicker
+      sessions={sessions}
+      cwd={host.cwd}
+      theme={theme}
+      width={width}
+      onSelect={(id) => {
+        close();
+        void host.switchTo(id);
+      }}
+      onCancel={close}
+    />
+  );
+}
+
+export function AppDialog(props: DialogProps & { dialog: DialogName; commands: readonly SlashCommand[] }) {
+  switch (props.dialog) {
+    case "quick-help":
+      return <QuickHelp theme={props.theme} width={props.width} onClose={props.close} />;
+    case "help":
+      return <HelpOverlay commands={props.commands} instructionFiles={props.host.session.instructionPaths} theme={props.theme} width={props.width} onClose={props.close} />;
+    case "model":
+      return <ModelDialog {...props} />;
+    case "resume":
+      return <ResumeDialog {...props} />;
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * What happens to a submitted prompt: `/command` runs a slash command, `!cmd` runs a shell command for the
+ * user, anything else goes to the model — now, or queued while the agent is busy (sent when it is idle).
+ */
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { Attachment } from "../../core/events/index.js";
+import { parseSlashCommand, type SlashCommandResult } from "../../core/slash-commands/registry.js";
+import type { SessionHost } from "../session-host.js";
+import type { TranscriptStore } from "../state/transcript-store.js";
+
+export interface Submission {
+  text: string;
+  attachments: Attachment[];
+}
+
+export type DialogName = "help" | "quick-help" | "model" | "resume";
+
+export interface SubmitActions {
+  submit(submission: Submission): void;
+  queue: Submission[];
+  /** Takes the last queued prompt back (to edit it). */
+  unqueueLast(): Submission | undefined;
+}
+
+let localCounter = 0;
+const localId = () => `local-${++localCounter}`;
+
+export function useSubmit(options: {
+  host: SessionHost;
+  store: TranscriptStore;
+  busy: boolean;
+  openDialog(dialog: DialogName): void;
+  exit(): void;
+}): SubmitActions {
+  const { host, store, busy } = options;
+  const [queue, setQueue] = useState<Submission[]>([]);
+  const latest = useRef(options);
+  latest.current = options;
+
+  const note = useCallback((text: string, level: "info" | "warning" | "error" = "info") => store.addLocal({ kind: "notice", id: localId(), level, text }), [store]);
+
+  const send = useCallback(
+    (submission: Submission) => {
+      host.session.send(submission.text, { attachments: submission.attachments }).catch((error: unknown) => note(`✗ ${(error as Error).message}`, "error"));
+    },
+    [host, note],
+  );
+
+  const handleResult = useCallback(
+    (result: SlashCommandResult) => {
+      const { openDialog, exit } = latest.current;
+      switch (result.kind) {
+        case "message":
+          return note(result.text, result.level ?? "info");
+        case "prompt":
+          return send({ text: result.prompt, attachments: [] });
+        case "dialog":
+          return openDialog(result.dialog);
+        case "new-session":
+          host.startNew().catch((error: unknown) => note(`✗ ${(error as Error).message}`, "error"));
+          return;
+        case "exit":
+          return exit();
+      }
+    },
+    [host, note, send],
+  );
+
+  const submit = useCallback(
+    (submission: Submission) => {
+      const text = submission.text.trim();
+      const slash = parseSlashCommand(text);
+      if (slash) {
+        store.addLocal({ kind: "user", id: localId(), text });
+        if (!slash.command) return note(`✗ Unknown command: /${slash.name} (type / to see the commands)`, "error");
+        Promise.resolve()
+          .then(() => slash.command?.run({ session: host.session, args: slash.args }))
+          .then((result) => result && handleResult(result))
+          .catch((error: unknown) => note(`✗ /${slash.name}: ${(error as Error).message}`, "error"));
+        return;
+      }
+      if (text.startsWith("!")) {
+        const command = text.slice(1).trim();
+        if (command === "") return;
+        if (latest.current.busy) {
+          setQueue((current) => [...current, submission]);
+          return;
+        }
+        host.session.runShellCommand(command).catch((error: unknown) => note(`✗ ${(error as Error).message}`, "error"));
+        return;
+      }
+      if (latest.current.busy) setQueue((current) => [...current, submission]);
+      else send(submission);
+    },
+    [host, store, note, send, handleResult],
+  );
+
+  // When the agent becomes idle, the next queued prompt goes.
+  useEffect(() => {
+    if (busy || queue.length === 0) return;
+    const [next, ...rest] = queue as [Submission, ...Submission[]];
+    setQueue(rest);
+    submit(next);
+  }, [busy, queue, submit]);
+
+  const unqueueLast = useCallback((): Submission | undefined => {
+    const last = queue.at(-1);
+    if (last) setQueue(queue.slice(0, -1));
+    return last;
+  }, [queue]);
+
+  return { submit, queue, unqueueLast };
+}

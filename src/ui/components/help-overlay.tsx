@@ -1,0 +1,77 @@
+/**
+ * /help: the keys, the slash commands (with aliases and argument hints) and the instruction files that
+ * were loaded for this session. Any key closes it.
+ */
+import { Box, Text } from "ink";
+import type { SlashCommand } from "../../core/slash-commands/types.js";
+import type { Theme } from "../theme.js";
+import { Priority } from "../terminal/input-bus.js";
+import { useKeys, usePaste } from "../terminal/input-context.js";
+import { KEY_HELP, KeyTable } from "./quick-help.js";
+
+export type HelpCommand = Pick<SlashCommand, "name" | "aliases" | "description" | "argsHint">;
+
+export interface HelpOverlayProps {
+  commands: readonly HelpCommand[];
+  instructionFiles: readonly string[];
+  theme: Theme;
+  width: number;
+  onClose: () => void;
+}
+
+/** "/model [name]": the name and its argument hint. */
+export function commandLabel(command: HelpCommand): string {
+  return `/${command.name}${command.argsHint ? ` ${command.argsHint}` : ""}`;
+}
+
+export function HelpOverlay({ commands, instructionFiles, theme, width, onClose }: HelpOverlayProps) {
+  useKeys(() => {
+    onClose();
+    return true;
+  }, Priority.dialog);
+  usePaste(() => {
+    onClose();
+    return false;
+  }, Priority.dialog);
+  const inner = Math.max(10, width - 4);
+  const sorted = [...commands].sort((a, b) => a.name.localeCompare(b.name));
+  const labelWidth = Math.min(Math.floor(inner / 2), Math.max(0, ...sorted.map((command) => commandLabel(command).length)) + 2);
+  return (
+    <Box flexDirection="column" width={width} borderStyle="round" borderColor={theme.border} paddingX={1}>
+      <Text bold>Help</Text>
+      <Text color={theme.muted}>Keys</Text>
+      <KeyTable entries={KEY_HELP} theme={theme} width={inner} />
+      <Box marginTop={1}>
+        <Text color={theme.muted}>Commands</Text>
+      </Box>
+      {sorted.length === 0 ? <Text color={theme.muted}>(none)</Text> : null}
+      {sorted.map((command) => (
+        <Box key={command.name} width={inner}>
+          <Box width={labelWidth} flexShrink={0}>
+            <Text color={theme.accent} wrap="truncate-end">
+              {commandLabel(command)}
+            </Text>
+          </Box>
+          <Text wrap="truncate-end">
+            {command.description}
+            {command.aliases && command.aliases.length > 0 ? (
+              <Text color={theme.muted}> (also {command.aliases.map((alias) => `/${alias}`).join(", ")})</Text>
+            ) : null}
+          </Text>
+        </Box>
+      ))}
+      <Box marginTop={1}>
+        <Text color={theme.muted}>Instruction files</Text>
+      </Box>
+      {instructionFiles.length === 0 ? <Text color={theme.muted}>none loaded</Text> : null}
+      {instructionFiles.map((file) => (
+        <Box key={file} width={inner}>
+          <Text wrap="truncate-start">{file}</Text>
+        </Box>
+      ))}
+      <Box marginTop={1}>
+        <Text color={theme.muted}>Press any key to close</Text>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,304 @@
+/**
+ * The question a tool call asks before it runs: what it wants to do (the command in a box, a diff, a path,
+ * a URL, an MCP call), why it needs approval, and four answers: yes · yes for this session · yes always in
+ * this directory · no, with a message for the agent. Digits pick an answer, ↑/↓ and Enter too; Esc denies
+ * and stops the turn. While shown it takes every key.
+ */
+import { Box, Text } from "ink";
+import { useState, useRef } from "react";
+import type { PermissionRequest } from "../../core/events/index.js";
+import type { PermissionReply } from "../../core/permission-broker.js";
+import type { Theme } from "../theme.js";
+import { Priority } from "../terminal/input-bus.js";
+import { useKeys, usePaste } from "../terminal/input-context.js";
+import type { Key } from "../terminal/keys.js";
+
+export interface PermissionDialogProps {
+  request: PermissionRequest;
+  theme: Theme;
+  width: number;
+  /** How many more requests wait behind this one. */
+  queued: number;
+  onAnswer: (reply: PermissionReply, options?: { stop: boolean }) => void;
+}
+
+export interface PermissionOption {
+  label: string;
+  /** `deny` opens the message input instead of answering at once. */
+  reply: PermissionReply;
+}
+
+const COMMAND_LINES = 12;
+const DIFF_LINES = 20;
+const ARGS_LINES = 10;
+
+function originOf(url: string): string {
+  try {
+    const origin = new URL(url).origin;
+    return origin === "null" ? url : origin;
+  } catch {
+    return url;
+  }
+}
+
+/** What "yes for this session / always" would cover, in words; undefined when it cannot be offered. */
+export function approvalScope(request: PermissionRequest): string | undefined {
+  switch (request.kind) {
+    case "shell": {
+      if (request.canOfferSessionApproval === false) return undefined;
+      const ids = [...new Set(request.commands.filter((command) => !command.readOnly).map((command) => command.identifier))];
+      const paths = (request.outsidePaths?.length ?? 0) > 0 ? "these paths" : undefined;
+      const parts = [ids.map((id) => `\`${id}\``).join(", "), paths].filter((part) => part);
+      return parts.length > 0 ? parts.join(" and ") : "this command";
+    }
+    case "write":
+      return "file changes";
+    case "read":
+      return "this path";
+    case "url":
+      return originOf(request.url);
+    case "mcp":
+      return `\`${request.toolName}\` from ${request.serverName}`;
+    case "custom-tool":
+      return `\`${request.toolName}\``;
+    case "memory":
+      return "memory updates";
+  }
+}
+
+export function permissionOptions(request: PermissionRequest): PermissionOption[] {
+  const scope = approvalScope(request);
+  const options: PermissionOption[] = [{ label: "Yes", reply: { kind: "approve-once" } }];
+  if (scope !== undefined) {
+    options.push({ label: `Yes, and don't ask again this session for ${scope}`, reply: { kind: "approve-for-session" } });
+    options.push({ label: `Yes, and always allow ${scope} in this directory`, reply: { kind: "approve-always" } });
+  }
+  options.push({ label: "No, and tell agent what to do differently (Esc to stop)", reply: { kind: "deny" } });
+  return options;
+}
+
+/** Whether a write creates the file (its diff adds a whole file), rather than editing one. */
+export function isNewFile(request: Extract<PermissionRequest, { kind: "write" }>): boolean {
+  if (/^--- \/dev\/null$/m.test(request.diff) || /^@@ -0,0 \+/m.test(request.diff)) return true;
+  return request.diff.trim() === "" && /^create\b/i.test(request.intention);
+}
+
+function capLines(lines: string[], max: number): { shown: string[]; more: number } {
+  return lines.length <= max ? { shown: lines, more: 0 } : { shown: lines.slice(0, max), more: lines.length - max };
+}
+
+function More({ count, theme }: { count: number; theme: Theme }) {
+  return count > 0 ? <Text color={theme.muted}>… {count} more line{count === 1 ? "" : "s"}</Text> : null;
+}
+
+function CommandBox({ command, theme, width }: { command: string; theme: Theme; width: number }) {
+  const { shown, more } = capLines(command.replace(/\t/g, "  ").split("\n"), COMMAND_LINES);
+  return (
+    <Box flexDirection="column" width={width} borderStyle="round" borderColor={theme.border} paddingX={1}>
+      <Text wrap="wrap">{shown.join("\n")}</Text>
+      <More count={more} theme={theme} />
+    </Box>
+  );
+}
+
+function DiffPreview({ diff, theme, width }: { diff: string; theme: Theme; width: number }) {
+  const body = diff.split("\n").filter((line) => !/^(Index: |={3,}$|--- |\+\+\+ )/.test(line));
+  while (body.length > 0 && body.at(-1) === "") body.pop();
+  if (body.length === 0) return <Text color={theme.muted}>(no preview)</Text>;
+  const { shown, more } = capLines(body, DIFF_LINES);
+  const color = (line: string) => (line.startsWith("+") ? theme.success : line.startsWith("-") ? theme.error : theme.muted);
+  return (
+    <Box flexDirection="column" width={width}>
+      {shown.map((line, index) => (
+        <Text key={index} color={color(line)} dimColor={line.startsWith("@@")} wrap="truncate-end">
+          {line.replace(/\t/g, "  ") || " "}
+        </Text>
+      ))}
+      <More count={more} theme={theme} />
+    </Box>
+  );
+}
+
+/** A few lines about the call, then its arguments as JSON (capped). */
+function Details({ lines, args, theme, width }: { lines: string[]; args?: unknown; theme: Theme; width: number }) {
+  const text = args === undefined ? "" : typeof args === "string" ? args : (JSON.stringify(args, null, 2) ?? String(args));
+  const { shown, more } = capLines(text === "" ? [] : text.split("\n"), ARGS_LINES);
+  return (
+    <Box flexDirection="column" width={width}>
+      {lines.map((line, index) => (
+        <Text key={`l${index}`} wrap="truncate-end">
+          {line}
+        </Text>
+      ))}
+      {shown.map((line, index) => (
+        <Text key={`a${index}`} color={theme.muted} wrap="truncate-end">
+          {line || " "}
+        </Text>
+      ))}
+      <More count={more} theme={theme} />
+    </Box>
+  );
+}
+
+/** Title, body and question of each kind of request. */
+function describe(request: PermissionRequest, theme: Theme, width: number) {
+  switch (request.kind) {
+    case "shell":
+      return { title: request.intention, body: <CommandBox command={request.fullCommandText} theme={theme} width={width} />, question: "Do you want to run this command?" };
+    case "write":
+      return {
+        title: request.intention,
+        body: <DiffPreview diff={request.diff} theme={theme} width={width} />,
+        question: `Do you want to ${isNewFile(request) ? "create" : "edit"} ${request.fileName}?`,
+      };
+    case "read":
+      return { title: request.intention, body: null, question: `Allow reading ${request.path}? It is outside the allowed directories.` };
+    case "url":
+      return { title: request.intention, body: null, question: `agent is attempting to access the following URL: ${request.url}` };
+    case "mcp":
+      return {
+        title: request.toolTitle || request.toolName,
+        body: <Details lines={[`MCP server ${request.serverName} · tool ${request.toolName}${request.readOnly ? " (read-only)" : ""}`]} args={request.args} theme={theme} width={width} />,
+        question: `Allow ${request.toolName} from ${request.serverName}?`,
+      };
+    case "custom-tool":
+      return {
+        title: request.toolName,
+        body: <Details lines={request.toolDescription ? [request.toolDescription.split("\n")[0] ?? ""] : []} args={request.args} theme={theme} width={width} />,
+        question: `Allow the tool ${request.toolName}?`,
+      };
+    case "memory":
+      return {
+        title: `Remember: ${request.subject}`,
+        body: <Details lines={[request.fact, ...(request.citations ? [request.citations] : [])]} theme={theme} width={width} />,
+        question: "Do you want to store this memory?",
+      };
+  }
+}
+
+interface View {
+  request: PermissionRequest;
+  selected: number;
+  /** The message being typed after choosing "No"; undefined while choosing. */
+  message: string | undefined;
+  answered: boolean;
+}
+
+const freshView = (request: PermissionRequest): View => ({ request, selected: 0, message: undefined, answered: false });
+
+export function PermissionDialog({ request, theme, width, queued, onAnswer }: PermissionDialogProps) {
+  const options = permissionOptions(request);
+  const [stateView, setView] = useState<View>(() => freshView(request));
+  // Keys arrive in bursts before React re-renders: the handler reads and writes this ref, never stale state.
+  const viewRef = useRef<View>(stateView);
+  if (viewRef.current.request !== request) viewRef.current = freshView(request);
+  const view = viewRef.current;
+
+  const update = (next: Partial<View>) => {
+    viewRef.current = { ...viewRef.current, ...next };
+    setView(viewRef.current);
+  };
+  const answer = (reply: PermissionReply, stop = false) => {
+    update({ answered: true });
+    if (stop) onAnswer(reply, { stop: true });
+    else onAnswer(reply);
+  };
+  const choose = (index: number) => {
+    const option = options[index];
+    if (!option) return;
+    if (option.reply.kind === "deny") update({ selected: index, message: "" });
+    else answer(option.reply);
+  };
+
+  const onKey = (key: Key): void => {
+    const current = viewRef.current;
+    if (current.answered) return;
+    if (current.message !== undefined) {
+      if (key.name === "escape") update({ message: undefined });
+      else if (key.name === "enter") {
+        const text = current.message.trim();
+        answer(text === "" ? { kind: "deny" } : { kind: "deny", message: text });
+      } else if (key.name === "backspace") update({ message: Array.from(current.message).slice(0, -1).join("") });
+      else if (key.ctrl && key.char === "u") update({ message: "" });
+      else if (key.ctrl && key.char === "c") update({ message: current.message === "" ? undefined : "" });
+      else if (key.name === "char" && !key.ctrl && !key.meta) update({ message: current.message + key.char });
+      return;
+    }
+    if (key.name === "escape" || (key.ctrl && key.char === "c")) answer({ kind: "deny" }, true);
+    else if (key.name === "up") update({ selected: (current.selected - 1 + options.length) % options.length });
+    else if (key.name === "down" || key.name === "tab") update({ selected: (current.selected + 1) % options.length });
+    else if (key.name === "enter") choose(current.selected);
+    else if (key.name === "char" && !key.ctrl && !key.meta && /^[1-9]$/.test(key.char)) choose(Number(key.char) - 1);
+  };
+  useKeys((key) => {
+    onKey(key);
+    return true;
+  }, Priority.dialog);
+  usePaste((text) => {
+    const current = viewRef.current;
+    if (current.message !== undefined && !current.answered) update({ message: current.message + text.replace(/\s*\r?\n\s*/g, " ") });
+    return true;
+  }, Priority.dialog);
+
+  const inner = Math.max(10, width - 4);
+  const { title, body, question } = describe(request, theme, inner);
+  const outside = request.outsidePaths ?? [];
+  return (
+    <Box flexDirection="column" width={width} borderStyle="round" borderColor={theme.warning} paddingX={1}>
+      <Text bold wrap="truncate-end">
+        {title}
+      </Text>
+      {body}
+      {request.reason ? (
+        <Text color={theme.muted} wrap="wrap">
+          {request.reason}
+        </Text>
+      ) : null}
+      {outside.length > 0 ? (
+        <Box flexDirection="column" width={inner}>
+          <Text color={theme.warning}>Outside the allowed directories:</Text>
+          {outside.slice(0, 5).map((entry) => (
+            <Text key={entry} wrap="truncate-start">
+              {"  "}
+              {entry}
+            </Text>
+          ))}
+          <More count={Math.max(0, outside.length - 5)} theme={theme} />
+        </Box>
+      ) : null}
+      <Box marginTop={1}>
+        <Text bold wrap="wrap">
+          {question}
+        </Text>
+      </Box>
+      {options.map((option, index) => {
+        const selected = index === view.selected;
+        return (
+          <Box key={option.label} width={inner}>
+            <Box flexShrink={0}>
+              <Text color={selected ? theme.accent : undefined}>
+                {selected ? "❯ " : "  "}
+                {index + 1}.{" "}
+              </Text>
+            </Box>
+            <Text color={selected ? theme.accent : undefined} wrap="wrap">
+              {option.label}
+            </Text>
+          </Box>
+        );
+      })}
+      {view.message !== undefined ? (
+        <Box flexDirection="column" marginTop={1} width={inner}>
+          <Text>Tell agent what to do differently (Enter to send, Esc to go back):</Text>
+          <Text color={theme.accent} wrap="wrap">
+            ❯ {view.message}
+            <Text inverse> </Text>
+          </Text>
+        </Box>
+      ) : null}
+      <Text color={theme.muted} wrap="truncate-end">
+        {[queued > 0 ? `${queued} more waiting` : "", view.message === undefined ? "↑↓ to select · Enter to confirm · Esc to stop" : ""].filter((part) => part).join(" · ") || " "}
+      </Text>
+    </Box>
+  );
+}

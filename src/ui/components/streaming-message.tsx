@@ -1,0 +1,54 @@
+/**
+ * The live area's text: the unfinished tail of the streaming answer (its finished paragraphs have already
+ * moved to <Static>, so this stays a few paragraphs long) and the reasoning being streamed.
+ */
+import { Box, Text } from "ink";
+import { useMemo } from "react";
+import { renderMarkdown } from "../markdown/render-markdown.js";
+import { stylesFor } from "../markdown/styles.js";
+import { displayWidth, truncateToWidth, wrapText } from "../markdown/wrap.js";
+import type { Theme } from "../theme.js";
+
+export function StreamingMessage({ text, width, theme }: { text: string; width: number; theme: Theme }) {
+  const rendered = useMemo(() => renderMarkdown(text, { width: Math.max(4, width), theme }), [text, width, theme]);
+  if (rendered === "") return null;
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text>{rendered}</Text>
+    </Box>
+  );
+}
+
+/** The last line of a text that has something on it. */
+export function lastNonEmptyLine(text: string): string {
+  const lines = text.split("\n");
+  for (let index = lines.length - 1; index >= 0; index--) {
+    const line = (lines[index] as string).trim();
+    if (line !== "") return line;
+  }
+  return "";
+}
+
+const LEAD = "∴ Thinking…";
+
+export function liveReasoningLines(text: string, width: number, theme: Theme, expanded: boolean): string[] {
+  const styles = stylesFor(theme);
+  const columns = Math.max(4, Math.floor(width));
+  if (!expanded) {
+    const last = lastNonEmptyLine(text);
+    const room = columns - displayWidth(LEAD) - 1;
+    if (last === "" || room < 4) return [styles.muted(LEAD)];
+    return [`${styles.muted(LEAD)} ${styles.dim(truncateToWidth(last, room))}`];
+  }
+  const body = wrapText(text.trim(), Math.max(1, columns - 2), (line) => styles.dim(styles.italic(line)));
+  return [styles.muted(LEAD), ...body.map((line) => (line === "" ? "" : `  ${line}`))];
+}
+
+export function LiveReasoning({ text, width, theme, expanded }: { text: string; width: number; theme: Theme; expanded: boolean }) {
+  const lines = useMemo(() => liveReasoningLines(text, width, theme, expanded), [text, width, theme, expanded]);
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text>{lines.join("\n")}</Text>
+    </Box>
+  );
+}

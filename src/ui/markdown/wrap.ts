@@ -1,0 +1,204 @@
+/**
+ * Word wrapping by display width. Text arrives as styled spans (the style is applied after wrapping, so no
+ * ANSI code is ever measured or cut); CJK and emoji count two columns and may break anywhere.
+ */
+import stringWidth from "string-width";
+
+export type Style = (text: string) => string;
+
+export interface Span {
+  text: string;
+  style?: Style;
+}
+
+export interface Line {
+  /** The styled text. */
+  text: string;
+  /** Display width, without ANSI codes. */
+  width: number;
+}
+
+/** A hard line break inside a list of spans. */
+export const HARD_BREAK: Span = { text: "\n" };
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+export function displayWidth(text: string): number {
+  return PRINTABLE_ASCII.test(text) ? text.length : stringWidth(text);
+}
+
+export function graphemes(text: string): string[] {
+  if (PRINTABLE_ASCII.test(text)) return text.split("");
+  return Array.from(segmenter.segment(text), (segment) => segment.segment);
+}
+
+export function expandTabs(text: string): string {
+  return text.includes("\t") ? text.replace(/\t/g, "    ") : text;
+}
+
+/** Cuts plain text to `width` columns, ending with "…" when something was cut. */
+export function truncateToWidth(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  if (width <= 0) return "";
+  let out = "";
+  let used = 0;
+  for (const grapheme of graphemes(text)) {
+    const size = displayWidth(grapheme);
+    if (used + size > width - 1) break;
+    out += grapheme;
+    used += size;
+  }
+  return `${out}…`;
+}
+
+interface Atom {
+  text: string;
+  width: number;
+  style: Style | undefined;
+}
+
+interface Unit {
+  atoms: Atom[];
+  width: number;
+  kind: "word" | "space" | "break";
+}
+
+/** Splits spans into words, spaces and hard breaks; wide characters are words of their own. */
+function toUnits(spans: readonly Span[]): Unit[] {
+  const units: Unit[] = [];
+  let glue = false; // may the next word piece join the previous word unit?
+  for (const span of spans) {
+    if (span.text === "\n") {
+      units.push({ atoms: [], width: 0, kind: "break" });
+      glue = false;
+      continue;
+    }
+    for (const piece of span.text.split(/(\s+)/)) {
+      if (piece === "") continue;
+      if (/^\s/.test(piece)) {
+        const text = piece.replace(/[\r\n\t\f\v]/g, " ");
+        units.push({ atoms: [{ text, width: text.length, style: span.style }], width: text.length, kind: "space" });
+        glue = false;
+        continue;
+      }
+      const chunks = PRINTABLE_ASCII.test(piece) ? [{ text: piece, width: piece.length, wide: false }] : splitWide(piece);
+      for (const chunk of chunks) {
+        const atom: Atom = { text: chunk.text, width: chunk.width, style: span.style };
+        const last = units.at(-1);
+        if (glue && !chunk.wide && last?.kind === "word") {
+          last.atoms.push(atom);
+          last.width += atom.width;
+        } else {
+          units.push({ atoms: [atom], width: atom.width, kind: "word" });
+        }
+        glue = !chunk.wide;
+      }
+    }
+  }
+  return units;
+}
+
+/** Groups a word's graphemes into narrow runs and single wide characters. */
+function splitWide(word: string): { text: string; width: number; wide: boolean }[] {
+  const chunks: { text: string; width: number; wide: boolean }[] = [];
+  let run = "";
+  let runWidth = 0;
+  for (const grapheme of graphemes(word)) {
+    const size = stringWidth(grapheme);
+    if (size >= 2) {
+      if (run !== "") chunks.push({ text: run, width: runWidth, wide: false });
+      run = "";
+      runWidth = 0;
+      chunks.push({ text: grapheme, width: size, wide: true });
+    } else {
+      run += grapheme;
+      runWidth += size;
+    }
+  }
+  if (run !== "") chunks.push({ text: run, width: runWidth, wide: false });
+  return chunks;
+}
+
+function renderAtoms(atoms: readonly Atom[]): Line {
+  let text = "";
+  let width = 0;
+  let index = 0;
+  while (index < atoms.length) {
+    const style = (atoms[index] as Atom).style;
+    let run = "";
+    while (index < atoms.length && (atoms[index] as Atom).style === style) {
+      const atom = atoms[index] as Atom;
+      run += atom.text;
+      width += atom.width;
+      index++;
+    }
+    text += style ? style(run) : run;
+  }
+  return { text, width };
+}
+
+/** Wraps spans to `width` columns: on spaces, between wide characters, and inside words longer than a line. */
+export function wrapSpans(spans: readonly Span[], width: number): Line[] {
+  const limit = Math.max(1, width);
+  const lines: Line[] = [];
+  let line: Atom[] = [];
+  let lineWidth = 0;
+  let pending: Atom[] = [];
+  let pendingWidth = 0;
+  let wrapped = false; // is the current line a continuation (where leading spaces are dropped)?
+  const flush = (continuation: boolean) => {
+    lines.push(renderAtoms(line));
+    line = [];
+    lineWidth = 0;
+    pending = [];
+    pendingWidth = 0;
+    wrapped = continuation;
+  };
+  for (const unit of toUnits(spans)) {
+    if (unit.kind === "break") {
+      flush(false);
+      continue;
+    }
+    if (unit.kind === "space") {
+      if (lineWidth > 0 || !wrapped) {
+        pending.push(...unit.atoms);
+        pendingWidth += unit.width;
+      }
+      continue;
+    }
+    if (lineWidth > 0 && lineWidth + pendingWidth + unit.width > limit) flush(true);
+    line.push(...pending);
+    lineWidth += pendingWidth;
+    pending = [];
+    pendingWidth = 0;
+    if (lineWidth + unit.width <= limit) {
+      line.push(...unit.atoms);
+      lineWidth += unit.width;
+      continue;
+    }
+    // A word longer than a whole line: cut it by grapheme.
+    for (const atom of unit.atoms) {
+      for (const grapheme of graphemes(atom.text)) {
+        const size = displayWidth(grapheme);
+        if (lineWidth > 0 && lineWidth + size > limit) flush(true);
+        line.push({ text: grapheme, width: size, style: atom.style });
+        lineWidth += size;
+      }
+    }
+  }
+  if (line.length > 0 || lines.length === 0) lines.push(renderAtoms(line));
+  return lines;
+}
+
+/** Wraps plain or uniformly styled text, keeping its own line breaks. */
+export function wrapText(text: string, width: number, style?: Style): string[] {
+  return text.split("\n").flatMap((paragraph) => wrapSpans([style ? { text: paragraph, style } : { text: paragraph }], width).map((line) => line.text));
+}
+
+export function pad(text: string, textWidth: number, width: number, align: "left" | "right" | "center" | null = "left"): string {
+  const room = Math.max(0, width - textWidth);
+  if (align === "right") return " ".repeat(room) + text;
+  if (align === "center") return " ".repeat(Math.floor(room / 2)) + text + " ".repeat(room - Math.floor(room / 2));
+  return text + " ".repeat(room);
+}

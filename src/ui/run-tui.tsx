@@ -1,0 +1,106 @@
+/**
+ * Runs the interactive TUI until the person leaves: terminal modes on, input from stdin through our own
+ * parser, Ink rendering in the normal screen buffer (the conversation stays in the terminal's scrollback),
+ * the transcript fed from the session's events. Returns when /exit, Ctrl+D or a double Ctrl+C ends it.
+ */
+import { render } from "ink";
+import { PassThrough } from "node:stream";
+import type { SessionEvent } from "../core/events/index.js";
+import type { PromptHistory } from "../session/prompt-history.js";
+import { App } from "./app/app.js";
+import { preloadHighlighter } from "./markdown/highlight.js";
+import type { SessionHost } from "./session-host.js";
+import { transcriptFromLog } from "./state/history-from-log.js";
+import { TranscriptStore } from "./state/transcript-store.js";
+import { initialTranscript } from "./state/transcript-types.js";
+import { InputBus } from "./terminal/input-bus.js";
+import { InputContext } from "./terminal/input-context.js";
+import { TerminalModes } from "./terminal/terminal-modes.js";
+import type { Theme } from "./theme.js";
+
+const CLEAR_SCREEN_AND_SCROLLBACK = "\u001b[2J\u001b[3J\u001b[H";
+
+export interface TuiOptions {
+  host: SessionHost & { listFiles(query: string): Promise<string[]> };
+  theme: Theme;
+  history: PromptHistory;
+  version: string;
+  stdin?: NodeJS.ReadStream;
+  stdout?: NodeJS.WriteStream;
+}
+
+function transcriptOf(host: SessionHost) {
+  const initial = initialTranscript({ mode: host.session.mode, model: host.session.model });
+  return transcriptFromLog(host.history, initial);
+}
+
+export async function runTui(options: TuiOptions): Promise<{ signal?: NodeJS.Signals }> {
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const { host } = options;
+  const store = new TranscriptStore(transcriptOf(host));
+  const bus = new InputBus();
+  const terminal = new TerminalModes({ stdin, stdout });
+
+  let unsubscribe = host.session.subscribe((event: SessionEvent) => store.push(event));
+  let refreshKey = 0;
+  let finish: (result: { signal?: NodeJS.Signals }) => void = () => undefined;
+  const finished = new Promise<{ signal?: NodeJS.Signals }>((resolve) => (finish = resolve));
+
+  // Ink gets a stdin of its own that never produces input: ours is read by the InputBus.
+  const inkStdin = new PassThrough() as unknown as NodeJS.ReadStream;
+  const view = () => (
+    <InputContext.Provider value={bus}>
+      <App
+        host={host}
+        store={store}
+        theme={options.theme}
+        history={options.history}
+        listFiles={(query) => host.listFiles(query)}
+        version={options.version}
+        exit={() => finish({})}
+        refreshKey={refreshKey}
+      />
+    </InputContext.Provider>
+  );
+
+  terminal.enter();
+  terminal.installExitHandlers((signal) => finish({ signal }));
+  const detach = bus.attach(stdin);
+  const instance = render(view(), { stdout, stdin: inkStdin, exitOnCtrlC: false, patchConsole: false, maxFps: 30 });
+
+  /** Reprints the whole history: after a resize the terminal's reflow would leave broken bands. */
+  const reprint = () => {
+    stdout.write(CLEAR_SCREEN_AND_SCROLLBACK);
+    refreshKey++;
+    instance.rerender(view());
+  };
+  let resizeTimer: NodeJS.Timeout | undefined;
+  const onResize = () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(reprint, 80);
+  };
+  stdout.on("resize", onResize);
+
+  const offSwitch = host.onSwitch(() => {
+    unsubscribe();
+    store.update(() => transcriptOf(host));
+    unsubscribe = host.session.subscribe((event: SessionEvent) => store.push(event));
+    reprint();
+  });
+
+  // Highlighting code costs ~50 ms to load: after the first frame, not before.
+  setTimeout(() => void preloadHighlighter().catch(() => undefined), 0);
+
+  const result = await finished;
+  clearTimeout(resizeTimer);
+  stdout.off("resize", onResize);
+  offSwitch();
+  unsubscribe();
+  store.dispose();
+  instance.unmount();
+  detach();
+  terminal.restore();
+  terminal.removeExitHandlers();
+  return result;
+}
