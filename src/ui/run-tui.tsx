@@ -98,6 +98,7 @@ export async function runTui(options: TuiOptions): Promise<{ signal?: NodeJS.Sig
   offSwitch();
   unsubscribe();
   store.dispose();
+  instance.clear(); // the composer and footer go; the conversation stays in the scrollback
   instance.unmount();
   detach();
   terminal.restore();
