@@ -49,7 +49,6 @@ export function App(props: AppProps) {
   const { submit, queue, unqueueLast } = useSubmit({ host, store, busy: state.busy, openDialog: setDialog, exit: props.exit });
   const { exitHint } = useAppKeys({
     host,
-    busy: state.busy,
     exit: props.exit,
     toggleReasoning: () => setShowReasoning((shown) => !shown),
     toggleToolOutput: () => setToolOutputOpen((open) => !open),

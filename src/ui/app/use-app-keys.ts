@@ -15,7 +15,6 @@ export const EXIT_WINDOW_MS = 2000;
 
 export function useAppKeys(options: {
   host: SessionHost;
-  busy: boolean;
   exit(): void;
   toggleReasoning(): void;
   toggleToolOutput(): void;
@@ -25,7 +24,9 @@ export function useAppKeys(options: {
   useEffect(() => () => clearTimeout(timer.current), []);
 
   useKeys((key) => {
-    const { host, busy } = options;
+    const { host } = options;
+    // The engine, not the last rendered frame, knows whether a turn is running right now.
+    const busy = host.session.busy;
     if (isKey(key, "ctrl+c")) {
       if (busy) {
         host.session.interrupt();

@@ -82,14 +82,15 @@ export function useSubmit(options: {
       if (text.startsWith("!")) {
         const command = text.slice(1).trim();
         if (command === "") return;
-        if (latest.current.busy) {
+        if (host.session.busy) {
           setQueue((current) => [...current, submission]);
           return;
         }
         host.session.runShellCommand(command).catch((error: unknown) => note(`✗ ${(error as Error).message}`, "error"));
         return;
       }
-      if (latest.current.busy) setQueue((current) => [...current, submission]);
+      // Asked of the engine, not of the last frame: a prompt sent in the same frame as another must queue.
+      if (host.session.busy) setQueue((current) => [...current, submission]);
       else send(submission);
     },
     [host, store, note, send, handleResult],

@@ -1,0 +1,182 @@
+/** The whole app with the real engine behind it and the scripted server as the model (no mocks of the core). */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { MemoryPromptHistory } from "../../src/session/prompt-history.js";
+import { App } from "../../src/ui/app/app.js";
+import { TranscriptStore } from "../../src/ui/state/transcript-store.js";
+import { transcriptFromLog } from "../../src/ui/state/history-from-log.js";
+import { initialTranscript } from "../../src/ui/state/transcript-types.js";
+import { plainTheme } from "../../src/ui/theme.js";
+import { renderTui, type TuiHarness } from "../support/render-tui.js";
+import { hang, text, toolCall } from "../support/scripted-server.js";
+import { TestSessionHost } from "../support/tui-host.js";
+
+let host: TestSessionHost | undefined;
+let tui: TuiHarness | undefined;
+afterEach(async () => {
+  tui?.unmount();
+  tui = undefined;
+  await host?.close();
+  host = undefined;
+});
+
+async function startApp(options: { exit?: () => void } = {}) {
+  host = await TestSessionHost.start({ files: ["src/main.ts", "README.md"] });
+  const current = host;
+  const store = new TranscriptStore(transcriptFromLog(current.history, initialTranscript({ mode: current.session.mode, model: current.session.model })));
+  current.session.subscribe((event) => store.push(event));
+  current.onSwitch(() => store.update(() => initialTranscript({ mode: current.session.mode, model: current.session.model })));
+  tui = renderTui(
+    <App
+      host={current}
+      store={store}
+      theme={plainTheme}
+      history={new MemoryPromptHistory()}
+      listFiles={(query) => current.listFiles(query)}
+      version="test"
+      exit={options.exit ?? (() => undefined)}
+      refreshKey={0}
+    />,
+  );
+  await tui.waitForFrame((frame) => frame.includes("Ask anything"));
+  return { host: current, tui };
+}
+
+describe("the app with the real engine", () => {
+  it("sends a prompt and shows the streamed answer", async () => {
+    const { host, tui } = await startApp();
+    host.server.enqueue(text("The answer is **42**.", { chunkSize: 3 }));
+    tui.bus.type("what is the answer?");
+    tui.bus.press("enter");
+    const frame = await tui.waitForFrame((current) => current.includes("The answer is 42."));
+    expect(frame).toContain("› what is the answer?");
+    expect(host.server.completionRequests).toHaveLength(1);
+  });
+
+  it("asks before a shell command; 1 approves it and the result is shown", async () => {
+    const { host, tui } = await startApp();
+    host.server.enqueue(toolCall("bash", { command: "touch made.txt", description: "Make a file" }), text("Made it."));
+    tui.bus.type("make a file");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("Do you want to run this command?"));
+    expect(tui.frame()).toContain("touch made.txt");
+    tui.bus.type("1");
+    const frame = await tui.waitForFrame((current) => current.includes("Made it."));
+    expect(frame).toContain("✓ Make a file");
+    expect(existsSync(path.join(host.cwd, "made.txt"))).toBe(true);
+  });
+
+  it("option 4 refuses with a message that reaches the model", async () => {
+    const { host, tui } = await startApp();
+    host.server.enqueue(toolCall("bash", { command: "rm README.md", description: "Remove" }), text("OK, I kept it."));
+    tui.bus.type("remove the readme");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("Do you want to run this command?"));
+    tui.bus.type("4");
+    await tui.waitForFrame((frame) => frame.includes("Tell agent what to do differently"));
+    tui.bus.type("keep it");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("OK, I kept it."));
+    const tool = host.server.completionRequests[1]?.body.messages.find((message) => message.role === "tool");
+    expect(tool?.content).toBe("The user rejected this tool call. The user said: keep it");
+  });
+
+  it("Esc stops a streaming turn", async () => {
+    const { host, tui } = await startApp();
+    host.server.enqueue({ kind: "stream", text: "A long story that never", chunkSize: 4, hangAfterChunks: 3 });
+    tui.bus.type("tell a story");
+    tui.bus.press("enter");
+    await host.server.waitForHang();
+    await tui.waitForFrame((frame) => frame.includes("esc to interrupt"));
+    tui.bus.press("escape");
+    const frame = await tui.waitForFrame((current) => current.includes("Interrupted."));
+    expect(frame).toContain("Ask anything");
+  });
+
+  it("queues a prompt typed while the agent works, and sends it after", async () => {
+    const { host, tui } = await startApp();
+    host.server.enqueue(hang(), text("Second answer."));
+    tui.bus.type("first");
+    tui.bus.press("enter");
+    await host.server.waitForRequests(1);
+    tui.bus.type("second");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("Queued (1)"));
+    tui.bus.press("escape");
+    await tui.waitForFrame((frame) => frame.includes("Second answer."));
+    const last = host.server.completionRequests.at(-1)?.body.messages.at(-1);
+    expect(String(last?.content)).toContain("second");
+  });
+
+  it("Shift+Tab cycles the mode shown in the footer", async () => {
+    const { host, tui } = await startApp();
+    tui.bus.press("shift+tab");
+    await tui.waitForFrame((frame) => /Plan · Manual Approval/.test(frame));
+    tui.bus.press("shift+tab");
+    await tui.waitForFrame((frame) => /Autopilot · Manual Approval/.test(frame));
+    expect(host.session.mode).toBe("autopilot");
+  });
+
+  it("runs slash commands from the registry and says when one does not exist", async () => {
+    const { host, tui } = await startApp();
+    tui.bus.type("/model other-model");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("Model set to other-model."));
+    expect(host.session.model).toBe("other-model");
+    tui.bus.type("/nonsense");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("Unknown command: /nonsense"));
+    tui.bus.type("/allow-all on");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("Allow All"));
+  });
+
+  it("!cmd runs a shell command and its output goes to the model with the next prompt", async () => {
+    const { host, tui } = await startApp();
+    tui.bus.type("!echo shell-says-hi");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("shell-says-hi") && frame.includes("✓"));
+    host.server.enqueue(text("I saw it."));
+    tui.bus.type("what did it print?");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("I saw it."));
+    const messages = host.server.completionRequests[0]?.body.messages ?? [];
+    expect(messages.some((message) => String(message.content).includes("<user_shell_command_output>") && String(message.content).includes("shell-says-hi"))).toBe(true);
+  });
+
+  it("Ctrl+C on an empty idle prompt warns, and a second one exits", async () => {
+    const exit = vi.fn();
+    const { tui } = await startApp({ exit });
+    tui.bus.press("ctrl+c");
+    await tui.waitForFrame((frame) => frame.includes("Press Ctrl+C again to exit"));
+    expect(exit).not.toHaveBeenCalled();
+    tui.bus.press("ctrl+c");
+    expect(exit).toHaveBeenCalledTimes(1);
+  });
+
+  it("Ctrl+C with text in the prompt clears it instead", async () => {
+    const exit = vi.fn();
+    const { tui } = await startApp({ exit });
+    tui.bus.type("draft text");
+    await tui.waitForFrame((frame) => frame.includes("draft text"));
+    tui.bus.press("ctrl+c");
+    await tui.waitForFrame((frame) => !frame.includes("draft text"));
+    expect(tui.frame()).not.toContain("Press Ctrl+C again");
+  });
+
+  it("shows a resumed session's past conversation", async () => {
+    const { host } = await startApp();
+    host.server.enqueue(text("Remembered answer."));
+    await host.session.send("an earlier question");
+    const id = host.session.id;
+    await host.switchTo(id);
+    const store = new TranscriptStore(transcriptFromLog(host.history, initialTranscript({ mode: host.session.mode, model: host.session.model })));
+    const view = renderTui(
+      <App host={host} store={store} theme={plainTheme} history={new MemoryPromptHistory()} listFiles={async () => []} version="test" exit={() => undefined} refreshKey={0} />,
+    );
+    const frame = await view.waitForFrame((current) => current.includes("Remembered answer."));
+    expect(frame).toContain("› an earlier question");
+    view.unmount();
+  });
+});
