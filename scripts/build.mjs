@@ -18,7 +18,11 @@ await build({
   legalComments: "none",
   logLevel: "warning",
   chunkNames: "chunks/[name]-[hash]",
-  define: { AGENT_VERSION: JSON.stringify(pkg.version) },
+  // Production builds of React and friends: smaller, and far faster than their development builds.
+  define: { AGENT_VERSION: JSON.stringify(pkg.version), "process.env.NODE_ENV": '"production"' },
+  // Less to parse at start-up; identifiers are kept so stack traces stay readable.
+  minifyWhitespace: true,
+  minifySyntax: true,
   // Some dependencies are CommonJS and call require(); give the ESM bundle a require of its own.
   banner: { js: "import { createRequire as __agentCreateRequire } from 'node:module'; const require = __agentCreateRequire(import.meta.url);" },
   external: ["react-devtools-core", "@vscode/tree-sitter-wasm"],

@@ -29,7 +29,7 @@ export async function bootstrap(options: CliOptions, env: NodeJS.ProcessEnv = pr
   const agentHome = resolveAgentHome(env);
   let settings: Settings;
   try {
-    settings = loadSettings(agentHome);
+    settings = await loadSettings(agentHome);
   } catch (error) {
     if (error instanceof SettingsError) return { ok: false, message: error.message };
     throw error;

@@ -10,6 +10,22 @@ import { TuiSessionHost } from "./tui-session-host.js";
 
 declare const AGENT_VERSION: string;
 
+/**
+ * Ink's layout engine (yoga) loads its WebAssembly through `fetch` when one exists, which in Node 20 pulls in
+ * the whole undici stack (~15 ms) just to decode an inlined blob. Without `fetch` it decodes it directly.
+ * The property is put back exactly as it was (a lazy getter), without ever being read.
+ */
+async function withoutGlobalFetch<T>(load: () => Promise<T>): Promise<T> {
+  const descriptor = Object.getOwnPropertyDescriptor(globalThis, "fetch");
+  if (!descriptor?.configurable) return load();
+  Object.defineProperty(globalThis, "fetch", { value: undefined, configurable: true, writable: true });
+  try {
+    return await load();
+  } finally {
+    Object.defineProperty(globalThis, "fetch", descriptor);
+  }
+}
+
 export async function runInteractive(options: CliOptions): Promise<number> {
   if (!process.stdout.isTTY || !process.stdin.isTTY) {
     process.stderr.write('agent: the interactive mode needs a terminal. Run a prompt without one with: agent -p "…"\n');
@@ -20,7 +36,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     process.stderr.write(`agent: ${boot.message}\n`);
     return ExitCode.config;
   }
-  const ui = await import("../ui/run-tui.js");
+  const ui = await withoutGlobalFetch(() => import("../ui/run-tui.js"));
   const { createTheme } = await import("../ui/theme.js");
   const theme = createTheme();
   let resumeId = boot.value.resumeId;
@@ -30,11 +46,21 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     if (!resumeId) return ExitCode.ok;
   }
   const host = new TuiSessionHost(boot.value, options);
-  await host.open(resumeId);
-  const result = await ui.runTui({ host, theme, history: new FilePromptHistory(boot.value.agentHome), version: AGENT_VERSION });
-  const id = host.session.id;
+  const result = await ui.runTui({
+    host,
+    openSession: () => host.open(resumeId),
+    initial: { mode: options.mode ?? "interactive", model: boot.value.providerConfig.model },
+    theme,
+    history: new FilePromptHistory(boot.value.agentHome),
+    version: AGENT_VERSION,
+  });
+  if (result.error) {
+    process.stderr.write(`agent: could not open the session: ${result.error.message}\n`);
+    return ExitCode.config;
+  }
+  const id = host.ready ? host.session.id : undefined;
   host.shutdown();
-  process.stdout.write(`\nResume this session with: agent --resume ${id}\n`);
+  if (id) process.stdout.write(`\nResume this session with: agent --resume ${id}\n`);
   if (result.signal === "SIGTERM") return ExitCode.terminated;
   if (result.signal === "SIGINT") return ExitCode.interrupted;
   if (result.signal === "SIGHUP") return 129;

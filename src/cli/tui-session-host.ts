@@ -5,11 +5,7 @@
 import path from "node:path";
 import type { AgentSession } from "../core/agent-session.js";
 import type { SessionEvent } from "../core/events/index.js";
-import { workingDirectoryContext } from "../core/environment.js";
-import { openSession } from "../core/open-session.js";
-import { createOpenAIChatProvider } from "../provider/openai-chat.js";
 import type { SessionMetadata } from "../session/session-metadata.js";
-import { listFiles } from "../tools/file-walker.js";
 import type { SessionHost } from "../ui/session-host.js";
 import type { Bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
@@ -25,6 +21,10 @@ export class TuiSessionHost implements SessionHost {
     private readonly options: CliOptions,
   ) {}
 
+  get ready(): boolean {
+    return this.current !== undefined;
+  }
+
   get session(): AgentSession {
     if (!this.current) throw new Error("No session is open.");
     return this.current;
@@ -35,7 +35,7 @@ export class TuiSessionHost implements SessionHost {
   }
 
   get instructionFiles(): readonly string[] {
-    return this.session.instructionPaths;
+    return this.current?.instructionPaths ?? [];
   }
 
   get cwd(): string {
@@ -44,9 +44,14 @@ export class TuiSessionHost implements SessionHost {
 
   branch?: string;
 
-  /** Opens the session the command line asked for. */
+  /** Opens the session the command line asked for. The engine is loaded here, after the TUI's first frame. */
   async open(resumeId: string | undefined): Promise<void> {
     const { boot, options } = this;
+    const [{ openSession }, { createOpenAIChatProvider }, { workingDirectoryContext }] = await Promise.all([
+      import("../core/open-session.js"),
+      import("../provider/openai-chat.js"),
+      import("../core/environment.js"),
+    ]);
     const config = boot.providerConfig;
     const opened = await openSession({
       store: boot.store,
@@ -90,7 +95,9 @@ export class TuiSessionHost implements SessionHost {
 
   /** Files for the @ picker: the workspace's files (honouring .gitignore), listed once and filtered per query. */
   async listFiles(query: string): Promise<string[]> {
-    this.fileList ??= listFiles(this.options.cwd, { maxFiles: 20_000 }).then(({ files }) => files.map((file) => path.relative(this.options.cwd, file)));
+    this.fileList ??= import("../tools/file-walker.js")
+      .then(({ listFiles }) => listFiles(this.options.cwd, { maxFiles: 20_000 }))
+      .then(({ files }) => files.map((file) => path.relative(this.options.cwd, file)));
     const files = await this.fileList;
     const wanted = query.toLowerCase();
     return files.filter((file) => file.toLowerCase().includes(wanted)).slice(0, 200);

@@ -1,57 +1,14 @@
 /**
  * $AGENT_HOME/settings.json: the user's settings, in Copilot CLI's format where the keys overlap.
  * Unknown keys are kept and ignored (Copilot has ~200); a file that is not valid JSON, or a known key
- * with a wrong type, is a clear error naming the file and the key.
+ * with a wrong type, is a clear error naming the file and the key. The schema (and zod) is loaded only
+ * when there is a file to check, which keeps it off the start-up path of most runs.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { z } from "zod";
-import { agentModeSchema } from "../core/events/index.js";
+import type { Settings } from "./settings-schema.js";
 
-export const providerSettingsSchema = z.object({
-  type: z.enum(["openai", "azure"]).optional(),
-  baseUrl: z.string().optional(),
-  apiKey: z.string().optional(),
-  /** Name of an environment variable holding the key, so the key itself stays out of the file. */
-  apiKeyEnv: z.string().optional(),
-  model: z.string().optional(),
-  maxPromptTokens: z.number().int().positive().optional(),
-  maxOutputTokens: z.number().int().positive().optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  azureApiVersion: z.string().optional(),
-  timeoutMs: z.number().int().positive().optional(),
-  streamIdleTimeoutMs: z.number().int().positive().optional(),
-  retry: z
-    .object({
-      maxRetries: z.number().int().min(0).optional(),
-      baseDelayMs: z.number().min(0).optional(),
-      maxDelayMs: z.number().min(0).optional(),
-      maxRetryAfterMs: z.number().min(0).optional(),
-    })
-    .optional(),
-});
-export type ProviderSettings = z.infer<typeof providerSettingsSchema>;
-
-export const settingsSchema = z.looseObject({
-  provider: providerSettingsSchema.optional(),
-  /** Copilot's top-level model key; `provider.model` wins when both are set. */
-  model: z.string().optional(),
-  defaultMode: agentModeSchema.optional(),
-  maxAutopilotContinues: z.number().int().min(0).optional(),
-  permissions: z
-    .object({
-      allow: z.array(z.string()).optional(),
-      deny: z.array(z.string()).optional(),
-      ask: z.array(z.string()).optional(),
-      /** Built-in safety checks to switch off, by id (see FLOOR_CHECKS). */
-      floor: z.object({ disable: z.array(z.string()).optional() }).optional(),
-    })
-    .optional(),
-  /** Copilot CLI's URL lists: allowed and denied URLs or domains. */
-  allowedUrls: z.array(z.string()).optional(),
-  deniedUrls: z.array(z.string()).optional(),
-});
-export type Settings = z.infer<typeof settingsSchema>;
+export type { ProviderSettings, Settings } from "./settings-schema.js";
 
 export class SettingsError extends Error {
   constructor(message: string) {
@@ -65,7 +22,7 @@ export function settingsPath(agentHome: string): string {
 }
 
 /** Loads settings.json; a missing file is empty settings. Throws SettingsError with a readable message. */
-export function loadSettings(agentHome: string): Settings {
+export async function loadSettings(agentHome: string): Promise<Settings> {
   const file = settingsPath(agentHome);
   let text: string;
   try {
@@ -81,6 +38,7 @@ export function loadSettings(agentHome: string): Settings {
   } catch (error) {
     throw new SettingsError(`${file} is not valid JSON: ${(error as Error).message}`);
   }
+  const { settingsSchema } = await import("./settings-schema.js");
   const parsed = settingsSchema.safeParse(raw);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".") || "(root)"}: ${issue.message}`);

@@ -5,10 +5,11 @@
  */
 import { render } from "ink";
 import { PassThrough } from "node:stream";
-import type { SessionEvent } from "../core/events/index.js";
+import type { AgentMode, SessionEvent } from "../core/events/index.js";
 import type { PromptHistory } from "../session/prompt-history.js";
 import { App } from "./app/app.js";
 import { preloadHighlighter } from "./markdown/highlight.js";
+import { preloadMarkdown } from "./markdown/render-markdown.js";
 import type { SessionHost } from "./session-host.js";
 import { transcriptFromLog } from "./state/history-from-log.js";
 import { TranscriptStore } from "./state/transcript-store.js";
@@ -22,6 +23,10 @@ const CLEAR_SCREEN_AND_SCROLLBACK = "\u001b[2J\u001b[3J\u001b[H";
 
 export interface TuiOptions {
   host: SessionHost & { listFiles(query: string): Promise<string[]> };
+  /** Opens the first session; called right after the first frame, so the TUI appears before the engine loads. */
+  openSession(): Promise<void>;
+  /** What the footer shows until the session is open. */
+  initial: { mode: AgentMode; model: string };
   theme: Theme;
   history: PromptHistory;
   version: string;
@@ -34,18 +39,24 @@ function transcriptOf(host: SessionHost) {
   return transcriptFromLog(host.history, initial);
 }
 
-export async function runTui(options: TuiOptions): Promise<{ signal?: NodeJS.Signals }> {
+export interface TuiResult {
+  signal?: NodeJS.Signals;
+  /** The session could not be opened. */
+  error?: Error;
+}
+
+export async function runTui(options: TuiOptions): Promise<TuiResult> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const { host } = options;
-  const store = new TranscriptStore(transcriptOf(host));
+  const store = new TranscriptStore({ ...initialTranscript(options.initial), starting: true });
   const bus = new InputBus();
   const terminal = new TerminalModes({ stdin, stdout });
 
-  let unsubscribe = host.session.subscribe((event: SessionEvent) => store.push(event));
+  let unsubscribe: () => void = () => undefined;
   let refreshKey = 0;
-  let finish: (result: { signal?: NodeJS.Signals }) => void = () => undefined;
-  const finished = new Promise<{ signal?: NodeJS.Signals }>((resolve) => (finish = resolve));
+  let finish: (result: TuiResult) => void = () => undefined;
+  const finished = new Promise<TuiResult>((resolve) => (finish = resolve));
 
   // Ink gets a stdin of its own that never produces input: ours is read by the InputBus.
   const inkStdin = new PassThrough() as unknown as NodeJS.ReadStream;
@@ -60,6 +71,7 @@ export async function runTui(options: TuiOptions): Promise<{ signal?: NodeJS.Sig
         version={options.version}
         exit={() => finish({})}
         refreshKey={refreshKey}
+        requestReprint={() => reprint()}
       />
     </InputContext.Provider>
   );
@@ -89,8 +101,22 @@ export async function runTui(options: TuiOptions): Promise<{ signal?: NodeJS.Sig
     reprint();
   });
 
-  // Highlighting code costs ~50 ms to load: after the first frame, not before.
-  setTimeout(() => void preloadHighlighter().catch(() => undefined), 0);
+  // The engine loads after the first frame; then the session's events (and a resumed session's past) arrive.
+  setImmediate(() => {
+    const markdown = preloadMarkdown();
+    options
+      .openSession()
+      .then(() => markdown)
+      .then(() => {
+        unsubscribe = host.session.subscribe((event: SessionEvent) => store.push(event));
+        const transcript = transcriptOf(host);
+        store.update(() => transcript);
+        if (transcript.items.length > 0) reprint();
+        // Highlighting code costs ~50 ms to load: after everything else.
+        setTimeout(() => void preloadHighlighter().catch(() => undefined), 0);
+      })
+      .catch((error: unknown) => finish({ error: error instanceof Error ? error : new Error(String(error)) }));
+  });
 
   const result = await finished;
   clearTimeout(resizeTimer);

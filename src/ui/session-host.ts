@@ -7,6 +7,9 @@ import type { SessionEvent } from "../core/events/index.js";
 import type { SessionMetadata } from "../session/session-metadata.js";
 
 export interface SessionHost {
+  /** False while the first session is still opening (the TUI draws before the engine is loaded). */
+  readonly ready: boolean;
+  /** The current session; only valid once `ready`. */
   readonly session: AgentSession;
   /** Events the current session's log held when it was opened (its past, when resumed). */
   readonly history: readonly SessionEvent[];

@@ -35,6 +35,10 @@ export class TestSessionHost implements SessionHost {
     return host;
   }
 
+  get ready(): boolean {
+    return this.current !== undefined;
+  }
+
   get session(): AgentSession {
     if (!this.current) throw new Error("no session");
     return this.current;

@@ -37,6 +37,7 @@ async function startApp(options: { exit?: () => void } = {}) {
       version="test"
       exit={options.exit ?? (() => undefined)}
       refreshKey={0}
+      requestReprint={() => undefined}
     />,
   );
   await tui.waitForFrame((frame) => frame.includes("Ask anything"));
@@ -173,7 +174,7 @@ describe("the app with the real engine", () => {
     await host.switchTo(id);
     const store = new TranscriptStore(transcriptFromLog(host.history, initialTranscript({ mode: host.session.mode, model: host.session.model })));
     const view = renderTui(
-      <App host={host} store={store} theme={plainTheme} history={new MemoryPromptHistory()} listFiles={async () => []} version="test" exit={() => undefined} refreshKey={0} />,
+      <App host={host} store={store} theme={plainTheme} history={new MemoryPromptHistory()} listFiles={async () => []} version="test" exit={() => undefined} refreshKey={0} requestReprint={() => undefined} />,
     );
     const frame = await view.waitForFrame((current) => current.includes("Remembered answer."));
     expect(frame).toContain("› an earlier question");

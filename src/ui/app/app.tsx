@@ -32,6 +32,8 @@ export interface AppProps {
   exit(): void;
   /** Bumped to reprint the history (after a resize); the runner clears the screen first. */
   refreshKey: number;
+  /** Asks the runner to clear the screen and reprint the history (Ctrl+T changes how past reasoning looks). */
+  requestReprint(): void;
 }
 
 type StaticEntry = { kind: "header"; id: string } | TranscriptItem;
@@ -46,11 +48,14 @@ export function App(props: AppProps) {
   const [showReasoning, setShowReasoning] = useState(false);
   const [toolOutputOpen, setToolOutputOpen] = useState(false);
   const [inject, setInject] = useState<{ text: string; nonce: number } | undefined>();
-  const { submit, queue, unqueueLast } = useSubmit({ host, store, busy: state.busy, openDialog: setDialog, exit: props.exit });
+  const { submit, queue, unqueueLast } = useSubmit({ host, store, busy: state.busy, starting: state.starting === true, openDialog: setDialog, exit: props.exit });
   const { exitHint } = useAppKeys({
     host,
     exit: props.exit,
-    toggleReasoning: () => setShowReasoning((shown) => !shown),
+    toggleReasoning: () => {
+      setShowReasoning((shown) => !shown);
+      props.requestReprint();
+    },
     toggleToolOutput: () => setToolOutputOpen((open) => !open),
   });
   useEffect(() => setToolOutputOpen(false), [state.items.length]);
@@ -63,7 +68,7 @@ export function App(props: AppProps) {
 
   return (
     <Box flexDirection="column">
-      <Static key={`${props.refreshKey}:${showReasoning}`} items={entries}>
+      <Static key={props.refreshKey} items={entries}>
         {(entry) =>
           entry.kind === "header" ? (
             <Box key="header" flexDirection="column" marginBottom={1}>
@@ -125,7 +130,7 @@ export function App(props: AppProps) {
       <Footer
         mode={state.mode}
         model={state.model}
-        permissionMode={host.session.permissionBroker.allowAll ? "Allow All" : "Manual Approval"}
+        permissionMode={host.ready && host.session.permissionBroker.allowAll ? "Allow All" : "Manual Approval"}
         usage={usage}
         cwd={host.cwd}
         branch={host.branch}
@@ -133,7 +138,7 @@ export function App(props: AppProps) {
         theme={theme}
         width={width}
         busy={state.busy}
-        hint={exitHint}
+        hint={exitHint ?? (state.starting ? "Starting…" : undefined)}
       />
     </Box>
   );

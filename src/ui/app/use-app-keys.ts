@@ -26,7 +26,7 @@ export function useAppKeys(options: {
   useKeys((key) => {
     const { host } = options;
     // The engine, not the last rendered frame, knows whether a turn is running right now.
-    const busy = host.session.busy;
+    const busy = host.ready && host.session.busy;
     if (isKey(key, "ctrl+c")) {
       if (busy) {
         host.session.interrupt();
@@ -50,6 +50,7 @@ export function useAppKeys(options: {
       return true;
     }
     if (key.name === "tab" && key.shift) {
+      if (!host.ready) return true;
       const next = MODE_CYCLE[(MODE_CYCLE.indexOf(host.session.mode) + 1) % MODE_CYCLE.length] ?? "interactive";
       host.session.setMode(next);
       return true;

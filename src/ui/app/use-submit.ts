@@ -29,10 +29,12 @@ export function useSubmit(options: {
   host: SessionHost;
   store: TranscriptStore;
   busy: boolean;
+  /** The session is still opening: everything waits in the queue. */
+  starting: boolean;
   openDialog(dialog: DialogName): void;
   exit(): void;
 }): SubmitActions {
-  const { host, store, busy } = options;
+  const { host, store, busy, starting } = options;
   const [queue, setQueue] = useState<Submission[]>([]);
   const latest = useRef(options);
   latest.current = options;
@@ -69,6 +71,10 @@ export function useSubmit(options: {
   const submit = useCallback(
     (submission: Submission) => {
       const text = submission.text.trim();
+      if (!host.ready) {
+        setQueue((current) => [...current, submission]);
+        return;
+      }
       const slash = parseSlashCommand(text);
       if (slash) {
         store.addLocal({ kind: "user", id: localId(), text });
@@ -98,11 +104,11 @@ export function useSubmit(options: {
 
   // When the agent becomes idle, the next queued prompt goes.
   useEffect(() => {
-    if (busy || queue.length === 0) return;
+    if (busy || starting || queue.length === 0) return;
     const [next, ...rest] = queue as [Submission, ...Submission[]];
     setQueue(rest);
     submit(next);
-  }, [busy, queue, submit]);
+  }, [busy, starting, queue, submit]);
 
   const unqueueLast = useCallback((): Submission | undefined => {
     const last = queue.at(-1);

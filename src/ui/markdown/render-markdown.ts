@@ -3,10 +3,18 @@
  * with a plain theme), code fences highlighted once the highlighter is loaded. Called for each frame of the
  * live tail and once per finished item, so it does one lex and one pass over the tokens, nothing more.
  */
-import { Lexer } from "marked";
+import type { Lexer as MarkedLexer } from "marked";
 import type { Theme } from "../theme.js";
 import { renderBlocks } from "./render-blocks.js";
 import { stylesFor } from "./styles.js";
+import { wrapText } from "./wrap.js";
+
+let lexer: typeof MarkedLexer | undefined;
+
+/** Loads the Markdown lexer (after the TUI's first frame); until then text is shown plain, wrapped. */
+export async function preloadMarkdown(): Promise<void> {
+  lexer ??= (await import("marked")).Lexer;
+}
 
 export interface RenderMarkdownOptions {
   /** Columns available; every line fits except code lines, which are kept as written. */
@@ -18,7 +26,8 @@ const lexerOptions = { gfm: true, breaks: false } as const;
 
 export function renderMarkdown(text: string, options: RenderMarkdownOptions): string {
   if (text.trim() === "") return "";
-  const tokens = Lexer.lex(text, lexerOptions);
   const width = Math.max(1, Math.floor(options.width));
+  if (!lexer) return text.split("\n").flatMap((line) => wrapText(line, width)).join("\n");
+  const tokens = lexer.lex(text, lexerOptions);
   return renderBlocks(tokens, width, { theme: options.theme, styles: stylesFor(options.theme), listDepth: 0 }).join("\n");
 }

@@ -59,6 +59,8 @@ export interface TranscriptState {
   usage?: { currentTokens: number; tokenLimit: number };
   intent?: string;
   turnStartedAt?: number;
+  /** The session is still opening: prompts wait in the queue. */
+  starting?: boolean;
 }
 
 export function initialTranscript(options: { mode: AgentMode; model: string }): TranscriptState {

@@ -1,0 +1,47 @@
+/** The schema of $AGENT_HOME/settings.json (zod), loaded only when there is a settings file to check. */
+import { z } from "zod";
+
+export const providerSettingsSchema = z.object({
+  type: z.enum(["openai", "azure"]).optional(),
+  baseUrl: z.string().optional(),
+  apiKey: z.string().optional(),
+  /** Name of an environment variable holding the key, so the key itself stays out of the file. */
+  apiKeyEnv: z.string().optional(),
+  model: z.string().optional(),
+  maxPromptTokens: z.number().int().positive().optional(),
+  maxOutputTokens: z.number().int().positive().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  azureApiVersion: z.string().optional(),
+  timeoutMs: z.number().int().positive().optional(),
+  streamIdleTimeoutMs: z.number().int().positive().optional(),
+  retry: z
+    .object({
+      maxRetries: z.number().int().min(0).optional(),
+      baseDelayMs: z.number().min(0).optional(),
+      maxDelayMs: z.number().min(0).optional(),
+      maxRetryAfterMs: z.number().min(0).optional(),
+    })
+    .optional(),
+});
+export type ProviderSettings = z.infer<typeof providerSettingsSchema>;
+
+export const settingsSchema = z.looseObject({
+  provider: providerSettingsSchema.optional(),
+  /** Copilot's top-level model key; `provider.model` wins when both are set. */
+  model: z.string().optional(),
+  defaultMode: z.enum(["interactive", "plan", "autopilot"]).optional(),
+  maxAutopilotContinues: z.number().int().min(0).optional(),
+  permissions: z
+    .object({
+      allow: z.array(z.string()).optional(),
+      deny: z.array(z.string()).optional(),
+      ask: z.array(z.string()).optional(),
+      /** Built-in safety checks to switch off, by id (see FLOOR_CHECKS). */
+      floor: z.object({ disable: z.array(z.string()).optional() }).optional(),
+    })
+    .optional(),
+  /** Copilot CLI's URL lists: allowed and denied URLs or domains. */
+  allowedUrls: z.array(z.string()).optional(),
+  deniedUrls: z.array(z.string()).optional(),
+});
+export type Settings = z.infer<typeof settingsSchema>;
