@@ -4,7 +4,11 @@
  * interleaved, medians over BENCH_RUNS runs after BENCH_WARMUPS warm-ups). Results: a table on stdout and
  * bench/results.json. Exits 0 even when a target is missed: this is a measurement, not a test.
  *
- * Env: BENCH_RUNS (default 15), BENCH_WARMUPS (default 2), BENCH_RSS_RUNS (default 5).
+ * Then the interactive TUI in a pty (bench/tui.ts): first frame, CPU per 1,000 streamed tokens at 10 and
+ * 2,000 prior messages, keystroke echo with 2,000 messages in the history.
+ *
+ * Env: BENCH_RUNS (default 15), BENCH_WARMUPS (default 2), BENCH_RSS_RUNS (default 5),
+ * BENCH_TUI_CPU_RUNS (default 5), BENCH_TUI_KEYS (default 30).
  */
 import { existsSync } from "node:fs";
 import os from "node:os";
@@ -12,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { checkHeadlessModules, type ModuleReport } from "./module-check.js";
 import { detectRssMethod, peakRssMb, timeInterleaved, type BenchCommand, type Stats } from "./measure.js";
 import { formatTable, mb, ms, summaryLine, writeResults, type Row } from "./report.js";
+import { benchTui } from "./tui.js";
 import { createWorkspace, FINAL_TEXT, LONG_PROMPT, LONG_TAIL, LONG_TEXT, startBenchServer, TOOL_PROMPT } from "./scenario.js";
 
 const repo = (relative: string) => fileURLToPath(new URL(`../${relative}`, import.meta.url));
@@ -27,6 +32,8 @@ function envInt(name: string, fallback: number, min: number): number {
 const RUNS = envInt("BENCH_RUNS", 15, 1);
 const WARMUPS = envInt("BENCH_WARMUPS", 2, 0);
 const RSS_RUNS = envInt("BENCH_RSS_RUNS", 5, 1);
+const TUI_CPU_RUNS = envInt("BENCH_TUI_CPU_RUNS", 5, 1);
+const TUI_KEYS = envInt("BENCH_TUI_KEYS", 30, 1);
 
 /** The parent's environment without anything that would change how node starts in the children. */
 function cleanEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -154,6 +161,18 @@ async function main(): Promise<void> {
       pass: modules.uiLoaded === "unknown" ? undefined : modules.uiLoaded === "no",
       data: { ...modules },
     });
+
+    // 5. The interactive TUI in a pty.
+    try {
+      const tui = await benchTui({ agent: AGENT, cwd: ws.cwd, root: ws.root, env: cleanEnv, runs: RUNS, warmups: WARMUPS, cpuRuns: TUI_CPU_RUNS, keys: TUI_KEYS });
+      rows.push(...tui.rows);
+      Object.assign(details, tui.details);
+    } catch (error) {
+      // A TUI run that breaks is a failed target, not a reason to lose the other figures.
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(`bench: the TUI measurements failed: ${message}`);
+      rows.push({ name: "TUI measurements", agent: "error", baseline: "—", ratio: undefined, target: "run", pass: false, data: { error: message } });
+    }
 
     const timings = new Map([...startup, ...twoTurn, ...long]);
     details["timings"] = Object.fromEntries(timings);

@@ -42,7 +42,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   let resumeId = boot.value.resumeId;
   if (options.resume === true) {
     const { pickSession } = await import("../ui/pick-session.js");
-    resumeId = await pickSession({ sessions: await boot.value.store.list(), cwd: options.cwd, theme });
+    resumeId = await pickSession({ sessions: await boot.value.store.conversations(), cwd: options.cwd, theme });
     if (!resumeId) return ExitCode.ok;
   }
   const host = new TuiSessionHost(boot.value, options);
@@ -58,7 +58,8 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     process.stderr.write(`agent: could not open the session: ${result.error.message}\n`);
     return ExitCode.config;
   }
-  const id = host.ready ? host.session.id : undefined;
+  // A session left without a single prompt is not worth resuming.
+  const id = host.ready && host.session.hasConversation ? host.session.id : undefined;
   host.shutdown();
   if (id) process.stdout.write(`\nResume this session with: agent --resume ${id}\n`);
   if (result.signal === "SIGTERM") return ExitCode.terminated;

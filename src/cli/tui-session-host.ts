@@ -85,7 +85,7 @@ export class TuiSessionHost implements SessionHost {
   }
 
   listSessions(): Promise<SessionMetadata[]> {
-    return this.boot.store.list();
+    return this.boot.store.conversations();
   }
 
   onSwitch(listener: () => void): () => void {

@@ -93,6 +93,11 @@ export class AgentSession {
     return this.provider.model;
   }
 
+  /** Whether anything was said in this session yet (a prompt, an answer). */
+  get hasConversation(): boolean {
+    return this.options.conversation.length > (this.options.conversation.hasSystemPrompt ? 1 : 0);
+  }
+
   /** The custom instruction files in the system prompt. */
   get instructionPaths(): string[] {
     return this.options.instructions.map((file) => file.path);

@@ -60,9 +60,14 @@ export class SessionStore {
     return all.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   }
 
-  /** The most recently updated session that ran in this directory. */
+  /** Sessions that hold a conversation (a session opened and left without a prompt is not one). */
+  async conversations(): Promise<SessionMetadata[]> {
+    return (await this.list()).filter((session) => session.firstPrompt !== undefined);
+  }
+
+  /** The most recently updated conversation in this directory. */
   async latestFor(cwd: string): Promise<SessionMetadata | undefined> {
-    return (await this.list()).find((session) => session.cwd === cwd);
+    return (await this.conversations()).find((session) => session.cwd === cwd);
   }
 
   /** A full id, an id prefix of 7 or more characters, or a session name (case-insensitive). */

@@ -108,10 +108,12 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
       .openSession()
       .then(() => markdown)
       .then(() => {
+        // A mode chosen with Shift+Tab while the session was opening applies now.
+        const chosenMode = store.getState().mode;
         unsubscribe = host.session.subscribe((event: SessionEvent) => store.push(event));
-        const transcript = transcriptOf(host);
-        store.update(() => transcript);
-        if (transcript.items.length > 0) reprint();
+        if (chosenMode !== host.session.mode) host.session.setMode(chosenMode);
+        // A resumed session's past is appended below the header by <Static>: nothing on screen is cleared.
+        store.update(() => ({ ...transcriptOf(host), mode: host.session.mode }));
         // Highlighting code costs ~50 ms to load: after everything else.
         setTimeout(() => void preloadHighlighter().catch(() => undefined), 0);
       })

@@ -5,10 +5,11 @@ import { writeMetadata } from "../../src/session/session-metadata.js";
 import { SessionStore } from "../../src/session/session-store.js";
 import { tempDir } from "../support/engine-harness.js";
 
-function addSession(store: SessionStore, id: string, meta: { cwd: string; name?: string; updatedAt: string }): void {
+function addSession(store: SessionStore, id: string, meta: { cwd: string; name?: string; updatedAt: string; firstPrompt?: string | null }): void {
   store.create(id);
   writeFileSync(store.eventsFileOf(id), "");
-  writeMetadata(store.dirOf(id), { id, cwd: meta.cwd, name: meta.name, userNamed: meta.name !== undefined, createdAt: meta.updatedAt, updatedAt: meta.updatedAt, eventCount: 0 });
+  const firstPrompt = meta.firstPrompt === null ? undefined : (meta.firstPrompt ?? `prompt of ${id}`);
+  writeMetadata(store.dirOf(id), { id, cwd: meta.cwd, name: meta.name, userNamed: meta.name !== undefined, createdAt: meta.updatedAt, updatedAt: meta.updatedAt, eventCount: 0, firstPrompt });
 }
 
 describe("the session store", () => {
@@ -44,9 +45,12 @@ describe("the session store", () => {
 
   it("finds the latest session for a directory and lists newest first", async () => {
     const sessions = store();
+    // A newer session in /work/a that was opened and left without a prompt is not a conversation.
+    addSession(sessions, "aaaaaaaa-4444-4444-8444-444444444444", { cwd: "/work/a", updatedAt: "2026-01-09T00:00:00Z", firstPrompt: null });
+    expect((await sessions.conversations()).map((session) => session.id)).not.toContain("aaaaaaaa-4444-4444-8444-444444444444");
     expect((await sessions.latestFor("/work/a"))?.id).toBe(ids[1]);
     expect((await sessions.latestFor("/work/c"))).toBeUndefined();
-    expect((await sessions.list()).map((session) => session.id)).toEqual([ids[2], ids[1], ids[0]]);
+    expect((await sessions.conversations()).map((session) => session.id)).toEqual([ids[2], ids[1], ids[0]]);
   });
 
   it("reads a workspace.yaml written by Copilot CLI", async () => {

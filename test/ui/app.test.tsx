@@ -156,6 +156,31 @@ describe("the app with the real engine", () => {
     expect(exit).toHaveBeenCalledTimes(1);
   });
 
+  it("any other key cancels the pending Ctrl+C exit", async () => {
+    const exit = vi.fn();
+    const { tui } = await startApp({ exit });
+    tui.bus.press("ctrl+c");
+    await tui.waitForFrame((frame) => frame.includes("Press Ctrl+C again to exit"));
+    tui.bus.type("a");
+    await tui.waitForFrame((frame) => !frame.includes("Press Ctrl+C again to exit"));
+    tui.bus.press("ctrl+c"); // clears the "a"
+    tui.bus.press("ctrl+c"); // warns again, does not exit
+    await tui.waitForFrame((frame) => frame.includes("Press Ctrl+C again to exit"));
+    expect(exit).not.toHaveBeenCalled();
+  });
+
+  it("Ctrl+O prints the last tool's whole output into the transcript", async () => {
+    const { host, tui } = await startApp();
+    tui.bus.type("!seq 1 60");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("✓"));
+    tui.bus.press("ctrl+o");
+    const frame = await tui.waitForFrame((current) => current.includes("end of output"));
+    expect(frame).toContain("── output of ! seq 1 60 ──");
+    for (const line of ["\n1\n", "\n30\n", "\n60\n"]) expect(frame).toContain(line);
+    expect(host.server.completionRequests).toHaveLength(0);
+  });
+
   it("Ctrl+C with text in the prompt clears it instead", async () => {
     const exit = vi.fn();
     const { tui } = await startApp({ exit });

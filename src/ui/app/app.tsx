@@ -4,7 +4,7 @@
  * transcript store and sends commands to the session; the engine does the rest.
  */
 import { Box, Static, Text, useStdout } from "ink";
-import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { useMemo, useState, useSyncExternalStore } from "react";
 import { slashCommands } from "../../core/slash-commands/registry.js";
 import type { PromptHistory } from "../../session/prompt-history.js";
 import { BackgroundStatus } from "../components/background-status.js";
@@ -46,21 +46,22 @@ export function App(props: AppProps) {
   const rows = Math.max(10, stdout.rows || 24);
   const [dialog, setDialog] = useState<DialogName | undefined>();
   const [showReasoning, setShowReasoning] = useState(false);
-  const [toolOutputOpen, setToolOutputOpen] = useState(false);
   const [inject, setInject] = useState<{ text: string; nonce: number } | undefined>();
   const { submit, queue, unqueueLast } = useSubmit({ host, store, busy: state.busy, starting: state.starting === true, openDialog: setDialog, exit: props.exit });
   const { exitHint } = useAppKeys({
     host,
+    currentMode: state.mode,
+    setPendingMode: (mode) => store.update((current) => ({ ...current, mode })),
     exit: props.exit,
     toggleReasoning: () => {
       setShowReasoning((shown) => !shown);
       props.requestReprint();
     },
-    toggleToolOutput: () => setToolOutputOpen((open) => !open),
+    showToolOutput: () => {
+      const last = [...store.getState().items].reverse().find((item) => item.kind === "tool");
+      if (last?.kind === "tool") store.addLocal({ kind: "output", id: `output-${last.id}-${Date.now()}`, title: last.title, text: last.output });
+    },
   });
-  useEffect(() => setToolOutputOpen(false), [state.items.length]);
-
-  const lastTool = useMemo(() => [...state.items].reverse().find((item) => item.kind === "tool"), [state.items]);
   const entries = useMemo<StaticEntry[]>(() => [{ kind: "header", id: "header" }, ...state.items], [state.items]);
   const permission = state.permissions[0];
   const composerActive = dialog === undefined && permission === undefined;
@@ -92,7 +93,6 @@ export function App(props: AppProps) {
         width={width}
         maxLines={Math.max(3, rows - 14)}
         showReasoning={showReasoning}
-        {...(toolOutputOpen && lastTool?.kind === "tool" ? { expandedOutput: lastTool.output } : {})}
       />
       {permission && (
         <PermissionDialog

@@ -16,17 +16,11 @@ export function tailLines(text: string, maxLines: number): string {
   return lines.slice(-maxLines).join("\n");
 }
 
-export function LiveArea(props: { state: TranscriptState; theme: Theme; width: number; maxLines: number; showReasoning: boolean; expandedOutput?: string }) {
+export function LiveArea(props: { state: TranscriptState; theme: Theme; width: number; maxLines: number; showReasoning: boolean }) {
   const { state, theme, width, maxLines, showReasoning } = props;
   const idleWork = state.busy && !state.live && state.running.length === 0 && state.permissions.length === 0;
   return (
     <Box flexDirection="column">
-      {props.expandedOutput !== undefined && (
-        <Box flexDirection="column" borderStyle="round" borderColor={theme.border} paddingX={1}>
-          <Text color={theme.muted}>Last tool output (ctrl+o to close)</Text>
-          <Text>{tailLines(props.expandedOutput, Math.max(3, maxLines - 3))}</Text>
-        </Box>
-      )}
       {state.liveReasoning && <LiveReasoning text={state.liveReasoning.text} width={width} theme={theme} expanded={showReasoning} />}
       {state.live && state.live.text.trim() !== "" && <StreamingMessage text={tailLines(state.live.text, maxLines)} width={width} theme={theme} />}
       {state.running.length > 0 && <RunningTools tools={state.running} theme={theme} width={width} />}

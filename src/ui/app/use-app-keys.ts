@@ -2,9 +2,10 @@
  * Keys that act on the whole app (lowest priority: the composer and dialogs see keys first).
  *   Ctrl+C: stop the turn when busy; otherwise "press again to exit" within 2 s.
  *   Ctrl+D: exit (the composer lets it through only when the prompt is empty).
- *   Esc: stop the turn.   Shift+Tab: next mode.   Ctrl+T: show/hide reasoning.   Ctrl+O: last tool's output.
+ *   Esc: stop the turn.   Shift+Tab: next mode.   Ctrl+T: show/hide reasoning.   Ctrl+O: print the last tool's output.
  */
 import { useEffect, useRef, useState } from "react";
+import type { AgentMode } from "../../core/events/index.js";
 import { MODE_CYCLE } from "../../core/modes.js";
 import type { SessionHost } from "../session-host.js";
 import { Priority } from "../terminal/input-bus.js";
@@ -15,13 +16,22 @@ export const EXIT_WINDOW_MS = 2000;
 
 export function useAppKeys(options: {
   host: SessionHost;
+  /** Before the session is open, a mode change is remembered here and applied when it opens. */
+  setPendingMode(mode: AgentMode): void;
+  currentMode: AgentMode;
   exit(): void;
   toggleReasoning(): void;
-  toggleToolOutput(): void;
+  showToolOutput(): void;
 }): { exitHint: string | undefined } {
   const [exitPending, setExitPending] = useState(false);
   const timer = useRef<NodeJS.Timeout | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
+
+  // Any other key cancels a pending "press Ctrl+C again" (it looks at every key first and consumes none).
+  useKeys((key) => {
+    if (exitPending && !isKey(key, "ctrl+c")) setExitPending(false);
+    return false;
+  }, Priority.dialog + 1);
 
   useKeys((key) => {
     const { host } = options;
@@ -50,9 +60,10 @@ export function useAppKeys(options: {
       return true;
     }
     if (key.name === "tab" && key.shift) {
-      if (!host.ready) return true;
-      const next = MODE_CYCLE[(MODE_CYCLE.indexOf(host.session.mode) + 1) % MODE_CYCLE.length] ?? "interactive";
-      host.session.setMode(next);
+      const current = host.ready ? host.session.mode : options.currentMode;
+      const next = MODE_CYCLE[(MODE_CYCLE.indexOf(current) + 1) % MODE_CYCLE.length] ?? "interactive";
+      if (host.ready) host.session.setMode(next);
+      else options.setPendingMode(next);
       return true;
     }
     if (isKey(key, "ctrl+t")) {
@@ -60,7 +71,7 @@ export function useAppKeys(options: {
       return true;
     }
     if (isKey(key, "ctrl+o")) {
-      options.toggleToolOutput();
+      options.showToolOutput();
       return true;
     }
     return false;

@@ -43,7 +43,7 @@ export function useSubmit(options: {
 
   const send = useCallback(
     (submission: Submission) => {
-      host.session.send(submission.text, { attachments: submission.attachments }).catch((error: unknown) => note(`✗ ${(error as Error).message}`, "error"));
+      host.session.send(submission.text, { attachments: submission.attachments }).catch((error: unknown) => note((error as Error).message, "error"));
     },
     [host, note],
   );
@@ -59,7 +59,7 @@ export function useSubmit(options: {
         case "dialog":
           return openDialog(result.dialog);
         case "new-session":
-          host.startNew().catch((error: unknown) => note(`✗ ${(error as Error).message}`, "error"));
+          host.startNew().catch((error: unknown) => note((error as Error).message, "error"));
           return;
         case "exit":
           return exit();
@@ -78,11 +78,11 @@ export function useSubmit(options: {
       const slash = parseSlashCommand(text);
       if (slash) {
         store.addLocal({ kind: "user", id: localId(), text });
-        if (!slash.command) return note(`✗ Unknown command: /${slash.name} (type / to see the commands)`, "error");
+        if (!slash.command) return note(`Unknown command: /${slash.name} (type / to see the commands)`, "error");
         Promise.resolve()
           .then(() => slash.command?.run({ session: host.session, args: slash.args }))
           .then((result) => result && handleResult(result))
-          .catch((error: unknown) => note(`✗ /${slash.name}: ${(error as Error).message}`, "error"));
+          .catch((error: unknown) => note(`/${slash.name}: ${(error as Error).message}`, "error"));
         return;
       }
       if (text.startsWith("!")) {
@@ -92,7 +92,7 @@ export function useSubmit(options: {
           setQueue((current) => [...current, submission]);
           return;
         }
-        host.session.runShellCommand(command).catch((error: unknown) => note(`✗ ${(error as Error).message}`, "error"));
+        host.session.runShellCommand(command).catch((error: unknown) => note((error as Error).message, "error"));
         return;
       }
       // Asked of the engine, not of the last frame: a prompt sent in the same frame as another must queue.

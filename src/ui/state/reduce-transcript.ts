@@ -20,6 +20,16 @@ function describeArguments(toolName: string, args: unknown): string {
   return typeof detail === "string" ? detail : toolName;
 }
 
+const USER_LINES_SHOWN = 24;
+
+/** A long prompt (a big paste) is shown by its beginning; the model gets all of it. */
+export function shortenForTranscript(text: string): string {
+  const lines = text.split("\n");
+  if (lines.length <= USER_LINES_SHOWN && text.length <= 8000) return text;
+  const head = lines.slice(0, USER_LINES_SHOWN / 2).join("\n").slice(0, 4000);
+  return `${head}\n… (${lines.length} lines, ${text.length} characters in all; sent in full)`;
+}
+
 function append(state: TranscriptState, ...items: TranscriptItem[]): TranscriptState {
   return { ...state, items: [...state.items, ...items] };
 }
@@ -48,9 +58,11 @@ export function reduceTranscript(state: TranscriptState, event: SessionEvent, no
   if (event.agentId) return state; // sub-agents' own events are summarised by subagent.* events
   switch (event.type) {
     case "user.message": {
+      // A `!cmd` result handed to the model: the tool item already shows it.
+      if (event.data.source === "shell") return state;
       const next = { ...state, busy: true, turnStartedAt: state.turnStartedAt ?? now };
       if (event.data.isAutopilotContinuation) return append(next, { kind: "notice", id: event.id, level: "info", text: "↻ Continuing autonomously (autopilot)" });
-      return append(next, { kind: "user", id: event.id, text: event.data.content, shell: event.data.agentMode === "shell" });
+      return append(next, { kind: "user", id: event.id, text: shortenForTranscript(event.data.content), shell: event.data.agentMode === "shell" });
     }
     case "assistant.turn_start":
       return { ...state, busy: true, turnStartedAt: state.turnStartedAt ?? now };

@@ -21,7 +21,9 @@ export type TranscriptItem =
     }
   | { kind: "notice"; id: string; level: "info" | "warning" | "error"; text: string }
   | { kind: "task-complete"; id: string; summary: string }
-  | { kind: "subagent"; id: string; name: string; status: "completed" | "failed"; detail: string };
+  | { kind: "subagent"; id: string; name: string; status: "completed" | "failed"; detail: string }
+  /** A tool's whole output, printed on request (Ctrl+O). */
+  | { kind: "output"; id: string; title: string; text: string };
 
 export interface RunningTool {
   toolCallId: string;

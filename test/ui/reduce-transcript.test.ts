@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import type { SessionEvent } from "../../src/core/events/index.js";
+import { reduceTranscript, shortenForTranscript } from "../../src/ui/state/reduce-transcript.js";
+import { initialTranscript } from "../../src/ui/state/transcript-types.js";
+
+let counter = 0;
+const event = (type: string, data: Record<string, unknown>): SessionEvent =>
+  ({ id: `e${++counter}`, timestamp: new Date(0).toISOString(), parentId: null, type, data }) as unknown as SessionEvent;
+
+const reduce = (...events: SessionEvent[]) => events.reduce((state, next) => reduceTranscript(state, next, 0), initialTranscript({ mode: "interactive", model: "m" }));
+
+describe("the transcript reducer", () => {
+  it("moves finished paragraphs of a streaming answer into items early, keeping the tail live", () => {
+    const state = reduce(
+      event("assistant.message_delta", { messageId: "m1", deltaContent: "First paragraph.\n\nSecond par" }),
+      event("assistant.message_delta", { messageId: "m1", deltaContent: "agraph still coming" }),
+    );
+    expect(state.items).toEqual([expect.objectContaining({ kind: "assistant", markdown: "First paragraph." })]);
+    expect(state.live?.text).toBe("Second paragraph still coming");
+    const done = reduceTranscript(state, event("assistant.message", { messageId: "m1", content: "First paragraph.\n\nSecond paragraph still coming" }), 0);
+    expect(done.items.map((item) => item.kind === "assistant" && item.markdown)).toEqual(["First paragraph.", "Second paragraph still coming"]);
+    expect(done.live).toBeUndefined();
+  });
+
+  it("does not cut inside a code fence", () => {
+    const state = reduce(event("assistant.message_delta", { messageId: "m1", deltaContent: "```js\nconst a = 1;\n\nconst b = 2;\n" }));
+    expect(state.items).toHaveLength(0);
+  });
+
+  it("hides the `!cmd` output handed to the model (the tool item shows it)", () => {
+    const state = reduce(event("user.message", { content: "<user_shell_command_output>…</user_shell_command_output>", source: "shell", agentMode: "shell" }));
+    expect(state.items).toHaveLength(0);
+  });
+
+  it("shortens a huge prompt in the transcript but not what is sent", () => {
+    const big = Array.from({ length: 50_000 }, (_, index) => `line ${index}`).join("\n");
+    const state = reduce(event("user.message", { content: big }));
+    const item = state.items[0];
+    expect(item?.kind === "user" && item.text.split("\n").length).toBeLessThan(20);
+    expect(item?.kind === "user" && item.text).toContain("50000 lines");
+    expect(shortenForTranscript("short")).toBe("short");
+  });
+
+  it("tracks running tools and turns a completion into an item with the diff", () => {
+    const state = reduce(
+      event("tool.execution_start", { toolCallId: "t1", toolName: "edit", arguments: { path: "/a.ts" }, toolTitle: "/a.ts" }),
+      event("tool.execution_partial_result", { toolCallId: "t1", partialOutput: "working" }),
+    );
+    expect(state.running).toEqual([expect.objectContaining({ toolCallId: "t1", title: "/a.ts", output: "working" })]);
+    const done = reduceTranscript(state, event("tool.execution_complete", { toolCallId: "t1", success: true, result: { content: "File updated.", detailedContent: "@@ -1 +1 @@\n-a\n+b" } }), 0);
+    expect(done.running).toEqual([]);
+    expect(done.items[0]).toMatchObject({ kind: "tool", status: "success", summary: "File updated.", diff: "@@ -1 +1 @@\n-a\n+b" });
+  });
+
+  it("queues permission requests and drops them when answered", () => {
+    const request = { kind: "write", fileName: "/a", diff: "", intention: "x" };
+    const state = reduce(event("permission.requested", { requestId: "r1", permissionRequest: request }), event("permission.requested", { requestId: "r2", permissionRequest: request }));
+    expect(state.permissions.map((pending) => pending.requestId)).toEqual(["r1", "r2"]);
+    expect(reduceTranscript(state, event("permission.completed", { requestId: "r1", result: { kind: "approved" } }), 0).permissions.map((pending) => pending.requestId)).toEqual(["r2"]);
+  });
+
+  it("feeds the background panel from sub-agent events", () => {
+    const started = reduce(event("subagent.started", { toolCallId: "c1", agentName: "explore", agentDisplayName: "Explore", agentDescription: "Find the auth code", agentType: "explore" }));
+    expect(started.background).toEqual([expect.objectContaining({ id: "c1", name: "Explore", status: "running", intent: "Find the auth code" })]);
+    const done = reduceTranscript(started, event("subagent.completed", { toolCallId: "c1", agentName: "explore", agentDisplayName: "Explore", durationMs: 4000 }), 0);
+    expect(done.background[0]?.status).toBe("completed");
+    expect(done.items.at(-1)).toMatchObject({ kind: "subagent", status: "completed", detail: "4 s" });
+  });
+});
