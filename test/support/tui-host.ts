@@ -1,102 +1,46 @@
 /**
- * A SessionHost for app-level tests: the real engine (interactive sessions) behind the UI, the scripted
- * server as the model, temp AGENT_HOME and working directory.
+ * The TUI's real session host (src/cli/tui-session-host.ts) configured for tests: the scripted server as the
+ * model, temp AGENT_HOME and working directory, interactive sessions.
  */
-import type { AgentSession } from "../../src/core/agent-session.js";
-import type { SessionEvent } from "../../src/core/events/index.js";
-import { openSession } from "../../src/core/open-session.js";
-import { createOpenAIChatProvider } from "../../src/provider/openai-chat.js";
-import type { SessionMetadata } from "../../src/session/session-metadata.js";
-import { SessionStore } from "../../src/session/session-store.js";
-import type { SessionHost } from "../../src/ui/session-host.js";
-import { sessionPermissions, tempDir, testProviderConfig } from "./engine-harness.js";
+import type { Bootstrap } from "../../src/cli/bootstrap.js";
+import { defaultCliOptions } from "../../src/cli/default-options.js";
+import { TuiSessionHost } from "../../src/cli/tui-session-host.js";
 import { noPermissionFlags } from "../../src/permissions/policy.js";
+import { SessionStore } from "../../src/session/session-store.js";
+import { sessionPermissions, tempDir, testProviderConfig } from "./engine-harness.js";
 import { startScriptedServer, type ScriptedServer } from "./scripted-server.js";
 
-export class TestSessionHost implements SessionHost {
-  private current: AgentSession | undefined;
-  private past: readonly SessionEvent[] = [];
-  private readonly listeners = new Set<() => void>();
-  readonly store: SessionStore;
-  branch?: string;
-
+export class TestSessionHost extends TuiSessionHost {
   private constructor(
+    boot: Bootstrap,
+    cwd: string,
     readonly server: ScriptedServer,
     readonly home: string,
-    readonly cwd: string,
-    readonly files: string[],
+    readonly store: SessionStore,
   ) {
-    this.store = new SessionStore(home);
+    super(boot, { ...defaultCliOptions(), cwd, customInstructions: false });
   }
 
-  static async start(options: { files?: string[] } = {}): Promise<TestSessionHost> {
-    const host = new TestSessionHost(await startScriptedServer(), tempDir("tui-home-"), tempDir("tui-cwd-"), options.files ?? []);
+  static async start(): Promise<TestSessionHost> {
+    const server = await startScriptedServer();
+    const home = tempDir("tui-home-");
+    const cwd = tempDir("tui-cwd-");
+    const store = new SessionStore(home);
+    const boot: Bootstrap = {
+      agentHome: home,
+      settings: {},
+      providerConfig: testProviderConfig(server.baseUrl),
+      store,
+      maxAutopilotContinues: 5,
+      permissions: sessionPermissions(noPermissionFlags),
+    };
+    const host = new TestSessionHost(boot, cwd, server, home, store);
     await host.open(undefined);
     return host;
   }
 
-  get ready(): boolean {
-    return this.current !== undefined;
-  }
-
-  get session(): AgentSession {
-    if (!this.current) throw new Error("no session");
-    return this.current;
-  }
-
-  get history(): readonly SessionEvent[] {
-    return this.past;
-  }
-
-  get instructionFiles(): readonly string[] {
-    return this.session.instructionPaths;
-  }
-
-  async open(resumeId: string | undefined): Promise<void> {
-    const config = testProviderConfig(this.server.baseUrl);
-    const opened = await openSession({
-      store: this.store,
-      agentHome: this.home,
-      cwd: this.cwd,
-      provider: createOpenAIChatProvider(config),
-      createProvider: (model) => createOpenAIChatProvider({ ...config, model }),
-      providerConfig: config,
-      maxAutopilotContinues: 5,
-      interactive: true,
-      permissions: sessionPermissions(noPermissionFlags),
-      customInstructions: false,
-      resumeId,
-    });
-    this.current?.shutdown();
-    this.current = opened.session;
-    this.past = opened.history;
-  }
-
-  async startNew(): Promise<void> {
-    await this.open(undefined);
-    for (const listener of this.listeners) listener();
-  }
-
-  async switchTo(id: string): Promise<void> {
-    await this.open(id);
-    for (const listener of this.listeners) listener();
-  }
-
-  listSessions(): Promise<SessionMetadata[]> {
-    return this.store.list();
-  }
-
-  onSwitch(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  async listFiles(query: string): Promise<string[]> {
-    return this.files.filter((file) => file.includes(query));
-  }
-
   async close(): Promise<void> {
-    this.current?.shutdown();
+    this.shutdown();
     await this.server.close();
   }
 }

@@ -22,7 +22,7 @@ afterEach(async () => {
 });
 
 async function startApp(options: { exit?: () => void } = {}) {
-  host = await TestSessionHost.start({ files: ["src/main.ts", "README.md"] });
+  host = await TestSessionHost.start();
   const current = host;
   const store = new TranscriptStore(transcriptFromLog(current.history, initialTranscript({ mode: current.session.mode, model: current.session.model })));
   current.session.subscribe((event) => store.push(event));

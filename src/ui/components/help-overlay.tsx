@@ -5,9 +5,7 @@
 import { Box, Text } from "ink";
 import type { SlashCommand } from "../../core/slash-commands/types.js";
 import type { Theme } from "../theme.js";
-import { Priority } from "../terminal/input-bus.js";
-import { useKeys, usePaste } from "../terminal/input-context.js";
-import { KEY_HELP, KeyTable } from "./quick-help.js";
+import { KEY_HELP, KeyTable, useCloseOnInput } from "./quick-help.js";
 
 export type HelpCommand = Pick<SlashCommand, "name" | "aliases" | "description" | "argsHint">;
 
@@ -25,14 +23,7 @@ export function commandLabel(command: HelpCommand): string {
 }
 
 export function HelpOverlay({ commands, instructionFiles, theme, width, onClose }: HelpOverlayProps) {
-  useKeys(() => {
-    onClose();
-    return true;
-  }, Priority.dialog);
-  usePaste(() => {
-    onClose();
-    return false;
-  }, Priority.dialog);
+  useCloseOnInput(onClose);
   const inner = Math.max(10, width - 4);
   const sorted = [...commands].sort((a, b) => a.name.localeCompare(b.name));
   const labelWidth = Math.min(Math.floor(inner / 2), Math.max(0, ...sorted.map((command) => commandLabel(command).length)) + 2);

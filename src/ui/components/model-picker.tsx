@@ -8,7 +8,7 @@ import { useRef, useState } from "react";
 import type { Theme } from "../theme.js";
 import { Priority } from "../terminal/input-bus.js";
 import { useKeys, usePaste } from "../terminal/input-context.js";
-import type { Key } from "../terminal/keys.js";
+import { pastedFilter, pickerAction, windowStart } from "./list-picker.js";
 
 export interface ModelPickerProps {
   /** undefined while the list is loading. */
@@ -22,20 +22,6 @@ export interface ModelPickerProps {
 }
 
 export const VISIBLE_ROWS = 10;
-
-/** The first row to show so that `selected` is visible in a window of `size` rows. */
-export function windowStart(selected: number, count: number, size: number): number {
-  if (count <= size) return 0;
-  return Math.min(Math.max(0, selected - Math.floor(size / 2)), count - size);
-}
-
-/** Editing keys shared by the pickers' filter line; returns the new text, or undefined for other keys. */
-export function editFilter(text: string, key: Key): string | undefined {
-  if (key.name === "backspace") return Array.from(text).slice(0, -1).join("");
-  if (key.ctrl && key.char === "u") return "";
-  if (key.name === "char" && !key.ctrl && !key.meta && key.char !== "") return text + key.char;
-  return undefined;
-}
 
 interface Row {
   model: string;
@@ -78,29 +64,20 @@ export function ModelPicker({ models, current, error, theme, width, onSelect, on
     const view = viewRef.current;
     const rows = rowsFor(view);
     const index = selectedIndex(view, rows);
-    if (key.name === "escape" || (key.ctrl && key.char === "c")) {
+    const action = pickerAction(key, index, rows.length, view.filter);
+    if (action.kind === "cancel") {
       done.current = true;
       onCancel();
-    } else if (key.name === "enter") {
-      const row = rows[index];
-      if (row) {
-        done.current = true;
-        onSelect(row.model);
-      }
-    } else if (key.name === "up" || key.name === "down") {
-      if (rows.length > 0) {
-        const next = (index + (key.name === "up" ? -1 : 1) + rows.length) % rows.length;
-        update({ ...view, selected: rows[next]?.model });
-      }
-    } else {
-      const filter = editFilter(view.filter, key);
-      if (filter !== undefined) update({ filter, selected: view.selected });
-    }
+    } else if (action.kind === "select" && rows[index]) {
+      done.current = true;
+      onSelect((rows[index] as Row).model);
+    } else if (action.kind === "move") update({ ...view, selected: rows[action.index]?.model });
+    else if (action.kind === "filter") update({ filter: action.text, selected: view.selected });
     return true;
   }, Priority.dialog);
   usePaste((text) => {
     const view = viewRef.current;
-    update({ ...view, filter: view.filter + text.replace(/\s+/g, " ").trim() });
+    update({ ...view, filter: pastedFilter(view.filter, text) });
     return true;
   }, Priority.dialog);
 

@@ -57,6 +57,18 @@ export function KeyTable({ entries, theme, width }: { entries: readonly KeyHelp[
   );
 }
 
+/** Any key closes an overlay (and is used up); a paste closes it too but goes on to the composer, so pasted text is never lost. */
+export function useCloseOnInput(onClose: () => void): void {
+  useKeys(() => {
+    onClose();
+    return true;
+  }, Priority.dialog);
+  usePaste(() => {
+    onClose();
+    return false;
+  }, Priority.dialog);
+}
+
 export interface QuickHelpProps {
   theme: Theme;
   width: number;
@@ -64,15 +76,7 @@ export interface QuickHelpProps {
 }
 
 export function QuickHelp({ theme, width, onClose }: QuickHelpProps) {
-  useKeys(() => {
-    onClose();
-    return true;
-  }, Priority.dialog);
-  // A paste closes the help too, but goes on to the composer: pasted text is never lost.
-  usePaste(() => {
-    onClose();
-    return false;
-  }, Priority.dialog);
+  useCloseOnInput(onClose);
   return (
     <Box flexDirection="column" width={width} borderStyle="round" borderColor={theme.border} paddingX={1}>
       <Text bold>Quick help</Text>

@@ -12,7 +12,8 @@ import type { Theme } from "../theme.js";
 import { Priority } from "../terminal/input-bus.js";
 import { useKeys, usePaste } from "../terminal/input-context.js";
 import { shortenPath } from "./footer.js";
-import { editFilter, VISIBLE_ROWS, windowStart } from "./model-picker.js";
+import { pastedFilter, pickerAction, windowStart } from "./list-picker.js";
+import { VISIBLE_ROWS } from "./model-picker.js";
 
 export interface ResumePickerProps {
   sessions: SessionMetadata[];
@@ -112,28 +113,24 @@ export function ResumePicker({ sessions, cwd, theme, width, onSelect, onCancel, 
     if (done.current || !view) return true;
     const rows = rowsFor(view);
     const index = indexIn(view, rows);
-    if (key.name === "escape" || (key.ctrl && key.char === "c")) {
+    if (key.name === "tab") {
+      update({ ...view, scope: view.scope === "here" ? "all" : "here" });
+      return true;
+    }
+    const action = pickerAction(key, index, rows.length, view.filter);
+    if (action.kind === "cancel") {
       done.current = true;
       onCancel();
-    } else if (key.name === "enter") {
-      const row = rows[index];
-      if (row) {
-        done.current = true;
-        onSelect(row.id);
-      }
-    } else if (key.name === "tab") {
-      update({ ...view, scope: view.scope === "here" ? "all" : "here" });
-    } else if (key.name === "up" || key.name === "down") {
-      if (rows.length > 0) update({ ...view, selected: rows[(index + (key.name === "up" ? -1 : 1) + rows.length) % rows.length]?.id });
-    } else {
-      const filter = editFilter(view.filter, key);
-      if (filter !== undefined) update({ ...view, filter });
-    }
+    } else if (action.kind === "select" && rows[index]) {
+      done.current = true;
+      onSelect(rows[index].id);
+    } else if (action.kind === "move") update({ ...view, selected: rows[action.index]?.id });
+    else if (action.kind === "filter") update({ ...view, filter: action.text });
     return true;
   }, Priority.dialog);
   usePaste((text) => {
     const view = viewRef.current;
-    if (view) update({ ...view, filter: view.filter + text.replace(/\s+/g, " ").trim() });
+    if (view) update({ ...view, filter: pastedFilter(view.filter, text) });
     return true;
   }, Priority.dialog);
 
