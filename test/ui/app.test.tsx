@@ -156,6 +156,24 @@ describe("the app with the real engine", () => {
     expect(exit).toHaveBeenCalledTimes(1);
   });
 
+  it("Ctrl+C stops a busy turn; pressed again while the stop has not taken effect, it exits", async () => {
+    const exit = vi.fn();
+    const { host, tui } = await startApp({ exit });
+    host.server.enqueue(hang());
+    tui.bus.type("wait forever");
+    tui.bus.press("enter");
+    await host.server.waitForRequests(1);
+    // Keep the session busy as if its stop were stuck: the first Ctrl+C interrupts, the second (still busy) exits.
+    const interrupt = vi.spyOn(host.session, "interrupt").mockImplementation(() => undefined);
+    tui.bus.press("ctrl+c");
+    expect(interrupt).toHaveBeenCalledTimes(1);
+    expect(exit).not.toHaveBeenCalled();
+    tui.bus.press("ctrl+c");
+    expect(exit).toHaveBeenCalledTimes(1);
+    interrupt.mockRestore();
+    host.session.interrupt();
+  });
+
   it("any other key cancels the pending Ctrl+C exit", async () => {
     const exit = vi.fn();
     const { tui } = await startApp({ exit });

@@ -1,6 +1,7 @@
 /**
  * Keys that act on the whole app (lowest priority: the composer and dialogs see keys first).
- *   Ctrl+C: stop the turn when busy; otherwise "press again to exit" within 2 s.
+ *   Ctrl+C: stop the turn when busy (a second press within 2 s while it is still busy exits: the stop is stuck);
+ *   otherwise "press again to exit" within 2 s.
  *   Ctrl+D: exit (the composer lets it through only when the prompt is empty).
  *   Esc: stop the turn.   Shift+Tab: next mode.   Ctrl+T: show/hide reasoning.   Ctrl+O: print the last tool's output.
  */
@@ -25,6 +26,8 @@ export function useAppKeys(options: {
 }): { exitHint: string | undefined } {
   const [exitPending, setExitPending] = useState(false);
   const timer = useRef<NodeJS.Timeout | undefined>(undefined);
+  /** When Ctrl+C last asked a busy turn to stop: a second press while it is still busy forces the exit. */
+  const interruptedAt = useRef(0);
   useEffect(() => () => clearTimeout(timer.current), []);
 
   // Any other key cancels a pending "press Ctrl+C again" (it looks at every key first and consumes none).
@@ -39,6 +42,8 @@ export function useAppKeys(options: {
     const busy = host.ready && host.session.busy;
     if (isKey(key, "ctrl+c")) {
       if (busy) {
+        if (Date.now() - interruptedAt.current < EXIT_WINDOW_MS) options.exit(); // the stop is stuck: leave anyway
+        interruptedAt.current = Date.now();
         host.session.interrupt();
         return true;
       }
