@@ -1,5 +1,5 @@
 /** The parsed command line, shared by the headless runner and the TUI. */
-import type { AgentMode } from "../core/events/index.js";
+import type { AgentMode } from "../protocol/events/index.js";
 import type { PermissionFlags } from "../permissions/policy.js";
 
 export interface CliOptions {

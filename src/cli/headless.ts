@@ -3,7 +3,8 @@
  * session, prints events, sends the prompt, and maps how the run ended to an exit code.
  */
 import { chalkStderr } from "chalk";
-import type { RunResult } from "../core/commands.js";
+import type { AgentSession } from "../core/agent-session.js";
+import type { RunResult } from "../protocol/commands.js";
 import { openSession } from "../core/open-session.js";
 import { createOpenAIChatProvider } from "../provider/openai-chat.js";
 import { bootstrap } from "./bootstrap.js";
@@ -27,7 +28,28 @@ export function exitCodeFor(result: RunResult): number {
     case "aborted":
       return ExitCode.interrupted;
     case "error":
-      return ExitCode.provider;
+      return result.error?.kind === "usage" ? ExitCode.usage : ExitCode.provider;
+  }
+}
+
+/**
+ * The prompt goes through the core's input router like a typed line: `-p "/plan add a cache"` switches to
+ * plan mode and sends the request. Commands that only open a dialog have nothing to do without a screen.
+ */
+async function runInput(session: AgentSession, text: string): Promise<RunResult> {
+  const routed = await session.dispatch({ type: "input", text });
+  switch (routed.kind) {
+    case "prompt":
+      return routed.run;
+    case "done":
+    case "exit":
+    case "new-session":
+      return { outcome: "completed", finalMessage: "", continuations: 0 };
+    case "dialog":
+      process.stderr.write(`agent: /${routed.dialog} needs the interactive UI (run agent without -p).\n`);
+      return { outcome: "error", finalMessage: "", continuations: 0, error: { kind: "usage", message: `/${routed.dialog} needs the interactive UI (run agent without -p).` } };
+    case "unknown-command":
+      return { outcome: "error", finalMessage: "", continuations: 0, error: { kind: "usage", message: `Unknown command: /${routed.name}` } };
   }
 }
 
@@ -66,22 +88,22 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     if (signalCode !== undefined) process.exit(signalCode);
     signalCode = signal === "SIGTERM" ? ExitCode.terminated : ExitCode.interrupted;
     if (!options.silent && !json) process.stderr.write("\nInterrupting… (press Ctrl+C again to quit at once)\n");
-    session.interrupt();
+    session.dispatch({ type: "interrupt" });
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
 
   let result: RunResult;
   try {
-    result = await session.send(options.prompt);
+    result = await runInput(session, options.prompt);
   } catch (error) {
-    session.shutdown("error", (error as Error).message);
+    session.dispatch({ type: "shutdown", reason: (error as Error).message });
     throw error;
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
-  session.shutdown();
+  session.dispatch({ type: "shutdown" });
   const exitCode = signalCode ?? exitCodeFor(result);
   const durationMs = performance.now() - started;
   if (json) json.finish(result, session.metrics, session.id, exitCode, durationMs);

@@ -1,6 +1,6 @@
 /** --output-format json: every event (ephemeral ones included) as one JSON line, then a result line. */
-import type { RunResult } from "../core/commands.js";
-import type { SessionEvent } from "../core/events/index.js";
+import type { RunResult } from "../protocol/commands.js";
+import type { SessionEvent } from "../protocol/events/index.js";
 import type { SessionMetrics } from "../core/session-metrics.js";
 import { serializeEventLine } from "../session/serialize.js";
 import type { Output } from "./text-printer.js";

@@ -3,8 +3,8 @@
  * tool traces, retries, errors and the closing stats go to stderr. With --silent, stdout gets only the
  * final answer and stderr only errors.
  */
-import type { RunResult } from "../core/commands.js";
-import type { SessionEvent } from "../core/events/index.js";
+import type { RunResult } from "../protocol/commands.js";
+import type { SessionEvent } from "../protocol/events/index.js";
 import type { SessionMetrics } from "../core/session-metrics.js";
 import { describeToolCall, firstLine, formatDuration, formatTokens } from "./format.js";
 
@@ -80,6 +80,13 @@ export class TextPrinter {
         break;
       case "session.autopilot_stopped":
         this.err(style.yellow(event.data.message));
+        break;
+      case "session.warning":
+        this.endLine();
+        this.err(style.yellow(`! ${event.data.message}`));
+        break;
+      case "session.info":
+        if (!silent) this.err(style.dim(event.data.message));
         break;
       default:
         break;

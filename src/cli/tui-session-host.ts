@@ -4,7 +4,8 @@
  */
 import path from "node:path";
 import type { AgentSession } from "../core/agent-session.js";
-import type { SessionEvent } from "../core/events/index.js";
+import type { SessionManager } from "../core/session-manager.js";
+import type { SessionEvent } from "../protocol/events/index.js";
 import type { SessionMetadata } from "../session/session-metadata.js";
 import type { SessionHost } from "../ui/session-host.js";
 import type { Bootstrap } from "./bootstrap.js";
@@ -12,6 +13,7 @@ import type { CliOptions } from "./cli-options.js";
 
 export class TuiSessionHost implements SessionHost {
   private current: AgentSession | undefined;
+  private manager: SessionManager | undefined;
   private past: readonly SessionEvent[] = [];
   private readonly listeners = new Set<() => void>();
   private fileList: Promise<string[]> | undefined;
@@ -47,13 +49,13 @@ export class TuiSessionHost implements SessionHost {
   /** Opens the session the command line asked for. The engine is loaded here, after the TUI's first frame. */
   async open(resumeId: string | undefined): Promise<void> {
     const { boot, options } = this;
-    const [{ openSession }, { createOpenAIChatProvider }, { workingDirectoryContext }] = await Promise.all([
-      import("../core/open-session.js"),
+    const [{ SessionManager }, { createOpenAIChatProvider }, { workingDirectoryContext }] = await Promise.all([
+      import("../core/session-manager.js"),
       import("../provider/openai-chat.js"),
       import("../core/environment.js"),
     ]);
     const config = boot.providerConfig;
-    const opened = await openSession({
+    this.manager ??= new SessionManager({
       store: boot.store,
       agentHome: boot.agentHome,
       cwd: options.cwd,
@@ -64,11 +66,15 @@ export class TuiSessionHost implements SessionHost {
       maxAutopilotContinues: boot.maxAutopilotContinues,
       interactive: true,
       permissions: boot.permissions,
-      ...(options.name && !resumeId ? { name: options.name } : {}),
       customInstructions: options.customInstructions,
-      resumeId,
     });
-    this.current?.shutdown();
+    const previous = this.current;
+    if (previous && previous.id === resumeId) {
+      this.manager.close(previous.id); // reopening the same session: it must let go of its log first
+      this.current = undefined;
+    }
+    const opened = await this.manager.openSession({ ...(options.name && !resumeId ? { name: options.name } : {}), ...(resumeId ? { resumeId } : {}) });
+    if (previous && previous.id !== resumeId) this.manager.close(previous.id);
     this.current = opened.session;
     this.past = opened.history;
     this.branch = workingDirectoryContext(options.cwd).branch;
@@ -104,6 +110,6 @@ export class TuiSessionHost implements SessionHost {
   }
 
   shutdown(): void {
-    this.current?.shutdown();
+    this.manager?.closeAll();
   }
 }

@@ -7,7 +7,7 @@ import type { ProviderError } from "../provider/errors.js";
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
 import type { Conversation } from "./conversation.js";
-import type { ToolRequest } from "./events/index.js";
+import type { ToolRequest } from "../protocol/events/index.js";
 import type { Emit } from "./event-sink.js";
 import { callModel } from "./model-call.js";
 import { runToolCalls, type ToolRunEnvironment } from "./tool-runner.js";
@@ -26,6 +26,13 @@ export interface LoopContext {
   recordCall(call: { model: string; inputTokens: number; outputTokens: number; durationMs: number }): void;
   /** Called at turn boundaries (the log is flushed to disk there). */
   onTurnEnd(): void;
+  /**
+   * Before each model call: the place where steering messages and notifications that arrived while the
+   * agent worked join the conversation (never between a tool request and its result).
+   */
+  beforeModelCall?(): void;
+  /** Input waiting to be taken (steering): the loop goes on for it even if the model was done. */
+  hasPendingInput?(): boolean;
 }
 
 export type LoopOutcome =
@@ -135,7 +142,10 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
 /** Turns until a response asks for no tools, task_complete is called, an error stops it, or an interrupt. */
 export async function runToolLoop(ctx: LoopContext, signal: AbortSignal): Promise<LoopOutcome> {
   for (;;) {
+    ctx.beforeModelCall?.();
     const outcome = await runTurn(ctx, signal);
-    if (outcome.kind !== "tools") return outcome;
+    if (outcome.kind === "tools") continue;
+    if (outcome.kind === "final" && ctx.hasPendingInput?.()) continue;
+    return outcome;
   }
 }

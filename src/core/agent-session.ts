@@ -1,26 +1,29 @@
 /**
- * The engine's handle on one session: commands go in, events come out. It owns the conversation, the mode,
- * the permission broker and the queue of prompts; the loop itself lives in agent-loop.ts.
+ * The engine's handle on one session: commands go in through `dispatch`, events come out through
+ * `subscribe`. It holds the session-wide state (mode, model, permissions, the interaction broker) around
+ * the main agent's runtime; the loop and the queue live in the runtime, which subagents reuse.
  */
 import { randomUUID } from "node:crypto";
+import type { CommandResult, RunResult, SessionCommand } from "../protocol/commands.js";
+import type { AgentMode, Attachment, BackgroundTasks, EventData, WorkingDirectoryContext } from "../protocol/events/index.js";
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
 import type { AnyTool } from "../tools/define-tool.js";
-import type { LoopContext } from "./agent-loop.js";
-import { runPrompt } from "./prompt-run.js";
-import type { RunResult, SessionCommand } from "./commands.js";
-import { Conversation } from "./conversation.js";
 import { taggedFilesBlock } from "./attachments.js";
-import type { AgentMode, Attachment, BackgroundTasks, SessionEvent, WorkingDirectoryContext } from "./events/index.js";
-import { runUserShellCommand } from "./user-shell-command.js";
+import { runChildAgent, type ChildAgentSpec } from "./child-agent.js";
+import type { Conversation } from "./conversation.js";
+import type { InstructionFile } from "./custom-instructions.js";
+import { describeOs, userShell } from "./environment.js";
 import type { EventListener, EventSink } from "./event-sink.js";
+import { routeInput } from "./input-router.js";
+import type { InteractionBroker } from "./interaction-broker.js";
 import { availableModes, modePreset, type ModePreset } from "./modes.js";
-import type { PermissionBroker, PermissionReply } from "./permission-broker.js";
+import type { PermissionBroker } from "./permission-broker.js";
+import { AgentRuntime, type PromptInput } from "./runtime/agent-runtime.js";
 import { SessionMetrics } from "./session-metrics.js";
 import { buildSystemPrompt, transformUserMessage } from "./system-prompt.js";
 import { ToolSet } from "./tool-set.js";
-import { describeOs, userShell } from "./environment.js";
-import type { InstructionFile } from "./custom-instructions.js";
+import { runUserShellCommand } from "./user-shell-command.js";
 
 export interface AgentSessionOptions {
   id: string;
@@ -29,7 +32,7 @@ export interface AgentSessionOptions {
   sink: EventSink;
   conversation: Conversation;
   provider: ChatProvider;
-  /** Makes a provider for another model (/model); without it the model cannot be changed. */
+  /** Makes a provider for another model (/model, a subagent's model); without it the model cannot change. */
   createProvider?(model: string): ChatProvider;
   retry: RetryPolicy;
   mode: AgentMode;
@@ -37,6 +40,7 @@ export interface AgentSessionOptions {
   /** A person can answer questions and permission requests. */
   interactive: boolean;
   permissions: PermissionBroker;
+  interactions: InteractionBroker;
   tools: readonly AnyTool[];
   /** --available-tools / --excluded-tools: which tools the model may see at all. */
   toolFilter?: { available?: readonly string[]; excluded?: readonly string[] };
@@ -49,27 +53,17 @@ export interface AgentSessionOptions {
   turnCount?: number;
 }
 
-interface Queued {
-  prompt: string;
-  source?: string;
-  attachments?: Attachment[];
-  resolve(result: RunResult): void;
-}
-
 export class AgentSession {
   readonly id: string;
   readonly dir: string;
   readonly cwd: string;
   readonly metrics = new SessionMetrics();
-  private readonly permissions: PermissionBroker;
+  private readonly runtime: AgentRuntime;
   private readonly allTools: readonly AnyTool[];
   private readonly modeGatedTools: Set<string>;
   private preset: ModePreset;
-  private controller: AbortController | undefined;
-  private readonly queue: Queued[] = [];
   private pendingNotices: string[] = [];
   private turnCount: number;
-  private systemPromptSent = false;
   private closed = false;
   private provider: ChatProvider;
 
@@ -81,8 +75,39 @@ export class AgentSession {
     this.allTools = options.tools;
     this.modeGatedTools = new Set(availableModes().flatMap((mode) => modePreset(mode).extraTools));
     this.turnCount = options.turnCount ?? 0;
-    this.permissions = options.permissions;
     this.provider = options.provider;
+    const emit = options.sink.emit;
+    this.runtime = new AgentRuntime({
+      emit,
+      conversation: options.conversation,
+      provider: () => this.provider,
+      retry: options.retry,
+      tools: () => this.tools(),
+      toolEnvironment: (tools) => ({
+        tools,
+        cwd: this.cwd,
+        sessionDir: this.dir,
+        emit,
+        permissions: options.permissions.forAgent(emit),
+        onCodeChange: (change) => this.metrics.recordCodeChange(change),
+      }),
+      preset: () => this.preset,
+      maxContinues: options.maxAutopilotContinues,
+      nextTurnId: this.nextTurnId,
+      recordCall: (call) => this.metrics.recordCall(call),
+      onTurnEnd: () => options.syncLog(),
+      systemPrompt: () => this.systemPrompt(),
+      userMessage: (input, extra) => this.userMessage(input, extra),
+      onRunEnd: (result) => this.emitIdle(result.outcome === "aborted"),
+      runShell: async (command, signal) => {
+        try {
+          await runUserShellCommand(command, { emit, tools: new ToolSet(this.allTools), cwd: this.cwd, sessionDir: this.dir, signal });
+        } finally {
+          options.syncLog();
+          this.emitIdle(false);
+        }
+      },
+    });
   }
 
   get mode(): AgentMode {
@@ -91,6 +116,14 @@ export class AgentSession {
 
   get model(): string {
     return this.provider.model;
+  }
+
+  get busy(): boolean {
+    return this.runtime.busy;
+  }
+
+  get allowAll(): boolean {
+    return this.options.permissions.allowAll;
   }
 
   /** Whether anything was said in this session yet (a prompt, an answer). */
@@ -107,26 +140,9 @@ export class AgentSession {
     return this.provider.limits.maxPromptTokens;
   }
 
-  /** Switches the model for the next turns (/model). */
-  setModel(model: string): void {
-    if (model === this.provider.model) return;
-    if (!this.options.createProvider) throw new Error("This session cannot change its model.");
-    const previousModel = this.provider.model;
-    this.provider = this.options.createProvider(model);
-    this.options.sink.emit("session.model_change", { previousModel, newModel: model, source: "model_command" });
-  }
-
   /** The models the endpoint offers. */
   async listModels(signal?: AbortSignal): Promise<string[]> {
     return this.provider.listModels ? this.provider.listModels(signal) : [this.provider.model];
-  }
-
-  get busy(): boolean {
-    return this.controller !== undefined;
-  }
-
-  get permissionBroker(): PermissionBroker {
-    return this.permissions;
   }
 
   subscribe(listener: EventListener): () => void {
@@ -147,54 +163,89 @@ export class AgentSession {
     );
   }
 
-  dispatch(command: SessionCommand): Promise<RunResult> | boolean | void {
+  /** The one way in: every change to the session is a command. */
+  dispatch<C extends SessionCommand>(command: C): CommandResult<C>;
+  dispatch(command: SessionCommand): CommandResult<SessionCommand> {
     switch (command.type) {
-      case "user_message":
-        return this.send(command.prompt, { source: command.source });
+      case "input":
+        return routeInput({ session: this, emit: this.options.sink.emit, cwd: this.cwd }, command);
+      case "send":
+        return this.send({ prompt: command.prompt, attachments: command.attachments, source: command.source }, command.delivery);
       case "interrupt":
-        return this.interrupt();
-      case "permission_reply":
-        return this.respondToPermission(command.requestId, command.reply);
+        return this.runtime.interrupt();
+      case "respond":
+        return this.options.interactions.respond(command.requestId, command.reply);
       case "set_mode":
         return this.setMode(command.mode);
+      case "set_model":
+        return this.setModel(command.model);
       case "set_allow_all":
-        return this.permissions.setAllowAll(command.on);
+        return this.setAllowAll(command.on);
       case "reset_allowed_tools":
-        return this.permissions.resetAllowedTools();
+        this.options.permissions.resetAllowedTools();
+        this.options.sink.emit("session.info", { infoType: "permissions", message: "This session's approvals are forgotten; approvals kept for this directory remain." });
+        return;
+      case "run_shell":
+        return this.runShellCommand(command.command);
+      case "unqueue": {
+        const item = this.runtime.queue.remove(command.id);
+        return item ? { id: item.id, prompt: item.prompt, ...(item.attachments ? { attachments: item.attachments } : {}) } : undefined;
+      }
+      case "flush_queue":
+        return this.runtime.flushQueue();
+      case "shutdown":
+        return this.shutdown(command.reason ? "error" : "routine", command.reason);
     }
   }
 
-  /** Runs a prompt to the end of its loop; while busy, the prompt is queued and runs after the current one. */
-  send(prompt: string, options: { source?: string; attachments?: Attachment[] } = {}): Promise<RunResult> {
+  private send(input: PromptInput, delivery?: "enqueue" | "immediate"): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error("The session is shut down."));
-    const queued: Queued = { prompt, source: options.source, attachments: options.attachments, resolve: () => undefined };
-    if (this.controller) return new Promise((resolve) => this.queue.push({ ...queued, resolve }));
-    return this.run(queued, "idle");
+    return this.runtime.submit(input, delivery);
   }
 
-  /** `!cmd`: runs a command for the user; its output goes to the model with the next prompt. */
-  async runShellCommand(command: string): Promise<void> {
-    if (this.controller) throw new Error("Wait for the agent to finish before running a command.");
-    const controller = new AbortController();
-    this.controller = controller;
-    try {
-      await runUserShellCommand(command, { emit: this.options.sink.emit, tools: new ToolSet(this.allTools), cwd: this.cwd, sessionDir: this.dir, signal: controller.signal });
-    } finally {
-      this.controller = undefined;
-      this.options.syncLog();
-      this.options.sink.emit("session.idle", { backgroundTasks: this.options.backgroundTasks(), mode: this.preset.mode });
-    }
+  /** `!cmd`: runs a command for the user (after what is queued); its output goes to the model with the next prompt. */
+  private async runShellCommand(command: string): Promise<void> {
+    if (this.closed) throw new Error("The session is shut down.");
+    await this.runtime.submit({ prompt: command, shell: true });
   }
 
-  interrupt(): void {
-    this.controller?.abort();
+  /**
+   * Runs a subagent to its end inside a tool call of the main agent: its own conversation and system
+   * prompt, the session's provider factory, permission gate, broker and log; interrupting the session
+   * interrupts it.
+   */
+  runChild(spec: ChildAgentSpec, signal: AbortSignal): Promise<RunResult> {
+    return runChildAgent(spec, signal, {
+      sink: this.options.sink,
+      provider: spec.model && this.options.createProvider ? this.options.createProvider(spec.model) : this.provider,
+      retry: this.options.retry,
+      tools: this.tools(),
+      cwd: this.cwd,
+      sessionDir: this.dir,
+      permissions: this.options.permissions,
+      nextTurnId: this.nextTurnId,
+      recordCall: (call) => this.metrics.recordCall(call),
+      onCodeChange: (change) => this.metrics.recordCodeChange(change),
+      onTurnEnd: () => this.options.syncLog(),
+    });
   }
 
-  respondToPermission(requestId: string, reply: PermissionReply): boolean {
-    return this.permissions.respond(requestId, reply);
+  /** Something the model should know, delivered between turns (or at once when idle). */
+  notify(notification: EventData<"system.notification">): void {
+    this.runtime.notify(notification);
   }
 
-  setMode(mode: AgentMode): void {
+  private readonly nextTurnId = (): string => String(++this.turnCount);
+
+  private setModel(model: string): void {
+    if (model === this.provider.model) return;
+    if (!this.options.createProvider) throw new Error("This session cannot change its model.");
+    const previousModel = this.provider.model;
+    this.provider = this.options.createProvider(model);
+    this.options.sink.emit("session.model_change", { previousModel, newModel: model, source: "model_command" });
+  }
+
+  private setMode(mode: AgentMode): void {
     if (mode === this.preset.mode) return;
     const previous = this.preset.mode;
     this.preset = modePreset(mode);
@@ -202,10 +253,19 @@ export class AgentSession {
     this.options.sink.emit("session.mode_changed", { previousMode: previous, newMode: mode });
   }
 
-  private emitSystemPrompt(): void {
-    if (this.systemPromptSent) return;
-    this.systemPromptSent = true;
-    const content = buildSystemPrompt({
+  private setAllowAll(on: boolean): void {
+    const before = this.options.permissions.allowAll;
+    this.options.permissions.setAllowAll(on);
+    const after = this.options.permissions.allowAll;
+    if (before !== after) this.options.sink.emit("session.permissions_changed", { previousMode: before ? "allow-all" : "manual", mode: after ? "allow-all" : "manual" });
+  }
+
+  private emitIdle(aborted: boolean): void {
+    this.options.sink.emit("session.idle", { backgroundTasks: this.options.backgroundTasks(), ...(aborted ? { aborted: true } : {}), mode: this.preset.mode });
+  }
+
+  private systemPrompt(): string {
+    return buildSystemPrompt({
       context: this.options.context,
       os: describeOs(),
       shell: userShell(),
@@ -216,89 +276,32 @@ export class AgentSession {
       instructions: this.options.instructions,
       sessionDir: this.dir,
     });
-    this.options.sink.emit("system.message", { content, role: "system" });
   }
 
-  private emitUserMessage(content: string, extra: { source?: string; delivery?: "idle" | "queued"; continuation?: boolean; attachments?: Attachment[] }): void {
+  private userMessage(input: PromptInput, extra: { delivery?: "idle" | "queued" | "steering"; continuation?: boolean }): EventData<"user.message"> {
     const notices = this.pendingNotices;
     this.pendingNotices = [];
-    const tagged = extra.attachments ? taggedFilesBlock(extra.attachments, this.cwd) : "";
-    this.options.sink.emit("user.message", {
-      content,
-      transformedContent: transformUserMessage(tagged === "" ? content : `${content}\n\n${tagged}`, { now: new Date(), notices }),
-      ...(extra.attachments && extra.attachments.length > 0 ? { attachments: extra.attachments } : {}),
+    const attachments: Attachment[] | undefined = input.attachments;
+    const tagged = attachments ? taggedFilesBlock(attachments, this.cwd) : "";
+    return {
+      content: input.prompt,
+      transformedContent: transformUserMessage(tagged === "" ? input.prompt : `${input.prompt}\n\n${tagged}`, { now: new Date(), notices }),
+      ...(attachments && attachments.length > 0 ? { attachments } : {}),
       messageId: randomUUID(),
       agentMode: this.preset.mode,
-      ...(extra.source ? { source: extra.source } : {}),
+      ...(input.source ? { source: input.source } : {}),
       ...(extra.delivery ? { delivery: extra.delivery } : {}),
       ...(extra.continuation ? { isAutopilotContinuation: true } : {}),
       interactionId: randomUUID(),
-    });
-  }
-
-  private loopContext(): LoopContext {
-    const { sink } = this.options;
-    const provider = this.provider;
-    return {
-      emit: sink.emit,
-      conversation: this.options.conversation,
-      provider,
-      retry: this.options.retry,
-      tools: () => this.tools(),
-      toolEnvironment: (tools) => ({
-        tools,
-        cwd: this.cwd,
-        sessionDir: this.dir,
-        emit: sink.emit,
-        permissions: this.permissions,
-        onCodeChange: (change) => this.metrics.recordCodeChange(change),
-      }),
-      nextTurnId: () => String(++this.turnCount),
-      recordCall: (call) => this.metrics.recordCall(call),
-      onTurnEnd: () => this.options.syncLog(),
     };
   }
 
-  private async run(input: Queued, delivery: "idle" | "queued"): Promise<RunResult> {
-    const controller = new AbortController();
-    this.controller = controller;
-    const result: RunResult = { outcome: "completed", finalMessage: "", continuations: 0 };
-    const unsubscribe = this.options.sink.subscribe((event: SessionEvent) => {
-      if (event.type === "assistant.message" && event.data.content.trim() !== "" && !event.agentId) result.finalMessage = event.data.content;
-    });
-    try {
-      this.emitSystemPrompt();
-      this.emitUserMessage(input.prompt, { source: input.source, delivery, attachments: input.attachments });
-      await runPrompt(
-        {
-          loop: this.loopContext(),
-          emit: this.options.sink.emit,
-          preset: () => this.preset,
-          maxContinues: this.options.maxAutopilotContinues,
-          continueWith: (message) => this.emitUserMessage(message, { source: "autopilot", continuation: true }),
-        },
-        controller.signal,
-        result,
-      );
-    } finally {
-      unsubscribe();
-      this.controller = undefined;
-      this.options.syncLog();
-      this.options.sink.emit("session.idle", {
-        backgroundTasks: this.options.backgroundTasks(),
-        ...(result.outcome === "aborted" ? { aborted: true } : {}),
-        mode: this.preset.mode,
-      });
-    }
-    const next = this.queue.shift();
-    if (next) void this.run(next, "queued").then(next.resolve);
-    return result;
-  }
-
   /** Ends the session: interrupts work, writes session.shutdown, stops background shells, closes the log. */
-  shutdown(shutdownType: "routine" | "error" = "routine", errorReason?: string): void {
+  private shutdown(shutdownType: "routine" | "error" = "routine", errorReason?: string): void {
     if (this.closed) return;
-    this.interrupt();
+    this.runtime.interrupt();
+    this.runtime.queue.clear();
+    this.options.interactions.cancelAll();
     this.closed = true;
     const tokens = this.options.conversation.estimateTokens();
     this.options.sink.emit("session.shutdown", {
@@ -315,3 +318,9 @@ export class AgentSession {
     this.options.dispose();
   }
 }
+
+/** What a face may use of a session: commands in, events out, and a few read-only facts. */
+export type SessionView = Pick<
+  AgentSession,
+  "id" | "cwd" | "mode" | "model" | "busy" | "allowAll" | "hasConversation" | "instructionPaths" | "listModels" | "subscribe" | "dispatch"
+>;

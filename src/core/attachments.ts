@@ -4,7 +4,7 @@
  */
 import { openSync, readSync, closeSync, statSync } from "node:fs";
 import path from "node:path";
-import type { Attachment } from "./events/index.js";
+import type { Attachment } from "../protocol/events/index.js";
 
 const COUNT_LIMIT = 16 * 1024 * 1024;
 

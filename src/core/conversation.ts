@@ -3,7 +3,7 @@
  * emitted) and on resume (over the log), so a resumed session sends exactly what a live one would.
  */
 import type { ChatMessage, ChatToolCall } from "../provider/types.js";
-import type { SessionEvent, ToolRequest } from "./events/index.js";
+import type { SessionEvent, ToolRequest } from "../protocol/events/index.js";
 
 export function toolCallArguments(request: ToolRequest): string {
   if (typeof request.arguments === "string") return request.arguments;
@@ -11,6 +11,9 @@ export function toolCallArguments(request: ToolRequest): string {
 }
 
 export class Conversation {
+  /** Whose conversation: the main agent's (undefined) or a subagent's; other agents' events are not folded. */
+  constructor(readonly agentId?: string) {}
+
   private system: string | undefined;
   private readonly items: ChatMessage[] = [];
   /** Tool calls of the latest assistant message that have no result yet. */
@@ -18,17 +21,15 @@ export class Conversation {
   private chars = 0;
 
   apply(event: SessionEvent): void {
-    if (event.agentId || event.ephemeral) return; // sub-agents keep their own conversation
+    if (event.ephemeral || event.agentId !== this.agentId) return; // each agent keeps its own conversation
     switch (event.type) {
       case "system.message":
         this.system = event.data.content;
         break;
       case "user.message":
-        if (event.data.parentToolCallId) break;
         this.push({ role: "user", content: event.data.transformedContent ?? event.data.content });
         break;
       case "assistant.message": {
-        if (event.data.parentToolCallId) break;
         const toolCalls: ChatToolCall[] = (event.data.toolRequests ?? []).map((request) => ({
           id: request.toolCallId,
           name: request.name,

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { findGitRoot } from "../util/git-root.js";
-import type { WorkingDirectoryContext } from "./events/index.js";
+import type { WorkingDirectoryContext } from "../protocol/events/index.js";
 
 export { findGitRoot };
 

@@ -3,10 +3,12 @@
  * events to the log (before anyone else sees them), then hands the event to subscribers.
  *
  * parentId: a persisted event points at the previous persisted event, so the chain on disk has no holes;
- * an ephemeral event points at the previous event of either kind.
+ * an ephemeral event points at the previous event of either kind. A subagent emits into the same sink
+ * through a scoped emit (agentId on the envelope, parentToolCallId on the data), so one session has one
+ * chain in one log whatever its agents do.
  */
 import { randomUUID } from "node:crypto";
-import { isEphemeralType, type EventData, type EventType, type SessionEvent, type SessionEventOf } from "./events/index.js";
+import { isEphemeralType, type EventData, type EventType, type SessionEvent, type SessionEventOf } from "../protocol/events/index.js";
 
 export type EventListener = (event: SessionEvent) => void;
 export type Emit = <T extends EventType>(type: T, data: EventData<T>) => SessionEventOf<T>;
@@ -15,26 +17,34 @@ export interface EventPersister {
   append(event: SessionEvent): void;
 }
 
+/** Whose event it is: the main agent's (no scope) or a subagent's. */
+export interface EmitScope {
+  agentId: string;
+  /** The tool call (in the parent's conversation) that started the agent. */
+  parentToolCallId?: string;
+}
+
 export class EventSink {
   private lastId: string | null;
   private lastPersistedId: string | null;
   private readonly listeners = new Set<EventListener>();
-  /** Listeners that must see an event before any subscriber (the conversation fold). */
+  /** Listeners that must see an event before any subscriber (the conversation folds). */
   private readonly internal: EventListener[] = [];
 
   constructor(
     private readonly persister: EventPersister | undefined,
-    options: { lastPersistedId?: string | null; agentId?: string } = {},
+    options: { lastPersistedId?: string | null } = {},
   ) {
     this.lastId = options.lastPersistedId ?? null;
     this.lastPersistedId = options.lastPersistedId ?? null;
-    this.agentId = options.agentId;
   }
 
-  private readonly agentId: string | undefined;
-
-  addInternal(listener: EventListener): void {
+  addInternal(listener: EventListener): () => void {
     this.internal.push(listener);
+    return () => {
+      const index = this.internal.indexOf(listener);
+      if (index >= 0) this.internal.splice(index, 1);
+    };
   }
 
   subscribe(listener: EventListener): () => void {
@@ -42,23 +52,32 @@ export class EventSink {
     return () => this.listeners.delete(listener);
   }
 
-  readonly emit: Emit = (type, data) => {
+  readonly emit: Emit = (type, data) => this.emitScoped(undefined, type, data);
+
+  /** An emit whose events belong to a subagent. */
+  scoped(scope: EmitScope): Emit {
+    return (type, data) => this.emitScoped(scope, type, data);
+  }
+
+  private emitScoped<T extends EventType>(scope: EmitScope | undefined, type: T, data: EventData<T>): SessionEventOf<T> {
     const ephemeral = isEphemeralType(type);
     const id = randomUUID();
+    const scopedData = scope?.parentToolCallId !== undefined ? { ...data, parentToolCallId: scope.parentToolCallId } : data;
     const event = {
       id,
       timestamp: new Date().toISOString(),
       parentId: ephemeral ? this.lastId : this.lastPersistedId,
       ...(ephemeral ? { ephemeral: true as const } : {}),
-      ...(this.agentId ? { agentId: this.agentId } : {}),
+      ...(scope ? { agentId: scope.agentId } : {}),
       type,
-      data,
-    } as SessionEventOf<typeof type>;
-    this.lastId = id;
+      data: scopedData,
+    } as SessionEventOf<T>;
     if (!ephemeral) {
-      this.lastPersistedId = id;
+      // Written first: if the write fails, the chain must not point at an event that is not on disk.
       this.persister?.append(event);
+      this.lastPersistedId = id;
     }
+    this.lastId = id;
     for (const listener of this.internal) listener(event);
     for (const listener of this.listeners) {
       try {
@@ -69,5 +88,5 @@ export class EventSink {
       }
     }
     return event;
-  };
+  }
 }

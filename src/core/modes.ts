@@ -2,7 +2,7 @@
  * A mode is a preset: the extra tools it offers, the notice the model gets, and what happens when the tool
  * loop ends. The loop asks the preset; it never tests which mode it is in.
  */
-import type { AgentMode } from "./events/index.js";
+import type { AgentMode } from "../protocol/events/index.js";
 
 export type LoopEndAction =
   | { action: "stop" }

@@ -14,14 +14,16 @@ import { readEventLog, type EventLog } from "../session/event-log-reader.js";
 import { MetadataKeeper } from "../session/metadata-keeper.js";
 import { readMetadata } from "../session/session-metadata.js";
 import type { SessionStore } from "../session/session-store.js";
-import { ShellManager } from "../tools/bash/index.js";
+import { describeStatus, ShellManager } from "../tools/bash/index.js";
 import { createBuiltinTools } from "../tools/builtin-tools.js";
 import { AgentSession } from "./agent-session.js";
+import { InteractionBroker } from "./interaction-broker.js";
 import { PermissionBroker } from "./permission-broker.js";
 import { Conversation } from "./conversation.js";
 import { loadCustomInstructions } from "./custom-instructions.js";
 import { workingDirectoryContext } from "./environment.js";
-import type { AgentMode, SessionEvent } from "./events/index.js";
+import type { AgentMode, SessionEvent } from "../protocol/events/index.js";
+import type { InteractionKind } from "../protocol/interactions.js";
 import { EventSink, type EventListener } from "./event-sink.js";
 
 declare const AGENT_VERSION: string;
@@ -44,6 +46,13 @@ export interface OpenSessionOptions {
   customInstructions: boolean;
   /** Resume this existing session instead of creating one. */
   resumeId?: string;
+  /** The id for a new session (a client may choose it); a fresh UUID when absent. */
+  sessionId?: string;
+  /**
+   * Who can answer which questions; by default a person can answer everything in an interactive session
+   * and nothing in a headless one. A server face answers per client handler.
+   */
+  canAnswer?(kind: InteractionKind): boolean;
   /** Subscribers attached before the first event (session.start / session.resume) is emitted. */
   listeners?: readonly EventListener[];
 }
@@ -80,7 +89,10 @@ export interface OpenedSession {
 
 export async function openSession(options: OpenSessionOptions): Promise<OpenedSession> {
   const { store, provider } = options;
-  const id = options.resumeId ?? store.create();
+  if (options.sessionId !== undefined && !options.resumeId && store.exists(options.sessionId)) {
+    throw new Error(`A session with id ${options.sessionId} already exists; resume it instead.`);
+  }
+  const id = options.resumeId ?? store.create(options.sessionId);
   const dir = store.dirOf(id);
   const context = workingDirectoryContext(options.cwd);
   const log: EventLog | undefined = options.resumeId ? readEventLog(store.eventsFileOf(id)) : undefined;
@@ -110,8 +122,8 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
 
   const { flags } = options.permissions;
   const realCwd = realpathSync(options.cwd);
+  const interactions = new InteractionBroker({ canAnswer: options.canAnswer ?? (() => options.interactive) });
   const permissions = new PermissionBroker({
-    emit: sink.emit,
     policy: {
       rules: options.permissions.rules,
       allowAllTools: flags.allowAllTools,
@@ -126,7 +138,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     },
     remembered: loadRememberedApprovals(options.agentHome, realCwd),
     remember: { agentHome: options.agentHome, dir: realCwd },
-    canAsk: () => options.interactive,
+    interactions,
   });
 
   const shells = new ShellManager();
@@ -145,17 +157,27 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     maxAutopilotContinues: options.maxAutopilotContinues,
     interactive: options.interactive,
     permissions,
+    interactions,
     tools: createBuiltinTools({ shells }),
     toolFilter: { available: flags.availableTools, excluded: flags.excludedTools },
     instructions: options.customInstructions ? loadCustomInstructions({ cwd: options.cwd, gitRoot: context.gitRoot, agentHome: options.agentHome }) : [],
     backgroundTasks: () => ({ agents: [], shells: shells.backgroundShells() }),
     syncLog: () => writer.sync(),
     dispose: () => {
+      stopAnnouncing();
       shells.dispose();
       writer.close();
     },
     turnCount: log?.events.filter((event) => event.type === "assistant.turn_start").length ?? 0,
   });
+
+  // The model hears when a command it left running in the background ends, without polling for it.
+  const stopAnnouncing = shells.onBackgroundExit((shell) =>
+    session.notify({
+      kind: "shell_completed",
+      content: `Background shell ${shell.shellId} (${shell.description}) finished: ${describeStatus(shell.status)}. ${shell.unreadBytes > 0 ? `It has ${shell.unreadBytes} bytes of unread output; read_bash shows them.` : "Its output has been read."}`,
+    }),
+  );
 
   if (!log) {
     sink.emit("session.start", {
@@ -192,7 +214,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
       },
     });
   }
-  if (options.mode && options.mode !== session.mode) session.setMode(options.mode);
+  if (options.mode && options.mode !== session.mode) session.dispatch({ type: "set_mode", mode: options.mode });
   if (options.name && options.name !== previous?.name) keeper.rename(options.name);
   return {
     session,

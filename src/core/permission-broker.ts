@@ -4,19 +4,13 @@
  * ask (`agent -p`) the call is denied at once, and the result says which flag would allow it: a headless
  * run never waits.
  */
-import { randomUUID } from "node:crypto";
 import { addApprovals, approvalsFromNeeds, canRemember, emptyApprovals, mergeApprovals, type Approvals, type Need } from "../permissions/approvals.js";
 import { decide, type PermissionPolicy } from "../permissions/decide.js";
 import { gatherFacts, type FactsEnvironment } from "../permissions/gather-facts.js";
 import { rememberApprovals } from "../permissions/permissions-config.js";
-import type { PermissionRequest, PermissionResultKind } from "./events/index.js";
+import type { PermissionRequest, PermissionResultKind } from "../protocol/events/index.js";
 import type { Emit } from "./event-sink.js";
-
-export type PermissionReply =
-  | { kind: "approve-once" }
-  | { kind: "approve-for-session" }
-  | { kind: "approve-always" }
-  | { kind: "deny"; message?: string };
+import type { InteractionBroker } from "./interaction-broker.js";
 
 export type PermissionOutcome = { approved: true } | { approved: false; kind: PermissionResultKind; message: string };
 
@@ -39,13 +33,12 @@ export function flagsToAllow(needs: readonly Need[]): string {
   return `To allow it in a non-interactive run, add ${[...flags].join(" ")}${broad.size > 0 ? ` (or ${[...broad].join(" ")}, or --yolo)` : ""}.`;
 }
 
-interface Pending {
-  request: PermissionRequest;
-  resolve(reply: PermissionReply): void;
+/** The gate as one agent sees it: its questions carry its agentId. */
+export interface PermissionChecker {
+  check(request: PermissionRequest, toolName: string, signal: AbortSignal): Promise<PermissionOutcome>;
 }
 
 export interface PermissionBrokerOptions {
-  emit: Emit;
   /** The policy without approvals (rules, flags, floor). */
   policy: Omit<PermissionPolicy, "approvals">;
   environment: FactsEnvironment;
@@ -53,12 +46,11 @@ export interface PermissionBrokerOptions {
   remembered: Approvals;
   /** Where "always" answers are written: $AGENT_HOME and the directory they apply to. */
   remember: { agentHome: string; dir: string } | undefined;
-  /** Whether a person can answer (false for `agent -p`). */
-  canAsk(): boolean;
+  /** Asks a person or client; with nobody to ask (`agent -p`) the call is denied at once. */
+  interactions: InteractionBroker;
 }
 
 export class PermissionBroker {
-  private readonly pending = new Map<string, Pending>();
   private readonly session = emptyApprovals();
   private policy: Omit<PermissionPolicy, "approvals">;
   /** What was in force before "allow all" was switched on, to switch it back. */
@@ -88,16 +80,17 @@ export class PermissionBroker {
     Object.assign(this.session, emptyApprovals());
   }
 
-  get pendingRequests(): { requestId: string; request: PermissionRequest }[] {
-    return [...this.pending].map(([requestId, { request }]) => ({ requestId, request }));
+  /** The gate for one agent: its permission questions are emitted as that agent. */
+  forAgent(emit: Emit): PermissionChecker {
+    return { check: (request, toolName, signal) => this.check(request, toolName, signal, emit) };
   }
 
-  async check(request: PermissionRequest, toolName: string, signal: AbortSignal): Promise<PermissionOutcome> {
+  private async check(request: PermissionRequest, toolName: string, signal: AbortSignal, emit: Emit): Promise<PermissionOutcome> {
     const gathered = await gatherFacts(request, toolName, this.options.environment);
     const decision = decide(gathered.facts, { ...this.policy, approvals: mergeApprovals(this.options.remembered, this.session) });
     if (decision.verdict === "allow") return { approved: true };
     if (decision.verdict === "deny") return { approved: false, kind: "denied-by-rules", message: decision.reason };
-    if (!this.options.canAsk()) {
+    if (!this.options.interactions.canAnswer("permission")) {
       return {
         approved: false,
         kind: "denied-no-approval-rule-and-could-not-request-from-user",
@@ -111,7 +104,7 @@ export class PermissionBroker {
       ...(outsidePaths.length > 0 ? { outsidePaths } : {}),
       ...(gathered.request.kind === "shell" ? { canOfferSessionApproval: canRemember(decision.needs) } : {}),
     };
-    const reply = await this.ask(asked, signal);
+    const { reply } = await this.options.interactions.ask("permission", { permissionRequest: asked }, { emit, signal });
     if (reply.kind === "deny") {
       return { approved: false, kind: "denied-interactively-by-user", message: `The user rejected this tool call.${reply.message ? ` The user said: ${reply.message}` : ""}` };
     }
@@ -124,37 +117,5 @@ export class PermissionBroker {
       }
     }
     return { approved: true };
-  }
-
-  private async ask(request: PermissionRequest, signal: AbortSignal): Promise<PermissionReply> {
-    const requestId = randomUUID();
-    const reply = await new Promise<PermissionReply>((resolve) => {
-      const onAbort = () => resolve({ kind: "deny", message: "The user interrupted." });
-      if (signal.aborted) return onAbort();
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.pending.set(requestId, {
-        request,
-        resolve: (answer) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(answer);
-        },
-      });
-      this.options.emit("permission.requested", { requestId, permissionRequest: request });
-    });
-    this.pending.delete(requestId);
-    this.options.emit("permission.completed", {
-      requestId,
-      result: { kind: reply.kind === "deny" ? "denied-interactively-by-user" : "approved", ...(reply.kind === "deny" && reply.message ? { message: reply.message } : {}) },
-      decisionSource: "human_response",
-    });
-    return reply;
-  }
-
-  /** Answers a pending request; false when no such request is waiting. */
-  respond(requestId: string, reply: PermissionReply): boolean {
-    const pending = this.pending.get(requestId);
-    if (!pending) return false;
-    pending.resolve(reply);
-    return true;
   }
 }

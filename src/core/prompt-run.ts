@@ -3,7 +3,7 @@
  * whether to continue (autopilot's nudge, up to the limit) or stop. The result says how it ended.
  */
 import { runToolLoop, type LoopContext } from "./agent-loop.js";
-import type { RunResult } from "./commands.js";
+import type { RunResult } from "../protocol/commands.js";
 import type { Emit } from "./event-sink.js";
 import type { ModePreset } from "./modes.js";
 

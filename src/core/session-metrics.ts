@@ -1,5 +1,5 @@
 /** What a session has cost and changed, for session.shutdown and the headless result line. */
-import type { CodeChanges } from "./events/index.js";
+import type { CodeChanges } from "../protocol/events/index.js";
 
 export interface ModelMetric {
   requests: { count: number; cost: number };

@@ -3,7 +3,7 @@
  * environment, the mode, and the user's custom instructions.
  */
 import type { InstructionFile } from "./custom-instructions.js";
-import type { WorkingDirectoryContext } from "./events/index.js";
+import type { WorkingDirectoryContext } from "../protocol/events/index.js";
 import type { ModePreset } from "./modes.js";
 
 export interface SystemPromptInput {

@@ -6,9 +6,9 @@
  */
 import { z } from "zod";
 import { ToolError, type AnyTool, type ToolOutcome } from "../tools/define-tool.js";
-import type { ToolRequest } from "./events/index.js";
+import type { ToolRequest } from "../protocol/events/index.js";
 import type { Emit } from "./event-sink.js";
-import type { PermissionBroker } from "./permission-broker.js";
+import type { PermissionChecker } from "./permission-broker.js";
 import type { ToolSet } from "./tool-set.js";
 
 /** A safety net under each tool's own truncation: nothing larger goes to the model. */
@@ -21,7 +21,7 @@ export interface ToolRunEnvironment {
   cwd: string;
   sessionDir: string;
   emit: Emit;
-  permissions: PermissionBroker;
+  permissions: PermissionChecker;
   onCodeChange(change: NonNullable<ToolOutcome["codeChange"]>): void;
 }
 

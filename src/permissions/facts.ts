@@ -1,5 +1,5 @@
 /** Everything the decision needs to know about one tool call, gathered (with I/O) before deciding. */
-import type { PermissionRequest } from "../core/events/index.js";
+import type { PermissionRequest } from "../protocol/events/index.js";
 import type { CheckedPath } from "./paths.js";
 import type { ShellAnalysis } from "./shell/analyze.js";
 

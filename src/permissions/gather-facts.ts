@@ -2,7 +2,7 @@
  * Gathers what the decision needs about a tool call: the shell command's analysis, every path it touches
  * checked by the path gate (realpath), its URLs. The I/O lives here so that decide() can stay pure.
  */
-import type { PermissionRequest } from "../core/events/index.js";
+import type { PermissionRequest } from "../protocol/events/index.js";
 import type { PermissionFacts } from "./facts.js";
 import type { PathGate } from "./paths.js";
 import { analyzeShellCommand } from "./shell/analyze.js";

@@ -4,7 +4,7 @@
  * version does not know is counted and ignored (the file keeps it).
  */
 import { readFileSync, statSync } from "node:fs";
-import { eventCatalog, isKnownEventType, type SessionEvent } from "../core/events/index.js";
+import { eventCatalog, isKnownEventType, type SessionEvent } from "../protocol/events/index.js";
 
 export interface SkippedLine {
   /** 1-based line number in the file. */

@@ -1,5 +1,5 @@
 /** Keeps workspace.yaml current from the event stream: first prompt, name, update time, event count. */
-import type { SessionEvent } from "../core/events/index.js";
+import type { SessionEvent } from "../protocol/events/index.js";
 import { writeMetadata, type SessionMetadata } from "./session-metadata.js";
 
 export class MetadataKeeper {

@@ -3,7 +3,7 @@
  * id, id prefix (7+ characters) or name.
  */
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { sessionStateDir } from "../config/agent-home.js";
 import { readMetadata, type SessionMetadata } from "./session-metadata.js";
@@ -12,6 +12,11 @@ export const EVENTS_FILE = "events.jsonl";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type ResolveResult = { ok: true; id: string } | { ok: false; message: string };
+
+/** A session id names a folder: a plain name, never a path. */
+export function isValidSessionId(id: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(id) && !id.includes("..");
+}
 
 export class SessionStore {
   readonly root: string;
@@ -28,10 +33,17 @@ export class SessionStore {
     return path.join(this.dirOf(id), EVENTS_FILE);
   }
 
-  /** Makes the folder of a new session and returns its id. */
+  /** Makes the folder of a new session and returns its id (a caller's own id must be a plain name). */
   create(id: string = randomUUID()): string {
+    if (!isValidSessionId(id)) throw new Error(`Invalid session id "${id}": use letters, digits, ".", "_" and "-" (at most 128).`);
     mkdirSync(this.dirOf(id), { recursive: true });
     return id;
+  }
+
+  /** Removes a session's folder and everything in it. */
+  delete(id: string): void {
+    if (!isValidSessionId(id)) throw new Error(`Invalid session id "${id}".`);
+    rmSync(this.dirOf(id), { recursive: true, force: true });
   }
 
   exists(id: string): boolean {
@@ -40,7 +52,7 @@ export class SessionStore {
 
   ids(): string[] {
     try {
-      return readdirSync(this.root).filter((name) => UUID.test(name) && this.exists(name));
+      return readdirSync(this.root).filter((name) => isValidSessionId(name) && this.exists(name));
     } catch {
       return [];
     }
@@ -79,6 +91,7 @@ export class SessionStore {
         ? { ok: true, id: wanted.toLowerCase() }
         : { ok: false, message: `No session with id ${wanted} in ${this.root}.` };
     }
+    if (isValidSessionId(wanted) && this.exists(wanted)) return { ok: true, id: wanted };
     const ids = this.ids();
     if (/^[0-9a-f-]{7,}$/i.test(wanted)) {
       const matches = ids.filter((id) => id.startsWith(wanted.toLowerCase()));

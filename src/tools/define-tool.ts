@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { PermissionRequest } from "../core/events/index.js";
+import type { PermissionRequest } from "../protocol/events/index.js";
 
 /** What a tool does, for the permission gate and the UI. */
 export type ToolKind = "read" | "search" | "write" | "shell" | "control";

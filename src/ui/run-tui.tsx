@@ -5,7 +5,7 @@
  */
 import { render } from "ink";
 import { PassThrough } from "node:stream";
-import type { AgentMode, SessionEvent } from "../core/events/index.js";
+import type { AgentMode, SessionEvent } from "../protocol/events/index.js";
 import type { PromptHistory } from "../session/prompt-history.js";
 import { App } from "./app/app.js";
 import { preloadHighlighter } from "./markdown/highlight.js";
@@ -35,7 +35,7 @@ export interface TuiOptions {
 }
 
 function transcriptOf(host: SessionHost) {
-  const initial = initialTranscript({ mode: host.session.mode, model: host.session.model });
+  const initial = initialTranscript({ mode: host.session.mode, model: host.session.model, allowAll: host.session.allowAll });
   return transcriptFromLog(host.history, initial);
 }
 
@@ -111,7 +111,7 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
         // A mode chosen with Shift+Tab while the session was opening applies now.
         const chosenMode = store.getState().mode;
         unsubscribe = host.session.subscribe((event: SessionEvent) => store.push(event));
-        if (chosenMode !== host.session.mode) host.session.setMode(chosenMode);
+        if (chosenMode !== host.session.mode) host.session.dispatch({ type: "set_mode", mode: chosenMode });
         // A resumed session's past is appended below the header by <Static>: nothing on screen is cleared.
         store.update(() => ({ ...transcriptOf(host), mode: host.session.mode }));
         // Highlighting code costs ~50 ms to load: after everything else.

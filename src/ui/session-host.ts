@@ -2,15 +2,15 @@
  * The TUI's handle on "the current session": the one it shows and drives, which /clear and /resume replace.
  * The composition root (src/cli) implements it with the engine; tests can too.
  */
-import type { AgentSession } from "../core/agent-session.js";
-import type { SessionEvent } from "../core/events/index.js";
+import type { SessionView } from "../core/agent-session.js";
+import type { SessionEvent } from "../protocol/events/index.js";
 import type { SessionMetadata } from "../session/session-metadata.js";
 
 export interface SessionHost {
   /** False while the first session is still opening (the TUI draws before the engine is loaded). */
   readonly ready: boolean;
-  /** The current session; only valid once `ready`. */
-  readonly session: AgentSession;
+  /** The current session (commands in, events out); only valid once `ready`. */
+  readonly session: SessionView;
   /** Events the current session's log held when it was opened (its past, when resumed). */
   readonly history: readonly SessionEvent[];
   /** Instruction files the session loaded (for /help). */

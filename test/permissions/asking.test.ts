@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { SessionEventOf } from "../../src/core/events/index.js";
-import type { PermissionReply } from "../../src/core/permission-broker.js";
+import type { SessionEventOf } from "../../src/protocol/events/index.js";
+import type { PermissionReply } from "../../src/protocol/interactions.js";
 import { permissionsConfigPath } from "../../src/permissions/permissions-config.js";
 import { startHarness, tempDir, waitForEvent, type Harness } from "../support/engine-harness.js";
 import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";

@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Settings } from "../../src/config/settings.js";
-import type { PermissionRequest } from "../../src/core/events/index.js";
+import type { PermissionRequest } from "../../src/protocol/events/index.js";
 import type { Approvals, Need } from "../../src/permissions/approvals.js";
 import type { Decision } from "../../src/permissions/decide.js";
 import type { PermissionFlags } from "../../src/permissions/policy.js";

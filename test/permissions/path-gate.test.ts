@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { PermissionRequest } from "../../src/core/events/index.js";
+import type { PermissionRequest } from "../../src/protocol/events/index.js";
 import type { Decision } from "../../src/permissions/decide.js";
 import type { PermissionFlags } from "../../src/permissions/policy.js";
 import { checkPermission, checkShell } from "../support/permission-check.js";

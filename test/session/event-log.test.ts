@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { SessionEvent } from "../../src/core/events/index.js";
+import type { SessionEvent } from "../../src/protocol/events/index.js";
 import { EventLogWriter } from "../../src/session/event-log-writer.js";
 import { parseEventLog, readEventLog } from "../../src/session/event-log-reader.js";
 import { serializeEventLine } from "../../src/session/serialize.js";

@@ -6,8 +6,7 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ProviderConfig } from "../../src/config/provider-config.js";
-import type { AgentSession } from "../../src/core/agent-session.js";
-import type { AgentMode, EventType, SessionEvent, SessionEventOf } from "../../src/core/events/index.js";
+import type { AgentMode, EventType, SessionEvent, SessionEventOf } from "../../src/protocol/events/index.js";
 import { openSession, type ResumeReport } from "../../src/core/open-session.js";
 import { createOpenAIChatProvider } from "../../src/provider/openai-chat.js";
 import type { RetryPolicy } from "../../src/provider/retry.js";
@@ -15,6 +14,7 @@ import { SessionStore } from "../../src/session/session-store.js";
 import type { Settings } from "../../src/config/settings.js";
 import type { SessionPermissions } from "../../src/core/open-session.js";
 import { buildRules, noPermissionFlags, type PermissionFlags } from "../../src/permissions/policy.js";
+import { CommandSession } from "./command-session.js";
 import { startScriptedServer, type ScriptedServer } from "./scripted-server.js";
 
 export interface HarnessOptions {
@@ -38,7 +38,7 @@ export interface Harness {
   home: string;
   cwd: string;
   store: SessionStore;
-  session: AgentSession;
+  session: CommandSession;
   resume?: ResumeReport;
   events: SessionEvent[];
   types(options?: { persistedOnly?: boolean; without?: EventType[] }): string[];
@@ -83,7 +83,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   });
   const store = new SessionStore(home);
   const events: SessionEvent[] = [];
-  const { session, resume } = await openSession({
+  const opened = await openSession({
     store,
     agentHome: home,
     cwd,
@@ -98,6 +98,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     resumeId: options.resumeId,
     listeners: [(event) => events.push(event)],
   });
+  const session = new CommandSession(opened.session);
+  const resume = opened.resume;
   return {
     server,
     home,

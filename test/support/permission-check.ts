@@ -4,7 +4,7 @@
  */
 import { realpathSync } from "node:fs";
 import type { Settings } from "../../src/config/settings.js";
-import type { PermissionRequest } from "../../src/core/events/index.js";
+import type { PermissionRequest } from "../../src/protocol/events/index.js";
 import { emptyApprovals, type Approvals } from "../../src/permissions/approvals.js";
 import { decide, type Decision } from "../../src/permissions/decide.js";
 import { gatherFacts } from "../../src/permissions/gather-facts.js";

@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { SessionCommand } from "../../src/protocol/commands.js";
 import { MemoryPromptHistory } from "../../src/session/prompt-history.js";
 import { App } from "../../src/ui/app/app.js";
 import { TranscriptStore } from "../../src/ui/state/transcript-store.js";
@@ -95,7 +96,7 @@ describe("the app with the real engine", () => {
     expect(frame).toContain("Ask anything");
   });
 
-  it("queues a prompt typed while the agent works, and sends it after", async () => {
+  it("queues a prompt typed while the agent works; Esc holds it, Enter sends it", async () => {
     const { host, tui } = await startApp();
     host.server.enqueue(hang(), text("Second answer."));
     tui.bus.type("first");
@@ -105,6 +106,10 @@ describe("the app with the real engine", () => {
     tui.bus.press("enter");
     await tui.waitForFrame((frame) => frame.includes("Queued (1)"));
     tui.bus.press("escape");
+    // The stop does not send what was queued behind the user's back: it waits, shown, until Enter.
+    await tui.waitForFrame((frame) => frame.includes("held after the interrupt") && frame.includes("↳ second"));
+    expect(host.server.completionRequests).toHaveLength(1);
+    tui.bus.press("enter");
     await tui.waitForFrame((frame) => frame.includes("Second answer."));
     const last = host.server.completionRequests.at(-1)?.body.messages.at(-1);
     expect(String(last?.content)).toContain("second");
@@ -164,14 +169,20 @@ describe("the app with the real engine", () => {
     tui.bus.press("enter");
     await host.server.waitForRequests(1);
     // Keep the session busy as if its stop were stuck: the first Ctrl+C interrupts, the second (still busy) exits.
-    const interrupt = vi.spyOn(host.session, "interrupt").mockImplementation(() => undefined);
+    const session = host.session;
+    const realDispatch = session.dispatch.bind(session);
+    const interrupts: unknown[] = [];
+    const dispatch = vi.spyOn(session, "dispatch").mockImplementation(((command: SessionCommand) => {
+      if (command.type === "interrupt") return void interrupts.push(command);
+      return realDispatch(command);
+    }) as typeof session.dispatch);
     tui.bus.press("ctrl+c");
-    expect(interrupt).toHaveBeenCalledTimes(1);
+    expect(interrupts).toHaveLength(1);
     expect(exit).not.toHaveBeenCalled();
     tui.bus.press("ctrl+c");
     expect(exit).toHaveBeenCalledTimes(1);
-    interrupt.mockRestore();
-    host.session.interrupt();
+    dispatch.mockRestore();
+    session.dispatch({ type: "interrupt" });
   });
 
   it("any other key cancels the pending Ctrl+C exit", async () => {
@@ -212,7 +223,7 @@ describe("the app with the real engine", () => {
   it("shows a resumed session's past conversation", async () => {
     const { host } = await startApp();
     host.server.enqueue(text("Remembered answer."));
-    await host.session.send("an earlier question");
+    await host.session.dispatch({ type: "send", prompt: "an earlier question" });
     const id = host.session.id;
     await host.switchTo(id);
     const store = new TranscriptStore(transcriptFromLog(host.history, initialTranscript({ mode: host.session.mode, model: host.session.model })));

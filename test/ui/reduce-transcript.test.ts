@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SessionEvent } from "../../src/core/events/index.js";
+import type { SessionEvent } from "../../src/protocol/events/index.js";
 import { reduceTranscript, shortenForTranscript } from "../../src/ui/state/reduce-transcript.js";
 import { initialTranscript } from "../../src/ui/state/transcript-types.js";
 

@@ -6,11 +6,10 @@ export const allowAllCommand: SlashCommand = {
   description: "Approve every tool, path and URL for this session (deny rules and safety checks still apply)",
   argsHint: "[on|off|show]",
   run: ({ session, args }) => {
-    const broker = session.permissionBroker;
-    if (args === "show") return { kind: "message", text: `Allow all is ${broker.allowAll ? "on" : "off"}.` };
+    if (args === "show") return { kind: "message", text: `Allow all is ${session.allowAll ? "on" : "off"}.` };
     if (args !== "" && args !== "on" && args !== "off") return { kind: "message", level: "error", text: "Usage: /allow-all [on|off|show]" };
     const on = args === "off" ? false : true;
-    broker.setAllowAll(on);
+    session.dispatch({ type: "set_allow_all", on });
     return { kind: "message", text: on ? "Allow all is on: tool calls run without asking." : "Allow all is off: tool calls ask again." };
   },
 };

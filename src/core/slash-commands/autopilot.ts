@@ -7,14 +7,14 @@ export const autopilotCommand: SlashCommand = {
   argsHint: "[on|off|<objective>]",
   run: ({ session, args }) => {
     if (args === "" || args === "on") {
-      session.setMode("autopilot");
+      session.dispatch({ type: "set_mode", mode: "autopilot" });
       return { kind: "message", text: "Autopilot on: the agent works until it calls task_complete." };
     }
     if (args === "off") {
-      session.setMode("interactive");
+      session.dispatch({ type: "set_mode", mode: "interactive" });
       return { kind: "message", text: "Autopilot off." };
     }
-    session.setMode("autopilot");
+    session.dispatch({ type: "set_mode", mode: "autopilot" });
     return { kind: "prompt", prompt: args };
   },
 };

@@ -6,7 +6,7 @@ export const modelCommand: SlashCommand = {
   argsHint: "[model]",
   run: ({ session, args }) => {
     if (args === "") return { kind: "dialog", dialog: "model" };
-    session.setModel(args);
+    session.dispatch({ type: "set_model", model: args });
     return { kind: "message", text: `Model set to ${args}.` };
   },
 };

@@ -5,7 +5,7 @@ export const planCommand: SlashCommand = {
   description: "Switch to plan mode (no file changes), optionally with a request",
   argsHint: "[request]",
   run: ({ session, args }) => {
-    session.setMode("plan");
+    session.dispatch({ type: "set_mode", mode: "plan" });
     return args === "" ? { kind: "message", text: "Plan mode: the agent studies and plans without changing files." } : { kind: "prompt", prompt: args };
   },
 };

@@ -36,3 +36,30 @@ export function parseSlashCommand(line: string): { name: string; args: string; c
   const name = match[1] as string;
   return { name, args: (match[2] ?? "").trim(), command: findSlashCommand(name) };
 }
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0] as number;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j] as number;
+      row[j] = Math.min(above + 1, (row[j - 1] as number) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length] as number;
+}
+
+/** The command a mistyped name most likely meant, when one is close enough to suggest. */
+export function closestCommand(name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  let best: { name: string; distance: number } | undefined;
+  for (const command of slashCommands) {
+    for (const candidate of [command.name, ...(command.aliases ?? [])]) {
+      const distance = candidate.startsWith(wanted) ? 0 : editDistance(wanted, candidate);
+      if (!best || distance < best.distance) best = { name: command.name, distance };
+    }
+  }
+  return best && best.distance <= Math.max(1, Math.floor(wanted.length / 3)) ? best.name : undefined;
+}

@@ -4,7 +4,7 @@ export const resetAllowedToolsCommand: SlashCommand = {
   name: "reset-allowed-tools",
   description: "Forget the approvals given for this session",
   run: ({ session }) => {
-    session.permissionBroker.resetAllowedTools();
-    return { kind: "message", text: "This session's approvals are forgotten; approvals kept for this directory remain." };
+    session.dispatch({ type: "reset_allowed_tools" });
+    return { kind: "done" };
   },
 };

@@ -6,6 +6,8 @@
 import type { AgentSession } from "../agent-session.js";
 
 export type SlashCommandResult =
+  /** The command's own events say everything. */
+  | { kind: "done" }
   | { kind: "message"; text: string; level?: "info" | "warning" | "error" }
   /** Send this prompt to the model. */
   | { kind: "prompt"; prompt: string }

@@ -39,7 +39,7 @@ function ModelDialog({ host, theme, width, close }: DialogProps) {
       theme={theme}
       width={width}
       onSelect={(model) => {
-        host.session.setModel(model);
+        host.session.dispatch({ type: "set_model", model });
         close();
       }}
       onCancel={close}

@@ -47,7 +47,8 @@ export function App(props: AppProps) {
   const [dialog, setDialog] = useState<DialogName | undefined>();
   const [showReasoning, setShowReasoning] = useState(false);
   const [inject, setInject] = useState<{ text: string; nonce: number } | undefined>();
-  const { submit, queue, unqueueLast } = useSubmit({ host, store, busy: state.busy, starting: state.starting === true, openDialog: setDialog, exit: props.exit });
+  const { submit, waiting, unqueueLast, flushQueue } = useSubmit({ host, store, starting: state.starting === true, openDialog: setDialog, exit: props.exit });
+  const queued = [...waiting.map((item) => item.text), ...state.queue.map((item) => item.prompt)];
   const { exitHint } = useAppKeys({
     host,
     currentMode: state.mode,
@@ -101,13 +102,13 @@ export function App(props: AppProps) {
           width={width}
           queued={state.permissions.length - 1}
           onAnswer={(reply, options) => {
-            host.session.respondToPermission(permission.requestId, reply);
-            if (options?.stop) host.session.interrupt();
+            host.session.dispatch({ type: "respond", requestId: permission.requestId, reply });
+            if (options?.stop) host.session.dispatch({ type: "interrupt" });
           }}
         />
       )}
       {dialog && <AppDialog dialog={dialog} host={host} theme={theme} width={width} close={() => setDialog(undefined)} commands={slashCommands} />}
-      {queue.length > 0 && <QueuedPrompts items={queue.map((item) => item.text)} theme={theme} width={width} />}
+      {queued.length > 0 && <QueuedPrompts items={queued} paused={state.queuePaused} theme={theme} width={width} />}
       <Composer
         active={composerActive}
         busy={state.busy}
@@ -120,7 +121,8 @@ export function App(props: AppProps) {
         onSubmit={submit}
         onQuickHelp={() => setDialog("quick-help")}
         {...(inject ? { inject } : {})}
-        onEmptyUp={queue.length > 0 ? () => {
+        onEmptySubmit={flushQueue}
+        onEmptyUp={queued.length > 0 ? () => {
           const last = unqueueLast();
           if (last) setInject({ text: last.text, nonce: Date.now() });
           return last !== undefined;
@@ -130,7 +132,7 @@ export function App(props: AppProps) {
       <Footer
         mode={state.mode}
         model={state.model}
-        permissionMode={host.ready && host.session.permissionBroker.allowAll ? "Allow All" : "Manual Approval"}
+        permissionMode={state.allowAll ? "Allow All" : "Manual Approval"}
         usage={usage}
         cwd={host.cwd}
         branch={host.branch}

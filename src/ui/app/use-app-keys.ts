@@ -6,7 +6,7 @@
  *   Esc: stop the turn.   Shift+Tab: next mode.   Ctrl+T: show/hide reasoning.   Ctrl+O: print the last tool's output.
  */
 import { useEffect, useRef, useState } from "react";
-import type { AgentMode } from "../../core/events/index.js";
+import type { AgentMode } from "../../protocol/events/index.js";
 import { MODE_CYCLE } from "../../core/modes.js";
 import type { SessionHost } from "../session-host.js";
 import { Priority } from "../terminal/input-bus.js";
@@ -44,7 +44,7 @@ export function useAppKeys(options: {
       if (busy) {
         if (Date.now() - interruptedAt.current < EXIT_WINDOW_MS) options.exit(); // the stop is stuck: leave anyway
         interruptedAt.current = Date.now();
-        host.session.interrupt();
+        host.session.dispatch({ type: "interrupt" });
         return true;
       }
       if (exitPending) {
@@ -61,13 +61,13 @@ export function useAppKeys(options: {
       return true;
     }
     if (key.name === "escape" && !key.ctrl && !key.meta) {
-      if (busy) host.session.interrupt();
+      if (busy) host.session.dispatch({ type: "interrupt" });
       return true;
     }
     if (key.name === "tab" && key.shift) {
       const current = host.ready ? host.session.mode : options.currentMode;
       const next = MODE_CYCLE[(MODE_CYCLE.indexOf(current) + 1) % MODE_CYCLE.length] ?? "interactive";
-      if (host.ready) host.session.setMode(next);
+      if (host.ready) host.session.dispatch({ type: "set_mode", mode: next });
       else options.setPendingMode(next);
       return true;
     }

@@ -1,10 +1,12 @@
 /**
- * What happens to a submitted prompt: `/command` runs a slash command, `!cmd` runs a shell command for the
- * user, anything else goes to the model — now, or queued while the agent is busy (sent when it is idle).
+ * What happens to a submitted line: it goes to the engine's input router as typed (slash commands, `!cmd`
+ * and `@path` are resolved there) and the engine queues it if it is busy. The app only acts on what the
+ * router hands back for a face (a dialog, a new session, exit). Lines typed before the session has opened
+ * are held here until it is, then sent in order.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { Attachment } from "../../core/events/index.js";
-import { parseSlashCommand, type SlashCommandResult } from "../../core/slash-commands/registry.js";
+import type { InputResult } from "../../protocol/commands.js";
+import type { Attachment } from "../../protocol/events/index.js";
 import type { SessionHost } from "../session-host.js";
 import type { TranscriptStore } from "../state/transcript-store.js";
 
@@ -17,9 +19,12 @@ export type DialogName = "help" | "quick-help" | "model" | "resume";
 
 export interface SubmitActions {
   submit(submission: Submission): void;
-  queue: Submission[];
-  /** Takes the last queued prompt back (to edit it). */
+  /** Lines typed before the session opened, still waiting to be sent. */
+  waiting: readonly Submission[];
+  /** Takes the last queued prompt back out of the engine's queue (to edit it). */
   unqueueLast(): Submission | undefined;
+  /** Enter on an empty prompt: sends a queue held after an interrupt. */
+  flushQueue(): void;
 }
 
 let localCounter = 0;
@@ -28,34 +33,25 @@ const localId = () => `local-${++localCounter}`;
 export function useSubmit(options: {
   host: SessionHost;
   store: TranscriptStore;
-  busy: boolean;
-  /** The session is still opening: everything waits in the queue. */
+  /** The session is still opening. */
   starting: boolean;
   openDialog(dialog: DialogName): void;
   exit(): void;
 }): SubmitActions {
-  const { host, store, busy, starting } = options;
-  const [queue, setQueue] = useState<Submission[]>([]);
+  const { host, store, starting } = options;
+  const [waiting, setWaiting] = useState<Submission[]>([]);
   const latest = useRef(options);
   latest.current = options;
 
   const note = useCallback((text: string, level: "info" | "warning" | "error" = "info") => store.addLocal({ kind: "notice", id: localId(), level, text }), [store]);
 
-  const send = useCallback(
-    (submission: Submission) => {
-      host.session.send(submission.text, { attachments: submission.attachments }).catch((error: unknown) => note((error as Error).message, "error"));
-    },
-    [host, note],
-  );
-
   const handleResult = useCallback(
-    (result: SlashCommandResult) => {
+    (result: InputResult) => {
       const { openDialog, exit } = latest.current;
       switch (result.kind) {
-        case "message":
-          return note(result.text, result.level ?? "info");
         case "prompt":
-          return send({ text: result.prompt, attachments: [] });
+          result.run.catch((error: unknown) => note((error as Error).message, "error"));
+          return;
         case "dialog":
           return openDialog(result.dialog);
         case "new-session":
@@ -63,58 +59,51 @@ export function useSubmit(options: {
           return;
         case "exit":
           return exit();
+        case "done":
+        case "unknown-command":
+          return; // the engine's events say what happened
       }
     },
-    [host, note, send],
+    [host, note],
   );
 
   const submit = useCallback(
     (submission: Submission) => {
-      const text = submission.text.trim();
       if (!host.ready) {
-        setQueue((current) => [...current, submission]);
+        setWaiting((current) => [...current, submission]);
         return;
       }
-      const slash = parseSlashCommand(text);
-      if (slash) {
-        store.addLocal({ kind: "user", id: localId(), text });
-        if (!slash.command) return note(`Unknown command: /${slash.name} (type / to see the commands)`, "error");
-        Promise.resolve()
-          .then(() => slash.command?.run({ session: host.session, args: slash.args }))
-          .then((result) => result && handleResult(result))
-          .catch((error: unknown) => note(`/${slash.name}: ${(error as Error).message}`, "error"));
-        return;
-      }
-      if (text.startsWith("!")) {
-        const command = text.slice(1).trim();
-        if (command === "") return;
-        if (host.session.busy) {
-          setQueue((current) => [...current, submission]);
-          return;
-        }
-        host.session.runShellCommand(command).catch((error: unknown) => note((error as Error).message, "error"));
-        return;
-      }
-      // Asked of the engine, not of the last frame: a prompt sent in the same frame as another must queue.
-      if (host.session.busy) setQueue((current) => [...current, submission]);
-      else send(submission);
+      host.session
+        .dispatch({ type: "input", text: submission.text, ...(submission.attachments.length > 0 ? { attachments: submission.attachments } : {}) })
+        .then(handleResult)
+        .catch((error: unknown) => note((error as Error).message, "error"));
     },
-    [host, store, note, send, handleResult],
+    [host, note, handleResult],
   );
 
-  // When the agent becomes idle, the next queued prompt goes.
+  // Once the session is open, what was typed meanwhile goes, in order (the engine queues all but the first).
   useEffect(() => {
-    if (busy || starting || queue.length === 0) return;
-    const [next, ...rest] = queue as [Submission, ...Submission[]];
-    setQueue(rest);
-    submit(next);
-  }, [busy, starting, queue, submit]);
+    if (starting || !host.ready || waiting.length === 0) return;
+    const pending = waiting;
+    setWaiting([]);
+    for (const submission of pending) submit(submission);
+  }, [starting, host, waiting, submit]);
 
   const unqueueLast = useCallback((): Submission | undefined => {
-    const last = queue.at(-1);
-    if (last) setQueue(queue.slice(0, -1));
-    return last;
-  }, [queue]);
+    if (waiting.length > 0) {
+      const last = waiting.at(-1) as Submission;
+      setWaiting(waiting.slice(0, -1));
+      return last;
+    }
+    const last = store.getState().queue.at(-1);
+    if (!last || !host.ready) return undefined;
+    const item = host.session.dispatch({ type: "unqueue", id: last.id });
+    return item ? { text: item.prompt, attachments: item.attachments ?? [] } : undefined;
+  }, [waiting, store, host]);
 
-  return { submit, queue, unqueueLast };
+  const flushQueue = useCallback(() => {
+    if (host.ready && store.getState().queuePaused) host.session.dispatch({ type: "flush_queue" });
+  }, [host, store]);
+
+  return { submit, waiting, unqueueLast, flushQueue };
 }

@@ -7,7 +7,7 @@ import { Box, Text } from "ink";
 import { homedir } from "node:os";
 import path from "node:path";
 import stringWidth from "string-width";
-import type { AgentMode } from "../../core/events/index.js";
+import type { AgentMode } from "../../protocol/events/index.js";
 import type { Theme } from "../theme.js";
 
 export type PermissionModeLabel = "Manual Approval" | "Allow All";

@@ -6,8 +6,8 @@
  */
 import { Box, Text } from "ink";
 import { useState, useRef } from "react";
-import type { PermissionRequest } from "../../core/events/index.js";
-import type { PermissionReply } from "../../core/permission-broker.js";
+import type { PermissionRequest } from "../../protocol/events/index.js";
+import type { PermissionReply } from "../../protocol/interactions.js";
 import type { Theme } from "../theme.js";
 import { Priority } from "../terminal/input-bus.js";
 import { useKeys, usePaste } from "../terminal/input-context.js";

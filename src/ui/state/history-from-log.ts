@@ -2,7 +2,7 @@
  * The transcript of a resumed session, rebuilt from its log with the same reducer as live events. Only the
  * tail is shown: a long session starts with its latest exchanges, and a line says how much came before.
  */
-import type { SessionEvent } from "../../core/events/index.js";
+import type { SessionEvent } from "../../protocol/events/index.js";
 import { reduceTranscript } from "./reduce-transcript.js";
 import type { TranscriptState } from "./transcript-types.js";
 

@@ -3,7 +3,7 @@
  * appended to `items`, which only grow and are rendered once; streaming text stays in `live` until a safe
  * Markdown split point lets its finished paragraphs move to `items` too.
  */
-import type { SessionEvent } from "../../core/events/index.js";
+import type { SessionEvent } from "../../protocol/events/index.js";
 import { findSafeSplit } from "../markdown/safe-split.js";
 import type { TranscriptItem, TranscriptState } from "./transcript-types.js";
 
@@ -55,8 +55,23 @@ function finishLive(state: TranscriptState, messageId?: string): TranscriptState
 }
 
 export function reduceTranscript(state: TranscriptState, event: SessionEvent, now: number): TranscriptState {
+  switch (event.type) {
+    // Any agent's question waits for a person: a subagent's too, or it would hang.
+    case "permission.requested":
+      return { ...state, permissions: [...state.permissions, { requestId: event.data.requestId, request: event.data.permissionRequest }] };
+    case "permission.completed":
+      return { ...state, permissions: state.permissions.filter((pending) => pending.requestId !== event.data.requestId) };
+    default:
+      break;
+  }
   if (event.agentId) return state; // sub-agents' own events are summarised by subagent.* events
   switch (event.type) {
+    case "command.execute":
+      return append(state, { kind: "user", id: event.id, text: shortenForTranscript(event.data.command) });
+    case "pending_messages.modified":
+      return { ...state, queue: (event.data.items ?? []).map((item) => ({ id: item.id, prompt: item.prompt })), queuePaused: event.data.paused ?? false };
+    case "session.permissions_changed":
+      return { ...state, allowAll: event.data.mode === "allow-all" };
     case "user.message": {
       // A `!cmd` result handed to the model: the tool item already shows it.
       if (event.data.source === "shell") return state;
@@ -125,10 +140,6 @@ export function reduceTranscript(state: TranscriptState, event: SessionEvent, no
       };
       return append({ ...state, running: state.running.filter((candidate) => candidate.toolCallId !== event.data.toolCallId) }, item);
     }
-    case "permission.requested":
-      return { ...state, permissions: [...state.permissions, { requestId: event.data.requestId, request: event.data.permissionRequest }] };
-    case "permission.completed":
-      return { ...state, permissions: state.permissions.filter((pending) => pending.requestId !== event.data.requestId) };
     case "session.task_complete":
       return append(state, { kind: "task-complete", id: event.id, summary: event.data.summary ?? "Task complete." });
     case "session.error":

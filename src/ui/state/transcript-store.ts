@@ -3,7 +3,7 @@
  * Engine events are batched: a burst of deltas becomes one state change per frame, and with no events
  * there is no timer at all (an idle agent uses no CPU).
  */
-import type { SessionEvent } from "../../core/events/index.js";
+import type { SessionEvent } from "../../protocol/events/index.js";
 import { reduceTranscript } from "./reduce-transcript.js";
 import type { TranscriptItem, TranscriptState } from "./transcript-types.js";
 

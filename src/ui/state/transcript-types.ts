@@ -1,5 +1,5 @@
 /** The view state of the conversation, built from engine events by reduceTranscript. */
-import type { AgentMode, BackgroundTasks, PermissionRequest } from "../../core/events/index.js";
+import type { AgentMode, BackgroundTasks, PermissionRequest } from "../../protocol/events/index.js";
 
 export type TranscriptItem =
   | { kind: "user"; id: string; text: string; shell?: boolean }
@@ -61,12 +61,30 @@ export interface TranscriptState {
   usage?: { currentTokens: number; tokenLimit: number };
   intent?: string;
   turnStartedAt?: number;
-  /** The session is still opening: prompts wait in the queue. */
+  /** The session is still opening: prompts wait until it is open. */
   starting?: boolean;
+  /** Prompts the engine holds to send after the current one (pending_messages.modified). */
+  queue: { id: string; prompt: string }[];
+  /** After an interrupt the queue waits until the user sends it. */
+  queuePaused: boolean;
+  /** Every tool, path and URL approved without asking. */
+  allowAll: boolean;
 }
 
-export function initialTranscript(options: { mode: AgentMode; model: string }): TranscriptState {
-  return { items: [], running: [], permissions: [], background: [], backgroundShells: 0, busy: false, mode: options.mode, model: options.model };
+export function initialTranscript(options: { mode: AgentMode; model: string; allowAll?: boolean }): TranscriptState {
+  return {
+    items: [],
+    running: [],
+    permissions: [],
+    background: [],
+    backgroundShells: 0,
+    busy: false,
+    mode: options.mode,
+    model: options.model,
+    queue: [],
+    queuePaused: false,
+    allowAll: options.allowAll ?? false,
+  };
 }
 
 export type { BackgroundTasks };

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { PermissionRequest } from "../../../src/core/events/index.js";
-import type { PermissionReply } from "../../../src/core/permission-broker.js";
+import type { PermissionRequest } from "../../../src/protocol/events/index.js";
+import type { PermissionReply } from "../../../src/protocol/interactions.js";
 import { approvalScope, PermissionDialog, permissionOptions } from "../../../src/ui/components/permission-dialog.js";
 import { Priority } from "../../../src/ui/terminal/input-bus.js";
 import { plainTheme } from "../../../src/ui/theme.js";

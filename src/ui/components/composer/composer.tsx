@@ -9,7 +9,7 @@
  */
 import { Box, Text } from "ink";
 import { useCallback, useEffect, useReducer, useRef } from "react";
-import type { Attachment } from "../../../core/events/shared-schemas.js";
+import type { Attachment } from "../../../protocol/events/shared-schemas.js";
 import type { PromptHistory } from "../../../session/prompt-history.js";
 import { Priority } from "../../terminal/input-bus.js";
 import { useKeys, usePaste } from "../../terminal/input-context.js";
@@ -18,7 +18,7 @@ import type { PaletteCommand } from "./command-palette.js";
 import { handleComposerKey, initialModel, popupOf, type ComposerModel, type Popup } from "./composer-controller.js";
 import { EditorView, PopupList, Rule, type PopupItem } from "./composer-view.js";
 import { editorFromText, expand, insertPaste, type EditorState } from "./editor-state.js";
-import { attachmentsFor, findMention } from "./file-mentions.js";
+import { findMention } from "./file-mentions.js";
 import { searchLine } from "./prompt-history-search.js";
 
 export interface ComposerSubmission {
@@ -49,9 +49,11 @@ export interface ComposerProps {
   inject?: { text: string; nonce: number };
   /** ↑ on an empty prompt, before the history is walked: return true if it took something back (a queued prompt). */
   onEmptyUp?: () => boolean;
+  /** Enter on an empty prompt (sends a queue held after an interrupt). */
+  onEmptySubmit?: () => void;
   /** Shown dim when the prompt is empty. */
   placeholder?: string;
-  /** Where `@paths` are resolved for attachments (default: process.cwd()). */
+  /** The working directory (for the `@` picker's paths). */
   cwd?: string;
   /** The most text rows drawn; more shows "… N more lines" around the cursor (default 15). */
   maxRows?: number;
@@ -102,11 +104,14 @@ export function Composer(props: ComposerProps) {
 
   const submit = useCallback((editor: EditorState): boolean => {
     const text = expand(editor);
-    if (text.trim() === "") return false;
-    const { history, onSubmit, cwd } = latest.current;
-    const attachments = attachmentsFor(editor.text, cwd ?? process.cwd());
+    if (text.trim() === "") {
+      latest.current.onEmptySubmit?.();
+      return false;
+    }
+    const { history, onSubmit } = latest.current;
     if (text.length <= HISTORY_TEXT_LIMIT) history.add(text);
-    onSubmit({ text, attachments });
+    // `@path` mentions are resolved by the engine's input router, like every other face's input.
+    onSubmit({ text, attachments: [] });
     return true;
   }, []);
 

@@ -1,10 +1,7 @@
 /**
- * `@path` mentions: the mention under the cursor (for the picker), ranking of candidate files, and the
- * attachments a submitted prompt carries (each `@path` that names an existing file or directory).
+ * `@path` mentions in the composer: the mention under the cursor (for the picker), ranking of candidate
+ * files. What a mention attaches to the prompt is decided by the core (core/mentions.ts).
  */
-import { statSync } from "node:fs";
-import path from "node:path";
-import type { Attachment } from "../../../core/events/shared-schemas.js";
 
 export interface Mention {
   /** Index of the `@`. */
@@ -55,37 +52,4 @@ export function rankFiles(files: readonly string[], query: string, limit = 50): 
 /** The mention token to insert for a picked path. */
 export function mentionToken(file: string): string {
   return `@${file}`;
-}
-
-function statOrUndefined(file: string): ReturnType<typeof statSync> {
-  try {
-    return statSync(file, { throwIfNoEntry: false });
-  } catch {
-    return undefined; // ENOTDIR, ENAMETOOLONG, EACCES: not a path we can attach
-  }
-}
-
-/**
- * An attachment for each `@path` in the text that exists under `cwd` (a directory gives type "directory").
- * Trailing punctuation (`@a.ts,`) is tried without it too. Paths are kept as typed; duplicates are dropped.
- */
-export function attachmentsFor(text: string, cwd: string): Attachment[] {
-  const attachments: Attachment[] = [];
-  const seen = new Set<string>();
-  if (!text.includes("@")) return attachments;
-  for (const match of text.matchAll(/(?:^|\s)@(\S+)/g)) {
-    const token = match[1] as string;
-    const candidates = [token, token.replace(/[.,;:!?)\]}'"`]+$/, "")].filter((candidate, index, list) => candidate !== "" && list.indexOf(candidate) === index);
-    for (const candidate of candidates) {
-      const stats = statOrUndefined(path.resolve(cwd, candidate));
-      if (!stats || (!stats.isFile() && !stats.isDirectory())) continue;
-      const file = candidate.length > 1 && candidate.endsWith("/") ? candidate.slice(0, -1) : candidate;
-      if (!seen.has(file)) {
-        seen.add(file);
-        attachments.push({ type: stats.isDirectory() ? "directory" : "file", path: file });
-      }
-      break;
-    }
-  }
-  return attachments;
 }

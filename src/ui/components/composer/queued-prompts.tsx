@@ -1,6 +1,7 @@
 /**
- * The prompts typed while the agent works, waiting to be sent when it is idle (the app keeps the queue).
+ * The prompts typed while the agent works, waiting to be sent when it is idle (the engine keeps the queue).
  * Each shows on one line; ↑ on an empty prompt takes the last one back into the composer to edit or cancel.
+ * After an interrupt the queue is held: Enter on an empty prompt sends it.
  */
 import { Box, Text } from "ink";
 import type { Theme } from "../../theme.js";
@@ -8,6 +9,8 @@ import type { Theme } from "../../theme.js";
 export interface QueuedPromptsProps {
   /** Oldest first. */
   items: readonly string[];
+  /** Held after an interrupt until the user sends it. */
+  paused?: boolean;
   theme: Theme;
   width: number;
 }
@@ -22,12 +25,12 @@ export function queuedPreview(text: string): string {
   return lines.length > 1 || text.length > PREVIEW_CHARS ? `${first} …` : first;
 }
 
-export function QueuedPrompts({ items, theme, width }: QueuedPromptsProps) {
+export function QueuedPrompts({ items, paused, theme, width }: QueuedPromptsProps) {
   if (items.length === 0) return null;
   return (
     <Box flexDirection="column" width={width}>
       <Text color={theme.muted} wrap="truncate-end">
-        {`Queued (${items.length}) · ↑ to edit`}
+        {paused ? `Queued (${items.length}), held after the interrupt · Enter to send · ↑ to edit` : `Queued (${items.length}) · ↑ to edit`}
       </Text>
       {items.map((item, index) => (
         <Text key={index} wrap="truncate-end">

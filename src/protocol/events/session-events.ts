@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ephemeral, persisted } from "./define-event.js";
-import { agentModeSchema, backgroundTasksSchema, codeChangesSchema, workingDirectoryContextSchema } from "./shared-schemas.js";
+import { agentModeSchema, attachmentSchema, backgroundTasksSchema, codeChangesSchema, workingDirectoryContextSchema } from "./shared-schemas.js";
 
 const modelMetricSchema = z.object({
   requests: z.object({ count: z.number(), cost: z.number() }),
@@ -91,6 +91,20 @@ export const sessionEvents = {
     z.object({ reason: z.enum(["max_continues", "error", "aborted"]), continuations: z.number(), message: z.string() }),
   ),
   "session.background_tasks_changed": ephemeral(z.object({})),
+  /** Allow-all switched on or off (flags, environment, settings or /allow-all); never restored on resume. */
+  "session.permissions_changed": ephemeral(
+    z.object({
+      previousMode: z.enum(["manual", "allow-all"]).optional(),
+      mode: z.enum(["manual", "allow-all"]),
+    }),
+  ),
+  /** The prompt queue changed: what waits to be sent, in order. Paused after an interrupt until flushed. */
+  "pending_messages.modified": ephemeral(
+    z.object({
+      items: z.array(z.object({ id: z.string(), prompt: z.string(), attachments: z.array(attachmentSchema).optional() })).optional(),
+      paused: z.boolean().optional(),
+    }),
+  ),
   "session.shutdown": persisted(
     z.object({
       shutdownType: z.enum(["routine", "error"]),

@@ -30,6 +30,8 @@ export const interactionEvents = {
     z.object({
       requestId: z.string(),
       message: z.string(),
+      toolCallId: z.string().optional(),
+      elicitationSource: z.string().optional(),
       mode: z.literal("form").optional(),
       requestedSchema: z.object({
         type: z.literal("object"),
@@ -38,7 +40,13 @@ export const interactionEvents = {
       }),
     }),
   ),
-  "elicitation.completed": ephemeral(z.object({ requestId: z.string() })),
+  "elicitation.completed": ephemeral(
+    z.object({
+      requestId: z.string(),
+      action: z.enum(["accept", "decline", "cancel"]).optional(),
+      content: z.record(z.string(), z.unknown()).optional(),
+    }),
+  ),
   "external_tool.requested": ephemeral(
     z.object({
       requestId: z.string(),
@@ -46,6 +54,7 @@ export const interactionEvents = {
       toolCallId: z.string(),
       toolName: z.string(),
       arguments: z.unknown().optional(),
+      workingDirectory: z.string().optional(),
     }),
   ),
   "external_tool.completed": ephemeral(z.object({ requestId: z.string() })),
@@ -58,7 +67,16 @@ export const interactionEvents = {
       recommendedAction: z.string(),
     }),
   ),
-  "exit_plan_mode.completed": ephemeral(z.object({ requestId: z.string() })),
+  "exit_plan_mode.completed": ephemeral(
+    z.object({
+      requestId: z.string(),
+      approved: z.boolean().optional(),
+      selectedAction: z.string().optional(),
+      feedback: z.string().optional(),
+    }),
+  ),
   "command.queued": ephemeral(z.object({ requestId: z.string(), command: z.string() })),
+  /** A slash command is running (its line as typed); command.completed follows when it is done. */
+  "command.execute": ephemeral(z.object({ requestId: z.string(), command: z.string(), commandName: z.string(), args: z.string() })),
   "command.completed": ephemeral(z.object({ requestId: z.string() })),
 } as const;

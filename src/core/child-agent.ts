@@ -1,0 +1,94 @@
+/**
+ * A subagent run to its end inside a tool call: a child runtime of the same engine. It has its own
+ * conversation and system prompt; its events go into the session's one sink (one log, one parentId chain)
+ * with its agentId on the envelope and the starting tool call on the data; it uses the session's provider
+ * factory, permission gate and interaction broker; the parent's abort stops it.
+ */
+import { randomUUID } from "node:crypto";
+import type { RunResult } from "../protocol/commands.js";
+import type { RetryPolicy } from "../provider/retry.js";
+import type { ChatProvider } from "../provider/types.js";
+import type { ToolOutcome } from "../tools/define-tool.js";
+import { Conversation } from "./conversation.js";
+import type { EventSink } from "./event-sink.js";
+import type { ModePreset } from "./modes.js";
+import type { PermissionBroker } from "./permission-broker.js";
+import { AgentRuntime } from "./runtime/agent-runtime.js";
+import type { ToolSet } from "./tool-set.js";
+
+export interface ChildAgentSpec {
+  /** Unique in the session; on every event of the agent's envelope. */
+  agentId: string;
+  /** The parent's tool call that runs this agent. */
+  parentToolCallId: string;
+  systemPrompt: string;
+  prompt: string;
+  /** The tools it may call, a subset of the session's; all of them when absent. */
+  toolNames?: readonly string[];
+  /** Another model than the session's. */
+  model?: string;
+}
+
+export interface ChildAgentDeps {
+  sink: EventSink;
+  provider: ChatProvider;
+  retry: RetryPolicy;
+  tools: ToolSet;
+  cwd: string;
+  sessionDir: string;
+  permissions: PermissionBroker;
+  nextTurnId(): string;
+  recordCall(call: { model: string; inputTokens: number; outputTokens: number; durationMs: number }): void;
+  onCodeChange(change: NonNullable<ToolOutcome["codeChange"]>): void;
+  onTurnEnd(): void;
+}
+
+/** A subagent answers and stops: no autopilot continuation, no mode of its own. */
+const childPreset: ModePreset = {
+  mode: "interactive",
+  label: "Subagent",
+  extraTools: [],
+  announcesStops: false,
+  promptNotice: "",
+  switchNotice: "",
+  onLoopEnd: () => ({ action: "stop" }),
+};
+
+export async function runChildAgent(spec: ChildAgentSpec, signal: AbortSignal, deps: ChildAgentDeps): Promise<RunResult> {
+  if (signal.aborted) return { outcome: "aborted", finalMessage: "", continuations: 0 };
+  const emit = deps.sink.scoped({ agentId: spec.agentId, parentToolCallId: spec.parentToolCallId });
+  const conversation = new Conversation(spec.agentId);
+  const unfold = deps.sink.addInternal((event) => conversation.apply(event));
+  const allowed = spec.toolNames ? new Set(spec.toolNames) : undefined;
+  const tools = allowed ? deps.tools.filter((name) => allowed.has(name)) : deps.tools;
+  const runtime = new AgentRuntime({
+    emit,
+    conversation,
+    provider: () => deps.provider,
+    retry: deps.retry,
+    tools: () => tools,
+    toolEnvironment: (offered) => ({
+      tools: offered,
+      cwd: deps.cwd,
+      sessionDir: deps.sessionDir,
+      emit,
+      permissions: deps.permissions.forAgent(emit),
+      onCodeChange: deps.onCodeChange,
+    }),
+    preset: () => childPreset,
+    maxContinues: 0,
+    nextTurnId: deps.nextTurnId,
+    recordCall: deps.recordCall,
+    onTurnEnd: deps.onTurnEnd,
+    systemPrompt: () => spec.systemPrompt,
+    userMessage: (input) => ({ content: input.prompt, messageId: randomUUID(), ...(input.source ? { source: input.source } : {}) }),
+  });
+  const onAbort = () => runtime.interrupt();
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    return await runtime.submit({ prompt: spec.prompt });
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+    unfold();
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The one input router: text as a person typed it becomes commands. `/name args` runs a slash command,
+ * `!cmd` runs a shell command for the user, anything else is a prompt whose `@path` mentions become
+ * attachments. The TUI, `agent -p` and the server faces all come through here, so `/plan x` means the same
+ * everywhere.
+ */
+import { randomUUID } from "node:crypto";
+import type { InputResult, SessionCommand } from "../protocol/commands.js";
+import type { Attachment } from "../protocol/events/index.js";
+import type { AgentSession } from "./agent-session.js";
+import type { Emit } from "./event-sink.js";
+import { attachmentsFor } from "./mentions.js";
+import { closestCommand, parseSlashCommand, type SlashCommandResult } from "./slash-commands/registry.js";
+
+export interface RouterContext {
+  session: AgentSession;
+  emit: Emit;
+  cwd: string;
+}
+
+function mergeAttachments(given: readonly Attachment[] | undefined, mentioned: readonly Attachment[]): Attachment[] {
+  const all = [...(given ?? [])];
+  for (const attachment of mentioned) if (!all.some((known) => known.path === attachment.path)) all.push(attachment);
+  return all;
+}
+
+async function applySlashResult(context: RouterContext, result: SlashCommandResult, delivery: "enqueue" | "immediate" | undefined): Promise<InputResult> {
+  switch (result.kind) {
+    case "done":
+      return { kind: "done" };
+    case "message":
+      if (result.level === "warning" || result.level === "error") context.emit("session.warning", { warningType: "command", message: result.text });
+      else context.emit("session.info", { infoType: "command", message: result.text });
+      return { kind: "done" };
+    case "prompt": {
+      const attachments = attachmentsFor(result.prompt, context.cwd);
+      const run = context.session.dispatch({ type: "send", prompt: result.prompt, ...(attachments.length > 0 ? { attachments } : {}), ...(delivery ? { delivery } : {}) });
+      return { kind: "prompt", run };
+    }
+    case "dialog":
+      return { kind: "dialog", dialog: result.dialog };
+    case "new-session":
+      return { kind: "new-session" };
+    case "exit":
+      return { kind: "exit" };
+  }
+}
+
+export async function routeInput(context: RouterContext, command: Extract<SessionCommand, { type: "input" }>): Promise<InputResult> {
+  const text = command.text.trim();
+  const slash = parseSlashCommand(text);
+  if (slash) {
+    const requestId = randomUUID();
+    context.emit("command.execute", { requestId, command: text, commandName: slash.name, args: slash.args });
+    try {
+      if (!slash.command) {
+        const near = closestCommand(slash.name);
+        context.emit("session.warning", { warningType: "unknown_command", message: `Unknown command: /${slash.name}${near ? ` (did you mean /${near}?)` : ""}` });
+        return { kind: "unknown-command", name: slash.name };
+      }
+      const result = await slash.command.run({ session: context.session, args: slash.args });
+      return await applySlashResult(context, result, command.delivery);
+    } catch (error) {
+      context.emit("session.warning", { warningType: "command", message: `/${slash.name}: ${(error as Error).message}` });
+      return { kind: "done" };
+    } finally {
+      context.emit("command.completed", { requestId });
+    }
+  }
+  if (text.startsWith("!")) {
+    const shellCommand = text.slice(1).trim();
+    if (shellCommand !== "") await context.session.dispatch({ type: "run_shell", command: shellCommand });
+    return { kind: "done" };
+  }
+  const attachments = mergeAttachments(command.attachments, attachmentsFor(command.text, context.cwd));
+  const run = context.session.dispatch({
+    type: "send",
+    prompt: command.text,
+    ...(attachments.length > 0 ? { attachments } : {}),
+    ...(command.delivery ? { delivery: command.delivery } : {}),
+  });
+  return { kind: "prompt", run };
+}

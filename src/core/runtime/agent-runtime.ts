@@ -1,0 +1,212 @@
+/**
+ * One agent's runtime: its conversation, its prompt queue and steering, its abort, and the loop run for each
+ * prompt. The main agent of a session and every subagent are runtimes of this one class, so there is one
+ * loop and one queue however many agents run; what differs (system prompt, tools, mode, how a user
+ * message is dressed) comes in through the options.
+ */
+import type { RunResult } from "../../protocol/commands.js";
+import type { EventData } from "../../protocol/events/index.js";
+import type { RetryPolicy } from "../../provider/retry.js";
+import type { ChatProvider } from "../../provider/types.js";
+import type { LoopContext } from "../agent-loop.js";
+import type { Conversation } from "../conversation.js";
+import type { Emit } from "../event-sink.js";
+import type { ModePreset } from "../modes.js";
+import { runPrompt } from "../prompt-run.js";
+import type { ToolRunEnvironment } from "../tool-runner.js";
+import type { ToolSet } from "../tool-set.js";
+import { PromptQueue, type PromptInput } from "./prompt-queue.js";
+
+export type { PromptInput } from "./prompt-queue.js";
+
+export interface AgentRuntimeOptions {
+  /** Emits as this agent (scoped for a subagent). */
+  emit: Emit;
+  conversation: Conversation;
+  provider(): ChatProvider;
+  retry: RetryPolicy;
+  /** The tools offered now. */
+  tools(): ToolSet;
+  toolEnvironment(tools: ToolSet): ToolRunEnvironment;
+  /** The mode now (it may change while a prompt runs). */
+  preset(): ModePreset;
+  maxContinues: number;
+  nextTurnId(): string;
+  recordCall(call: { model: string; inputTokens: number; outputTokens: number; durationMs: number }): void;
+  onTurnEnd(): void;
+  /** The system prompt, sent once per process before the first prompt. */
+  systemPrompt(): string;
+  /** The user.message data for a prompt (the date header, notices, tagged files, the mode). */
+  userMessage(input: PromptInput, extra: { delivery?: "idle" | "queued" | "steering"; continuation?: boolean }): EventData<"user.message">;
+  /** A run ended (the session emits session.idle for its main agent). */
+  onRunEnd?(result: RunResult): void;
+  /** Runs a user's `!cmd` (only the main agent takes them). */
+  runShell?(command: string, signal: AbortSignal): Promise<void>;
+}
+
+export class AgentRuntime {
+  readonly queue: PromptQueue;
+  private controller: AbortController | undefined;
+  private current: Promise<RunResult> | undefined;
+  private readonly notifications: EventData<"system.notification">[] = [];
+  private systemPromptSent = false;
+  private lastMessage = "";
+
+  constructor(private readonly options: AgentRuntimeOptions) {
+    this.queue = new PromptQueue(options.emit);
+  }
+
+  get busy(): boolean {
+    return this.controller !== undefined;
+  }
+
+  get conversation(): Conversation {
+    return this.options.conversation;
+  }
+
+  /**
+   * A prompt for this agent. Idle: it runs now. Busy: "enqueue" waits in the queue, "immediate" steers the
+   * running prompt (taken before its next model call) and settles with it.
+   */
+  submit(input: PromptInput, delivery: "enqueue" | "immediate" = "enqueue"): Promise<RunResult> {
+    if (this.controller) {
+      if (delivery === "immediate" && this.current) {
+        this.queue.steer(input);
+        return this.current;
+      }
+      return this.queue.enqueue(input);
+    }
+    if (this.queue.length > 0) {
+      // Held after an interrupt: a new prompt goes behind what is queued, and the queue runs in order.
+      const queued = this.queue.enqueue(input);
+      this.queue.resume();
+      this.drain();
+      return queued;
+    }
+    return this.run(input, "idle");
+  }
+
+  /** Sends what the queue holds (it pauses after an interrupt). */
+  flushQueue(): void {
+    this.queue.resume();
+    this.drain();
+  }
+
+  /**
+   * Something the model should know (a background shell ended, an agent finished): delivered before the next
+   * model call when the agent is working, at once when it is idle.
+   */
+  notify(notification: EventData<"system.notification">): void {
+    if (this.controller) this.notifications.push(notification);
+    else this.options.emit("system.notification", notification);
+  }
+
+  interrupt(): void {
+    this.controller?.abort();
+  }
+
+  /** Runs work that must not overlap a prompt (a user's `!cmd`): prompts sent meanwhile queue behind it. */
+  async exclusive<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (this.controller) throw new Error("Wait for the agent to finish first.");
+    const controller = new AbortController();
+    this.controller = controller;
+    try {
+      return await work(controller.signal);
+    } finally {
+      this.controller = undefined;
+      this.deliverNotifications();
+      this.drain();
+    }
+  }
+
+  private async runShell(command: string): Promise<RunResult> {
+    const { runShell } = this.options;
+    if (!runShell) throw new Error("This agent does not run shell commands.");
+    await this.exclusive((signal) => runShell(command, signal));
+    return { outcome: "completed", finalMessage: "", continuations: 0 };
+  }
+
+  private drain(): void {
+    if (this.controller) return;
+    const next = this.queue.next();
+    if (next) void this.run(next, "queued").then(next.resolve);
+  }
+
+  private deliverNotifications(): void {
+    for (const notification of this.notifications.splice(0)) this.options.emit("system.notification", notification);
+  }
+
+  private emit: Emit = (type, data) => {
+    if (type === "assistant.message") {
+      const { content } = data as EventData<"assistant.message">;
+      if (content.trim() !== "") this.lastMessage = content;
+    }
+    return this.options.emit(type, data);
+  };
+
+  private loopContext(): LoopContext {
+    const { options } = this;
+    return {
+      emit: this.emit,
+      conversation: options.conversation,
+      provider: options.provider(),
+      retry: options.retry,
+      tools: options.tools,
+      toolEnvironment: options.toolEnvironment,
+      nextTurnId: options.nextTurnId,
+      recordCall: options.recordCall,
+      onTurnEnd: options.onTurnEnd,
+      beforeModelCall: () => {
+        this.deliverNotifications();
+        for (const input of this.queue.takeSteering()) this.emit("user.message", options.userMessage(input, { delivery: "steering" }));
+      },
+      hasPendingInput: () => this.queue.hasSteering,
+    };
+  }
+
+  private run(input: PromptInput, delivery: "idle" | "queued"): Promise<RunResult> {
+    if (input.shell) return this.runShell(input.prompt);
+    const controller = new AbortController();
+    this.controller = controller;
+    this.current = this.execute(input, delivery, controller);
+    return this.current;
+  }
+
+  private async execute(input: PromptInput, delivery: "idle" | "queued", controller: AbortController): Promise<RunResult> {
+    const result: RunResult = { outcome: "completed", finalMessage: "", continuations: 0 };
+    this.lastMessage = "";
+    try {
+      if (!this.systemPromptSent) {
+        this.systemPromptSent = true;
+        this.options.emit("system.message", { content: this.options.systemPrompt(), role: "system" });
+      }
+      this.emit("user.message", this.options.userMessage(input, { delivery }));
+      await runPrompt(
+        {
+          loop: this.loopContext(),
+          emit: this.emit,
+          preset: this.options.preset,
+          maxContinues: this.options.maxContinues,
+          continueWith: (message) => this.emit("user.message", this.options.userMessage({ prompt: message, source: "autopilot" }, { continuation: true })),
+        },
+        controller.signal,
+        result,
+      );
+    } catch (error) {
+      result.outcome = "error";
+      result.error = { kind: "internal", message: (error as Error).message };
+      this.options.emit("session.error", { errorType: "internal", message: (error as Error).message });
+    } finally {
+      result.finalMessage = this.lastMessage;
+      this.controller = undefined;
+      this.current = undefined;
+      // Steering that arrived too late for this prompt is not lost: it runs as the next prompt.
+      for (const late of this.queue.takeSteering()) void this.queue.enqueue(late);
+      if (result.outcome === "aborted") this.queue.pause();
+      this.deliverNotifications();
+      this.options.onRunEnd?.(result);
+    }
+    this.drain();
+    return result;
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * The questions the engine asks a person or a client (seed 002's `*.requested` events) and their answers.
+ * Each kind of question has one request shape and one reply shape; the reply schemas let a transport
+ * (JSON-RPC, ACP) validate what a client sends.
+ */
+import { z } from "zod";
+import type { EventData } from "./events/index.js";
+
+export const permissionReplySchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("approve-once") }),
+  z.object({ kind: z.literal("approve-for-session") }),
+  z.object({ kind: z.literal("approve-always") }),
+  z.object({ kind: z.literal("deny"), message: z.string().optional() }),
+]);
+export type PermissionReply = z.infer<typeof permissionReplySchema>;
+
+/** ask_user: the answer typed or chosen, or no answer at all. */
+export const userInputReplySchema = z.union([
+  z.object({ answer: z.string(), wasFreeform: z.boolean().optional() }),
+  z.object({ cancelled: z.literal(true) }),
+]);
+export type UserInputReply = z.infer<typeof userInputReplySchema>;
+
+export const planActionSchema = z.enum(["exit_only", "interactive", "autopilot", "autopilot_fleet"]);
+export type PlanAction = z.infer<typeof planActionSchema>;
+
+/** exit_plan_mode: accept with an action, or send feedback instead. */
+export const planApprovalReplySchema = z.object({
+  approved: z.boolean(),
+  selectedAction: planActionSchema.optional(),
+  feedback: z.string().optional(),
+});
+export type PlanApprovalReply = z.infer<typeof planApprovalReplySchema>;
+
+/** A tool the client implements: what its handler returned. */
+export const externalToolReplySchema = z.object({
+  content: z.string(),
+  success: z.boolean().optional(),
+});
+export type ExternalToolReply = z.infer<typeof externalToolReplySchema>;
+
+/** An elicitation form (MCP's, and ask_user's form variant). */
+export const elicitationReplySchema = z.object({
+  action: z.enum(["accept", "decline", "cancel"]),
+  content: z.record(z.string(), z.unknown()).optional(),
+});
+export type ElicitationReply = z.infer<typeof elicitationReplySchema>;
+
+/** Every kind of question, with its reply. */
+export interface InteractionReplies {
+  permission: PermissionReply;
+  user_input: UserInputReply;
+  exit_plan_mode: PlanApprovalReply;
+  external_tool: ExternalToolReply;
+  elicitation: ElicitationReply;
+}
+export type InteractionKind = keyof InteractionReplies;
+
+export const interactionReplySchemas: { [K in InteractionKind]: z.ZodType<InteractionReplies[K]> } = {
+  permission: permissionReplySchema,
+  user_input: userInputReplySchema,
+  exit_plan_mode: planApprovalReplySchema,
+  external_tool: externalToolReplySchema,
+  elicitation: elicitationReplySchema,
+};
+
+/** Any reply; the broker checks it against the kind of the request it answers. */
+export type InteractionReply = InteractionReplies[InteractionKind];
+
+/** What each kind asks: its `*.requested` event data without the request id. */
+export interface InteractionRequests {
+  permission: Omit<EventData<"permission.requested">, "requestId">;
+  user_input: Omit<EventData<"user_input.requested">, "requestId">;
+  exit_plan_mode: Omit<EventData<"exit_plan_mode.requested">, "requestId">;
+  external_tool: Omit<EventData<"external_tool.requested">, "requestId">;
+  elicitation: Omit<EventData<"elicitation.requested">, "requestId">;
+}
+
+/** Who answered: a person or client, nobody (the kind's headless reply), or an interrupt. */
+export type AnswerSource = "person" | "headless" | "aborted";
+
+export interface Answer<K extends InteractionKind> {
+  reply: InteractionReplies[K];
+  source: AnswerSource;
+}
