@@ -24,7 +24,13 @@ export function useAppKeys(options: {
   toggleReasoning(): void;
   showToolOutput(): void;
 }): { exitHint: string | undefined } {
-  const [exitPending, setExitPending] = useState(false);
+  const [exitPending, setExitPendingState] = useState(false);
+  // Read by the key handler: two presses can arrive before React renders the first one's state.
+  const exitPendingNow = useRef(false);
+  const setExitPending = (pending: boolean) => {
+    exitPendingNow.current = pending;
+    setExitPendingState(pending);
+  };
   const timer = useRef<NodeJS.Timeout | undefined>(undefined);
   /** When Ctrl+C last asked a busy turn to stop: a second press while it is still busy forces the exit. */
   const interruptedAt = useRef(0);
@@ -32,7 +38,7 @@ export function useAppKeys(options: {
 
   // Any other key cancels a pending "press Ctrl+C again" (it looks at every key first and consumes none).
   useKeys((key) => {
-    if (exitPending && !isKey(key, "ctrl+c")) setExitPending(false);
+    if (exitPendingNow.current && !isKey(key, "ctrl+c")) setExitPending(false);
     return false;
   }, Priority.dialog + 1);
 
@@ -47,7 +53,7 @@ export function useAppKeys(options: {
         host.session.dispatch({ type: "interrupt" });
         return true;
       }
-      if (exitPending) {
+      if (exitPendingNow.current) {
         options.exit();
         return true;
       }
