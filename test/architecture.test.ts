@@ -1,5 +1,6 @@
 /** House rules a machine can check: the core imports no UI, files stay small, no `any`. */
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import fg from "fast-glob";
 import { describe, expect, it } from "vitest";
 
@@ -31,5 +32,82 @@ describe("architecture", () => {
   it("names files in kebab-case", () => {
     const offenders = files.filter((file) => !/^[a-z0-9]+(-[a-z0-9]+)*\.tsx?$/.test(file.split("/").at(-1) ?? ""));
     expect(offenders).toEqual([]);
+  });
+});
+
+/**
+ * The folder map: what each folder under src/ may import of ours. Lower layers never import higher ones,
+ * so there are no cycles between folders; the protocol imports nothing of ours but zod.
+ */
+const layers: Record<string, readonly string[]> = {
+  protocol: [],
+  util: [],
+  provider: ["protocol", "util"],
+  config: ["protocol", "util", "provider"],
+  session: ["protocol", "util", "config"],
+  permissions: ["protocol", "util", "config"],
+  tools: ["protocol", "util", "config"],
+  core: ["protocol", "util", "provider", "config", "session", "permissions", "tools"],
+  ui: ["protocol", "util", "core", "session", "config"],
+  cli: ["protocol", "util", "provider", "config", "session", "permissions", "tools", "core", "ui"],
+};
+
+function folderOf(file: string): string {
+  return file.split("/")[1] as string;
+}
+
+/** Every import between folders: [from file, to folder]. */
+function crossFolderImports(): { file: string; from: string; to: string }[] {
+  const found: { file: string; from: string; to: string }[] = [];
+  for (const file of files) {
+    const text = readFileSync(file, "utf8");
+    for (const match of text.matchAll(/(?:from|import)\s*\(?\s*["'](\.[^"']+)["']/g)) {
+      const target = path.relative(".", path.resolve(path.dirname(file), match[1] as string));
+      const from = folderOf(file);
+      const to = folderOf(target);
+      if (from !== to) found.push({ file, from, to });
+    }
+  }
+  return found;
+}
+
+describe("the folder map", () => {
+  it("names every folder under src/", () => {
+    const folders = new Set(files.map(folderOf).filter((folder) => !folder.endsWith(".ts")));
+    expect([...folders].filter((folder) => !(folder in layers))).toEqual([]);
+  });
+
+  it("lets each folder import only the folders below it", () => {
+    const upward = crossFolderImports().filter(({ from, to }) => !(layers[from] ?? []).includes(to));
+    expect(upward.map(({ file, to }) => `${file} imports ${to}`)).toEqual([]);
+  });
+
+  it("has no cycles between folders", () => {
+    const edges = new Map<string, Set<string>>();
+    for (const { from, to } of crossFolderImports()) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+    const cycles: string[] = [];
+    const visit = (folder: string, trail: string[]) => {
+      for (const next of edges.get(folder) ?? []) {
+        if (trail.includes(next)) cycles.push([...trail.slice(trail.indexOf(next)), next].join(" -> "));
+        else visit(next, [...trail, next]);
+      }
+    };
+    for (const folder of edges.keys()) visit(folder, [folder]);
+    expect(cycles).toEqual([]);
+  });
+
+  it("keeps the protocol free of every package but zod", () => {
+    const offenders = files
+      .filter((file) => file.startsWith("src/protocol/"))
+      .flatMap((file) => [...readFileSync(file, "utf8").matchAll(/from ["']([^."'][^"']*)["']/g)].map((match) => `${file}: ${match[1]}`))
+      .filter((entry) => !entry.endsWith(": zod"));
+    expect(offenders).toEqual([]);
+  });
+
+  it("keeps the faces off engine objects: they dispatch commands", () => {
+    const reaching = files
+      .filter((file) => file.startsWith("src/ui/") || file.startsWith("src/cli/"))
+      .filter((file) => /\.(permissionBroker|runtime|interactions)\b|\.session\.(send|interrupt|setMode|setModel|respondToPermission|runShellCommand|shutdown)\(/.test(readFileSync(file, "utf8")));
+    expect(reaching).toEqual([]);
   });
 });

@@ -3,24 +3,11 @@
  * OPENAI_API_KEY, AGENT_MODEL, and Copilot's COPILOT_PROVIDER_BASE_URL, COPILOT_PROVIDER_API_KEY,
  * COPILOT_MODEL as aliases), then $AGENT_HOME/settings.json's `provider`.
  */
-import { defaultRetryPolicy, type RetryPolicy } from "../provider/retry.js";
+import type { ProviderConfig } from "../provider/provider-config.js";
+import { defaultRetryPolicy } from "../provider/retry.js";
 import type { Settings } from "./settings.js";
 
-export interface ProviderConfig {
-  type: "openai" | "azure";
-  baseUrl: string;
-  apiKey?: string;
-  model: string;
-  maxPromptTokens: number;
-  maxOutputTokens?: number;
-  headers: Record<string, string>;
-  azureApiVersion: string;
-  /** Time allowed until the response starts. */
-  timeoutMs: number;
-  /** Longest silence allowed inside a streamed response. */
-  streamIdleTimeoutMs: number;
-  retry: RetryPolicy;
-}
+export type { ProviderConfig } from "../provider/provider-config.js";
 
 export const DEFAULT_MAX_PROMPT_TOKENS = 128_000;
 const OPENAI_BASE_URL = "https://api.openai.com/v1";

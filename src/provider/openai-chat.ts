@@ -6,7 +6,7 @@
  */
 import OpenAI, { AzureOpenAI } from "openai";
 import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
-import type { ProviderConfig } from "../config/provider-config.js";
+import type { ProviderConfig } from "./provider-config.js";
 import { classifyProviderError, ProviderError } from "./errors.js";
 import { nodeFetch } from "./node-fetch.js";
 import type { ChatMessage, ChatProvider, ChatRequest, ChatResponse, StreamHandlers, ToolSchema } from "./types.js";

@@ -1,0 +1,18 @@
+/** How to reach a model endpoint: resolved by src/config from flags, environment and settings. */
+import type { RetryPolicy } from "./retry.js";
+
+export interface ProviderConfig {
+  type: "openai" | "azure";
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+  maxPromptTokens: number;
+  maxOutputTokens?: number;
+  headers: Record<string, string>;
+  azureApiVersion: string;
+  /** Time allowed until the response starts. */
+  timeoutMs: number;
+  /** Longest silence allowed inside a streamed response. */
+  streamIdleTimeoutMs: number;
+  retry: RetryPolicy;
+}
