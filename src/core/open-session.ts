@@ -16,6 +16,7 @@ import { readMetadata } from "../session/session-metadata.js";
 import type { SessionStore } from "../session/session-store.js";
 import { describeStatus, ShellManager } from "../tools/bash/index.js";
 import { createBuiltinTools } from "../tools/builtin-tools.js";
+import type { AnyTool } from "../tools/define-tool.js";
 import { AgentSession } from "./agent-session.js";
 import { InteractionBroker } from "./interaction-broker.js";
 import { PermissionBroker } from "./permission-broker.js";
@@ -53,6 +54,8 @@ export interface OpenSessionOptions {
    * and nothing in a headless one. A server face answers per client handler.
    */
   canAnswer?(kind: InteractionKind): boolean;
+  /** Tools beyond the built-in ones (a face's or a test's own). */
+  extraTools?: readonly AnyTool[];
   /** Subscribers attached before the first event (session.start / session.resume) is emitted. */
   listeners?: readonly EventListener[];
 }
@@ -158,7 +161,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     interactive: options.interactive,
     permissions,
     interactions,
-    tools: createBuiltinTools({ shells }),
+    tools: [...createBuiltinTools({ shells }), ...(options.extraTools ?? [])],
     toolFilter: { available: flags.availableTools, excluded: flags.excludedTools },
     instructions: options.customInstructions ? loadCustomInstructions({ cwd: options.cwd, gitRoot: context.gitRoot, agentHome: options.agentHome }) : [],
     backgroundTasks: () => ({ agents: [], shells: shells.backgroundShells() }),

@@ -14,6 +14,7 @@ import { SessionStore } from "../../src/session/session-store.js";
 import type { Settings } from "../../src/config/settings.js";
 import type { SessionPermissions } from "../../src/core/open-session.js";
 import { buildRules, noPermissionFlags, type PermissionFlags } from "../../src/permissions/policy.js";
+import type { AnyTool } from "../../src/tools/define-tool.js";
 import { CommandSession } from "./command-session.js";
 import { startScriptedServer, type ScriptedServer } from "./scripted-server.js";
 
@@ -31,6 +32,8 @@ export interface HarnessOptions {
   /** Permission flags as the command line would give them (allowAllTools above is a shortcut). */
   permissions?: Partial<PermissionFlags>;
   settings?: Settings;
+  /** Tools beyond the built-in ones. */
+  extraTools?: readonly AnyTool[];
 }
 
 export interface Harness {
@@ -97,6 +100,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     customInstructions: true,
     resumeId: options.resumeId,
     listeners: [(event) => events.push(event)],
+    ...(options.extraTools ? { extraTools: options.extraTools } : {}),
   });
   const session = new CommandSession(opened.session);
   const resume = opened.resume;

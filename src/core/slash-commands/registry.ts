@@ -37,18 +37,19 @@ export function parseSlashCommand(line: string): { name: string; args: string; c
   return { name, args: (match[2] ?? "").trim(), command: findSlashCommand(name) };
 }
 
+/** Edits (insert, delete, replace, swap two neighbours) between two words. */
 function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, index) => index);
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const at = (i: number, j: number) => (rows[i] as number[])[j] as number;
   for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0] as number;
-    row[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const above = row[j] as number;
-      row[j] = Math.min(above + 1, (row[j - 1] as number) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
+      (rows[i] as number[])[j] = best;
     }
   }
-  return row[b.length] as number;
+  return at(a.length, b.length);
 }
 
 /** The command a mistyped name most likely meant, when one is close enough to suggest. */
@@ -57,9 +58,9 @@ export function closestCommand(name: string): string | undefined {
   let best: { name: string; distance: number } | undefined;
   for (const command of slashCommands) {
     for (const candidate of [command.name, ...(command.aliases ?? [])]) {
-      const distance = candidate.startsWith(wanted) ? 0 : editDistance(wanted, candidate);
+      const distance = wanted.length >= 2 && candidate.startsWith(wanted) ? 0 : editDistance(wanted, candidate);
       if (!best || distance < best.distance) best = { name: command.name, distance };
     }
   }
-  return best && best.distance <= Math.max(1, Math.floor(wanted.length / 3)) ? best.name : undefined;
+  return best && best.distance <= (wanted.length <= 3 ? 1 : 2) ? best.name : undefined;
 }
