@@ -1,5 +1,7 @@
 /** Small formatting helpers for the headless printers. */
 
+import { toolCallSubject } from "../protocol/tool-subject.js";
+
 export function formatTokens(count: number): string {
   if (count < 1000) return String(count);
   if (count < 1_000_000) return `${(count / 1000).toFixed(count < 10_000 ? 1 : 0)}k`;
@@ -21,8 +23,6 @@ export function firstLine(text: string, width = 100): string {
 
 /** A one-line summary of a tool's arguments for the trace: the bash command, the path, the pattern. */
 export function describeToolCall(toolName: string, args: unknown): string {
-  if (typeof args !== "object" || args === null) return toolName;
-  const record = args as Record<string, unknown>;
-  const detail = [record.command, record.path, record.pattern, record.shellId, record.summary].find((value) => typeof value === "string");
-  return typeof detail === "string" ? `${toolName} ${firstLine(detail, 80)}` : toolName;
+  const detail = toolCallSubject(args, ["command", "path", "pattern", "shellId", "summary"]);
+  return detail !== undefined ? `${toolName} ${firstLine(detail, 80)}` : toolName;
 }

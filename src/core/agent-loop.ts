@@ -135,8 +135,9 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
     endTurn();
     return { kind: "aborted" };
   }
+  if (batch.finish) emit("session.task_complete", { summary: batch.finish.summary, success: true });
   endTurn();
-  return batch.taskComplete ? { kind: "task_complete", summary: batch.taskComplete.summary } : { kind: "tools" };
+  return batch.finish ? { kind: "task_complete", summary: batch.finish.summary } : { kind: "tools" };
 }
 
 /** Turns until a response asks for no tools, task_complete is called, an error stops it, or an interrupt. */

@@ -14,13 +14,14 @@ import { runChildAgent, type ChildAgentSpec } from "./child-agent.js";
 import type { Conversation } from "./conversation.js";
 import type { InstructionFile } from "./custom-instructions.js";
 import { describeOs, userShell } from "./environment.js";
-import type { EventListener, EventSink } from "./event-sink.js";
+import type { Emit, EventListener, EventSink } from "./event-sink.js";
 import { routeInput } from "./input-router.js";
 import type { InteractionBroker } from "./interaction-broker.js";
 import { availableModes, modePreset, type ModePreset } from "./modes.js";
 import type { PermissionBroker } from "./permission-broker.js";
 import { AgentRuntime, type PromptInput } from "./runtime/agent-runtime.js";
 import { SessionMetrics } from "./session-metrics.js";
+import type { ToolRunEnvironment } from "./tool-runner.js";
 import { buildSystemPrompt, transformUserMessage } from "./system-prompt.js";
 import { ToolSet } from "./tool-set.js";
 import { runUserShellCommand } from "./user-shell-command.js";
@@ -83,14 +84,7 @@ export class AgentSession {
       provider: () => this.provider,
       retry: options.retry,
       tools: () => this.tools(),
-      toolEnvironment: (tools) => ({
-        tools,
-        cwd: this.cwd,
-        sessionDir: this.dir,
-        emit,
-        permissions: options.permissions.forAgent(emit),
-        onCodeChange: (change) => this.metrics.recordCodeChange(change),
-      }),
+      toolEnvironment: (tools) => this.toolEnvironment(tools, emit),
       preset: () => this.preset,
       maxContinues: options.maxAutopilotContinues,
       nextTurnId: this.nextTurnId,
@@ -101,7 +95,7 @@ export class AgentSession {
       onRunEnd: (result) => this.emitIdle(result.outcome === "aborted"),
       runShell: async (command, signal) => {
         try {
-          await runUserShellCommand(command, { emit, tools: new ToolSet(this.allTools), cwd: this.cwd, sessionDir: this.dir, signal });
+          await runUserShellCommand(command, this.toolEnvironment(new ToolSet(this.allTools), emit), signal);
         } finally {
           options.syncLog();
           this.emitIdle(false);
@@ -220,14 +214,24 @@ export class AgentSession {
       provider: spec.model && this.options.createProvider ? this.options.createProvider(spec.model) : this.provider,
       retry: this.options.retry,
       tools: this.tools(),
-      cwd: this.cwd,
-      sessionDir: this.dir,
-      permissions: this.options.permissions,
+      toolEnvironment: (tools, emit) => this.toolEnvironment(tools, emit),
       nextTurnId: this.nextTurnId,
       recordCall: (call) => this.metrics.recordCall(call),
-      onCodeChange: (change) => this.metrics.recordCodeChange(change),
       onTurnEnd: () => this.options.syncLog(),
     });
+  }
+
+  /** What a tool call of any agent of this session runs with; `emit` says which agent. */
+  private toolEnvironment(tools: ToolSet, emit: Emit): ToolRunEnvironment {
+    return {
+      tools,
+      cwd: this.cwd,
+      sessionDir: this.dir,
+      emit,
+      permissions: this.options.permissions.forAgent(emit),
+      ask: (kind, request, signal) => this.options.interactions.ask(kind, request, { emit, signal }),
+      onCodeChange: (change) => this.metrics.recordCodeChange(change),
+    };
   }
 
   /** Something the model should know, delivered between turns (or at once when idle). */

@@ -8,12 +8,11 @@ import { randomUUID } from "node:crypto";
 import type { RunResult } from "../protocol/commands.js";
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
-import type { ToolOutcome } from "../tools/define-tool.js";
 import { Conversation } from "./conversation.js";
-import type { EventSink } from "./event-sink.js";
+import type { Emit, EventSink } from "./event-sink.js";
 import type { ModePreset } from "./modes.js";
-import type { PermissionBroker } from "./permission-broker.js";
 import { AgentRuntime } from "./runtime/agent-runtime.js";
+import type { ToolRunEnvironment } from "./tool-runner.js";
 import type { ToolSet } from "./tool-set.js";
 
 export interface ChildAgentSpec {
@@ -34,12 +33,10 @@ export interface ChildAgentDeps {
   provider: ChatProvider;
   retry: RetryPolicy;
   tools: ToolSet;
-  cwd: string;
-  sessionDir: string;
-  permissions: PermissionBroker;
+  /** What the agent's tool calls run with (the session's gate and broker, as this agent). */
+  toolEnvironment(tools: ToolSet, emit: Emit): ToolRunEnvironment;
   nextTurnId(): string;
   recordCall(call: { model: string; inputTokens: number; outputTokens: number; durationMs: number }): void;
-  onCodeChange(change: NonNullable<ToolOutcome["codeChange"]>): void;
   onTurnEnd(): void;
 }
 
@@ -67,14 +64,7 @@ export async function runChildAgent(spec: ChildAgentSpec, signal: AbortSignal, d
     provider: () => deps.provider,
     retry: deps.retry,
     tools: () => tools,
-    toolEnvironment: (offered) => ({
-      tools: offered,
-      cwd: deps.cwd,
-      sessionDir: deps.sessionDir,
-      emit,
-      permissions: deps.permissions.forAgent(emit),
-      onCodeChange: deps.onCodeChange,
-    }),
+    toolEnvironment: (offered) => deps.toolEnvironment(offered, emit),
     preset: () => childPreset,
     maxContinues: 0,
     nextTurnId: deps.nextTurnId,

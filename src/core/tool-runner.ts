@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { ToolError, type AnyTool, type ToolOutcome } from "../tools/define-tool.js";
 import type { ToolRequest } from "../protocol/events/index.js";
+import type { Answer, InteractionKind, InteractionRequests } from "../protocol/interactions.js";
 import type { Emit } from "./event-sink.js";
 import type { PermissionChecker } from "./permission-broker.js";
 import type { ToolSet } from "./tool-set.js";
@@ -22,11 +23,14 @@ export interface ToolRunEnvironment {
   sessionDir: string;
   emit: Emit;
   permissions: PermissionChecker;
+  /** The interaction broker as this agent sees it. */
+  ask<K extends InteractionKind>(kind: K, request: InteractionRequests[K], signal: AbortSignal): Promise<Answer<K>>;
   onCodeChange(change: NonNullable<ToolOutcome["codeChange"]>): void;
 }
 
 export interface ToolBatchResult {
-  taskComplete?: { summary: string };
+  /** A tool ended the run: the loop stops after this batch. */
+  finish?: { summary: string };
 }
 
 type Prepared =
@@ -84,6 +88,7 @@ async function execute(call: Extract<Prepared, { ready: true }>, env: ToolRunEnv
       sessionDir: env.sessionDir,
       onPartialOutput,
       onProgress: (message) => env.emit("tool.execution_progress", { toolCallId: request.toolCallId, progressMessage: message }),
+      ask: (kind, asked) => env.ask(kind, asked, signal),
     });
   } catch (error) {
     if (error instanceof ToolError) return { content: error.message, success: false, errorCode: error.code };
@@ -92,10 +97,10 @@ async function execute(call: Extract<Prepared, { ready: true }>, env: ToolRunEnv
   }
 }
 
-function emitStart(call: Prepared, env: ToolRunEnvironment, turnId: string): void {
+function emitStart(call: Prepared, env: ToolRunEnvironment, turnId: string | undefined, title?: string): void {
   const { request } = call;
-  let toolTitle: string | undefined;
-  if (call.tool?.title && call.args !== undefined) {
+  let toolTitle: string | undefined = title;
+  if (toolTitle === undefined && call.tool?.title && call.args !== undefined) {
     try {
       toolTitle = call.tool.title(call.args);
     } catch {
@@ -107,27 +112,25 @@ function emitStart(call: Prepared, env: ToolRunEnvironment, turnId: string): voi
     toolName: request.name,
     arguments: request.arguments,
     ...(toolTitle ? { toolTitle } : {}),
-    turnId,
+    ...(turnId !== undefined ? { turnId } : {}),
   });
 }
 
-function emitComplete(request: ToolRequest, outcome: ToolOutcome, env: ToolRunEnvironment, turnId: string, result: ToolBatchResult): void {
+function emitComplete(request: ToolRequest, outcome: ToolOutcome, env: ToolRunEnvironment, turnId: string | undefined, result: ToolBatchResult, userRequested = false): void {
   const success = outcome.success !== false;
   const content = truncateForModel(outcome.content);
   env.emit("tool.execution_complete", {
     toolCallId: request.toolCallId,
     success,
+    ...(userRequested ? { isUserRequested: true } : {}),
     ...(success
       ? { result: { content, ...(outcome.detailedContent !== undefined ? { detailedContent: outcome.detailedContent } : {}) } }
       : { error: { message: content, ...(outcome.errorCode ? { code: outcome.errorCode } : {}) } }),
     ...(outcome.telemetry ? { toolTelemetry: outcome.telemetry } : {}),
-    turnId,
+    ...(turnId !== undefined ? { turnId } : {}),
   });
   if (success && outcome.codeChange) env.onCodeChange(outcome.codeChange);
-  if (success && outcome.taskComplete) {
-    result.taskComplete = outcome.taskComplete;
-    env.emit("session.task_complete", { summary: outcome.taskComplete.summary, success: true });
-  }
+  if (success && outcome.finish) result.finish = outcome.finish;
 }
 
 const notRun = (request: ToolRequest): Prepared => ({
@@ -157,4 +160,19 @@ export async function runToolCalls(requests: readonly ToolRequest[], env: ToolRu
     prepared.forEach((call, position) => emitComplete(call.request, outcomes[position] as ToolOutcome, env, turnId, result));
   }
   return result;
+}
+
+/**
+ * A call the user asked for themselves (`!cmd`): no permission gate (they typed it), the same lifecycle,
+ * output caps and events as a model's call otherwise.
+ */
+export async function runUserRequestedCall(request: ToolRequest, tool: AnyTool, env: ToolRunEnvironment, signal: AbortSignal, toolTitle: string): Promise<ToolOutcome> {
+  const parsed = tool.parameters.safeParse(request.arguments ?? {});
+  const call: Prepared = parsed.success
+    ? { ready: true, request, tool, args: parsed.data }
+    : { ready: false, request, code: "invalid_arguments", message: describeSchemaError(tool, parsed.error) };
+  emitStart(call, env, undefined, toolTitle);
+  const outcome = call.ready ? await execute(call, env, signal) : { content: call.message, success: false, errorCode: call.code };
+  emitComplete(request, outcome, env, undefined, {}, true);
+  return outcome;
 }

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { PermissionRequest } from "../protocol/events/index.js";
+import type { Answer, InteractionKind, InteractionRequests } from "../protocol/interactions.js";
 
 /** What a tool does, for the permission gate and the UI. */
 export type ToolKind = "read" | "search" | "write" | "shell" | "control";
@@ -17,6 +18,11 @@ export interface ToolContext {
   onPartialOutput(chunk: string): void;
   /** Human-readable progress (tool.execution_progress). */
   onProgress(message: string): void;
+  /**
+   * Asks a person or the client (ask_user, plan approval, a client's tool, a form) through the session's
+   * interaction broker; with nobody to ask, the kind's headless answer comes back at once.
+   */
+  ask<K extends InteractionKind>(kind: K, request: InteractionRequests[K]): Promise<Answer<K>>;
 }
 
 /** What a permission check may look at. */
@@ -37,8 +43,8 @@ export interface ToolOutcome {
   /** Lines changed in one file, for the session's change totals. */
   codeChange?: { path: string; linesAdded: number; linesRemoved: number };
   telemetry?: Record<string, unknown>;
-  /** Set by task_complete: the model declares the task done; the loop ends after this response's tools. */
-  taskComplete?: { summary: string };
+  /** The tool ends the run once this response's tools are done (the model declared the work finished). */
+  finish?: { summary: string };
 }
 
 /** Throw from execute() for an expected failure; the message goes to the model as the tool result. */

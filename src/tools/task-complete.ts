@@ -21,6 +21,6 @@ export const taskCompleteTool = defineTool({
   title: () => "Task complete",
   permission: () => null,
   async execute({ summary }) {
-    return { content: `Task marked complete.`, detailedContent: `✓ Task completed: ${summary}`, taskComplete: { summary } };
+    return { content: `Task marked complete.`, detailedContent: `✓ Task completed: ${summary}`, finish: { summary } };
   },
 });

@@ -35,6 +35,7 @@ export function makeToolContext(): TestToolContext {
     sessionDir,
     onPartialOutput: (chunk) => partial.push(chunk),
     onProgress: (message) => progress.push(message),
+    ask: () => Promise.reject(new Error("The tools under this test do not ask anyone.")),
   };
   const at = (...parts: string[]): string => join(cwd, ...parts);
   const write = (files: Record<string, string | Buffer>): void => {

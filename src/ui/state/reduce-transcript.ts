@@ -3,6 +3,7 @@
  * appended to `items`, which only grow and are rendered once; streaming text stays in `live` until a safe
  * Markdown split point lets its finished paragraphs move to `items` too.
  */
+import { toolCallSubject } from "../../protocol/tool-subject.js";
 import type { SessionEvent } from "../../protocol/events/index.js";
 import { findSafeSplit } from "../markdown/safe-split.js";
 import type { TranscriptItem, TranscriptState } from "./transcript-types.js";
@@ -13,11 +14,9 @@ function firstLine(text: string): string {
   return text.split("\n").find((line) => line.trim() !== "")?.trim() ?? "";
 }
 
+/** The transcript prefers what the model said a call is for. */
 function describeArguments(toolName: string, args: unknown): string {
-  if (typeof args !== "object" || args === null) return toolName;
-  const record = args as Record<string, unknown>;
-  const detail = [record.description, record.path, record.pattern, record.command, record.shellId].find((value) => typeof value === "string");
-  return typeof detail === "string" ? detail : toolName;
+  return toolCallSubject(args, ["description", "path", "pattern", "command", "shellId"]) ?? toolName;
 }
 
 const USER_LINES_SHOWN = 24;
