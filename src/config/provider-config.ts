@@ -19,6 +19,8 @@ export interface ProviderConfig {
   timeoutMs: number;
   /** Longest silence allowed inside a streamed response. */
   streamIdleTimeoutMs: number;
+  /** Longest a whole response may take, start to end (a stream that never ends). Default 30 min. */
+  responseTimeoutMs?: number;
   retry: RetryPolicy;
 }
 
@@ -104,6 +106,7 @@ export function resolveProviderConfig(input: {
       azureApiVersion: provider.azureApiVersion ?? "2024-10-21",
       timeoutMs: provider.timeoutMs ?? 600_000,
       streamIdleTimeoutMs: provider.streamIdleTimeoutMs ?? 180_000,
+      ...(provider.responseTimeoutMs ? { responseTimeoutMs: provider.responseTimeoutMs } : {}),
       retry: { ...defaultRetryPolicy, ...provider.retry },
     },
   };

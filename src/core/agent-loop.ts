@@ -22,8 +22,10 @@ export interface LoopContext {
   tools(): ToolSet;
   toolEnvironment(tools: ToolSet): ToolRunEnvironment;
   nextTurnId(): string;
-  /** Called after every model call with what it cost. */
-  recordCall(call: { model: string; inputTokens: number; outputTokens: number; durationMs: number }): void;
+  /** Called as every request is sent (retries included). */
+  recordRequest(model: string): void;
+  /** Called after every model call with what it cost (`completed: false` for one that failed or was interrupted). */
+  recordCall(call: { model: string; inputTokens: number; outputTokens: number; durationMs: number; completed?: boolean }): void;
   /** Called at turn boundaries (the log is flushed to disk there). */
   onTurnEnd(): void;
 }
@@ -65,7 +67,11 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
     messages: ctx.conversation.messages(),
     tools: tools.schemas(),
     signal,
+    onRequest: () => ctx.recordRequest(ctx.provider.model),
   });
+  if (call.kind !== "response") {
+    ctx.recordCall({ model: ctx.provider.model, inputTokens: 0, outputTokens: 0, durationMs: call.durationMs, completed: false });
+  }
 
   if (call.kind === "aborted") {
     if (call.partialText !== "") emit("assistant.message", { messageId: call.messageId, content: call.partialText, interrupted: true, turnId });

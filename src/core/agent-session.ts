@@ -254,6 +254,7 @@ export class AgentSession {
         onCodeChange: (change) => this.metrics.recordCodeChange(change),
       }),
       nextTurnId: () => String(++this.turnCount),
+      recordRequest: (model) => this.metrics.recordRequest(model),
       recordCall: (call) => this.metrics.recordCall(call),
       onTurnEnd: () => this.options.syncLog(),
     };

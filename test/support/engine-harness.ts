@@ -31,6 +31,8 @@ export interface HarnessOptions {
   /** Permission flags as the command line would give them (allowAllTools above is a shortcut). */
   permissions?: Partial<PermissionFlags>;
   settings?: Settings;
+  /** Provider settings beyond the test defaults (output limit, response timeout…). */
+  provider?: Partial<ProviderConfig>;
 }
 
 export interface Harness {
@@ -80,6 +82,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const config = testProviderConfig(server.baseUrl, {
     retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 5_000, ...options.retry },
     ...(options.streamIdleTimeoutMs ? { streamIdleTimeoutMs: options.streamIdleTimeoutMs } : {}),
+    ...options.provider,
   });
   const store = new SessionStore(home);
   const events: SessionEvent[] = [];
