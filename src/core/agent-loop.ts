@@ -10,7 +10,8 @@ import type { Conversation } from "./conversation.js";
 import type { ToolRequest } from "./events/index.js";
 import type { Emit } from "./event-sink.js";
 import { callModel } from "./model-call.js";
-import { runToolCalls, type ToolRunEnvironment } from "./tool-runner.js";
+import { parseToolArguments } from "./tool-arguments.js";
+import { runToolCalls, type RefusedCall, type ToolRunEnvironment } from "./tool-runner.js";
 import type { ToolSet } from "./tool-set.js";
 
 export interface LoopContext {
@@ -38,16 +39,15 @@ export type LoopOutcome =
 
 type TurnOutcome = LoopOutcome | { kind: "tools" };
 
-function parseToolRequests(calls: { id: string; name: string; arguments: string }[]): ToolRequest[] {
-  return calls.map((call) => {
-    let parsed: unknown = call.arguments;
-    try {
-      parsed = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
-    } catch {
-      parsed = call.arguments; // kept raw; the runner tells the model it was not valid JSON
-    }
-    return { toolCallId: call.id, name: call.name, arguments: parsed, type: "function" as const };
+/** The requests as recorded, and the ones whose arguments were refused (with the result to give the model). */
+function parseToolRequests(calls: { id: string; name: string; arguments: string }[]): { requests: ToolRequest[]; refused: Map<string, RefusedCall> } {
+  const refused = new Map<string, RefusedCall>();
+  const requests = calls.map((call) => {
+    const parsed = parseToolArguments(call.name, call.arguments);
+    if (!parsed.ok) refused.set(call.id, { code: parsed.code, message: parsed.message });
+    return { toolCallId: call.id, name: call.name, arguments: parsed.ok ? parsed.value : parsed.kept, type: "function" as const };
   });
+  return { requests, refused };
 }
 
 async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutcome> {
@@ -93,7 +93,7 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
 
   const { response } = call;
   if (response.reasoning !== "") emit("assistant.reasoning", { reasoningId: call.reasoningId, content: response.reasoning });
-  const toolRequests = parseToolRequests(response.toolCalls);
+  const { requests: toolRequests, refused } = parseToolRequests(response.toolCalls);
   emit("assistant.message", {
     messageId: call.messageId,
     content: response.content,
@@ -128,7 +128,7 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
     endTurn();
     return { kind: "final", content: response.content };
   }
-  const batch = await runToolCalls(toolRequests, ctx.toolEnvironment(tools), signal, turnId);
+  const batch = await runToolCalls(toolRequests, ctx.toolEnvironment(tools), signal, turnId, refused);
   if (signal.aborted) {
     emit("abort", { reason: "user_initiated" });
     endTurn();

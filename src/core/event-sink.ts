@@ -54,11 +54,13 @@ export class EventSink {
       type,
       data,
     } as SessionEventOf<typeof type>;
-    this.lastId = id;
     if (!ephemeral) {
-      this.lastPersistedId = id;
+      // Written first: if the write fails (it throws), the chain still ends at the last event on disk, so
+      // the next event (session.shutdown) never points at one that was not written.
       this.persister?.append(event);
+      this.lastPersistedId = id;
     }
+    this.lastId = id;
     for (const listener of this.internal) listener(event);
     for (const listener of this.listeners) {
       try {

@@ -2,10 +2,11 @@
  * A corpus of malformed responses, each sent by the scripted server through the real openai client and the
  * real engine. Every one ends in an answer or a clear error: never a crash, never a silent success.
  */
+import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "../support/engine-harness.js";
-import { sse, text, type ScriptedResponse } from "../support/scripted-server.js";
+import { sse, text, toolCall, type ScriptedResponse } from "../support/scripted-server.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -147,5 +148,28 @@ describe("malformed responses end in a clear error", () => {
     const result = await harness.session.send("hi");
     expect(result.error?.kind).toBe("invalid_response");
     expect(harness.ofType("session.error")[0]?.data.message).toMatch(/still streaming after 0 s|still streaming after/);
+  });
+});
+
+describe("tool arguments an endpoint should never send", () => {
+  const chainOf = (file: string) => readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { id: string; parentId: string | null; type: string });
+
+  it.each([
+    ["nested 100,000 deep", `{"path":${"[".repeat(100_000)}${"]".repeat(100_000)}}`, "arguments_too_deep", /nested more than 64 levels/],
+    ["larger than the limit", JSON.stringify({ path: "x".repeat(1_200_000) }), "arguments_too_large", /1200011 characters long/],
+  ])("refuses arguments %s with a clear result, and the log stays whole", async (_name, args, code, message) => {
+    harness = await startHarness({ retry: { maxRetries: 0 }, provider: { maxOutputTokens: 1_000_000 } });
+    harness.server.enqueue(toolCall("view", args, { chunkSize: 50_000 }), text("I will not do that again."));
+    const result = await harness.session.send("hi");
+    expect(result.finalMessage).toBe("I will not do that again.");
+    const complete = harness.ofType("tool.execution_complete")[0];
+    expect(complete?.data.error).toMatchObject({ code });
+    expect(complete?.data.error?.message).toMatch(message);
+    const file = harness.store.eventsFileOf(harness.session.id);
+    harness.session.shutdown();
+    const events = chainOf(file);
+    expect(events.at(-1)?.type).toBe("session.shutdown");
+    events.forEach((event, index) => expect(event.parentId).toBe(index === 0 ? null : events[index - 1]?.id));
+    expect(readFileSync(file, "utf8").length).toBeLessThan(100_000);
   });
 });
