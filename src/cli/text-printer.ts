@@ -1,7 +1,8 @@
 /**
  * Headless text output: the answer streams to stdout (no decoration, no ANSI unless stdout is a terminal);
  * tool traces, retries, errors and the closing stats go to stderr. With --silent, stdout gets only the
- * final answer and stderr only errors.
+ * final answer and stderr only errors. When stdout is not a terminal, each response is held until it is
+ * complete (`bufferAnswer`), so an attempt cut off and retried never leaves its partial text in the output.
  */
 import type { RunResult } from "../core/commands.js";
 import type { SessionEvent } from "../core/events/index.js";
@@ -29,7 +30,7 @@ export class TextPrinter {
   constructor(
     private readonly stdout: Output,
     private readonly stderr: Output,
-    private readonly options: { silent: boolean; style: TextStyle },
+    private readonly options: { silent: boolean; style: TextStyle; bufferAnswer?: boolean },
   ) {}
 
   private out(text: string): void {
@@ -52,9 +53,10 @@ export class TextPrinter {
     const { style, silent } = this.options;
     switch (event.type) {
       case "assistant.message_delta":
-        if (!silent) this.out(event.data.deltaContent);
+        if (!silent && !this.options.bufferAnswer) this.out(event.data.deltaContent);
         break;
       case "assistant.message":
+        if (!silent && this.options.bufferAnswer) this.out(event.data.content);
         if (!silent && event.data.content !== "") this.endLine();
         break;
       case "assistant.turn_retry":
@@ -87,7 +89,8 @@ export class TextPrinter {
   };
 
   /** Prints what is left once the run ends: the summary or final answer, then the stats. */
-  finish(result: RunResult, metrics: SessionMetrics, sessionId: string, durationMs: number): void {
+  /** `resumable`: false when the run never got an answer from the model (401, unknown model…): no resume hint. */
+  finish(result: RunResult, metrics: SessionMetrics, sessionId: string, durationMs: number, resumable = true): void {
     const { silent, style } = this.options;
     if (silent) {
       const answer = result.summary ?? result.finalMessage;
@@ -108,6 +111,6 @@ export class TextPrinter {
     this.err(style.dim(`Requests   ${metrics.requests} (API ${formatDuration(metrics.totalApiDurationMs)})`));
     this.err(style.dim(`Duration   ${formatDuration(durationMs)}`));
     this.err(style.dim(`Tokens     ↑ ${formatTokens(tokens.inputTokens)} • ↓ ${formatTokens(tokens.outputTokens)}`));
-    this.err(style.dim(`Resume     agent --resume ${sessionId}`));
+    if (resumable) this.err(style.dim(`Resume     agent --resume ${sessionId}`));
   }
 }
