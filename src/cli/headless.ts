@@ -53,7 +53,13 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
   const { value } = boot;
   const text = json
     ? undefined
-    : new TextPrinter(stdout, stderr, { silent: options.silent, style: stderrStyle(), bufferAnswer: !process.stdout.isTTY });
+    : new TextPrinter(stdout, stderr, {
+        silent: options.silent,
+        style: stderrStyle(),
+        // Off a terminal, a response is printed once complete; on one it streams, and an abandoned attempt is erased.
+        bufferAnswer: !process.stdout.isTTY,
+        screen: () => ({ columns: process.stdout.columns ?? 0, rows: process.stdout.rows ?? 0 }),
+      });
   let opened: Awaited<ReturnType<typeof openSession>>;
   try {
     opened = await openSession({

@@ -7,6 +7,7 @@
 import type { RunResult } from "../core/commands.js";
 import type { SessionEvent } from "../core/events/index.js";
 import type { SessionMetrics } from "../core/session-metrics.js";
+import { StreamedAttempt } from "./streamed-attempt.js";
 import { describeToolCall, firstLine, formatDuration, formatTokens } from "./format.js";
 
 export interface TextStyle {
@@ -30,8 +31,16 @@ export class TextPrinter {
   constructor(
     private readonly stdout: Output,
     private readonly stderr: Output,
-    private readonly options: { silent: boolean; style: TextStyle; bufferAnswer?: boolean },
+    private readonly options: {
+      silent: boolean;
+      style: TextStyle;
+      bufferAnswer?: boolean;
+      /** The terminal's size, when stdout is one: an abandoned attempt's text is erased from it. */
+      screen?: () => { columns: number; rows: number };
+    },
   ) {}
+
+  private readonly attempt = new StreamedAttempt();
 
   private out(text: string): void {
     if (text === "") return;
@@ -53,14 +62,23 @@ export class TextPrinter {
     const { style, silent } = this.options;
     switch (event.type) {
       case "assistant.message_delta":
-        if (!silent && !this.options.bufferAnswer) this.out(event.data.deltaContent);
+        if (silent || this.options.bufferAnswer) break;
+        this.attempt.wrote(event.data.messageId, event.data.deltaContent, this.atLineStart);
+        this.out(event.data.deltaContent);
         break;
       case "assistant.message":
+        this.attempt.reset();
         if (!silent && this.options.bufferAnswer) this.out(event.data.content);
         if (!silent && event.data.content !== "") this.endLine();
         break;
       case "assistant.turn_retry":
         if (!silent) {
+          const erase = this.options.screen ? this.attempt.erase(event.data.abandonedMessageId, this.options.screen()) : undefined;
+          this.attempt.reset();
+          if (erase !== undefined) {
+            this.stdout.write(erase);
+            this.atLineStart = true;
+          }
           this.endLine();
           this.err(style.yellow(`↻ ${event.data.reason ?? "retrying"} — retry ${event.data.attempt ?? ""} in ${formatDuration(event.data.delayMs ?? 0)}`));
         }

@@ -1,0 +1,44 @@
+/**
+ * `agent -p` with stdout on a real terminal (tmux): the answer streams, and an attempt cut off mid-stream
+ * and retried is erased, so the screen keeps only the answer that completed.
+ */
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { tempDir } from "../support/engine-harness.js";
+import { AGENT_BIN, agentEnv } from "../support/run-agent.js";
+import { startScriptedServer, text, type ScriptedServer } from "../support/scripted-server.js";
+import { HAS_TMUX, shellQuote, TmuxServer } from "../support/tmux.js";
+
+let server: ScriptedServer;
+let tmux: TmuxServer;
+let home: string;
+let cwd: string;
+beforeEach(async () => {
+  server = await startScriptedServer();
+  tmux = await TmuxServer.start();
+  home = tempDir("tty-home-");
+  cwd = tempDir("tty-cwd-");
+  writeFileSync(path.join(home, "settings.json"), JSON.stringify({ provider: { retry: { baseDelayMs: 1, maxDelayMs: 5 } } }));
+});
+afterEach(async () => {
+  await tmux.kill();
+  await server.close();
+});
+
+describe.skipIf(!HAS_TMUX)("agent -p on a terminal", () => {
+  it("erases a retried attempt's partial text, keeping the completed answer", { timeout: 60_000 }, async () => {
+    server.enqueue(
+      { kind: "stream", text: "First line of a PARTIAL answer\nsecond PARTIAL line that is cut", chunkSize: 6, dropAfterChunks: 8 },
+      text("The full answer.\nIn two lines."),
+    );
+    const env = agentEnv({ home, baseUrl: server.baseUrl });
+    const command = `echo BEFORE; ${shellQuote(process.execPath)} ${shellQuote(AGENT_BIN)} -p hi 2>/dev/null; echo AFTER-$?`;
+    const pane = await tmux.open(command, { cwd, env, width: 40, height: 20 });
+    await pane.waitFor((content) => /AFTER-\d/.test(content), { what: "the run to end" });
+    const screen = await pane.captureAll();
+    expect(screen).not.toContain("PARTIAL");
+    expect(screen).toMatch(/BEFORE\nThe full answer\.\nIn two lines\.\nAFTER-0/);
+    await pane.close();
+  });
+});
