@@ -100,7 +100,10 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
 
   let result: RunResult;
   try {
-    result = await session.send(options.prompt);
+    const running = session.send(options.prompt);
+    // The reader may be gone already (`| true`): stop at once rather than at the first write.
+    if (pipeClosed) session.interrupt();
+    result = await running;
   } catch (error) {
     session.shutdown("error", (error as Error).message);
     throw error;

@@ -117,7 +117,8 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
     isByok: true,
     apiEndpoint: ctx.provider.apiEndpoint,
   });
-  ctx.recordCall({ model: response.model, inputTokens, outputTokens, durationMs: call.durationMs });
+  // Keyed by the model asked for, like the request count, even when the endpoint names a dated variant.
+  ctx.recordCall({ model: ctx.provider.model, inputTokens, outputTokens, durationMs: call.durationMs });
   emit("session.usage_info", {
     tokenLimit: ctx.provider.limits.maxPromptTokens,
     currentTokens: inputTokens + outputTokens,

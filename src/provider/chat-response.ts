@@ -143,8 +143,14 @@ async function readPlain(body: ReadableStream<Uint8Array> | null, response: Resp
 export async function readChatResponse(response: Response, ctx: ReadContext): Promise<void> {
   const peeked = await peek(response);
   ctx.onActivity();
-  if (peeked.body && SSE_START.test(peeked.head)) await readStream(peeked.body, response, ctx);
-  else await readPlain(peeked.body, response, ctx);
+  try {
+    if (peeked.body && SSE_START.test(peeked.head)) await readStream(peeked.body, response, ctx);
+    else await readPlain(peeked.body, response, ctx);
+  } catch (error) {
+    // Stopped before the end (an error in the stream, the output limit): let the connection go.
+    peeked.body?.cancel().catch(() => undefined);
+    throw error;
+  }
   if (!ctx.assembler.usable) {
     throw new ProviderError("empty_response", `The model endpoint ${ctx.endpoint} sent no answer: ${ctx.assembler.describeEmpty()}.`, {
       statusCode: response.status,

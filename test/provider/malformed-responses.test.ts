@@ -49,6 +49,10 @@ const answered: [string, ScriptedResponse][] = [
   ["no [DONE] at the end", sse(hello, stop)],
   ["an SSE stream labelled application/json", { kind: "raw", frames: [hello, "[DONE]"], headers: { "content-type": "application/json" } }],
   ["usage without choices", sse(JSON.stringify({ id: "c", usage: { prompt_tokens: 3, completion_tokens: 1 } }), hello, "[DONE]")],
+  [
+    "a gzip-compressed stream it declares",
+    { kind: "raw", bodyBase64: gzipSync(Buffer.from(`data: ${hello}\n\ndata: [DONE]\n\n`)).toString("base64"), headers: { "content-type": "text/event-stream", "content-encoding": "gzip" } },
+  ],
   ["a non-streamed chat.completion", { kind: "json", body: completion({ content: "Hello" }) }],
   ["a chat.completion sent as text/event-stream", { kind: "raw", body: JSON.stringify(completion({ content: "Hello" })), headers: { "content-type": "text/event-stream" } }],
 ];
