@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDir } from "../support/engine-harness.js";
 import { AGENT_BIN, agentEnv } from "../support/run-agent.js";
-import { startScriptedServer, text, type ScriptedServer } from "../support/scripted-server.js";
+import { httpError, startScriptedServer, text, type ScriptedServer } from "../support/scripted-server.js";
 import { HAS_TMUX, shellQuote, TmuxServer } from "../support/tmux.js";
 
 let server: ScriptedServer;
@@ -39,6 +39,24 @@ describe.skipIf(!HAS_TMUX)("agent -p on a terminal", () => {
     const screen = await pane.captureAll();
     expect(screen).not.toContain("PARTIAL");
     expect(screen).toMatch(/BEFORE\nThe full answer\.\nIn two lines\.\nAFTER-0/);
+    await pane.close();
+  });
+});
+
+describe.skipIf(!HAS_TMUX)("the TUI's resume hint", () => {
+  it("is left out when the model never answered (401)", { timeout: 60_000 }, async () => {
+    server.enqueue(httpError(401, { message: "bad key" }));
+    const env = agentEnv({ home, baseUrl: server.baseUrl });
+    const command = `${shellQuote(process.execPath)} ${shellQuote(AGENT_BIN)}; echo AGENT-EXIT=$?`;
+    const pane = await tmux.open(command, { cwd, env: { ...env, TERM: "tmux-256color" }, width: 100, height: 30 });
+    await pane.waitForText("Ask anything", { timeoutMs: 20_000 });
+    await pane.type("hi");
+    await pane.waitForText("hi");
+    await pane.sendKeys("Enter");
+    await pane.waitForText("Authentication failed", { timeoutMs: 20_000 });
+    await pane.sendKeys("C-d");
+    const screen = await pane.waitForText("AGENT-EXIT=", { timeoutMs: 20_000 });
+    expect(screen).not.toContain("Resume this session");
     await pane.close();
   });
 });
