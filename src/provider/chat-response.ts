@@ -152,7 +152,10 @@ export async function readChatResponse(response: Response, ctx: ReadContext): Pr
     throw error;
   }
   if (!ctx.assembler.usable) {
-    throw new ProviderError("empty_response", `The model endpoint ${ctx.endpoint} sent no answer: ${ctx.assembler.describeEmpty()}.`, {
+    // Cut off by the output limit or a filter before any answer: the same request would end the same way.
+    const final = ctx.assembler.finishReason === "length" || ctx.assembler.finishReason === "content_filter";
+    const hint = ctx.assembler.finishReason === "length" ? " The output limit was reached first: raise provider.maxOutputTokens." : "";
+    throw new ProviderError(final ? "invalid_response" : "empty_response", `The model endpoint ${ctx.endpoint} sent no answer: ${ctx.assembler.describeEmpty()}.${hint}`, {
       statusCode: response.status,
     });
   }

@@ -130,6 +130,16 @@ describe("malformed responses end in a clear error", () => {
     expect(harness.ofType("assistant.turn_retry")[0]?.data.reason).toMatch(/sent no answer/);
   });
 
+  it("does not retry a response cut off by the output limit before any answer", async () => {
+    harness = await startHarness();
+    const length = JSON.stringify({ id: "c", choices: [{ index: 0, delta: { reasoning_content: "still thinking" }, finish_reason: "length" }] });
+    harness.server.enqueue(sse(length, "[DONE]"), text("unused"));
+    const result = await harness.session.send("hi");
+    expect(result.error?.kind).toBe("invalid_response");
+    expect(harness.ofType("session.error")[0]?.data.message).toMatch(/finish_reason "length".*raise provider.maxOutputTokens/);
+    expect(harness.server.completionRequests).toHaveLength(1);
+  });
+
   it("does not retry an HTML page: another try cannot differ", async () => {
     harness = await startHarness();
     harness.server.enqueue({ kind: "raw", body: "<html></html>", headers: { "content-type": "text/html" } }, text("unused"));
