@@ -28,6 +28,11 @@ export class StreamedAttempt {
     this.text = "";
   }
 
+  /** The message whose text is on screen and not yet complete. */
+  get current(): string | undefined {
+    return this.messageId;
+  }
+
   /** The sequence that erases what `messageId` printed, or undefined when it cannot be erased exactly. */
   erase(messageId: string | undefined, screen: { columns: number; rows: number }): string | undefined {
     if (messageId === undefined || messageId !== this.messageId || this.text === "") return undefined;

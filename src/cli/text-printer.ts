@@ -53,6 +53,15 @@ export class TextPrinter {
     this.stderr.write(`${text}\n`);
   }
 
+  /** On a terminal, takes back what an abandoned attempt streamed (when it can be done exactly). */
+  private eraseAttempt(messageId: string | undefined): void {
+    const erase = this.options.screen ? this.attempt.erase(messageId, this.options.screen()) : undefined;
+    this.attempt.reset();
+    if (erase === undefined) return;
+    this.stdout.write(erase);
+    this.atLineStart = true;
+  }
+
   private endLine(): void {
     if (!this.atLineStart) this.out("\n");
   }
@@ -73,12 +82,7 @@ export class TextPrinter {
         break;
       case "assistant.turn_retry":
         if (!silent) {
-          const erase = this.options.screen ? this.attempt.erase(event.data.abandonedMessageId, this.options.screen()) : undefined;
-          this.attempt.reset();
-          if (erase !== undefined) {
-            this.stdout.write(erase);
-            this.atLineStart = true;
-          }
+          this.eraseAttempt(event.data.abandonedMessageId);
           this.endLine();
           this.err(style.yellow(`↻ ${event.data.reason ?? "retrying"} — retry ${event.data.attempt ?? ""} in ${formatDuration(event.data.delayMs ?? 0)}`));
         }
@@ -95,6 +99,8 @@ export class TextPrinter {
         else this.err(style.red(`  ✗ ${firstLine(event.data.error?.message ?? "failed", 400)}`));
         break;
       case "session.error":
+        // The attempt that failed for good is not an answer either.
+        if (!silent) this.eraseAttempt(this.attempt.current);
         this.endLine();
         this.err(style.red(`✗ ${event.data.message}`));
         break;

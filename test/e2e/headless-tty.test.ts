@@ -43,6 +43,21 @@ describe.skipIf(!HAS_TMUX)("agent -p on a terminal", () => {
   });
 });
 
+describe.skipIf(!HAS_TMUX)("agent -p on a terminal, failing for good", () => {
+  it("erases the partial text of the last attempt too", { timeout: 60_000 }, async () => {
+    writeFileSync(path.join(home, "settings.json"), JSON.stringify({ provider: { retry: { maxRetries: 0 } } }));
+    server.enqueue({ kind: "stream", text: "A PARTIAL answer", chunkSize: 4, dropAfterChunks: 3 });
+    const env = agentEnv({ home, baseUrl: server.baseUrl });
+    const command = `echo BEFORE; ${shellQuote(process.execPath)} ${shellQuote(AGENT_BIN)} -p hi 2>/dev/null; echo AFTER-$?`;
+    const pane = await tmux.open(command, { cwd, env, width: 40, height: 20 });
+    await pane.waitFor((content) => /AFTER-\d/.test(content), { what: "the run to end" });
+    const screen = await pane.captureAll();
+    expect(screen).not.toContain("PARTIAL");
+    expect(screen).toMatch(/BEFORE\nAFTER-3/);
+    await pane.close();
+  });
+});
+
 describe.skipIf(!HAS_TMUX)("the TUI's resume hint", () => {
   it("is left out when the model never answered (401)", { timeout: 60_000 }, async () => {
     server.enqueue(httpError(401, { message: "bad key" }));
