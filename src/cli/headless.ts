@@ -106,6 +106,8 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     result = await running;
   } catch (error) {
     session.shutdown("error", (error as Error).message);
+    // A bug, not an outcome; even so, a JSON reader gets its last line.
+    if (json) writeFailureResult(stdout, 1, { kind: "internal", message: (error as Error).message });
     throw error;
   } finally {
     process.off("SIGINT", onSignal);
