@@ -10,7 +10,8 @@ import { createOpenAIChatProvider } from "../provider/openai-chat.js";
 import { bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
-import { JsonPrinter } from "./json-printer.js";
+import { GuardedOutput } from "./guarded-output.js";
+import { JsonPrinter, writeFailureResult } from "./json-printer.js";
 import { plainStyle, TextPrinter, type TextStyle } from "./text-printer.js";
 
 function stderrStyle(): TextStyle {
@@ -55,39 +56,65 @@ async function runInput(session: AgentSession, text: string): Promise<RunResult>
 
 export async function runHeadless(options: CliOptions & { prompt: string }): Promise<number> {
   const started = performance.now();
-  const boot = await bootstrap(options);
-  if (!boot.ok) {
-    process.stderr.write(`agent: ${boot.message}\n`);
-    return ExitCode.config;
-  }
-  const { value } = boot;
-  const json = options.outputFormat === "json" ? new JsonPrinter(process.stdout) : undefined;
-  const text = json ? undefined : new TextPrinter(process.stdout, process.stderr, { silent: options.silent, style: stderrStyle() });
-  const { session, resume } = await openSession({
-    store: value.store,
-    agentHome: value.agentHome,
-    cwd: options.cwd,
-    provider: createOpenAIChatProvider(value.providerConfig),
-    createProvider: (model) => createOpenAIChatProvider({ ...value.providerConfig, model }),
-    providerConfig: value.providerConfig,
-    mode: options.mode,
-    maxAutopilotContinues: value.maxAutopilotContinues,
-    interactive: false,
-    permissions: value.permissions,
-    name: options.name,
-    customInstructions: options.customInstructions,
-    resumeId: value.resumeId,
-    listeners: [json?.onEvent ?? (text as TextPrinter).onEvent],
+  let pipeClosed = false;
+  let onPipeClosed = (): void => undefined;
+  // A reader that goes away (`| head -1`) ends the run quietly: stop the turn, keep the log whole.
+  const stdout = new GuardedOutput(process.stdout, () => {
+    pipeClosed = true;
+    onPipeClosed();
   });
-  if (resume && text && !options.silent && resume.skippedLines > 0) {
-    process.stderr.write(`agent: ${resume.skippedLines} unreadable line(s) of the session log were skipped.\n`);
+  const stderr = new GuardedOutput(process.stderr);
+  const json = options.outputFormat === "json" ? new JsonPrinter(stdout, { silent: options.silent }) : undefined;
+  const fail = (message: string): number => {
+    if (json) writeFailureResult(stdout, ExitCode.config, { kind: "config", message });
+    stderr.write(`agent: ${message}\n`);
+    return ExitCode.config;
+  };
+  const boot = await bootstrap(options);
+  if (!boot.ok) return fail(boot.message);
+  const { value } = boot;
+  const text = json
+    ? undefined
+    : new TextPrinter(stdout, stderr, {
+        silent: options.silent,
+        style: stderrStyle(),
+        // Off a terminal, a response is printed once complete; on one it streams, and an abandoned attempt is erased.
+        bufferAnswer: !process.stdout.isTTY,
+        screen: () => ({ columns: process.stdout.columns ?? 0, rows: process.stdout.rows ?? 0 }),
+      });
+  let opened: Awaited<ReturnType<typeof openSession>>;
+  try {
+    opened = await openSession({
+      store: value.store,
+      agentHome: value.agentHome,
+      cwd: options.cwd,
+      provider: createOpenAIChatProvider(value.providerConfig),
+      createProvider: (model) => createOpenAIChatProvider({ ...value.providerConfig, model }),
+      providerConfig: value.providerConfig,
+      mode: options.mode,
+      maxAutopilotContinues: value.maxAutopilotContinues,
+      interactive: false,
+      permissions: value.permissions,
+      name: options.name,
+      customInstructions: options.customInstructions,
+      resumeId: value.resumeId,
+      listeners: [json?.onEvent ?? (text as TextPrinter).onEvent],
+    });
+  } catch (error) {
+    return fail(`could not open the session: ${(error as Error).message}`);
   }
+  const { session, resume } = opened;
+  if (resume && text && !options.silent && resume.skippedLines > 0) {
+    stderr.write(`agent: ${resume.skippedLines} unreadable line(s) of the session log were skipped.\n`);
+  }
+  onPipeClosed = () => session.dispatch({ type: "interrupt" });
+  if (pipeClosed) session.dispatch({ type: "interrupt" });
 
   let signalCode: number | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
     if (signalCode !== undefined) process.exit(signalCode);
     signalCode = signal === "SIGTERM" ? ExitCode.terminated : ExitCode.interrupted;
-    if (!options.silent && !json) process.stderr.write("\nInterrupting… (press Ctrl+C again to quit at once)\n");
+    if (!options.silent && !json) stderr.write("\nInterrupting… (press Ctrl+C again to quit at once)\n");
     session.dispatch({ type: "interrupt" });
   };
   process.on("SIGINT", onSignal);
@@ -95,19 +122,27 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
 
   let result: RunResult;
   try {
-    result = await runInput(session, options.prompt);
+    const running = runInput(session, options.prompt);
+    // The reader may be gone already (`| true`): stop at once rather than at the first write.
+    if (pipeClosed) session.dispatch({ type: "interrupt" });
+    result = await running;
   } catch (error) {
     session.dispatch({ type: "shutdown", reason: (error as Error).message });
+    // A bug, not an outcome; even so, a JSON reader gets its last line.
+    if (json) writeFailureResult(stdout, 1, { kind: "internal", message: (error as Error).message });
     throw error;
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
   session.dispatch({ type: "shutdown" });
-  const exitCode = signalCode ?? exitCodeFor(result);
+  // Stopped because nobody reads the output any more: a normal ending, not an interrupt.
+  const exitCode = signalCode ?? (pipeClosed && result.outcome === "aborted" ? ExitCode.ok : exitCodeFor(result));
   const durationMs = performance.now() - started;
+  // A run that never got an answer from the model (bad key, unknown model, nothing listening) is not worth resuming.
+  const resumable = resume !== undefined || session.metrics.completedCalls > 0 || result.outcome !== "error";
   if (json) json.finish(result, session.metrics, session.id, exitCode, durationMs);
-  else text?.finish(result, session.metrics, session.id, durationMs);
+  else text?.finish(result, session.metrics, session.id, durationMs, resumable);
   // Nothing should keep the process alive now; if something does (a stray handle), do not hang a CI job.
   setTimeout(() => process.exit(exitCode), 3000).unref();
   return exitCode;

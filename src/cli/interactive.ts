@@ -58,8 +58,9 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     process.stderr.write(`agent: could not open the session: ${result.error.message}\n`);
     return ExitCode.config;
   }
-  // A session left without a single prompt is not worth resuming.
-  const id = host.ready && host.session.hasConversation ? host.session.id : undefined;
+  // A session left without a single prompt, or whose prompts never got an answer (a bad key, an unknown
+  // model), is not worth resuming.
+  const id = host.resumable ? host.session.id : undefined;
   host.shutdown();
   if (id) process.stdout.write(`\nResume this session with: agent --resume ${id}\n`);
   if (result.signal === "SIGTERM") return ExitCode.terminated;

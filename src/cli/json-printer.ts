@@ -5,10 +5,23 @@ import type { SessionMetrics } from "../core/session-metrics.js";
 import { serializeEventLine } from "../session/serialize.js";
 import type { Output } from "./text-printer.js";
 
+/**
+ * The result line of a run that never started (configuration, resume or usage error), so a script reading
+ * JSON never has to parse stderr.
+ */
+export function writeFailureResult(stdout: Output, exitCode: number, error: { kind: string; message: string }): void {
+  stdout.write(serializeEventLine({ type: "result", timestamp: new Date().toISOString(), exitCode, outcome: "error", answer: "", error }));
+}
+
 export class JsonPrinter {
-  constructor(private readonly stdout: Output) {}
+  /** `silent` (-s): only the result line. */
+  constructor(
+    private readonly stdout: Output,
+    private readonly options: { silent?: boolean } = {},
+  ) {}
 
   readonly onEvent = (event: SessionEvent): void => {
+    if (this.options.silent) return;
     this.stdout.write(serializeEventLine(event));
   };
 

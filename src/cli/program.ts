@@ -6,6 +6,7 @@ import { buildRules, type PermissionFlags } from "../permissions/policy.js";
 import { BUILTIN_TOOL_NAMES } from "../tools/tool-names.js";
 import { envAllowsAll, UsageError, type CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
+import { writeFailureResult } from "./json-printer.js";
 
 declare const AGENT_VERSION: string;
 
@@ -169,6 +170,16 @@ async function readPipedStdin(required: boolean): Promise<string | undefined> {
   return text.trim() === "" ? undefined : text;
 }
 
+/** Whether the command line asks for JSON output, read before (or without) a successful parse. */
+function wantsJson(args: readonly string[]): boolean {
+  return args.some((arg, index) => arg === "--output-format=json" || (arg === "--output-format" && args[index + 1] === "json"));
+}
+
+function usageFailure(args: readonly string[], message: string): void {
+  if (wantsJson(args)) writeFailureResult(process.stdout, ExitCode.usage, { kind: "usage", message });
+  process.exitCode = ExitCode.usage;
+}
+
 export async function runProgram(args: readonly string[]): Promise<void> {
   let options: CliOptions;
   try {
@@ -176,12 +187,13 @@ export async function runProgram(args: readonly string[]): Promise<void> {
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version end here too, successfully.
-      process.exitCode = error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+      if (error.exitCode === 0) process.exitCode = ExitCode.ok;
+      else usageFailure(args, error.message);
       return;
     }
     if (error instanceof UsageError) {
       process.stderr.write(`agent: ${error.message}\n(run agent --help for usage)\n`);
-      process.exitCode = ExitCode.usage;
+      usageFailure(args, error.message);
       return;
     }
     throw error;
@@ -191,8 +203,9 @@ export async function runProgram(args: readonly string[]): Promise<void> {
     const piped = await readPipedStdin(options.prompt === undefined);
     const prompt = [options.prompt, piped].filter((part): part is string => part !== undefined && part.trim() !== "").join("\n\n");
     if (prompt === "") {
-      process.stderr.write("agent: no prompt. Pass one with -p \"…\" or pipe it on stdin.\n");
-      process.exitCode = ExitCode.usage;
+      const message = 'no prompt. Pass one with -p "…" or pipe it on stdin.';
+      process.stderr.write(`agent: ${message}\n`);
+      usageFailure(args, message);
       return;
     }
     const { runHeadless } = await import("./headless.js");

@@ -1,11 +1,13 @@
 /**
  * Headless text output: the answer streams to stdout (no decoration, no ANSI unless stdout is a terminal);
  * tool traces, retries, errors and the closing stats go to stderr. With --silent, stdout gets only the
- * final answer and stderr only errors.
+ * final answer and stderr only errors. When stdout is not a terminal, each response is held until it is
+ * complete (`bufferAnswer`), so an attempt cut off and retried never leaves its partial text in the output.
  */
 import type { RunResult } from "../protocol/commands.js";
 import type { SessionEvent } from "../protocol/events/index.js";
 import type { SessionMetrics } from "../core/session-metrics.js";
+import { StreamedAttempt } from "./streamed-attempt.js";
 import { describeToolCall, firstLine, formatDuration, formatTokens } from "./format.js";
 
 export interface TextStyle {
@@ -29,8 +31,16 @@ export class TextPrinter {
   constructor(
     private readonly stdout: Output,
     private readonly stderr: Output,
-    private readonly options: { silent: boolean; style: TextStyle },
+    private readonly options: {
+      silent: boolean;
+      style: TextStyle;
+      bufferAnswer?: boolean;
+      /** The terminal's size, when stdout is one: an abandoned attempt's text is erased from it. */
+      screen?: () => { columns: number; rows: number };
+    },
   ) {}
+
+  private readonly attempt = new StreamedAttempt();
 
   private out(text: string): void {
     if (text === "") return;
@@ -43,6 +53,15 @@ export class TextPrinter {
     this.stderr.write(`${text}\n`);
   }
 
+  /** On a terminal, takes back what an abandoned attempt streamed (when it can be done exactly). */
+  private eraseAttempt(messageId: string | undefined): void {
+    const erase = this.options.screen ? this.attempt.erase(messageId, this.options.screen()) : undefined;
+    this.attempt.reset();
+    if (erase === undefined) return;
+    this.stdout.write(erase);
+    this.atLineStart = true;
+  }
+
   private endLine(): void {
     if (!this.atLineStart) this.out("\n");
   }
@@ -52,13 +71,18 @@ export class TextPrinter {
     const { style, silent } = this.options;
     switch (event.type) {
       case "assistant.message_delta":
-        if (!silent) this.out(event.data.deltaContent);
+        if (silent || this.options.bufferAnswer) break;
+        this.attempt.wrote(event.data.messageId, event.data.deltaContent, this.atLineStart);
+        this.out(event.data.deltaContent);
         break;
       case "assistant.message":
+        this.attempt.reset();
+        if (!silent && this.options.bufferAnswer) this.out(event.data.content);
         if (!silent && event.data.content !== "") this.endLine();
         break;
       case "assistant.turn_retry":
         if (!silent) {
+          this.eraseAttempt(event.data.abandonedMessageId);
           this.endLine();
           this.err(style.yellow(`↻ ${event.data.reason ?? "retrying"} — retry ${event.data.attempt ?? ""} in ${formatDuration(event.data.delayMs ?? 0)}`));
         }
@@ -75,6 +99,8 @@ export class TextPrinter {
         else this.err(style.red(`  ✗ ${firstLine(event.data.error?.message ?? "failed", 400)}`));
         break;
       case "session.error":
+        // The attempt that failed for good is not an answer either.
+        if (!silent) this.eraseAttempt(this.attempt.current);
         this.endLine();
         this.err(style.red(`✗ ${event.data.message}`));
         break;
@@ -94,7 +120,8 @@ export class TextPrinter {
   };
 
   /** Prints what is left once the run ends: the summary or final answer, then the stats. */
-  finish(result: RunResult, metrics: SessionMetrics, sessionId: string, durationMs: number): void {
+  /** `resumable`: false when the run never got an answer from the model (401, unknown model…): no resume hint. */
+  finish(result: RunResult, metrics: SessionMetrics, sessionId: string, durationMs: number, resumable = true): void {
     const { silent, style } = this.options;
     if (silent) {
       const answer = result.summary ?? result.finalMessage;
@@ -115,6 +142,6 @@ export class TextPrinter {
     this.err(style.dim(`Requests   ${metrics.requests} (API ${formatDuration(metrics.totalApiDurationMs)})`));
     this.err(style.dim(`Duration   ${formatDuration(durationMs)}`));
     this.err(style.dim(`Tokens     ↑ ${formatTokens(tokens.inputTokens)} • ↓ ${formatTokens(tokens.outputTokens)}`));
-    this.err(style.dim(`Resume     agent --resume ${sessionId}`));
+    if (resumable) this.err(style.dim(`Resume     agent --resume ${sessionId}`));
   }
 }

@@ -46,6 +46,14 @@ export class TuiSessionHost implements SessionHost {
 
   branch?: string;
 
+  /** The open session was resumed (it has a past worth coming back to). */
+  private resumedSession = false;
+
+  /** Whether the open session is worth resuming: it has a past, or the model answered in it. */
+  get resumable(): boolean {
+    return this.current !== undefined && this.current.hasConversation && (this.resumedSession || this.current.metrics.completedCalls > 0);
+  }
+
   /** Opens the session the command line asked for. The engine is loaded here, after the TUI's first frame. */
   async open(resumeId: string | undefined): Promise<void> {
     const { boot, options } = this;
@@ -76,6 +84,7 @@ export class TuiSessionHost implements SessionHost {
     const opened = await this.manager.openSession({ ...(options.name && !resumeId ? { name: options.name } : {}), ...(resumeId ? { resumeId } : {}) });
     if (previous && previous.id !== resumeId) this.manager.close(previous.id);
     this.current = opened.session;
+    this.resumedSession = resumeId !== undefined;
     this.past = opened.history;
     this.branch = workingDirectoryContext(options.cwd).branch;
   }

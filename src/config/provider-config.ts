@@ -91,6 +91,7 @@ export function resolveProviderConfig(input: {
       azureApiVersion: provider.azureApiVersion ?? "2024-10-21",
       timeoutMs: provider.timeoutMs ?? 600_000,
       streamIdleTimeoutMs: provider.streamIdleTimeoutMs ?? 180_000,
+      ...(provider.responseTimeoutMs ? { responseTimeoutMs: provider.responseTimeoutMs } : {}),
       retry: { ...defaultRetryPolicy, ...provider.retry },
     },
   };

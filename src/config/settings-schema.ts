@@ -14,6 +14,7 @@ export const providerSettingsSchema = z.object({
   azureApiVersion: z.string().optional(),
   timeoutMs: z.number().int().positive().optional(),
   streamIdleTimeoutMs: z.number().int().positive().optional(),
+  responseTimeoutMs: z.number().int().positive().optional(),
   retry: z
     .object({
       maxRetries: z.number().int().min(0).optional(),

@@ -10,7 +10,8 @@ import type { Conversation } from "./conversation.js";
 import type { ToolRequest } from "../protocol/events/index.js";
 import type { Emit } from "./event-sink.js";
 import { callModel } from "./model-call.js";
-import { runToolCalls, type ToolRunEnvironment } from "./tool-runner.js";
+import { parseToolArguments } from "./tool-arguments.js";
+import { runToolCalls, type RefusedCall, type ToolRunEnvironment } from "./tool-runner.js";
 import type { ToolSet } from "./tool-set.js";
 
 export interface LoopContext {
@@ -22,8 +23,10 @@ export interface LoopContext {
   tools(): ToolSet;
   toolEnvironment(tools: ToolSet): ToolRunEnvironment;
   nextTurnId(): string;
-  /** Called after every model call with what it cost. */
-  recordCall(call: { model: string; inputTokens: number; outputTokens: number; durationMs: number }): void;
+  /** Called as every request is sent (retries included). */
+  recordRequest(model: string): void;
+  /** Called after every model call with what it cost (`completed: false` for one that failed or was interrupted). */
+  recordCall(call: { model: string; inputTokens: number; outputTokens: number; durationMs: number; completed?: boolean }): void;
   /** Called at turn boundaries (the log is flushed to disk there). */
   onTurnEnd(): void;
   /**
@@ -43,16 +46,15 @@ export type LoopOutcome =
 
 type TurnOutcome = LoopOutcome | { kind: "tools" };
 
-function parseToolRequests(calls: { id: string; name: string; arguments: string }[]): ToolRequest[] {
-  return calls.map((call) => {
-    let parsed: unknown = call.arguments;
-    try {
-      parsed = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
-    } catch {
-      parsed = call.arguments; // kept raw; the runner tells the model it was not valid JSON
-    }
-    return { toolCallId: call.id, name: call.name, arguments: parsed, type: "function" as const };
+/** The requests as recorded, and the ones whose arguments were refused (with the result to give the model). */
+function parseToolRequests(calls: { id: string; name: string; arguments: string }[]): { requests: ToolRequest[]; refused: Map<string, RefusedCall> } {
+  const refused = new Map<string, RefusedCall>();
+  const requests = calls.map((call) => {
+    const parsed = parseToolArguments(call.name, call.arguments);
+    if (!parsed.ok) refused.set(call.id, { code: parsed.code, message: parsed.message });
+    return { toolCallId: call.id, name: call.name, arguments: parsed.ok ? parsed.value : parsed.kept, type: "function" as const };
   });
+  return { requests, refused };
 }
 
 async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutcome> {
@@ -72,7 +74,11 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
     messages: ctx.conversation.messages(),
     tools: tools.schemas(),
     signal,
+    onRequest: () => ctx.recordRequest(ctx.provider.model),
   });
+  if (call.kind !== "response") {
+    ctx.recordCall({ model: ctx.provider.model, inputTokens: 0, outputTokens: 0, durationMs: call.durationMs, completed: false });
+  }
 
   if (call.kind === "aborted") {
     if (call.partialText !== "") emit("assistant.message", { messageId: call.messageId, content: call.partialText, interrupted: true, turnId });
@@ -94,7 +100,7 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
 
   const { response } = call;
   if (response.reasoning !== "") emit("assistant.reasoning", { reasoningId: call.reasoningId, content: response.reasoning });
-  const toolRequests = parseToolRequests(response.toolCalls);
+  const { requests: toolRequests, refused } = parseToolRequests(response.toolCalls);
   emit("assistant.message", {
     messageId: call.messageId,
     content: response.content,
@@ -118,7 +124,8 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
     isByok: true,
     apiEndpoint: ctx.provider.apiEndpoint,
   });
-  ctx.recordCall({ model: response.model, inputTokens, outputTokens, durationMs: call.durationMs });
+  // Keyed by the model asked for, like the request count, even when the endpoint names a dated variant.
+  ctx.recordCall({ model: ctx.provider.model, inputTokens, outputTokens, durationMs: call.durationMs });
   emit("session.usage_info", {
     tokenLimit: ctx.provider.limits.maxPromptTokens,
     currentTokens: inputTokens + outputTokens,
@@ -129,7 +136,7 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
     endTurn();
     return { kind: "final", content: response.content };
   }
-  const batch = await runToolCalls(toolRequests, ctx.toolEnvironment(tools), signal, turnId);
+  const batch = await runToolCalls(toolRequests, ctx.toolEnvironment(tools), signal, turnId, refused);
   if (signal.aborted) {
     emit("abort", { reason: "user_initiated" });
     endTurn();

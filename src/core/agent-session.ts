@@ -88,6 +88,7 @@ export class AgentSession {
       preset: () => this.preset,
       maxContinues: options.maxAutopilotContinues,
       nextTurnId: this.nextTurnId,
+      recordRequest: (model) => this.metrics.recordRequest(model),
       recordCall: (call) => this.metrics.recordCall(call),
       onTurnEnd: () => options.syncLog(),
       systemPrompt: () => this.systemPrompt(),
@@ -216,6 +217,7 @@ export class AgentSession {
       tools: this.tools(),
       toolEnvironment: (tools, emit) => this.toolEnvironment(tools, emit),
       nextTurnId: this.nextTurnId,
+      recordRequest: (model) => this.metrics.recordRequest(model),
       recordCall: (call) => this.metrics.recordCall(call),
       onTurnEnd: () => this.options.syncLog(),
     });

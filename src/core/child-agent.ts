@@ -36,6 +36,7 @@ export interface ChildAgentDeps {
   /** What the agent's tool calls run with (the session's gate and broker, as this agent). */
   toolEnvironment(tools: ToolSet, emit: Emit): ToolRunEnvironment;
   nextTurnId(): string;
+  recordRequest(model: string): void;
   recordCall(call: { model: string; inputTokens: number; outputTokens: number; durationMs: number }): void;
   onTurnEnd(): void;
 }
@@ -68,6 +69,7 @@ export async function runChildAgent(spec: ChildAgentSpec, signal: AbortSignal, d
     preset: () => childPreset,
     maxContinues: 0,
     nextTurnId: deps.nextTurnId,
+    recordRequest: deps.recordRequest,
     recordCall: deps.recordCall,
     onTurnEnd: deps.onTurnEnd,
     systemPrompt: () => spec.systemPrompt,

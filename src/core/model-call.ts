@@ -22,16 +22,20 @@ export interface ModelCallInput {
   tools: ToolSchema[];
   signal: AbortSignal;
   random?: () => number;
+  /** Called as each attempt is sent, retries included: every request counts, whatever becomes of it. */
+  onRequest?(): void;
 }
 
 export async function callModel(input: ModelCallInput): Promise<ModelCallResult> {
   const { provider, emit, signal } = input;
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
+  let unreachableSoFar = true;
   for (let attempt = 0; ; attempt++) {
     const messageId = randomUUID();
     const reasoningId = randomUUID();
     let partialText = "";
+    input.onRequest?.();
     try {
       const response = await provider.stream(
         { messages: input.messages, tools: input.tools, signal },
@@ -47,7 +51,8 @@ export async function callModel(input: ModelCallInput): Promise<ModelCallResult>
     } catch (thrown) {
       const error = classifyProviderError(thrown, signal);
       if (error.kind === "aborted") return { kind: "aborted", partialText, messageId, durationMs: elapsed() };
-      const decision = decideRetry(error, attempt, input.retry, (input.random ?? Math.random)());
+      const decision = decideRetry(error, attempt, input.retry, (input.random ?? Math.random)(), unreachableSoFar);
+      unreachableSoFar &&= error.details.unreachable === true;
       if (!decision.retry) return { kind: "error", error, reason: decision.reason, durationMs: elapsed() };
       emit("assistant.turn_retry", {
         turnId: input.turnId,

@@ -15,11 +15,24 @@ export class SessionMetrics {
   private linesRemoved = 0;
   private readonly filesModified = new Set<string>();
 
-  recordCall(call: { model: string; inputTokens: number; outputTokens: number; durationMs: number }): void {
+  /** Responses that arrived whole, in this process. */
+  completedCalls = 0;
+
+  private metric(model: string): ModelMetric {
+    return (this.modelMetrics[model] ??= { requests: { count: 0, cost: 0 }, usage: { inputTokens: 0, outputTokens: 0 } });
+  }
+
+  /** A request was sent (a retry, or one that was interrupted or failed, counts too). */
+  recordRequest(model: string): void {
     this.requests++;
+    this.metric(model).requests.count++;
+  }
+
+  /** A model call ended: its time, and what it cost when it completed (tokens are 0 when it did not). */
+  recordCall(call: { model: string; inputTokens: number; outputTokens: number; durationMs: number; completed?: boolean }): void {
     this.totalApiDurationMs += call.durationMs;
-    const metric = (this.modelMetrics[call.model] ??= { requests: { count: 0, cost: 0 }, usage: { inputTokens: 0, outputTokens: 0 } });
-    metric.requests.count++;
+    if (call.completed !== false) this.completedCalls++;
+    const metric = this.metric(call.model);
     metric.usage.inputTokens += call.inputTokens;
     metric.usage.outputTokens += call.outputTokens;
   }

@@ -28,6 +28,12 @@ export interface ToolRunEnvironment {
   onCodeChange(change: NonNullable<ToolOutcome["codeChange"]>): void;
 }
 
+/** A call refused before it was prepared (its arguments could not be read), with the result for the model. */
+export interface RefusedCall {
+  code: string;
+  message: string;
+}
+
 export interface ToolBatchResult {
   /** A tool ended the run: the loop stops after this batch. */
   finish?: { summary: string };
@@ -42,7 +48,8 @@ function describeSchemaError(tool: AnyTool, error: z.ZodError): string {
   return `Invalid arguments for ${tool.name}:\n${z.prettifyError(error)}\nFix the arguments and call ${tool.name} again.`;
 }
 
-async function prepare(request: ToolRequest, env: ToolRunEnvironment, signal: AbortSignal): Promise<Prepared> {
+async function prepare(request: ToolRequest, env: ToolRunEnvironment, signal: AbortSignal, refused?: RefusedCall): Promise<Prepared> {
+  if (refused) return { ready: false, request, code: refused.code, message: refused.message };
   const tool = env.tools.get(request.name);
   if (!tool) {
     return { ready: false, request, code: "unknown_tool", message: `There is no tool named "${request.name}". Available tools: ${env.tools.names.join(", ")}.` };
@@ -140,7 +147,13 @@ const notRun = (request: ToolRequest): Prepared => ({
   message: "Not run: the user interrupted before this tool call started.",
 });
 
-export async function runToolCalls(requests: readonly ToolRequest[], env: ToolRunEnvironment, signal: AbortSignal, turnId: string): Promise<ToolBatchResult> {
+export async function runToolCalls(
+  requests: readonly ToolRequest[],
+  env: ToolRunEnvironment,
+  signal: AbortSignal,
+  turnId: string,
+  refused: ReadonlyMap<string, RefusedCall> = new Map(),
+): Promise<ToolBatchResult> {
   const result: ToolBatchResult = {};
   let index = 0;
   while (index < requests.length) {
@@ -150,7 +163,7 @@ export async function runToolCalls(requests: readonly ToolRequest[], env: ToolRu
       while (index < requests.length && env.tools.get((requests[index] as ToolRequest).name)?.readOnly) batch.push(requests[index++] as ToolRequest);
     }
     const prepared: Prepared[] = [];
-    for (const request of batch) prepared.push(signal.aborted ? notRun(request) : await prepare(request, env, signal));
+    for (const request of batch) prepared.push(signal.aborted ? notRun(request) : await prepare(request, env, signal, refused.get(request.toolCallId)));
     for (const call of prepared) emitStart(call, env, turnId);
     const outcomes = await Promise.all(
       prepared.map((call): Promise<ToolOutcome> | ToolOutcome =>

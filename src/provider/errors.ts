@@ -17,6 +17,14 @@ export type ProviderErrorKind =
   | "server"
   | "network"
   | "bad_request"
+  /** 404 naming the model: the endpoint does not serve it. */
+  | "model_not_found"
+  /** 404 for the API path itself: the base URL is wrong. */
+  | "not_found"
+  /** A 200 with no answer in it (empty, only a role, only reasoning…); another try may differ. */
+  | "empty_response"
+  /** A 200 that is not a chat completion at all (HTML, binary), or one that never ends. */
+  | "invalid_response"
   | "aborted"
   | "unknown";
 
@@ -24,7 +32,14 @@ export class ProviderError extends Error {
   constructor(
     readonly kind: ProviderErrorKind,
     message: string,
-    readonly details: { statusCode?: number; retryAfterMs?: number; requestId?: string; cause?: unknown } = {},
+    readonly details: {
+      statusCode?: number;
+      retryAfterMs?: number;
+      requestId?: string;
+      cause?: unknown;
+      /** Nothing answers at the address (connection refused, unknown host): retrying rarely helps. */
+      unreachable?: boolean;
+    } = {},
   ) {
     super(message);
     this.name = "ProviderError";
@@ -65,13 +80,22 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** Connection failures that mean nobody is listening at the address, as opposed to a connection that broke. */
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ENOTFOUND"]);
+
+/** What the caller knows about the request, so messages can name the endpoint and the model. */
+export interface RequestContext {
+  endpoint?: string;
+  model?: string;
+}
+
 function describeStatus(status: number, message: string): string {
   const text = message.replace(/^\d{3}\s*/, "");
   return `${status} ${text}`.trim();
 }
 
 /** Maps anything thrown while calling the model to a ProviderError. */
-export function classifyProviderError(error: unknown, signal?: AbortSignal): ProviderError {
+export function classifyProviderError(error: unknown, signal?: AbortSignal, context: RequestContext = {}): ProviderError {
   if (error instanceof ProviderError) return error;
   if (signal?.aborted || error instanceof APIUserAbortError || (error instanceof Error && error.name === "AbortError")) {
     return new ProviderError("aborted", "The request was interrupted.", { cause: error });
@@ -82,7 +106,16 @@ export function classifyProviderError(error: unknown, signal?: AbortSignal): Pro
   if (error instanceof APIConnectionError) {
     const code = errorCode(error.cause);
     const reason = code ? ` (${code})` : error.cause instanceof Error ? ` (${error.cause.message})` : "";
-    return new ProviderError("network", `Could not reach the model endpoint${reason}.`, { cause: error });
+    const where = context.endpoint ? ` ${context.endpoint}` : "";
+    if (code && UNREACHABLE_CODES.has(code)) {
+      const why = code === "ENOTFOUND" ? "the host name is unknown" : "nothing is listening there";
+      return new ProviderError(
+        "network",
+        `Could not connect to the model endpoint${where} (${code}: ${why}). Is the server running? Set the endpoint with OPENAI_BASE_URL or provider.baseUrl in settings.json.`,
+        { cause: error, unreachable: true },
+      );
+    }
+    return new ProviderError("network", `Could not reach the model endpoint${where}${reason}.`, { cause: error });
   }
   if (error instanceof APIError && typeof error.status === "number") {
     const status = error.status;
@@ -99,6 +132,14 @@ export function classifyProviderError(error: unknown, signal?: AbortSignal): Pro
     if (status === 429) return new ProviderError("rate_limit", `Rate limited: ${message}`, details);
     if (status === 413 || (status >= 400 && status < 500 && (CONTEXT_LENGTH.test(code) || CONTEXT_LENGTH.test(message)))) {
       return new ProviderError("context_length", `The conversation is too long for the model: ${message}`, details);
+    }
+    if (status === 404 || /model_not_found/.test(code)) {
+      if (/model_not_found/.test(code) || /\bmodel\b/i.test(message)) {
+        const model = context.model ? ` "${context.model}"` : "";
+        return new ProviderError("model_not_found", `The model${model} was not found at the endpoint: ${message}. Choose a model it offers with --model, AGENT_MODEL or provider.model.`, details);
+      }
+      const where = context.endpoint ? ` ${context.endpoint}` : "";
+      return new ProviderError("not_found", `The endpoint${where} has no chat completions API (${message}). Check OPENAI_BASE_URL or provider.baseUrl: it usually ends in /v1.`, details);
     }
     if (status >= 500) return new ProviderError("server", `The model endpoint failed: ${message}`, details);
     return new ProviderError("bad_request", `The model endpoint rejected the request: ${message}`, details);

@@ -5,7 +5,8 @@
  */
 import http from "node:http";
 import https from "node:https";
-import { Readable } from "node:stream";
+import { pipeline, Readable } from "node:stream";
+import zlib from "node:zlib";
 
 const httpAgent = new http.Agent({ keepAlive: true });
 const httpsAgent = new https.Agent({ keepAlive: true });
@@ -26,6 +27,23 @@ async function bodyBytes(body: RequestInit["body"]): Promise<Buffer | undefined>
   if (body instanceof ArrayBuffer) return Buffer.from(body);
   // Anything else (FormData, streams) goes through the Response machinery to become bytes.
   return Buffer.from(await new Response(body).arrayBuffer());
+}
+
+/** A body the server compressed (as fetch would, which node:http does not do on its own). */
+function decoded(response: http.IncomingMessage): Readable {
+  const encoding = String(response.headers["content-encoding"] ?? "").trim().toLowerCase();
+  const decoder =
+    encoding === "gzip" || encoding === "x-gzip"
+      ? zlib.createGunzip()
+      : encoding === "deflate"
+        ? zlib.createInflate()
+        : encoding === "br"
+          ? zlib.createBrotliDecompress()
+          : undefined;
+  if (!decoder) return response;
+  // pipeline destroys the decoder when the response fails or is aborted, so the reader sees the error.
+  pipeline(response, decoder, () => undefined);
+  return decoder;
 }
 
 function toHeaders(raw: http.IncomingHttpHeaders): Headers {
@@ -78,7 +96,7 @@ export async function nodeFetch(input: FetchInput, init: RequestInit = {}): Prom
         signal.addEventListener("abort", onBodyAbort, { once: true });
         response.on("close", () => signal.removeEventListener("abort", onBodyAbort));
       }
-      const stream = nullBody ? null : (Readable.toWeb(response) as unknown as ReadableStream<Uint8Array>);
+      const stream = nullBody ? null : (Readable.toWeb(decoded(response)) as unknown as ReadableStream<Uint8Array>);
       if (nullBody) response.resume();
       resolve(new Response(stream, { status, statusText: response.statusMessage ?? "", headers: toHeaders(response.headers) }));
     });

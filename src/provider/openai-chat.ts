@@ -1,13 +1,15 @@
 /**
  * The Chat Completions adapter: streams one model call through the official `openai` client and turns
- * its chunks into our ChatResponse. Tool calls arrive as deltas split across chunks and are assembled
- * here by index; reasoning arrives as `reasoning_content` (vLLM, DeepSeek) or `reasoning` (OpenRouter,
- * Ollama) when the endpoint sends it.
+ * its chunks into our ChatResponse (chat-response.ts reads the body, chat-chunks.ts validates and assembles
+ * it). Tool calls arrive as deltas split across chunks and are assembled by index; reasoning arrives as
+ * `reasoning_content` (vLLM, DeepSeek) or `reasoning` (OpenRouter, Ollama) when the endpoint sends it.
  */
 import OpenAI, { AzureOpenAI } from "openai";
-import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
+import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import type { ProviderConfig } from "./provider-config.js";
 import { classifyProviderError, ProviderError } from "./errors.js";
+import { ResponseAssembler } from "./chat-chunks.js";
+import { readChatResponse } from "./chat-response.js";
 import { nodeFetch } from "./node-fetch.js";
 import type { ChatMessage, ChatProvider, ChatRequest, ChatResponse, StreamHandlers, ToolSchema } from "./types.js";
 
@@ -43,19 +45,14 @@ function toWireTools(tools: ToolSchema[]): ChatCompletionTool[] {
   }));
 }
 
-/** Non-standard delta fields some endpoints send. */
-function reasoningDelta(delta: ChatCompletionChunk.Choice.Delta): string {
-  const extra = delta as ChatCompletionChunk.Choice.Delta & { reasoning_content?: unknown; reasoning?: unknown };
-  if (typeof extra.reasoning_content === "string") return extra.reasoning_content;
-  if (typeof extra.reasoning === "string") return extra.reasoning;
-  return "";
-}
+/** The longest a single response may stream, unless provider.responseTimeoutMs says otherwise. */
+export const DEFAULT_RESPONSE_TIMEOUT_MS = 30 * 60_000;
+/** Output (estimated tokens) after which a response that never finishes is cut off, when no limit is set. */
+const DEFAULT_OUTPUT_GUARD_TOKENS = 100_000;
 
-interface PartialToolCall {
-  id: string;
-  name: string;
-  arguments: string;
-  announced: boolean;
+/** The endpoint was asked for at most `maxOutputTokens`; some margin for our estimate before cutting it off. */
+function outputGuard(maxOutputTokens: number | undefined): number {
+  return maxOutputTokens ? Math.ceil(maxOutputTokens * 1.25) + 64 : DEFAULT_OUTPUT_GUARD_TOKENS;
 }
 
 export function createOpenAIClient(config: ProviderConfig): OpenAI {
@@ -87,98 +84,58 @@ export function createOpenAIChatProvider(config: ProviderConfig, client = create
       }
     },
     async stream(request: ChatRequest, handlers: StreamHandlers): Promise<ChatResponse> {
-      // A stream that goes quiet for too long is treated as a dropped connection (and retried).
+      // A stream that goes quiet for too long is treated as a dropped connection (and retried); one that
+      // never ends (a model looping on whitespace) is stopped at the overall limit.
       const idle = new AbortController();
-      const signal = AbortSignal.any([request.signal, idle.signal]);
+      const overall = new AbortController();
+      const signal = AbortSignal.any([request.signal, idle.signal, overall.signal]);
       let idleTimer: NodeJS.Timeout | undefined;
       const armIdleTimer = () => {
         clearTimeout(idleTimer);
         idleTimer = setTimeout(() => idle.abort(), config.streamIdleTimeoutMs);
       };
+      const overallTimer = setTimeout(() => overall.abort(), config.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS);
       const started = performance.now();
-      let firstTokenAt: number | undefined;
-      let content = "";
-      let reasoning = "";
-      let finishReason: string | null = null;
-      let model = config.model;
-      let usage: ChatResponse["usage"];
-      const calls = new Map<number, PartialToolCall>();
+      const assembler = new ResponseAssembler(config.model, handlers, { maxOutputTokens: outputGuard(config.maxOutputTokens) });
       try {
         armIdleTimer();
-        const stream = await client.chat.completions.create(
-          {
-            model: config.model,
-            messages: toWireMessages(request.messages),
-            ...(request.tools.length > 0 ? { tools: toWireTools(request.tools) } : {}),
-            ...(config.maxOutputTokens ? { max_tokens: config.maxOutputTokens } : {}),
-            stream: true,
-            stream_options: { include_usage: true },
-          },
-          { signal },
-        );
-        for await (const chunk of stream) {
-          armIdleTimer();
-          if (chunk.model) model = chunk.model;
-          if (chunk.usage) {
-            usage = {
-              inputTokens: chunk.usage.prompt_tokens,
-              outputTokens: chunk.usage.completion_tokens,
-              cacheReadTokens: chunk.usage.prompt_tokens_details?.cached_tokens,
-              reasoningTokens: chunk.usage.completion_tokens_details?.reasoning_tokens,
-            };
-          }
-          const choice = chunk.choices[0];
-          if (!choice) continue;
-          const delta = choice.delta;
-          const thinking = reasoningDelta(delta);
-          if (thinking) {
-            firstTokenAt ??= performance.now();
-            reasoning += thinking;
-            handlers.onReasoning(thinking);
-          }
-          if (delta.content) {
-            firstTokenAt ??= performance.now();
-            content += delta.content;
-            handlers.onText(delta.content);
-          }
-          for (const callDelta of delta.tool_calls ?? []) {
-            firstTokenAt ??= performance.now();
-            let call = calls.get(callDelta.index);
-            if (!call) {
-              call = { id: "", name: "", arguments: "", announced: false };
-              calls.set(callDelta.index, call);
-            }
-            if (callDelta.id && !call.id) call.id = callDelta.id;
-            if (callDelta.function?.name && !call.name) call.name = callDelta.function.name;
-            call.arguments += callDelta.function?.arguments ?? "";
-            if (call.name && !call.announced) {
-              call.announced = true;
-              handlers.onToolCallStart?.({ id: call.id, name: call.name, index: callDelta.index });
-            }
-          }
-          if (choice.finish_reason) finishReason = choice.finish_reason;
-        }
-        // The SDK ends the iteration quietly when the signal fires after the response started.
+        const response = await client.chat.completions
+          .create(
+            {
+              model: config.model,
+              messages: toWireMessages(request.messages),
+              ...(request.tools.length > 0 ? { tools: toWireTools(request.tools) } : {}),
+              ...(config.maxOutputTokens ? { max_tokens: config.maxOutputTokens } : {}),
+              stream: true,
+              stream_options: { include_usage: true },
+            },
+            { signal },
+          )
+          .asResponse();
+        await readChatResponse(response, { assembler, endpoint: config.baseUrl, onActivity: armIdleTimer });
+        // A body cut by an abort can end quietly; an interrupted response is not a complete one.
         if (signal.aborted) throw signal.reason ?? new Error("aborted");
       } catch (error) {
-        if (idle.signal.aborted && !request.signal.aborted) {
+        if (!request.signal.aborted && idle.signal.aborted) {
           throw new ProviderError("network", `The model endpoint sent nothing for ${Math.round(config.streamIdleTimeoutMs / 1000)} s.`);
         }
-        throw classifyProviderError(error, request.signal);
+        if (!request.signal.aborted && overall.signal.aborted) {
+          const limit = Math.round((config.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS) / 1000);
+          throw new ProviderError("invalid_response", `The model endpoint was still streaming after ${limit} s, so the response was stopped (provider.responseTimeoutMs).`);
+        }
+        throw classifyProviderError(error, request.signal, { endpoint: config.baseUrl, model: config.model });
       } finally {
         clearTimeout(idleTimer);
+        clearTimeout(overallTimer);
       }
-      const toolCalls = [...calls.entries()]
-        .sort(([a], [b]) => a - b)
-        .map(([index, call]) => ({ id: call.id || `call_${index}_${Date.now().toString(36)}`, name: call.name, arguments: call.arguments }));
       return {
-        content,
-        reasoning,
-        toolCalls,
-        usage,
-        finishReason,
-        model,
-        timeToFirstTokenMs: firstTokenAt === undefined ? undefined : Math.round(firstTokenAt - started),
+        content: assembler.content,
+        reasoning: assembler.reasoning,
+        toolCalls: assembler.toolCalls,
+        usage: assembler.usage,
+        finishReason: assembler.finishReason,
+        model: assembler.model,
+        timeToFirstTokenMs: assembler.firstTokenAt === undefined ? undefined : Math.round(assembler.firstTokenAt - started),
       };
     },
   };

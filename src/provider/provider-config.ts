@@ -14,5 +14,7 @@ export interface ProviderConfig {
   timeoutMs: number;
   /** Longest silence allowed inside a streamed response. */
   streamIdleTimeoutMs: number;
+  /** Longest a whole response may take, start to end (a stream that never ends). Default 30 min. */
+  responseTimeoutMs?: number;
   retry: RetryPolicy;
 }

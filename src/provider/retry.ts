@@ -17,13 +17,23 @@ export const defaultRetryPolicy: RetryPolicy = {
   maxRetryAfterMs: 120_000,
 };
 
-const RETRYABLE = new Set(["rate_limit", "server", "network"]);
+const RETRYABLE = new Set(["rate_limit", "server", "network", "empty_response"]);
+/** The one retry allowed when nothing answers at the address: a server that is just starting gets a moment. */
+const UNREACHABLE_RETRY_MS = 500;
 
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason?: string };
 
-/** `attempt` counts retries already made (0 after the first failure). `random` is in [0, 1). */
-export function decideRetry(error: ProviderError, attempt: number, policy: RetryPolicy, random: number): RetryDecision {
+/**
+ * `attempt` counts retries already made (0 after the first failure). `random` is in [0, 1).
+ * `unreachableSoFar`: every earlier attempt of this call also found nothing listening; then an unreachable
+ * endpoint gets one quick retry, not the whole backoff (a refused connection does not heal in 20 s).
+ */
+export function decideRetry(error: ProviderError, attempt: number, policy: RetryPolicy, random: number, unreachableSoFar = true): RetryDecision {
   if (!RETRYABLE.has(error.kind)) return { retry: false };
+  if (error.details.unreachable && unreachableSoFar) {
+    if (attempt >= Math.min(1, policy.maxRetries)) return { retry: false, reason: `no answer after ${attempt + 1} attempt${attempt === 0 ? "" : "s"}` };
+    return { retry: true, delayMs: Math.min(policy.baseDelayMs, UNREACHABLE_RETRY_MS) };
+  }
   if (attempt >= policy.maxRetries) return { retry: false, reason: `gave up after ${attempt + 1} attempts` };
   const retryAfter = error.retryAfterMs;
   if (retryAfter !== undefined) {

@@ -1,3 +1,4 @@
+import { APIConnectionError } from "openai";
 import { describe, expect, it } from "vitest";
 import { classifyProviderError, ProviderError, retryAfterFromHeaders } from "../../src/provider/errors.js";
 import { decideRetry, defaultRetryPolicy } from "../../src/provider/retry.js";
@@ -43,5 +44,18 @@ describe("error classification", () => {
     controller.abort();
     expect(classifyProviderError(new Error("whatever"), controller.signal).kind).toBe("aborted");
     expect(classifyProviderError(new Error("strange")).kind).toBe("unknown");
+  });
+
+  it("marks a refused connection and an unknown host as unreachable, naming the endpoint", () => {
+    for (const code of ["ECONNREFUSED", "ENOTFOUND"]) {
+      const cause = Object.assign(new Error(`connect ${code}`), { code });
+      const error = classifyProviderError(new APIConnectionError({ cause }), undefined, { endpoint: "http://models.invalid/v1" });
+      expect(error.kind).toBe("network");
+      expect(error.details.unreachable).toBe(true);
+      expect(error.message).toContain("http://models.invalid/v1");
+      expect(error.message).toContain(code);
+    }
+    const reset = Object.assign(new Error("reset"), { code: "ECONNRESET" });
+    expect(classifyProviderError(new APIConnectionError({ cause: reset })).details.unreachable).toBeUndefined();
   });
 });

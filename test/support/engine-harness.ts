@@ -34,6 +34,8 @@ export interface HarnessOptions {
   settings?: Settings;
   /** Tools beyond the built-in ones. */
   extraTools?: readonly AnyTool[];
+  /** Provider settings beyond the test defaults (output limit, response timeout…). */
+  provider?: Partial<ProviderConfig>;
 }
 
 export interface Harness {
@@ -83,6 +85,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const config = testProviderConfig(server.baseUrl, {
     retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 5_000, ...options.retry },
     ...(options.streamIdleTimeoutMs ? { streamIdleTimeoutMs: options.streamIdleTimeoutMs } : {}),
+    ...options.provider,
   });
   const store = new SessionStore(home);
   const events: SessionEvent[] = [];

@@ -2,7 +2,7 @@
 import type http from "node:http";
 import { buildCompletionBody, buildStreamChunks, type RenderContext } from "./scripted-chunks.js";
 import { httpError } from "./scripted-responses.js";
-import type { ChatRequestBody, CompletionRequest, ScriptedResponse, StreamResponse } from "./scripted-responses.js";
+import type { ChatRequestBody, CompletionRequest, RawResponse, ScriptedResponse, StreamResponse } from "./scripted-responses.js";
 
 /** "aborted": the connection closed (client abort or server close) before the response ended. */
 export type ResponseOutcome = "completed" | "dropped" | "aborted";
@@ -54,7 +54,29 @@ export async function writeScriptedResponse(res: http.ServerResponse, response: 
       return conn.stall(0);
     case "stream":
       return writeStream(res, response, ctx, conn);
+    case "raw":
+      return writeRaw(res, response, conn);
   }
+}
+
+async function writeRaw(res: http.ServerResponse, response: RawResponse, conn: Connection): Promise<ResponseOutcome> {
+  const framed = response.frames !== undefined || response.repeat !== undefined;
+  res.writeHead(response.status ?? 200, { ...(framed ? { "content-type": "text/event-stream" } : {}), ...response.headers });
+  res.flushHeaders();
+  for (const frame of response.frames ?? []) res.write(`data: ${frame}\n\n`);
+  if (response.body !== undefined) res.write(response.body);
+  if (response.bodyBase64 !== undefined) res.write(Buffer.from(response.bodyBase64, "base64"));
+  if (response.repeat !== undefined) {
+    const frame = `data: ${response.repeat}\n\n`;
+    while (!conn.isClosed()) {
+      // Wait for the socket to drain now and then, so a client that stops reading is noticed.
+      if (!res.write(frame)) await Promise.race([new Promise((resolve) => res.once("drain", resolve)), conn.closed]);
+      else await new Promise((resolve) => setImmediate(resolve));
+    }
+    return "aborted";
+  }
+  res.end();
+  return "completed";
 }
 
 async function writeStream(res: http.ServerResponse, response: StreamResponse, ctx: WriteContext, conn: Connection): Promise<ResponseOutcome> {

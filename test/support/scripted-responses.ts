@@ -103,7 +103,27 @@ export interface JsonResponse {
   headers?: Record<string, string>;
 }
 
-export type ScriptedResponse = StreamResponse | ErrorResponse | DropResponse | HangResponse | JsonResponse;
+/**
+ * A response written exactly as given, for endpoints that misbehave: malformed SSE frames, a body that is
+ * not a completion (HTML, gzip, binary, nothing), or a frame repeated until the client gives up.
+ */
+export interface RawResponse {
+  kind: "raw";
+  /** Default 200. */
+  status?: number;
+  /** The content-type defaults to text/event-stream when there are frames (or a repeat), none otherwise. */
+  headers?: Record<string, string>;
+  /** Each written as `data: <frame>\n\n`. */
+  frames?: string[];
+  /** Written after the frames, verbatim (UTF-8). */
+  body?: string;
+  /** Bytes written after the frames, base64-encoded (gzip, binary). */
+  bodyBase64?: string;
+  /** A data frame written again and again after the rest, until the client closes the connection. */
+  repeat?: string;
+}
+
+export type ScriptedResponse = StreamResponse | ErrorResponse | DropResponse | HangResponse | JsonResponse | RawResponse;
 
 /** Any request the server received. */
 export interface RecordedRequest {
@@ -184,6 +204,11 @@ export function httpError(
 /** 400 `context_length_exceeded`, as OpenAI sends it. */
 export function contextLengthExceeded(message = "This model's maximum context length is 8192 tokens."): ErrorResponse {
   return httpError(400, { message, type: "invalid_request_error", code: "context_length_exceeded" });
+}
+
+/** SSE data frames written verbatim: `sse('{"choices":[]}', "[DONE]")`. */
+export function sse(...frames: string[]): RawResponse {
+  return { kind: "raw", frames };
 }
 
 export function drop(): DropResponse {

@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { demoResponder } from "./demo-responder.js";
 import { startScriptedServer, type ScriptedResponse } from "./scripted-server.js";
 
-const KINDS = new Set(["stream", "error", "drop", "hang", "json"]);
+const KINDS = new Set(["stream", "error", "drop", "hang", "json", "raw"]);
 
 /** Validate a parsed script file (shallowly: an array of objects with a known `kind`). */
 function parseScript(json: unknown, source = "script"): ScriptedResponse[] {

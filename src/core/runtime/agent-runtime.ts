@@ -32,6 +32,8 @@ export interface AgentRuntimeOptions {
   preset(): ModePreset;
   maxContinues: number;
   nextTurnId(): string;
+  /** Counts every request made, retries and interrupted ones included. */
+  recordRequest(model: string): void;
   recordCall(call: { model: string; inputTokens: number; outputTokens: number; durationMs: number }): void;
   onTurnEnd(): void;
   /** The system prompt, sent once per process before the first prompt. */
@@ -154,6 +156,7 @@ export class AgentRuntime {
       tools: options.tools,
       toolEnvironment: options.toolEnvironment,
       nextTurnId: options.nextTurnId,
+      recordRequest: options.recordRequest,
       recordCall: options.recordCall,
       onTurnEnd: options.onTurnEnd,
       beforeModelCall: () => {
