@@ -5,7 +5,7 @@
  * run never waits.
  */
 import { randomUUID } from "node:crypto";
-import { addApprovals, approvalsFromNeeds, canRemember, emptyApprovals, mergeApprovals, type Approvals, type Need } from "../permissions/approvals.js";
+import { addApprovals, approvalsFromNeeds, canRemember, emptyApprovals, grantsOf, mergeApprovals, type Approvals, type Need } from "../permissions/approvals.js";
 import { decide, type PermissionPolicy } from "../permissions/decide.js";
 import { gatherFacts, type FactsEnvironment } from "../permissions/gather-facts.js";
 import { rememberApprovals } from "../permissions/permissions-config.js";
@@ -105,18 +105,21 @@ export class PermissionBroker {
       };
     }
     const outsidePaths = decision.needs.flatMap((need) => (need.kind === "path" ? [need.resolved ?? need.text] : []));
+    const rememberable = canRemember(decision.needs);
+    // One value decides both what the dialog's labels name and what an answer stores.
+    const granted = approvalsFromNeeds(decision.needs);
     const asked: PermissionRequest = {
       ...gathered.request,
       reason: decision.reason,
       ...(outsidePaths.length > 0 ? { outsidePaths } : {}),
-      ...(gathered.request.kind === "shell" ? { canOfferSessionApproval: canRemember(decision.needs) } : {}),
+      ...(gathered.request.kind === "shell" ? { canOfferSessionApproval: rememberable } : {}),
+      ...(rememberable ? { grants: grantsOf(granted) } : {}),
     };
     const reply = await this.ask(asked, signal);
     if (reply.kind === "deny") {
       return { approved: false, kind: "denied-interactively-by-user", message: `The user rejected this tool call.${reply.message ? ` The user said: ${reply.message}` : ""}` };
     }
-    if ((reply.kind === "approve-for-session" || reply.kind === "approve-always") && canRemember(decision.needs)) {
-      const granted = approvalsFromNeeds(decision.needs);
+    if ((reply.kind === "approve-for-session" || reply.kind === "approve-always") && rememberable) {
       addApprovals(this.session, granted);
       if (reply.kind === "approve-always" && this.options.remember) {
         addApprovals(this.options.remembered, granted);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SessionEventOf } from "../../src/core/events/index.js";
@@ -119,6 +119,59 @@ describe("asking a person", () => {
     await second.session.send("init again");
     expect(asked).toHaveLength(0);
     expect(second.ofType("tool.execution_complete")[0]?.data.success).toBe(true);
+  });
+
+  it.each(["approve-for-session", "approve-always"] as const)(
+    "%s on a command that also writes grants that command and that file, named in the request, and no other write",
+    async (kind) => {
+      server = await startScriptedServer();
+      const home = tempDir("home-");
+      const harness = await interactive({ server, home });
+      const out = path.join(harness.cwd, "out.txt");
+      const other = path.join(harness.cwd, "other.txt");
+      harness.server.enqueue(
+        toolCall("bash", { command: "echo hi > out.txt && touch x", description: "two scopes" }),
+        toolCall("create", { path: other, file_text: "other\n" }),
+        text("done"),
+      );
+      const asked = answer(harness, { kind }, { kind: "deny" });
+      await harness.session.send("go");
+      expect(readFileSync(out, "utf8")).toBe("hi\n");
+      expect(asked[0]?.data.permissionRequest.grants).toEqual({ commands: ["touch"], writes: [out], paths: [], origins: [], tools: [] });
+      // The create of another file still asks, and was refused.
+      expect(asked).toHaveLength(2);
+      expect(asked[1]?.data.permissionRequest).toMatchObject({ kind: "write", fileName: other });
+      expect(existsSync(other)).toBe(false);
+      // What was granted still holds: the same file and the same command run unasked.
+      harness.server.enqueue(toolCall("bash", { command: "echo again > out.txt && touch y", description: "again" }), text("ok"));
+      await harness.session.send("again");
+      expect(asked).toHaveLength(2);
+      expect(existsSync(path.join(harness.cwd, "y"))).toBe(true);
+      if (kind === "approve-always") {
+        const saved = JSON.parse(readFileSync(permissionsConfigPath(home), "utf8")) as { locations: Record<string, { tool_approvals: unknown[] }> };
+        expect(saved.locations[harness.cwd]?.tool_approvals).toEqual([
+          { kind: "commands", commandIdentifiers: ["touch"] },
+          { kind: "write", paths: [out] },
+        ]);
+        // And in the next session, another file's create asks too.
+        const next = await interactive({ server, home, cwd: harness.cwd });
+        server.enqueue(toolCall("create", { path: other, file_text: "other\n" }), text("ok"));
+        const askedNext = answer(next, { kind: "deny" });
+        await next.session.send("create");
+        expect(askedNext).toHaveLength(1);
+      }
+    },
+  );
+
+  it("an old blanket {kind: write} approval in permissions-config.json grants nothing", async () => {
+    const home = tempDir("home-");
+    const cwd = tempDir("cwd-");
+    writeFileSync(permissionsConfigPath(home), JSON.stringify({ locations: { [cwd]: { tool_approvals: [{ kind: "write" }] } } }));
+    const harness = await interactive({ home, cwd });
+    harness.server.enqueue(toolCall("create", { path: path.join(cwd, "a.txt"), file_text: "a" }), text("ok"));
+    const asked = answer(harness, { kind: "deny" });
+    await harness.session.send("create");
+    expect(asked).toHaveLength(1);
   });
 
   it("an interrupt while waiting for an answer denies the call and stops the turn", async () => {
