@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDir } from "../support/engine-harness.js";
@@ -55,6 +55,23 @@ describe("permissions in agent -p", () => {
     const allowed = await runAgent(["-p", "read it", "--disallow-temp-dir", "--add-dir", outside], { env: env(), cwd });
     expect(allowed.code).toBe(0);
     expect(toolResult()).toContain("1. the secret");
+  });
+
+  it("with TMPDIR elsewhere, a workspace under /tmp cannot write its neighbours; TMPDIR itself is writable", async () => {
+    const slash = realpathSync(mkdtempSync("/tmp/perm-e2e-tmpdir-"));
+    try {
+      for (const dir of ["ws/.git", "neighbour", "mytmp"]) mkdirSync(path.join(slash, dir), { recursive: true });
+      const neighbour = path.join(slash, "neighbour", "x.txt");
+      const inTemp = path.join(slash, "mytmp", "x.txt");
+      server.enqueue(toolCall("create", { path: neighbour, file_text: "x" }), toolCall("create", { path: inTemp, file_text: "t" }), text("ok"));
+      const tmpEnv = { ...env(), TMPDIR: path.join(slash, "mytmp") };
+      const run = await runAgent(["-p", "write", "--allow-all-tools"], { env: tmpEnv, cwd: path.join(slash, "ws") });
+      expect(run.code).toBe(0);
+      expect(existsSync(neighbour)).toBe(false);
+      expect(readFileSync(inTemp, "utf8")).toBe("t");
+    } finally {
+      rmSync(slash, { recursive: true, force: true });
+    }
   });
 
   it("reads deny rules from settings.json", async () => {
