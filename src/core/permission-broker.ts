@@ -5,10 +5,11 @@
  * run never waits.
  */
 import { randomUUID } from "node:crypto";
-import { addApprovals, approvalsFromNeeds, canRemember, emptyApprovals, grantsOf, mergeApprovals, type Approvals, type Need } from "../permissions/approvals.js";
+import { addApprovals, approvalsFromNeeds, canRemember, emptyApprovals, grantsOf, mergeApprovals, type Approvals } from "../permissions/approvals.js";
 import { decide, type PermissionPolicy } from "../permissions/decide.js";
 import { gatherFacts, type FactsEnvironment } from "../permissions/gather-facts.js";
 import { rememberApprovals } from "../permissions/permissions-config.js";
+import { adviceFor, adviceText } from "./permission-advice.js";
 import type { PermissionRequest, PermissionResultKind } from "./events/index.js";
 import type { Emit } from "./event-sink.js";
 
@@ -19,25 +20,6 @@ export type PermissionReply =
   | { kind: "deny"; message?: string };
 
 export type PermissionOutcome = { approved: true } | { approved: false; kind: PermissionResultKind; message: string };
-
-/** The flags that would allow these needs in a run without a person. */
-export function flagsToAllow(needs: readonly Need[]): string {
-  const flags = new Set<string>();
-  const broad = new Set<string>();
-  let personOnly = false;
-  for (const need of needs) {
-    if (need.kind === "command") flags.add(`--allow-tool 'shell(${need.identifier})'`), broad.add("--allow-all-tools");
-    else if (need.kind === "write") flags.add("--allow-tool write"), broad.add("--allow-all-tools");
-    else if (need.kind === "tool") flags.add(`--allow-tool ${need.name}`), broad.add("--allow-all-tools");
-    else if (need.kind === "path") {
-      if (need.resolved) flags.add(`--add-dir ${need.resolved}`);
-      broad.add("--allow-all-paths");
-    } else if (need.kind === "url") flags.add(`--allow-url ${need.origin ?? need.url}`), broad.add("--allow-all-urls");
-    else personOnly = true;
-  }
-  if (personOnly) return "No flag allows this: it needs a person to approve it, or a simpler command the analysis can follow.";
-  return `To allow it in a non-interactive run, add ${[...flags].join(" ")}${broad.size > 0 ? ` (or ${[...broad].join(" ")}, or --yolo)` : ""}.`;
-}
 
 interface Pending {
   request: PermissionRequest;
@@ -101,7 +83,7 @@ export class PermissionBroker {
       return {
         approved: false,
         kind: "denied-no-approval-rule-and-could-not-request-from-user",
-        message: `Permission denied: ${decision.reason}, and no interactive user response was available. ${flagsToAllow(decision.needs)} Otherwise retry in an interactive session so the user can approve it, or try an alternative that does not require this permission.`,
+        message: `Permission denied: ${decision.reason}, and no interactive user response was available. ${adviceText(adviceFor(decision))} Otherwise retry in an interactive session so the user can approve it, or try an alternative that does not require this permission.`,
       };
     }
     const outsidePaths = decision.needs.flatMap((need) => (need.kind === "path" ? [need.resolved ?? need.text] : []));
