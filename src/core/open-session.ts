@@ -127,6 +127,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     remembered: loadRememberedApprovals(options.agentHome, realCwd),
     remember: { agentHome: options.agentHome, dir: realCwd },
     canAsk: () => options.interactive,
+    ...(flags.allowAllSources ? { allowAllSources: flags.allowAllSources } : {}),
   });
 
   const shells = new ShellManager();

@@ -9,7 +9,9 @@ import { addApprovals, approvalsFromNeeds, canRemember, emptyApprovals, grantsOf
 import { decide, type PermissionPolicy } from "../permissions/decide.js";
 import { gatherFacts, type FactsEnvironment } from "../permissions/gather-facts.js";
 import { rememberApprovals } from "../permissions/permissions-config.js";
+import type { AllowAllSources } from "../permissions/policy.js";
 import { adviceFor, adviceText } from "./permission-advice.js";
+import { isBroadAllowRule, type PermissionSummary } from "./permission-summary.js";
 import type { PermissionRequest, PermissionResultKind } from "./events/index.js";
 import type { Emit } from "./event-sink.js";
 
@@ -37,6 +39,8 @@ export interface PermissionBrokerOptions {
   remember: { agentHome: string; dir: string } | undefined;
   /** Whether a person can answer (false for `agent -p`). */
   canAsk(): boolean;
+  /** Where the policy's allow-alls came from; without it they are named by their flags. */
+  allowAllSources?: AllowAllSources;
 }
 
 export class PermissionBroker {
@@ -52,6 +56,21 @@ export class PermissionBroker {
 
   get allowAll(): boolean {
     return this.policy.allowAllTools && this.policy.allowAllPaths && this.policy.allowAllUrls;
+  }
+
+  /** Everything that approves calls without asking, with where it came from. */
+  get summary(): PermissionSummary {
+    const given = this.options.allowAllSources;
+    const command = this.beforeAllowAll ? ["/allow-all"] : [];
+    const from = (on: boolean, sources: readonly string[] | undefined, name: string) => (on ? [...(sources && sources.length > 0 ? sources : [name])] : []);
+    // What is in force apart from /allow-all: the state it will return to when switched off.
+    const initial = this.beforeAllowAll ?? this.policy;
+    return {
+      tools: [...from(initial.allowAllTools, given?.tools, "--allow-all-tools"), ...command],
+      paths: [...from(initial.allowAllPaths, given?.paths, "--allow-all-paths"), ...command],
+      urls: [...from(initial.allowAllUrls, given?.urls, "--allow-all-urls"), ...command],
+      broadRules: this.policy.rules.filter(isBroadAllowRule).map((rule) => `\`${rule.text}\` (${rule.source})`),
+    };
   }
 
   /** /allow-all on|off: approve every tool, path and URL (deny rules and the floor still apply). */

@@ -1,8 +1,12 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { SessionEventOf } from "../../src/core/events/index.js";
 import type { PermissionReply } from "../../src/core/permission-broker.js";
+import { permissionModeLabel } from "../../src/core/permission-summary.js";
+import { allowAllCommand } from "../../src/core/slash-commands/allow-all.js";
+import { defaultCliOptions } from "../../src/cli/default-options.js";
+import { parseCommandLine } from "../../src/cli/program.js";
 import { permissionsConfigPath } from "../../src/permissions/permissions-config.js";
 import { startHarness, tempDir, waitForEvent, type Harness } from "../support/engine-harness.js";
 import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
@@ -212,6 +216,60 @@ describe("asking a person", () => {
     const asked = answer(harness, { kind: "deny" });
     await harness.session.send("go");
     expect(asked).toHaveLength(1);
+  });
+});
+
+describe("what approves calls without asking, from every source", () => {
+  const show = (harness: Harness) => allowAllCommand.run({ session: harness.session, args: "show" });
+  // parseCommandLine reads the version the build defines.
+  beforeEach(() => vi.stubGlobal("AGENT_VERSION", "test"));
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("--allow-all-tools from the command line or the environment is named, not shown as manual", async () => {
+    const harness = await interactive({ permissions: parseCommandLine(["--allow-all-tools"]).permissions });
+    expect(permissionModeLabel(harness.session.permissionBroker.summary)).toBe("Allow All Tools");
+    expect(await show(harness)).toEqual({ kind: "message", text: "Allow all is off.\nEvery tool call runs without asking (--allow-all-tools).\nDeny rules and the safety checks still apply." });
+    const saved = process.env.COPILOT_ALLOW_ALL;
+    process.env.COPILOT_ALLOW_ALL = "true";
+    try {
+      expect(parseCommandLine([]).permissions.allowAllSources?.tools).toEqual(["COPILOT_ALLOW_ALL"]);
+      expect(defaultCliOptions(process.env).permissions.allowAllSources?.tools).toEqual(["COPILOT_ALLOW_ALL"]);
+    } finally {
+      if (saved === undefined) delete process.env.COPILOT_ALLOW_ALL;
+      else process.env.COPILOT_ALLOW_ALL = saved;
+    }
+  });
+
+  it("--yolo is Allow All, and /allow-all off switches it off", async () => {
+    const harness = await interactive({ permissions: parseCommandLine(["--yolo"]).permissions });
+    expect(harness.session.permissionBroker.summary).toMatchObject({ tools: ["--yolo"], paths: ["--yolo"], urls: ["--yolo"] });
+    expect(permissionModeLabel(harness.session.permissionBroker.summary)).toBe("Allow All");
+    harness.session.permissionBroker.setAllowAll(false);
+    expect(permissionModeLabel(harness.session.permissionBroker.summary)).toBe("Manual Approval");
+  });
+
+  it("/allow-all on then off returns to what the flags allowed, and says so", async () => {
+    const harness = await interactive({ permissions: parseCommandLine(["--allow-all-urls"]).permissions });
+    expect(permissionModeLabel(harness.session.permissionBroker.summary)).toBe("Allow All URLs");
+    await allowAllCommand.run({ session: harness.session, args: "on" });
+    expect(harness.session.permissionBroker.summary).toMatchObject({ tools: ["/allow-all"], urls: ["--allow-all-urls", "/allow-all"] });
+    const off = await allowAllCommand.run({ session: harness.session, args: "off" });
+    expect(off).toEqual({ kind: "message", text: "Allow all is off. Still in force:\nEvery URL is allowed (--allow-all-urls).\nDeny rules and the safety checks still apply." });
+  });
+
+  it("settings.json allow rules that cover a whole kind, and the command", async () => {
+    const harness = await interactive({ settings: { permissions: { allow: ["shell", "shell(git:*)"] } } });
+    expect(permissionModeLabel(harness.session.permissionBroker.summary)).toBe("Allowed: `shell`");
+    expect((await show(harness)).kind === "message" && (await show(harness) as { text: string }).text).toContain("`shell` (settings.json permissions.allow)");
+    harness.session.permissionBroker.setAllowAll(true);
+    expect(harness.session.permissionBroker.summary).toMatchObject({ tools: ["/allow-all"], paths: ["/allow-all"], urls: ["/allow-all"] });
+    expect(permissionModeLabel(harness.session.permissionBroker.summary)).toBe("Allow All");
+  });
+
+  it("nothing in force is Manual Approval", async () => {
+    const harness = await interactive();
+    expect(permissionModeLabel(harness.session.permissionBroker.summary)).toBe("Manual Approval");
+    expect(await show(harness)).toEqual({ kind: "message", text: "Allow all is off: tool calls that need approval ask." });
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import { Box, Static, Text, useStdout } from "ink";
 import { useMemo, useState, useSyncExternalStore } from "react";
+import { permissionModeLabel } from "../../core/permission-summary.js";
 import { slashCommands } from "../../core/slash-commands/registry.js";
 import type { PromptHistory } from "../../session/prompt-history.js";
 import { BackgroundStatus } from "../components/background-status.js";
@@ -130,7 +131,7 @@ export function App(props: AppProps) {
       <Footer
         mode={state.mode}
         model={state.model}
-        permissionMode={host.ready && host.session.permissionBroker.allowAll ? "Allow All" : "Manual Approval"}
+        permissionMode={host.ready ? permissionModeLabel(host.session.permissionBroker.summary) : "Manual Approval"}
         usage={usage}
         cwd={host.cwd}
         branch={host.branch}
