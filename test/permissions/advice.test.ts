@@ -80,6 +80,16 @@ describe("the flags a denial suggests", () => {
     expect((await check(request, "bash", { allowAllTools: true, allowAllPaths: true, allowAllUrls: true })).verdict).not.toBe("allow");
   });
 
+  it("a floor refusal: the settings.json key it names does switch that check off (decided, never run)", async () => {
+    const request = shell(`rm -rf ${path.join(outside, "deep")}`);
+    const yolo = { allowAllTools: true, allowAllPaths: true, allowAllUrls: true };
+    const refused = await check(request, "bash", yolo);
+    if (refused.verdict !== "deny" || !refused.floorCheck) throw new Error(`expected a floor refusal: ${refused.reason}`);
+    expect(refused.reason).toContain("settings.json under permissions.floor.disable");
+    const settings = { permissions: { floor: { disable: [refused.floorCheck] } } };
+    expect((await check(request, "bash", yolo, settings)).verdict).toBe("allow");
+  });
+
   it("directoryToAdd: a directory is itself; a file or a path not created yet is the nearest directory", () => {
     expect(directoryToAdd(outside)).toBe(outside);
     expect(directoryToAdd(path.join(outside, "secret.txt"))).toBe(outside);
