@@ -32,7 +32,7 @@ export function permissionModeLabel(summary: PermissionSummary): string {
   const kinds = [summary.tools.length > 0 ? "Tools" : "", summary.paths.length > 0 ? "Paths" : "", summary.urls.length > 0 ? "URLs" : ""].filter(Boolean);
   if (kinds.length === 3) return "Allow All";
   if (kinds.length > 0) return `Allow All ${kinds.join(" + ")}`;
-  if (summary.broadRules.length > 0) return `Allowed: ${list(summary.broadRules.map((rule) => rule.replace(/ \(.*\)$/, "")))}`;
+  if (summary.broadRules.length > 0) return `Allowed: ${list(summary.broadRules.map((rule) => rule.replace(/ \(.*\)$/, "").replace(/`/g, "")))}`;
   return "Manual Approval";
 }
 

@@ -259,7 +259,7 @@ describe("what approves calls without asking, from every source", () => {
 
   it("settings.json allow rules that cover a whole kind, and the command", async () => {
     const harness = await interactive({ settings: { permissions: { allow: ["shell", "shell(git:*)"] } } });
-    expect(permissionModeLabel(harness.session.permissionBroker.summary)).toBe("Allowed: `shell`");
+    expect(permissionModeLabel(harness.session.permissionBroker.summary)).toBe("Allowed: shell");
     expect((await show(harness)).kind === "message" && (await show(harness) as { text: string }).text).toContain("`shell` (settings.json permissions.allow)");
     harness.session.permissionBroker.setAllowAll(true);
     expect(harness.session.permissionBroker.summary).toMatchObject({ tools: ["/allow-all"], paths: ["/allow-all"], urls: ["/allow-all"] });
