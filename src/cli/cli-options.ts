@@ -28,5 +28,13 @@ export class UsageError extends Error {
 const TRUTHY = new Set(["1", "true", "yes", "on", "y"]);
 
 export function envAllowsAll(env: NodeJS.ProcessEnv): boolean {
-  return [env.AGENT_ALLOW_ALL, env.COPILOT_ALLOW_ALL].some((value) => value !== undefined && TRUTHY.has(value.trim().toLowerCase()));
+  return envAllowAllSources(env).length > 0;
+}
+
+/** The variables that switch --allow-all-tools on, by name. */
+export function envAllowAllSources(env: NodeJS.ProcessEnv): string[] {
+  return (["AGENT_ALLOW_ALL", "COPILOT_ALLOW_ALL"] as const).filter((name) => {
+    const value = env[name];
+    return value !== undefined && TRUTHY.has(value.trim().toLowerCase());
+  });
 }

@@ -2,6 +2,7 @@
  * `agent -p`: one prompt, no TUI, never waits for a person. A thin subscriber of the engine: it opens the
  * session, prints events, sends the prompt, and maps how the run ended to an exit code.
  */
+import { adviceText } from "./permission-advice-text.js";
 import { chalkStderr } from "chalk";
 import type { AgentSession } from "../core/agent-session.js";
 import type { RunResult } from "../protocol/commands.js";
@@ -97,6 +98,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
       permissions: value.permissions,
       name: options.name,
       customInstructions: options.customInstructions,
+      explainAdvice: adviceText,
       resumeId: value.resumeId,
       listeners: [json?.onEvent ?? (text as TextPrinter).onEvent],
     });

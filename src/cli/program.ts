@@ -4,7 +4,7 @@ import path from "node:path";
 import { statSync } from "node:fs";
 import { buildRules, type PermissionFlags } from "../permissions/policy.js";
 import { BUILTIN_TOOL_NAMES } from "../tools/tool-names.js";
-import { envAllowsAll, UsageError, type CliOptions } from "./cli-options.js";
+import { envAllowAllSources, UsageError, type CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
 import { writeFailureResult } from "./json-printer.js";
 
@@ -123,7 +123,12 @@ function toolList(values: string[] | undefined, flag: string): string[] | undefi
 }
 
 function permissionFlags(raw: RawOptions, cwd: string): PermissionFlags {
-  const everything = Boolean(raw.yolo || raw.allowAll);
+  const everything = [...(raw.yolo ? ["--yolo"] : []), ...(raw.allowAll ? ["--allow-all"] : [])];
+  const sources = {
+    tools: [...everything, ...(raw.allowAllTools ? ["--allow-all-tools"] : []), ...envAllowAllSources(process.env)],
+    paths: [...everything, ...(raw.allowAllPaths ? ["--allow-all-paths"] : [])],
+    urls: [...everything, ...(raw.allowAllUrls ? ["--allow-all-urls"] : [])],
+  };
   const addDir = (raw.addDir ?? []).map((dir) => {
     const resolved = path.resolve(cwd, dir);
     let isDir = false;
@@ -140,9 +145,10 @@ function permissionFlags(raw: RawOptions, cwd: string): PermissionFlags {
     denyTool: raw.denyTool ?? [],
     allowUrl: raw.allowUrl ?? [],
     denyUrl: raw.denyUrl ?? [],
-    allowAllTools: everything || raw.allowAllTools === true || envAllowsAll(process.env),
-    allowAllPaths: everything || raw.allowAllPaths === true,
-    allowAllUrls: everything || raw.allowAllUrls === true,
+    allowAllTools: sources.tools.length > 0,
+    allowAllPaths: sources.paths.length > 0,
+    allowAllUrls: sources.urls.length > 0,
+    allowAllSources: sources,
     addDir,
     disallowTempDir: raw.disallowTempDir === true,
     availableTools: toolList(raw.availableTools, "--available-tools"),

@@ -2,6 +2,7 @@
  * The TUI's session host: opens the first session (new, or resumed) and replaces it for /clear and
  * /resume. Every session it opens is interactive (a person answers permission requests).
  */
+import { adviceText } from "./permission-advice-text.js";
 import path from "node:path";
 import type { AgentSession } from "../core/agent-session.js";
 import type { SessionManager } from "../core/session-manager.js";
@@ -75,6 +76,7 @@ export class TuiSessionHost implements SessionHost {
       interactive: true,
       permissions: boot.permissions,
       customInstructions: options.customInstructions,
+      explainAdvice: adviceText,
     });
     const previous = this.current;
     if (previous && previous.id === resumeId) {

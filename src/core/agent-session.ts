@@ -19,6 +19,7 @@ import { routeInput } from "./input-router.js";
 import type { InteractionBroker } from "./interaction-broker.js";
 import { availableModes, modePreset, type ModePreset } from "./modes.js";
 import type { PermissionBroker } from "./permission-broker.js";
+import type { PermissionSummary } from "./permission-summary.js";
 import { AgentRuntime, type PromptInput } from "./runtime/agent-runtime.js";
 import { SessionMetrics } from "./session-metrics.js";
 import type { ToolRunEnvironment } from "./tool-runner.js";
@@ -119,6 +120,11 @@ export class AgentSession {
 
   get allowAll(): boolean {
     return this.options.permissions.allowAll;
+  }
+
+  /** Everything that approves calls without asking, with where it came from. */
+  get permissionSummary(): PermissionSummary {
+    return this.options.permissions.summary;
   }
 
   /** Whether anything was said in this session yet (a prompt, an answer). */
@@ -261,9 +267,15 @@ export class AgentSession {
 
   private setAllowAll(on: boolean): void {
     const before = this.options.permissions.allowAll;
+    const summaryBefore = JSON.stringify(this.options.permissions.summary);
     this.options.permissions.setAllowAll(on);
     const after = this.options.permissions.allowAll;
-    if (before !== after) this.options.sink.emit("session.permissions_changed", { previousMode: before ? "allow-all" : "manual", mode: after ? "allow-all" : "manual" });
+    if (before === after && JSON.stringify(this.options.permissions.summary) === summaryBefore) return;
+    this.options.sink.emit("session.permissions_changed", {
+      previousMode: before ? "allow-all" : "manual",
+      mode: after ? "allow-all" : "manual",
+      summary: this.options.permissions.summary,
+    });
   }
 
   private emitIdle(aborted: boolean): void {
@@ -328,5 +340,5 @@ export class AgentSession {
 /** What a face may use of a session: commands in, events out, and a few read-only facts. */
 export type SessionView = Pick<
   AgentSession,
-  "id" | "cwd" | "mode" | "model" | "busy" | "allowAll" | "hasConversation" | "instructionPaths" | "listModels" | "subscribe" | "dispatch"
+  "id" | "cwd" | "mode" | "model" | "busy" | "allowAll" | "permissionSummary" | "hasConversation" | "instructionPaths" | "listModels" | "subscribe" | "dispatch"
 >;

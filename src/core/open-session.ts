@@ -19,6 +19,7 @@ import { createBuiltinTools } from "../tools/builtin-tools.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import { AgentSession } from "./agent-session.js";
 import { InteractionBroker } from "./interaction-broker.js";
+import type { PermissionAdvice } from "./permission-advice.js";
 import { PermissionBroker } from "./permission-broker.js";
 import { Conversation } from "./conversation.js";
 import { loadCustomInstructions } from "./custom-instructions.js";
@@ -54,6 +55,8 @@ export interface OpenSessionOptions {
    * and nothing in a headless one. A server face answers per client handler.
    */
   canAnswer?(kind: InteractionKind): boolean;
+  /** The face's words for what would allow a refused call (the CLI names its flags). */
+  explainAdvice?(advice: PermissionAdvice): string;
   /** Tools beyond the built-in ones (a face's or a test's own). */
   extraTools?: readonly AnyTool[];
   /** Subscribers attached before the first event (session.start / session.resume) is emitted. */
@@ -142,6 +145,8 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     remembered: loadRememberedApprovals(options.agentHome, realCwd),
     remember: { agentHome: options.agentHome, dir: realCwd },
     interactions,
+    ...(options.explainAdvice ? { explainAdvice: options.explainAdvice } : {}),
+    ...(flags.allowAllSources ? { allowAllSources: flags.allowAllSources } : {}),
   });
 
   const shells = new ShellManager();

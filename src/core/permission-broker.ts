@@ -1,41 +1,32 @@
 /**
  * Every tool call passes here. Facts are gathered (shell analysis, path gate), the pure decision says
- * allow, deny or ask; asking emits permission.requested and waits for an answer command. With nobody to
- * ask (`agent -p`) the call is denied at once, and the result says which flag would allow it: a headless
- * run never waits.
+ * allow, deny or ask; asking goes through the interaction broker and waits for an answer command. With
+ * nobody to ask (`agent -p`) the call is denied at once, and the result carries the face's advice on what
+ * would allow it (the CLI names its flags): a headless run never waits.
  */
-import { addApprovals, approvalsFromNeeds, canRemember, emptyApprovals, mergeApprovals, type Approvals, type Need } from "../permissions/approvals.js";
+import { addApprovals, approvalsFromNeeds, canRemember, emptyApprovals, grantsOf, mergeApprovals, type Approvals } from "../permissions/approvals.js";
 import { decide, type PermissionPolicy } from "../permissions/decide.js";
 import { gatherFacts, type FactsEnvironment } from "../permissions/gather-facts.js";
 import { rememberApprovals } from "../permissions/permissions-config.js";
+import type { AllowAllSources } from "../permissions/policy.js";
 import type { PermissionRequest, PermissionResultKind } from "../protocol/events/index.js";
 import type { Emit } from "./event-sink.js";
 import type { InteractionBroker } from "./interaction-broker.js";
+import { adviceFor, type PermissionAdvice } from "./permission-advice.js";
+import { isBroadAllowRule, type PermissionSummary } from "./permission-summary.js";
 
 export type PermissionOutcome = { approved: true } | { approved: false; kind: PermissionResultKind; message: string };
-
-/** The flags that would allow these needs in a run without a person. */
-export function flagsToAllow(needs: readonly Need[]): string {
-  const flags = new Set<string>();
-  const broad = new Set<string>();
-  let personOnly = false;
-  for (const need of needs) {
-    if (need.kind === "command") flags.add(`--allow-tool 'shell(${need.identifier})'`), broad.add("--allow-all-tools");
-    else if (need.kind === "write") flags.add("--allow-tool write"), broad.add("--allow-all-tools");
-    else if (need.kind === "tool") flags.add(`--allow-tool ${need.name}`), broad.add("--allow-all-tools");
-    else if (need.kind === "path") {
-      if (need.resolved) flags.add(`--add-dir ${need.resolved}`);
-      broad.add("--allow-all-paths");
-    } else if (need.kind === "url") flags.add(`--allow-url ${need.origin ?? need.url}`), broad.add("--allow-all-urls");
-    else personOnly = true;
-  }
-  if (personOnly) return "No flag allows this: it needs a person to approve it, or a simpler command the analysis can follow.";
-  return `To allow it in a non-interactive run, add ${[...flags].join(" ")}${broad.size > 0 ? ` (or ${[...broad].join(" ")}, or --yolo)` : ""}.`;
-}
 
 /** The gate as one agent sees it: its questions carry its agentId. */
 export interface PermissionChecker {
   check(request: PermissionRequest, toolName: string, signal: AbortSignal): Promise<PermissionOutcome>;
+}
+
+/** Without a face's words for it, a refusal says what is needed without naming any flag. */
+function plainAdvice(advice: PermissionAdvice): string {
+  if (advice.kind === "ask-rule") return `The rule \`${advice.rule}\` (${advice.source}) asks every time, so it can only run where a person can approve it.`;
+  if (advice.kind === "person-only") return "Only a person can approve it, or a simpler command the analysis can follow.";
+  return "The session's permissions would have to allow it.";
 }
 
 export interface PermissionBrokerOptions {
@@ -48,6 +39,10 @@ export interface PermissionBrokerOptions {
   remember: { agentHome: string; dir: string } | undefined;
   /** Asks a person or client; with nobody to ask (`agent -p`) the call is denied at once. */
   interactions: InteractionBroker;
+  /** The face's words for what would allow a refused call (the CLI names its flags). */
+  explainAdvice?(advice: PermissionAdvice): string;
+  /** Where the policy's allow-alls came from; without it they are named by their flags. */
+  allowAllSources?: AllowAllSources;
 }
 
 export class PermissionBroker {
@@ -62,6 +57,21 @@ export class PermissionBroker {
 
   get allowAll(): boolean {
     return this.policy.allowAllTools && this.policy.allowAllPaths && this.policy.allowAllUrls;
+  }
+
+  /** Everything that approves calls without asking, with where it came from. */
+  get summary(): PermissionSummary {
+    const given = this.options.allowAllSources;
+    const command = this.beforeAllowAll ? ["/allow-all"] : [];
+    const from = (on: boolean, sources: readonly string[] | undefined, name: string) => (on ? [...(sources && sources.length > 0 ? sources : [name])] : []);
+    // What is in force apart from /allow-all: the state it will return to when switched off.
+    const initial = this.beforeAllowAll ?? this.policy;
+    return {
+      tools: [...from(initial.allowAllTools, given?.tools, "--allow-all-tools"), ...command],
+      paths: [...from(initial.allowAllPaths, given?.paths, "--allow-all-paths"), ...command],
+      urls: [...from(initial.allowAllUrls, given?.urls, "--allow-all-urls"), ...command],
+      broadRules: this.policy.rules.filter(isBroadAllowRule).map((rule) => `\`${rule.text}\` (${rule.source})`),
+    };
   }
 
   /** /allow-all on|off: approve every tool, path and URL (deny rules and the floor still apply). */
@@ -91,25 +101,29 @@ export class PermissionBroker {
     if (decision.verdict === "allow") return { approved: true };
     if (decision.verdict === "deny") return { approved: false, kind: "denied-by-rules", message: decision.reason };
     if (!this.options.interactions.canAnswer("permission")) {
+      const explain = this.options.explainAdvice ?? plainAdvice;
       return {
         approved: false,
         kind: "denied-no-approval-rule-and-could-not-request-from-user",
-        message: `Permission denied: ${decision.reason}, and no interactive user response was available. ${flagsToAllow(decision.needs)} Otherwise retry in an interactive session so the user can approve it, or try an alternative that does not require this permission.`,
+        message: `Permission denied: ${decision.reason}, and no interactive user response was available. ${explain(adviceFor(decision))} Otherwise retry in an interactive session so the user can approve it, or try an alternative that does not require this permission.`,
       };
     }
     const outsidePaths = decision.needs.flatMap((need) => (need.kind === "path" ? [need.resolved ?? need.text] : []));
+    const rememberable = canRemember(decision.needs);
+    // One value decides both what the dialog's labels name and what an answer stores.
+    const granted = approvalsFromNeeds(decision.needs);
     const asked: PermissionRequest = {
       ...gathered.request,
       reason: decision.reason,
       ...(outsidePaths.length > 0 ? { outsidePaths } : {}),
-      ...(gathered.request.kind === "shell" ? { canOfferSessionApproval: canRemember(decision.needs) } : {}),
+      ...(gathered.request.kind === "shell" ? { canOfferSessionApproval: rememberable } : {}),
+      ...(rememberable ? { grants: grantsOf(granted) } : {}),
     };
     const { reply } = await this.options.interactions.ask("permission", { permissionRequest: asked }, { emit, signal });
     if (reply.kind === "deny") {
       return { approved: false, kind: "denied-interactively-by-user", message: `The user rejected this tool call.${reply.message ? ` The user said: ${reply.message}` : ""}` };
     }
-    if ((reply.kind === "approve-for-session" || reply.kind === "approve-always") && canRemember(decision.needs)) {
-      const granted = approvalsFromNeeds(decision.needs);
+    if ((reply.kind === "approve-for-session" || reply.kind === "approve-always") && rememberable) {
       addApprovals(this.session, granted);
       if (reply.kind === "approve-always" && this.options.remember) {
         addApprovals(this.options.remembered, granted);

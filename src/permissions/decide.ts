@@ -79,7 +79,7 @@ function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
   const toolAllowed = policy.allowAllTools || approvals.tools.has(facts.toolName) || Boolean(allowedBy(policy, (rule) => rule.target.kind === "named" && ruleCovers(rule, facts, "allow")));
   const writeAllowed = (resolved: string | undefined) =>
     toolAllowed ||
-    approvals.write ||
+    (resolved !== undefined && approvals.writes.has(resolved)) ||
     Boolean(allowedBy(policy, (rule) => rule.target.kind === "write" && (rule.target.path === undefined || (resolved !== undefined && pathRuleMatches(rule.target.path, resolved)))));
 
   if (facts.shell) {
@@ -92,11 +92,11 @@ function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
       if (!needs.some((need) => need.kind === "command" && need.identifier === segment.identifier)) needs.push({ kind: "command", identifier: segment.identifier });
     }
     for (const mention of facts.paths) {
-      if (mention.access === "write" && !writeAllowed(mention.resolved)) needs.push({ kind: "write", path: mention.resolved ?? mention.text });
+      if (mention.access === "write" && !writeAllowed(mention.resolved)) needs.push({ kind: "write", path: mention.resolved ?? mention.text, ...(mention.resolved ? { resolved: mention.resolved } : {}) });
     }
   } else if (WRITE_TOOLS.has(facts.toolName)) {
     const target = facts.paths.find((mention) => mention.access === "write");
-    if (!writeAllowed(target?.resolved)) needs.push({ kind: "write", ...(target ? { path: target.resolved ?? target.text } : {}) });
+    if (!writeAllowed(target?.resolved)) needs.push({ kind: "write", ...(target ? { path: target.resolved ?? target.text, ...(target.resolved ? { resolved: target.resolved } : {}) } : {}) });
   } else if (!READ_TOOLS.has(facts.toolName) && facts.request.kind !== "url" && !toolAllowed) {
     needs.push({ kind: "tool", name: facts.toolName });
   }

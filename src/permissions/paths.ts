@@ -77,7 +77,9 @@ export class PathGate {
   constructor(readonly options: PathGateOptions) {
     this.home = options.homeDir ?? os.homedir();
     const workspace = findGitRoot(options.cwd)?.root ?? options.cwd;
-    const temp = options.disallowTempDir ? [] : [os.tmpdir(), "/tmp"];
+    // The temp dir as the environment defines it (TMPDIR): a hard-coded /tmp as well would let a workspace
+    // under /tmp write its neighbours when the user's temp dir is elsewhere.
+    const temp = options.disallowTempDir ? [] : [os.tmpdir()];
     const candidates = [workspace, ...(options.addDirs ?? []), ...(options.extraRoots ?? []), ...temp];
     this.roots = [...new Set(candidates.map((root) => resolvePhysical(path.resolve(options.cwd, root))))];
   }

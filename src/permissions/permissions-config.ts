@@ -10,7 +10,7 @@ import { isInside } from "./paths.js";
 
 type ApprovalEntry =
   | { kind: "commands"; commandIdentifiers: string[] }
-  | { kind: "write" }
+  | { kind: "write"; paths: string[] }
   | { kind: "urls"; origins: string[] }
   | { kind: "paths"; paths: string[] }
   | { kind: "tools"; toolNames: string[] };
@@ -45,7 +45,8 @@ export function loadRememberedApprovals(agentHome: string, dir: string): Approva
       if (typeof item !== "object" || item === null) continue;
       const record = item as Record<string, unknown>;
       if (record.kind === "commands") strings(record.commandIdentifiers).forEach((id) => approvals.commands.add(id));
-      else if (record.kind === "write") approvals.write = true;
+      // A bare `{"kind":"write"}` (all writes) is ignored: no dialog offers that any more.
+      else if (record.kind === "write") strings(record.paths).forEach((entryPath) => approvals.writes.add(entryPath));
       else if (record.kind === "urls") strings(record.origins).forEach((origin) => approvals.origins.add(origin));
       else if (record.kind === "paths") strings(record.paths).forEach((entryPath) => approvals.paths.add(entryPath));
       else if (record.kind === "tools") strings(record.toolNames).forEach((name) => approvals.tools.add(name));
@@ -70,7 +71,8 @@ export function rememberApprovals(agentHome: string, dir: string, approvals: App
     item[key] = [...new Set([...strings(item[key]), ...values])];
   };
   if (approvals.commands.size > 0) add({ kind: "commands", commandIdentifiers: [...approvals.commands] }, (item) => item.kind === "commands", union("commandIdentifiers", approvals.commands));
-  if (approvals.write) add({ kind: "write" }, (item) => item.kind === "write", () => undefined);
+  // Merging into an old bare write entry narrows it to the paths named.
+  if (approvals.writes.size > 0) add({ kind: "write", paths: [...approvals.writes] }, (item) => item.kind === "write", union("paths", approvals.writes));
   if (approvals.origins.size > 0) add({ kind: "urls", origins: [...approvals.origins] }, (item) => item.kind === "urls", union("origins", approvals.origins));
   if (approvals.paths.size > 0) add({ kind: "paths", paths: [...approvals.paths] }, (item) => item.kind === "paths", union("paths", approvals.paths));
   if (approvals.tools.size > 0) add({ kind: "tools", toolNames: [...approvals.tools] }, (item) => item.kind === "tools", union("toolNames", approvals.tools));

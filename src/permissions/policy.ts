@@ -18,6 +18,14 @@ export interface PermissionFlags {
   disallowTempDir: boolean;
   availableTools?: readonly string[];
   excludedTools?: readonly string[];
+  /** Where each allow-all came from ("--yolo", "COPILOT_ALLOW_ALL"…), for the footer and /allow-all show. */
+  allowAllSources?: AllowAllSources;
+}
+
+export interface AllowAllSources {
+  tools: readonly string[];
+  paths: readonly string[];
+  urls: readonly string[];
 }
 
 export const noPermissionFlags: PermissionFlags = {

@@ -35,7 +35,7 @@ export interface TuiOptions {
 }
 
 function transcriptOf(host: SessionHost) {
-  const initial = initialTranscript({ mode: host.session.mode, model: host.session.model, allowAll: host.session.allowAll });
+  const initial = initialTranscript({ mode: host.session.mode, model: host.session.model, permissionSummary: host.session.permissionSummary });
   return transcriptFromLog(host.history, initial);
 }
 

@@ -1,13 +1,15 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDir } from "../support/engine-harness.js";
+import { suggestedArgv } from "../support/advice-flags.js";
 import { agentEnv, runAgent } from "../support/run-agent.js";
 import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
 
 let server: ScriptedServer;
 let home: string;
 let cwd: string;
+let adviceOutside = "";
 beforeEach(async () => {
   server = await startScriptedServer();
   home = tempDir("perm-home-");
@@ -48,13 +50,54 @@ describe("permissions in agent -p", () => {
     const refused = await runAgent(["-p", "read it", "--disallow-temp-dir"], { env: env(), cwd });
     expect(refused.code).toBe(0);
     expect(toolResult()).toContain("outside the allowed directories");
-    expect(toolResult()).toContain(`--add-dir ${path.join(outside, "secret.txt")}`);
+    expect(toolResult()).toContain(`--add-dir ${outside} `);
     expect(toolResult()).not.toContain("the secret");
 
     server.enqueue(toolCall("view", { path: path.join(outside, "secret.txt") }), text("read it"));
     const allowed = await runAgent(["-p", "read it", "--disallow-temp-dir", "--add-dir", outside], { env: env(), cwd });
     expect(allowed.code).toBe(0);
     expect(toolResult()).toContain("1. the secret");
+  });
+
+  it("with TMPDIR elsewhere, a workspace under /tmp cannot write its neighbours; TMPDIR itself is writable", async () => {
+    const slash = realpathSync(mkdtempSync("/tmp/perm-e2e-tmpdir-"));
+    try {
+      for (const dir of ["ws/.git", "neighbour", "mytmp"]) mkdirSync(path.join(slash, dir), { recursive: true });
+      const neighbour = path.join(slash, "neighbour", "x.txt");
+      const inTemp = path.join(slash, "mytmp", "x.txt");
+      server.enqueue(toolCall("create", { path: neighbour, file_text: "x" }), toolCall("create", { path: inTemp, file_text: "t" }), text("ok"));
+      const tmpEnv = { ...env(), TMPDIR: path.join(slash, "mytmp") };
+      const run = await runAgent(["-p", "write", "--allow-all-tools"], { env: tmpEnv, cwd: path.join(slash, "ws") });
+      expect(run.code).toBe(0);
+      expect(existsSync(neighbour)).toBe(false);
+      expect(readFileSync(inTemp, "utf8")).toBe("t");
+    } finally {
+      rmSync(slash, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    ["a command", () => toolCall("bash", { command: "touch made.txt", description: "Touch" }), () => existsSync(path.join(cwd, "made.txt"))],
+    ["a new file in a new directory outside", () => toolCall("create", { path: path.join(adviceOutside, "new", "x.txt"), file_text: "x" }), () => existsSync(path.join(adviceOutside, "new", "x.txt"))],
+    ["a read of a file outside", () => toolCall("view", { path: path.join(adviceOutside, "seen.txt") }), () => toolResult().includes("1. seen")],
+    ["a command writing outside", () => toolCall("bash", { command: `echo hi > '${path.join(adviceOutside, "out.txt")}'`, description: "Write" }), () => existsSync(path.join(adviceOutside, "out.txt"))],
+  ])("%s: every alternative the denial suggests lets the call run", async (_name, call, ran) => {
+    adviceOutside = tempDir("perm-advice-out-");
+    writeFileSync(path.join(adviceOutside, "seen.txt"), "seen");
+    server.enqueue(call(), text("refused"));
+    await runAgent(["-p", "go", "--disallow-temp-dir"], { env: env(), cwd });
+    expect(ran()).toBe(false);
+    const alternatives = suggestedArgv(toolResult());
+    expect(alternatives.length, toolResult()).toBe(3);
+    for (const flags of alternatives) {
+      rmSync(path.join(adviceOutside, "new"), { recursive: true, force: true });
+      rmSync(path.join(cwd, "made.txt"), { force: true });
+      rmSync(path.join(adviceOutside, "out.txt"), { force: true });
+      server.enqueue(call(), text("done"));
+      const run = await runAgent(["-p", "go", "--disallow-temp-dir", ...flags], { env: env(), cwd });
+      expect(run.code, `${flags.join(" ")}: ${run.stderr}`).toBe(0);
+      expect(ran(), `${flags.join(" ")}: ${toolResult()}`).toBe(true);
+    }
   });
 
   it("reads deny rules from settings.json", async () => {

@@ -1,8 +1,12 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { SessionEventOf } from "../../src/protocol/events/index.js";
 import type { PermissionReply } from "../../src/protocol/interactions.js";
+import { permissionModeLabel } from "../../src/core/permission-summary.js";
+import { allowAllCommand } from "../../src/core/slash-commands/allow-all.js";
+import { defaultCliOptions } from "../../src/cli/default-options.js";
+import { parseCommandLine } from "../../src/cli/program.js";
 import { permissionsConfigPath } from "../../src/permissions/permissions-config.js";
 import { startHarness, tempDir, waitForEvent, type Harness } from "../support/engine-harness.js";
 import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
@@ -121,6 +125,59 @@ describe("asking a person", () => {
     expect(second.ofType("tool.execution_complete")[0]?.data.success).toBe(true);
   });
 
+  it.each(["approve-for-session", "approve-always"] as const)(
+    "%s on a command that also writes grants that command and that file, named in the request, and no other write",
+    async (kind) => {
+      server = await startScriptedServer();
+      const home = tempDir("home-");
+      const harness = await interactive({ server, home });
+      const out = path.join(harness.cwd, "out.txt");
+      const other = path.join(harness.cwd, "other.txt");
+      harness.server.enqueue(
+        toolCall("bash", { command: "echo hi > out.txt && touch x", description: "two scopes" }),
+        toolCall("create", { path: other, file_text: "other\n" }),
+        text("done"),
+      );
+      const asked = answer(harness, { kind }, { kind: "deny" });
+      await harness.session.send("go");
+      expect(readFileSync(out, "utf8")).toBe("hi\n");
+      expect(asked[0]?.data.permissionRequest.grants).toEqual({ commands: ["touch"], writes: [out], paths: [], origins: [], tools: [] });
+      // The create of another file still asks, and was refused.
+      expect(asked).toHaveLength(2);
+      expect(asked[1]?.data.permissionRequest).toMatchObject({ kind: "write", fileName: other });
+      expect(existsSync(other)).toBe(false);
+      // What was granted still holds: the same file and the same command run unasked.
+      harness.server.enqueue(toolCall("bash", { command: "echo again > out.txt && touch y", description: "again" }), text("ok"));
+      await harness.session.send("again");
+      expect(asked).toHaveLength(2);
+      expect(existsSync(path.join(harness.cwd, "y"))).toBe(true);
+      if (kind === "approve-always") {
+        const saved = JSON.parse(readFileSync(permissionsConfigPath(home), "utf8")) as { locations: Record<string, { tool_approvals: unknown[] }> };
+        expect(saved.locations[harness.cwd]?.tool_approvals).toEqual([
+          { kind: "commands", commandIdentifiers: ["touch"] },
+          { kind: "write", paths: [out] },
+        ]);
+        // And in the next session, another file's create asks too.
+        const next = await interactive({ server, home, cwd: harness.cwd });
+        server.enqueue(toolCall("create", { path: other, file_text: "other\n" }), text("ok"));
+        const askedNext = answer(next, { kind: "deny" });
+        await next.session.send("create");
+        expect(askedNext).toHaveLength(1);
+      }
+    },
+  );
+
+  it("an old blanket {kind: write} approval in permissions-config.json grants nothing", async () => {
+    const home = tempDir("home-");
+    const cwd = tempDir("cwd-");
+    writeFileSync(permissionsConfigPath(home), JSON.stringify({ locations: { [cwd]: { tool_approvals: [{ kind: "write" }] } } }));
+    const harness = await interactive({ home, cwd });
+    harness.server.enqueue(toolCall("create", { path: path.join(cwd, "a.txt"), file_text: "a" }), text("ok"));
+    const asked = answer(harness, { kind: "deny" });
+    await harness.session.send("create");
+    expect(asked).toHaveLength(1);
+  });
+
   it("an interrupt while waiting for an answer denies the call and stops the turn", async () => {
     const harness = await interactive();
     harness.server.enqueue(toolCall("bash", { command: "touch x", description: "x" }));
@@ -162,6 +219,60 @@ describe("asking a person", () => {
   });
 });
 
+describe("what approves calls without asking, from every source", () => {
+  const show = (harness: Harness) => allowAllCommand.run({ session: harness.session.engine, args: "show" });
+  // parseCommandLine reads the version the build defines.
+  beforeEach(() => vi.stubGlobal("AGENT_VERSION", "test"));
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("--allow-all-tools from the command line or the environment is named, not shown as manual", async () => {
+    const harness = await interactive({ permissions: parseCommandLine(["--allow-all-tools"]).permissions });
+    expect(permissionModeLabel(harness.session.permissionBroker.summary)).toBe("Allow All Tools");
+    expect(await show(harness)).toEqual({ kind: "message", text: "Allow all is off.\nEvery tool call runs without asking (--allow-all-tools).\nDeny rules and the safety checks still apply." });
+    const saved = process.env.COPILOT_ALLOW_ALL;
+    process.env.COPILOT_ALLOW_ALL = "true";
+    try {
+      expect(parseCommandLine([]).permissions.allowAllSources?.tools).toEqual(["COPILOT_ALLOW_ALL"]);
+      expect(defaultCliOptions(process.env).permissions.allowAllSources?.tools).toEqual(["COPILOT_ALLOW_ALL"]);
+    } finally {
+      if (saved === undefined) delete process.env.COPILOT_ALLOW_ALL;
+      else process.env.COPILOT_ALLOW_ALL = saved;
+    }
+  });
+
+  it("--yolo is Allow All, and /allow-all off switches it off", async () => {
+    const harness = await interactive({ permissions: parseCommandLine(["--yolo"]).permissions });
+    expect(harness.session.permissionBroker.summary).toMatchObject({ tools: ["--yolo"], paths: ["--yolo"], urls: ["--yolo"] });
+    expect(permissionModeLabel(harness.session.permissionBroker.summary)).toBe("Allow All");
+    harness.session.permissionBroker.setAllowAll(false);
+    expect(permissionModeLabel(harness.session.permissionBroker.summary)).toBe("Manual Approval");
+  });
+
+  it("/allow-all on then off returns to what the flags allowed, and says so", async () => {
+    const harness = await interactive({ permissions: parseCommandLine(["--allow-all-urls"]).permissions });
+    expect(permissionModeLabel(harness.session.permissionBroker.summary)).toBe("Allow All URLs");
+    await allowAllCommand.run({ session: harness.session.engine, args: "on" });
+    expect(harness.session.permissionBroker.summary).toMatchObject({ tools: ["/allow-all"], urls: ["--allow-all-urls", "/allow-all"] });
+    const off = await allowAllCommand.run({ session: harness.session.engine, args: "off" });
+    expect(off).toEqual({ kind: "message", text: "Allow all is off. Still in force:\nEvery URL is allowed (--allow-all-urls).\nDeny rules and the safety checks still apply." });
+  });
+
+  it("settings.json allow rules that cover a whole kind, and the command", async () => {
+    const harness = await interactive({ settings: { permissions: { allow: ["shell", "shell(git:*)"] } } });
+    expect(permissionModeLabel(harness.session.permissionBroker.summary)).toBe("Allowed: shell");
+    expect((await show(harness)).kind === "message" && (await show(harness) as { text: string }).text).toContain("`shell` (settings.json permissions.allow)");
+    harness.session.permissionBroker.setAllowAll(true);
+    expect(harness.session.permissionBroker.summary).toMatchObject({ tools: ["/allow-all"], paths: ["/allow-all"], urls: ["/allow-all"] });
+    expect(permissionModeLabel(harness.session.permissionBroker.summary)).toBe("Allow All");
+  });
+
+  it("nothing in force is Manual Approval", async () => {
+    const harness = await interactive();
+    expect(permissionModeLabel(harness.session.permissionBroker.summary)).toBe("Manual Approval");
+    expect(await show(harness)).toEqual({ kind: "message", text: "Allow all is off: tool calls that need approval ask." });
+  });
+});
+
 describe("headless decisions", () => {
   it("denies at once with the flags that would allow the call", async () => {
     const harness = await startHarness();
@@ -171,7 +282,8 @@ describe("headless decisions", () => {
     const error = harness.ofType("tool.execution_complete")[0]?.data.error;
     expect(error?.code).toBe("denied-no-approval-rule-and-could-not-request-from-user");
     expect(error?.message).toContain("--allow-tool 'shell(touch)'");
-    expect(error?.message).toContain("--add-dir /etc/hostname");
+    expect(error?.message).toContain("--add-dir /etc ");
+    expect(error?.message).not.toContain("--add-dir /etc/hostname");
     expect(error?.message).toContain("--allow-all-paths");
     expect(harness.ofType("permission.requested")).toHaveLength(0);
   });

@@ -134,7 +134,8 @@ const rows: Row[] = [
   // ── approvals remembered ──
   { name: "approved command stem", ...sh("git push origin"), approvals: { commands: new Set(["git push"]) }, verdict: "allow", reason: "approved earlier" },
   { name: "approved stem does not cover another", ...sh("git push; git reset --hard"), approvals: { commands: new Set(["git push"]) }, verdict: "ask", reason: "`git reset` needs approval" },
-  { name: "approved file operations", ...write(inWs("new.txt")), approvals: { write: true }, verdict: "allow" },
+  { name: "approved write of a path", ...write(inWs("new.txt")), approvals: { writes: new Set([inWs("new.txt")]) }, verdict: "allow" },
+  { name: "a write approval is for its path only", ...write(inWs("other.txt")), approvals: { writes: new Set([inWs("new.txt")]) }, verdict: "ask", needs: ["write"] },
   { name: "approved outside path", ...read(path.join(outside, "secret.txt")), approvals: { paths: new Set([path.join(outside, "secret.txt")]) }, verdict: "allow" },
   { name: "approvals do not beat deny", ...sh("git push"), flags: { denyTool: ["shell(git push)"] }, approvals: { commands: new Set(["git push"]) }, verdict: "deny" },
   { name: "approved tool by name", ...fetch("https://example.com/"), approvals: { tools: new Set(["web_fetch"]) }, flags: { allowAllUrls: true }, verdict: "allow" },

@@ -147,6 +147,26 @@ describe("allowed roots: --add-dir, the temp dir, --allow-all-paths", () => {
     expect((await checkPermission({ kind: "read", path: probe, intention: "x" }, "view", { ...options, flags: { disallowTempDir: true } })).verdict).toBe("ask");
   });
 
+  it("the temp dir is TMPDIR's, not /tmp as well: a workspace under /tmp does not open its neighbours", async () => {
+    const slash = realpathSync(mkdtempSync("/tmp/perm-tmpdir-"));
+    const saved = process.env.TMPDIR;
+    try {
+      for (const dir of ["ws/.git", "neighbour", "mytmp"]) mkdirSync(path.join(slash, dir), { recursive: true });
+      process.env.TMPDIR = path.join(slash, "mytmp");
+      const options = { cwd: path.join(slash, "ws"), env, homeDir: home };
+      const neighbour = path.join(slash, "neighbour", "x.txt");
+      expect(pathNeeds(await checkShell(`echo x > ${neighbour}`, { ...options, flags: {} }))).toEqual([neighbour]);
+      expect(pathNeeds(await checkPermission({ kind: "write", fileName: neighbour, diff: "", intention: "x" }, "create", { ...options, flags: { allowAllTools: true } }))).toEqual([neighbour]);
+      const inTemp = path.join(slash, "mytmp", "x.txt");
+      expect((await checkPermission({ kind: "write", fileName: inTemp, diff: "", intention: "x" }, "create", { ...options, flags: { allowAllTools: true } })).verdict).toBe("allow");
+      expect((await checkPermission({ kind: "write", fileName: inTemp, diff: "", intention: "x" }, "create", { ...options, flags: { allowAllTools: true, disallowTempDir: true } })).verdict).toBe("ask");
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+      rmSync(slash, { recursive: true, force: true });
+    }
+  });
+
   it("--allow-all-paths lifts the gate but not the write approval", async () => {
     expect(await sh("cat /etc/hostname", { allowAllPaths: true })).toEqual({ verdict: "allow", reason: "read-only" });
     expect((await view(secret, { allowAllPaths: true })).verdict).toBe("allow");

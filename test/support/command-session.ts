@@ -81,6 +81,9 @@ export class CommandSession {
       get allowAll() {
         return session.engine.allowAll;
       },
+      get summary() {
+        return session.engine.permissionSummary;
+      },
       setAllowAll: (on: boolean) => session.engine.dispatch({ type: "set_allow_all", on }),
       resetAllowedTools: () => session.engine.dispatch({ type: "reset_allowed_tools" }),
     };

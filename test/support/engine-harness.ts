@@ -15,6 +15,7 @@ import type { Settings } from "../../src/config/settings.js";
 import type { SessionPermissions } from "../../src/core/open-session.js";
 import { buildRules, noPermissionFlags, type PermissionFlags } from "../../src/permissions/policy.js";
 import type { AnyTool } from "../../src/tools/define-tool.js";
+import { adviceText } from "../../src/cli/permission-advice-text.js";
 import { CommandSession } from "./command-session.js";
 import { startScriptedServer, type ScriptedServer } from "./scripted-server.js";
 
@@ -101,6 +102,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     interactive: options.interactive ?? false,
     permissions: sessionPermissions({ ...noPermissionFlags, allowAllTools: options.allowAllTools ?? false, ...options.permissions }, options.settings ?? {}),
     customInstructions: true,
+    explainAdvice: adviceText,
     resumeId: options.resumeId,
     listeners: [(event) => events.push(event)],
     ...(options.extraTools ? { extraTools: options.extraTools } : {}),

@@ -5,7 +5,7 @@
 import type { Bootstrap } from "../../src/cli/bootstrap.js";
 import { defaultCliOptions } from "../../src/cli/default-options.js";
 import { TuiSessionHost } from "../../src/cli/tui-session-host.js";
-import { noPermissionFlags } from "../../src/permissions/policy.js";
+import { noPermissionFlags, type PermissionFlags } from "../../src/permissions/policy.js";
 import { SessionStore } from "../../src/session/session-store.js";
 import { sessionPermissions, tempDir, testProviderConfig } from "./engine-harness.js";
 import { startScriptedServer, type ScriptedServer } from "./scripted-server.js";
@@ -21,7 +21,8 @@ export class TestSessionHost extends TuiSessionHost {
     super(boot, { ...defaultCliOptions(), cwd, customInstructions: false });
   }
 
-  static async start(): Promise<TestSessionHost> {
+  /** `flags`: permission flags as the command line would give them (with their sources). */
+  static async start(flags: Partial<PermissionFlags> = {}): Promise<TestSessionHost> {
     const server = await startScriptedServer();
     const home = tempDir("tui-home-");
     const cwd = tempDir("tui-cwd-");
@@ -32,7 +33,7 @@ export class TestSessionHost extends TuiSessionHost {
       providerConfig: testProviderConfig(server.baseUrl),
       store,
       maxAutopilotContinues: 5,
-      permissions: sessionPermissions(noPermissionFlags),
+      permissions: sessionPermissions({ ...noPermissionFlags, ...flags }),
     };
     const host = new TestSessionHost(boot, cwd, server, home, store);
     await host.open(undefined);

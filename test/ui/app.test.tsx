@@ -22,12 +22,12 @@ afterEach(async () => {
   host = undefined;
 });
 
-async function startApp(options: { exit?: () => void } = {}) {
-  host = await TestSessionHost.start();
+async function startApp(options: { exit?: () => void; flags?: Parameters<typeof TestSessionHost.start>[0] } = {}) {
+  host = await TestSessionHost.start(options.flags);
   const current = host;
-  const store = new TranscriptStore(transcriptFromLog(current.history, initialTranscript({ mode: current.session.mode, model: current.session.model })));
+  const store = new TranscriptStore(transcriptFromLog(current.history, initialTranscript({ mode: current.session.mode, model: current.session.model, permissionSummary: current.session.permissionSummary })));
   current.session.subscribe((event) => store.push(event));
-  current.onSwitch(() => store.update(() => initialTranscript({ mode: current.session.mode, model: current.session.model })));
+  current.onSwitch(() => store.update(() => initialTranscript({ mode: current.session.mode, model: current.session.model, permissionSummary: current.session.permissionSummary })));
   tui = renderTui(
     <App
       host={current}
@@ -136,6 +136,21 @@ describe("the app with the real engine", () => {
     tui.bus.type("/allow-all on");
     tui.bus.press("enter");
     await tui.waitForFrame((frame) => frame.includes("Allow All"));
+  });
+
+  it("the footer and /allow-all show name --allow-all-tools and its source; /allow-all off leaves it in force", async () => {
+    const { tui } = await startApp({ flags: { allowAllTools: true, allowAllSources: { tools: ["COPILOT_ALLOW_ALL"], paths: [], urls: [] } } });
+    await tui.waitForFrame((frame) => frame.includes("Interactive · Allow All Tools ·"));
+    tui.bus.type("/allow-all show");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("Every tool call runs without asking (COPILOT_ALLOW_ALL)."));
+    tui.bus.type("/allow-all on");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("Interactive · Allow All ·"));
+    tui.bus.type("/allow-all off");
+    tui.bus.press("enter");
+    const frame = await tui.waitForFrame((text) => text.includes("Still in force"));
+    expect(frame).toContain("Interactive · Allow All Tools ·");
   });
 
   it("!cmd runs a shell command and its output goes to the model with the next prompt", async () => {

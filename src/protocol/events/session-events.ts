@@ -96,6 +96,10 @@ export const sessionEvents = {
     z.object({
       previousMode: z.enum(["manual", "allow-all"]).optional(),
       mode: z.enum(["manual", "allow-all"]),
+      /** What approves calls without asking now, with its sources (flags, environment, settings, /allow-all). */
+      summary: z
+        .object({ tools: z.array(z.string()), paths: z.array(z.string()), urls: z.array(z.string()), broadRules: z.array(z.string()) })
+        .optional(),
     }),
   ),
   /** The prompt queue changed: what waits to be sent, in order. Paused after an interrupt until flushed. */

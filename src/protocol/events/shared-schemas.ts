@@ -44,6 +44,19 @@ const needsApproval = {
   reason: z.string().optional(),
   /** Paths outside the allowed directories that the call touches. */
   outsidePaths: z.array(z.string()).optional(),
+  /**
+   * Exactly what "yes for this session" / "always in this directory" would store; absent when those cannot be
+   * offered. The dialog names each of these in its labels.
+   */
+  grants: z
+    .object({
+      commands: z.array(z.string()),
+      writes: z.array(z.string()),
+      paths: z.array(z.string()),
+      origins: z.array(z.string()),
+      tools: z.array(z.string()),
+    })
+    .optional(),
 };
 
 /** What a tool asks permission for: the discriminated union of seed 002's `permissionRequest`. */

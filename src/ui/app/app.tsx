@@ -5,6 +5,7 @@
  */
 import { Box, Static, Text, useStdout } from "ink";
 import { useMemo, useState, useSyncExternalStore } from "react";
+import { permissionModeLabel } from "../../core/permission-summary.js";
 import { slashCommands } from "../../core/slash-commands/registry.js";
 import type { PromptHistory } from "../../session/prompt-history.js";
 import { BackgroundStatus } from "../components/background-status.js";
@@ -132,7 +133,7 @@ export function App(props: AppProps) {
       <Footer
         mode={state.mode}
         model={state.model}
-        permissionMode={state.allowAll ? "Allow All" : "Manual Approval"}
+        permissionMode={permissionModeLabel(state.permissionSummary)}
         usage={usage}
         cwd={host.cwd}
         branch={host.branch}

@@ -10,7 +10,8 @@ import stringWidth from "string-width";
 import type { AgentMode } from "../../protocol/events/index.js";
 import type { Theme } from "../theme.js";
 
-export type PermissionModeLabel = "Manual Approval" | "Allow All";
+/** "Manual Approval", or what approves calls without asking ("Allow All", "Allow All Tools", "Allowed: shell"). */
+export type PermissionModeLabel = string;
 
 export interface FooterProps {
   mode: AgentMode;
@@ -74,7 +75,7 @@ export function footerSegments(props: FooterProps): { left: Segment[]; right: Se
   const { theme } = props;
   const left: Segment[] = [
     { text: MODE_LABELS[props.mode], color: modeColor(props.mode, theme), bold: props.mode !== "interactive" },
-    { text: props.permissionMode, color: props.permissionMode === "Allow All" ? theme.error : theme.muted },
+    { text: props.permissionMode, color: props.permissionMode === "Manual Approval" ? theme.muted : theme.error },
     { text: props.model },
   ];
   if (props.usage) left.push({ text: formatUsage(props.usage), color: usageColor(props.usage, theme) });

@@ -41,20 +41,43 @@ function originOf(url: string): string {
   }
 }
 
-/** What "yes for this session / always" would cover, in words; undefined when it cannot be offered. */
+type Grants = NonNullable<PermissionRequest["grants"]>;
+
+/** "a", "a and b", "a, b and c". */
+function listInWords(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
+/** Every scope the approval stores, in words: each command, each write, each path and origin, each tool. */
+function describeGrants(grants: Grants): string | undefined {
+  const parts = [
+    ...grants.commands.map((id) => `\`${id}\``),
+    ...(grants.writes.length > 0 ? [`writes to ${grants.writes.join(", ")}`] : []),
+    ...(grants.paths.length > 0 ? [`access to ${grants.paths.join(", ")}`] : []),
+    ...grants.origins,
+    ...grants.tools.map((name) => `the tool \`${name}\``),
+  ];
+  return parts.length > 0 ? listInWords(parts) : undefined;
+}
+
+/**
+ * What "yes for this session / always" would cover, in words; undefined when it cannot be offered. The
+ * broker says what an answer stores (`grants`); without that, only what the request itself names.
+ */
 export function approvalScope(request: PermissionRequest): string | undefined {
+  if (request.grants) return describeGrants(request.grants);
   switch (request.kind) {
     case "shell": {
       if (request.canOfferSessionApproval === false) return undefined;
       const ids = [...new Set(request.commands.filter((command) => !command.readOnly).map((command) => command.identifier))];
-      const paths = (request.outsidePaths?.length ?? 0) > 0 ? "these paths" : undefined;
+      const paths = (request.outsidePaths?.length ?? 0) > 0 ? `access to ${request.outsidePaths?.join(", ")}` : undefined;
       const parts = [ids.map((id) => `\`${id}\``).join(", "), paths].filter((part) => part);
       return parts.length > 0 ? parts.join(" and ") : "this command";
     }
     case "write":
-      return "file changes";
+      return `writes to ${request.fileName}`;
     case "read":
-      return "this path";
+      return `access to ${request.path}`;
     case "url":
       return originOf(request.url);
     case "mcp":

@@ -70,7 +70,7 @@ export function reduceTranscript(state: TranscriptState, event: SessionEvent, no
     case "pending_messages.modified":
       return { ...state, queue: (event.data.items ?? []).map((item) => ({ id: item.id, prompt: item.prompt })), queuePaused: event.data.paused ?? false };
     case "session.permissions_changed":
-      return { ...state, allowAll: event.data.mode === "allow-all" };
+      return event.data.summary ? { ...state, permissionSummary: event.data.summary } : state;
     case "user.message": {
       // A `!cmd` result handed to the model: the tool item already shows it.
       if (event.data.source === "shell") return state;

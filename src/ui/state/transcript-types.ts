@@ -67,11 +67,20 @@ export interface TranscriptState {
   queue: { id: string; prompt: string }[];
   /** After an interrupt the queue waits until the user sends it. */
   queuePaused: boolean;
-  /** Every tool, path and URL approved without asking. */
-  allowAll: boolean;
+  /** What approves calls without asking, with its sources. */
+  permissionSummary: PermissionSummaryView;
 }
 
-export function initialTranscript(options: { mode: AgentMode; model: string; allowAll?: boolean }): TranscriptState {
+export interface PermissionSummaryView {
+  tools: string[];
+  paths: string[];
+  urls: string[];
+  broadRules: string[];
+}
+
+export const NO_PERMISSION_SUMMARY: PermissionSummaryView = { tools: [], paths: [], urls: [], broadRules: [] };
+
+export function initialTranscript(options: { mode: AgentMode; model: string; permissionSummary?: PermissionSummaryView }): TranscriptState {
   return {
     items: [],
     running: [],
@@ -83,7 +92,7 @@ export function initialTranscript(options: { mode: AgentMode; model: string; all
     model: options.model,
     queue: [],
     queuePaused: false,
-    allowAll: options.allowAll ?? false,
+    permissionSummary: options.permissionSummary ?? NO_PERMISSION_SUMMARY,
   };
 }
 

@@ -192,7 +192,30 @@ describe("the shell permission dialog", () => {
     expect(frame).toContain("2 more waiting");
     expect(frame).toContain("Outside the allowed directories:");
     expect(frame).toContain("/etc/hosts");
-    expect(frame).toContain("for `git add`, `rm` and these paths");
+    expect(frame).toContain("for `git add`, `rm` and access to /etc/hosts");
+  });
+
+  it("names every scope an answer stores: a command and a write need both in the label", async () => {
+    const request = shell({
+      fullCommandText: "echo hi > out.txt && touch x",
+      commands: [
+        { identifier: "echo", readOnly: true },
+        { identifier: "touch", readOnly: false },
+      ],
+      grants: { commands: ["touch"], writes: ["/work/proj/out.txt"], paths: [], origins: [], tools: [] },
+    });
+    const { tui, answers } = open(request);
+    const frame = await tui.waitForFrame((text) => text.includes("3. Yes"));
+    expect(frame).toContain("2. Yes, and don't ask again this session for `touch` and writes to /work/proj/out.txt");
+    expect(frame).toContain("3. Yes, and always allow `touch` and writes to /work/proj/out.txt in this directory");
+    tui.bus.type("3");
+    await tui.flush();
+    expect(answers).toEqual([[{ kind: "approve-always" }, undefined]]);
+  });
+
+  it("names outside paths and origins an answer stores", () => {
+    const request = shell({ grants: { commands: ["curl"], writes: [], paths: ["/opt/data"], origins: ["https://example.com"], tools: [] } });
+    expect(approvalScope(request)).toBe("`curl`, access to /opt/data and https://example.com");
   });
 
   it("shows nothing about a queue when nothing else waits", async () => {
@@ -217,13 +240,13 @@ describe("the shell permission dialog", () => {
 });
 
 describe("the other permission dialogs", () => {
-  it("asks to edit a file with a coloured diff preview and offers file changes", async () => {
+  it("asks to edit a file with a coloured diff preview and offers writes to that file only", async () => {
     const { tui, answers } = open(writeEdit);
     const frame = await tui.waitForFrame((text) => text.includes("Do you want to edit /work/proj/src/a.ts?"));
     expect(frame).toContain("-const b = 2;");
     expect(frame).toContain("+const b = 3;");
     expect(frame).not.toContain("+++ /work/proj/src/a.ts");
-    expect(frame).toContain("2. Yes, and don't ask again this session for file changes");
+    expect(frame).toContain("2. Yes, and don't ask again this session for writes to /work/proj/src/a.ts");
     tui.bus.type("3");
     await tui.flush();
     expect(answers).toEqual([[{ kind: "approve-always" }, undefined]]);
@@ -242,7 +265,7 @@ describe("the other permission dialogs", () => {
     const { tui } = open(request);
     const frame = await tui.waitForFrame((text) => text.includes("Allow reading"));
     expect(frame).toContain("Allow reading /etc/hosts? It is outside the allowed directories.");
-    expect(frame).toContain("don't ask again this session for this path");
+    expect(frame).toContain("don't ask again this session for access to /etc/hosts");
   });
 
   it("asks about a URL and offers its origin", async () => {
