@@ -14,4 +14,6 @@ export interface PermissionFacts {
   homeDir: string;
   /** The allowed directories (the path gate's roots). */
   roots: readonly string[];
+  /** The workspace (the git root of the working directory): relative path rules are relative to it. */
+  workspace: string;
 }

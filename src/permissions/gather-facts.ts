@@ -18,7 +18,8 @@ export interface FactsEnvironment {
 /** The facts, and the request with the analysis filled in (commands, paths, URLs) for the UI. */
 export async function gatherFacts(request: PermissionRequest, toolName: string, environment: FactsEnvironment): Promise<{ facts: PermissionFacts; request: PermissionRequest }> {
   const { gate, cwd } = environment;
-  const base = { toolName, homeDir: gate.homeDir, roots: gate.roots };
+  // The gate lists the workspace first among its roots.
+  const base = { toolName, homeDir: gate.homeDir, roots: gate.roots, workspace: gate.roots[0] ?? cwd };
   switch (request.kind) {
     case "shell": {
       const analysis = await analyzeShellCommand(request.fullCommandText, { gitAliases: loadGitAliases(cwd, environment.env), env: environment.env, homeDir: gate.homeDir });

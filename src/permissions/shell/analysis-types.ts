@@ -37,6 +37,11 @@ export interface ShellAnalysis {
   urls: string[];
   /** Why the analysis could not follow the command; empty when it understood all of it. */
   unparsed: string[];
+  /**
+   * Parts it understood as commands whose effect it cannot see (inline interpreter code, sed's `e`, a shell
+   * reading its input): no allow rule approves them, nor --allow-all-tools while a deny rule is in force.
+   */
+  opaque: string[];
   /** Every segment is a known read-only use, nothing writes, nothing was beyond the analysis. */
   readOnly: boolean;
 }

@@ -102,7 +102,7 @@ function unwrapEnv(argv: string[], sink: WrapperSink): boolean {
 }
 
 /** How a shell is started: with a -c string, on a script file, or reading its script from stdin. */
-export function shellInvocation(argv: string[]): { mode: "command"; script?: string } | { mode: "file" } | { mode: "stdin" } {
+export function shellInvocation(argv: string[]): { mode: "command"; script?: string } | { mode: "file"; file: string } | { mode: "stdin" } {
   let index = 1;
   let command = false;
   while (index < argv.length) {
@@ -119,7 +119,7 @@ export function shellInvocation(argv: string[]): { mode: "command"; script?: str
     else break;
   }
   if (command) return { mode: "command", ...(argv[index] !== undefined ? { script: argv[index] as string } : {}) };
-  if (index < argv.length && !argv.slice(1).includes("-s")) return { mode: "file" };
+  if (index < argv.length && !argv.slice(1).includes("-s")) return { mode: "file", file: argv[index] as string };
   return { mode: "stdin" };
 }
 
