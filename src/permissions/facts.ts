@@ -16,4 +16,6 @@ export interface PermissionFacts {
   roots: readonly string[];
   /** The workspace (the git root of the working directory): relative path rules are relative to it. */
   workspace: string;
+  /** The repository's git directory and hooks directory (core.hooksPath): writes there become code. */
+  git?: { gitDir: string; hooksDir: string };
 }

@@ -6,7 +6,7 @@ import type { PermissionRequest } from "../core/events/index.js";
 import type { PermissionFacts } from "./facts.js";
 import type { PathGate } from "./paths.js";
 import { analyzeShellCommand } from "./shell/analyze.js";
-import { loadGitAliases } from "./shell/git-aliases.js";
+import { loadGitAliases, loadGitCodeDirs } from "./shell/git-aliases.js";
 import { programName } from "./shell/read-only.js";
 
 export interface FactsEnvironment {
@@ -19,7 +19,8 @@ export interface FactsEnvironment {
 export async function gatherFacts(request: PermissionRequest, toolName: string, environment: FactsEnvironment): Promise<{ facts: PermissionFacts; request: PermissionRequest }> {
   const { gate, cwd } = environment;
   // The gate lists the workspace first among its roots.
-  const base = { toolName, homeDir: gate.homeDir, roots: gate.roots, workspace: gate.roots[0] ?? cwd };
+  const git = request.kind === "shell" || request.kind === "write" ? loadGitCodeDirs(cwd, environment.env) : undefined;
+  const base = { toolName, homeDir: gate.homeDir, roots: gate.roots, workspace: gate.roots[0] ?? cwd, ...(git ? { git } : {}) };
   switch (request.kind) {
     case "shell": {
       const analysis = await analyzeShellCommand(request.fullCommandText, { gitAliases: loadGitAliases(cwd, environment.env), env: environment.env, homeDir: gate.homeDir });

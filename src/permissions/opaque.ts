@@ -14,19 +14,23 @@ const GIT_DIR_ENTRIES = new Set(["config", "config.worktree", "hooks", "info", "
 /** Files in the work tree (or home) that configure programs git runs. */
 const GIT_FILES = new Set([".gitmodules", ".gitattributes", ".gitconfig"]);
 
-/** Why a write to this path becomes code git runs, or undefined. */
-export function gitExecutableConfig(resolved: string): string | undefined {
+/** Whether a path inside a git directory (as its components there) is the directory itself or what git runs. */
+function inGitDir(rest: readonly string[]): boolean {
+  if (rest.length === 0) return true;
+  return GIT_DIR_ENTRIES.has(rest[0] as string) && (rest[0] !== "info" || rest.length === 1 || rest[1] === "attributes");
+}
+
+/** Why a write to this path becomes code git runs, or undefined. `git`: the repository's own directories. */
+export function gitExecutableConfig(resolved: string, git?: PermissionFacts["git"]): string | undefined {
+  const within = (dir: string) => resolved === dir || resolved.startsWith(dir + path.sep);
+  if (git && within(git.hooksDir)) return `${resolved} is in git's hooks directory (${git.hooksDir})`;
+  if (git && within(git.gitDir) && inGitDir(path.relative(git.gitDir, resolved).split(path.sep).filter(Boolean))) return `${resolved} is git configuration that can run programs`;
   const parts = resolved.split(path.sep).filter((part) => part !== "");
   const name = parts.at(-1) ?? "";
   if (GIT_FILES.has(name)) return `${name} configures programs git runs`;
   const gitDir = parts.lastIndexOf(".git");
-  if (gitDir >= 0) {
-    const rest = parts.slice(gitDir + 1);
-    if (rest.length === 0) return ".git itself decides which configuration and hooks git uses";
-    if (GIT_DIR_ENTRIES.has(rest[0] as string) && (rest[0] !== "info" || rest.length === 1 || rest[1] === "attributes")) {
-      return `.git/${rest.join("/")} is git configuration that can run programs`;
-    }
-  }
+  const rest = parts.slice(gitDir + 1);
+  if (gitDir >= 0 && inGitDir(rest)) return rest.length === 0 ? ".git itself decides which configuration and hooks git uses" : `.git/${rest.join("/")} is git configuration that can run programs`;
   const config = parts.lastIndexOf(".config");
   if (config >= 0 && parts[config + 1] === "git" && ["config", "attributes"].includes(parts[config + 2] ?? "")) return `${parts.slice(config).join("/")} configures programs git runs`;
   return undefined;
@@ -37,7 +41,7 @@ export function opaqueReasons(facts: PermissionFacts): string[] {
   const reasons = [...(facts.shell?.analysis.opaque ?? [])];
   for (const mention of facts.paths) {
     if (mention.access === "read" || mention.resolved === undefined) continue;
-    const why = gitExecutableConfig(mention.resolved);
+    const why = gitExecutableConfig(mention.resolved, facts.git);
     if (why && !reasons.some((reason) => reason.startsWith(`writing ${mention.resolved}`))) reasons.push(`writing ${mention.resolved}: ${why}`);
   }
   return reasons;

@@ -93,6 +93,25 @@ describe("writes that become code: git's executable configuration always asks, w
     expect((await sh(command, DENY_RM)).verdict).toBe("ask");
   });
 
+  it("core.hooksPath moves the hooks: writes there ask too, in a worktree whose git directory is elsewhere", async () => {
+    const repo = path.join(root, "hooks-repo");
+    const gitDir = path.join(root, "elsewhere.git");
+    mkdirSync(path.join(repo, ".githooks"), { recursive: true });
+    mkdirSync(gitDir, { recursive: true });
+    writeFileSync(path.join(repo, ".git"), `gitdir: ${gitDir}\n`);
+    writeFileSync(path.join(gitDir, "config"), "[core]\n\tbare = false\n[core]\n\thooksPath = .githooks\n");
+    const inRepo = (file: string, flags: Flags) =>
+      checkPermission({ kind: "write", fileName: path.join(repo, file), diff: "", intention: "x" }, "create", { cwd: repo, flags: { disallowTempDir: true, ...flags }, env, homeDir: home });
+    expect((await inRepo(".githooks/pre-commit", { allowTool: ["write"] })).verdict).toBe("ask");
+    expect((await inRepo(".githooks/pre-commit", DENY_RM)).verdict).toBe("ask");
+    expect((await inRepo("src/a.ts", { allowTool: ["write"] })).verdict).toBe("allow");
+    const inGitDir = await checkPermission({ kind: "write", fileName: path.join(gitDir, "config"), diff: "", intention: "x" }, "edit", { cwd: repo, flags: { allowTool: ["write"], addDir: [gitDir] }, env, homeDir: home });
+    expect(inGitDir.verdict, inGitDir.reason).toBe("ask");
+    expect(inGitDir.reason).toContain("is git configuration that can run programs");
+    const shell = await checkShell("cp hook .githooks/post-checkout", { cwd: repo, flags: { allowTool: ["write", "shell(cp)"] }, env, homeDir: home });
+    expect(shell.verdict, shell.reason).toBe("ask");
+  });
+
   it("--allow-all-tools with no deny rule keeps meaning all", async () => {
     expect((await fileWrite(".git/config", "edit", ALL)).verdict).toBe("allow");
     expect((await sh("cp hook.sh .git/hooks/pre-commit", ALL)).verdict).toBe("allow");
