@@ -7,7 +7,7 @@ export interface PermissionFacts {
   toolName: string;
   request: PermissionRequest;
   /** For shell commands: the analysis, and each segment's operands checked by the path gate. */
-  shell?: { analysis: ShellAnalysis; operands: CheckedPath[][] };
+  shell?: { analysis: ShellAnalysis; operands: CheckedPath[][]; unnamedWriteDirs?: string[] };
   /** Every path the call touches, checked by the path gate. */
   paths: CheckedPath[];
   urls: string[];

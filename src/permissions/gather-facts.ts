@@ -36,7 +36,9 @@ export async function gatherFacts(request: PermissionRequest, toolName: string, 
         possibleUrls: analysis.urls,
         hasWriteFileRedirection: analysis.paths.some((mention) => mention.access === "write"),
       };
-      return { facts: { ...base, request: enriched, shell: { analysis, operands }, paths, urls: analysis.urls }, request: enriched };
+      // Where a command writes files it does not name (tar -x, patch -p1): checked for git's directory below it.
+      const unnamedWriteDirs = paths.flatMap((checked, index) => (analysis.paths[index]?.unnamedFiles && checked.resolved ? [checked.resolved] : []));
+      return { facts: { ...base, request: enriched, shell: { analysis, operands, unnamedWriteDirs }, paths, urls: analysis.urls }, request: enriched };
     }
     case "write":
       return { facts: { ...base, request, paths: [gate.check(request.fileName, "write")], urls: [] }, request };

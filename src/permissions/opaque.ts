@@ -44,6 +44,12 @@ export function opaqueReasons(facts: PermissionFacts): string[] {
     const why = gitExecutableConfig(mention.resolved, facts.git);
     if (why && !reasons.some((reason) => reason.startsWith(`writing ${mention.resolved}`))) reasons.push(`writing ${mention.resolved}: ${why}`);
   }
+  // tar -x, unzip or patch -p1 above the git directory can write its hooks and config among unnamed files.
+  const git = facts.git;
+  for (const dir of facts.shell?.unnamedWriteDirs ?? []) {
+    const holds = (inner: string) => inner === dir || inner.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+    if (git && (holds(git.gitDir) || holds(git.hooksDir))) reasons.push(`it writes files it does not name under ${dir}, which holds git's directory (hooks and configuration git runs)`);
+  }
   return reasons;
 }
 

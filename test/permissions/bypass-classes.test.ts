@@ -112,7 +112,30 @@ describe("writes that become code: git's executable configuration always asks, w
     expect(shell.verdict, shell.reason).toBe("ask");
   });
 
+  it.each([
+    ["tar -xf a.tar", "shell(tar)"],
+    ["tar xzf a.tgz", "shell(tar)"],
+    ["tar --extract --file=a.tar", "shell(tar)"],
+    ["unzip a.zip", "shell(unzip)"],
+    ["patch -p1 < fix.diff", "shell(patch)"],
+    ["git diff | patch -p1", "shell(patch)"],
+  ])("%j writes files it does not name above .git: asks under write + %s", async (command, rule) => {
+    const decision = await sh(command, { allowTool: ["write", rule, "shell(git:*)"] });
+    expect(decision.verdict, decision.reason).toBe("ask");
+    expect(hasConfirm(decision), decision.reason).toBe(true);
+  });
+
+  it.each([
+    ["tar -xf a.tar -C src", "shell(tar)"],
+    ["unzip a.zip -d src", "shell(unzip)"],
+    ["patch -d src -p1 < fix.diff", "shell(patch)"],
+  ])("%j writes unnamed files only under src/: allowed by write(src/**) + %s", async (command, rule) => {
+    expect((await sh(command, { allowTool: ["write(src/**)", rule] })).verdict).toBe("allow");
+  });
+
   it("--allow-all-tools with no deny rule keeps meaning all", async () => {
+    expect((await sh("patch -p1 < fix.diff", ALL)).verdict).toBe("allow");
+    expect((await sh("tar xzf a.tgz", ALL)).verdict).toBe("allow");
     expect((await fileWrite(".git/config", "edit", ALL)).verdict).toBe("allow");
     expect((await sh("cp hook.sh .git/hooks/pre-commit", ALL)).verdict).toBe("allow");
   });

@@ -29,6 +29,8 @@ export interface PathMention {
   access: PathAccess;
   /** The directory a relative path is relative to, after `cd` in the same command (relative to the cwd). */
   base?: string;
+  /** A directory under which the command writes files it does not name (tar -x, patch -p1, unzip). */
+  unnamedFiles?: boolean;
 }
 
 export interface ShellAnalysis {

@@ -246,7 +246,7 @@ class Analyzer {
     }
     const wrapper = unwrap(effective, sink);
     const opaque = this.opaqueReason(argv, effective);
-    if (opaque) this.opaque.push(`\`${argv.join(" ").slice(0, 60)}\`: ${opaque}`);
+    if (opaque) this.opaque.push(`\`${quoteArgv(argv).slice(0, 80)}\`: ${opaque}`);
     if (programName(effective[0] ?? "") === "alias") this.defineAliases(effective.slice(1), words);
     const aligned = effective === argv ? words : undefined; // git's global options shift the words
     const operands = effective
@@ -283,9 +283,18 @@ class Analyzer {
       else this.addPath(value, MODIFIES_ALL.has(program) ? "modify" : "read");
     });
     for (const { index, text } of destinations.inline) this.addPath({ text, literal: aligned?.[index + 1]?.literal ?? true, glob: false }, "write");
-    if (destinations.unknown) this.paths.push({ text: `(${destinations.unknown})`, literal: false, access: "write" });
+    if (destinations.unnamedUnder !== undefined) {
+      const before = this.paths.length;
+      this.addPath({ text: destinations.unnamedUnder, literal: true, glob: false }, "write");
+      for (const mention of this.paths.slice(before)) mention.unnamedFiles = true;
+    }
     this.changeDirectory(program, operands);
   }
+}
+
+/** argv as a person would type it again, for messages: words with spaces or quotes in single quotes. */
+function quoteArgv(argv: readonly string[]): string {
+  return argv.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`)).join(" ");
 }
 
 export async function analyzeShellCommand(command: string, options: AnalysisOptions = {}): Promise<ShellAnalysis> {

@@ -10,8 +10,11 @@ export interface Destinations {
   indices: Set<number>;
   /** Destinations written inside an option word (`--target-directory=DIR`, `-oFILE`), with that word's index. */
   inline: { index: number; text: string }[];
-  /** Set when the program writes files the command does not name (patch -p1 < fix.diff). */
-  unknown?: string;
+  /**
+   * The directory under which the program writes files the command does not name (`patch -p1 < fix.diff`,
+   * `tar -xf a.tar`: the names come from the patch or the archive; both refuse `..` and absolute names).
+   */
+  unnamedUnder?: string;
 }
 
 /** Options that take the next word as their value, per program (so the value is not taken for an operand). */
@@ -69,6 +72,17 @@ function valuedOption(args: readonly string[], short: RegExp | undefined, long: 
   return found;
 }
 
+/** The value of `-X VALUE`, `-XVALUE`, `--long VALUE` or `--long=VALUE` (the last one given). */
+function optionValue(args: readonly string[], short: string, long: string | undefined): string | undefined {
+  let value: string | undefined;
+  args.forEach((arg, index) => {
+    if (arg === short || arg === long) value = args[index + 1] ?? value;
+    else if (long && arg.startsWith(`${long}=`)) value = arg.slice(long.length + 1);
+    else if (!arg.startsWith("--") && arg.startsWith(short) && arg.length > short.length) value = arg.slice(short.length);
+  });
+  return value;
+}
+
 export function destinationsOf(program: string, args: readonly string[]): Destinations {
   const result: Destinations = { indices: new Set(), inline: [] };
   const operands = () => operandsOf(program, args);
@@ -103,9 +117,10 @@ export function destinationsOf(program: string, args: readonly string[]): Destin
       break;
     case "patch": {
       if (valuedOption(args, /^-o/, ["--output"], result)) break;
+      const directory = optionValue(args, "-d", "--directory");
       const original = operands()[0];
-      if (original && !args.some((arg) => /^(-d|--directory)/.test(arg))) result.indices.add(original.index);
-      else result.unknown = "the files the patch names";
+      if (original && directory === undefined) result.indices.add(original.index);
+      else result.unnamedUnder = directory ?? ".";
       break;
     }
     case "sed":
@@ -129,11 +144,16 @@ export function destinationsOf(program: string, args: readonly string[]): Destin
       // `tar czf out.tgz dir`: the old style bundles the letters in the first word, f's value is the next.
       const bundle = args[0] !== undefined && !args[0].startsWith("-") ? args[0] : undefined;
       const creating = args.includes("--create") || args.some((arg) => /^-[a-zA-Z]*c/.test(arg)) || (bundle?.includes("c") ?? false);
+      const extracting = args.includes("--extract") || args.includes("--get") || args.some((arg) => /^-[a-zA-Z]*x/.test(arg)) || (bundle?.includes("x") ?? false);
+      if (extracting) result.unnamedUnder = optionValue(args, "-C", "--directory") ?? ".";
       if (!creating) break;
       if (bundle?.includes("f") && args[1] !== undefined) result.indices.add(1);
       else valuedOption(args, /^-[a-zA-Z]*f/, ["--file"], result);
       break;
     }
+    case "unzip":
+      result.unnamedUnder = optionValue(args, "-d", undefined) ?? ".";
+      break;
     case "uniq":
     case "xxd": {
       const all = operands();
