@@ -279,6 +279,8 @@ const RESOLVED_UNDER_DENY_RM: string[] = [
   "bash -c 'alias d=rm; d x'",
   "alias e=echo; alias r=rm; e hi; r x",
   "alias s='sudo rm'; s x",
+  "hash -p /bin/rm ls; ls x",
+  "hash -p /usr/bin/rm cat; cat x",
 ];
 
 /** Opaque: no allow rule approves them; under --allow-all-tools with a deny rule they ask; alone, they are allowed. */
@@ -370,6 +372,30 @@ const OPAQUE: [command: string, rule: string][] = [
   ["env perl -e 'unlink \"x\"'", "shell(perl)"],
   ["timeout 5 python -c 'import os'", "shell(python)"],
   ["git -c alias.p='!perl -e 1' p", "shell(git:*)"],
+  // input pasted into a script, commands given as options, configuration written for later
+  ["ls | xargs -I{} sh -c 'echo {}'", "shell(xargs)"],
+  ["find . -name '*.sh' -exec bash -c 'cat {}' \\;", "shell(find)"],
+  ["parallel ::: 'rm x'", "shell(parallel)"],
+  ["parallel -j 4 < cmds", "shell(parallel)"],
+  ["man -P 'rm x' ls", "shell(man)"],
+  ["git send-email --sendmail-cmd='rm x' a.patch", "shell(git:*)"],
+  ["git clone --template=./tpl https://example.com/r.git d", "shell(git:*)"],
+  ["git init --template=./tpl", "shell(git:*)"],
+  ["git clone -c core.fsmonitor='rm x' https://example.com/r.git d", "shell(git:*)"],
+  ["npx -c 'rm x'", "shell(npx)"],
+  ["npm exec --call='rm x'", "shell(npm:*)"],
+  ["npm config set script-shell ./evil.sh", "shell(npm:*)"],
+  ["enable -f ./evil.so evil", "shell(enable)"],
+];
+
+/** Not analysable at all: asked about in every mode, --allow-all-tools included. */
+const UNPARSED: string[] = [
+  "BASH_ALIASES[x]=rm; x y",
+  "BASH_CMDS[ls]=/bin/rm; ls x",
+  "npm_config_node_options='--require ./evil.js' npm test",
+  "NPM_CONFIG_SCRIPT_SHELL=./evil.sh npm test",
+  "GIT_ALLOW_PROTOCOL=ext git clone 'ext::sh -c rm% x' d",
+  "alias r=$CMD; r x",
 ];
 
 describe("commands whose effect cannot be seen", () => {
@@ -377,6 +403,10 @@ describe("commands whose effect cannot be seen", () => {
     const decision = await sh(command, DENY_RM);
     expect(decision.verdict, decision.reason).toBe("deny");
     expect(decision.verdict === "deny" && decision.rule?.text).toBe("shell(rm)");
+  });
+
+  it.each(UNPARSED)("%j is asked about in every mode", async (command) => {
+    for (const flags of [{ allowTool: ["shell"] }, DENY_RM, { ...ALL, allowAllPaths: true, allowAllUrls: true }]) expect((await sh(command, flags)).verdict, JSON.stringify(flags)).toBe("ask");
   });
 
   it("an alias named like an allowed program runs what it says", async () => {

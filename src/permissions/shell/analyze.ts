@@ -185,16 +185,19 @@ class Analyzer {
     args.forEach((arg, index) => {
       const definition = /^([^=\s]+)=(.*)$/s.exec(arg);
       if (!definition) return;
-      if (words?.[index + 1]?.literal === false) this.opaque.push(`the alias ${definition[1]} is defined with a value only known when it runs`);
+      // Like `$CMD x`: the program the alias runs is only known when it runs.
+      if (words?.[index + 1]?.literal === false) this.unparsed.push(`the alias ${definition[1]} is defined with a value only known when it runs`);
       else this.aliases.set(definition[1] as string, definition[2] as string);
     });
   }
 
   /** Why what this command runs cannot be seen, if it cannot. */
-  private opaqueReason(argv: string[], effective: string[]): string | undefined {
+  private opaqueReason(argv: string[], effective: string[], operandsUnknown: boolean): string | undefined {
     const program = programName(effective[0] ?? "");
     if (SHELLS.has(program)) {
       const invocation = shellInvocation(effective);
+      // xargs -I{} and find -exec put their input into the script's text: data becomes code.
+      if (operandsUnknown && invocation.mode === "command" && invocation.script?.includes("{}")) return "its input is pasted into a shell script";
       if (invocation.mode === "stdin") return shellScriptOpaque("stdin", undefined, this.stdinIsParsedScript);
       if (invocation.mode === "file") return shellScriptOpaque("file", invocation.file, false);
       return undefined;
@@ -245,9 +248,12 @@ class Analyzer {
       unsafe = git.unsafe;
     }
     const wrapper = unwrap(effective, sink);
-    const opaque = this.opaqueReason(argv, effective);
+    const opaque = this.opaqueReason(argv, effective, operandsUnknown);
     if (opaque) this.opaque.push(`\`${quoteArgv(argv).slice(0, 80)}\`: ${opaque}`);
     if (programName(effective[0] ?? "") === "alias") this.defineAliases(effective.slice(1), words);
+    // `hash -p /bin/rm ls` makes `ls` run /bin/rm: an alias by another name.
+    const hashed = programName(effective[0] ?? "") === "hash" ? effective.indexOf("-p") : -1;
+    if (hashed > 0 && effective[hashed + 1] !== undefined && effective[hashed + 2] !== undefined) this.aliases.set(effective[hashed + 2] as string, quoteArgv([effective[hashed + 1] as string]));
     const aligned = effective === argv ? words : undefined; // git's global options shift the words
     const operands = effective
       .slice(1)

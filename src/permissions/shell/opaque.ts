@@ -103,6 +103,9 @@ function gitOpaque(args: readonly string[]): string | undefined {
   if (args.some((arg) => /^protocol\.(ext\.)?allow=/i.test(arg) || /^-cprotocol\./i.test(arg))) return "git is told to allow transports that run commands";
   const sub = args.find((arg) => !arg.startsWith("-"));
   if (sub === "grep" && args.some((arg) => /^(-O|--open-files-in-pager)/.test(arg))) return "git grep -O runs a pager program";
+  if ((sub === "clone" || sub === "init") && args.some((arg) => /^--template(=|$)/.test(arg))) return "a template directory puts hooks into the new repository";
+  if (sub === "clone" && args.some((arg) => /^(-c|--config)(=|$)/.test(arg) || /^-c./.test(arg))) return "git clone writes configuration into the new repository";
+  if (sub === "send-email" && args.some((arg) => /^--(smtp-server|sendmail-cmd|to-cmd|cc-cmd|header-cmd)(=|$)/.test(arg))) return "git send-email runs a command given as an option";
   return undefined;
 }
 
@@ -120,8 +123,14 @@ function makeOpaque(args: readonly string[]): string | undefined {
   return undefined;
 }
 
+const NPM_PROGRAM_KEYS = /^(node-options|script-shell|shell|git|editor|browser|viewer)(=|$)/;
+
 function npmOpaque(args: readonly string[]): string | undefined {
-  return args.some((arg) => /^--(node-options|script-shell|shell|git|editor|browser|viewer)(=|$)/.test(arg)) ? "an npm option makes it run a program or pass options to node" : undefined;
+  if (args.some((arg) => arg.startsWith("--") && NPM_PROGRAM_KEYS.test(arg.slice(2)))) return "an npm option makes it run a program or pass options to node";
+  if (args.some((arg) => /^(-c|--call)(=|$)/.test(arg))) return "npm exec -c runs a shell command";
+  const set = args.findIndex((arg) => arg === "set");
+  if (set >= 0 && args.slice(set + 1).some((arg) => NPM_PROGRAM_KEYS.test(arg))) return "npm configuration that names a program runs it later";
+  return undefined;
 }
 
 /** Why this command's effect cannot be seen, or undefined when the analysis sees what it runs. */
@@ -161,6 +170,22 @@ export function opaqueReason(argv: readonly string[]): string | undefined {
     case "pnpm":
     case "yarn":
       return npmOpaque(args);
+    case "man":
+      return args.some((arg) => /^(-P|--pager|-H|--html)(=|$)|^-P./.test(arg)) ? "man runs the pager or browser given as an option" : undefined;
+    case "parallel": {
+      // With no command template, parallel runs each argument (or input line) as a command.
+      const end = args.findIndex((arg) => /^:::+$/.test(arg));
+      const before = end < 0 ? args : args.slice(0, end);
+      let template = 0;
+      for (let index = 0; index < before.length; index++) {
+        const arg = before[index] as string;
+        if (/^(-j|--jobs|-S|--sshlogin|-a|--arg-file|--delay|--timeout|--joblog|--results|-d|--delimiter|-I|--tmpdir)$/.test(arg)) index++;
+        else if (!arg.startsWith("-")) template++;
+      }
+      return template === 0 ? "parallel runs its arguments or input lines as commands" : undefined;
+    }
+    case "enable":
+      return args.some((arg) => /^-[a-zA-Z]*f/.test(arg)) ? "enable -f loads a builtin from a shared library" : undefined;
     case "source":
     case ".": {
       const file = args[0];
