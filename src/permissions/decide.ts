@@ -2,7 +2,8 @@
  * The gate's decision as one pure function: (facts about a tool call, policy) → allow | deny | ask, naming
  * what decided. Order: deny rules (they win over everything, --allow-all-tools included), the floor, ask
  * rules, then every part of the call must be allowed (read-only, a rule, a flag or an approval); whatever
- * is not is listed as a need, and the answer is ask.
+ * is not is listed as a need, and the answer is ask. What the gate cannot check (opaque commands, writes to
+ * git's executable configuration) is approved by no rule, and by --allow-all-tools only with no deny rule.
  */
 import path from "node:path";
 import { type Approvals, type Need } from "./approvals.js";
