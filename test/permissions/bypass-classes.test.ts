@@ -281,6 +281,14 @@ const RESOLVED_UNDER_DENY_RM: string[] = [
   "alias s='sudo rm'; s x",
   "hash -p /bin/rm ls; ls x",
   "hash -p /usr/bin/rm cat; cat x",
+  // configuration written with git config names the program git will run: it is checked as that program
+  "git config -f .git/config core.fsmonitor 'rm x'",
+  "git config --file=.git/config core.pager 'rm x'",
+  "git config --type bool diff.external 'rm x'",
+  "git config submodule.lib.update '!rm x'",
+  "git config hook.pre-commit.command 'rm x'",
+  "git config interactive.diffFilter 'rm x'",
+  "git config mergetool.t.cmd 'rm x'",
 ];
 
 /** Opaque: no allow rule approves them; under --allow-all-tools with a deny rule they ask; alone, they are allowed. */
@@ -386,6 +394,8 @@ const OPAQUE: [command: string, rule: string][] = [
   ["npm exec --call='rm x'", "shell(npm:*)"],
   ["npm config set script-shell ./evil.sh", "shell(npm:*)"],
   ["enable -f ./evil.so evil", "shell(enable)"],
+  ["git config protocol.ext.allow always", "shell(git:*)"],
+  ["git config remote.origin.vcs evil", "shell(git:*)"],
 ];
 
 /** Not analysable at all: asked about in every mode, --allow-all-tools included. */

@@ -237,6 +237,7 @@ class Analyzer {
       command: (inner, options) => this.argv(inner, undefined, options?.operandsUnknown ?? false, depth + 1),
       script: (text) => this.script(text, depth + 1),
       unparsed: (reason) => this.unparsed.push(reason),
+      opaque: (reason) => this.opaque.push(reason),
       path: (text, access) => this.addPath({ text, literal: true, glob: false }, access),
       assignment: (name, value) => this.assignment(name, { text: value, literal: true, glob: false }, depth),
     };

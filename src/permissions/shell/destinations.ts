@@ -154,6 +154,12 @@ export function destinationsOf(program: string, args: readonly string[]): Destin
     case "unzip":
       result.unnamedUnder = optionValue(args, "-d", undefined) ?? ".";
       break;
+    case "git": {
+      // `git config -f FILE name value` writes FILE (reading it with --get or --list does not).
+      const reading = args.some((arg) => /^(--get|--get-all|--get-regexp|--get-urlmatch|--list|-l|get|list)$/.test(arg));
+      if (args[0] === "config" && !reading) valuedOption(args, /^-f/, ["--file"], result);
+      break;
+    }
     case "uniq":
     case "xxd": {
       const all = operands();

@@ -11,6 +11,8 @@ export interface WrapperSink {
   /** Parse this text as a shell script. */
   script(text: string): void;
   unparsed(reason: string): void;
+  /** Understood, but what it runs cannot be seen (see opaque.ts). */
+  opaque(reason: string): void;
   /** A path the wrapper itself uses (a directory it changes to, a file it writes). */
   path(pathText: string, access: PathAccess): void;
   /** A variable the wrapper sets for the command it runs (env NAME=value). */
