@@ -221,9 +221,27 @@ describe("programs that write files: every destination goes through the write ru
     [`GIT_TRACE_PACKET=${path.join(ws, "docs", "trace")} git status`, "git:*"],
     [`env GIT_TRACE2_EVENT=${path.join(ws, "docs", "trace")} git status`, "git:*"],
     [`export GIT_TRACE=${path.join(ws, "docs", "trace")}; git status`, "git:*"],
+    ["git archive -o docs/src.tar HEAD", "git:*"],
+    ["git format-patch -o docs HEAD~3", "git:*"],
+    ["git bundle create docs/all.bundle --all", "git:*"],
+    ["git log --output=docs/log.txt", "git:*"],
+    ["git diff --output docs/d.patch", "git:*"],
+    ["git clone https://example.com/r.git docs/r", "git:*"],
+    ["git config -f docs/x.cfg a.b c", "git:*"],
+    ["split -l 10 src/a.ts docs/part-", "split"],
+    ["csplit -f docs/part src/a.ts 5", "csplit"],
+    ["sort src/a.ts | sponge docs/a.md", "sponge"],
+    ["ed docs/a.md < script.ed", "ed"],
+    ["cpio -id < a.cpio", "cpio"],
+    ["7z x a.7z", "7z"],
+    ["openssl enc -in src/a.ts -out docs/a.enc -k x", "openssl"],
+    ["gpg -o docs/a.gpg -c src/a.ts", "gpg"],
+    ["curl -o docs/x https://example.com/x", "curl"],
+    ["curl --output-dir docs -O https://example.com/x", "curl"],
+    ["wget -O docs/x https://example.com/x", "wget"],
   ];
   it.each(OUTSIDE_SRC)("%j is not approved by write(src/**) + shell(%s)", async (command, program) => {
-    const decision = await sh(command, { ...SRC_AND(program), allowTool: ["write(src/**)", `shell(${program})`, "shell(export)", "shell(env)"] });
+    const decision = await sh(command, { allowTool: ["write(src/**)", `shell(${program})`, "shell(export)", "shell(env)", "shell(sort)"], allowUrl: ["example.com"] });
     expect(decision.verdict, decision.reason).toBe("ask");
     expect(decision.verdict === "ask" && decision.needs.some((need) => need.kind === "write" || need.kind === "path"), decision.reason).toBe(true);
   });
@@ -239,6 +257,8 @@ describe("programs that write files: every destination goes through the write ru
     ["sed -i 's/a/b/' src/a.ts", "sed"],
     ["sort -o src/sorted.ts src/a.ts", "sort"],
     ["tar -czf src/all.tgz docs", "tar"],
+    ["git archive -o src/snapshot.tar HEAD", "git:*"],
+    ["split -l 10 README.md src/part-", "split"],
   ])("%j writes only into src/: allowed by write(src/**) + shell(%s)", async (command, program) => {
     const decision = await sh(command, SRC_AND(program));
     expect(decision.verdict, decision.reason).toBe("allow");

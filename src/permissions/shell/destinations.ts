@@ -83,6 +83,29 @@ function optionValue(args: readonly string[], short: string, long: string | unde
   return value;
 }
 
+function dirname(text: string): string {
+  const slash = text.lastIndexOf("/");
+  return slash < 0 ? "." : text.slice(0, slash) || "/";
+}
+
+/** git subcommands that write files they are told to: config -f, archive -o, format-patch -o, bundle, clone. */
+function gitDestinations(args: readonly string[], result: Destinations): void {
+  const sub = args[0];
+  // `git config -f FILE name value` writes FILE (reading it with --get or --list does not).
+  const reading = args.some((arg) => /^(--get|--get-all|--get-regexp|--get-urlmatch|--list|-l|get|list)$/.test(arg));
+  if (sub === "config" && !reading) valuedOption(args, /^-f/, ["--file"], result);
+  if (sub === "archive") valuedOption(args, /^-o/, ["--output"], result);
+  else if (sub === "format-patch") {
+    const directory = optionValue(args, "-o", "--output-directory");
+    if (directory !== undefined) result.unnamedUnder = directory;
+  } else if (sub !== "config") valuedOption(args, undefined, ["--output"], result);
+  if (sub === "bundle" && args[1] === "create" && args[2] !== undefined) result.indices.add(2);
+  if (sub === "clone") {
+    const operands = args.slice(1).filter((arg, index) => !arg.startsWith("-") && !/^(-o|--origin|-b|--branch|-u|--upload-pack|--reference|--separate-git-dir|--depth|-c|--config|--template|-j|--jobs)$/.test(args[index] ?? ""));
+    if (operands.length >= 2) result.indices.add(args.lastIndexOf(operands.at(-1) as string));
+  }
+}
+
 export function destinationsOf(program: string, args: readonly string[]): Destinations {
   const result: Destinations = { indices: new Set(), inline: [] };
   const operands = () => operandsOf(program, args);
@@ -136,11 +159,14 @@ export function destinationsOf(program: string, args: readonly string[]): Destin
       break;
     case "curl":
       valuedOption(args, /^-o/, ["--output"], result);
+      if (args.some((arg) => /^--output-dir(=|$)/.test(arg))) result.unnamedUnder = optionValue(args, "--output-dir", "--output-dir");
       break;
     case "wget":
       valuedOption(args, /^-O/, ["--output-document"], result);
       break;
-    case "tar": {
+    case "tar":
+    case "gtar":
+    case "bsdtar": {
       // `tar czf out.tgz dir`: the old style bundles the letters in the first word, f's value is the next.
       const bundle = args[0] !== undefined && !args[0].startsWith("-") ? args[0] : undefined;
       const creating = args.includes("--create") || args.some((arg) => /^-[a-zA-Z]*c/.test(arg)) || (bundle?.includes("c") ?? false);
@@ -154,12 +180,35 @@ export function destinationsOf(program: string, args: readonly string[]): Destin
     case "unzip":
       result.unnamedUnder = optionValue(args, "-d", undefined) ?? ".";
       break;
-    case "git": {
-      // `git config -f FILE name value` writes FILE (reading it with --get or --list does not).
-      const reading = args.some((arg) => /^(--get|--get-all|--get-regexp|--get-urlmatch|--list|-l|get|list)$/.test(arg));
-      if (args[0] === "config" && !reading) valuedOption(args, /^-f/, ["--file"], result);
+    case "git":
+      gitDestinations(args, result);
       break;
-    }
+    case "split":
+    case "csplit":
+      // split's last operand and csplit's -f are the prefix of the files it writes.
+      if (program === "csplit") result.unnamedUnder = dirname(optionValue(args, "-f", "--prefix") ?? "xx");
+      else last();
+      break;
+    case "sponge":
+    case "ed":
+      for (const operand of operands()) result.indices.add(operand.index);
+      break;
+    case "cpio":
+      if (args.some((arg) => arg === "--extract" || /^-[a-zA-Z]*i/.test(arg))) result.unnamedUnder = optionValue(args, "-D", "--directory") ?? ".";
+      break;
+    case "7z":
+    case "7za":
+    case "7zz":
+      if (args[0] === "x" || args[0] === "e") result.unnamedUnder = optionValue(args, "-o", undefined) ?? ".";
+      else if (args[0] === "a" || args[0] === "u") last();
+      break;
+    case "openssl":
+      valuedOption(args, undefined, ["-out"], result);
+      break;
+    case "gpg":
+    case "gpg2":
+      valuedOption(args, /^-o/, ["--output"], result);
+      break;
     case "uniq":
     case "xxd": {
       const all = operands();
