@@ -233,6 +233,12 @@ class Analyzer {
       this.unparsed.push("commands nested too deeply");
       return;
     }
+    // An alias reached through a wrapper (`alias s='sudo '` makes bash expand the next word too): follow it.
+    const alias = words === undefined ? this.aliases.get(argv[0] ?? "") : undefined;
+    if (alias !== undefined) {
+      this.script(`${alias} ${quoteArgv(argv.slice(1))}`, depth + 1);
+      return;
+    }
     const sink: WrapperSink = {
       command: (inner, options) => this.argv(inner, undefined, options?.operandsUnknown ?? false, depth + 1),
       script: (text) => this.script(text, depth + 1),

@@ -115,6 +115,7 @@ function tarOpaque(args: readonly string[]): string | undefined {
 }
 
 function makeOpaque(args: readonly string[]): string | undefined {
+  if (args.some((arg) => /^(SHELL|MAKESHELL|\.SHELLFLAGS)=/.test(arg))) return "make runs its recipes through the shell given on the command line";
   const files = optionValues(args, "-f", ["--file", "--makefile"]);
   // `make -f - <<EOF` reaches us as a trailing `-f`: the grammar drops the `-` before a heredoc.
   const trailing = /^(-f|--file|--makefile)$/.test(args.at(-1) ?? "");
@@ -170,6 +171,8 @@ export function opaqueReason(argv: readonly string[]): string | undefined {
     case "pnpm":
     case "yarn":
       return npmOpaque(args);
+    case "zip":
+      return args.some((arg) => /^(-TT|--unzip-command)(=|$)/.test(arg)) ? "zip -TT runs a command to test the archive" : undefined;
     case "man":
       return args.some((arg) => /^(-P|--pager|-H|--html)(=|$)|^-P./.test(arg)) ? "man runs the pager or browser given as an option" : undefined;
     case "parallel": {
