@@ -138,10 +138,10 @@ export function pathRuleMatches(rulePath: string | undefined, resolved: string, 
   const want = rulePath.split(/[\\/]+/).filter((part) => part !== "" && part !== ".");
   if (workspace !== undefined) {
     const relative = path.relative(workspace, resolved);
-    if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) return false;
+    if (relative === "" || relative === ".." || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return false;
     const inside = relative.split(path.sep);
     if (want.length > 1) return matchesFromStart(want, inside);
-    return inside.some((part) => want.length === 1 && globComponent(want[0] as string).test(part));
+    return want.length === 1 && inside.some((part) => globComponent(want[0] as string).test(part));
   }
   // Matching anywhere, `dir/**` is `dir`: the directory itself and everything inside it.
   if (want.length > 1 && want.at(-1) === "**") want.pop();
