@@ -2,12 +2,14 @@
  * The gate's decision as one pure function: (facts about a tool call, policy) → allow | deny | ask, naming
  * what decided. Order: deny rules (they win over everything, --allow-all-tools included), the floor, ask
  * rules, then every part of the call must be allowed (read-only, a rule, a flag or an approval); whatever
- * is not is listed as a need, and the answer is ask.
+ * is not is listed as a need, and the answer is ask. What the gate cannot check (opaque commands, writes to
+ * git's executable configuration) is approved by no rule, and by --allow-all-tools only with no deny rule.
  */
 import path from "node:path";
 import { type Approvals, type Need } from "./approvals.js";
 import type { PermissionFacts } from "./facts.js";
 import { checkFloor } from "./floor.js";
+import { denyRuleInForce, opaqueReasons } from "./opaque.js";
 import { globMayMatchRule, pathRuleMatches, shellRuleMatches, urlOrigin, urlRuleMatches, type Rule, type RuleAction } from "./rules.js";
 
 export interface PermissionPolicy {
@@ -53,10 +55,12 @@ function ruleCovers(rule: Rule, facts: PermissionFacts, action: RuleAction): boo
         return tools.has(facts.toolName) || (target.kind === "write" && facts.paths.some((mention) => mention.access !== "read"));
       }
       const rulePath = target.path;
+      // An allow rule's relative path is relative to the workspace; deny and ask rules match anywhere.
+      const anchor = action === "allow" ? facts.workspace : undefined;
       return facts.paths.some(
         (mention) =>
           accesses.includes(mention.access) &&
-          ((mention.resolved !== undefined && pathRuleMatches(rulePath, mention.resolved)) || (action === "deny" && mention.glob !== undefined && globMayMatchRule(rulePath, mention.glob))),
+          ((mention.resolved !== undefined && pathRuleMatches(rulePath, mention.resolved, anchor)) || (action === "deny" && mention.glob !== undefined && globMayMatchRule(rulePath, mention.glob))),
       );
     }
     case "url":
@@ -80,7 +84,17 @@ function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
   const writeAllowed = (resolved: string | undefined) =>
     toolAllowed ||
     (resolved !== undefined && approvals.writes.has(resolved)) ||
-    Boolean(allowedBy(policy, (rule) => rule.target.kind === "write" && (rule.target.path === undefined || (resolved !== undefined && pathRuleMatches(rule.target.path, resolved)))));
+    Boolean(allowedBy(policy, (rule) => rule.target.kind === "write" && (rule.target.path === undefined || (resolved !== undefined && pathRuleMatches(rule.target.path, resolved, facts.workspace)))));
+
+  // What cannot be checked is approved by no rule, and by --allow-all-tools only while no deny rule is in force.
+  const opaque = opaqueReasons(facts);
+  const deny = denyRuleInForce(policy.rules);
+  if (!(policy.allowAllTools && !deny)) {
+    const why = policy.allowAllTools
+      ? `its effect cannot be checked against the deny rule ${describeRule(deny as Rule)}, so --allow-all-tools does not approve it`
+      : "its effect cannot be checked, so no allow rule approves it";
+    for (const reason of opaque) needs.push({ kind: "confirm", reason: `${reason} (${why})` });
+  }
 
   if (facts.shell) {
     const { analysis } = facts.shell;
@@ -101,12 +115,10 @@ function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
     needs.push({ kind: "tool", name: facts.toolName });
   }
 
+  // No rule lifts the path gate (a rule says what, the allowed directories say where): --add-dir does.
   for (const mention of facts.paths) {
     if (mention.inside || policy.allowAllPaths) continue;
     if (mention.resolved && approvals.paths.has(mention.resolved)) continue;
-    const ruleKind = mention.access === "read" ? "read" : "write";
-    const explicit = mention.resolved !== undefined && allowedBy(policy, (rule) => rule.target.kind === ruleKind && rule.target.path !== undefined && pathRuleMatches(rule.target.path, mention.resolved as string));
-    if (explicit) continue;
     if (!needs.some((need) => need.kind === "path" && need.text === mention.text)) needs.push({ kind: "path", text: mention.text, ...(mention.resolved ? { resolved: mention.resolved } : {}) });
   }
 

@@ -7,11 +7,15 @@ export interface PermissionFacts {
   toolName: string;
   request: PermissionRequest;
   /** For shell commands: the analysis, and each segment's operands checked by the path gate. */
-  shell?: { analysis: ShellAnalysis; operands: CheckedPath[][] };
+  shell?: { analysis: ShellAnalysis; operands: CheckedPath[][]; unnamedWriteDirs?: string[] };
   /** Every path the call touches, checked by the path gate. */
   paths: CheckedPath[];
   urls: string[];
   homeDir: string;
   /** The allowed directories (the path gate's roots). */
   roots: readonly string[];
+  /** The workspace (the git root of the working directory): relative path rules are relative to it. */
+  workspace: string;
+  /** The repository's git directory and hooks directory (core.hooksPath): writes there become code. */
+  git?: { gitDir: string; hooksDir: string };
 }

@@ -2,11 +2,13 @@
  * Gathers what the decision needs about a tool call: the shell command's analysis, every path it touches
  * checked by the path gate (realpath), its URLs. The I/O lives here so that decide() can stay pure.
  */
+import path from "node:path";
 import type { PermissionRequest } from "../protocol/events/index.js";
 import type { PermissionFacts } from "./facts.js";
-import type { PathGate } from "./paths.js";
+import { findGitRoot } from "../util/git-root.js";
+import { resolvePhysical, type PathGate } from "./paths.js";
 import { analyzeShellCommand } from "./shell/analyze.js";
-import { loadGitAliases } from "./shell/git-aliases.js";
+import { loadGitAliases, loadGitCodeDirs } from "./shell/git-aliases.js";
 import { programName } from "./shell/read-only.js";
 
 export interface FactsEnvironment {
@@ -18,7 +20,10 @@ export interface FactsEnvironment {
 /** The facts, and the request with the analysis filled in (commands, paths, URLs) for the UI. */
 export async function gatherFacts(request: PermissionRequest, toolName: string, environment: FactsEnvironment): Promise<{ facts: PermissionFacts; request: PermissionRequest }> {
   const { gate, cwd } = environment;
-  const base = { toolName, homeDir: gate.homeDir, roots: gate.roots };
+  const git = request.kind === "shell" || request.kind === "write" ? loadGitCodeDirs(cwd, environment.env) : undefined;
+  // The workspace as the path gate sees it: the git root of the working directory, links resolved.
+  const workspace = resolvePhysical(path.resolve(findGitRoot(gate.options.cwd)?.root ?? gate.options.cwd));
+  const base = { toolName, homeDir: gate.homeDir, roots: gate.roots, workspace, ...(git ? { git } : {}) };
   switch (request.kind) {
     case "shell": {
       const analysis = await analyzeShellCommand(request.fullCommandText, { gitAliases: loadGitAliases(cwd, environment.env), env: environment.env, homeDir: gate.homeDir });
@@ -34,7 +39,9 @@ export async function gatherFacts(request: PermissionRequest, toolName: string, 
         possibleUrls: analysis.urls,
         hasWriteFileRedirection: analysis.paths.some((mention) => mention.access === "write"),
       };
-      return { facts: { ...base, request: enriched, shell: { analysis, operands }, paths, urls: analysis.urls }, request: enriched };
+      // Where a command writes files it does not name (tar -x, patch -p1): checked for git's directory below it.
+      const unnamedWriteDirs = paths.flatMap((checked, index) => (analysis.paths[index]?.unnamedFiles && checked.resolved ? [checked.resolved] : []));
+      return { facts: { ...base, request: enriched, shell: { analysis, operands, unnamedWriteDirs }, paths, urls: analysis.urls }, request: enriched };
     }
     case "write":
       return { facts: { ...base, request, paths: [gate.check(request.fileName, "write")], urls: [] }, request };

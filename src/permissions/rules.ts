@@ -125,11 +125,26 @@ export function shellRuleMatches(target: Extract<RuleTarget, { kind: "shell" }>,
   return identifier === words.join(" ") || (words.length > identifier.split(" ").length && startsWith);
 }
 
-/** `write(.env)` matches any path ending in the component `.env`; `write(/abs/x)` only that path. */
-export function pathRuleMatches(rulePath: string | undefined, resolved: string): boolean {
+/**
+ * `write(/abs/x)` matches only that path. A relative rule is relative to the workspace when `workspace` is
+ * given (allow rules: they must not reach a `src/` elsewhere), the way .gitignore reads its patterns: one
+ * component (`.env`) names that file or directory at any depth inside it, several (`src/**`) are anchored at
+ * its root. Without `workspace` (deny and ask rules, where wider is safer) it matches the path's trailing
+ * components anywhere: `write(.env)` refuses every `.env`.
+ */
+export function pathRuleMatches(rulePath: string | undefined, resolved: string, workspace?: string): boolean {
   if (rulePath === undefined) return true;
   if (path.isAbsolute(rulePath)) return path.resolve(rulePath) === resolved;
   const want = rulePath.split(/[\\/]+/).filter((part) => part !== "" && part !== ".");
+  if (workspace !== undefined) {
+    const relative = path.relative(workspace, resolved);
+    if (relative === "" || relative === ".." || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return false;
+    const inside = relative.split(path.sep);
+    if (want.length > 1) return matchesFromStart(want, inside);
+    return want.length === 1 && inside.some((part) => globComponent(want[0] as string).test(part));
+  }
+  // Matching anywhere, `dir/**` is `dir`: the directory itself and everything inside it.
+  if (want.length > 1 && want.at(-1) === "**") want.pop();
   const have = resolved.split(path.sep).filter((part) => part !== "");
   if (want.length === 0 || want.length > have.length) return false;
   // The path ends with the rule's components, or lies inside a directory that does.
@@ -138,6 +153,14 @@ export function pathRuleMatches(rulePath: string | undefined, resolved: string):
     if (want.every((part, index) => globComponent(part).test(window[index] as string))) return true;
   }
   return false;
+}
+
+/** Whether the rule's components name `have` or a directory it lies in; `**` stands for any number of them. */
+function matchesFromStart(want: readonly string[], have: readonly string[]): boolean {
+  if (want.length === 0) return true;
+  const [first, ...rest] = want as [string, ...string[]];
+  if (first === "**") return rest.length === 0 || have.some((_, start) => matchesFromStart(rest, have.slice(start)));
+  return have.length > 0 && globComponent(first).test(have[0] as string) && matchesFromStart(rest, have.slice(1));
 }
 
 /** Whether a glob written in a command (`.e*`) could name a path the rule names (`.env`). */

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -114,6 +115,39 @@ describe("permissions in agent -p", () => {
     expect(run.code).toBe(0);
     expect(toolResult()).toMatch(/Refused: `rm -rf .*` would delete your home directory.*recursive-delete/);
     expect(existsSync(home)).toBe(true);
+  });
+
+  it("an edit of .git/config asks even under --allow-tool write, so a later git status runs nothing", async () => {
+    const repo = tempDir("perm-repo-");
+    execFileSync("git", ["init", "-q", repo], { env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } });
+    const config = path.join(repo, ".git", "config");
+    const before = readFileSync(config, "utf8");
+    const marker = path.join(repo, "fsmonitor-ran");
+    server.enqueue(
+      toolCall("edit", { path: config, old_str: "[core]", new_str: `[core]\n\tfsmonitor = touch ${marker}` }),
+      toolCall("bash", { command: "git status", description: "Status" }),
+      text("done"),
+    );
+    const run = await runAgent(["-p", "x", "--allow-tool", "write", "--allow-tool", "shell(git:*)"], { env: env(), cwd: repo });
+    expect(run.code).toBe(0);
+    expect(readFileSync(config, "utf8")).toBe(before);
+    expect(existsSync(marker)).toBe(false);
+    const editResult = String(server.completionRequests.at(-2)?.body.messages.find((message) => message.role === "tool")?.content);
+    expect(editResult).toContain(".git/config is git configuration that can run programs");
+    expect(run.stderr).toContain("its effect cannot be checked, so no allow rule approves it");
+  });
+
+  it("with a deny rule in force, --allow-all-tools does not approve inline interpreter code: denied with the reason", async () => {
+    const fixture = tempDir("perm-fixture-");
+    const victim = path.join(fixture, "victim.txt");
+    writeFileSync(victim, "precious");
+    server.enqueue(toolCall("bash", { command: `perl -e 'unlink "${victim}"'`, description: "Clean" }), text("It was refused."));
+    const run = await runAgent(["-p", "x", "--deny-tool", "shell(rm)", "--allow-all-tools"], { env: env(), cwd });
+    expect(run.code).toBe(0);
+    expect(existsSync(victim)).toBe(true);
+    expect(run.stderr).toContain("perl is given code inline");
+    expect(run.stderr).toContain("its effect cannot be checked against the deny rule `shell(rm)` (--deny-tool), so --allow-all-tools does not approve it");
+    expect(toolResult()).toMatch(/^Permission denied: .*perl is given code inline.*no interactive user response was available/s);
   });
 
   it("rejects a malformed rule before starting, with exit code 2", async () => {

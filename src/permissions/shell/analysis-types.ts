@@ -29,6 +29,8 @@ export interface PathMention {
   access: PathAccess;
   /** The directory a relative path is relative to, after `cd` in the same command (relative to the cwd). */
   base?: string;
+  /** A directory under which the command writes files it does not name (tar -x, patch -p1, unzip). */
+  unnamedFiles?: boolean;
 }
 
 export interface ShellAnalysis {
@@ -37,6 +39,11 @@ export interface ShellAnalysis {
   urls: string[];
   /** Why the analysis could not follow the command; empty when it understood all of it. */
   unparsed: string[];
+  /**
+   * Parts it understood as commands whose effect it cannot see (inline interpreter code, sed's `e`, a shell
+   * reading its input): no allow rule approves them, nor --allow-all-tools while a deny rule is in force.
+   */
+  opaque: string[];
   /** Every segment is a known read-only use, nothing writes, nothing was beyond the analysis. */
   readOnly: boolean;
 }

@@ -11,18 +11,19 @@ import { expandBraces } from "../../util/brace-expansion.js";
 import type { AnalysisOptions, PathAccess, PathMention, ShellAnalysis, ShellSegment } from "./analysis-types.js";
 import { followGit } from "./git.js";
 import { loadBashParser, type SyntaxNode } from "./parser.js";
+import { destinationsOf } from "./destinations.js";
+import { opaqueReason, shellScriptOpaque } from "./opaque.js";
 import { commandIdentifier, isReadOnlyInvocation, programName } from "./read-only.js";
 import { variableEffect } from "./variables.js";
 import { evaluateWord, type WordValue } from "./words.js";
-import { SHELLS, unwrap, type WrapperSink } from "./wrappers.js";
+import { SHELLS, shellInvocation, unwrap, type WrapperSink } from "./wrappers.js";
 
 export type { AnalysisOptions, PathMention, ShellAnalysis, ShellSegment } from "./analysis-types.js";
 
 /** Programs whose arguments are text, not paths. */
 const NO_PATH_ARGS = new Set(["echo", "printf", "test", "[", "true", "false", "sleep", "seq", "expr", "trap", "export", "unset"]);
-/** Programs that change every operand; and those whose last operand is the destination (mv changes all). */
+/** Programs that change every operand (mv's sources too); where programs write is in destinations.ts. */
 const MODIFIES_ALL = new Set(["rm", "rmdir", "touch", "mkdir", "truncate", "shred", "unlink", "chmod", "chown", "chgrp", "chattr", "setfacl", "mv", "tee"]);
-const MODIFIES_LAST = new Set(["cp", "install", "ln", "rsync", "scp"]);
 const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 const URL = /^[a-z][a-z0-9+.-]*:\/\//i;
 const MAX_DEPTH = 8;
@@ -32,10 +33,15 @@ class Analyzer {
   readonly paths: PathMention[] = [];
   readonly urls: string[] = [];
   readonly unparsed: string[] = [];
+  readonly opaque: string[] = [];
   private readonly env: NodeJS.ProcessEnv;
   private readonly home: string;
   /** Where relative paths point after a `cd` earlier in the command; undefined when it is not known. */
   private base: string | undefined = ".";
+  /** Aliases defined earlier in the command (`alias ls=rm; ls x` runs rm). */
+  private readonly aliases = new Map<string, string>();
+  /** Set while the command being analysed gets its input from a heredoc or here-string (parsed as its script). */
+  private stdinIsParsedScript = false;
 
   constructor(
     private readonly parser: Parser,
@@ -84,6 +90,8 @@ class Analyzer {
     const effect = variableEffect(name, value.text, value.literal);
     if (effect?.kind === "command") this.script(effect.value, depth + 1);
     else if (effect?.kind === "hijack") this.unparsed.push(effect.reason);
+    else if (effect?.kind === "write") this.addPath({ text: effect.path, literal: true, glob: false }, "write");
+    else if (effect?.kind === "opaque") this.opaque.push(effect.reason);
   }
 
   private walk(node: SyntaxNode, depth: number): void {
@@ -157,7 +165,44 @@ class Analyzer {
       this.unparsed.push(`the program name "${program.text}" is only known when it runs`);
       return;
     }
-    this.argv(words.map((word) => word.text), words, false, depth);
+    const alias = this.aliases.get(program.text);
+    const name = node.namedChildren.find((child) => child?.type === "command_name");
+    if (alias !== undefined && name) {
+      // What bash runs: the alias's text in place of the name, followed by the rest of the command as written.
+      this.script(`${alias}${node.text.slice(name.endIndex - node.startIndex)}`, depth + 1);
+      return;
+    }
+    this.stdinIsParsedScript = feedsShell && redirects.some((redirect) => redirect.type === "heredoc_redirect" || redirect.type === "herestring_redirect");
+    try {
+      this.argv(words.map((word) => word.text), words, false, depth);
+    } finally {
+      this.stdinIsParsedScript = false;
+    }
+  }
+
+  /** `alias name=value`: remembered so that later uses run what the alias says. */
+  private defineAliases(args: string[], words: WordValue[] | undefined): void {
+    args.forEach((arg, index) => {
+      const definition = /^([^=\s]+)=(.*)$/s.exec(arg);
+      if (!definition) return;
+      // Like `$CMD x`: the program the alias runs is only known when it runs.
+      if (words?.[index + 1]?.literal === false) this.unparsed.push(`the alias ${definition[1]} is defined with a value only known when it runs`);
+      else this.aliases.set(definition[1] as string, definition[2] as string);
+    });
+  }
+
+  /** Why what this command runs cannot be seen, if it cannot. */
+  private opaqueReason(argv: string[], effective: string[], operandsUnknown: boolean): string | undefined {
+    const program = programName(effective[0] ?? "");
+    if (SHELLS.has(program)) {
+      const invocation = shellInvocation(effective);
+      // xargs -I{} and find -exec put their input into the script's text: data becomes code.
+      if (operandsUnknown && invocation.mode === "command" && invocation.script?.includes("{}")) return "its input is pasted into a shell script";
+      if (invocation.mode === "stdin") return shellScriptOpaque("stdin", undefined, this.stdinIsParsedScript);
+      if (invocation.mode === "file") return shellScriptOpaque("file", invocation.file, false);
+      return undefined;
+    }
+    return opaqueReason(argv) ?? (effective !== argv ? opaqueReason(effective) : undefined);
   }
 
   private walkNested(node: SyntaxNode, depth: number): void {
@@ -188,10 +233,17 @@ class Analyzer {
       this.unparsed.push("commands nested too deeply");
       return;
     }
+    // An alias reached through a wrapper (`alias s='sudo '` makes bash expand the next word too): follow it.
+    const alias = words === undefined ? this.aliases.get(argv[0] ?? "") : undefined;
+    if (alias !== undefined) {
+      this.script(`${alias} ${quoteArgv(argv.slice(1))}`, depth + 1);
+      return;
+    }
     const sink: WrapperSink = {
       command: (inner, options) => this.argv(inner, undefined, options?.operandsUnknown ?? false, depth + 1),
       script: (text) => this.script(text, depth + 1),
       unparsed: (reason) => this.unparsed.push(reason),
+      opaque: (reason) => this.opaque.push(reason),
       path: (text, access) => this.addPath({ text, literal: true, glob: false }, access),
       assignment: (name, value) => this.assignment(name, { text: value, literal: true, glob: false }, depth),
     };
@@ -203,6 +255,12 @@ class Analyzer {
       unsafe = git.unsafe;
     }
     const wrapper = unwrap(effective, sink);
+    const opaque = this.opaqueReason(argv, effective, operandsUnknown);
+    if (opaque) this.opaque.push(`\`${quoteArgv(argv).slice(0, 80)}\`: ${opaque}`);
+    if (programName(effective[0] ?? "") === "alias") this.defineAliases(effective.slice(1), words);
+    // `hash -p /bin/rm ls` makes `ls` run /bin/rm: an alias by another name.
+    const hashed = programName(effective[0] ?? "") === "hash" ? effective.indexOf("-p") : -1;
+    if (hashed > 0 && effective[hashed + 1] !== undefined && effective[hashed + 2] !== undefined) this.aliases.set(effective[hashed + 2] as string, quoteArgv([effective[hashed + 1] as string]));
     const aligned = effective === argv ? words : undefined; // git's global options shift the words
     const operands = effective
       .slice(1)
@@ -226,9 +284,7 @@ class Analyzer {
       if (operands.length === 0) this.addPath({ text: this.home, literal: true, glob: false }, "read");
       if (operands[0]?.text === "-") this.paths.push({ text: "- (the previous directory)", literal: false, access: "read" });
     }
-    const sedInPlace = program === "sed" && effective.some((arg) => /^(-i|--in-place)/.test(arg) || /^-[a-zA-Z]*i/.test(arg));
-    const nonOptions = effective.slice(1).filter((text, index) => !((aligned?.[index + 1]?.literal ?? true) && text.startsWith("-")));
-    const lastOperand = nonOptions.at(-1);
+    const destinations = destinationsOf(program, effective.slice(1));
     effective.slice(1).forEach((text, index) => {
       const value = aligned?.[index + 1] ?? { text, literal: true, glob: false };
       if (value.literal && text.startsWith("-")) {
@@ -236,25 +292,36 @@ class Analyzer {
         if (equals > 0 && text.slice(equals + 1).includes("/")) this.addPath({ text: text.slice(equals + 1), literal: true, glob: false }, "read");
         return;
       }
-      const modifies = MODIFIES_ALL.has(program) || (MODIFIES_LAST.has(program) && text === lastOperand) || (sedInPlace && text !== nonOptions[0]);
-      if (program === "tee" || (program === "dd" && text.startsWith("of="))) this.addPath({ ...value, text: text.replace(/^of=/, "") }, "write");
-      else this.addPath(value, modifies ? "modify" : "read");
+      if (program === "tee" || destinations.indices.has(index) || (program === "dd" && text.startsWith("of="))) this.addPath({ ...value, text: text.replace(/^of=/, "") }, "write");
+      else this.addPath(value, MODIFIES_ALL.has(program) ? "modify" : "read");
     });
+    for (const { index, text } of destinations.inline) this.addPath({ text, literal: aligned?.[index + 1]?.literal ?? true, glob: false }, "write");
+    if (destinations.unnamedUnder !== undefined) {
+      const before = this.paths.length;
+      this.addPath({ text: destinations.unnamedUnder, literal: true, glob: false }, "write");
+      for (const mention of this.paths.slice(before)) mention.unnamedFiles = true;
+    }
     this.changeDirectory(program, operands);
   }
+}
+
+/** argv as a person would type it again, for messages: words with spaces or quotes in single quotes. */
+function quoteArgv(argv: readonly string[]): string {
+  return argv.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`)).join(" ");
 }
 
 export async function analyzeShellCommand(command: string, options: AnalysisOptions = {}): Promise<ShellAnalysis> {
   const parser = await loadBashParser();
   const analyzer = new Analyzer(parser, options);
   analyzer.script(command, 0);
-  const { segments, paths, urls, unparsed } = analyzer;
+  const { segments, paths, urls, unparsed, opaque } = analyzer;
   const writes = paths.some((mention) => mention.access !== "read");
   return {
     segments,
     paths,
     urls,
     unparsed,
-    readOnly: unparsed.length === 0 && !writes && segments.length > 0 && segments.every((segment) => segment.readOnly),
+    opaque,
+    readOnly: unparsed.length === 0 && opaque.length === 0 && !writes && segments.length > 0 && segments.every((segment) => segment.readOnly),
   };
 }

@@ -19,9 +19,11 @@ const GIT_COMMANDS = new Set(
 const VALUED_GLOBALS = /^(-C|-c|--git-dir|--work-tree|--namespace|--config-env|--super-prefix|--list-cmds)$/;
 
 /** Configuration whose value is a command git runs. */
-const COMMAND_KEYS = /^(core\.(pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|diff\.external|diff\.[^.]+\.(command|textconv)|merge\.[^.]+\.driver|filter\.[^.]+\.(clean|smudge|process)|credential\.helper|credential\..+\.helper|sequence\.editor|gpg\.program|gpg\.[^.]+\.program|pager\..+|alias\..+|web\.browser|browser\.[^.]+\.(cmd|path)|man\.[^.]+\.(cmd|path)|uploadpack\.packobjectshook|remote\.[^.]+\.(uploadpack|receivepack|proxy)|sendemail\.[^.]*(cmd|command))$/i;
+const COMMAND_KEYS = /^(core\.(pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|diff\.external|diff\.[^.]+\.(command|textconv)|merge\.[^.]+\.driver|filter\.[^.]+\.(clean|smudge|process)|credential\.helper|credential\..+\.helper|sequence\.editor|gpg\.program|gpg\.[^.]+\.program|pager\..+|alias\..+|web\.browser|browser\.[^.]+\.(cmd|path)|man\.[^.]+\.(cmd|path)|uploadpack\.packobjectshook|remote\.[^.]+\.(uploadpack|receivepack|proxy)|sendemail\.[^.]*(cmd|command)|submodule\..+\.update|interactive\.difffilter|core\.alternaterefscommand|hook\..+\.command|(diff|merge)tool\..+\.cmd)$/i;
 /** Configuration that points git at code the analysis cannot see. */
 const OPAQUE_KEYS = /^(core\.hookspath|include\.path|includeif\..+|url\..+\.(insteadof|pushinsteadof))$/i;
+/** Configuration that lets git run programs it names elsewhere (the ext:: transport, remote helpers). */
+const RUNS_LATER_KEYS = /^(protocol\..*allow|remote\..+\.vcs)$/i;
 
 export interface GitResult {
   /** `git <subcommand> …` with the global options removed. */
@@ -46,10 +48,15 @@ function valuesOf(args: string[], short: string | undefined, long: string[]): st
 function configSetting(name: string, value: string, sink: WrapperSink): void {
   if (COMMAND_KEYS.test(name)) sink.script(value.startsWith("!") ? value.slice(1) : value);
   else if (OPAQUE_KEYS.test(name)) sink.unparsed(`git configuration ${name} makes git run code the analysis cannot see`);
+  else if (RUNS_LATER_KEYS.test(name)) sink.opaque(`git configuration ${name} lets git run programs named elsewhere`);
 }
 
+/** `git config` options whose value is the next word (the file it writes, a type, a default). */
+const CONFIG_VALUED = /^(-f|--file|--blob|-t|--type|--default|--comment|--value)$/;
+
 function configCommand(rest: string[], sink: WrapperSink): void {
-  const operands = rest.filter((arg) => !arg.startsWith("-"));
+  // `git config -f .git/config core.fsmonitor cmd`: the file is not the setting's name.
+  const operands = rest.filter((arg, index) => !arg.startsWith("-") && !CONFIG_VALUED.test(rest[index - 1] ?? ""));
   // `git config name value`, `git config set name value`, `git config --add name value`
   const [first, second, third] = operands;
   if (first === "set" && second !== undefined && third !== undefined) configSetting(second, third, sink);

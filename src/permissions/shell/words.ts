@@ -18,6 +18,22 @@ function unescapeWord(text: string): string {
   return text.replace(/\\(.)/gs, "$1");
 }
 
+const SIMPLE_ESCAPES: Record<string, string> = { a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
+
+/** The text bash makes of `$'…'`: `$'\x72m'` is `rm`, so rules see the program that runs. */
+export function decodeAnsiC(body: string): string {
+  return body.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs, (whole, escape: string) => {
+    const kind = escape[0] as string;
+    if (kind === "x" || kind === "u" || kind === "U") {
+      const code = Number.parseInt(escape.slice(1), 16);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    }
+    if (/[0-7]/.test(kind)) return String.fromCharCode(Number.parseInt(escape, 8) & 0xff);
+    if (kind === "c") return String.fromCharCode(escape.charCodeAt(1) & 0x1f);
+    return SIMPLE_ESCAPES[kind] ?? whole;
+  });
+}
+
 /** `$HOME`, `${HOME}`, `$PWD`, `$TMPDIR`: variables whose value is known well enough to check a path. */
 function knownVariable(node: SyntaxNode, env: NodeJS.ProcessEnv): string | undefined {
   const name = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/.exec(node.text)?.[1];
@@ -34,7 +50,7 @@ export function evaluateWord(node: SyntaxNode, env: NodeJS.ProcessEnv = process.
     case "raw_string":
       return { text: node.text.slice(1, -1), literal: true, glob: false };
     case "ansi_c_string":
-      return { text: node.text.slice(2, -1), literal: true, glob: false };
+      return { text: decodeAnsiC(node.text.slice(2, -1)), literal: true, glob: false };
     case "string":
     case "translated_string": {
       let text = "";

@@ -11,6 +11,8 @@ export interface WrapperSink {
   /** Parse this text as a shell script. */
   script(text: string): void;
   unparsed(reason: string): void;
+  /** Understood, but what it runs cannot be seen (see opaque.ts). */
+  opaque(reason: string): void;
   /** A path the wrapper itself uses (a directory it changes to, a file it writes). */
   path(pathText: string, access: PathAccess): void;
   /** A variable the wrapper sets for the command it runs (env NAME=value). */
@@ -51,6 +53,29 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   strace: { valued: /^(-e|-o|-p|-s|-u|-E|-P|-a|-I|-b|-X|-O|-S)$/, transparent: false },
   ltrace: { valued: /^(-e|-o|-p|-s|-u|-E|-a|-n|-A|-D)$/, transparent: false },
   firejail: { valued: /^$/, transparent: false },
+};
+
+/**
+ * Package managers' ways of running a program: `npx rm x`, `npm exec -- rm x`, `uv run rm x`. The program
+ * they run is a command of its own (so deny rules see it); the runner needs approval of its own too.
+ */
+const RUNNERS: Record<string, { sub?: RegExp; valued: RegExp }> = {
+  npx: { valued: /^(-p|--package|-c|--call|--prefix|-w|--workspace)$/ },
+  bunx: { valued: /^(-p|--package)$/ },
+  uvx: { valued: /^(--from|--with|-p|--python)$/ },
+  pnpx: { valued: /^(-p|--package)$/ },
+  npm: { sub: /^(exec|x)$/, valued: /^(-p|--package|-c|--call|--prefix|-w|--workspace)$/ },
+  pnpm: { sub: /^(exec|dlx)$/, valued: /^(--filter|-F|-C|--dir)$/ },
+  yarn: { sub: /^(exec|dlx)$/, valued: /^(-p|--package)$/ },
+  bun: { sub: /^(x|exec)$/, valued: /^$/ },
+  uv: { sub: /^(run|tool)$/, valued: /^(--with|--python|-p|--project|--directory|--package|--from|--env-file)$/ },
+  poetry: { sub: /^run$/, valued: /^(-C|--directory|-P|--project)$/ },
+  pipenv: { sub: /^run$/, valued: /^$/ },
+  pixi: { sub: /^(run|exec)$/, valued: /^(-e|--environment|--manifest-path)$/ },
+  conda: { sub: /^run$/, valued: /^(-n|--name|-p|--prefix|--cwd)$/ },
+  bundle: { sub: /^exec$/, valued: /^$/ },
+  pdm: { sub: /^run$/, valued: /^(-p|--project)$/ },
+  hatch: { sub: /^run$/, valued: /^(-e|--env)$/ },
 };
 
 /** Wrappers that hand a string to a shell: the option, and whether the wrapper needs approval of its own. */
@@ -102,7 +127,7 @@ function unwrapEnv(argv: string[], sink: WrapperSink): boolean {
 }
 
 /** How a shell is started: with a -c string, on a script file, or reading its script from stdin. */
-export function shellInvocation(argv: string[]): { mode: "command"; script?: string } | { mode: "file" } | { mode: "stdin" } {
+export function shellInvocation(argv: string[]): { mode: "command"; script?: string } | { mode: "file"; file: string } | { mode: "stdin" } {
   let index = 1;
   let command = false;
   while (index < argv.length) {
@@ -119,7 +144,7 @@ export function shellInvocation(argv: string[]): { mode: "command"; script?: str
     else break;
   }
   if (command) return { mode: "command", ...(argv[index] !== undefined ? { script: argv[index] as string } : {}) };
-  if (index < argv.length && !argv.slice(1).includes("-s")) return { mode: "file" };
+  if (index < argv.length && !argv.slice(1).includes("-s")) return { mode: "file", file: argv[index] as string };
   return { mode: "stdin" };
 }
 
@@ -157,6 +182,22 @@ export function unwrap(argv: string[], sink: WrapperSink): { transparent: boolea
     const action = argv[1] === "--" ? argv[2] : argv[1];
     if (action !== undefined && !/^-[lp]$/.test(action) && action !== "-" && argv.length > 2) sink.script(action);
     return { transparent: true };
+  }
+  const packageRunner = RUNNERS[program];
+  if (packageRunner) {
+    let start = 1;
+    if (packageRunner.sub) {
+      start = argv.findIndex((arg, index) => index > 0 && !arg.startsWith("-"));
+      if (start < 0 || !packageRunner.sub.test(argv[start] as string)) return undefined;
+      if (program === "uv" && argv[start] === "tool") {
+        if (argv[start + 1] !== "run") return undefined;
+        start++;
+      }
+      start++;
+    }
+    const inner = skipOptions(argv, start, packageRunner.valued);
+    if (inner < argv.length) sink.command(argv.slice(inner));
+    return { transparent: false };
   }
   const runner = STRING_RUNNERS[program];
   if (runner) {
