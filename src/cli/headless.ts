@@ -40,7 +40,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
   }
   const { value } = boot;
   const json = options.outputFormat === "json" ? new JsonPrinter(process.stdout) : undefined;
-  const text = json ? undefined : new TextPrinter(process.stdout, process.stderr, { silent: options.silent, style: stderrStyle() });
+  const text = json ? undefined : new TextPrinter(process.stdout, process.stderr, { silent: options.silent, style: stderrStyle(), stdoutIsTerminal: process.stdout.isTTY === true });
   const { session, resume } = await openSession({
     store: value.store,
     agentHome: value.agentHome,

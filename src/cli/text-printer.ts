@@ -2,10 +2,15 @@
  * Headless text output: the answer streams to stdout (no decoration, no ANSI unless stdout is a terminal);
  * tool traces, retries, errors and the closing stats go to stderr. With --silent, stdout gets only the
  * final answer and stderr only errors.
+ *
+ * Text from the model and from tools never drives the terminal: stderr traces are always neutralised (see
+ * util/terminal-text.ts), the answer on stdout only when stdout is a terminal; piped, it is printed exactly
+ * as the model wrote it. Our own colours are applied after neutralising.
  */
 import type { RunResult } from "../core/commands.js";
 import type { SessionEvent } from "../core/events/index.js";
 import type { SessionMetrics } from "../core/session-metrics.js";
+import { neutraliseTerminalText as safe } from "../util/terminal-text.js";
 import { describeToolCall, firstLine, formatDuration, formatTokens } from "./format.js";
 
 export interface TextStyle {
@@ -29,8 +34,13 @@ export class TextPrinter {
   constructor(
     private readonly stdout: Output,
     private readonly stderr: Output,
-    private readonly options: { silent: boolean; style: TextStyle },
+    private readonly options: { silent: boolean; style: TextStyle; /** stdout is a terminal: neutralise the answer too. */ stdoutIsTerminal?: boolean },
   ) {}
+
+  /** Answer text for stdout: as written when piped, neutralised on a terminal. */
+  private answer(text: string): string {
+    return this.options.stdoutIsTerminal ? safe(text) : text;
+  }
 
   private out(text: string): void {
     if (text === "") return;
@@ -52,7 +62,7 @@ export class TextPrinter {
     const { style, silent } = this.options;
     switch (event.type) {
       case "assistant.message_delta":
-        if (!silent) this.out(event.data.deltaContent);
+        if (!silent) this.out(this.answer(event.data.deltaContent));
         break;
       case "assistant.message":
         if (!silent && event.data.content !== "") this.endLine();
@@ -60,26 +70,26 @@ export class TextPrinter {
       case "assistant.turn_retry":
         if (!silent) {
           this.endLine();
-          this.err(style.yellow(`↻ ${event.data.reason ?? "retrying"} — retry ${event.data.attempt ?? ""} in ${formatDuration(event.data.delayMs ?? 0)}`));
+          this.err(style.yellow(`↻ ${safe(event.data.reason ?? "retrying")} — retry ${event.data.attempt ?? ""} in ${formatDuration(event.data.delayMs ?? 0)}`));
         }
         break;
       case "tool.execution_start": {
         const title = event.data.toolTitle ?? describeToolCall(event.data.toolName, event.data.arguments);
         this.titles.set(event.data.toolCallId, title);
-        if (!silent) this.err(style.dim(`● ${title}`));
+        if (!silent) this.err(style.dim(`● ${safe(title)}`));
         break;
       }
       case "tool.execution_complete":
         if (silent) break;
-        if (event.data.success) this.err(style.dim(`  └ ${firstLine(event.data.result?.content ?? "", 100) || "done"}`));
-        else this.err(style.red(`  ✗ ${firstLine(event.data.error?.message ?? "failed", 400)}`));
+        if (event.data.success) this.err(style.dim(`  └ ${firstLine(safe(event.data.result?.content ?? ""), 100) || "done"}`));
+        else this.err(style.red(`  ✗ ${firstLine(safe(event.data.error?.message ?? "failed"), 400)}`));
         break;
       case "session.error":
         this.endLine();
-        this.err(style.red(`✗ ${event.data.message}`));
+        this.err(style.red(`✗ ${safe(event.data.message)}`));
         break;
       case "session.autopilot_stopped":
-        this.err(style.yellow(event.data.message));
+        this.err(style.yellow(safe(event.data.message)));
         break;
       default:
         break;
@@ -90,14 +100,14 @@ export class TextPrinter {
   finish(result: RunResult, metrics: SessionMetrics, sessionId: string, durationMs: number): void {
     const { silent, style } = this.options;
     if (silent) {
-      const answer = result.summary ?? result.finalMessage;
+      const answer = this.answer(result.summary ?? result.finalMessage);
       if (answer !== "") this.out(answer.endsWith("\n") ? answer : `${answer}\n`);
       return;
     }
     if (result.summary !== undefined) {
       this.endLine();
       if (this.wroteAnswer) this.out("\n");
-      this.out(`${result.summary}\n`);
+      this.out(`${this.answer(result.summary)}\n`);
     }
     this.endLine();
     const { codeChanges } = metrics;

@@ -5,6 +5,7 @@
  */
 import { Box, Text } from "ink";
 import { useEffect, useState } from "react";
+import { neutraliseTerminalText } from "../../util/terminal-text.js";
 import type { Theme } from "../theme.js";
 import type { RunningTool } from "../state/transcript-types.js";
 
@@ -32,13 +33,10 @@ export function formatElapsed(ms: number): string {
   return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, "0")}m`;
 }
 
-const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
-
 /** Terminal output made safe to print inside our layout: no escapes, no carriage-return redraws, no tabs. */
 export function cleanOutputLine(line: string): string {
   const lastFrame = line.split("\r").filter((part) => part !== "").at(-1) ?? "";
-  return lastFrame.replace(ANSI, "").replace(/\t/g, "  ").replace(CONTROL, "");
+  return neutraliseTerminalText(lastFrame.replace(/\t/g, "  ")).replace(/\n/g, " ");
 }
 
 /** The last `count` non-empty lines of some output, cleaned. */

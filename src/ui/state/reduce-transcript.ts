@@ -4,6 +4,7 @@
  * Markdown split point lets its finished paragraphs move to `items` too.
  */
 import type { SessionEvent } from "../../core/events/index.js";
+import { neutraliseDeep } from "../../util/terminal-text.js";
 import { findSafeSplit } from "../markdown/safe-split.js";
 import type { TranscriptItem, TranscriptState } from "./transcript-types.js";
 
@@ -54,7 +55,9 @@ function finishLive(state: TranscriptState, messageId?: string): TranscriptState
   return text === "" ? next : append(next, { kind: "assistant", id: `${live.messageId}:${state.items.length}`, markdown: text });
 }
 
-export function reduceTranscript(state: TranscriptState, event: SessionEvent, now: number): TranscriptState {
+export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now: number): TranscriptState {
+  // Model and tool text must never drive the terminal: every string is neutralised before it is shown.
+  const event = neutraliseDeep(raw);
   if (event.agentId) return state; // sub-agents' own events are summarised by subagent.* events
   switch (event.type) {
     case "user.message": {
