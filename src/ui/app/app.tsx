@@ -137,7 +137,8 @@ export function App(props: AppProps) {
         backgroundCount={state.background.filter((task) => task.status === "running").length + state.backgroundShells}
         theme={theme}
         width={width}
-        busy={state.busy}
+        // A `!command` runs outside a turn: it can be stopped with Esc all the same, so the hint shows.
+        busy={state.busy || state.running.length > 0}
         hint={exitHint ?? (state.starting ? "Starting…" : undefined)}
       />
     </Box>
