@@ -4,7 +4,7 @@
  * transcript store and sends commands to the session; the engine does the rest.
  */
 import { Box, Static, Text, useStdout } from "ink";
-import { useMemo, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { slashCommands } from "../../core/slash-commands/registry.js";
 import type { PromptHistory } from "../../session/prompt-history.js";
 import { BackgroundStatus } from "../components/background-status.js";
@@ -16,6 +16,7 @@ import { PermissionDialog } from "../components/permission-dialog.js";
 import type { SessionHost } from "../session-host.js";
 import type { TranscriptStore } from "../state/transcript-store.js";
 import type { TranscriptItem } from "../state/transcript-types.js";
+import { useInputBus } from "../terminal/input-context.js";
 import type { Theme } from "../theme.js";
 import { AppDialog } from "./app-dialog.js";
 import { LiveArea } from "./live-area.js";
@@ -47,7 +48,21 @@ export function App(props: AppProps) {
   const [dialog, setDialog] = useState<DialogName | undefined>();
   const [showReasoning, setShowReasoning] = useState(false);
   const [inject, setInject] = useState<{ text: string; nonce: number } | undefined>();
-  const { submit, queue, unqueueLast } = useSubmit({ host, store, busy: state.busy, starting: state.starting === true, openDialog: setDialog, exit: props.exit });
+  const bus = useInputBus();
+  // Released once the dialog has mounted: its key handlers are registered by then (children's effects
+  // run before this component's), so keys typed right after `/model` reach the picker.
+  const dialogReady = useRef<(() => void) | undefined>(undefined);
+  useEffect(() => {
+    dialogReady.current?.();
+    dialogReady.current = undefined;
+  }, [dialog]);
+  const openDialog = useCallback((name: DialogName, ready: () => void) => {
+    dialogReady.current?.();
+    dialogReady.current = ready;
+    setDialog(name);
+  }, []);
+  const holdInput = useCallback(() => bus.hold(), [bus]);
+  const { submit, queue, unqueueLast } = useSubmit({ host, store, busy: state.busy, starting: state.starting === true, openDialog, exit: props.exit, holdInput });
   const { exitHint } = useAppKeys({
     host,
     currentMode: state.mode,

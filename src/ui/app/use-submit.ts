@@ -31,8 +31,11 @@ export function useSubmit(options: {
   busy: boolean;
   /** The session is still opening: everything waits in the queue. */
   starting: boolean;
-  openDialog(dialog: DialogName): void;
+  /** Opens a dialog; `ready` is called once it is on screen and listening for keys. */
+  openDialog(dialog: DialogName, ready: () => void): void;
   exit(): void;
+  /** Holds keys back while a slash command runs (see InputBus.hold); returns the release. */
+  holdInput?(): () => void;
 }): SubmitActions {
   const { host, store, busy, starting } = options;
   const [queue, setQueue] = useState<Submission[]>([]);
@@ -49,15 +52,15 @@ export function useSubmit(options: {
   );
 
   const handleResult = useCallback(
-    (result: SlashCommandResult) => {
+    (result: SlashCommandResult, release: () => void) => {
       const { openDialog, exit } = latest.current;
+      if (result.kind === "dialog") return openDialog(result.dialog, release);
+      release();
       switch (result.kind) {
         case "message":
           return note(result.text, result.level ?? "info");
         case "prompt":
           return send({ text: result.prompt, attachments: [] });
-        case "dialog":
-          return openDialog(result.dialog);
         case "new-session":
           host.startNew().catch((error: unknown) => note((error as Error).message, "error"));
           return;
@@ -79,10 +82,15 @@ export function useSubmit(options: {
       if (slash) {
         store.addLocal({ kind: "user", id: localId(), text });
         if (!slash.command) return note(`Unknown command: /${slash.name} (type / to see the commands)`, "error");
+        // Keys typed while the command runs belong to what it opens (a picker), not to the prompt.
+        const release = latest.current.holdInput?.() ?? (() => undefined);
         Promise.resolve()
           .then(() => slash.command?.run({ session: host.session, args: slash.args }))
-          .then((result) => result && handleResult(result))
-          .catch((error: unknown) => note(`/${slash.name}: ${(error as Error).message}`, "error"));
+          .then((result) => (result ? handleResult(result, release) : release()))
+          .catch((error: unknown) => {
+            release();
+            note(`/${slash.name}: ${(error as Error).message}`, "error");
+          });
         return;
       }
       if (text.startsWith("!")) {

@@ -42,7 +42,36 @@ export class InputBus {
     };
   }
 
+  private holds = 0;
+  private held: InputEvent[] = [];
+
+  /**
+   * Keeps input back until the returned release is called (by every holder, once each): for the moment
+   * between a command that opens a dialog and the dialog listening, so keys typed in that moment reach the
+   * dialog instead of the prompt. Released anyway after `maxMs`, so input can never be lost to a hold.
+   */
+  hold(maxMs = 2000): () => void {
+    this.holds++;
+    let released = false;
+    const timer = setTimeout(() => release(), maxMs);
+    const release = () => {
+      if (released) return;
+      released = true;
+      clearTimeout(timer);
+      this.holds--;
+      if (this.holds > 0) return;
+      const events = this.held;
+      this.held = [];
+      for (const event of events) this.dispatch(event);
+    };
+    return release;
+  }
+
   dispatch(event: InputEvent): void {
+    if (this.holds > 0) {
+      this.held.push(event);
+      return;
+    }
     if (event.type === "paste") {
       for (const { handler } of [...this.pasteHandlers]) if (handler(event.text) === true) return;
       return;
