@@ -35,6 +35,8 @@ export interface AppProps {
   refreshKey: number;
   /** Asks the runner to clear the screen and reprint the history (Ctrl+T changes how past reasoning looks). */
   requestReprint(): void;
+  /** Called once, when every component (the composer too) is listening for keys. */
+  onMounted?(): void;
 }
 
 type StaticEntry = { kind: "header"; id: string } | TranscriptItem;
@@ -49,6 +51,9 @@ export function App(props: AppProps) {
   const [showReasoning, setShowReasoning] = useState(false);
   const [inject, setInject] = useState<{ text: string; nonce: number } | undefined>();
   const bus = useInputBus();
+  // Effects run children first: when this one runs, the composer's key handler is registered.
+  const onMounted = useRef(props.onMounted);
+  useEffect(() => onMounted.current?.(), []);
   // Released once the dialog has mounted: its key handlers are registered by then (children's effects
   // run before this component's), so keys typed right after `/model` reach the picker.
   const dialogReady = useRef<(() => void) | undefined>(undefined);

@@ -79,10 +79,20 @@ export class InputBus {
     for (const { handler } of [...this.keyHandlers]) if (handler(event.key) === true) return;
   }
 
-  /** Feeds raw terminal bytes from a stream (stdin in raw mode). Returns a function that stops listening. */
+  /**
+   * Feeds raw terminal bytes from a stream (stdin in raw mode). Returns a function that stops listening.
+   * The first read also holds what was typed before raw mode was on, which the terminal's line discipline
+   * has turned into lines: there a line feed is the Enter the user pressed (in raw mode Enter is a carriage
+   * return, and a line feed is Ctrl+J), so it is read as Enter.
+   */
   attach(stream: NodeJS.ReadableStream): () => void {
     const parser = new InputParser((event) => this.dispatch(event));
-    const onData = (data: Buffer | string) => parser.push(typeof data === "string" ? data : data.toString("utf8"));
+    let first = true;
+    const onData = (data: Buffer | string) => {
+      const text = typeof data === "string" ? data : data.toString("utf8");
+      parser.push(first && !text.includes("\u001b[200~") ? text.replace(/\n/g, "\r") : text);
+      first = false;
+    };
     stream.on("data", onData);
     return () => {
       stream.off("data", onData);
