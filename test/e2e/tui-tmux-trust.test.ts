@@ -61,4 +61,28 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux: issue 7", () => {
     // Nothing was left behind in the prompt (the Enter was not a newline).
     expect(screen).toContain("› Ask anything");
   });
+
+  it("fits a permission dialog for a long command in a 60×20 terminal: title, question and choices stay visible", { timeout: 60_000 }, async () => {
+    const words = Array.from({ length: 120 }, (_, i) => `w${i}`).join(" ");
+    server.enqueue(toolCall("bash", { command: `echo ${words} > long-output.txt`, description: "Write-a-long-line" }), text("Stopped."));
+    const p = await open({ width: 60, height: 20 });
+    await p.waitFor(idle, { timeoutMs: START_MS, what: "the first idle prompt" });
+    await p.type("write it");
+    await p.sendKeys("Enter");
+    const screen = await p.waitForText("Do you want to run this command?", { timeoutMs: TURN_MS });
+    expect(screen).toContain("Write-a-long-line");
+    expect(screen).toMatch(/1\. Yes/);
+    expect(screen).toMatch(/4\. No/);
+    expect(screen).toMatch(/more lines/);
+    // All on one 20-row screen: nothing of the dialog scrolled away, and the footer is there too.
+    expect(screen).toContain("Manual Approval");
+    // PgDn scrolls the command: its end comes into view.
+    await p.sendKeys("NPage");
+    await p.sendKeys("NPage");
+    await p.sendKeys("NPage");
+    const scrolled = await p.waitForText("long-output.txt", { timeoutMs: TURN_MS });
+    expect(scrolled).toContain("Write-a-long-line");
+    await p.sendKeys("Escape");
+    await p.waitFor(idle, { timeoutMs: TURN_MS, what: "idle after the denial" });
+  });
 });

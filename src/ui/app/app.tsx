@@ -85,6 +85,13 @@ export function App(props: AppProps) {
   const entries = useMemo<StaticEntry[]>(() => [{ kind: "header", id: "header" }, ...state.items], [state.items]);
   const permission = state.permissions[0];
   const composerActive = dialog === undefined && permission === undefined;
+  // Rows left for what changes (the live area, a permission dialog) once the composer (3 rows and a hint;
+  // hidden while a permission is asked), the footer (two rows when narrow), the queue and the background
+  // lines are counted, and one row to spare: Ink redraws the whole screen, scrollback included, when its
+  // output is as tall as the terminal.
+  const background = state.background.length > 0 || state.backgroundShells > 0 ? 1 + state.background.length : 0;
+  const composerRows = permission ? 0 : 4;
+  const room = Math.max(3, rows - composerRows - 2 - (queue.length > 0 ? queue.length + 1 : 0) - background - 1);
   const usage = state.usage;
 
   return (
@@ -107,18 +114,14 @@ export function App(props: AppProps) {
           )
         }
       </Static>
-      <LiveArea
-        state={state}
-        theme={theme}
-        width={width}
-        maxLines={Math.max(3, rows - 14)}
-        showReasoning={showReasoning}
-      />
+      {/* A permission question takes the room: the tool that asks is not running yet. */}
+      {!permission && <LiveArea state={state} theme={theme} width={width} maxLines={room} showReasoning={showReasoning} />}
       {permission && (
         <PermissionDialog
           request={permission.request}
           theme={theme}
           width={width}
+          maxHeight={room}
           queued={state.permissions.length - 1}
           onAnswer={(reply, options) => {
             host.session.respondToPermission(permission.requestId, reply);
@@ -128,6 +131,8 @@ export function App(props: AppProps) {
       )}
       {dialog && <AppDialog dialog={dialog} host={host} theme={theme} width={width} close={() => setDialog(undefined)} commands={slashCommands} />}
       {queue.length > 0 && <QueuedPrompts items={queue.map((item) => item.text)} theme={theme} width={width} />}
+      {/* Hidden, not unmounted, while a permission is asked: the draft survives. (Not re-indented, to keep the diff small.) */}
+      <Box display={permission ? "none" : "flex"} flexDirection="column">
       <Composer
         active={composerActive}
         busy={state.busy}
@@ -146,6 +151,7 @@ export function App(props: AppProps) {
           return last !== undefined;
         } : undefined}
       />
+      </Box>
       <BackgroundStatus tasks={state.background} shells={state.backgroundShells} theme={theme} width={width} />
       <Footer
         mode={state.mode}

@@ -66,9 +66,11 @@ export interface RunningToolsProps {
   width: number;
   /** The clock for elapsed times (tests pin it); Date.now() at each render otherwise. */
   now?: number;
+  /** Rows of output under each tool (default 4; fewer when the screen is small). */
+  outputLines?: number;
 }
 
-export function RunningTools({ tools, theme, width, now }: RunningToolsProps) {
+export function RunningTools({ tools, theme, width, now, outputLines = TAIL_LINES }: RunningToolsProps) {
   const tick = useTicker(tools.length > 0, SPINNER_INTERVAL_MS);
   if (tools.length === 0) return null;
   const clock = now ?? Date.now();
@@ -85,7 +87,7 @@ export function RunningTools({ tools, theme, width, now }: RunningToolsProps) {
               </Text>
             </Text>
           </Box>
-          {outputTail(tool.output, TAIL_LINES).map((line, index) => (
+          {(outputLines > 0 ? outputTail(tool.output, outputLines) : []).map((line, index) => (
             <Box key={index} width={width} paddingLeft={4}>
               <Text dimColor wrap="truncate-end">
                 {line === "" ? " " : line}
