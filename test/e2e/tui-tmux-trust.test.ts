@@ -85,4 +85,19 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux: issue 7", () => {
     await p.sendKeys("Escape");
     await p.waitFor(idle, { timeoutMs: TURN_MS, what: "idle after the denial" });
   });
+
+  it("shows a hostile answer without letting it clear the screen or set the window title", { timeout: 60_000 }, async () => {
+    server.enqueue(text("Safe start \u001b[2J\u001b[3J\u001b[H\u001b]2;PWNED-TITLE\u0007\u001b]8;;https://evil.example/\u001b\\link\u001b]8;;\u001b\\ safe end"));
+    const p = await open();
+    await p.waitFor(idle, { timeoutMs: START_MS, what: "the first idle prompt" });
+    await p.type("say something");
+    await p.sendKeys("Enter");
+    const screen = await p.waitFor((s) => s.includes("safe end") && idle(s), { timeoutMs: TURN_MS, what: "the answer" });
+    // Had ESC[2J reached the terminal, the prompt above the answer would be gone.
+    expect(screen).toContain("› say something");
+    expect(screen).toContain("Safe start");
+    expect(screen).toContain("link");
+    const title = await tmux.tmux(["display-message", "-p", "-t", p.target, "#{pane_title}"]);
+    expect(title).not.toContain("PWNED-TITLE");
+  });
 });

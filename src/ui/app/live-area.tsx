@@ -15,7 +15,9 @@ export function liveBudget(maxRows: number, runningCount: number, reasoningRows:
   // Each tool takes a title row and up to four rows of output; with little room, fewer rows of output.
   const toolOutput = runningCount === 0 ? 0 : Math.max(0, Math.min(4, Math.floor(left / 2 / runningCount) - 1));
   const perTool = 1 + toolOutput;
-  const tools = Math.min(runningCount, Math.max(1, Math.floor((left - 1) / perTool)));
+  // A row stays for the answer's tail, and one for "… N more running" when not all tools fit.
+  const room = left - 1;
+  const tools = runningCount * perTool <= room ? runningCount : Math.max(1, Math.floor((room - 1) / perTool));
   left -= runningCount === 0 ? 0 : tools * perTool + (tools < runningCount ? 1 : 0);
   return { tools, toolOutput, answer: Math.max(1, left) };
 }
