@@ -100,4 +100,21 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux: issue 7", () => {
     const title = await tmux.tmux(["display-message", "-p", "-t", p.target, "#{pane_title}"]);
     expect(title).not.toContain("PWNED-TITLE");
   });
+
+  it("shows the model's single newlines as line breaks, and wraps long code lines inside the block", { timeout: 60_000 }, async () => {
+    const code = `    const value = "${"x".repeat(70)}";`;
+    server.enqueue(text(`Roses are red\nViolets are blue\n\n\`\`\`\n${code}\n\`\`\`\nDONE-MARK`));
+    const p = await open({ width: 60, height: 30 });
+    await p.waitFor(idle, { timeoutMs: START_MS, what: "the first idle prompt" });
+    await p.type("a poem");
+    await p.sendKeys("Enter");
+    const screen = await p.waitFor((s) => s.includes("DONE-MARK") && idle(s), { timeoutMs: TURN_MS, what: "the answer" });
+    const lines = screen.split("\n");
+    expect(lines).toContain("Roses are red");
+    expect(lines).toContain("Violets are blue");
+    // The code line is cut in two, the second part indented like the first (not at column 0).
+    const first = lines.findIndex((line) => line.includes("const value"));
+    expect(first).toBeGreaterThan(-1);
+    expect(lines[first + 1]).toMatch(/^ {6}x+/);
+  });
 });
