@@ -10,7 +10,7 @@
 import type { RunResult } from "../core/commands.js";
 import type { SessionEvent } from "../core/events/index.js";
 import type { SessionMetrics } from "../core/session-metrics.js";
-import { neutraliseTerminalText as safe } from "../util/terminal-text.js";
+import { neutraliseTerminalText as safe, splitTrailingEscape } from "../util/terminal-text.js";
 import { describeToolCall, firstLine, formatDuration, formatTokens } from "./format.js";
 
 export interface TextStyle {
@@ -37,9 +37,20 @@ export class TextPrinter {
     private readonly options: { silent: boolean; style: TextStyle; /** stdout is a terminal: neutralise the answer too. */ stdoutIsTerminal?: boolean },
   ) {}
 
+  /** The start of an escape sequence cut off at the end of the last streamed chunk (terminal only). */
+  private carry = "";
+
   /** Answer text for stdout: as written when piped, neutralised on a terminal. */
   private answer(text: string): string {
     return this.options.stdoutIsTerminal ? safe(text) : text;
+  }
+
+  /** A streamed chunk of the answer: on a terminal, a sequence split between chunks is neutralised whole. */
+  private answerChunk(text: string): string {
+    if (!this.options.stdoutIsTerminal) return text;
+    const [complete, carry] = splitTrailingEscape(this.carry + text);
+    this.carry = carry;
+    return safe(complete);
   }
 
   private out(text: string): void {
@@ -62,9 +73,10 @@ export class TextPrinter {
     const { style, silent } = this.options;
     switch (event.type) {
       case "assistant.message_delta":
-        if (!silent) this.out(this.answer(event.data.deltaContent));
+        if (!silent) this.out(this.answerChunk(event.data.deltaContent));
         break;
       case "assistant.message":
+        this.carry = "";
         if (!silent && event.data.content !== "") this.endLine();
         break;
       case "assistant.turn_retry":

@@ -63,3 +63,33 @@ function clean(value: unknown): unknown {
   }
   return value;
 }
+
+const CARRY_LIMIT = 4096;
+/** A whole sequence: CSI, string sequence, or a two-character escape whose final byte starts none of those. */
+const COMPLETE_AT_START = new RegExp(`^(?:${CSI}|${STRING_SEQUENCE}|${String.raw`\u001b[ -/]*[0-OQ-WYZ\\\`-~]`})`);
+const STRING_INTRODUCER = /\u001b[\]PX^_]|[\u0090\u0098\u009d-\u009f]/g;
+const ANY_INTRODUCER = /[\u001b\u009b\u0090\u0098\u009d-\u009f]/g;
+
+/**
+ * Splits streamed text into what can be neutralised now and an escape sequence cut off at its end, to be
+ * put in front of the next chunk: neutralised alone, a cut sequence would leave its payload as visible
+ * text ("2;title"). A tail longer than a few KB is not waited for.
+ */
+export function splitTrailingEscape(text: string): [complete: string, carry: string] {
+  if (!SUSPECT.test(text)) return [text, ""];
+  const from = Math.max(0, text.length - CARRY_LIMIT);
+  const lastStart = (pattern: RegExp): number => {
+    let found = -1;
+    pattern.lastIndex = from;
+    for (let match = pattern.exec(text); match; match = pattern.exec(text)) found = match.index;
+    return found;
+  };
+  // An OSC/DCS/… whose terminator has not arrived yet.
+  const stringStart = lastStart(STRING_INTRODUCER);
+  if (stringStart >= 0 && !/[\u0007\u009c]|\u001b\\/.test(text.slice(stringStart + 1))) return [text.slice(0, stringStart), text.slice(stringStart)];
+  // Otherwise the last introducer, when what follows it is not a whole sequence yet.
+  const start = lastStart(ANY_INTRODUCER);
+  if (start < 0) return [text, ""];
+  const tail = text.slice(start);
+  return COMPLETE_AT_START.test(tail) || tail.length > 64 ? [text, ""] : [text.slice(0, start), tail];
+}

@@ -10,7 +10,7 @@ import { HistoryItem } from "../../src/ui/components/history-item.js";
 import { reduceTranscript } from "../../src/ui/state/reduce-transcript.js";
 import { initialTranscript } from "../../src/ui/state/transcript-types.js";
 import { createTheme } from "../../src/ui/theme.js";
-import { neutraliseDeep, neutraliseTerminalText } from "../../src/util/terminal-text.js";
+import { neutraliseDeep, neutraliseTerminalText, splitTrailingEscape } from "../../src/util/terminal-text.js";
 import { CONTROL_LEFT, HOSTILE_SAMPLES } from "../support/hostile-terminal-text.js";
 import { renderTui } from "../support/render-tui.js";
 
@@ -47,6 +47,30 @@ describe("neutraliseTerminalText", () => {
 let counter = 0;
 const event = (type: string, data: Record<string, unknown>): SessionEvent =>
   ({ id: `e${++counter}`, timestamp: new Date(0).toISOString(), parentId: null, type, data }) as unknown as SessionEvent;
+
+describe("sequences split between streamed chunks", () => {
+  /** Every way of cutting `text` in two, through the reducer's path: carry, then neutralise. */
+  function streamed(text: string, cut: number): string {
+    const [first, carry] = splitTrailingEscape(text.slice(0, cut));
+    const [second] = splitTrailingEscape(carry + text.slice(cut));
+    return neutraliseTerminalText(first) + neutraliseTerminalText(second);
+  }
+
+  it.each(HOSTILE_SAMPLES.filter((sample) => !sample.name.startsWith("unterminated") && !sample.name.startsWith("lone")))("$name leaves no payload at any cut", ({ text, payload }) => {
+    for (let cut = 0; cut <= text.length; cut++) {
+      const out = streamed(text, cut);
+      expect(out).not.toMatch(CONTROL_LEFT);
+      expect(out).not.toContain(payload.replace(/^\u001b/, ""));
+      expect(out).toBe(neutraliseTerminalText(text));
+    }
+  });
+
+  it("passes clean text through without a carry", () => {
+    expect(splitTrailingEscape("plain text")).toEqual(["plain text", ""]);
+    expect(splitTrailingEscape("a\u001b[31mb")).toEqual(["a\u001b[31mb", ""]);
+    expect(splitTrailingEscape("a\u001b]0;ti")).toEqual(["a", "\u001b]0;ti"]);
+  });
+});
 
 describe("the TUI shows hostile text harmlessly", () => {
   const theme = createTheme({ FORCE_COLOR: "1" }, true);

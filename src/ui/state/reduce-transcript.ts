@@ -4,7 +4,7 @@
  * Markdown split point lets its finished paragraphs move to `items` too.
  */
 import type { SessionEvent } from "../../core/events/index.js";
-import { neutraliseDeep } from "../../util/terminal-text.js";
+import { neutraliseDeep, neutraliseTerminalText, splitTrailingEscape } from "../../util/terminal-text.js";
 import { findSafeSplit } from "../markdown/safe-split.js";
 import type { TranscriptItem, TranscriptState } from "./transcript-types.js";
 
@@ -79,7 +79,9 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
       return append({ ...state, liveReasoning: undefined }, { kind: "reasoning", id: event.id, text: event.data.content });
     case "assistant.message_delta": {
       const live = state.live?.messageId === event.data.messageId ? state.live : { messageId: event.data.messageId, text: "" };
-      return commitSafePrefix({ ...state, live: { ...live, text: live.text + event.data.deltaContent } });
+      // Neutralised with the chunk before it, so a sequence split between two chunks goes as a whole.
+      const [complete, carry] = splitTrailingEscape((live.carry ?? "") + (raw as typeof event).data.deltaContent);
+      return commitSafePrefix({ ...state, live: { messageId: live.messageId, text: live.text + neutraliseTerminalText(complete), carry } });
     }
     case "assistant.turn_retry": {
       const dropped = state.live && state.live.messageId === event.data.abandonedMessageId ? { ...state, live: undefined } : state;
