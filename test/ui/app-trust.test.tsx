@@ -46,7 +46,7 @@ describe("a running !command", () => {
     const { tui } = await startApp();
     tui.bus.type("!sleep 30");
     tui.bus.press("enter");
-    await tui.waitForFrame((frame) => frame.includes("! sleep 30") && frame.includes("esc to interrupt"));
+    await tui.waitForFrame((frame) => frame.includes("! sleep 30") && frame.includes("esc to interrupt") && frame.includes("Esc interrupts"));
     tui.bus.press("escape");
     const done = await tui.waitForFrame((frame) => frame.includes("✗") || frame.includes("✓"), 10_000);
     expect(done).not.toContain("esc to interrupt");

@@ -135,7 +135,7 @@ export function App(props: AppProps) {
       <Box display={permission ? "none" : "flex"} flexDirection="column">
       <Composer
         active={composerActive}
-        busy={state.busy}
+        busy={state.busy || state.running.length > 0}
         theme={theme}
         width={width}
         history={props.history}
