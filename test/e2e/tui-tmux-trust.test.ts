@@ -117,4 +117,19 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux: issue 7", () => {
     expect(first).toBeGreaterThan(-1);
     expect(lines[first + 1]).toMatch(/^ {6}x+/);
   });
+
+  it("keeps the /help overlay inside a 60×20 screen: its title stays in view, nothing is drawn twice", { timeout: 60_000 }, async () => {
+    const p = await open({ width: 60, height: 20 });
+    await p.waitFor(idle, { timeoutMs: START_MS, what: "the first idle prompt" });
+    await p.type("/help");
+    await p.waitForText("/help");
+    await p.sendKeys("Enter");
+    const screen = await p.waitFor((s) => /│ Help\s/.test(s), { timeoutMs: TURN_MS, what: "the help overlay" });
+    expect(screen).toContain("Manual Approval");
+    // The banner was printed once: a full-screen repaint would have put a second copy in the scrollback.
+    const all = await p.captureAll();
+    expect(all.split("? for help, / for commands").length - 1).toBeLessThanOrEqual(1);
+    await p.sendKeys("Escape");
+    await p.waitFor((s) => !/│ Help\s/.test(s), { timeoutMs: TURN_MS, what: "the overlay to close" });
+  });
 });

@@ -1,5 +1,7 @@
+import { Text } from "ink";
 import { describe, expect, it } from "vitest";
 import { LiveArea, liveBudget } from "../../src/ui/app/live-area.js";
+import { FitBox } from "../../src/ui/components/fit-box.js";
 import { PermissionDialog } from "../../src/ui/components/permission-dialog.js";
 import type { TranscriptState } from "../../src/ui/state/transcript-types.js";
 import { initialTranscript } from "../../src/ui/state/transcript-types.js";
@@ -53,5 +55,22 @@ describe("the live area within its rows", () => {
     expect(frame).toContain("Do you want to run this command?");
     expect(frame).toMatch(/1\. Yes/);
     expect(frame).toMatch(/4\. No/);
+  });
+});
+
+describe("FitBox", () => {
+  const lines = (count: number) => Array.from({ length: count }, (_, index) => <Text key={index}>row {index}</Text>);
+
+  it("cuts content taller than its room, and lets shorter content take its own height", async () => {
+    const tall = renderTui(<FitBox maxHeight={5}>{lines(20)}</FitBox>);
+    await tall.flush();
+    expect(rowsOf(tall.frame())).toBeLessThanOrEqual(5);
+    expect(tall.frames().every((frame) => rowsOf(frame) <= 5)).toBe(true);
+    expect(tall.frame()).toContain("row 0");
+    tall.unmount();
+    const short = renderTui(<FitBox maxHeight={5}>{lines(3)}</FitBox>);
+    const frame = await short.waitForFrame((text) => rowsOf(text) === 3 && text.includes("row 2"));
+    expect(frame).not.toContain("row 3");
+    short.unmount();
   });
 });

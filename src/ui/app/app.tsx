@@ -10,6 +10,7 @@ import type { PromptHistory } from "../../session/prompt-history.js";
 import { BackgroundStatus } from "../components/background-status.js";
 import { Composer } from "../components/composer/composer.js";
 import { QueuedPrompts } from "../components/composer/queued-prompts.js";
+import { FitBox } from "../components/fit-box.js";
 import { Footer } from "../components/footer.js";
 import { HistoryItem } from "../components/history-item.js";
 import { PermissionDialog } from "../components/permission-dialog.js";
@@ -129,7 +130,11 @@ export function App(props: AppProps) {
           }}
         />
       )}
-      {dialog && <AppDialog dialog={dialog} host={host} theme={theme} width={width} close={() => setDialog(undefined)} commands={slashCommands} />}
+      {dialog && (
+        <FitBox maxHeight={room}>
+          <AppDialog dialog={dialog} host={host} theme={theme} width={width} close={() => setDialog(undefined)} commands={slashCommands} />
+        </FitBox>
+      )}
       {queue.length > 0 && <QueuedPrompts items={queue.map((item) => item.text)} theme={theme} width={width} />}
       {/* Hidden, not unmounted, while a permission is asked: the draft survives. (Not re-indented, to keep the diff small.) */}
       <Box display={permission ? "none" : "flex"} flexDirection="column">
