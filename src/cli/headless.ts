@@ -82,6 +82,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         // Off a terminal, a response is printed once complete; on one it streams, and an abandoned attempt is erased.
         bufferAnswer: !process.stdout.isTTY,
         screen: () => ({ columns: process.stdout.columns ?? 0, rows: process.stdout.rows ?? 0 }),
+        stdoutIsTerminal: process.stdout.isTTY === true,
       });
   let opened: Awaited<ReturnType<typeof openSession>>;
   try {

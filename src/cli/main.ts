@@ -9,8 +9,15 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
   process.stdout.write(`agent ${AGENT_VERSION}\n`);
 } else if (args.length === 0 && process.stdin.isTTY && process.stdout.isTTY) {
-  const [{ runInteractive }, { defaultCliOptions }] = await Promise.all([import("./interactive.js"), import("./default-options.js")]);
-  process.exitCode = await runInteractive(defaultCliOptions());
+  // Raw mode from the first moment: what the user types while the TUI loads is neither echoed by the
+  // terminal nor turned into a line of its own; it waits, unread, for the composer (see InputBus.attach).
+  process.stdin.setRawMode(true);
+  try {
+    const [{ runInteractive }, { defaultCliOptions }] = await Promise.all([import("./interactive.js"), import("./default-options.js")]);
+    process.exitCode = await runInteractive(defaultCliOptions());
+  } finally {
+    process.stdin.setRawMode(false);
+  }
 } else {
   const { runProgram } = await import("./program.js");
   await runProgram(args);

@@ -3,10 +3,15 @@
  * tool traces, retries, errors and the closing stats go to stderr. With --silent, stdout gets only the
  * final answer and stderr only errors. When stdout is not a terminal, each response is held until it is
  * complete (`bufferAnswer`), so an attempt cut off and retried never leaves its partial text in the output.
+ *
+ * Text from the model and from tools never drives the terminal: stderr traces are always neutralised (see
+ * util/terminal-text.ts), the answer on stdout only when stdout is a terminal; piped, it is printed exactly
+ * as the model wrote it. Our own colours are applied after neutralising.
  */
 import type { RunResult } from "../protocol/commands.js";
 import type { SessionEvent } from "../protocol/events/index.js";
 import type { SessionMetrics } from "../core/session-metrics.js";
+import { neutraliseTerminalText as safe, splitTrailingEscape } from "../util/terminal-text.js";
 import { StreamedAttempt } from "./streamed-attempt.js";
 import { describeToolCall, firstLine, formatDuration, formatTokens } from "./format.js";
 
@@ -37,8 +42,26 @@ export class TextPrinter {
       bufferAnswer?: boolean;
       /** The terminal's size, when stdout is one: an abandoned attempt's text is erased from it. */
       screen?: () => { columns: number; rows: number };
+      /** stdout is a terminal: neutralise the answer too. */
+      stdoutIsTerminal?: boolean;
     },
   ) {}
+
+  /** The start of an escape sequence cut off at the end of the last streamed chunk (terminal only). */
+  private carry = "";
+
+  /** Answer text for stdout: as written when piped, neutralised on a terminal. */
+  private answer(text: string): string {
+    return this.options.stdoutIsTerminal ? safe(text) : text;
+  }
+
+  /** A streamed chunk of the answer: on a terminal, a sequence split between chunks is neutralised whole. */
+  private answerChunk(text: string): string {
+    if (!this.options.stdoutIsTerminal) return text;
+    const [complete, carry] = splitTrailingEscape(this.carry + text);
+    this.carry = carry;
+    return safe(complete);
+  }
 
   private readonly attempt = new StreamedAttempt();
 
@@ -72,47 +95,51 @@ export class TextPrinter {
     switch (event.type) {
       case "assistant.message_delta":
         if (silent || this.options.bufferAnswer) break;
-        this.attempt.wrote(event.data.messageId, event.data.deltaContent, this.atLineStart);
-        this.out(event.data.deltaContent);
+        {
+          const chunk = this.answerChunk(event.data.deltaContent);
+          this.attempt.wrote(event.data.messageId, chunk, this.atLineStart);
+          this.out(chunk);
+        }
         break;
       case "assistant.message":
         this.attempt.reset();
-        if (!silent && this.options.bufferAnswer) this.out(event.data.content);
+        this.carry = "";
+        if (!silent && this.options.bufferAnswer) this.out(this.answer(event.data.content));
         if (!silent && event.data.content !== "") this.endLine();
         break;
       case "assistant.turn_retry":
         if (!silent) {
           this.eraseAttempt(event.data.abandonedMessageId);
           this.endLine();
-          this.err(style.yellow(`↻ ${event.data.reason ?? "retrying"} — retry ${event.data.attempt ?? ""} in ${formatDuration(event.data.delayMs ?? 0)}`));
+          this.err(style.yellow(`↻ ${safe(event.data.reason ?? "retrying")} — retry ${event.data.attempt ?? ""} in ${formatDuration(event.data.delayMs ?? 0)}`));
         }
         break;
       case "tool.execution_start": {
         const title = event.data.toolTitle ?? describeToolCall(event.data.toolName, event.data.arguments);
         this.titles.set(event.data.toolCallId, title);
-        if (!silent) this.err(style.dim(`● ${title}`));
+        if (!silent) this.err(style.dim(`● ${safe(title)}`));
         break;
       }
       case "tool.execution_complete":
         if (silent) break;
-        if (event.data.success) this.err(style.dim(`  └ ${firstLine(event.data.result?.content ?? "", 100) || "done"}`));
-        else this.err(style.red(`  ✗ ${firstLine(event.data.error?.message ?? "failed", 400)}`));
+        if (event.data.success) this.err(style.dim(`  └ ${firstLine(safe(event.data.result?.content ?? ""), 100) || "done"}`));
+        else this.err(style.red(`  ✗ ${firstLine(safe(event.data.error?.message ?? "failed"), 400)}`));
         break;
       case "session.error":
         // The attempt that failed for good is not an answer either.
         if (!silent) this.eraseAttempt(this.attempt.current);
         this.endLine();
-        this.err(style.red(`✗ ${event.data.message}`));
+        this.err(style.red(`✗ ${safe(event.data.message)}`));
         break;
       case "session.autopilot_stopped":
-        this.err(style.yellow(event.data.message));
+        this.err(style.yellow(safe(event.data.message)));
         break;
       case "session.warning":
         this.endLine();
-        this.err(style.yellow(`! ${event.data.message}`));
+        this.err(style.yellow(`! ${safe(event.data.message)}`));
         break;
       case "session.info":
-        if (!silent) this.err(style.dim(event.data.message));
+        if (!silent) this.err(style.dim(safe(event.data.message)));
         break;
       default:
         break;
@@ -124,14 +151,14 @@ export class TextPrinter {
   finish(result: RunResult, metrics: SessionMetrics, sessionId: string, durationMs: number, resumable = true): void {
     const { silent, style } = this.options;
     if (silent) {
-      const answer = result.summary ?? result.finalMessage;
+      const answer = this.answer(result.summary ?? result.finalMessage);
       if (answer !== "") this.out(answer.endsWith("\n") ? answer : `${answer}\n`);
       return;
     }
     if (result.summary !== undefined) {
       this.endLine();
       if (this.wroteAnswer) this.out("\n");
-      this.out(`${result.summary}\n`);
+      this.out(`${this.answer(result.summary)}\n`);
     }
     this.endLine();
     const { codeChanges } = metrics;

@@ -72,12 +72,15 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
         exit={() => finish({})}
         refreshKey={refreshKey}
         requestReprint={() => reprint()}
+        onMounted={releaseTypeahead}
       />
     </InputContext.Provider>
   );
 
   terminal.enter();
   terminal.installExitHandlers((signal) => finish({ signal }));
+  // Keys typed before the composer listens wait for it (released when the app has mounted).
+  const releaseTypeahead = bus.hold(5000);
   const detach = bus.attach(stdin);
   const instance = render(view(), { stdout, stdin: inkStdin, exitOnCtrlC: false, patchConsole: false, maxFps: 30 });
 

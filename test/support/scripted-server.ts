@@ -25,6 +25,8 @@ export interface ScriptedServerOptions {
   port?: number;
   /** Model id listed by `GET /v1/models` and used in chunks when the request has none. Default "scripted-model". */
   model?: string;
+  /** Ids listed by `GET /v1/models` (default: `[model]`); `null` makes that route answer 404, as servers that cannot list do. */
+  models?: string[] | null;
   /** Called for completion requests once the queue is empty. */
   responder?: Responder;
   /** Initial queue (same as calling `enqueue`). */
@@ -172,8 +174,9 @@ export class ScriptedServer {
       if (recorded.method === "POST" && path === "/v1/chat/completions") {
         await this.handleCompletion(recorded, res);
       } else if (recorded.method === "GET" && path === "/v1/models") {
-        const model = this.options.model ?? "scripted-model";
-        sendJson(res, 200, { object: "list", data: [{ id: model, object: "model", owned_by: "test" }] });
+        const ids = this.options.models === undefined ? [this.options.model ?? "scripted-model"] : this.options.models;
+        if (ids === null) sendJson(res, 404, errorBody("scripted server: this endpoint does not list models", "invalid_request_error"));
+        else sendJson(res, 200, { object: "list", data: ids.map((id) => ({ id, object: "model", owned_by: "test" })) });
       } else {
         sendJson(res, 404, errorBody(`scripted server: no route for ${recorded.method} ${path}`, "invalid_request_error"));
       }

@@ -8,7 +8,7 @@ import { TuiSessionHost } from "../../src/cli/tui-session-host.js";
 import { noPermissionFlags, type PermissionFlags } from "../../src/permissions/policy.js";
 import { SessionStore } from "../../src/session/session-store.js";
 import { sessionPermissions, tempDir, testProviderConfig } from "./engine-harness.js";
-import { startScriptedServer, type ScriptedServer } from "./scripted-server.js";
+import { startScriptedServer, type ScriptedServer, type ScriptedServerOptions } from "./scripted-server.js";
 
 export class TestSessionHost extends TuiSessionHost {
   private constructor(
@@ -22,8 +22,8 @@ export class TestSessionHost extends TuiSessionHost {
   }
 
   /** `flags`: permission flags as the command line would give them (with their sources). */
-  static async start(flags: Partial<PermissionFlags> = {}): Promise<TestSessionHost> {
-    const server = await startScriptedServer();
+  static async start(flags: Partial<PermissionFlags> = {}, serverOptions: ScriptedServerOptions = {}): Promise<TestSessionHost> {
+    const server = await startScriptedServer(serverOptions);
     const home = tempDir("tui-home-");
     const cwd = tempDir("tui-cwd-");
     const store = new SessionStore(home);

@@ -87,10 +87,28 @@ describe("renderMarkdown", () => {
     expect(plain("<div>hi</div>")).toBe("<div>hi</div>");
   });
 
-  it("keeps code lines as written, without wrapping, and expands tabs", () => {
-    const long = "x".repeat(80);
-    const out = plain(`\`\`\`\n${long}\n\tindented\n\`\`\``, 40).split("\n");
-    expect(out).toEqual([`  ${long}`, "      indented"]);
+  it("wraps long code lines keeping their indent, and expands tabs", () => {
+    const long = "x".repeat(60);
+    const out = plain(`\`\`\`\n${long}\n\tindented ${"y".repeat(40)}\n\`\`\``, 40).split("\n");
+    expect(out).toEqual([`  ${"x".repeat(38)}`, `  ${"x".repeat(22)}`, `      indented ${"y".repeat(25)}`, `      ${"y".repeat(15)}`]);
+  });
+
+  it("keeps a wrapped code line's colours and indent once highlighted", async () => {
+    await preloadHighlighter();
+    const out = coloured(`\`\`\`ts\n    const value = "${"z".repeat(60)}";\n\`\`\``, 40).split("\n").slice(1);
+    expect(out.length).toBeGreaterThan(1);
+    for (const line of out) {
+      expect(stringWidth(stripAnsi(line))).toBeLessThanOrEqual(40);
+      expect(stripAnsi(line)).toMatch(/^ {6}\S/);
+    }
+    // The string's colour goes on after the cut.
+    expect(out[1]).toContain(ESC);
+  });
+
+  it("shows the model's single newlines as line breaks", () => {
+    expect(plain("First line\nSecond line\nThird line").split("\n")).toEqual(["First line", "Second line", "Third line"]);
+    expect(plain("- item one\n  still item one\n- item two").split("\n")).toEqual(["• item one", "  still item one", "• item two"]);
+    expect(plain("> quoted\n> two").split("\n")).toEqual(["│ quoted", "│ two"]);
   });
 
   it("lays out tables with computed column widths and alignment", () => {

@@ -2,6 +2,7 @@
 import { useEffect, useState } from "react";
 import type { SlashCommand } from "../../core/slash-commands/registry.js";
 import type { SessionMetadata } from "../../session/session-metadata.js";
+import { neutraliseTerminalText } from "../../util/terminal-text.js";
 import { HelpOverlay } from "../components/help-overlay.js";
 import { ModelPicker } from "../components/model-picker.js";
 import { QuickHelp } from "../components/quick-help.js";
@@ -24,7 +25,8 @@ function ModelDialog({ host, theme, width, close }: DialogProps) {
     const controller = new AbortController();
     host.session
       .listModels(controller.signal)
-      .then(setModels)
+      // Names come from the endpoint: shown, so neutralised like any other text from outside.
+      .then((list) => setModels(list.map(neutraliseTerminalText)))
       .catch((failure: unknown) => {
         setError((failure as Error).message);
         setModels([host.session.model]);

@@ -4,19 +4,21 @@
  * transcript store and sends commands to the session; the engine does the rest.
  */
 import { Box, Static, Text, useStdout } from "ink";
-import { useMemo, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { permissionModeLabel } from "../../core/permission-summary.js";
 import { slashCommands } from "../../core/slash-commands/registry.js";
 import type { PromptHistory } from "../../session/prompt-history.js";
 import { BackgroundStatus } from "../components/background-status.js";
 import { Composer } from "../components/composer/composer.js";
 import { QueuedPrompts } from "../components/composer/queued-prompts.js";
+import { FitBox } from "../components/fit-box.js";
 import { Footer } from "../components/footer.js";
 import { HistoryItem } from "../components/history-item.js";
 import { PermissionDialog } from "../components/permission-dialog.js";
 import type { SessionHost } from "../session-host.js";
 import type { TranscriptStore } from "../state/transcript-store.js";
 import type { TranscriptItem } from "../state/transcript-types.js";
+import { useInputBus } from "../terminal/input-context.js";
 import type { Theme } from "../theme.js";
 import { AppDialog } from "./app-dialog.js";
 import { LiveArea } from "./live-area.js";
@@ -35,6 +37,8 @@ export interface AppProps {
   refreshKey: number;
   /** Asks the runner to clear the screen and reprint the history (Ctrl+T changes how past reasoning looks). */
   requestReprint(): void;
+  /** Called once, when every component (the composer too) is listening for keys. */
+  onMounted?(): void;
 }
 
 type StaticEntry = { kind: "header"; id: string } | TranscriptItem;
@@ -48,7 +52,24 @@ export function App(props: AppProps) {
   const [dialog, setDialog] = useState<DialogName | undefined>();
   const [showReasoning, setShowReasoning] = useState(false);
   const [inject, setInject] = useState<{ text: string; nonce: number } | undefined>();
-  const { submit, waiting, unqueueLast, flushQueue } = useSubmit({ host, store, starting: state.starting === true, openDialog: setDialog, exit: props.exit });
+  const bus = useInputBus();
+  // Effects run children first: when this one runs, the composer's key handler is registered.
+  const onMounted = useRef(props.onMounted);
+  useEffect(() => onMounted.current?.(), []);
+  // Released once the dialog has mounted: its key handlers are registered by then (children's effects
+  // run before this component's), so keys typed right after `/model` reach the picker.
+  const dialogReady = useRef<(() => void) | undefined>(undefined);
+  useEffect(() => {
+    dialogReady.current?.();
+    dialogReady.current = undefined;
+  }, [dialog]);
+  const openDialog = useCallback((name: DialogName, ready: () => void) => {
+    dialogReady.current?.();
+    dialogReady.current = ready;
+    setDialog(name);
+  }, []);
+  const holdInput = useCallback(() => bus.hold(), [bus]);
+  const { submit, waiting, unqueueLast, flushQueue } = useSubmit({ host, store, starting: state.starting === true, openDialog, exit: props.exit, holdInput });
   const queued = [...waiting.map((item) => item.text), ...state.queue.map((item) => item.prompt)];
   const { exitHint } = useAppKeys({
     host,
@@ -67,6 +88,13 @@ export function App(props: AppProps) {
   const entries = useMemo<StaticEntry[]>(() => [{ kind: "header", id: "header" }, ...state.items], [state.items]);
   const permission = state.permissions[0];
   const composerActive = dialog === undefined && permission === undefined;
+  // Rows left for what changes (the live area, a permission dialog) once the composer (3 rows and a hint;
+  // hidden while a permission is asked), the footer (two rows when narrow), the queue and the background
+  // lines are counted, and one row to spare: Ink redraws the whole screen, scrollback included, when its
+  // output is as tall as the terminal.
+  const background = state.background.length > 0 || state.backgroundShells > 0 ? 1 + state.background.length : 0;
+  const composerRows = permission ? 0 : 4;
+  const room = Math.max(3, rows - composerRows - 2 - (queued.length > 0 ? queued.length + 1 : 0) - background - 1);
   const usage = state.usage;
 
   return (
@@ -89,18 +117,14 @@ export function App(props: AppProps) {
           )
         }
       </Static>
-      <LiveArea
-        state={state}
-        theme={theme}
-        width={width}
-        maxLines={Math.max(3, rows - 14)}
-        showReasoning={showReasoning}
-      />
+      {/* A permission question takes the room: the tool that asks is not running yet. */}
+      {!permission && <LiveArea state={state} theme={theme} width={width} maxLines={room} showReasoning={showReasoning} />}
       {permission && (
         <PermissionDialog
           request={permission.request}
           theme={theme}
           width={width}
+          maxHeight={room}
           queued={state.permissions.length - 1}
           onAnswer={(reply, options) => {
             host.session.dispatch({ type: "respond", requestId: permission.requestId, reply });
@@ -108,11 +132,17 @@ export function App(props: AppProps) {
           }}
         />
       )}
-      {dialog && <AppDialog dialog={dialog} host={host} theme={theme} width={width} close={() => setDialog(undefined)} commands={slashCommands} />}
+      {dialog && (
+        <FitBox maxHeight={room}>
+          <AppDialog dialog={dialog} host={host} theme={theme} width={width} close={() => setDialog(undefined)} commands={slashCommands} />
+        </FitBox>
+      )}
       {queued.length > 0 && <QueuedPrompts items={queued} paused={state.queuePaused} theme={theme} width={width} />}
+      {/* Hidden, not unmounted, while a permission is asked: the draft survives. (Not re-indented, to keep the diff small.) */}
+      <Box display={permission ? "none" : "flex"} flexDirection="column">
       <Composer
         active={composerActive}
-        busy={state.busy}
+        busy={state.busy || state.running.length > 0}
         theme={theme}
         width={width}
         history={props.history}
@@ -129,6 +159,7 @@ export function App(props: AppProps) {
           return last !== undefined;
         } : undefined}
       />
+      </Box>
       <BackgroundStatus tasks={state.background} shells={state.backgroundShells} theme={theme} width={width} />
       <Footer
         mode={state.mode}
@@ -140,7 +171,8 @@ export function App(props: AppProps) {
         backgroundCount={state.background.filter((task) => task.status === "running").length + state.backgroundShells}
         theme={theme}
         width={width}
-        busy={state.busy}
+        // A `!command` runs outside a turn: it can be stopped with Esc all the same, so the hint shows.
+        busy={state.busy || state.running.length > 0}
         hint={exitHint ?? (state.starting ? "Starting…" : undefined)}
       />
     </Box>

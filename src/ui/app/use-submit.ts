@@ -35,8 +35,11 @@ export function useSubmit(options: {
   store: TranscriptStore;
   /** The session is still opening. */
   starting: boolean;
-  openDialog(dialog: DialogName): void;
+  /** Opens a dialog; `ready` is called once it listens for keys. */
+  openDialog(dialog: DialogName, ready: () => void): void;
   exit(): void;
+  /** Holds keys back while a slash command runs (see InputBus.hold); returns the release. */
+  holdInput?(): () => void;
 }): SubmitActions {
   const { host, store, starting } = options;
   const [waiting, setWaiting] = useState<Submission[]>([]);
@@ -46,14 +49,14 @@ export function useSubmit(options: {
   const note = useCallback((text: string, level: "info" | "warning" | "error" = "info") => store.addLocal({ kind: "notice", id: localId(), level, text }), [store]);
 
   const handleResult = useCallback(
-    (result: InputResult) => {
+    (result: InputResult, release: () => void) => {
       const { openDialog, exit } = latest.current;
+      if (result.kind === "dialog") return openDialog(result.dialog, release);
+      release();
       switch (result.kind) {
         case "prompt":
           result.run.catch((error: unknown) => note((error as Error).message, "error"));
           return;
-        case "dialog":
-          return openDialog(result.dialog);
         case "new-session":
           host.startNew().catch((error: unknown) => note((error as Error).message, "error"));
           return;
@@ -73,10 +76,15 @@ export function useSubmit(options: {
         setWaiting((current) => [...current, submission]);
         return;
       }
+      // Keys typed while a slash command runs belong to what it opens (a picker), not to the prompt.
+      const release = submission.text.trimStart().startsWith("/") ? (latest.current.holdInput?.() ?? (() => undefined)) : () => undefined;
       host.session
         .dispatch({ type: "input", text: submission.text, ...(submission.attachments.length > 0 ? { attachments: submission.attachments } : {}) })
-        .then(handleResult)
-        .catch((error: unknown) => note((error as Error).message, "error"));
+        .then((result) => handleResult(result, release))
+        .catch((error: unknown) => {
+          release();
+          note((error as Error).message, "error");
+        });
     },
     [host, note, handleResult],
   );

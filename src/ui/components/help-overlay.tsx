@@ -1,6 +1,6 @@
 /**
  * /help: the keys, the slash commands (with aliases and argument hints) and the instruction files that
- * were loaded for this session. Any key closes it.
+ * were loaded for this session. Any key closes it. Long descriptions and paths wrap: nothing is cut off.
  */
 import { Box, Text } from "ink";
 import type { SlashCommand } from "../../core/slash-commands/types.js";
@@ -43,12 +43,14 @@ export function HelpOverlay({ commands, instructionFiles, theme, width, onClose 
               {commandLabel(command)}
             </Text>
           </Box>
-          <Text wrap="truncate-end">
-            {command.description}
-            {command.aliases && command.aliases.length > 0 ? (
-              <Text color={theme.muted}> (also {command.aliases.map((alias) => `/${alias}`).join(", ")})</Text>
-            ) : null}
-          </Text>
+          <Box flexShrink={1}>
+            <Text wrap="wrap">
+              {command.description}
+              {command.aliases && command.aliases.length > 0 ? (
+                <Text color={theme.muted}> (also {command.aliases.map((alias) => `/${alias}`).join(", ")})</Text>
+              ) : null}
+            </Text>
+          </Box>
         </Box>
       ))}
       <Box marginTop={1}>
@@ -57,7 +59,7 @@ export function HelpOverlay({ commands, instructionFiles, theme, width, onClose 
       {instructionFiles.length === 0 ? <Text color={theme.muted}>none loaded</Text> : null}
       {instructionFiles.map((file) => (
         <Box key={file} width={inner}>
-          <Text wrap="truncate-start">{file}</Text>
+          <Text wrap="wrap">{file}</Text>
         </Box>
       ))}
       <Box marginTop={1}>

@@ -1,7 +1,7 @@
 /**
  * One finished transcript item, as it goes into Ink's <Static>: rendered once, so no state and no timers.
  * All styling goes through the theme's chalk (see markdown/styles.ts), so a plain theme prints no ANSI code;
- * lines are wrapped here to `width`, so Ink has nothing left to wrap (except over-long code lines).
+ * lines are wrapped here to `width`, so Ink has nothing left to wrap.
  */
 import { Box, Text } from "ink";
 import { renderDiff } from "../markdown/render-diff.js";

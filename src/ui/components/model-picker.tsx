@@ -1,7 +1,8 @@
 /**
  * /model: the endpoint's models, filtered as you type (↑/↓ to move, Enter to choose, Esc to cancel), the
- * current one marked. A name that is not in the list can still be chosen by typing it in full: some
- * OpenAI-compatible servers list no models, or not all of them.
+ * current one marked. Only listed models can be chosen: typed text filters, it never becomes a model name
+ * (also while the list is still loading). Only when the endpoint could not list its models (an error, or
+ * an empty list) does the picker say so and accept a typed name.
  */
 import { Box, Text } from "ink";
 import { useRef, useState } from "react";
@@ -28,11 +29,16 @@ interface Row {
   custom: boolean;
 }
 
-export function modelRows(models: readonly string[] | undefined, filter: string): Row[] {
+export function modelRows(models: readonly string[] | undefined, filter: string, allowCustom: boolean): Row[] {
   const needle = filter.trim().toLowerCase();
   const rows: Row[] = (models ?? []).filter((model) => model.toLowerCase().includes(needle)).map((model) => ({ model, custom: false }));
-  if (needle !== "" && !(models ?? []).includes(filter.trim())) rows.push({ model: filter.trim(), custom: true });
+  if (allowCustom && needle !== "" && !(models ?? []).includes(filter.trim())) rows.push({ model: filter.trim(), custom: true });
   return rows;
+}
+
+/** A typed name is accepted only when the endpoint could not list its models. */
+export function acceptsTypedName(models: readonly string[] | undefined, error: string | undefined): boolean {
+  return error !== undefined || models?.length === 0;
 }
 
 interface View {
@@ -47,8 +53,11 @@ export function ModelPicker({ models, current, error, theme, width, onSelect, on
   const done = useRef(false);
   const modelsRef = useRef(models);
   modelsRef.current = models;
+  const allowCustom = acceptsTypedName(models, error);
+  const allowCustomRef = useRef(allowCustom);
+  allowCustomRef.current = allowCustom;
 
-  const rowsFor = (view: View) => modelRows(modelsRef.current, view.filter);
+  const rowsFor = (view: View) => modelRows(modelsRef.current, view.filter, allowCustomRef.current);
   const selectedIndex = (view: View, rows: Row[]) => {
     const wanted = view.selected ?? current;
     const index = rows.findIndex((row) => row.model === wanted);
@@ -82,7 +91,7 @@ export function ModelPicker({ models, current, error, theme, width, onSelect, on
   }, Priority.dialog);
 
   const view = viewRef.current;
-  const rows = modelRows(models, view.filter);
+  const rows = modelRows(models, view.filter, allowCustom);
   const index = selectedIndex(view, rows);
   const start = windowStart(index, rows.length, VISIBLE_ROWS);
   const shown = rows.slice(start, start + VISIBLE_ROWS);
@@ -97,11 +106,11 @@ export function ModelPicker({ models, current, error, theme, width, onSelect, on
       </Text>
       {error ? (
         <Text color={theme.error} wrap="wrap">
-          Could not list models: {error}
+          Could not list models: {error}. Type a model name to use it.
         </Text>
       ) : null}
       {models === undefined ? <Text color={theme.muted}>Loading models…</Text> : null}
-      {models !== undefined && rows.every((row) => row.custom) ? <Text color={theme.muted}>{view.filter.trim() ? "No models match." : "The endpoint listed no models: type a name."}</Text> : null}
+      {models !== undefined && rows.every((row) => row.custom) ? <Text color={theme.muted}>{models.length === 0 ? "The endpoint listed no models: type a name." : view.filter.trim() ? "No models match." : null}</Text> : null}
       {start > 0 ? <Text color={theme.muted}>  ↑ {start} more</Text> : null}
       {shown.map((row, offset) => {
         const selected = start + offset === index;

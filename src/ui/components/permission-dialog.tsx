@@ -3,6 +3,9 @@
  * a URL, an MCP call), why it needs approval, and four answers: yes · yes for this session · yes always in
  * this directory · no, with a message for the agent. Digits pick an answer, ↑/↓ and Enter too; Esc denies
  * and stops the turn. While shown it takes every key.
+ *
+ * It fits in `maxHeight` rows (the room the app has below the history): the title, the question and the
+ * choices always show; the command, diff or arguments are cut to what is left, and PgUp/PgDn scroll them.
  */
 import { Box, Text } from "ink";
 import { useState, useRef } from "react";
@@ -12,6 +15,7 @@ import type { Theme } from "../theme.js";
 import { Priority } from "../terminal/input-bus.js";
 import { useKeys, usePaste } from "../terminal/input-context.js";
 import type { Key } from "../terminal/keys.js";
+import { wrapText } from "../markdown/wrap.js";
 
 export interface PermissionDialogProps {
   request: PermissionRequest;
@@ -20,6 +24,8 @@ export interface PermissionDialogProps {
   /** How many more requests wait behind this one. */
   queued: number;
   onAnswer: (reply: PermissionReply, options?: { stop: boolean }) => void;
+  /** Rows the dialog may take; without it, the body is capped by its own limits only. */
+  maxHeight?: number;
 }
 
 export interface PermissionOption {
@@ -106,29 +112,44 @@ export function isNewFile(request: Extract<PermissionRequest, { kind: "write" }>
   return request.diff.trim() === "" && /^create\b/i.test(request.intention);
 }
 
-function capLines(lines: string[], max: number): { shown: string[]; more: number } {
-  return lines.length <= max ? { shown: lines, more: 0 } : { shown: lines.slice(0, max), more: lines.length - max };
+/** The part of the body shown: `max` rows from `offset` (clamped), and how many rows are hidden. */
+export interface BodyWindow {
+  max: number;
+  offset: number;
+}
+
+const ALL: BodyWindow = { max: Number.MAX_SAFE_INTEGER, offset: 0 };
+
+function capLines(lines: string[], max: number, window: BodyWindow = ALL): { shown: string[]; more: number } {
+  const room = Math.max(1, Math.min(max, window.max));
+  if (lines.length <= room) return { shown: lines, more: 0 };
+  // When the screen is what limits, the "… more" line must fit in it too.
+  const rows = window.max < max ? Math.max(1, room - 1) : room;
+  const offset = Math.min(Math.max(0, window.offset), lines.length - rows);
+  return { shown: lines.slice(offset, offset + rows), more: lines.length - rows };
 }
 
 function More({ count, theme }: { count: number; theme: Theme }) {
-  return count > 0 ? <Text color={theme.muted}>… {count} more line{count === 1 ? "" : "s"}</Text> : null;
+  return count > 0 ? <Text color={theme.muted}>… {count} more line{count === 1 ? "" : "s"} (PgUp/PgDn to scroll)</Text> : null;
 }
 
-function CommandBox({ command, theme, width }: { command: string; theme: Theme; width: number }) {
-  const { shown, more } = capLines(command.replace(/\t/g, "  ").split("\n"), COMMAND_LINES);
+function CommandBox({ command, theme, width, window }: { command: string; theme: Theme; width: number; window: BodyWindow }) {
+  // Wrapped here, so a long one-line command counts as the rows it takes.
+  const lines = command.replace(/\t/g, "  ").split("\n").flatMap((line) => wrapText(line, Math.max(1, width - 4)));
+  const { shown, more } = capLines(lines, COMMAND_LINES, { ...window, max: window.max - 2 });
   return (
     <Box flexDirection="column" width={width} borderStyle="round" borderColor={theme.border} paddingX={1}>
-      <Text wrap="wrap">{shown.join("\n")}</Text>
+      <Text>{shown.join("\n")}</Text>
       <More count={more} theme={theme} />
     </Box>
   );
 }
 
-function DiffPreview({ diff, theme, width }: { diff: string; theme: Theme; width: number }) {
+function DiffPreview({ diff, theme, width, window }: { diff: string; theme: Theme; width: number; window: BodyWindow }) {
   const body = diff.split("\n").filter((line) => !/^(Index: |={3,}$|--- |\+\+\+ )/.test(line));
   while (body.length > 0 && body.at(-1) === "") body.pop();
   if (body.length === 0) return <Text color={theme.muted}>(no preview)</Text>;
-  const { shown, more } = capLines(body, DIFF_LINES);
+  const { shown, more } = capLines(body, DIFF_LINES, window);
   const color = (line: string) => (line.startsWith("+") ? theme.success : line.startsWith("-") ? theme.error : theme.muted);
   return (
     <Box flexDirection="column" width={width}>
@@ -143,9 +164,9 @@ function DiffPreview({ diff, theme, width }: { diff: string; theme: Theme; width
 }
 
 /** A few lines about the call, then its arguments as JSON (capped). */
-function Details({ lines, args, theme, width }: { lines: string[]; args?: unknown; theme: Theme; width: number }) {
+function Details({ lines, args, theme, width, window }: { lines: string[]; args?: unknown; theme: Theme; width: number; window: BodyWindow }) {
   const text = args === undefined ? "" : typeof args === "string" ? args : (JSON.stringify(args, null, 2) ?? String(args));
-  const { shown, more } = capLines(text === "" ? [] : text.split("\n"), ARGS_LINES);
+  const { shown, more } = capLines(text === "" ? [] : text.split("\n"), ARGS_LINES, { ...window, max: window.max - lines.length });
   return (
     <Box flexDirection="column" width={width}>
       {lines.map((line, index) => (
@@ -164,14 +185,14 @@ function Details({ lines, args, theme, width }: { lines: string[]; args?: unknow
 }
 
 /** Title, body and question of each kind of request. */
-function describe(request: PermissionRequest, theme: Theme, width: number) {
+function describe(request: PermissionRequest, theme: Theme, width: number, window: BodyWindow) {
   switch (request.kind) {
     case "shell":
-      return { title: request.intention, body: <CommandBox command={request.fullCommandText} theme={theme} width={width} />, question: "Do you want to run this command?" };
+      return { title: request.intention, body: <CommandBox command={request.fullCommandText} theme={theme} width={width} window={window} />, question: "Do you want to run this command?" };
     case "write":
       return {
         title: request.intention,
-        body: <DiffPreview diff={request.diff} theme={theme} width={width} />,
+        body: <DiffPreview diff={request.diff} theme={theme} width={width} window={window} />,
         question: `Do you want to ${isNewFile(request) ? "create" : "edit"} ${request.fileName}?`,
       };
     case "read":
@@ -181,19 +202,19 @@ function describe(request: PermissionRequest, theme: Theme, width: number) {
     case "mcp":
       return {
         title: request.toolTitle || request.toolName,
-        body: <Details lines={[`MCP server ${request.serverName} · tool ${request.toolName}${request.readOnly ? " (read-only)" : ""}`]} args={request.args} theme={theme} width={width} />,
+        body: <Details lines={[`MCP server ${request.serverName} · tool ${request.toolName}${request.readOnly ? " (read-only)" : ""}`]} args={request.args} theme={theme} width={width} window={window} />,
         question: `Allow ${request.toolName} from ${request.serverName}?`,
       };
     case "custom-tool":
       return {
         title: request.toolName,
-        body: <Details lines={request.toolDescription ? [request.toolDescription.split("\n")[0] ?? ""] : []} args={request.args} theme={theme} width={width} />,
+        body: <Details lines={request.toolDescription ? [request.toolDescription.split("\n")[0] ?? ""] : []} args={request.args} theme={theme} width={width} window={window} />,
         question: `Allow the tool ${request.toolName}?`,
       };
     case "memory":
       return {
         title: `Remember: ${request.subject}`,
-        body: <Details lines={[request.fact, ...(request.citations ? [request.citations] : [])]} theme={theme} width={width} />,
+        body: <Details lines={[request.fact, ...(request.citations ? [request.citations] : [])]} theme={theme} width={width} window={window} />,
         question: "Do you want to store this memory?",
       };
   }
@@ -205,11 +226,16 @@ interface View {
   /** The message being typed after choosing "No"; undefined while choosing. */
   message: string | undefined;
   answered: boolean;
+  /** First body row shown when the body is cut to fit. */
+  scroll: number;
 }
 
-const freshView = (request: PermissionRequest): View => ({ request, selected: 0, message: undefined, answered: false });
+const freshView = (request: PermissionRequest): View => ({ request, selected: 0, message: undefined, answered: false, scroll: 0 });
 
-export function PermissionDialog({ request, theme, width, queued, onAnswer }: PermissionDialogProps) {
+/** Rows `text` takes wrapped to `width`. */
+const rowsOf = (text: string, width: number) => wrapText(text, Math.max(1, width)).length;
+
+export function PermissionDialog({ request, theme, width, queued, onAnswer, maxHeight }: PermissionDialogProps) {
   const options = permissionOptions(request);
   const [stateView, setView] = useState<View>(() => freshView(request));
   // Keys arrive in bursts before React re-renders: the handler reads and writes this ref, never stale state.
@@ -247,6 +273,11 @@ export function PermissionDialog({ request, theme, width, queued, onAnswer }: Pe
       else if (key.name === "char" && !key.ctrl && !key.meta) update({ message: current.message + key.char });
       return;
     }
+    if (key.name === "pageup" || key.name === "pagedown") {
+      const step = Math.max(1, bodyRoom - 2);
+      update({ scroll: Math.max(0, current.scroll + (key.name === "pageup" ? -step : step)) });
+      return;
+    }
     if (key.name === "escape" || (key.ctrl && key.char === "c")) answer({ kind: "deny" }, true);
     else if (key.name === "up") update({ selected: (current.selected - 1 + options.length) % options.length });
     else if (key.name === "down" || key.name === "tab") update({ selected: (current.selected + 1) % options.length });
@@ -264,8 +295,25 @@ export function PermissionDialog({ request, theme, width, queued, onAnswer }: Pe
   }, Priority.dialog);
 
   const inner = Math.max(10, width - 4);
-  const { title, body, question } = describe(request, theme, inner);
   const outside = request.outsidePaths ?? [];
+  const question = describe(request, theme, inner, ALL).question;
+  // Everything but the body, in rows: borders, title, reason, outside paths, question, choices, message, hint.
+  const reasonRows = request.reason ? rowsOf(request.reason, inner) : 0;
+  const fixed =
+    2 +
+    1 +
+    reasonRows +
+    (outside.length > 0 ? 1 + Math.min(5, outside.length) + (outside.length > 5 ? 1 : 0) : 0) +
+    1 +
+    rowsOf(question, inner) +
+    options.reduce((sum, option) => sum + rowsOf(option.label, inner - 5), 0) +
+    (view.message !== undefined ? 2 + rowsOf(`❯ ${view.message} `, inner) : 0) +
+    1;
+  // On a small screen the reason gets one row and the blank row before the question goes.
+  const tight = maxHeight !== undefined && maxHeight - fixed < 4;
+  const fixedRows = tight ? fixed - 1 - Math.max(0, reasonRows - 1) : fixed;
+  const bodyRoom = maxHeight === undefined ? Number.MAX_SAFE_INTEGER : Math.max(3, maxHeight - fixedRows);
+  const { title, body } = describe(request, theme, inner, { max: bodyRoom, offset: view.scroll });
   return (
     <Box flexDirection="column" width={width} borderStyle="round" borderColor={theme.warning} paddingX={1}>
       <Text bold wrap="truncate-end">
@@ -273,7 +321,7 @@ export function PermissionDialog({ request, theme, width, queued, onAnswer }: Pe
       </Text>
       {body}
       {request.reason ? (
-        <Text color={theme.muted} wrap="wrap">
+        <Text color={theme.muted} wrap={tight ? "truncate-end" : "wrap"}>
           {request.reason}
         </Text>
       ) : null}
@@ -289,7 +337,7 @@ export function PermissionDialog({ request, theme, width, queued, onAnswer }: Pe
           <More count={Math.max(0, outside.length - 5)} theme={theme} />
         </Box>
       ) : null}
-      <Box marginTop={1}>
+      <Box marginTop={tight ? 0 : 1}>
         <Text bold wrap="wrap">
           {question}
         </Text>

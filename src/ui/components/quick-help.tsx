@@ -48,7 +48,9 @@ export function KeyTable({ entries, theme, width }: { entries: readonly KeyHelp[
                   {entry.keys}
                 </Text>
               </Box>
-              <Text wrap="truncate-end">{entry.action}</Text>
+              <Box flexShrink={1}>
+                <Text wrap="wrap">{entry.action}</Text>
+              </Box>
             </Box>
           ))}
         </Box>

@@ -5,6 +5,7 @@
  */
 import { Box, Text } from "ink";
 import { useEffect, useState } from "react";
+import { neutraliseTerminalText } from "../../util/terminal-text.js";
 import type { Theme } from "../theme.js";
 import type { RunningTool } from "../state/transcript-types.js";
 
@@ -32,13 +33,10 @@ export function formatElapsed(ms: number): string {
   return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, "0")}m`;
 }
 
-const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
-
 /** Terminal output made safe to print inside our layout: no escapes, no carriage-return redraws, no tabs. */
 export function cleanOutputLine(line: string): string {
   const lastFrame = line.split("\r").filter((part) => part !== "").at(-1) ?? "";
-  return lastFrame.replace(ANSI, "").replace(/\t/g, "  ").replace(CONTROL, "");
+  return neutraliseTerminalText(lastFrame.replace(/\t/g, "  ")).replace(/\n/g, " ");
 }
 
 /** The last `count` non-empty lines of some output, cleaned. */
@@ -68,9 +66,11 @@ export interface RunningToolsProps {
   width: number;
   /** The clock for elapsed times (tests pin it); Date.now() at each render otherwise. */
   now?: number;
+  /** Rows of output under each tool (default 4; fewer when the screen is small). */
+  outputLines?: number;
 }
 
-export function RunningTools({ tools, theme, width, now }: RunningToolsProps) {
+export function RunningTools({ tools, theme, width, now, outputLines = TAIL_LINES }: RunningToolsProps) {
   const tick = useTicker(tools.length > 0, SPINNER_INTERVAL_MS);
   if (tools.length === 0) return null;
   const clock = now ?? Date.now();
@@ -87,7 +87,7 @@ export function RunningTools({ tools, theme, width, now }: RunningToolsProps) {
               </Text>
             </Text>
           </Box>
-          {outputTail(tool.output, TAIL_LINES).map((line, index) => (
+          {(outputLines > 0 ? outputTail(tool.output, outputLines) : []).map((line, index) => (
             <Box key={index} width={width} paddingLeft={4}>
               <Text dimColor wrap="truncate-end">
                 {line === "" ? " " : line}

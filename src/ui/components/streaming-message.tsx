@@ -9,8 +9,14 @@ import { stylesFor } from "../markdown/styles.js";
 import { displayWidth, truncateToWidth, wrapText } from "../markdown/wrap.js";
 import type { Theme } from "../theme.js";
 
-export function StreamingMessage({ text, width, theme }: { text: string; width: number; theme: Theme }) {
-  const rendered = useMemo(() => renderMarkdown(text, { width: Math.max(4, width), theme }), [text, width, theme]);
+/** The last `maxLines` rendered rows of the unfinished answer (the rest is in <Static> or comes later). */
+export function StreamingMessage({ text, width, theme, maxLines }: { text: string; width: number; theme: Theme; maxLines?: number }) {
+  const rendered = useMemo(() => {
+    const all = renderMarkdown(text, { width: Math.max(4, width), theme });
+    if (maxLines === undefined) return all;
+    const lines = all.split("\n");
+    return lines.length <= maxLines ? all : lines.slice(-Math.max(1, maxLines)).join("\n");
+  }, [text, width, theme, maxLines]);
   if (rendered === "") return null;
   return (
     <Box flexDirection="column" width={width}>
@@ -44,8 +50,12 @@ export function liveReasoningLines(text: string, width: number, theme: Theme, ex
   return [styles.muted(LEAD), ...body.map((line) => (line === "" ? "" : `  ${line}`))];
 }
 
-export function LiveReasoning({ text, width, theme, expanded }: { text: string; width: number; theme: Theme; expanded: boolean }) {
-  const lines = useMemo(() => liveReasoningLines(text, width, theme, expanded), [text, width, theme, expanded]);
+export function LiveReasoning({ text, width, theme, expanded, maxLines }: { text: string; width: number; theme: Theme; expanded: boolean; maxLines?: number }) {
+  const lines = useMemo(() => {
+    const all = liveReasoningLines(text, width, theme, expanded);
+    // Expanded, the head line stays and the latest thoughts fill the rest.
+    return maxLines === undefined || all.length <= maxLines ? all : [all[0] as string, ...all.slice(-Math.max(1, maxLines - 1))];
+  }, [text, width, theme, expanded, maxLines]);
   return (
     <Box flexDirection="column" width={width}>
       <Text>{lines.join("\n")}</Text>

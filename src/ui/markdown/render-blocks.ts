@@ -1,11 +1,11 @@
-/** Block Markdown tokens → terminal lines, each at most `width` columns (code lines excepted: kept as is). */
+/** Block Markdown tokens → terminal lines, each at most `width` columns. */
 import type { MarkedToken, Token, Tokens } from "marked";
 import type { Theme } from "../theme.js";
 import { highlightCode } from "./highlight.js";
 import { inlineSpans } from "./render-inline.js";
 import { renderTable } from "./render-table.js";
 import type { MarkdownStyles } from "./styles.js";
-import { displayWidth, expandTabs, wrapSpans, wrapText } from "./wrap.js";
+import { displayWidth, expandTabs, wrapCodeLine, wrapSpans, wrapText } from "./wrap.js";
 
 export interface BlockContext {
   theme: Theme;
@@ -47,7 +47,7 @@ function renderBlock(generic: Token, width: number, context: BlockContext): stri
     case "text":
       return wrapSpans(token.tokens ? inlineSpans(token.tokens, styles) : [{ text: token.text.replace(/\n/g, " ") }], width).map((line) => line.text);
     case "code":
-      return renderCode(token, context);
+      return renderCode(token, width, context);
     case "blockquote": {
       const inner = renderBlocks(token.tokens, Math.max(1, width - QUOTE_BAR.length), context);
       const bar = styles.muted(QUOTE_BAR.trimEnd());
@@ -66,11 +66,12 @@ function renderBlock(generic: Token, width: number, context: BlockContext): stri
   }
 }
 
-function renderCode(token: Tokens.Code, context: BlockContext): string[] {
+function renderCode(token: Tokens.Code, width: number, context: BlockContext): string[] {
   const language = token.lang?.trim().split(/\s+/)[0] || undefined;
   const code = expandTabs(token.text.replace(/\n+$/, ""));
   const highlighted = highlightCode(code, language, context.theme);
-  const lines = highlighted.split("\n").map((line) => (line === "" ? "" : CODE_INDENT + line));
+  // Wrapped here, not by Ink: a continuation keeps the line's indent instead of starting at column 0.
+  const lines = highlighted.split("\n").flatMap((line) => (line === "" ? [""] : wrapCodeLine(CODE_INDENT + line, width)));
   return language ? [context.styles.muted(language), ...lines] : lines;
 }
 

@@ -17,12 +17,14 @@ export async function preloadMarkdown(): Promise<void> {
 }
 
 export interface RenderMarkdownOptions {
-  /** Columns available; every line fits except code lines, which are kept as written. */
+  /** Columns available; every line fits (long code lines wrap, keeping their indent). */
   width: number;
   theme: Theme;
 }
 
-const lexerOptions = { gfm: true, breaks: false } as const;
+// A single newline is a line break, as GitHub shows comments and as Copilot CLI shows answers: models
+// write line by line and expect to be shown that way.
+const lexerOptions = { gfm: true, breaks: true } as const;
 
 export function renderMarkdown(text: string, options: RenderMarkdownOptions): string {
   if (text.trim() === "") return "";

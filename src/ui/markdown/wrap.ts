@@ -202,3 +202,49 @@ export function pad(text: string, textWidth: number, width: number, align: "left
   if (align === "center") return " ".repeat(Math.floor(room / 2)) + text + " ".repeat(room - Math.floor(room / 2));
   return text + " ".repeat(room);
 }
+
+const SGR = /\u001b\[[0-9;]*m/y;
+
+/**
+ * Cuts one already-styled code line into lines of at most `width` columns. Continuations start at the
+ * line's own indentation (so wrapped code stays inside its block instead of falling to column 0) and
+ * repeat the colours in force where the cut happened; every piece ends with its colours closed.
+ */
+export function wrapCodeLine(line: string, width: number): string[] {
+  const plain = line.includes("\u001b") ? line.replace(/\u001b\[[0-9;]*m/g, "") : line;
+  if (displayWidth(plain) <= width) return [line];
+  const indentWidth = Math.min(/^ */.exec(plain)?.[0].length ?? 0, Math.floor(width / 2));
+  const indent = " ".repeat(indentWidth);
+  const out: string[] = [];
+  let active: string[] = []; // the SGR codes since the last reset, replayed after a cut
+  let current = "";
+  let used = 0;
+  let index = 0;
+  const cut = () => {
+    out.push(active.length > 0 ? `${current}\u001b[0m` : current);
+    current = indent + active.join("");
+    used = indentWidth;
+  };
+  while (index < line.length) {
+    SGR.lastIndex = index;
+    const code = SGR.exec(line);
+    if (code) {
+      const text = code[0];
+      active = text === "\u001b[0m" || text === "\u001b[m" ? [] : [...active, text];
+      current += text;
+      index += text.length;
+      continue;
+    }
+    const next = line.indexOf("\u001b", index);
+    const run = line.slice(index, next === -1 ? line.length : next);
+    index += run.length === 0 ? 1 : run.length;
+    for (const grapheme of graphemes(run === "" ? (line[index - 1] as string) : run)) {
+      const size = displayWidth(grapheme);
+      if (used > indentWidth && used + size > width) cut();
+      current += grapheme;
+      used += size;
+    }
+  }
+  out.push(current);
+  return out;
+}

@@ -5,6 +5,7 @@
  */
 import { toolCallSubject } from "../../protocol/tool-subject.js";
 import type { SessionEvent } from "../../protocol/events/index.js";
+import { neutraliseDeep, neutraliseTerminalText, splitTrailingEscape } from "../../util/terminal-text.js";
 import { findSafeSplit } from "../markdown/safe-split.js";
 import type { TranscriptItem, TranscriptState } from "./transcript-types.js";
 
@@ -53,7 +54,9 @@ function finishLive(state: TranscriptState, messageId?: string): TranscriptState
   return text === "" ? next : append(next, { kind: "assistant", id: `${live.messageId}:${state.items.length}`, markdown: text });
 }
 
-export function reduceTranscript(state: TranscriptState, event: SessionEvent, now: number): TranscriptState {
+export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now: number): TranscriptState {
+  // Model and tool text must never drive the terminal: every string is neutralised before it is shown.
+  const event = neutraliseDeep(raw);
   switch (event.type) {
     // Any agent's question waits for a person: a subagent's too, or it would hang.
     case "permission.requested":
@@ -90,7 +93,9 @@ export function reduceTranscript(state: TranscriptState, event: SessionEvent, no
       return append({ ...state, liveReasoning: undefined }, { kind: "reasoning", id: event.id, text: event.data.content });
     case "assistant.message_delta": {
       const live = state.live?.messageId === event.data.messageId ? state.live : { messageId: event.data.messageId, text: "" };
-      return commitSafePrefix({ ...state, live: { ...live, text: live.text + event.data.deltaContent } });
+      // Neutralised with the chunk before it, so a sequence split between two chunks goes as a whole.
+      const [complete, carry] = splitTrailingEscape((live.carry ?? "") + (raw as typeof event).data.deltaContent);
+      return commitSafePrefix({ ...state, live: { messageId: live.messageId, text: live.text + neutraliseTerminalText(complete), carry } });
     }
     case "assistant.turn_retry": {
       const dropped = state.live && state.live.messageId === event.data.abandonedMessageId ? { ...state, live: undefined } : state;

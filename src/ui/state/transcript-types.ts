@@ -48,7 +48,8 @@ export interface TranscriptState {
   /** Finished items, in order; they only grow (rendered once, into <Static>). */
   items: TranscriptItem[];
   /** The streaming assistant text not yet moved into items. */
-  live?: { messageId: string; text: string };
+  /** `carry`: the start of an escape sequence cut off at the end of the last chunk (see splitTrailingEscape). */
+  live?: { messageId: string; text: string; carry?: string };
   liveReasoning?: { id: string; text: string };
   running: RunningTool[];
   /** Permission requests waiting for an answer; the first one is shown. */

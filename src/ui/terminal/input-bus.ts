@@ -42,7 +42,36 @@ export class InputBus {
     };
   }
 
+  private holds = 0;
+  private held: InputEvent[] = [];
+
+  /**
+   * Keeps input back until the returned release is called (by every holder, once each): for the moment
+   * between a command that opens a dialog and the dialog listening, so keys typed in that moment reach the
+   * dialog instead of the prompt. Released anyway after `maxMs`, so input can never be lost to a hold.
+   */
+  hold(maxMs = 2000): () => void {
+    this.holds++;
+    let released = false;
+    const timer = setTimeout(() => release(), maxMs);
+    const release = () => {
+      if (released) return;
+      released = true;
+      clearTimeout(timer);
+      this.holds--;
+      if (this.holds > 0) return;
+      const events = this.held;
+      this.held = [];
+      for (const event of events) this.dispatch(event);
+    };
+    return release;
+  }
+
   dispatch(event: InputEvent): void {
+    if (this.holds > 0) {
+      this.held.push(event);
+      return;
+    }
     if (event.type === "paste") {
       for (const { handler } of [...this.pasteHandlers]) if (handler(event.text) === true) return;
       return;
@@ -50,10 +79,20 @@ export class InputBus {
     for (const { handler } of [...this.keyHandlers]) if (handler(event.key) === true) return;
   }
 
-  /** Feeds raw terminal bytes from a stream (stdin in raw mode). Returns a function that stops listening. */
+  /**
+   * Feeds raw terminal bytes from a stream (stdin in raw mode). Returns a function that stops listening.
+   * The first read also holds what was typed before raw mode was on, which the terminal's line discipline
+   * has turned into lines: there a line feed is the Enter the user pressed (in raw mode Enter is a carriage
+   * return, and a line feed is Ctrl+J), so it is read as Enter.
+   */
   attach(stream: NodeJS.ReadableStream): () => void {
     const parser = new InputParser((event) => this.dispatch(event));
-    const onData = (data: Buffer | string) => parser.push(typeof data === "string" ? data : data.toString("utf8"));
+    let first = true;
+    const onData = (data: Buffer | string) => {
+      const text = typeof data === "string" ? data : data.toString("utf8");
+      parser.push(first && !text.includes("\u001b[200~") ? text.replace(/\n/g, "\r") : text);
+      first = false;
+    };
     stream.on("data", onData);
     return () => {
       stream.off("data", onData);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { HelpOverlay } from "../../../src/ui/components/help-overlay.js";
+import { HelpOverlay, type HelpCommand } from "../../../src/ui/components/help-overlay.js";
 import { QuickHelp } from "../../../src/ui/components/quick-help.js";
 import { Priority } from "../../../src/ui/terminal/input-bus.js";
 import { plainTheme } from "../../../src/ui/theme.js";
@@ -70,6 +70,17 @@ describe("the /help overlay", () => {
     expect(frame).toContain("/work/proj/AGENTS.md");
     expect(frame).toContain("Ctrl+R");
     expect(frame.indexOf("/clear")).toBeLessThan(frame.indexOf("/exit"));
+  });
+
+  it("wraps long descriptions and paths at a narrow width instead of cutting them", async () => {
+    const long: HelpCommand[] = [{ name: "model", argsHint: "[name]", description: "Choose the model for this session from the endpoint's list, ending with TAILWORD" }];
+    const file = "/work/a/very/long/path/to/some/project/directory/with/instructions/AGENTS-TAILFILE.md";
+    tui = renderTui(<HelpOverlay commands={long} instructionFiles={[file]} theme={plainTheme} width={40} onClose={() => undefined} />);
+    const frame = await tui.waitForFrame((text) => text.includes("Instruction files"));
+    expect(frame).toContain("TAILWORD");
+    expect(frame).toContain("TAILFILE");
+    expect(frame).not.toContain("…");
+    expect(Math.max(...frame.split("\n").map((line) => line.length))).toBeLessThanOrEqual(40);
   });
 
   it("says when no instruction files were loaded, and closes on a key", async () => {

@@ -91,6 +91,41 @@ describe("the model picker", () => {
     expect(selected).toEqual(["my-local-model"]);
   });
 
+  it("never turns typed text into a model name when the endpoint lists its models", async () => {
+    const { tui, selected } = open(MODELS);
+    await tui.flush();
+    tui.bus.type("not-a-model");
+    const frame = await tui.waitForFrame((text) => text.includes("No models match."));
+    expect(frame).not.toContain("Use \"not-a-model\"");
+    tui.bus.press("enter");
+    await tui.flush();
+    expect(selected).toEqual([]);
+  });
+
+  it("keys typed while the list loads filter it, and never become a model name", async () => {
+    const { tui, selected, rerender } = open(undefined);
+    await tui.waitForFrame((text) => text.includes("Loading models…"));
+    tui.bus.type("claude");
+    tui.bus.press("enter");
+    await tui.flush();
+    expect(selected).toEqual([]);
+    rerender(MODELS);
+    await tui.waitForFrame((text) => text.includes("❯ claude-sonnet-4"));
+    tui.bus.press("enter");
+    await tui.flush();
+    expect(selected).toEqual(["claude-sonnet-4"]);
+  });
+
+  it("accepts a typed name when the endpoint listed no models, and says so", async () => {
+    const { tui, selected } = open([]);
+    await tui.waitForFrame((text) => text.includes("The endpoint listed no models: type a name."));
+    tui.bus.type("local-model");
+    await tui.waitForFrame((text) => text.includes('❯ Use "local-model"'));
+    tui.bus.press("enter");
+    await tui.flush();
+    expect(selected).toEqual(["local-model"]);
+  });
+
   it("cancels on Esc and takes every key", async () => {
     const { tui, selected, cancelled } = open(MODELS);
     const below: string[] = [];
