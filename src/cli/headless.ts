@@ -4,12 +4,13 @@
  */
 import { chalkStderr } from "chalk";
 import type { RunResult } from "../core/commands.js";
-import { openSession } from "../core/open-session.js";
+import type { OpenSessionOptions } from "../core/open-session.js";
 import { createOpenAIChatProvider } from "../provider/openai-chat.js";
 import { bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
 import { JsonPrinter } from "./json-printer.js";
+import { openUnlessInUse } from "./open-unless-in-use.js";
 import { plainStyle, TextPrinter, type TextStyle } from "./text-printer.js";
 
 function stderrStyle(): TextStyle {
@@ -41,7 +42,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
   const { value } = boot;
   const json = options.outputFormat === "json" ? new JsonPrinter(process.stdout) : undefined;
   const text = json ? undefined : new TextPrinter(process.stdout, process.stderr, { silent: options.silent, style: stderrStyle() });
-  const { session, resume } = await openSession({
+  const sessionOptions: OpenSessionOptions = {
     store: value.store,
     agentHome: value.agentHome,
     cwd: options.cwd,
@@ -56,7 +57,14 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     customInstructions: options.customInstructions,
     resumeId: value.resumeId,
     listeners: [json?.onEvent ?? (text as TextPrinter).onEvent],
-  });
+  };
+  const opened = await openUnlessInUse(sessionOptions, options.continue);
+  if (!opened.ok) {
+    process.stderr.write(`agent: ${opened.message}\n`);
+    return ExitCode.sessionInUse;
+  }
+  if (opened.note) process.stderr.write(`agent: ${opened.note}\n`);
+  const { session, resume } = opened.value;
   if (resume && text && !options.silent && resume.skippedLines > 0) {
     process.stderr.write(`agent: ${resume.skippedLines} unreadable line(s) of the session log were skipped.\n`);
   }

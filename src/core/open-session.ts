@@ -13,6 +13,7 @@ import { EventLogWriter } from "../session/event-log-writer.js";
 import { readEventLog, type EventLog } from "../session/event-log-reader.js";
 import { MetadataKeeper } from "../session/metadata-keeper.js";
 import { readMetadata } from "../session/session-metadata.js";
+import { acquireSessionLock } from "../session/session-lock.js";
 import type { SessionStore } from "../session/session-store.js";
 import { ShellManager } from "../tools/bash/index.js";
 import { createBuiltinTools } from "../tools/builtin-tools.js";
@@ -79,9 +80,21 @@ export interface OpenedSession {
 }
 
 export async function openSession(options: OpenSessionOptions): Promise<OpenedSession> {
-  const { store, provider } = options;
+  const { store } = options;
   const id = options.resumeId ?? store.create();
   const dir = store.dirOf(id);
+  // One writer per session: taken before the log is read, so what is read is what this process continues.
+  const lock = acquireSessionLock(dir, id);
+  try {
+    return await openLocked(options, id, dir, lock.release);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+async function openLocked(options: OpenSessionOptions, id: string, dir: string, releaseLock: () => void): Promise<OpenedSession> {
+  const { store, provider } = options;
   const context = workingDirectoryContext(options.cwd);
   const log: EventLog | undefined = options.resumeId ? readEventLog(store.eventsFileOf(id)) : undefined;
   const writer = new EventLogWriter(store.eventsFileOf(id));
@@ -152,7 +165,11 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     syncLog: () => writer.sync(),
     dispose: () => {
       shells.dispose();
-      writer.close();
+      try {
+        writer.close();
+      } finally {
+        releaseLock();
+      }
     },
     turnCount: log?.events.filter((event) => event.type === "assistant.turn_start").length ?? 0,
   });

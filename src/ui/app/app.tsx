@@ -106,7 +106,7 @@ export function App(props: AppProps) {
           }}
         />
       )}
-      {dialog && <AppDialog dialog={dialog} host={host} theme={theme} width={width} close={() => setDialog(undefined)} commands={slashCommands} />}
+      {dialog && <AppDialog dialog={dialog} host={host} theme={theme} width={width} close={() => setDialog(undefined)} commands={slashCommands} notify={(text) => store.addLocal({ kind: "notice", id: `notice-${Date.now()}`, level: "error", text })} />}
       {queue.length > 0 && <QueuedPrompts items={queue.map((item) => item.text)} theme={theme} width={width} />}
       <Composer
         active={composerActive}
