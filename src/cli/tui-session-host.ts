@@ -53,6 +53,12 @@ export class TuiSessionHost implements SessionHost {
       import("../core/environment.js"),
     ]);
     const config = boot.providerConfig;
+    // Reopening the current session: it must let go of the session (its log and lock) first. Any other
+    // session is opened before the current one closes, so a refusal (open in another process) keeps it.
+    if (resumeId !== undefined && resumeId === this.current?.id) {
+      this.current.shutdown();
+      this.current = undefined;
+    }
     const opened = await openSession({
       store: boot.store,
       agentHome: boot.agentHome,
