@@ -3,13 +3,15 @@
  * parser, Ink rendering in the normal screen buffer (the conversation stays in the terminal's scrollback),
  * the transcript fed from the session's events. Returns when /exit, Ctrl+D or a double Ctrl+C ends it.
  */
-import { render } from "ink";
+import { render, useStdout } from "ink";
+import { useLayoutEffect } from "react";
 import { PassThrough } from "node:stream";
 import type { AgentMode, SessionEvent } from "../core/events/index.js";
 import type { PromptHistory } from "../session/prompt-history.js";
 import { App } from "./app/app.js";
 import { preloadHighlighter } from "./markdown/highlight.js";
 import { preloadMarkdown } from "./markdown/render-markdown.js";
+import { renderPast } from "./print-past.js";
 import type { SessionHost } from "./session-host.js";
 import { transcriptFromLog } from "./state/history-from-log.js";
 import { TranscriptStore } from "./state/transcript-store.js";
@@ -39,6 +41,13 @@ function transcriptOf(host: SessionHost) {
   return transcriptFromLog(host.history, initial);
 }
 
+/** Hands Ink's own stdout writer (which keeps the live area below what is written) to the runner. */
+function StdoutHandle({ expose }: { expose(write: (data: string) => void): void }) {
+  const { write } = useStdout();
+  useLayoutEffect(() => expose(write), [write, expose]);
+  return null;
+}
+
 export interface TuiResult {
   signal?: NodeJS.Signals;
   /** The session could not be opened. */
@@ -55,6 +64,10 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
 
   let unsubscribe: () => void = () => undefined;
   let refreshKey = 0;
+  let writeOut: (data: string) => void = (data) => void stdout.write(data);
+  const exposeWrite = (write: (data: string) => void) => (writeOut = write);
+  /** Items the runner printed itself, valid until the next reprint (which prints everything through Static). */
+  let printed = { key: -1, count: 0 };
   let finish: (result: TuiResult) => void = () => undefined;
   const finished = new Promise<TuiResult>((resolve) => (finish = resolve));
 
@@ -72,7 +85,9 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
         exit={() => finish({})}
         refreshKey={refreshKey}
         requestReprint={() => reprint()}
+        printedOutside={printed.key === refreshKey ? printed.count : 0}
       />
+      <StdoutHandle expose={exposeWrite} />
     </InputContext.Provider>
   );
 
@@ -107,13 +122,27 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
     options
       .openSession()
       .then(() => markdown)
-      .then(() => {
+      .then(async () => {
+        // Events of a prompt sent while the past is being printed wait for it, so they come after it.
+        let pending: SessionEvent[] | undefined = [];
+        unsubscribe = host.session.subscribe((event: SessionEvent) => (pending ? pending.push(event) : store.push(event)));
+        const transcript = transcriptOf(host);
+        if (transcript.items.length > 0) {
+          const key = refreshKey;
+          const text = await renderPast(transcript.items, Math.max(20, stdout.columns || 80), options.theme);
+          // A reprint meanwhile (resize) prints everything through Static: then this text is not needed.
+          if (key === refreshKey) {
+            writeOut(text);
+            printed = { key, count: transcript.items.length };
+            instance.rerender(view());
+          }
+        }
         // A mode chosen with Shift+Tab while the session was opening applies now.
         const chosenMode = store.getState().mode;
-        unsubscribe = host.session.subscribe((event: SessionEvent) => store.push(event));
         if (chosenMode !== host.session.mode) host.session.setMode(chosenMode);
-        // A resumed session's past is appended below the header by <Static>: nothing on screen is cleared.
-        store.update(() => ({ ...transcriptOf(host), mode: host.session.mode }));
+        store.update(() => ({ ...transcript, mode: host.session.mode }));
+        for (const event of pending) store.push(event);
+        pending = undefined;
         // Highlighting code costs ~50 ms to load: after everything else.
         setTimeout(() => void preloadHighlighter().catch(() => undefined), 0);
       })

@@ -34,6 +34,8 @@ export interface AppProps {
   refreshKey: number;
   /** Asks the runner to clear the screen and reprint the history (Ctrl+T changes how past reasoning looks). */
   requestReprint(): void;
+  /** How many items at the start of the transcript the runner printed itself (a resumed session's past). */
+  printedOutside?: number;
 }
 
 type StaticEntry = { kind: "header"; id: string } | TranscriptItem;
@@ -62,7 +64,8 @@ export function App(props: AppProps) {
       if (last?.kind === "tool") store.addLocal({ kind: "output", id: `output-${last.id}-${Date.now()}`, title: last.title, text: last.output });
     },
   });
-  const entries = useMemo<StaticEntry[]>(() => [{ kind: "header", id: "header" }, ...state.items], [state.items]);
+  const skip = props.printedOutside ?? 0;
+  const entries = useMemo<StaticEntry[]>(() => [{ kind: "header", id: "header" }, ...(skip > 0 ? state.items.slice(skip) : state.items)], [state.items, skip]);
   const permission = state.permissions[0];
   const composerActive = dialog === undefined && permission === undefined;
   const usage = state.usage;
