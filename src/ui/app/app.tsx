@@ -34,8 +34,6 @@ export interface AppProps {
   refreshKey: number;
   /** Asks the runner to clear the screen and reprint the history (Ctrl+T changes how past reasoning looks). */
   requestReprint(): void;
-  /** How many items at the start of the transcript the runner printed itself (a resumed session's past). */
-  printedOutside?: number;
 }
 
 type StaticEntry = { kind: "header"; id: string } | TranscriptItem;
@@ -64,7 +62,7 @@ export function App(props: AppProps) {
       if (last?.kind === "tool") store.addLocal({ kind: "output", id: `output-${last.id}-${Date.now()}`, title: last.title, text: last.output });
     },
   });
-  const skip = props.printedOutside ?? 0;
+  const skip = state.printedOutside?.refreshKey === props.refreshKey ? state.printedOutside.count : 0;
   const entries = useMemo<StaticEntry[]>(() => [{ kind: "header", id: "header" }, ...(skip > 0 ? state.items.slice(skip) : state.items)], [state.items, skip]);
   const permission = state.permissions[0];
   const composerActive = dialog === undefined && permission === undefined;
@@ -90,6 +88,7 @@ export function App(props: AppProps) {
           )
         }
       </Static>
+      {state.preview !== undefined && <Text>{state.preview}</Text>}
       <LiveArea
         state={state}
         theme={theme}

@@ -63,6 +63,13 @@ export interface TranscriptState {
   turnStartedAt?: number;
   /** The session is still opening: prompts wait in the queue. */
   starting?: boolean;
+  /**
+   * A resumed session: the first `count` items were printed by the runner itself (see print-past.ts), so
+   * <Static> skips them until the reprint after `refreshKey` (which prints everything).
+   */
+  printedOutside?: { refreshKey: number; count: number };
+  /** A resumed session's last exchange, shown below the history while the rest of it is being printed. */
+  preview?: string;
 }
 
 export function initialTranscript(options: { mode: AgentMode; model: string }): TranscriptState {
