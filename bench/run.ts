@@ -5,7 +5,8 @@
  * bench/results.json. Exits 0 even when a target is missed: this is a measurement, not a test.
  *
  * Then the interactive TUI in a pty (bench/tui.ts): first frame, CPU per 1,000 streamed tokens at 10 and
- * 2,000 prior messages, keystroke echo with 2,000 messages in the history.
+ * 2,000 prior messages, resume of a 10,002-event session (TUI and headless), keystroke echo with 2,000
+ * messages in the history.
  *
  * Env: BENCH_RUNS (default 15), BENCH_WARMUPS (default 2), BENCH_RSS_RUNS (default 5),
  * BENCH_TUI_CPU_RUNS (default 5), BENCH_TUI_KEYS (default 30).

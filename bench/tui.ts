@@ -6,10 +6,14 @@
  *  - CPU per 1,000 streamed tokens: `agent --resume` of a session with 10 and with 2,000 prior messages;
  *    the prompt is typed, the agent left to settle, then Enter; the agent's utime+stime (/proc) from Enter
  *    until the answer's end marker is on screen. The answer comes in 4-character chunks CHUNK_DELAY_MS apart. Median of BENCH_TUI_CPU_RUNS (default 5) per size.
+ *  - resume of a long session: `agent --resume` of a session of LONG_MESSAGES prior messages (10,002 events),
+ *    spawn → its last answer on screen; median of BENCH_RUNS after BENCH_WARMUPS. Beside it, the same resume
+ *    headless (`agent --resume <id> -p … -s`, spawn → exit), so a TUI gain that slows headless shows.
  *  - keystroke echo: in the resumed 2,000-message session, BENCH_TUI_KEYS (default 30) single characters,
  *    one every ≥ 100 ms like a fast typist; each timed from the write to the pty until the prompt line with
  *    it is in the output.
  */
+import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { startScriptedServer, text, type CompletionRequest, type ScriptedResponse } from "../test/support/scripted-server.js";
@@ -50,6 +54,9 @@ const FIRST_FRAME_LIMIT_MS = 150;
 const CPU_RATIO_LIMIT = 1.25;
 const ECHO_LIMIT_MS = 50;
 const MODEL = "bench-model";
+/** 2,500 exchanges: session.start, system.message and 4 events per exchange = 10,002 events. */
+const LONG_MESSAGES = 5000;
+const LONG_RESUME_LIMIT_MS = 300;
 
 /** ~4,000 characters of Markdown prose in short paragraphs, ending with STREAM_END. */
 function streamText(): string {
@@ -63,6 +70,17 @@ function streamText(): string {
 function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+/** Wall time of one headless run, spawn → exit; a failed run fails the bench (its figure would mean nothing). */
+function timeHeadless(agent: string, cwd: string, env: NodeJS.ProcessEnv, args: string[]): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [agent, ...args], { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  return new Promise((resolve, reject) =>
+    child.on("exit", (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`headless resume exited ${code}: ${stderr}`)))),
+  );
 }
 
 const delay = (msToWait: number) => new Promise((resolve) => setTimeout(resolve, msToWait));
@@ -161,6 +179,19 @@ export async function benchTui(options: TuiBenchOptions): Promise<TuiBenchResult
       }
     }
 
+    // 2b. Resume of a 10,000-event session: TUI (to the last answer on screen) and headless (to exit).
+    const long = prepareSession(freshDir("template-long"), options.cwd, LONG_MESSAGES, MODEL);
+    const longTui: number[] = [];
+    const longHeadless: number[] = [];
+    for (let round = 0; round < options.warmups + options.runs; round++) {
+      const { pty, pid, readyMs } = await resume(long);
+      await pty.stop(pid);
+      const headlessMs = await timeHeadless(options.agent, options.cwd, envFor(copyHome(long, freshDir("resume-long-p"))), ["--resume", long.id, "-p", "one more", "-s"]);
+      if (round < options.warmups) continue;
+      longTui.push(readyMs);
+      longHeadless.push(headlessMs);
+    }
+
     // 3. Keystroke echo with 2,000 messages in the history.
     const big = sessions[1] as PreparedSession;
     const { pty, pid } = await resume(big);
@@ -244,6 +275,15 @@ export async function benchTui(options: TuiBenchOptions): Promise<TuiBenchResult
         target: "—",
         pass: undefined,
         data: { resumeMs2000: large.resumeMs, resumeMs10: small.resumeMs },
+      },
+      {
+        name: `TUI --resume of a 10,002-event session → last answer on screen (median of ${longTui.length}) / headless -p resume`,
+        agent: `${ms(median(longTui))} (min ${Math.min(...longTui).toFixed(1)})`,
+        baseline: ms(median(longHeadless)),
+        ratio: median(longTui) / median(longHeadless),
+        target: `≤ ${LONG_RESUME_LIMIT_MS} ms`,
+        pass: median(longTui) <= LONG_RESUME_LIMIT_MS,
+        data: { resumeMs: longTui, headlessResumeMs: longHeadless, medianMs: median(longTui), headlessMedianMs: median(longHeadless), events: 2 + LONG_MESSAGES * 2, targetMs: LONG_RESUME_LIMIT_MS },
       },
       {
         name: `TUI keystroke echo, 2,000 messages in history (${echoes.length} keys): median / p95`,

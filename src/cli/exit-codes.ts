@@ -10,6 +10,8 @@ export const ExitCode = {
   provider: 3,
   /** Autopilot stopped at --max-autopilot-continues without task_complete. */
   autopilotLimit: 4,
+  /** The session to resume is open in another agent process (one writer per session). */
+  sessionInUse: 5,
   /** Interrupted with Ctrl+C (SIGINT). */
   interrupted: 130,
   /** Terminated (SIGTERM). */

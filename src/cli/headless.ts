@@ -6,13 +6,13 @@ import { adviceText } from "./permission-advice-text.js";
 import { chalkStderr } from "chalk";
 import type { AgentSession } from "../core/agent-session.js";
 import type { RunResult } from "../protocol/commands.js";
-import { openSession } from "../core/open-session.js";
 import { createOpenAIChatProvider } from "../provider/openai-chat.js";
 import { bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
 import { GuardedOutput } from "./guarded-output.js";
 import { JsonPrinter, writeFailureResult } from "./json-printer.js";
+import { openUnlessInUse, type OpenOutcome } from "./open-unless-in-use.js";
 import { plainStyle, TextPrinter, type TextStyle } from "./text-printer.js";
 
 function stderrStyle(): TextStyle {
@@ -84,9 +84,9 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         screen: () => ({ columns: process.stdout.columns ?? 0, rows: process.stdout.rows ?? 0 }),
         stdoutIsTerminal: process.stdout.isTTY === true,
       });
-  let opened: Awaited<ReturnType<typeof openSession>>;
+  let opened: OpenOutcome;
   try {
-    opened = await openSession({
+    opened = await openUnlessInUse({
       store: value.store,
       agentHome: value.agentHome,
       cwd: options.cwd,
@@ -102,11 +102,17 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
       explainAdvice: adviceText,
       resumeId: value.resumeId,
       listeners: [json?.onEvent ?? (text as TextPrinter).onEvent],
-    });
+    }, options.continue);
   } catch (error) {
     return fail(`could not open the session: ${(error as Error).message}`);
   }
-  const { session, resume } = opened;
+  if (!opened.ok) {
+    if (json) writeFailureResult(stdout, ExitCode.sessionInUse, { kind: "session_in_use", message: opened.message });
+    stderr.write(`agent: ${opened.message}\n`);
+    return ExitCode.sessionInUse;
+  }
+  if (opened.note) stderr.write(`agent: ${opened.note}\n`);
+  const { session, resume } = opened.value;
   if (resume && text && !options.silent && resume.skippedLines > 0) {
     stderr.write(`agent: ${resume.skippedLines} unreadable line(s) of the session log were skipped.\n`);
   }

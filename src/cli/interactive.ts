@@ -3,6 +3,7 @@
  * touched; the TUI itself is loaded only here (the headless path never loads ink or react).
  */
 import { FilePromptHistory } from "../session/prompt-history.js";
+import { SessionLockedError, sessionLockHolder } from "../session/session-lock.js";
 import { bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
@@ -45,10 +46,24 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     resumeId = await pickSession({ sessions: await boot.value.store.conversations(), cwd: options.cwd, theme });
     if (!resumeId) return ExitCode.ok;
   }
+  // One writer per session: a session open in another agent process is refused before the terminal is
+  // touched (--continue starts a new one instead). openSession checks again, under the lock itself.
+  const holder = resumeId ? sessionLockHolder(boot.value.store.dirOf(resumeId)) : undefined;
+  if (resumeId && holder !== undefined) {
+    const error = new SessionLockedError(resumeId, holder);
+    if (!options.continue) {
+      process.stderr.write(`agent: ${error.message}\n`);
+      return ExitCode.sessionInUse;
+    }
+    const { continueNote } = await import("./open-unless-in-use.js");
+    process.stderr.write(`agent: ${continueNote(error)}\n`);
+    resumeId = undefined;
+  }
   const host = new TuiSessionHost(boot.value, options);
   const result = await ui.runTui({
     host,
     openSession: () => host.open(resumeId),
+    ...(resumeId ? { resumeTail: async () => (await import("../session/event-log-tail.js")).readEventLogTail(boot.value.store.eventsFileOf(resumeId as string)) } : {}),
     initial: { mode: options.mode ?? "interactive", model: boot.value.providerConfig.model },
     theme,
     history: new FilePromptHistory(boot.value.agentHome),
@@ -56,7 +71,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   });
   if (result.error) {
     process.stderr.write(`agent: could not open the session: ${result.error.message}\n`);
-    return ExitCode.config;
+    return result.error instanceof SessionLockedError ? ExitCode.sessionInUse : ExitCode.config;
   }
   // A session left without a single prompt, or whose prompts never got an answer (a bad key, an unknown
   // model), is not worth resuming.

@@ -13,6 +13,7 @@ import { EventLogWriter } from "../session/event-log-writer.js";
 import { readEventLog, type EventLog } from "../session/event-log-reader.js";
 import { MetadataKeeper } from "../session/metadata-keeper.js";
 import { readMetadata } from "../session/session-metadata.js";
+import { acquireSessionLock } from "../session/session-lock.js";
 import type { SessionStore } from "../session/session-store.js";
 import { describeStatus, ShellManager } from "../tools/bash/index.js";
 import { createBuiltinTools } from "../tools/builtin-tools.js";
@@ -94,12 +95,24 @@ export interface OpenedSession {
 }
 
 export async function openSession(options: OpenSessionOptions): Promise<OpenedSession> {
-  const { store, provider } = options;
+  const { store } = options;
   if (options.sessionId !== undefined && !options.resumeId && store.exists(options.sessionId)) {
     throw new Error(`A session with id ${options.sessionId} already exists; resume it instead.`);
   }
   const id = options.resumeId ?? store.create(options.sessionId);
   const dir = store.dirOf(id);
+  // One writer per session: taken before the log is read, so what is read is what this process continues.
+  const lock = acquireSessionLock(dir, id);
+  try {
+    return await openLocked(options, id, dir, lock.release);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+async function openLocked(options: OpenSessionOptions, id: string, dir: string, releaseLock: () => void): Promise<OpenedSession> {
+  const { store, provider } = options;
   const context = workingDirectoryContext(options.cwd);
   const log: EventLog | undefined = options.resumeId ? readEventLog(store.eventsFileOf(id)) : undefined;
   const writer = new EventLogWriter(store.eventsFileOf(id));
@@ -174,7 +187,11 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     dispose: () => {
       stopAnnouncing();
       shells.dispose();
-      writer.close();
+      try {
+        writer.close();
+      } finally {
+        releaseLock();
+      }
     },
     turnCount: log?.events.filter((event) => event.type === "assistant.turn_start").length ?? 0,
   });

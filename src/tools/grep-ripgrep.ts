@@ -1,5 +1,4 @@
 // The ripgrep backend of the grep tool: runs `rg` from PATH, killed when the signal fires.
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { ToolError } from "./define-tool.js";
 import type { GrepBackendResult, GrepQuery } from "./grep.js";
@@ -50,54 +49,42 @@ export function ripgrepArgs(query: GrepQuery): string[] {
   return args;
 }
 
-/** Runs rg. Exit 1 means no matches; exit 2 without output is an error reported with rg's stderr. */
-export function runRipgrep(rgPath: string, query: GrepQuery, signal: AbortSignal): Promise<GrepBackendResult> {
-  if (signal.aborted) return Promise.reject(new ToolError("The search was cancelled.", "aborted"));
-  return new Promise((resolve, reject) => {
-    const child = spawn(rgPath, ripgrepArgs(query), { cwd: query.cwd, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    let overflow = false;
-    let settled = false;
-    const finish = (fn: () => void): void => {
-      if (settled) return;
-      settled = true;
-      signal.removeEventListener("abort", onAbort);
-      fn();
-    };
-    const onAbort = (): void => {
-      child.kill("SIGTERM");
-      finish(() => reject(new ToolError("The search was cancelled.", "aborted")));
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
+/** Output on stderr kept for the message; past it rg is stopped (its errors are not worth more). */
+const STDERR_LIMIT = 1024 * 1024;
 
-    child.stdout.setEncoding("utf8");
-    child.stderr.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => {
-      if (overflow) return;
-      stdout += chunk;
-      if (stdout.length > query.maxOutputChars) {
-        overflow = true;
-        child.kill("SIGTERM");
-      }
-    });
-    child.stderr.on("data", (chunk: string) => {
-      if (stderr.length < 64 * 1024) stderr += chunk;
-    });
-    child.on("error", (error) => finish(() => reject(new ToolError(`Could not run ripgrep (${rgPath}): ${error.message}`, "ripgrep_failed"))));
-    child.on("close", (code) => {
-      finish(() => {
-        let lines = stdout.split("\n");
-        if (overflow) lines = lines.slice(0, -1); // the last line may be partial
-        else if (lines[lines.length - 1] === "") lines.pop();
-        if (overflow) return resolve({ lines, incomplete: true });
-        if (code === 0) return resolve({ lines, incomplete: false });
-        if (code === 1 && stdout === "") return resolve({ lines: [], incomplete: false });
-        const message = stderr.trim() || `ripgrep exited with code ${code}`;
-        if (stdout === "") return reject(new ToolError(`grep failed: ${message}`, "ripgrep_error"));
-        const firstLines = message.split("\n").slice(0, 5).join("; ");
-        resolve({ lines, incomplete: false, warning: `Some files could not be searched: ${firstLines}` });
-      });
-    });
+let execaModule: Promise<typeof import("execa")> | undefined;
+
+/**
+ * Runs rg (through execa, loaded on the first search). Exit 1 means no matches; exit 2 without output is an
+ * error reported with rg's stderr. Output past `maxOutputChars` stops rg and keeps the complete lines.
+ */
+export async function runRipgrep(rgPath: string, query: GrepQuery, signal: AbortSignal): Promise<GrepBackendResult> {
+  if (signal.aborted) throw new ToolError("The search was cancelled.", "aborted");
+  const { execa } = await (execaModule ??= import("execa"));
+  const result = await execa(rgPath, ripgrepArgs(query), {
+    cwd: query.cwd,
+    stdin: "ignore",
+    cancelSignal: signal,
+    maxBuffer: { stdout: query.maxOutputChars, stderr: STDERR_LIMIT },
+    reject: false,
+    stripFinalNewline: false,
+    windowsHide: true,
   });
+  if (result.isCanceled || signal.aborted) throw new ToolError("The search was cancelled.", "aborted");
+  const stdout = result.stdout;
+  const overflow = result.isMaxBuffer && stdout.length >= query.maxOutputChars;
+  if (result.exitCode === undefined && !overflow && !result.isMaxBuffer) {
+    throw new ToolError(`Could not run ripgrep (${rgPath}): ${result.originalMessage || result.shortMessage}`, "ripgrep_failed");
+  }
+  let lines = stdout.split("\n");
+  if (overflow) lines = lines.slice(0, -1); // the last line may be partial
+  else if (lines[lines.length - 1] === "") lines.pop();
+  if (overflow) return { lines, incomplete: true };
+  const code = result.exitCode;
+  if (code === 0) return { lines, incomplete: false };
+  if (code === 1 && stdout === "") return { lines: [], incomplete: false };
+  const message = result.stderr.trim() || `ripgrep exited with code ${code}`;
+  if (stdout === "") throw new ToolError(`grep failed: ${message}`, "ripgrep_error");
+  const firstLines = message.split("\n").slice(0, 5).join("; ");
+  return { lines, incomplete: false, warning: `Some files could not be searched: ${firstLines}` };
 }

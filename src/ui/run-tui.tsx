@@ -3,13 +3,15 @@
  * parser, Ink rendering in the normal screen buffer (the conversation stays in the terminal's scrollback),
  * the transcript fed from the session's events. Returns when /exit, Ctrl+D or a double Ctrl+C ends it.
  */
-import { render } from "ink";
+import { render, useStdout } from "ink";
+import { useLayoutEffect } from "react";
 import { PassThrough } from "node:stream";
 import type { AgentMode, SessionEvent } from "../protocol/events/index.js";
 import type { PromptHistory } from "../session/prompt-history.js";
 import { App } from "./app/app.js";
 import { preloadHighlighter } from "./markdown/highlight.js";
 import { preloadMarkdown } from "./markdown/render-markdown.js";
+import { lastExchangeStart, previewText, renderPast } from "./print-past.js";
 import type { SessionHost } from "./session-host.js";
 import { transcriptFromLog } from "./state/history-from-log.js";
 import { TranscriptStore } from "./state/transcript-store.js";
@@ -23,6 +25,8 @@ const CLEAR_SCREEN_AND_SCROLLBACK = "\u001b[2J\u001b[3J\u001b[H";
 
 export interface TuiOptions {
   host: SessionHost & { listFiles(query: string): Promise<string[]> };
+  /** A resumed session's last events, read cheaply (the log's tail) to show its last exchange before it opens. */
+  resumeTail?(): Promise<SessionEvent[]>;
   /** Opens the first session; called right after the first frame, so the TUI appears before the engine loads. */
   openSession(): Promise<void>;
   /** What the footer shows until the session is open. */
@@ -37,6 +41,13 @@ export interface TuiOptions {
 function transcriptOf(host: SessionHost) {
   const initial = initialTranscript({ mode: host.session.mode, model: host.session.model, permissionSummary: host.session.permissionSummary });
   return transcriptFromLog(host.history, initial);
+}
+
+/** Hands Ink's own stdout writer (which keeps the live area below what is written) to the runner. */
+function StdoutHandle({ expose }: { expose(write: (data: string) => void): void }) {
+  const { write } = useStdout();
+  useLayoutEffect(() => expose(write), [write, expose]);
+  return null;
 }
 
 export interface TuiResult {
@@ -55,6 +66,8 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
 
   let unsubscribe: () => void = () => undefined;
   let refreshKey = 0;
+  let writeOut: (data: string) => void = (data) => void stdout.write(data);
+  const exposeWrite = (write: (data: string) => void) => (writeOut = write);
   let finish: (result: TuiResult) => void = () => undefined;
   const finished = new Promise<TuiResult>((resolve) => (finish = resolve));
 
@@ -74,6 +87,7 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
         requestReprint={() => reprint()}
         onMounted={releaseTypeahead}
       />
+      <StdoutHandle expose={exposeWrite} />
     </InputContext.Provider>
   );
 
@@ -104,19 +118,51 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
     reprint();
   });
 
+  const width = () => Math.max(20, stdout.columns || 80);
+  /** The last exchange of a resumed session, from the log's tail, while the engine loads and reads the rest. */
+  let opened = false;
+  const showPreview = (tail: readonly SessionEvent[]) => {
+    const from = tail.findLastIndex((event) => event.type === "user.message" && event.data.source === undefined);
+    if (from < 0 || opened) return;
+    const items = transcriptFromLog(tail.slice(from), initialTranscript(options.initial)).items;
+    if (items.length === 0) return;
+    const preview = previewText(items, width(), options.theme, Math.max(3, (stdout.rows || 24) - 10));
+    store.update((current) => ({ ...current, preview }));
+  };
+
   // The engine loads after the first frame; then the session's events (and a resumed session's past) arrive.
   setImmediate(() => {
     const markdown = preloadMarkdown();
-    options
-      .openSession()
+    // The preview first: loading the engine's modules meanwhile would hold it back by their compile time.
+    // A preview that fails is only a missing preview: the session reports its own errors.
+    const previewed = options.resumeTail
+      ? Promise.all([options.resumeTail(), markdown])
+          .then(([tail]) => showPreview(tail))
+          .catch(() => undefined)
+      : Promise.resolve();
+    previewed
+      .then(() => options.openSession())
       .then(() => markdown)
-      .then(() => {
+      .then(async () => {
+        // Events of a prompt sent while the past is being printed wait for it, so they come after it.
+        let pending: SessionEvent[] | undefined = [];
+        unsubscribe = host.session.subscribe((event: SessionEvent) => (pending ? pending.push(event) : store.push(event)));
+        const transcript = transcriptOf(host);
+        // The past up to the last exchange is written straight to the terminal (print-past.ts); the last
+        // exchange goes through <Static> in the same update that removes the preview, so nothing flickers.
+        const key = refreshKey;
+        const older = lastExchangeStart(transcript.items);
+        const text = older > 0 ? await renderPast(transcript.items.slice(0, older), width(), options.theme) : "";
+        // A reprint meanwhile (resize) prints everything through Static: then this text is not needed.
+        const printed = key === refreshKey && older > 0;
+        if (printed) writeOut(text);
         // A mode chosen with Shift+Tab while the session was opening applies now.
         const chosenMode = store.getState().mode;
-        unsubscribe = host.session.subscribe((event: SessionEvent) => store.push(event));
+        opened = true;
         if (chosenMode !== host.session.mode) host.session.dispatch({ type: "set_mode", mode: chosenMode });
-        // A resumed session's past is appended below the header by <Static>: nothing on screen is cleared.
-        store.update(() => ({ ...transcriptOf(host), mode: host.session.mode }));
+        store.update(() => ({ ...transcript, mode: host.session.mode, ...(printed ? { printedOutside: { refreshKey: key, count: older } } : {}) }));
+        for (const event of pending) store.push(event);
+        pending = undefined;
         // Highlighting code costs ~50 ms to load: after everything else.
         setTimeout(() => void preloadHighlighter().catch(() => undefined), 0);
       })

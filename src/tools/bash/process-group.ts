@@ -4,8 +4,13 @@
  * Every command runs as `bash -c <command>` (or `sh -c` where bash is missing) with `detached: true`, which on
  * POSIX makes the child call setsid(): it leads a new session and process group whose id is its pid. Killing
  * `-pid` then reaches every process the command started, unless one of them moved itself to another group.
+ *
+ * The process is started with execa (loaded on the first command, so start-up never pays for it), used as a
+ * plain spawner: the bash tool reads the streams itself (`buffer: false`), judges the exit itself
+ * (`reject: false`) and owns the group's lifetime (`cleanup: false`; a detached group outlives the agent on
+ * purpose, and dispose() kills the others with killGroup below).
  */
-import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 
@@ -39,16 +44,41 @@ export interface SpawnGroupOptions {
   output: "pipe" | number;
 }
 
+let execaModule: Promise<typeof import("execa")> | undefined;
+
+export interface GroupProcess {
+  child: ChildProcess;
+  /** Why it could not start, when it has no pid. */
+  startError: Promise<Error>;
+}
+
 /** Starts `command` in its own session and process group, stdin from /dev/null. */
-export function spawnInGroup(command: string, options: SpawnGroupOptions): ChildProcess {
-  const stdio: StdioOptions = ["ignore", options.output, options.output];
-  return spawn(resolveShell(), ["-c", command], {
+export async function spawnInGroup(command: string, options: SpawnGroupOptions): Promise<GroupProcess> {
+  const { execa } = await (execaModule ??= import("execa"));
+  const common = {
     cwd: options.cwd,
     env: shellEnv(),
-    stdio,
+    extendEnv: false,
     detached: true,
     windowsHide: true,
-  });
+    buffer: false,
+    reject: false,
+    cleanup: false,
+    stripFinalNewline: false,
+  } as const;
+  const args = ["-c", command];
+  const output = options.output;
+  // Two calls because execa's option types take a file descriptor only as a literal (3, 4…), not as `number`.
+  const subprocess =
+    output === "pipe"
+      ? execa(resolveShell(), args, { ...common, stdio: ["ignore", "pipe", "pipe"] })
+      : execa(resolveShell(), args, { ...common, stdio: ["ignore", output as 3, output as 3] });
+  // Listened to at once: a spawn failure is emitted on the next tick, before our caller could listen.
+  const startError = new Promise<Error>((resolve) => subprocess.once("error", resolve));
+  // The outcome is read from the process's own events; the result promise only needs a handler.
+  subprocess.catch(() => undefined);
+  // Wrapped: the subprocess is also a promise, which an async function would otherwise wait for.
+  return { child: subprocess, startError };
 }
 
 /** Sends `signal` to every process of group `pgid`. False when the group no longer exists. */

@@ -6,7 +6,7 @@ import { closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ToolError } from "../define-tool.js";
 import { OutputBuffer, type OutputLimits } from "./output-buffer.js";
-import { isGroupAlive, killGroup, spawnInGroup } from "./process-group.js";
+import { isGroupAlive, killGroup, spawnInGroup, type GroupProcess } from "./process-group.js";
 import { Shell, type ShellInfo, type StartShellOptions } from "./shell.js";
 
 export type { ShellInfo, ShellMode, ShellStatus, StartShellOptions } from "./shell.js";
@@ -61,11 +61,16 @@ export class ShellManager {
       writeFd = openSync(fullOutputPath, "w");
       readFd = openSync(fullOutputPath, "r");
     }
-    const child = spawnInGroup(options.command, { cwd: options.cwd, output: writeFd ?? "pipe" });
-    if (writeFd !== undefined) closeSync(writeFd);
+    let started: GroupProcess;
+    try {
+      started = await spawnInGroup(options.command, { cwd: options.cwd, output: writeFd ?? "pipe" });
+    } finally {
+      if (writeFd !== undefined) closeSync(writeFd);
+    }
+    const { child } = started;
     if (child.pid === undefined) {
       if (readFd !== undefined) closeSync(readFd);
-      const error = await new Promise<Error>((resolve) => child.once("error", resolve));
+      const error = await started.startError;
       throw new ToolError(`Could not start the command: ${error.message}`, "spawn_failed");
     }
     child.on("error", () => undefined);

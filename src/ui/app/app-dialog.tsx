@@ -16,6 +16,8 @@ interface DialogProps {
   theme: Theme;
   width: number;
   close(): void;
+  /** Shows an error in the transcript (e.g. a session that another agent process has open). */
+  notify?(text: string): void;
 }
 
 function ModelDialog({ host, theme, width, close }: DialogProps) {
@@ -49,7 +51,7 @@ function ModelDialog({ host, theme, width, close }: DialogProps) {
   );
 }
 
-function ResumeDialog({ host, theme, width, close }: DialogProps) {
+function ResumeDialog({ host, theme, width, close, notify }: DialogProps) {
   const [sessions, setSessions] = useState<SessionMetadata[] | undefined>();
   useEffect(() => {
     host
@@ -66,7 +68,7 @@ function ResumeDialog({ host, theme, width, close }: DialogProps) {
       width={width}
       onSelect={(id) => {
         close();
-        void host.switchTo(id);
+        host.switchTo(id).catch((error: unknown) => notify?.(`Could not resume: ${(error as Error).message}`));
       }}
       onCancel={close}
     />

@@ -85,7 +85,8 @@ export function App(props: AppProps) {
       if (last?.kind === "tool") store.addLocal({ kind: "output", id: `output-${last.id}-${Date.now()}`, title: last.title, text: last.output });
     },
   });
-  const entries = useMemo<StaticEntry[]>(() => [{ kind: "header", id: "header" }, ...state.items], [state.items]);
+  const skip = state.printedOutside?.refreshKey === props.refreshKey ? state.printedOutside.count : 0;
+  const entries = useMemo<StaticEntry[]>(() => [{ kind: "header", id: "header" }, ...(skip > 0 ? state.items.slice(skip) : state.items)], [state.items, skip]);
   const permission = state.permissions[0];
   const composerActive = dialog === undefined && permission === undefined;
   // Rows left for what changes (the live area, a permission dialog) once the composer (3 rows and a hint;
@@ -117,6 +118,7 @@ export function App(props: AppProps) {
           )
         }
       </Static>
+      {state.preview !== undefined && <Text>{state.preview}</Text>}
       {/* A permission question takes the room: the tool that asks is not running yet. */}
       {!permission && <LiveArea state={state} theme={theme} width={width} maxLines={room} showReasoning={showReasoning} />}
       {permission && (
@@ -134,7 +136,7 @@ export function App(props: AppProps) {
       )}
       {dialog && (
         <FitBox maxHeight={room}>
-          <AppDialog dialog={dialog} host={host} theme={theme} width={width} close={() => setDialog(undefined)} commands={slashCommands} />
+          <AppDialog dialog={dialog} host={host} theme={theme} width={width} close={() => setDialog(undefined)} commands={slashCommands} notify={(text) => store.addLocal({ kind: "notice", id: `notice-${Date.now()}`, level: "error", text })} />
         </FitBox>
       )}
       {queued.length > 0 && <QueuedPrompts items={queued} paused={state.queuePaused} theme={theme} width={width} />}

@@ -70,6 +70,13 @@ export interface TranscriptState {
   queuePaused: boolean;
   /** What approves calls without asking, with its sources. */
   permissionSummary: PermissionSummaryView;
+  /**
+   * A resumed session: the first `count` items were printed by the runner itself (see print-past.ts), so
+   * <Static> skips them until the reprint after `refreshKey` (which prints everything).
+   */
+  printedOutside?: { refreshKey: number; count: number };
+  /** A resumed session's last exchange, shown below the history while the rest of it is being printed. */
+  preview?: string;
 }
 
 export interface PermissionSummaryView {

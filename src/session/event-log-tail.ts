@@ -1,0 +1,42 @@
+/**
+ * The last events of a session's log, read without the rest of the file and without the event schemas: what
+ * the TUI shows of a resumed session (its last exchange) while the engine loads and reads the whole log.
+ * Display only: lines are JSON-parsed but not validated (the engine's reader does that), so this module
+ * imports nothing heavy and runs before the engine is loaded.
+ */
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import type { SessionEvent } from "../protocol/events/index.js";
+
+export function readEventLogTail(file: string, maxBytes = 256 * 1024): SessionEvent[] {
+  const fd = openSync(file, "r");
+  let text: string;
+  try {
+    const size = fstatSync(fd).size;
+    const start = Math.max(0, size - maxBytes);
+    const buffer = Buffer.alloc(size - start);
+    let read = 0;
+    while (read < buffer.length) {
+      const count = readSync(fd, buffer, read, buffer.length - read, start + read);
+      if (count === 0) break;
+      read += count;
+    }
+    text = buffer.subarray(0, read).toString("utf8");
+    if (start > 0) text = text.slice(text.indexOf("\n") + 1); // the first line is cut
+  } finally {
+    closeSync(fd);
+  }
+  const events: SessionEvent[] = [];
+  for (const line of text.split("\n")) {
+    const trimmed = line.replace(/\0/g, "").trim();
+    if (trimmed === "") continue;
+    try {
+      const value = JSON.parse(trimmed) as Partial<SessionEvent> | null;
+      if (value && typeof value === "object" && typeof value.type === "string" && typeof value.data === "object" && !value.ephemeral) {
+        events.push(value as SessionEvent);
+      }
+    } catch {
+      // a torn line: skipped, as the engine's reader does
+    }
+  }
+  return events;
+}
