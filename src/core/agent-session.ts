@@ -4,6 +4,7 @@
  * the main agent's runtime; the loop and the queue live in the runtime, which subagents reuse.
  */
 import { randomUUID } from "node:crypto";
+import { realpathSync } from "node:fs";
 import type { CommandResult, RunResult, SessionCommand } from "../protocol/commands.js";
 import type { AgentMode, Attachment, BackgroundTasks, EventData, WorkingDirectoryContext } from "../protocol/events/index.js";
 import type { RetryPolicy } from "../provider/retry.js";
@@ -78,6 +79,7 @@ export class AgentSession {
     this.modeGatedTools = new Set(availableModes().flatMap((mode) => modePreset(mode).extraTools));
     this.turnCount = options.turnCount ?? 0;
     this.provider = options.provider;
+    this.applyModeRules();
     const emit = options.sink.emit;
     this.runtime = new AgentRuntime({
       emit,
@@ -157,7 +159,6 @@ export class AgentSession {
       this.allTools.filter(
         (tool) =>
           (!this.modeGatedTools.has(tool.name) || this.preset.extraTools.includes(tool.name)) &&
-          !(this.preset.withheldTools ?? []).includes(tool.name) &&
           (available === undefined || available.includes(tool.name)) &&
           !(excluded ?? []).includes(tool.name),
       ),
@@ -261,8 +262,14 @@ export class AgentSession {
     if (mode === this.preset.mode) return;
     const previous = this.preset.mode;
     this.preset = modePreset(mode);
+    this.applyModeRules();
     this.pendingNotices = [this.preset.switchNotice];
     this.options.sink.emit("session.mode_changed", { previousMode: previous, newMode: mode });
+  }
+
+  /** A mode is a ruleset: its rules join the permission decision while it is on. */
+  private applyModeRules(): void {
+    this.options.permissions.setModeRules(this.preset.permissionRules?.({ sessionDir: realpathSync(this.dir) }));
   }
 
   private setAllowAll(on: boolean): void {

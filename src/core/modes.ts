@@ -1,7 +1,10 @@
 /**
- * A mode is a preset: the extra tools it offers, the notice the model gets, and what happens when the tool
- * loop ends. The loop asks the preset; it never tests which mode it is in.
+ * A mode is a preset: the extra tools it offers, the rules it adds to the permission decision, the notice
+ * the model gets, and what happens when the tool loop ends. The loop asks the preset; it never tests which
+ * mode it is in.
  */
+import path from "node:path";
+import type { ModeRules } from "../permissions/decide.js";
 import type { AgentMode } from "../protocol/events/index.js";
 
 export type LoopEndAction =
@@ -14,8 +17,8 @@ export interface ModePreset {
   readonly label: string;
   /** Tools offered only in this mode. */
   readonly extraTools: readonly string[];
-  /** Tools this mode takes away. */
-  readonly withheldTools?: readonly string[];
+  /** The rules this mode adds to the permission decision (the session folder is its files' home). */
+  permissionRules?(context: { sessionDir: string }): ModeRules;
   /** Works without a person: says so (session.autopilot_stopped) when it has to stop early. */
   readonly announcesStops: boolean;
   /** The system prompt's section about this mode. */
@@ -71,23 +74,28 @@ const autopilot: ModePreset = {
         },
 };
 
+/** Where plan mode keeps its plan: the one file it may write. */
+export function planFile(sessionDir: string): string {
+  return path.join(sessionDir, "plan.md");
+}
+
 /**
- * Plan mode as far as this version goes: the model studies the code and writes a plan, and cannot edit
- * files. The plan file, exit_plan_mode and its approval dialog come with the orchestration work.
+ * Plan mode is a ruleset: every write is denied except the plan file (written without asking), and shell
+ * commands that write are denied; reads and commands that only inspect work as usual.
  */
 const plan: ModePreset = {
   mode: "plan",
   label: "Plan",
   extraTools: [],
   announcesStops: false,
-  withheldTools: ["create", "edit"],
+  permissionRules: ({ sessionDir }) => ({ name: "plan mode", writableOnly: [planFile(sessionDir)] }),
   promptNotice: [
-    "You are in plan mode: study the request and the code, then reply with a plan instead of making changes.",
-    "- Read and search freely; run only commands that inspect (tests may run, nothing may be modified).",
-    "- Write the plan as a short problem statement, the approach, and a numbered list of concrete steps naming the files involved.",
-    "- Ask about anything that would change the plan; do not estimate time.",
+    "You are in plan mode: study the request and the code, then write a plan instead of making changes.",
+    "- Read and search freely; run only commands that inspect (tests may run, nothing may be modified). Writes are refused in this mode.",
+    "- Write the plan to plan.md in the session folder (the only file you may write): the problem, the approach, a numbered list of concrete steps naming the files involved (todos), and notes.",
+    "- Ask about anything that would change the plan; do not estimate time. Then reply with a short summary of the plan.",
   ].join("\n"),
-  switchNotice: "The session switched to plan mode: do not modify files; reply with a plan (problem, approach, numbered steps).",
+  switchNotice: "The session switched to plan mode: change nothing; write the plan (problem, approach, numbered steps, notes) to plan.md in the session folder.",
   onLoopEnd: () => ({ action: "stop" }),
 };
 

@@ -5,7 +5,7 @@
  * would allow it (the CLI names its flags): a headless run never waits.
  */
 import { addApprovals, approvalsFromNeeds, canRemember, emptyApprovals, grantsOf, mergeApprovals, type Approvals } from "../permissions/approvals.js";
-import { decide, type PermissionPolicy } from "../permissions/decide.js";
+import { decide, type ModeRules, type PermissionPolicy } from "../permissions/decide.js";
 import { gatherFacts, type FactsEnvironment } from "../permissions/gather-facts.js";
 import { rememberApprovals } from "../permissions/permissions-config.js";
 import type { AllowAllSources } from "../permissions/policy.js";
@@ -83,6 +83,12 @@ export class PermissionBroker {
       this.policy = { ...this.policy, ...(this.beforeAllowAll ?? { allowAllTools: false, allowAllPaths: false, allowAllUrls: false }) };
       this.beforeAllowAll = undefined;
     }
+  }
+
+  /** The rules the session's mode adds (a mode switch replaces them). */
+  setModeRules(mode: ModeRules | undefined): void {
+    const { mode: _previous, ...rest } = this.policy;
+    this.policy = mode ? { ...rest, mode } : rest;
   }
 
   /** /reset-allowed-tools: forgets this session's approvals (remembered ones stay). */

@@ -23,6 +23,19 @@ export interface PermissionPolicy {
   /** "Yes for this session" and "yes, always here" answers. */
   approvals: Approvals;
   disabledFloorChecks: ReadonlySet<string>;
+  /** The rules the session's mode contributes (plan mode: nothing is written but its plan file). */
+  mode?: ModeRules;
+}
+
+/**
+ * A mode's ruleset. It is evaluated after the user's deny rules and before everything else: a mode can
+ * only narrow what the user's rules allow, and what it allows itself (the plan file) is its own file.
+ */
+export interface ModeRules {
+  /** Named in reasons: "plan mode". */
+  name: string;
+  /** Writes are denied, except to these files (resolved paths), which need no approval. */
+  writableOnly?: readonly string[];
 }
 
 export type Decision =
@@ -30,8 +43,9 @@ export type Decision =
   | { verdict: "deny"; reason: string; rule?: Rule; floorCheck?: string }
   | { verdict: "ask"; reason: string; needs: Need[]; rule?: Rule };
 
-const WRITE_TOOLS = new Set(["create", "edit"]);
-const READ_TOOLS = new Set(["view", "grep", "glob"]);
+/** The rule family follows what the call does (its permission request's kind), never the tool's name. */
+const isFileWrite = (facts: PermissionFacts) => facts.request.kind === "write";
+const isFileRead = (facts: PermissionFacts) => facts.request.kind === "read";
 
 /** Whether a rule covers (some part of) the call. */
 function ruleCovers(rule: Rule, facts: PermissionFacts, action: RuleAction): boolean {
@@ -48,11 +62,11 @@ function ruleCovers(rule: Rule, facts: PermissionFacts, action: RuleAction): boo
       );
     case "write":
     case "read": {
-      const tools = target.kind === "write" ? WRITE_TOOLS : READ_TOOLS;
+      const sameFamily = target.kind === "write" ? isFileWrite(facts) : isFileRead(facts);
       const accesses = target.kind === "write" ? ["write", "modify"] : ["read"];
       if (target.path === undefined) {
         // Bare `write` covers the file tools and what shell commands write or change; bare `read` only the read tools.
-        return tools.has(facts.toolName) || (target.kind === "write" && facts.paths.some((mention) => mention.access !== "read"));
+        return sameFamily || (target.kind === "write" && facts.paths.some((mention) => mention.access !== "read"));
       }
       const rulePath = target.path;
       // An allow rule's relative path is relative to the workspace; deny and ask rules match anywhere.
@@ -108,10 +122,10 @@ function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
     for (const mention of facts.paths) {
       if (mention.access === "write" && !writeAllowed(mention.resolved)) needs.push({ kind: "write", path: mention.resolved ?? mention.text, ...(mention.resolved ? { resolved: mention.resolved } : {}) });
     }
-  } else if (WRITE_TOOLS.has(facts.toolName)) {
+  } else if (isFileWrite(facts)) {
     const target = facts.paths.find((mention) => mention.access === "write");
     if (!writeAllowed(target?.resolved)) needs.push({ kind: "write", ...(target ? { path: target.resolved ?? target.text, ...(target.resolved ? { resolved: target.resolved } : {}) } : {}) });
-  } else if (!READ_TOOLS.has(facts.toolName) && facts.request.kind !== "url" && !toolAllowed) {
+  } else if (!isFileRead(facts) && facts.request.kind !== "url" && !toolAllowed) {
     needs.push({ kind: "tool", name: facts.toolName });
   }
 
@@ -148,9 +162,29 @@ export function describeNeed(need: Need): string {
   }
 }
 
+/** What the mode's ruleset says of the call, when it says anything. */
+function modeDecision(facts: PermissionFacts, mode: ModeRules): Decision | undefined {
+  if (mode.writableOnly === undefined) return undefined;
+  const writes = facts.paths.filter((mention) => mention.access !== "read");
+  const writesSomething = writes.length > 0 || isFileWrite(facts) || (facts.shell?.unnamedWriteDirs?.length ?? 0) > 0;
+  if (!writesSomething) return undefined;
+  const allowed = new Set(mode.writableOnly);
+  const elsewhere = writes.filter((mention) => mention.resolved === undefined || !allowed.has(mention.resolved));
+  if (elsewhere.length > 0 || (facts.shell?.unnamedWriteDirs?.length ?? 0) > 0 || (isFileWrite(facts) && writes.length === 0)) {
+    const what = elsewhere.map((mention) => mention.resolved ?? mention.text).join(", ") || "files";
+    const only = mode.writableOnly.length > 0 ? `; only ${mode.writableOnly.join(", ")} may be written` : "";
+    return { verdict: "deny", reason: `In ${mode.name} nothing may be changed (this would write ${what})${only}.` };
+  }
+  // Only the mode's own files: a file tool writes them without asking (a shell command still goes through the rules).
+  return facts.shell ? undefined : { verdict: "allow", reason: `${mode.name} writes its own file` };
+}
+
 export function decide(facts: PermissionFacts, policy: PermissionPolicy): Decision {
   const deny = policy.rules.find((rule) => rule.action === "deny" && ruleCovers(rule, facts, "deny"));
   if (deny) return { verdict: "deny", reason: `Permission to run this tool was denied due to the following rules: ${describeRule(deny)}`, rule: deny };
+
+  const byMode = policy.mode ? modeDecision(facts, policy.mode) : undefined;
+  if (byMode) return byMode;
 
   const floor = checkFloor(facts, policy.disabledFloorChecks);
   if (floor?.verdict === "deny") {
@@ -168,7 +202,7 @@ export function decide(facts: PermissionFacts, policy: PermissionPolicy): Decisi
   if (needs.length > 0) return { verdict: "ask", reason: needs.map(describeNeed).join("; "), needs };
 
   const allowRule = policy.rules.find((rule) => rule.action === "allow" && ruleCovers(rule, facts, "allow"));
-  const reason = facts.shell?.analysis.readOnly || READ_TOOLS.has(facts.toolName)
+  const reason = facts.shell?.analysis.readOnly || isFileRead(facts)
     ? "read-only"
     : facts.shell && facts.shell.analysis.segments.length === 0
       ? "nothing in it needs approval"
