@@ -11,7 +11,7 @@ import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import { taggedFilesBlock } from "./attachments.js";
-import { runChildAgent, type ChildAgentSpec } from "./child-agent.js";
+import { ChildAgent, type ChildAgentSpec } from "./child-agent.js";
 import type { Conversation } from "./conversation.js";
 import type { InstructionFile } from "./custom-instructions.js";
 import { describeOs, userShell } from "./environment.js";
@@ -23,6 +23,9 @@ import type { PermissionBroker } from "./permission-broker.js";
 import type { PermissionSummary } from "./permission-summary.js";
 import { AgentRuntime, type PromptInput } from "./runtime/agent-runtime.js";
 import { SessionMetrics } from "./session-metrics.js";
+import type { AgentDirectory } from "./tasks/agent-directory.js";
+import { DEFAULT_SUBAGENT_LIMITS, SessionSubagents } from "./tasks/session-subagents.js";
+import type { SubagentLimits } from "./tasks/subagent-host.js";
 import type { ToolRunEnvironment } from "./tool-runner.js";
 import { buildSystemPrompt, transformUserMessage } from "./system-prompt.js";
 import { ToolSet } from "./tool-set.js";
@@ -35,8 +38,14 @@ export interface AgentSessionOptions {
   sink: EventSink;
   conversation: Conversation;
   provider: ChatProvider;
-  /** Makes a provider for another model (/model, a subagent's model); without it the model cannot change. */
-  createProvider?(model: string): ChatProvider;
+  /**
+   * Makes a provider for another model (/model, a subagent's model); without it the model cannot change.
+   * `initiator: "sub-agent"` marks a subagent's requests (the x-initiator header).
+   */
+  createProvider?(model: string, options?: { initiator?: "sub-agent" }): ChatProvider;
+  /** The agents the task tool can start (the catalog, loaded when first needed). */
+  agents?(): AgentDirectory;
+  subagentLimits?: SubagentLimits;
   retry: RetryPolicy;
   mode: AgentMode;
   maxAutopilotContinues: number;
@@ -56,12 +65,15 @@ export interface AgentSessionOptions {
   turnCount?: number;
 }
 
+const NO_AGENTS: AgentDirectory = { list: () => [], get: () => undefined };
+
 export class AgentSession {
   readonly id: string;
   readonly dir: string;
   readonly cwd: string;
   readonly metrics = new SessionMetrics();
   private readonly runtime: AgentRuntime;
+  private readonly subagents: SessionSubagents;
   private readonly allTools: readonly AnyTool[];
   private readonly modeGatedTools: Set<string>;
   private preset: ModePreset;
@@ -81,6 +93,15 @@ export class AgentSession {
     this.provider = options.provider;
     this.applyModeRules();
     const emit = options.sink.emit;
+    this.subagents = new SessionSubagents({
+      agents: () => options.agents?.() ?? NO_AGENTS,
+      limits: options.subagentLimits ?? DEFAULT_SUBAGENT_LIMITS,
+      availableModels: async (signal) => (this.provider.listModels ? this.provider.listModels(signal).catch(() => undefined) : undefined),
+      sessionModel: () => this.provider.model,
+      newChild: (spec, depth) => this.newChild(spec, depth),
+      notifyMain: (notification) => this.notify(notification),
+      emit,
+    });
     this.runtime = new AgentRuntime({
       emit,
       conversation: options.conversation,
@@ -152,17 +173,26 @@ export class AgentSession {
     return this.options.sink.subscribe(listener);
   }
 
-  /** The tools offered in the current mode. */
+  /** The tools offered in the current mode: the session's, the mode's extras, and the task tools. */
   tools(): ToolSet {
+    const modeTools = this.allTools.filter((tool) => this.modeGatedTools.has(tool.name) && this.preset.extraTools.includes(tool.name));
+    return new ToolSet(this.filtered([...this.baseTools(), ...modeTools, ...this.subagents.mainTools()]));
+  }
+
+  /** The session's own tools without any mode's extras (what a subagent starts from). */
+  private baseTools(): AnyTool[] {
+    return this.filtered(this.allTools.filter((tool) => !this.modeGatedTools.has(tool.name)));
+  }
+
+  /** --available-tools / --excluded-tools. */
+  private filtered(tools: readonly AnyTool[]): AnyTool[] {
     const { available, excluded } = this.options.toolFilter ?? {};
-    return new ToolSet(
-      this.allTools.filter(
-        (tool) =>
-          (!this.modeGatedTools.has(tool.name) || this.preset.extraTools.includes(tool.name)) &&
-          (available === undefined || available.includes(tool.name)) &&
-          !(excluded ?? []).includes(tool.name),
-      ),
-    );
+    return tools.filter((tool) => (available === undefined || available.includes(tool.name)) && !(excluded ?? []).includes(tool.name));
+  }
+
+  /** Running and idle background agents, for session.idle. */
+  get backgroundAgents(): { agentId: string; agentType: string; description?: string }[] {
+    return this.subagents.registry.active().map((record) => ({ agentId: record.id, agentType: record.agentType, description: record.description }));
   }
 
   /** The one way in: every change to the session is a command. */
@@ -195,6 +225,10 @@ export class AgentSession {
       }
       case "flush_queue":
         return this.runtime.flushQueue();
+      case "settle_background":
+        return this.settleBackground(command.timeoutMs);
+      case "cancel_agent":
+        return this.subagents.registry.cancel(command.agentId);
       case "shutdown":
         return this.shutdown(command.reason ? "error" : "routine", command.reason);
     }
@@ -216,18 +250,49 @@ export class AgentSession {
    * prompt, the session's provider factory, permission gate, broker and log; interrupting the session
    * interrupts it.
    */
-  runChild(spec: ChildAgentSpec, signal: AbortSignal): Promise<RunResult> {
-    return runChildAgent(spec, signal, {
+  async runChild(spec: ChildAgentSpec, signal: AbortSignal): Promise<RunResult> {
+    const child = this.newChild(spec, 1);
+    try {
+      return await child.run(spec.prompt, signal);
+    } finally {
+      child.dispose();
+    }
+  }
+
+  /** A subagent at `depth`: the session's tools (no mode's extras) and, below the depth cap, its own task tool. */
+  private newChild(spec: ChildAgentSpec, depth: number): ChildAgent {
+    const { createProvider } = this.options;
+    return new ChildAgent(spec, {
       sink: this.options.sink,
-      provider: spec.model && this.options.createProvider ? this.options.createProvider(spec.model) : this.provider,
+      provider: createProvider ? createProvider(spec.model ?? this.provider.model, { initiator: "sub-agent" }) : this.provider,
       retry: this.options.retry,
-      tools: this.tools(),
+      tools: (emit) => new ToolSet([...this.baseTools(), ...this.subagents.childTools(depth, emit)]),
       toolEnvironment: (tools, emit) => this.toolEnvironment(tools, emit),
       nextTurnId: this.nextTurnId,
       recordRequest: (model) => this.metrics.recordRequest(model),
       recordCall: (call) => this.metrics.recordCall(call),
       onTurnEnd: () => this.options.syncLog(),
     });
+  }
+
+  /**
+   * In a run without a person, the prompt's end waits for the background agents: as each answers, the main
+   * agent gets a turn to use it; past the timeout they are cancelled. Returns the last of those turns.
+   */
+  private async settleBackground(timeoutMs: number): Promise<RunResult | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    let last: RunResult | undefined;
+    while (this.subagents.registry.active().length > 0 && !this.closed) {
+      const left = deadline - Date.now();
+      const heard = this.notificationsSince;
+      if (left <= 0 || !(await this.subagents.registry.settleOne(left))) {
+        this.subagents.registry.cancelAll();
+        this.options.sink.emit("session.warning", { warningType: "background_timeout", message: `Background agents were still running after ${Math.round(timeoutMs / 1000)} s and were cancelled.` });
+        break;
+      }
+      if (this.notificationsSince > heard) last = await this.runtime.submit({ prompt: "", silent: true, source: "notification" });
+    }
+    return last;
   }
 
   /** What a tool call of any agent of this session runs with; `emit` says which agent. */
@@ -243,10 +308,18 @@ export class AgentSession {
     };
   }
 
-  /** Something the model should know, delivered between turns (or at once when idle). */
+  /**
+   * Something the model should know, delivered between turns (or at once when idle). With a person
+   * present, an idle main agent gets a turn to act on it.
+   */
   notify(notification: EventData<"system.notification">): void {
+    this.notificationsSince++;
+    const idle = !this.runtime.busy;
     this.runtime.notify(notification);
+    if (idle && this.options.interactive && !this.closed) void this.runtime.submit({ prompt: "", silent: true, source: "notification" });
   }
+
+  private notificationsSince = 0;
 
   private readonly nextTurnId = (): string => String(++this.turnCount);
 
@@ -325,6 +398,7 @@ export class AgentSession {
   private shutdown(shutdownType: "routine" | "error" = "routine", errorReason?: string): void {
     if (this.closed) return;
     this.runtime.interrupt();
+    this.subagents.registry.cancelAll();
     this.runtime.queue.clear();
     this.options.interactions.cancelAll();
     this.closed = true;

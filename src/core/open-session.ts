@@ -20,12 +20,14 @@ import { createBuiltinTools } from "../tools/builtin-tools.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import { AgentSession } from "./agent-session.js";
 import { InteractionBroker } from "./interaction-broker.js";
+import type { AgentDirectory } from "./tasks/agent-directory.js";
+import type { SubagentLimits } from "./tasks/subagent-host.js";
 import type { PermissionAdvice } from "./permission-advice.js";
 import { PermissionBroker } from "./permission-broker.js";
 import { Conversation } from "./conversation.js";
 import { loadCustomInstructions } from "./custom-instructions.js";
 import { workingDirectoryContext } from "./environment.js";
-import type { AgentMode, SessionEvent } from "../protocol/events/index.js";
+import type { AgentMode, BackgroundTasks, SessionEvent } from "../protocol/events/index.js";
 import type { InteractionKind } from "../protocol/interactions.js";
 import { EventSink, type EventListener } from "./event-sink.js";
 
@@ -38,7 +40,10 @@ export interface OpenSessionOptions {
   cwd: string;
   provider: ChatProvider;
   /** Makes a provider for another model, for /model. */
-  createProvider?(model: string): ChatProvider;
+  createProvider?(model: string, options?: { initiator?: "sub-agent" }): ChatProvider;
+  /** The agents the task tool can start (the catalog, loaded when first needed). */
+  agents?(): AgentDirectory;
+  subagentLimits?: SubagentLimits;
   providerConfig: ProviderConfig;
   /** The mode asked for; for a resumed session, undefined keeps the mode it had. */
   mode?: AgentMode;
@@ -165,7 +170,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
   const shells = new ShellManager();
   // A resumed session starts in the mode it had; an explicit --mode then switches it (with a notice).
   const mode = log ? restoredMode(log.events) : (options.mode ?? "interactive");
-  const session = new AgentSession({
+  const session: AgentSession = new AgentSession({
     id,
     dir,
     context,
@@ -173,6 +178,8 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     conversation,
     provider,
     createProvider: options.createProvider,
+    ...(options.agents ? { agents: options.agents } : {}),
+    ...(options.subagentLimits ? { subagentLimits: options.subagentLimits } : {}),
     retry: options.providerConfig.retry,
     mode,
     maxAutopilotContinues: options.maxAutopilotContinues,
@@ -182,7 +189,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     tools: [...createBuiltinTools({ shells }), ...(options.extraTools ?? [])],
     toolFilter: { available: flags.availableTools, excluded: flags.excludedTools },
     instructions: options.customInstructions ? loadCustomInstructions({ cwd: options.cwd, gitRoot: context.gitRoot, agentHome: options.agentHome }) : [],
-    backgroundTasks: () => ({ agents: [], shells: shells.backgroundShells() }),
+    backgroundTasks: (): BackgroundTasks => ({ agents: session.backgroundAgents, shells: shells.backgroundShells() }),
     syncLog: () => writer.sync(),
     dispose: () => {
       stopAnnouncing();

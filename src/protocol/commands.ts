@@ -28,6 +28,13 @@ export type SessionCommand =
   | { type: "unqueue"; id: string }
   /** Sends what is queued (after an interrupt the queue waits for this). */
   | { type: "flush_queue" }
+  /**
+   * Waits for the background agents (a run without a person does before it exits): the main agent gets a
+   * turn for each answer; past the timeout they are cancelled.
+   */
+  | { type: "settle_background"; timeoutMs: number }
+  /** Cancels a background agent (and what it started). */
+  | { type: "cancel_agent"; agentId: string }
   | { type: "shutdown"; reason?: string };
 
 export type RunOutcome = "completed" | "task_complete" | "max_continues" | "error" | "aborted";
@@ -65,6 +72,10 @@ export interface CommandResults {
   run_shell: Promise<void>;
   unqueue: QueuedItem | undefined;
   flush_queue: void;
+  /** The last turn the main agent took for its agents' answers, if any. */
+  settle_background: Promise<RunResult | undefined>;
+  /** False when no such agent is running. */
+  cancel_agent: boolean;
   shutdown: void;
 }
 export type CommandResult<C extends SessionCommand> = CommandResults[C["type"]];

@@ -183,7 +183,7 @@ export class AgentRuntime {
         this.systemPromptSent = true;
         this.options.emit("system.message", { content: this.options.systemPrompt(), role: "system" });
       }
-      this.emit("user.message", this.options.userMessage(input, { delivery }));
+      if (!input.silent) this.emit("user.message", this.options.userMessage(input, { delivery }));
       await runPrompt(
         {
           loop: this.loopContext(),

@@ -15,6 +15,8 @@ export interface PromptInput {
   source?: string;
   /** A user's `!cmd` rather than a prompt: it waits its turn like one, then runs as a shell command. */
   shell?: boolean;
+  /** No user message: the model answers what the conversation already ends with (a notification). */
+  silent?: boolean;
 }
 
 export interface QueuedPrompt extends PromptInput {

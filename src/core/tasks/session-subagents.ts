@@ -1,0 +1,102 @@
+/**
+ * A session's subagents: the task registry for background agents, the limits, the `task` tool of each
+ * agent (the main one's and each child's, emitting as that agent) and the main agent's tools for its
+ * background agents. Background agents' ends become subagent.* events and notifications to the main agent.
+ */
+import type { EventData } from "../../protocol/events/index.js";
+import type { AnyTool } from "../../tools/define-tool.js";
+import type { ChildAgent, ChildAgentSpec } from "../child-agent.js";
+import type { Emit } from "../event-sink.js";
+import type { AgentDirectory } from "./agent-directory.js";
+import { createAgentTools } from "./agent-tools.js";
+import type { SubagentHost, SubagentLimits } from "./subagent-host.js";
+import { TaskRegistry, type TaskRecord, type TaskStatus } from "./task-registry.js";
+import { backgroundNotice, createTaskTool } from "./task-tool.js";
+
+export const DEFAULT_SUBAGENT_LIMITS: SubagentLimits = { maxDepth: 6, maxConcurrent: 8, maxTurns: 50 };
+
+export interface SessionSubagentsDeps {
+  agents(): AgentDirectory;
+  limits: SubagentLimits;
+  availableModels(signal: AbortSignal): Promise<string[] | undefined>;
+  sessionModel(): string;
+  newChild(spec: ChildAgentSpec, depth: number): ChildAgent;
+  notifyMain(notification: EventData<"system.notification">): void;
+  /** The main agent's emit: background agents' ends are reported as its events. */
+  emit: Emit;
+}
+
+const ended = new Set<TaskStatus>(["completed", "failed", "cancelled"]);
+
+export class SessionSubagents implements SubagentHost {
+  readonly registry: TaskRegistry;
+  private readonly ids = new Map<string, number>();
+  private mainToolList: AnyTool[] | undefined;
+
+  constructor(private readonly deps: SessionSubagentsDeps) {
+    this.registry = new TaskRegistry({ maxConcurrent: deps.limits.maxConcurrent, onChange: (record, previous) => this.changed(record, previous) });
+  }
+
+  get limits(): SubagentLimits {
+    return this.deps.limits;
+  }
+
+  agents(): AgentDirectory {
+    return this.deps.agents();
+  }
+
+  availableModels(signal: AbortSignal): Promise<string[] | undefined> {
+    return this.deps.availableModels(signal);
+  }
+
+  sessionModel(): string {
+    return this.deps.sessionModel();
+  }
+
+  newChild(spec: ChildAgentSpec, depth: number): ChildAgent {
+    return this.deps.newChild(spec, depth);
+  }
+
+  notifyMain(notification: EventData<"system.notification">): void {
+    this.deps.notifyMain(notification);
+  }
+
+  newAgentId(seed: string): string {
+    const base = seed.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "agent";
+    const count = (this.ids.get(base) ?? 0) + 1;
+    this.ids.set(base, count);
+    return `${base}-${count}`;
+  }
+
+  /** Whether there is any agent the model may start (no task tool without one). */
+  private get anyAgent(): boolean {
+    return this.deps.agents().list().some((agent) => agent.modelInvocable);
+  }
+
+  /** The main agent's task tool and its tools for background agents. */
+  mainTools(): AnyTool[] {
+    if (!this.anyAgent) return [];
+    this.mainToolList ??= [createTaskTool(this, 0, this.deps.emit), ...createAgentTools(this.registry)];
+    return this.mainToolList;
+  }
+
+  /** A subagent's own task tool (sync only), or none past the depth cap. */
+  childTools(depth: number, emit: Emit): AnyTool[] {
+    return depth < this.deps.limits.maxDepth && this.anyAgent ? [createTaskTool(this, depth, emit)] : [];
+  }
+
+  private changed(record: TaskRecord, previous: TaskStatus | undefined): void {
+    if (previous === record.status) return;
+    this.deps.emit("session.background_tasks_changed", {});
+    const identity = { toolCallId: record.toolCallId, agentName: record.agentType, agentDisplayName: record.displayName };
+    if (record.status === "completed") {
+      this.deps.emit("subagent.completed", { ...identity, totalToolCalls: record.toolCalls, totalTokens: record.tokens, durationMs: (record.endedAt ?? Date.now()) - record.startedAt });
+    } else if (record.status === "failed" || record.status === "cancelled") {
+      this.deps.emit("subagent.failed", { ...identity, error: record.status === "cancelled" ? "cancelled" : (record.error ?? "failed") });
+    }
+    const notice = backgroundNotice(record);
+    // An agent that ends right after answering was already announced by its answer.
+    if (notice && !(record.status === "completed" && previous === "idle")) this.notifyMain({ kind: "agent_completed", content: notice });
+    if (ended.has(record.status)) this.deps.emit("session.background_tasks_changed", {});
+  }
+}

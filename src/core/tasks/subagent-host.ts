@@ -1,0 +1,32 @@
+/**
+ * What the `task` tool and the agent tools need of the session: the agent catalog, the limits, the task
+ * registry, a way to make a child agent at a given depth, and a way to tell the main agent something.
+ */
+import type { EventData } from "../../protocol/events/index.js";
+import type { ChildAgent, ChildAgentSpec } from "../child-agent.js";
+import type { AgentDirectory } from "./agent-directory.js";
+import type { TaskRegistry } from "./task-registry.js";
+
+export interface SubagentLimits {
+  /** Nesting allowed below the main agent (a subagent's subagent is depth 2). */
+  maxDepth: number;
+  /** Background agents running at once. */
+  maxConcurrent: number;
+  /** Model calls a subagent may make per prompt. */
+  maxTurns: number;
+}
+
+export interface SubagentHost {
+  agents(): AgentDirectory;
+  limits: SubagentLimits;
+  registry: TaskRegistry;
+  /** The models the endpoint lists (undefined when it cannot list them). */
+  availableModels(signal: AbortSignal): Promise<string[] | undefined>;
+  sessionModel(): string;
+  /** A child agent whose own tools are those of an agent at `depth`. */
+  newChild(spec: ChildAgentSpec, depth: number): ChildAgent;
+  /** Something the main agent should hear between turns (a background agent answered or ended). */
+  notifyMain(notification: EventData<"system.notification">): void;
+  /** A readable id, unique in the session, seeded by the agent's name. */
+  newAgentId(seed: string): string;
+}

@@ -1,0 +1,158 @@
+/**
+ * The `task` tool: the main agent delegates to a subagent of a given type. Sync (the default) runs the agent
+ * to its end inside the call and returns its answer; background starts it in the task registry and returns
+ * at once, the result arriving as a notification. Only the main agent starts background agents; a
+ * subagent's request for one runs sync.
+ */
+import { z } from "zod";
+import { defineTool, ToolError, type AnyTool, type ToolContext } from "../../tools/define-tool.js";
+import type { Emit } from "../event-sink.js";
+import type { AgentDefinition } from "./agent-directory.js";
+import type { SubagentHost } from "./subagent-host.js";
+import type { TaskRecord } from "./task-registry.js";
+
+export const taskParameters = z.object({
+  description: z.string().describe("A short (3-5 word) description of the task, shown to the user"),
+  prompt: z.string().describe("The full instructions for the agent: everything it needs to know, as it sees none of this conversation"),
+  agent_type: z.string().describe("Which agent runs it (see the list in this tool's description)"),
+  name: z.string().optional().describe("A short name for the agent, used for its id (e.g. 'auth-tests')"),
+  model: z.string().optional().describe("Another model for this agent (must be one the endpoint offers)"),
+  mode: z.enum(["sync", "background"]).optional().describe("sync (default): wait for the result. background: start it and go on; you are notified when it is done"),
+});
+
+function describeAgents(agents: readonly AgentDefinition[]): string {
+  return agents.map((agent) => `- ${agent.name}: ${agent.description}`).join("\n");
+}
+
+function taskDescription(agents: readonly AgentDefinition[]): string {
+  return [
+    "Start a subagent to do a task: it works in its own context with its own tools and returns its result.",
+    "Use it for self-contained work (searching a large codebase, running and fixing tests, a review, research) so your own context stays small. Give it a complete prompt: it sees none of this conversation.",
+    "mode 'sync' (default) waits for the result. mode 'background' runs it in parallel and returns at once: you are notified when it finishes and read the result with read_agent; do not start a background agent only to wait for it at once (use sync).",
+    "When a custom agent fits the task, prefer it over a built-in one: it may know this environment.",
+    "",
+    "Agent types:",
+    describeAgents(agents),
+  ].join("\n");
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** The line under a subagent's answer: who did it and what it cost. */
+export function resultFooter(agent: AgentDefinition, usage: { turns: number; toolCalls: number; tokens: number }, durationMs: number): string {
+  return `— ${agent.displayName} · ${usage.turns} turn${usage.turns === 1 ? "" : "s"} · ${usage.toolCalls} tool call${usage.toolCalls === 1 ? "" : "s"} · ${usage.tokens} tokens · ${seconds(durationMs)}`;
+}
+
+function describeRecord(record: TaskRecord): string {
+  return `${record.id} (${record.agentType}, ${record.status})`;
+}
+
+/** The task tool of an agent at `depth` (0: the main agent), emitting its subagent events as that agent. */
+export function createTaskTool(host: SubagentHost, depth: number, emit: Emit): AnyTool {
+  const visible = () => host.agents().list().filter((agent) => agent.modelInvocable);
+  return defineTool({
+    name: "task",
+    get description() {
+      return taskDescription(visible());
+    },
+    parameters: taskParameters,
+    kind: "control",
+    readOnly: false,
+    title: (args) => args.description,
+    permission: () => null,
+    async execute(args, ctx: ToolContext) {
+      const agent = host.agents().get(args.agent_type);
+      if (!agent || !agent.modelInvocable) {
+        throw new ToolError(`Unknown agent_type "${args.agent_type}". Valid agent types:\n${describeAgents(visible())}`, "unknown_agent_type");
+      }
+      if (depth + 1 > host.limits.maxDepth) {
+        throw new ToolError(`Subagents may nest at most ${host.limits.maxDepth} deep; this agent is at depth ${depth}. Do the task yourself instead.`, "max_depth");
+      }
+      const model = args.model ?? agent.model;
+      if (args.model !== undefined) {
+        const available = await host.availableModels(ctx.signal);
+        if (available && !available.includes(args.model)) {
+          throw new ToolError(`The model "${args.model}" is not offered by the endpoint. Available models: ${available.join(", ")}.`, "unknown_model");
+        }
+      }
+      const background = args.mode === "background" && depth === 0;
+      const agentId = host.newAgentId(args.name ?? agent.name);
+      emit("subagent.started", {
+        toolCallId: ctx.toolCallId,
+        agentName: agent.name,
+        agentDisplayName: agent.displayName,
+        agentDescription: args.description,
+        model: model ?? host.sessionModel(),
+        agentType: agent.name,
+        executionMode: background ? "background" : "sync",
+      });
+      const spec = {
+        agentId,
+        parentToolCallId: ctx.toolCallId,
+        systemPrompt: agent.systemPrompt,
+        prompt: args.prompt,
+        ...(agent.tools ? { toolNames: agent.tools } : {}),
+        ...(model ? { model } : {}),
+        maxTurns: host.limits.maxTurns,
+      };
+      if (background) return startInBackground();
+
+      const started = Date.now();
+      const child = host.newChild(spec, depth + 1);
+      try {
+        const result = await child.run(args.prompt, ctx.signal);
+        const ended = { toolCallId: ctx.toolCallId, agentName: agent.name, agentDisplayName: agent.displayName };
+        if (result.outcome === "completed") {
+          emit("subagent.completed", { ...ended, totalToolCalls: child.usage.toolCalls, totalTokens: child.usage.tokens, durationMs: Date.now() - started });
+          return { content: `${result.finalMessage || "(the agent gave no answer)"}\n\n${resultFooter(agent, child.usage, Date.now() - started)}` };
+        }
+        const error = result.outcome === "aborted" ? "interrupted by the user" : (result.error?.message ?? "it failed");
+        emit("subagent.failed", { ...ended, error });
+        return { content: `The ${agent.displayName} agent did not finish: ${error}${result.finalMessage ? `\nIts last words: ${result.finalMessage}` : ""}`, success: false, errorCode: "subagent_failed" };
+      } finally {
+        child.dispose();
+      }
+
+      function startInBackground() {
+        const record = host.registry.start(
+          { id: agentId, agentType: agent?.name ?? args.agent_type, displayName: agent?.displayName ?? args.agent_type, description: args.description, prompt: args.prompt, toolCallId: ctx.toolCallId, ...(model ? { model } : {}) },
+          async (control) => {
+            const child = host.newChild(spec, 1);
+            try {
+              let prompt: string | undefined = args.prompt;
+              while (prompt !== undefined) {
+                const result = await child.run(prompt, control.signal);
+                control.progress({ toolCalls: child.usage.toolCalls, tokens: child.usage.tokens });
+                if (result.outcome === "aborted") return;
+                if (result.outcome !== "completed") throw new Error(result.error?.message ?? "the agent failed");
+                control.respond(result.finalMessage);
+                prompt = await control.nextMessage();
+              }
+            } finally {
+              child.dispose();
+            }
+          },
+        );
+        return {
+          content: `Agent started in background with agent_id: ${record.id}. You will be notified when it answers; then read its result with read_agent. Meanwhile go on with other work.`,
+        };
+      }
+    },
+  }) as unknown as AnyTool;
+}
+
+/** Tells the main agent, in words, what happened to a background agent. */
+export function backgroundNotice(record: TaskRecord): string | undefined {
+  switch (record.status) {
+    case "idle":
+      return `Background agent ${describeRecord(record)} has answered and waits for a follow-up (write_agent) — read its answer with read_agent.`;
+    case "completed":
+      return `Background agent ${describeRecord(record)} has finished — read its result with read_agent.`;
+    case "failed":
+      return `Background agent ${describeRecord(record)} failed: ${record.error ?? "unknown error"}.`;
+    case "cancelled":
+      return `Background agent ${describeRecord(record)} was cancelled.`;
+    case "running":
+      return undefined;
+  }
+}
