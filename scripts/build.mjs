@@ -23,6 +23,21 @@ for (const [from, to] of [
   copyFileSync(path.join(treeSitterDir, from), new URL(to, vendored));
 }
 
+// zod's namespace object re-exports all 60-odd locales, so a bundle keeps them all (300 KB of source to
+// compile at every start). Only English is used: resolve zod's locale index to English alone.
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: path.join(args.resolveDir, "../locales/en.js"), namespace: "zod-locales" } : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: path.dirname(args.path),
+    }));
+  },
+};
+
 await build({
   entryPoints: { cli: "src/cli/main.ts" },
   outdir: "dist",
@@ -44,4 +59,5 @@ await build({
   // Some dependencies are CommonJS and call require(); give the ESM bundle a require of its own.
   banner: { js: "import { createRequire as __agentCreateRequire } from 'node:module'; const require = __agentCreateRequire(import.meta.url);" },
   external: ["react-devtools-core", "@vscode/tree-sitter-wasm"],
+  plugins: [zodEnglishOnly],
 });
