@@ -2,7 +2,6 @@
  * `agent -p`: one prompt, no TUI, never waits for a person. A thin subscriber of the engine: it opens the
  * session, prints events, sends the prompt, and maps how the run ended to an exit code.
  */
-import { chalkStderr } from "chalk";
 import type { RunResult } from "../core/commands.js";
 import { openSession } from "../core/open-session.js";
 import { createOpenAIChatProvider } from "../provider/openai-chat.js";
@@ -12,8 +11,11 @@ import { ExitCode } from "./exit-codes.js";
 import { JsonPrinter } from "./json-printer.js";
 import { plainStyle, TextPrinter, type TextStyle } from "./text-printer.js";
 
-function stderrStyle(): TextStyle {
-  if (!process.stderr.isTTY || process.env.NO_COLOR !== undefined || chalkStderr.level === 0) return plainStyle;
+/** Colours only for a terminal; chalk (and its terminal detection) is loaded only then. */
+async function stderrStyle(): Promise<TextStyle> {
+  if (!process.stderr.isTTY || process.env.NO_COLOR !== undefined) return plainStyle;
+  const { chalkStderr } = await import("chalk");
+  if (chalkStderr.level === 0) return plainStyle;
   return { dim: chalkStderr.dim, red: chalkStderr.red, green: chalkStderr.green, yellow: chalkStderr.yellow };
 }
 
@@ -40,7 +42,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
   }
   const { value } = boot;
   const json = options.outputFormat === "json" ? new JsonPrinter(process.stdout) : undefined;
-  const text = json ? undefined : new TextPrinter(process.stdout, process.stderr, { silent: options.silent, style: stderrStyle() });
+  const text = json ? undefined : new TextPrinter(process.stdout, process.stderr, { silent: options.silent, style: await stderrStyle() });
   const { session, resume } = await openSession({
     store: value.store,
     agentHome: value.agentHome,

@@ -6,7 +6,8 @@
  * an ephemeral event points at the previous event of either kind.
  */
 import { randomUUID } from "node:crypto";
-import { isEphemeralType, type EventData, type EventType, type SessionEvent, type SessionEventOf } from "./events/index.js";
+import { isEphemeralEventType as isEphemeralType } from "./events/ephemeral.js";
+import type { EventData, EventType, SessionEvent, SessionEventOf } from "./events/index.js";
 
 export type EventListener = (event: SessionEvent) => void;
 export type Emit = <T extends EventType>(type: T, data: EventData<T>) => SessionEventOf<T>;

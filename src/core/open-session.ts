@@ -10,7 +10,7 @@ import type { PermissionFlags } from "../permissions/policy.js";
 import type { Rule } from "../permissions/rules.js";
 import type { ChatProvider } from "../provider/types.js";
 import { EventLogWriter } from "../session/event-log-writer.js";
-import { readEventLog, type EventLog } from "../session/event-log-reader.js";
+import type { EventLog } from "../session/event-log-reader.js";
 import { MetadataKeeper } from "../session/metadata-keeper.js";
 import { readMetadata } from "../session/session-metadata.js";
 import type { SessionStore } from "../session/session-store.js";
@@ -83,7 +83,8 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
   const id = options.resumeId ?? store.create();
   const dir = store.dirOf(id);
   const context = workingDirectoryContext(options.cwd);
-  const log: EventLog | undefined = options.resumeId ? readEventLog(store.eventsFileOf(id)) : undefined;
+  // The reader (and with it every event's schema) loads only to resume: a new session never reads a log.
+  const log: EventLog | undefined = options.resumeId ? (await import("../session/event-log-reader.js")).readEventLog(store.eventsFileOf(id)) : undefined;
   const writer = new EventLogWriter(store.eventsFileOf(id));
   const sink = new EventSink(writer, { lastPersistedId: log?.lastEventId ?? null });
   const conversation = new Conversation();
