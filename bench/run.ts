@@ -1,7 +1,7 @@
 /**
- * `npm run bench`: start-up, a two-turn `-p` run, peak RSS, a 2,000-token streamed answer, and whether the
- * headless path loads ink/react. Every figure is a ratio to a baseline measured in the same run (processes
- * interleaved, medians over BENCH_RUNS runs after BENCH_WARMUPS warm-ups). Results: a table on stdout and
+ * `npm run bench`: start-up, a two-turn `-p` run, peak RSS, a 2,000-token streamed answer, whether the
+ * headless path loads ink/react, and the installed size of the packed package. Every timing is a ratio to a
+ * baseline measured in the same run (processes interleaved, medians over BENCH_RUNS runs after BENCH_WARMUPS warm-ups). Results: a table on stdout and
  * bench/results.json. Exits 0 even when a target is missed: this is a measurement, not a test.
  *
  * Then the interactive TUI in a pty (bench/tui.ts): first frame, CPU per 1,000 streamed tokens at 10 and
@@ -14,6 +14,7 @@
 import { existsSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
+import { measureInstallSize } from "./install-size.js";
 import { checkHeadlessModules, type ModuleReport } from "./module-check.js";
 import { detectRssMethod, peakRssMb, timeInterleaved, type BenchCommand, type Stats } from "./measure.js";
 import { formatTable, mb, ms, summaryLine, writeResults, type Row } from "./report.js";
@@ -163,7 +164,27 @@ async function main(): Promise<void> {
       data: { ...modules },
     });
 
-    // 5. The interactive TUI in a pty.
+    // 5. Installed size: npm pack, then npm install of the tarball into an empty directory.
+    const INSTALL_TARGET_MB = 20;
+    try {
+      const size = measureInstallSize(repo(""));
+      const installed = size.diskMb ?? size.bytesMb;
+      rows.push({
+        name: `installed size (npm pack → npm install; ${size.diskMb === undefined ? "file sizes" : "du"})`,
+        agent: mb(installed),
+        baseline: "—",
+        ratio: undefined,
+        target: `≤ ${INSTALL_TARGET_MB} MB`,
+        pass: installed <= INSTALL_TARGET_MB,
+        data: { ...size, targetMb: INSTALL_TARGET_MB },
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(`bench: measuring the installed size failed: ${message}`);
+      rows.push({ name: "installed size", agent: "error", baseline: "—", ratio: undefined, target: `≤ ${INSTALL_TARGET_MB} MB`, pass: false, data: { error: message } });
+    }
+
+    // 6. The interactive TUI in a pty.
     try {
       const tui = await benchTui({ agent: AGENT, cwd: ws.cwd, root: ws.root, env: cleanEnv, runs: RUNS, warmups: WARMUPS, cpuRuns: TUI_CPU_RUNS, keys: TUI_KEYS });
       rows.push(...tui.rows);

@@ -1,10 +1,42 @@
 // Bundles src/ into dist/ with esbuild. Entry points that are loaded lazily (the headless runner, the
 // TUI) become separate chunks, so `agent --version` loads almost nothing.
 import { build } from "esbuild";
-import { readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
+
+// The shell analysis loads tree-sitter's runtime and its bash grammar at run time (WebAssembly, not
+// bundleable). Ship only those files, so the package needs no runtime dependency and none of the other 15
+// grammars (20 MB). `.cjs`: the runtime is a CommonJS file and dist/ is inside a "type": "module" package.
+const treeSitterDir = path.dirname(createRequire(import.meta.url).resolve("@vscode/tree-sitter-wasm/wasm/tree-sitter.wasm"));
+const vendored = new URL("../dist/tree-sitter/", import.meta.url);
+mkdirSync(vendored, { recursive: true });
+for (const [from, to] of [
+  ["tree-sitter.js", "tree-sitter.cjs"],
+  ["tree-sitter.wasm", "tree-sitter.wasm"],
+  ["tree-sitter-bash.wasm", "tree-sitter-bash.wasm"],
+  ["../LICENSE", "LICENSE"],
+]) {
+  copyFileSync(path.join(treeSitterDir, from), new URL(to, vendored));
+}
+
+// zod's namespace object re-exports all 60-odd locales, so a bundle keeps them all (300 KB of source to
+// compile at every start). Only English is used: resolve zod's locale index to English alone.
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: path.join(args.resolveDir, "../locales/en.js"), namespace: "zod-locales" } : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: path.dirname(args.path),
+    }));
+  },
+};
 
 await build({
   entryPoints: { cli: "src/cli/main.ts" },
@@ -19,11 +51,13 @@ await build({
   logLevel: "warning",
   chunkNames: "chunks/[name]-[hash]",
   // Production builds of React and friends: smaller, and far faster than their development builds.
-  define: { AGENT_VERSION: JSON.stringify(pkg.version), "process.env.NODE_ENV": '"production"' },
+  // AGENT_TREE_SITTER_DIR: where the vendored tree-sitter files are, relative to the chunks (dist/chunks/).
+  define: { AGENT_VERSION: JSON.stringify(pkg.version), AGENT_TREE_SITTER_DIR: '"../tree-sitter/"', "process.env.NODE_ENV": '"production"' },
   // Less to parse at start-up; identifiers are kept so stack traces stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
   // Some dependencies are CommonJS and call require(); give the ESM bundle a require of its own.
   banner: { js: "import { createRequire as __agentCreateRequire } from 'node:module'; const require = __agentCreateRequire(import.meta.url);" },
   external: ["react-devtools-core", "@vscode/tree-sitter-wasm"],
+  plugins: [zodEnglishOnly],
 });

@@ -16,6 +16,8 @@ export interface CliOptions {
   permissions: PermissionFlags;
   customInstructions: boolean;
   cwd: string;
+  /** --reset-allowed-tools: forget the approvals remembered for cwd instead of running anything. */
+  resetAllowedTools?: boolean;
 }
 
 export class UsageError extends Error {

@@ -3,7 +3,6 @@
  * session, prints events, sends the prompt, and maps how the run ended to an exit code.
  */
 import { adviceText } from "./permission-advice-text.js";
-import { chalkStderr } from "chalk";
 import type { AgentSession } from "../core/agent-session.js";
 import type { RunResult } from "../protocol/commands.js";
 import { createOpenAIChatProvider } from "../provider/openai-chat.js";
@@ -15,8 +14,11 @@ import { JsonPrinter, writeFailureResult } from "./json-printer.js";
 import { openUnlessInUse, type OpenOutcome } from "./open-unless-in-use.js";
 import { plainStyle, TextPrinter, type TextStyle } from "./text-printer.js";
 
-function stderrStyle(): TextStyle {
-  if (!process.stderr.isTTY || process.env.NO_COLOR !== undefined || chalkStderr.level === 0) return plainStyle;
+/** Colours only for a terminal; chalk (and its terminal detection) is loaded only then. */
+async function stderrStyle(): Promise<TextStyle> {
+  if (!process.stderr.isTTY || process.env.NO_COLOR !== undefined) return plainStyle;
+  const { chalkStderr } = await import("chalk");
+  if (chalkStderr.level === 0) return plainStyle;
   return { dim: chalkStderr.dim, red: chalkStderr.red, green: chalkStderr.green, yellow: chalkStderr.yellow };
 }
 
@@ -78,7 +80,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     ? undefined
     : new TextPrinter(stdout, stderr, {
         silent: options.silent,
-        style: stderrStyle(),
+        style: await stderrStyle(),
         // Off a terminal, a response is printed once complete; on one it streams, and an abandoned attempt is erased.
         bufferAnswer: !process.stdout.isTTY,
         screen: () => ({ columns: process.stdout.columns ?? 0, rows: process.stdout.rows ?? 0 }),
@@ -91,7 +93,8 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
       agentHome: value.agentHome,
       cwd: options.cwd,
       provider: createOpenAIChatProvider(value.providerConfig),
-      createProvider: (model) => createOpenAIChatProvider({ ...value.providerConfig, model }),
+      createProvider: (model, extra) =>
+        createOpenAIChatProvider({ ...value.providerConfig, model, ...(extra?.initiator ? { headers: { ...value.providerConfig.headers, "x-initiator": extra.initiator } } : {}) }),
       providerConfig: value.providerConfig,
       mode: options.mode,
       maxAutopilotContinues: value.maxAutopilotContinues,

@@ -46,6 +46,7 @@ function buildCommand(): Command {
     .option("--excluded-tools <tools...>", "hide these tools from the model")
     .option("--no-custom-instructions", "do not load AGENTS.md and other instruction files")
     .option("-C <dir>", "change to this directory first")
+    .option("--reset-allowed-tools", "forget the approvals remembered (\"always in this directory\") for the working directory, then exit")
     .showHelpAfterError("(run agent --help for usage)")
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text), writeOut: (text) => process.stdout.write(text) });
@@ -77,6 +78,7 @@ interface RawOptions {
   excludedTools?: string[];
   customInstructions: boolean;
   C?: string;
+  resetAllowedTools?: boolean;
 }
 
 export function parseCommandLine(args: readonly string[]): CliOptions {
@@ -111,6 +113,7 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
     permissions: permissionFlags(raw, cwd),
     customInstructions: raw.customInstructions,
     cwd,
+    ...(raw.resetAllowedTools ? { resetAllowedTools: true } : {}),
   };
 }
 
@@ -203,6 +206,11 @@ export async function runProgram(args: readonly string[]): Promise<void> {
       return;
     }
     throw error;
+  }
+  if (options.resetAllowedTools) {
+    const { runResetAllowedTools } = await import("./reset-allowed-tools.js");
+    process.exitCode = runResetAllowedTools(options.cwd);
+    return;
   }
   const headless = options.prompt !== undefined || !process.stdin.isTTY;
   if (headless) {

@@ -8,7 +8,8 @@
  * chain in one log whatever its agents do.
  */
 import { randomUUID } from "node:crypto";
-import { isEphemeralType, type EventData, type EventType, type SessionEvent, type SessionEventOf } from "../protocol/events/index.js";
+import { isEphemeralEventType as isEphemeralType } from "../protocol/events/ephemeral.js";
+import type { EventData, EventType, SessionEvent, SessionEventOf } from "../protocol/events/index.js";
 
 export type EventListener = (event: SessionEvent) => void;
 export type Emit = <T extends EventType>(type: T, data: EventData<T>) => SessionEventOf<T>;

@@ -10,7 +10,7 @@ import type { PermissionFlags } from "../permissions/policy.js";
 import type { Rule } from "../permissions/rules.js";
 import type { ChatProvider } from "../provider/types.js";
 import { EventLogWriter } from "../session/event-log-writer.js";
-import { readEventLog, type EventLog } from "../session/event-log-reader.js";
+import type { EventLog } from "../session/event-log-reader.js";
 import { MetadataKeeper } from "../session/metadata-keeper.js";
 import { readMetadata } from "../session/session-metadata.js";
 import { acquireSessionLock } from "../session/session-lock.js";
@@ -119,7 +119,8 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
 async function openLocked(options: OpenSessionOptions, id: string, dir: string, releaseLock: () => void): Promise<OpenedSession> {
   const { store, provider } = options;
   const context = workingDirectoryContext(options.cwd);
-  const log: EventLog | undefined = options.resumeId ? readEventLog(store.eventsFileOf(id)) : undefined;
+  // The reader (and with it every event's schema) loads only to resume: a new session never reads a log.
+  const log: EventLog | undefined = options.resumeId ? (await import("../session/event-log-reader.js")).readEventLog(store.eventsFileOf(id)) : undefined;
   const writer = new EventLogWriter(store.eventsFileOf(id));
   const sink = new EventSink(writer, { lastPersistedId: log?.lastEventId ?? null });
   const conversation = new Conversation();

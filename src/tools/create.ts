@@ -23,12 +23,12 @@ export const createTool = defineTool({
   kind: "write",
   readOnly: false,
   title: (args) => args.path,
-  permission: (args, ctx) => {
+  async permission(args, ctx) {
     const abs = resolveToolPath(args.path, ctx.cwd);
     return {
       kind: "write",
       fileName: abs,
-      diff: unifiedDiff(abs, "", args.file_text),
+      diff: await unifiedDiff(abs, "", args.file_text),
       intention: `Create ${abs}`,
       newFileContents: args.file_text,
     };
@@ -49,10 +49,10 @@ export const createTool = defineTool({
       if (err.code === "EEXIST") throw new ToolError(`Cannot create ${abs}: a file already exists at that path.`, "already_exists");
       throw new ToolError(`Cannot create ${abs}: ${err.message}`, "write_failed");
     }
-    const { linesAdded } = countLineChanges("", args.file_text);
+    const { linesAdded } = await countLineChanges("", args.file_text);
     return {
       content: `Created file ${abs} with ${args.file_text.length} characters`,
-      detailedContent: unifiedDiff(abs, "", args.file_text),
+      detailedContent: await unifiedDiff(abs, "", args.file_text),
       codeChange: { path: abs, linesAdded, linesRemoved: 0 },
     };
   },

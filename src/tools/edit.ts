@@ -99,7 +99,7 @@ export const editTool = defineTool({
       return {
         kind: "write",
         fileName: abs,
-        diff: unifiedDiff(abs, plan.before, plan.after),
+        diff: await unifiedDiff(abs, plan.before, plan.after),
         intention: plan.created ? `Create ${abs}` : `Edit ${abs}`,
         newFileContents: plan.after,
       };
@@ -116,8 +116,7 @@ export const editTool = defineTool({
     } catch (error) {
       throw new ToolError(`Cannot write ${plan.abs}: ${(error as Error).message}`, "write_failed");
     }
-    const diff = unifiedDiff(plan.abs, plan.before, plan.after);
-    const changes = countLineChanges(plan.before, plan.after);
+    const [diff, changes] = await Promise.all([unifiedDiff(plan.abs, plan.before, plan.after), countLineChanges(plan.before, plan.after)]);
     return {
       content: plan.created
         ? `Created file ${plan.abs} with ${plan.after.length} characters`

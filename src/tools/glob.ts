@@ -3,10 +3,9 @@ import fs from "node:fs";
 import type { Dirent } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import fg from "fast-glob";
 import { z } from "zod";
 import { defineTool, ToolError } from "./define-tool.js";
-import { IgnoreChecker } from "./file-walker.js";
+import type { IgnoreChecker } from "./file-walker.js";
 import { resolveSearchRoots, searchPermission, searchTitle, statOrNull, throwIfAborted, truncateOutput } from "./resolve-path.js";
 
 /** At most this many paths are returned. */
@@ -56,6 +55,8 @@ function ignoringReaddir(checker: IgnoreChecker, shouldStop: () => boolean) {
 }
 
 async function globRoot(pattern: string, root: string, signal: AbortSignal, limit: number): Promise<{ files: string[]; capped: boolean }> {
+  // fast-glob and the ignore rules load on the first glob, not at start-up: the first request does not need them.
+  const [{ default: fg }, { IgnoreChecker }] = await Promise.all([import("fast-glob"), import("./file-walker.js")]);
   const checker = await IgnoreChecker.create(root);
   const files: string[] = [];
   let capped = false;

@@ -2,7 +2,6 @@
 // that produces the same output formats.
 import { z } from "zod";
 import { defineTool, ToolError } from "./define-tool.js";
-import { runFallbackGrep } from "./grep-fallback.js";
 import { findRipgrep, runRipgrep } from "./grep-ripgrep.js";
 import { resolveSearchRoots, searchPermission, searchTitle, statOrNull, throwIfAborted, truncateOutput } from "./resolve-path.js";
 
@@ -147,7 +146,7 @@ export const grepTool = defineTool({
       if (!(await statOrNull(root))) throw new ToolError(`Path ${root} does not exist.`, "not_found");
     }
     const backend = await grepBackend();
-    const result = backend.name === "ripgrep" ? await runRipgrep(backend.path, query, ctx.signal) : await runFallbackGrep(query, ctx.signal);
+    const result = backend.name === "ripgrep" ? await runRipgrep(backend.path, query, ctx.signal) : await (await import("./grep-fallback.js")).runFallbackGrep(query, ctx.signal);
     throwIfAborted(ctx.signal, "The search");
     return {
       content: formatGrepOutput(result, args.head_limit),

@@ -4,7 +4,6 @@ import { access, open, stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createTwoFilesPatch, diffLines } from "diff";
 import { ToolError } from "./define-tool.js";
 
 /** Tool output sent to the model is cut at this many characters. */
@@ -95,8 +94,9 @@ export function truncateOutput(text: string, limit = OUTPUT_LIMIT): { text: stri
   return { text: text.slice(0, cut), truncated: true };
 }
 
-/** A unified diff of one file, without the `Index:`/`====` preamble. */
-export function unifiedDiff(filePath: string, before: string, after: string): string {
+/** A unified diff of one file, without the `Index:`/`====` preamble. `diff` loads on first use, not at start-up. */
+export async function unifiedDiff(filePath: string, before: string, after: string): Promise<string> {
+  const { createTwoFilesPatch } = await import("diff");
   const patch = createTwoFilesPatch(filePath, filePath, before, after, undefined, undefined, { context: 3 });
   return patch
     .split("\n")
@@ -105,7 +105,8 @@ export function unifiedDiff(filePath: string, before: string, after: string): st
 }
 
 /** Lines added and removed between two versions of a file. */
-export function countLineChanges(before: string, after: string): { linesAdded: number; linesRemoved: number } {
+export async function countLineChanges(before: string, after: string): Promise<{ linesAdded: number; linesRemoved: number }> {
+  const { diffLines } = await import("diff");
   let linesAdded = 0;
   let linesRemoved = 0;
   for (const change of diffLines(before, after)) {

@@ -1,0 +1,67 @@
+/**
+ * Start-up loads only what the first request needs: a headless run whose only tool call is `view` never
+ * loads the search and diff libraries (fast-glob, ignore, diff), the event catalog's schemas, or chalk (stderr
+ * is not a terminal), and zod comes without its 60-odd locales.
+ * Runs the built bin/agent under the bench's module tracker and maps each loaded dist/ chunk to its sources
+ * through the chunk's source map. Needs dist/ (built by `npm test` before vitest runs).
+ */
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { tempDir } from "../support/engine-harness.js";
+import { AGENT_BIN, agentEnv, collect } from "../support/run-agent.js";
+import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
+
+const TRACKER = pathToFileURL(fileURLToPath(new URL("../../bench/module-tracker.mjs", import.meta.url))).href;
+
+/** The packages (and zod locales) behind the dist/ chunks this run loaded. */
+function loadedSources(log: string): string[] {
+  const chunks = readFileSync(log, "utf8")
+    .split("\n")
+    .filter((line) => line.startsWith("esm file:") && line.includes("/dist/"))
+    .map((line) => fileURLToPath(line.slice(4)));
+  return [...new Set(chunks)].flatMap((chunk) => {
+    const map = `${chunk}.map`;
+    if (!existsSync(map)) return [];
+    return (JSON.parse(readFileSync(map, "utf8")) as { sources: string[] }).sources;
+  });
+}
+
+let server: ScriptedServer;
+beforeEach(async () => {
+  server = await startScriptedServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+describe("start-up of a headless run", () => {
+  it("does not load the search and diff libraries or zod's locales for a run that only views a file", async () => {
+    const cwd = tempDir("startup-cwd-");
+    const log = path.join(tempDir("startup-log-"), "modules.log");
+    writeFileSync(path.join(cwd, "a.txt"), "hello\n");
+    server.enqueue(toolCall("view", { path: path.join(cwd, "a.txt") }), text("It says hello."));
+    const child = spawn(process.execPath, ["--import", TRACKER, AGENT_BIN, "-p", "what does a.txt say?"], {
+      cwd,
+      env: agentEnv({ home: tempDir("startup-home-"), baseUrl: server.baseUrl, extra: { BENCH_MODULE_LOG: log } }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const run = await collect(child);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("It says hello.");
+
+    const sources = loadedSources(log);
+    // The check can only say "not loaded" if it saw the chunks that were: openai and zod are always loaded.
+    expect(sources.some((source) => source.includes("node_modules/openai/"))).toBe(true);
+    expect(sources.some((source) => source.includes("node_modules/zod/"))).toBe(true);
+    const heavy = sources.filter((source) => /node_modules\/(fast-glob|ignore|diff|micromatch|@vscode\/tree-sitter-wasm)\//.test(source));
+    expect(heavy).toEqual([]);
+    const locales = sources.filter((source) => /zod\/v4\/locales\/(?!en\.js)/.test(source));
+    expect(locales).toEqual([]);
+    // A new session never reads a log, so the event catalog's schemas are not built; stderr is a pipe, so no chalk.
+    expect(sources.filter((source) => /src\/core\/events\/(catalog|session-events|tool-events)\.ts$/.test(source))).toEqual([]);
+    expect(sources.filter((source) => /node_modules\/chalk\//.test(source))).toEqual([]);
+  });
+});
