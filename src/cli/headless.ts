@@ -22,6 +22,9 @@ async function stderrStyle(): Promise<TextStyle> {
   return { dim: chalkStderr.dim, red: chalkStderr.red, green: chalkStderr.green, yellow: chalkStderr.yellow };
 }
 
+/** How long `-p` waits for background agents before cancelling them. */
+const BACKGROUND_TIMEOUT_MS = Number(process.env.AGENT_BACKGROUND_TIMEOUT_MS) > 0 ? Number(process.env.AGENT_BACKGROUND_TIMEOUT_MS) : 30 * 60_000;
+
 export function exitCodeFor(result: RunResult): number {
   switch (result.outcome) {
     case "completed":
@@ -138,6 +141,12 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     // The reader may be gone already (`| true`): stop at once rather than at the first write.
     if (pipeClosed) session.dispatch({ type: "interrupt" });
     result = await running;
+    // A run without a person ends when its background agents have too: the main agent gets a turn for
+    // each answer; past the timeout they are cancelled.
+    if (result.outcome === "completed" || result.outcome === "task_complete") {
+      const followUp = await session.dispatch({ type: "settle_background", timeoutMs: BACKGROUND_TIMEOUT_MS });
+      if (followUp) result = followUp;
+    }
   } catch (error) {
     session.dispatch({ type: "shutdown", reason: (error as Error).message });
     // A bug, not an outcome; even so, a JSON reader gets its last line.

@@ -44,6 +44,7 @@ export class JsonPrinter {
           totalApiDurationMs: metrics.totalApiDurationMs,
           sessionDurationMs: durationMs,
           codeChanges: metrics.codeChanges,
+          ...(metrics.backgroundAgents > 0 ? { backgroundAgents: metrics.backgroundAgents } : {}),
         },
       }),
     );

@@ -93,6 +93,12 @@ export class AgentSession {
     this.provider = options.provider;
     this.applyModeRules();
     const emit = options.sink.emit;
+    options.sink.addInternal((event) => {
+      if (event.type === "subagent.started" && event.data.executionMode === "background") this.metrics.backgroundAgents++;
+      if (event.agentId) return;
+      if (event.type === "system.notification") this.unseenNotifications++;
+      else if (event.type === "assistant.turn_start") this.unseenNotifications = 0;
+    });
     this.subagents = new SessionSubagents({
       agents: () => options.agents?.() ?? NO_AGENTS,
       limits: options.subagentLimits ?? DEFAULT_SUBAGENT_LIMITS,
@@ -236,6 +242,7 @@ export class AgentSession {
 
   private send(input: PromptInput, delivery?: "enqueue" | "immediate"): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error("The session is shut down."));
+
     return this.runtime.submit(input, delivery);
   }
 
@@ -282,15 +289,20 @@ export class AgentSession {
   private async settleBackground(timeoutMs: number): Promise<RunResult | undefined> {
     const deadline = Date.now() + timeoutMs;
     let last: RunResult | undefined;
-    while (this.subagents.registry.active().length > 0 && !this.closed) {
+    for (;;) {
+      // What agents said while the main agent was idle: it gets a turn to use it.
+      if (this.unseenNotifications > 0 && !this.closed) {
+        this.unseenNotifications = 0;
+        last = await this.runtime.submit({ prompt: "", silent: true, source: "notification" });
+        continue;
+      }
+      if (this.subagents.registry.active().length === 0 || this.closed) break;
       const left = deadline - Date.now();
-      const heard = this.notificationsSince;
       if (left <= 0 || !(await this.subagents.registry.settleOne(left))) {
         this.subagents.registry.cancelAll();
         this.options.sink.emit("session.warning", { warningType: "background_timeout", message: `Background agents were still running after ${Math.round(timeoutMs / 1000)} s and were cancelled.` });
         break;
       }
-      if (this.notificationsSince > heard) last = await this.runtime.submit({ prompt: "", silent: true, source: "notification" });
     }
     return last;
   }
@@ -313,13 +325,13 @@ export class AgentSession {
    * present, an idle main agent gets a turn to act on it.
    */
   notify(notification: EventData<"system.notification">): void {
-    this.notificationsSince++;
     const idle = !this.runtime.busy;
     this.runtime.notify(notification);
     if (idle && this.options.interactive && !this.closed) void this.runtime.submit({ prompt: "", silent: true, source: "notification" });
   }
 
-  private notificationsSince = 0;
+  /** Notifications in the main conversation that no model call of the main agent has seen yet. */
+  private unseenNotifications = 0;
 
   private readonly nextTurnId = (): string => String(++this.turnCount);
 
@@ -414,6 +426,7 @@ export class AgentSession {
       currentModel: this.model,
       currentTokens: tokens,
     });
+    this.options.sink.close();
     this.options.dispose();
   }
 }

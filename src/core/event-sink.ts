@@ -53,6 +53,13 @@ export class EventSink {
     return () => this.listeners.delete(listener);
   }
 
+  /** After session.shutdown nothing more is written or told: late events of stopping agents are dropped. */
+  private closed = false;
+
+  close(): void {
+    this.closed = true;
+  }
+
   readonly emit: Emit = (type, data) => this.emitScoped(undefined, type, data);
 
   /** An emit whose events belong to a subagent. */
@@ -73,6 +80,7 @@ export class EventSink {
       type,
       data: scopedData,
     } as SessionEventOf<T>;
+    if (this.closed) return event;
     if (!ephemeral) {
       // Written first: if the write fails, the chain must not point at an event that is not on disk.
       this.persister?.append(event);

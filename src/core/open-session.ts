@@ -27,7 +27,7 @@ import { PermissionBroker } from "./permission-broker.js";
 import { Conversation } from "./conversation.js";
 import { loadCustomInstructions } from "./custom-instructions.js";
 import { workingDirectoryContext } from "./environment.js";
-import type { AgentMode, BackgroundTasks, SessionEvent } from "../protocol/events/index.js";
+import type { AgentMode, BackgroundTasks, SessionEvent, SessionEventOf } from "../protocol/events/index.js";
 import type { InteractionKind } from "../protocol/interactions.js";
 import { EventSink, type EventListener } from "./event-sink.js";
 
@@ -97,6 +97,13 @@ export interface OpenedSession {
   resume?: ResumeReport;
   /** The events the session's log already held (a resumed session), for showing its history. */
   history: readonly SessionEvent[];
+}
+
+/** Agents the log shows starting but never ending: the process died while they ran. */
+function unfinishedAgents(events: readonly SessionEvent[]): SessionEventOf<"subagent.started">[] {
+  const ended = new Set<string>();
+  for (const event of events) if (event.type === "subagent.completed" || event.type === "subagent.failed") ended.add(event.data.toolCallId);
+  return events.filter((event): event is SessionEventOf<"subagent.started"> => event.type === "subagent.started" && !ended.has(event.data.toolCallId));
 }
 
 export async function openSession(options: OpenSessionOptions): Promise<OpenedSession> {
@@ -245,6 +252,15 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
         message: `The session stopped before this ${call.toolName} call finished, so its result is unknown. Check its effects before relying on them.`,
         code: "interrupted",
       },
+    });
+  }
+  for (const started of unfinishedAgents(log.events)) {
+    const emit = started.agentId ? sink.scoped({ agentId: started.agentId }) : sink.emit;
+    emit("subagent.failed", {
+      toolCallId: started.data.toolCallId,
+      agentName: started.data.agentName,
+      agentDisplayName: started.data.agentDisplayName,
+      error: "interrupted: the session ended while the agent was running",
     });
   }
   if (options.mode && options.mode !== session.mode) session.dispatch({ type: "set_mode", mode: options.mode });

@@ -17,6 +17,8 @@ export class SessionMetrics {
 
   /** Responses that arrived whole, in this process. */
   completedCalls = 0;
+  /** Background agents started in this process. */
+  backgroundAgents = 0;
 
   private metric(model: string): ModelMetric {
     return (this.modelMetrics[model] ??= { requests: { count: 0, cost: 0 }, usage: { inputTokens: 0, outputTokens: 0 } });

@@ -15,6 +15,8 @@ import type { Settings } from "../../src/config/settings.js";
 import type { SessionPermissions } from "../../src/core/open-session.js";
 import { buildRules, noPermissionFlags, type PermissionFlags } from "../../src/permissions/policy.js";
 import type { AnyTool } from "../../src/tools/define-tool.js";
+import type { AgentDirectory } from "../../src/core/tasks/agent-directory.js";
+import type { SubagentLimits } from "../../src/core/tasks/subagent-host.js";
 import { adviceText } from "../../src/cli/permission-advice-text.js";
 import { CommandSession } from "./command-session.js";
 import { startScriptedServer, type ScriptedServer } from "./scripted-server.js";
@@ -35,6 +37,9 @@ export interface HarnessOptions {
   settings?: Settings;
   /** Tools beyond the built-in ones. */
   extraTools?: readonly AnyTool[];
+  /** The agents the task tool can start. */
+  agents?: AgentDirectory;
+  subagentLimits?: SubagentLimits;
   /** Provider settings beyond the test defaults (output limit, response timeout…). */
   provider?: Partial<ProviderConfig>;
 }
@@ -95,7 +100,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     agentHome: home,
     cwd,
     provider: createOpenAIChatProvider(config),
-    createProvider: (model) => createOpenAIChatProvider({ ...config, model }),
+    createProvider: (model, extra) => createOpenAIChatProvider({ ...config, model, ...(extra?.initiator ? { headers: { ...config.headers, "x-initiator": extra.initiator } } : {}) }),
     providerConfig: config,
     mode: options.mode,
     maxAutopilotContinues: options.maxAutopilotContinues ?? 5,
@@ -106,6 +111,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     resumeId: options.resumeId,
     listeners: [(event) => events.push(event)],
     ...(options.extraTools ? { extraTools: options.extraTools } : {}),
+    ...(options.agents ? { agents: () => options.agents as AgentDirectory } : {}),
+    ...(options.subagentLimits ? { subagentLimits: options.subagentLimits } : {}),
   });
   const session = new CommandSession(opened.session);
   const resume = opened.resume;
