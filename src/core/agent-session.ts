@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { realpathSync } from "node:fs";
 import type { CommandResult, RunResult, SessionCommand } from "../protocol/commands.js";
-import type { AgentMode, Attachment, BackgroundTasks, EventData, WorkingDirectoryContext } from "../protocol/events/index.js";
+import type { AgentMode, Attachment, BackgroundTasks, EventData, SessionEvent, WorkingDirectoryContext } from "../protocol/events/index.js";
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
 import type { AnyTool } from "../tools/define-tool.js";
@@ -24,6 +24,7 @@ import type { PermissionSummary } from "./permission-summary.js";
 import { AgentRuntime, type PromptInput } from "./runtime/agent-runtime.js";
 import { SessionMetrics } from "./session-metrics.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
+import type { TaskRecord } from "./tasks/task-registry.js";
 import { DEFAULT_SUBAGENT_LIMITS, SessionSubagents } from "./tasks/session-subagents.js";
 import type { SubagentLimits } from "./tasks/subagent-host.js";
 import type { ToolRunEnvironment } from "./tool-runner.js";
@@ -196,6 +197,20 @@ export class AgentSession {
     return tools.filter((tool) => (available === undefined || available.includes(tool.name)) && !(excluded ?? []).includes(tool.name));
   }
 
+  /** Background agents of an earlier process of this session, read from its log (resume). */
+  restoreAgents(events: readonly SessionEvent[]): void {
+    this.subagents.restore(events);
+  }
+
+  /** Every background agent of this session (restored ones included), for /tasks. */
+  get agentRecords(): readonly TaskRecord[] {
+    return this.subagents.registry.list();
+  }
+
+  get backgroundShells(): BackgroundTasks["shells"] {
+    return this.options.backgroundTasks().shells;
+  }
+
   /** Running and idle background agents, for session.idle. */
   get backgroundAgents(): { agentId: string; agentType: string; description?: string }[] {
     return this.subagents.registry.active().map((record) => ({ agentId: record.id, agentType: record.agentType, description: record.description }));
@@ -233,6 +248,8 @@ export class AgentSession {
         return this.runtime.flushQueue();
       case "settle_background":
         return this.settleBackground(command.timeoutMs);
+      case "message_agent":
+        return this.subagents.registry.sendMessage(command.agentId, command.message);
       case "cancel_agent":
         return this.subagents.registry.cancel(command.agentId);
       case "shutdown":

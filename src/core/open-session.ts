@@ -254,6 +254,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       },
     });
   }
+  session.restoreAgents(log.events);
   for (const started of unfinishedAgents(log.events)) {
     const emit = started.agentId ? sink.scoped({ agentId: started.agentId }) : sink.emit;
     emit("subagent.failed", {

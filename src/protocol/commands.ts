@@ -33,6 +33,8 @@ export type SessionCommand =
    * turn for each answer; past the timeout they are cancelled.
    */
   | { type: "settle_background"; timeoutMs: number }
+  /** A follow-up for a background agent (it wakes if it waits). */
+  | { type: "message_agent"; agentId: string; message: string }
   /** Cancels a background agent (and what it started). */
   | { type: "cancel_agent"; agentId: string }
   | { type: "shutdown"; reason?: string };
@@ -74,6 +76,8 @@ export interface CommandResults {
   flush_queue: void;
   /** The last turn the main agent took for its agents' answers, if any. */
   settle_background: Promise<RunResult | undefined>;
+  /** Why it was not taken, or undefined. */
+  message_agent: string | undefined;
   /** False when no such agent is running. */
   cancel_agent: boolean;
   shutdown: void;

@@ -178,3 +178,28 @@ describe("background agents", () => {
     expect(agentRequests.map((request) => String(request.body.messages.at(-1)?.content))).toEqual(["A", "B"]);
   });
 });
+
+describe("agents across a resume, and /tasks", () => {
+  it("a resumed session lists finished agents and read_agent returns their answers", async () => {
+    const { h, routes } = await startRouted();
+    harness = h;
+    routes.main(task({ mode: "background", name: "kept" }), text("Started."), text("Noted."));
+    routes.explore(text("The kept answer."));
+    await h.session.send("start");
+    await h.session.dispatch({ type: "settle_background", timeoutMs: 10_000 });
+    const id = h.session.id;
+    h.session.shutdown();
+    const resumed = await startHarness({ agents: directory, server: h.server, home: h.home, cwd: h.cwd, resumeId: id });
+    try {
+      const listed = await resumed.session.dispatch({ type: "input", text: "/tasks" });
+      expect(listed.kind).toBe("done");
+      expect(resumed.ofType("session.info").at(-1)?.data.message).toMatch(/kept-1\s+completed/);
+      routes.main(toolCall("read_agent", { agent_id: "kept-1", timeout_seconds: 0 }), text("Read it."));
+      await resumed.session.send("what did kept-1 say?");
+      const read = resumed.ofType("tool.execution_complete").at(-1)?.data.result?.content;
+      expect(read).toContain("The kept answer.");
+    } finally {
+      await resumed.close();
+    }
+  });
+});

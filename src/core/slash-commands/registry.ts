@@ -8,6 +8,7 @@ import { modelCommand } from "./model.js";
 import { planCommand } from "./plan.js";
 import { resetAllowedToolsCommand } from "./reset-allowed-tools.js";
 import { resumeCommand } from "./resume.js";
+import { tasksCommand } from "./tasks.js";
 import type { SlashCommand } from "./types.js";
 
 export type { SlashCommand, SlashCommandContext, SlashCommandResult } from "./types.js";
@@ -22,6 +23,7 @@ export const slashCommands: readonly SlashCommand[] = [
   planCommand,
   resetAllowedToolsCommand,
   resumeCommand,
+  tasksCommand,
 ];
 
 export function findSlashCommand(name: string): SlashCommand | undefined {

@@ -3,7 +3,7 @@
  * agent (the main one's and each child's, emitting as that agent) and the main agent's tools for its
  * background agents. Background agents' ends become subagent.* events and notifications to the main agent.
  */
-import type { EventData } from "../../protocol/events/index.js";
+import type { EventData, SessionEvent } from "../../protocol/events/index.js";
 import type { AnyTool } from "../../tools/define-tool.js";
 import type { ChildAgent, ChildAgentSpec } from "../child-agent.js";
 import type { Emit } from "../event-sink.js";
@@ -83,6 +83,50 @@ export class SessionSubagents implements SubagentHost {
   /** A subagent's own task tool (sync only), or none past the depth cap. */
   childTools(depth: number, emit: Emit): AnyTool[] {
     return depth < this.deps.limits.maxDepth && this.anyAgent ? [createTaskTool(this, depth, emit)] : [];
+  }
+
+  /**
+   * Background agents of an earlier process, from the log: each with its last answer, so read_agent and
+   * /tasks still show them. One that never ended was interrupted when that process died.
+   */
+  restore(events: readonly SessionEvent[]): void {
+    const agentOf = new Map<string, string>();
+    const answers = new Map<string, string[]>();
+    const ends = new Map<string, SessionEvent>();
+    for (const event of events) {
+      if (event.agentId && "parentToolCallId" in event.data && typeof event.data.parentToolCallId === "string") agentOf.set(event.data.parentToolCallId, event.agentId);
+      if (event.agentId && event.type === "assistant.message" && event.data.content.trim() !== "" && !event.data.toolRequests?.length) {
+        answers.set(event.agentId, [...(answers.get(event.agentId) ?? []), event.data.content]);
+      }
+      if (event.type === "subagent.completed" || event.type === "subagent.failed") ends.set(event.data.toolCallId, event);
+    }
+    for (const event of events) {
+      if (event.type !== "subagent.started" || event.data.executionMode !== "background") continue;
+      const id = agentOf.get(event.data.toolCallId);
+      if (!id) continue;
+      const end = ends.get(event.data.toolCallId);
+      const turns = answers.get(id) ?? [];
+      const failed = !end || end.type === "subagent.failed";
+      this.registry.restore({
+        id,
+        agentType: event.data.agentName,
+        displayName: event.data.agentDisplayName,
+        description: event.data.agentDescription,
+        prompt: "",
+        toolCallId: event.data.toolCallId,
+        status: failed ? "failed" : "completed",
+        startedAt: Date.parse(event.timestamp),
+        endedAt: Date.parse(end?.timestamp ?? event.timestamp),
+        turns,
+        ...(turns.length > 0 ? { latestResponse: turns.at(-1) as string } : {}),
+        ...(failed ? { error: end?.type === "subagent.failed" ? end.data.error : "interrupted: the session ended while the agent was running" } : {}),
+        toolCalls: 0,
+        tokens: 0,
+      });
+      const base = id.replace(/-\d+$/, "");
+      const count = Number(/-(\d+)$/.exec(id)?.[1] ?? 0);
+      if (count > (this.ids.get(base) ?? 0)) this.ids.set(base, count);
+    }
   }
 
   private changed(record: TaskRecord, previous: TaskStatus | undefined): void {

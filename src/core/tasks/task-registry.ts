@@ -154,6 +154,14 @@ export class TaskRegistry {
     for (const listener of [...entry.changed]) listener();
   }
 
+  /** A finished agent from an earlier process (read from the log on resume): readable, not runnable. */
+  restore(record: TaskRecord): void {
+    if (this.entries.has(record.id)) return;
+    const controller = new AbortController();
+    controller.abort();
+    this.entries.set(record.id, { record, controller, messages: [], changed: new Set() });
+  }
+
   get(id: string): TaskRecord | undefined {
     return this.entries.get(id)?.record;
   }

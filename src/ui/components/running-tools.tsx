@@ -80,13 +80,22 @@ export function RunningTools({ tools, theme, width, now, outputLines = TAIL_LINE
         <Box key={tool.toolCallId} flexDirection="column" width={width}>
           <Box width={width}>
             <Text wrap="truncate-end">
-              <Spinner theme={theme} frame={tick} /> <Text bold>{tool.title || tool.name}</Text>
+              <Spinner theme={theme} frame={tick} /> {tool.agent ? <Text color={theme.accent}>{tool.agent.name} · </Text> : null}
+              <Text bold>{tool.title || tool.name}</Text>
               <Text color={theme.muted}>
                 {" "}
                 ({formatElapsed(clock - tool.startedAt)}){tool.progress ? ` ${cleanOutputLine(tool.progress)}` : ""}
+                {tool.agent ? ` · ${tool.agent.toolCalls} tool call${tool.agent.toolCalls === 1 ? "" : "s"}` : ""}
               </Text>
             </Text>
           </Box>
+          {tool.agent?.intent ? (
+            <Box width={width} paddingLeft={4}>
+              <Text color={theme.muted} wrap="truncate-end">
+                ↳ {cleanOutputLine(tool.agent.intent)}
+              </Text>
+            </Box>
+          ) : null}
           {(outputLines > 0 ? outputTail(tool.output, outputLines) : []).map((line, index) => (
             <Box key={index} width={width} paddingLeft={4}>
               <Text dimColor wrap="truncate-end">

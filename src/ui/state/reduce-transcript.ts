@@ -54,6 +54,24 @@ function finishLive(state: TranscriptState, messageId?: string): TranscriptState
   return text === "" ? next : append(next, { kind: "assistant", id: `${live.messageId}:${state.items.length}`, markdown: text });
 }
 
+/** A subagent's tool call shows as its agent's live intent and count, under the call that runs it. */
+function reduceAgentActivity(state: TranscriptState, event: SessionEvent): TranscriptState {
+  if (event.type !== "tool.execution_start") return state;
+  const parent = event.data.parentToolCallId;
+  if (parent === undefined) return state;
+  const intent = event.data.toolTitle ?? describeArguments(event.data.toolName, event.data.arguments);
+  if (state.running.some((tool) => tool.toolCallId === parent && tool.agent)) {
+    return {
+      ...state,
+      running: state.running.map((tool) =>
+        tool.toolCallId === parent && tool.agent ? { ...tool, agent: { ...tool.agent, intent, toolCalls: tool.agent.toolCalls + 1 } } : tool,
+      ),
+    };
+  }
+  if (state.background.some((task) => task.id === parent)) return { ...state, background: state.background.map((task) => (task.id === parent ? { ...task, intent } : task)) };
+  return state;
+}
+
 export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now: number): TranscriptState {
   // Model and tool text must never drive the terminal: every string is neutralised before it is shown.
   const event = neutraliseDeep(raw);
@@ -66,7 +84,7 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
     default:
       break;
   }
-  if (event.agentId) return state; // sub-agents' own events are summarised by subagent.* events
+  if (event.agentId) return reduceAgentActivity(state, event); // sub-agents' own events only show as their activity
   switch (event.type) {
     case "command.execute":
       return append(state, { kind: "user", id: event.id, text: shortenForTranscript(event.data.command) });
@@ -171,6 +189,12 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
         backgroundShells: event.data.backgroundTasks?.shells.length ?? 0,
       };
     case "subagent.started":
+      if (event.data.executionMode !== "background") {
+        return {
+          ...state,
+          running: state.running.map((tool) => (tool.toolCallId === event.data.toolCallId ? { ...tool, agent: { name: event.data.agentDisplayName, toolCalls: 0 } } : tool)),
+        };
+      }
       return {
         ...state,
         background: [

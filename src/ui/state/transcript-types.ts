@@ -33,6 +33,8 @@ export interface RunningTool {
   /** The tail of what it printed so far. */
   output: string;
   progress?: string;
+  /** A sync subagent run by this call (the task tool): who, what it is doing, how much it has done. */
+  agent?: { name: string; intent?: string; toolCalls: number };
 }
 
 export interface BackgroundTask {
