@@ -189,7 +189,7 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
         backgroundShells: event.data.backgroundTasks?.shells.length ?? 0,
       };
     case "subagent.started":
-      if (event.data.executionMode !== "background") {
+      if (event.data.executionMode === "sync") {
         return {
           ...state,
           running: state.running.map((tool) => (tool.toolCallId === event.data.toolCallId ? { ...tool, agent: { name: event.data.agentDisplayName, toolCalls: 0 } } : tool)),

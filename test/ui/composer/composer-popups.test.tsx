@@ -51,7 +51,7 @@ describe("composer: the / palette", () => {
     await h.tui.waitForFrame((frame) => frame.includes("❯ /autopilot"));
     h.tui.bus.press("up");
     h.tui.bus.press("up"); // wraps to the last command
-    await h.tui.waitForFrame((frame) => frame.includes("❯ /resume"));
+    await h.tui.waitForFrame((frame) => frame.includes("❯ /tasks"));
     h.tui.bus.press("ctrl+u");
     h.tui.bus.type("/he");
     await h.tui.waitForFrame((frame) => frame.includes("❯ /help"));
