@@ -86,6 +86,8 @@ export class TuiSessionHost implements SessionHost {
     const opened = await this.manager.openSession({ ...(options.name && !resumeId ? { name: options.name } : {}), ...(resumeId ? { resumeId } : {}) });
     if (previous && previous.id !== resumeId) this.manager.close(previous.id);
     this.current = opened.session;
+    // --agent applies to the session the TUI starts with; later ones (/new, /resume) start with the default agent.
+    if (options.agent !== undefined && previous === undefined) opened.session.dispatch({ type: "select_agent", name: options.agent });
     this.resumedSession = resumeId !== undefined;
     this.past = opened.history;
     this.branch = workingDirectoryContext(options.cwd).branch;

@@ -9,6 +9,7 @@ import type { AgentMode, Attachment, BackgroundTasks, EventData, WorkingDirector
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
 import type { AnyTool } from "../tools/define-tool.js";
+import { AgentCatalog, agentAllowsTool, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
 import { taggedFilesBlock } from "./attachments.js";
 import { runChildAgent, type ChildAgentSpec } from "./child-agent.js";
 import type { Conversation } from "./conversation.js";
@@ -47,6 +48,8 @@ export interface AgentSessionOptions {
   /** --available-tools / --excluded-tools: which tools the model may see at all. */
   toolFilter?: { available?: readonly string[]; excluded?: readonly string[] };
   instructions: readonly InstructionFile[];
+  /** The agents a session can delegate to or run as (loaded on first use); built-ins only when absent. */
+  agents?: AgentCatalog;
   backgroundTasks(): BackgroundTasks;
   /** Flushes the log to disk (turn boundaries). */
   syncLog(): void;
@@ -68,6 +71,9 @@ export class AgentSession {
   private turnCount: number;
   private closed = false;
   private provider: ChatProvider;
+  /** The custom agent the main session runs as (/agent, --agent). */
+  private selectedAgent: AgentDefinition | undefined;
+  readonly agents: AgentCatalog;
 
   constructor(private readonly options: AgentSessionOptions) {
     this.id = options.id;
@@ -78,6 +84,7 @@ export class AgentSession {
     this.modeGatedTools = new Set(availableModes().flatMap((mode) => modePreset(mode).extraTools));
     this.turnCount = options.turnCount ?? 0;
     this.provider = options.provider;
+    this.agents = options.agents ?? new AgentCatalog({});
     const emit = options.sink.emit;
     this.runtime = new AgentRuntime({
       emit,
@@ -112,6 +119,11 @@ export class AgentSession {
 
   get model(): string {
     return this.provider.model;
+  }
+
+  /** The selected custom agent's name, when one is selected. */
+  get agentName(): string | undefined {
+    return this.selectedAgent?.name;
   }
 
   get busy(): boolean {
@@ -157,6 +169,8 @@ export class AgentSession {
       this.allTools.filter(
         (tool) =>
           (!this.modeGatedTools.has(tool.name) || this.preset.extraTools.includes(tool.name)) &&
+          // A selected agent's list narrows the rest; the mode's own tools stay the mode's business.
+          (this.selectedAgent === undefined || this.modeGatedTools.has(tool.name) || agentAllowsTool(this.selectedAgent, tool.name)) &&
           !(this.preset.withheldTools ?? []).includes(tool.name) &&
           (available === undefined || available.includes(tool.name)) &&
           !(excluded ?? []).includes(tool.name),
@@ -180,6 +194,8 @@ export class AgentSession {
         return this.setMode(command.mode);
       case "set_model":
         return this.setModel(command.model);
+      case "select_agent":
+        return this.selectAgent(command.name);
       case "set_allow_all":
         return this.setAllowAll(command.on);
       case "reset_allowed_tools":
@@ -257,6 +273,22 @@ export class AgentSession {
     this.options.sink.emit("session.model_change", { previousModel, newModel: model, source: "model_command" });
   }
 
+  private selectAgent(name: string | null): string | undefined {
+    if (name === null) {
+      if (!this.selectedAgent) return undefined;
+      this.selectedAgent = undefined;
+      this.runtime.refreshSystemPrompt();
+      this.options.sink.emit("subagent.deselected", {});
+      return undefined;
+    }
+    const agent = this.agents.userInvocable().find((candidate) => candidate.name === name);
+    if (!agent) return unknownAgentMessage(name, this.agents.userInvocable());
+    this.selectedAgent = agent;
+    this.runtime.refreshSystemPrompt();
+    this.options.sink.emit("subagent.selected", { agentName: agent.name, agentDisplayName: agent.displayName, tools: agent.tools ? [...agent.tools] : null });
+    return undefined;
+  }
+
   private setMode(mode: AgentMode): void {
     if (mode === this.preset.mode) return;
     const previous = this.preset.mode;
@@ -293,6 +325,7 @@ export class AgentSession {
       interactive: this.options.interactive,
       instructions: this.options.instructions,
       sessionDir: this.dir,
+      ...(this.selectedAgent ? { agent: { name: this.selectedAgent.name, prompt: this.selectedAgent.systemPrompt } } : {}),
     });
   }
 
@@ -340,5 +373,5 @@ export class AgentSession {
 /** What a face may use of a session: commands in, events out, and a few read-only facts. */
 export type SessionView = Pick<
   AgentSession,
-  "id" | "cwd" | "mode" | "model" | "busy" | "allowAll" | "permissionSummary" | "hasConversation" | "instructionPaths" | "listModels" | "subscribe" | "dispatch"
+  "id" | "cwd" | "mode" | "model" | "agentName" | "busy" | "allowAll" | "permissionSummary" | "hasConversation" | "instructionPaths" | "listModels" | "subscribe" | "dispatch"
 >;

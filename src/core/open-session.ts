@@ -22,6 +22,7 @@ import { AgentSession } from "./agent-session.js";
 import { InteractionBroker } from "./interaction-broker.js";
 import type { PermissionAdvice } from "./permission-advice.js";
 import { PermissionBroker } from "./permission-broker.js";
+import { AgentCatalog, reportAgentFileProblems } from "./agents/agent-catalog.js";
 import { Conversation } from "./conversation.js";
 import { loadCustomInstructions } from "./custom-instructions.js";
 import { workingDirectoryContext } from "./environment.js";
@@ -182,6 +183,11 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     tools: [...createBuiltinTools({ shells }), ...(options.extraTools ?? [])],
     toolFilter: { available: flags.availableTools, excluded: flags.excludedTools },
     instructions: options.customInstructions ? loadCustomInstructions({ cwd: options.cwd, gitRoot: context.gitRoot, agentHome: options.agentHome }) : [],
+    agents: new AgentCatalog({
+      agentHome: options.agentHome,
+      gitRoot: context.gitRoot,
+      onProblems: (problems) => reportAgentFileProblems(sink.emit, problems),
+    }),
     backgroundTasks: () => ({ agents: [], shells: shells.backgroundShells() }),
     syncLog: () => writer.sync(),
     dispose: () => {
