@@ -22,7 +22,7 @@ import { AgentSession } from "./agent-session.js";
 import { InteractionBroker } from "./interaction-broker.js";
 import type { PermissionAdvice } from "./permission-advice.js";
 import { PermissionBroker } from "./permission-broker.js";
-import { AgentCatalog, reportAgentFileProblems } from "./agents/agent-catalog.js";
+import { AgentCatalog, reportAgentFileProblems, restoreSelectedAgent } from "./agents/agent-catalog.js";
 import { Conversation } from "./conversation.js";
 import { loadCustomInstructions } from "./custom-instructions.js";
 import { workingDirectoryContext } from "./environment.js";
@@ -246,6 +246,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     });
   }
   if (options.mode && options.mode !== session.mode) session.dispatch({ type: "set_mode", mode: options.mode });
+  restoreSelectedAgent(session, log.events, sink.emit);
   if (options.name && options.name !== previous?.name) keeper.rename(options.name);
   return {
     session,

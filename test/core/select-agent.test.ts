@@ -1,10 +1,10 @@
 /** Running the main session as a custom agent: `select_agent` and `/agent`, against the scripted server. */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { InputResult } from "../../src/protocol/commands.js";
-import { startHarness, type Harness } from "../support/engine-harness.js";
-import { text } from "../support/scripted-server.js";
+import { startHarness, tempDir, type Harness } from "../support/engine-harness.js";
+import { startScriptedServer, text } from "../support/scripted-server.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -71,6 +71,40 @@ describe("select_agent", () => {
     h.session.dispatch({ type: "select_agent", name: "reader" });
     const warnings = h.ofType("session.warning").map((event) => event.data.message);
     expect(warnings).toEqual([expect.stringContaining('broken.agent.md: field "user-invocable"')]);
+  });
+});
+
+describe("resuming", () => {
+  it("runs as the agent it last selected; one whose file is gone is a warning", async () => {
+    const server = await startScriptedServer();
+    const home = tempDir("agent-home-");
+    const cwd = tempDir("agent-cwd-");
+    try {
+      writeAgent(home, "reader", READER);
+      server.enqueue(text("one"), text("two"));
+      const first = await startHarness({ server, home, cwd });
+      first.session.dispatch({ type: "select_agent", name: "reader" });
+      await first.session.send("first");
+      const id = first.session.id;
+      await first.close();
+
+      const again = (harness = await startHarness({ server, home, cwd, resumeId: id }));
+      expect(again.session.engine.agentName).toBe("reader");
+      await again.session.send("second");
+      expect(requestParts(again, 1).system).toContain("YOU ARE THE READER AGENT.");
+      expect(requestParts(again, 1).tools.sort()).toEqual(["glob", "grep", "view"]);
+      await again.close();
+      harness = undefined;
+
+      rmSync(path.join(home, "agents", "reader.agent.md"));
+      const gone = (harness = await startHarness({ server, home, cwd, resumeId: id }));
+      expect(gone.session.engine.agentName).toBeUndefined();
+      expect(gone.ofType("session.warning").map((event) => event.data.message)).toEqual([expect.stringContaining("ran as the reader agent, which is no longer available")]);
+    } finally {
+      await harness?.close();
+      harness = undefined;
+      await server.close();
+    }
   });
 });
 

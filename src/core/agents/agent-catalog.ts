@@ -4,6 +4,8 @@
  */
 import { describeAgentFileProblem, loadAgentFiles, type AgentDefinition, type AgentFileLocations, type AgentFileProblem } from "../../config/agent-files.js";
 
+import type { SessionCommand } from "../../protocol/commands.js";
+import type { SessionEvent } from "../../protocol/events/index.js";
 import type { Emit } from "../event-sink.js";
 
 export type { AgentDefinition, AgentFileProblem, AgentSource } from "../../config/agent-files.js";
@@ -74,4 +76,19 @@ export function unknownAgentMessage(name: string, valid: readonly AgentDefinitio
 export function reportAgentFileProblems(emit: Emit, problems: { errors: AgentFileProblem[]; warnings: AgentFileProblem[] }): void {
   for (const error of problems.errors) emit("session.warning", { warningType: "agent_file", message: `Agent file not loaded: ${describeAgentFileProblem(error)}` });
   for (const warning of problems.warnings) emit("session.warning", { warningType: "agent_file", message: `Agent file: ${describeAgentFileProblem(warning)}` });
+}
+
+/**
+ * A resumed session runs as the agent it last selected (its file read again); when that agent is gone,
+ * a warning says so and the session goes on as the default agent.
+ */
+export function restoreSelectedAgent(
+  session: { dispatch(command: Extract<SessionCommand, { type: "select_agent" }>): string | undefined },
+  events: readonly SessionEvent[],
+  emit: Emit,
+): void {
+  const last = events.findLast((event) => event.type === "subagent.selected" || event.type === "subagent.deselected");
+  if (last?.type !== "subagent.selected") return;
+  const problem = session.dispatch({ type: "select_agent", name: last.data.agentName });
+  if (problem) emit("session.warning", { warningType: "agent", message: `This session ran as the ${last.data.agentName} agent, which is no longer available. ${problem}` });
 }
