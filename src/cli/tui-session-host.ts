@@ -86,10 +86,17 @@ export class TuiSessionHost implements SessionHost {
     const opened = await this.manager.openSession({ ...(options.name && !resumeId ? { name: options.name } : {}), ...(resumeId ? { resumeId } : {}) });
     if (previous && previous.id !== resumeId) this.manager.close(previous.id);
     this.current = opened.session;
-    // --agent applies to the session the TUI starts with; later ones (/new, /resume) start with the default agent.
-    if (options.agent !== undefined && previous === undefined) opened.session.dispatch({ type: "select_agent", name: options.agent });
     this.resumedSession = resumeId !== undefined;
     this.past = opened.history;
+    // --agent applies to the session the TUI starts with; later ones (/new, /resume) start with the default
+    // agent. What selecting says (a bad agent file) is kept with the past, as the TUI subscribes only later.
+    if (options.agent !== undefined && previous === undefined) {
+      const said: SessionEvent[] = [];
+      const stop = opened.session.subscribe((event) => said.push(event));
+      opened.session.dispatch({ type: "select_agent", name: options.agent });
+      stop();
+      this.past = [...this.past, ...said];
+    }
     this.branch = workingDirectoryContext(options.cwd).branch;
   }
 
