@@ -8,6 +8,7 @@ import { findGitRoot } from "../util/git-root.js";
 export function checkAgentName(name: string, cwd: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   // Problems with other files are the session's to report (as warnings); only the name matters here.
   const { agents } = loadAgentFiles({ agentHome: resolveAgentHome(env), gitRoot: findGitRoot(cwd)?.root });
-  const selectable = agents.filter((agent) => agent.userInvocable);
+  // Custom agents first, as /agent lists them.
+  const selectable = [...agents.filter((agent) => agent.source !== "builtin"), ...agents.filter((agent) => agent.source === "builtin")].filter((agent) => agent.userInvocable);
   return selectable.some((agent) => agent.name === name) ? undefined : unknownAgentMessage(name, selectable);
 }
