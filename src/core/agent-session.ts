@@ -121,9 +121,19 @@ export class AgentSession {
     return this.provider.model;
   }
 
+  /** A person can answer questions (the TUI), as opposed to `agent -p`. */
+  get interactive(): boolean {
+    return this.options.interactive;
+  }
+
   /** The selected custom agent's name, when one is selected. */
   get agentName(): string | undefined {
     return this.selectedAgent?.name;
+  }
+
+  /** The agents one may run the session as (/agent), custom ones first; reads the agent files on first use. */
+  selectableAgents(): { name: string; source: "builtin" | "user" | "repo"; description: string }[] {
+    return this.agents.userInvocable().map(({ name, source, description }) => ({ name, source, description }));
   }
 
   get busy(): boolean {
@@ -373,5 +383,5 @@ export class AgentSession {
 /** What a face may use of a session: commands in, events out, and a few read-only facts. */
 export type SessionView = Pick<
   AgentSession,
-  "id" | "cwd" | "mode" | "model" | "agentName" | "busy" | "allowAll" | "permissionSummary" | "hasConversation" | "instructionPaths" | "listModels" | "subscribe" | "dispatch"
+  "id" | "cwd" | "mode" | "model" | "agentName" | "selectableAgents" | "busy" | "allowAll" | "permissionSummary" | "hasConversation" | "instructionPaths" | "listModels" | "subscribe" | "dispatch"
 >;

@@ -42,7 +42,7 @@ describe.skipIf(!HAS_TMUX)("custom agents in the TUI (tmux)", () => {
     for (const dir of [home, cwd]) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   });
 
-  it("--agent shows in the footer with the bad file's warning, the model gets its prompt and tools; /agent none goes back", { timeout: 60_000 }, async () => {
+  it("--agent shows in the footer with the bad file's warning, the model gets its prompt and tools; /agent none goes back, /agent picks", { timeout: 60_000 }, async () => {
     const env = agentEnv({ home, baseUrl: server.baseUrl, model: "demo" });
     pane = await tmux.open(`${AGENT} --agent reader`, { cwd, env: { ...env, TERM: "tmux-256color" } });
     const first = await pane.waitFor((s) => idle(s) && s.includes("agent: reader"), { timeoutMs: 20_000, what: "the footer naming the agent" });
@@ -62,5 +62,16 @@ describe.skipIf(!HAS_TMUX)("custom agents in the TUI (tmux)", () => {
     await pane.sendKeys("Enter");
     const none = await pane.waitFor((s) => s.includes("Back to the default agent.") && idle(s), { timeoutMs: 10_000, what: "the deselection" });
     expect(footer(none)).not.toContain("agent:");
+
+    // Without a name, a picker: filter to the agent, Enter selects it.
+    await pane.type("/agent");
+    await pane.waitForText("/agent");
+    await pane.sendKeys("Enter");
+    await pane.waitForText("Run this session as an agent", { timeoutMs: 10_000 });
+    await pane.type("read");
+    await pane.waitForText("Filter: read");
+    await pane.sendKeys("Enter");
+    const picked = await pane.waitFor((s) => idle(s) && footer(s).includes("agent: reader"), { timeoutMs: 10_000, what: "the footer naming the picked agent" });
+    expect(picked).not.toContain("Run this session as an agent");
   });
 });

@@ -9,6 +9,8 @@ export const agentCommand: SlashCommand = {
   description: "Run this session as a custom agent, or list them",
   argsHint: "[name|none]",
   run: ({ session, args }) => {
+    if (args === "" && session.interactive) return { kind: "dialog", dialog: "agent" };
+    // Without a screen (agent -p, a client without the dialog), the list as a message.
     if (args === "") {
       const agents = session.agents.userInvocable();
       const custom = agents.filter((agent) => agent.source !== "builtin");
