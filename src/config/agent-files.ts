@@ -5,9 +5,9 @@
  * A bad file is reported with the file and the field, and the other files still load.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { resolveToolNames } from "./agent-tool-aliases.js";
 
@@ -67,6 +67,16 @@ const frontmatterSchema = z.strictObject({
   handoffs: z.array(z.unknown()).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
+
+/**
+ * The YAML parser, loaded at the first agent file rather than with the engine: it costs ~20 ms to load and
+ * most runs read no agent file. (A plain require keeps the catalog's API synchronous.)
+ */
+let yamlParse: ((text: string) => unknown) | undefined;
+function parseYaml(text: string): unknown {
+  yamlParse ??= (createRequire(import.meta.url)("yaml") as { parse(text: string): unknown }).parse;
+  return yamlParse(text);
+}
 
 const FRONTMATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)([\s\S]*)$/;
 
