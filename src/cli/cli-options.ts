@@ -9,6 +9,8 @@ export interface CliOptions {
   mode?: AgentMode;
   maxAutopilotContinues?: number;
   model?: string;
+  /** --agent: the custom agent to run the session as. */
+  agent?: string;
   /** --resume with a value; `true` when given without one (the picker). */
   resume?: string | true;
   continue: boolean;

@@ -122,6 +122,15 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
   if (resume && text && !options.silent && resume.skippedLines > 0) {
     stderr.write(`agent: ${resume.skippedLines} unreadable line(s) of the session log were skipped.\n`);
   }
+  if (options.agent !== undefined) {
+    const problem = session.dispatch({ type: "select_agent", name: options.agent });
+    if (problem) {
+      session.dispatch({ type: "shutdown", reason: problem });
+      if (json) writeFailureResult(stdout, ExitCode.usage, { kind: "usage", message: problem });
+      stderr.write(`agent: --agent: ${problem}\n`);
+      return ExitCode.usage;
+    }
+  }
   onPipeClosed = () => session.dispatch({ type: "interrupt" });
   if (pipeClosed) session.dispatch({ type: "interrupt" });
 

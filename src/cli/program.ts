@@ -28,6 +28,7 @@ function buildCommand(): Command {
     .addOption(new Option("--mode <mode>", "initial mode").choices(["interactive", "autopilot"]))
     .option("--max-autopilot-continues <n>", "automatic continuations allowed in autopilot (default 5)", positiveInteger)
     .option("--model <model>", "model to use (overrides AGENT_MODEL and settings.json)")
+    .option("--agent <agent>", "start with this custom agent selected (its prompt and tools; see /agent)")
     .option("-r, --resume [session]", "resume a session by id, 7+ character id prefix, or name")
     .option("--continue", "resume the most recent session in this directory")
     .option("-n, --name <name>", "name the new session")
@@ -60,6 +61,7 @@ interface RawOptions {
   mode?: "interactive" | "autopilot";
   maxAutopilotContinues?: number;
   model?: string;
+  agent?: string;
   resume?: string | true;
   continue?: boolean;
   name?: string;
@@ -107,6 +109,7 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
     mode: raw.autopilot ? "autopilot" : raw.mode,
     maxAutopilotContinues: raw.maxAutopilotContinues,
     model: raw.model,
+    ...(raw.agent !== undefined ? { agent: raw.agent } : {}),
     resume: raw.resume,
     continue: raw.continue === true,
     name: raw.name,
@@ -211,6 +214,16 @@ export async function runProgram(args: readonly string[]): Promise<void> {
     const { runResetAllowedTools } = await import("./reset-allowed-tools.js");
     process.exitCode = runResetAllowedTools(options.cwd);
     return;
+  }
+  if (options.agent !== undefined) {
+    // Checked before anything starts, so a mistyped name is a usage error rather than a half-open session.
+    const { checkAgentName } = await import("./check-agent-name.js");
+    const problem = checkAgentName(options.agent, options.cwd);
+    if (problem) {
+      process.stderr.write(`agent: --agent: ${problem}\n(run agent --help for usage)\n`);
+      usageFailure(args, problem);
+      return;
+    }
   }
   const headless = options.prompt !== undefined || !process.stdin.isTTY;
   if (headless) {

@@ -88,6 +88,15 @@ export class TuiSessionHost implements SessionHost {
     this.current = opened.session;
     this.resumedSession = resumeId !== undefined;
     this.past = opened.history;
+    // --agent applies to the session the TUI starts with; later ones (/new, /resume) start with the default
+    // agent. What selecting says (a bad agent file) is kept with the past, as the TUI subscribes only later.
+    if (options.agent !== undefined && previous === undefined) {
+      const said: SessionEvent[] = [];
+      const stop = opened.session.subscribe((event) => said.push(event));
+      opened.session.dispatch({ type: "select_agent", name: options.agent });
+      stop();
+      this.past = [...this.past, ...said];
+    }
     this.branch = workingDirectoryContext(options.cwd).branch;
   }
 

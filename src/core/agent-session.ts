@@ -10,6 +10,7 @@ import type { AgentMode, Attachment, BackgroundTasks, EventData, SessionEvent, W
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
 import type { AnyTool } from "../tools/define-tool.js";
+import { AgentCatalog, agentAllowsTool, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
 import { taggedFilesBlock } from "./attachments.js";
 import { ChildAgent, type ChildAgentSpec } from "./child-agent.js";
 import type { Conversation } from "./conversation.js";
@@ -44,8 +45,6 @@ export interface AgentSessionOptions {
    * `initiator: "sub-agent"` marks a subagent's requests (the x-initiator header).
    */
   createProvider?(model: string, options?: { initiator?: "sub-agent" }): ChatProvider;
-  /** The agents the task tool can start (the catalog, loaded when first needed). */
-  agents?(): AgentDirectory;
   subagentLimits?: SubagentLimits;
   retry: RetryPolicy;
   mode: AgentMode;
@@ -58,6 +57,8 @@ export interface AgentSessionOptions {
   /** --available-tools / --excluded-tools: which tools the model may see at all. */
   toolFilter?: { available?: readonly string[]; excluded?: readonly string[] };
   instructions: readonly InstructionFile[];
+  /** The agents a session can delegate to or run as (loaded on first use); built-ins only when absent. */
+  agents?: AgentDirectory;
   backgroundTasks(): BackgroundTasks;
   /** Flushes the log to disk (turn boundaries). */
   syncLog(): void;
@@ -65,8 +66,6 @@ export interface AgentSessionOptions {
   dispose(): void;
   turnCount?: number;
 }
-
-const NO_AGENTS: AgentDirectory = { list: () => [], get: () => undefined };
 
 export class AgentSession {
   readonly id: string;
@@ -82,6 +81,9 @@ export class AgentSession {
   private turnCount: number;
   private closed = false;
   private provider: ChatProvider;
+  /** The custom agent the main session runs as (/agent, --agent). */
+  private selectedAgent: AgentDefinition | undefined;
+  readonly agents: AgentDirectory;
 
   constructor(private readonly options: AgentSessionOptions) {
     this.id = options.id;
@@ -93,6 +95,7 @@ export class AgentSession {
     this.turnCount = options.turnCount ?? 0;
     this.provider = options.provider;
     this.applyModeRules();
+    this.agents = options.agents ?? new AgentCatalog({});
     const emit = options.sink.emit;
     options.sink.addInternal((event) => {
       if (event.type === "subagent.started" && event.data.executionMode === "background") this.metrics.backgroundAgents++;
@@ -101,7 +104,7 @@ export class AgentSession {
       else if (event.type === "assistant.turn_start") this.unseenNotifications = 0;
     });
     this.subagents = new SessionSubagents({
-      agents: () => options.agents?.() ?? NO_AGENTS,
+      agents: () => this.agents,
       limits: options.subagentLimits ?? DEFAULT_SUBAGENT_LIMITS,
       availableModels: async (signal) => (this.provider.listModels ? this.provider.listModels(signal).catch(() => undefined) : undefined),
       sessionModel: () => this.provider.model,
@@ -144,6 +147,21 @@ export class AgentSession {
     return this.provider.model;
   }
 
+  /** A person can answer questions (the TUI), as opposed to `agent -p`. */
+  get interactive(): boolean {
+    return this.options.interactive;
+  }
+
+  /** The selected custom agent's name, when one is selected. */
+  get agentName(): string | undefined {
+    return this.selectedAgent?.name;
+  }
+
+  /** The agents one may run the session as (/agent), custom ones first; reads the agent files on first use. */
+  selectableAgents(): { name: string; source: "builtin" | "user" | "repo"; description: string }[] {
+    return this.agents.userInvocable().map(({ name, source, description }) => ({ name, source, description }));
+  }
+
   get busy(): boolean {
     return this.runtime.busy;
   }
@@ -183,12 +201,18 @@ export class AgentSession {
   /** The tools offered in the current mode: the session's, the mode's extras, and the task tools. */
   tools(): ToolSet {
     const modeTools = this.allTools.filter((tool) => this.modeGatedTools.has(tool.name) && this.preset.extraTools.includes(tool.name));
-    return new ToolSet(this.filtered([...this.baseTools(), ...modeTools, ...this.subagents.mainTools()]));
+    const taskTools = this.subagents.mainTools().filter((tool) => this.allowedBySelectedAgent(tool.name));
+    return new ToolSet(this.filtered([...this.baseTools(), ...modeTools, ...taskTools]));
   }
 
   /** The session's own tools without any mode's extras (what a subagent starts from). */
   private baseTools(): AnyTool[] {
-    return this.filtered(this.allTools.filter((tool) => !this.modeGatedTools.has(tool.name)));
+    return this.filtered(this.allTools.filter((tool) => !this.modeGatedTools.has(tool.name) && this.allowedBySelectedAgent(tool.name)));
+  }
+
+  /** A selected agent's list narrows the session's tools (the mode's own tools stay the mode's business). */
+  private allowedBySelectedAgent(toolName: string): boolean {
+    return this.selectedAgent === undefined || agentAllowsTool(this.selectedAgent, toolName);
   }
 
   /** --available-tools / --excluded-tools. */
@@ -232,6 +256,8 @@ export class AgentSession {
         return this.setMode(command.mode);
       case "set_model":
         return this.setModel(command.model);
+      case "select_agent":
+        return this.selectAgent(command.name);
       case "set_allow_all":
         return this.setAllowAll(command.on);
       case "reset_allowed_tools":
@@ -360,6 +386,22 @@ export class AgentSession {
     this.options.sink.emit("session.model_change", { previousModel, newModel: model, source: "model_command" });
   }
 
+  private selectAgent(name: string | null): string | undefined {
+    if (name === null) {
+      if (!this.selectedAgent) return undefined;
+      this.selectedAgent = undefined;
+      this.runtime.refreshSystemPrompt();
+      this.options.sink.emit("subagent.deselected", {});
+      return undefined;
+    }
+    const agent = this.agents.userInvocable().find((candidate) => candidate.name === name);
+    if (!agent) return unknownAgentMessage(name, this.agents.userInvocable());
+    this.selectedAgent = agent;
+    this.runtime.refreshSystemPrompt();
+    this.options.sink.emit("subagent.selected", { agentName: agent.name, agentDisplayName: agent.displayName, tools: agent.tools ? [...agent.tools] : null });
+    return undefined;
+  }
+
   private setMode(mode: AgentMode): void {
     if (mode === this.preset.mode) return;
     const previous = this.preset.mode;
@@ -402,6 +444,7 @@ export class AgentSession {
       interactive: this.options.interactive,
       instructions: this.options.instructions,
       sessionDir: this.dir,
+      ...(this.selectedAgent ? { agent: { name: this.selectedAgent.name, prompt: this.selectedAgent.systemPrompt } } : {}),
     });
   }
 
@@ -451,5 +494,5 @@ export class AgentSession {
 /** What a face may use of a session: commands in, events out, and a few read-only facts. */
 export type SessionView = Pick<
   AgentSession,
-  "id" | "cwd" | "mode" | "model" | "busy" | "allowAll" | "permissionSummary" | "hasConversation" | "instructionPaths" | "listModels" | "subscribe" | "dispatch"
+  "id" | "cwd" | "mode" | "model" | "agentName" | "selectableAgents" | "busy" | "allowAll" | "permissionSummary" | "hasConversation" | "instructionPaths" | "listModels" | "subscribe" | "dispatch"
 >;

@@ -24,6 +24,7 @@ import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { SubagentLimits } from "./tasks/subagent-host.js";
 import type { PermissionAdvice } from "./permission-advice.js";
 import { PermissionBroker } from "./permission-broker.js";
+import { AgentCatalog, reportAgentFileProblems, restoreSelectedAgent } from "./agents/agent-catalog.js";
 import { Conversation } from "./conversation.js";
 import { loadCustomInstructions } from "./custom-instructions.js";
 import { workingDirectoryContext } from "./environment.js";
@@ -41,9 +42,9 @@ export interface OpenSessionOptions {
   provider: ChatProvider;
   /** Makes a provider for another model, for /model. */
   createProvider?(model: string, options?: { initiator?: "sub-agent" }): ChatProvider;
-  /** The agents the task tool can start (the catalog, loaded when first needed). */
-  agents?(): AgentDirectory;
   subagentLimits?: SubagentLimits;
+  /** The agents (a test's own); the catalog of built-in, user and repo agent files when absent. */
+  agents?: AgentDirectory;
   providerConfig: ProviderConfig;
   /** The mode asked for; for a resumed session, undefined keeps the mode it had. */
   mode?: AgentMode;
@@ -186,7 +187,6 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     conversation,
     provider,
     createProvider: options.createProvider,
-    ...(options.agents ? { agents: options.agents } : {}),
     ...(options.subagentLimits ? { subagentLimits: options.subagentLimits } : {}),
     retry: options.providerConfig.retry,
     mode,
@@ -197,6 +197,11 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     tools: [...createBuiltinTools({ shells }), ...(options.extraTools ?? [])],
     toolFilter: { available: flags.availableTools, excluded: flags.excludedTools },
     instructions: options.customInstructions ? loadCustomInstructions({ cwd: options.cwd, gitRoot: context.gitRoot, agentHome: options.agentHome }) : [],
+    agents: options.agents ?? new AgentCatalog({
+      agentHome: options.agentHome,
+      gitRoot: context.gitRoot,
+      onProblems: (problems) => reportAgentFileProblems(sink.emit, problems),
+    }),
     backgroundTasks: (): BackgroundTasks => ({ agents: session.backgroundAgents, shells: shells.backgroundShells() }),
     syncLog: () => writer.sync(),
     dispose: () => {
@@ -265,6 +270,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     });
   }
   if (options.mode && options.mode !== session.mode) session.dispatch({ type: "set_mode", mode: options.mode });
+  restoreSelectedAgent(session, log.events, sink.emit);
   if (options.name && options.name !== previous?.name) keeper.rename(options.name);
   return {
     session,

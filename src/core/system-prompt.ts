@@ -17,6 +17,8 @@ export interface SystemPromptInput {
   interactive: boolean;
   instructions: readonly InstructionFile[];
   sessionDir: string;
+  /** The custom agent the session runs as: its body leads the prompt. */
+  agent?: { name: string; prompt: string };
 }
 
 const TOOL_GUIDANCE: Record<string, string> = {
@@ -50,6 +52,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   const toolLines = input.toolNames.map((name) => TOOL_GUIDANCE[name]).filter((line): line is string => line !== undefined);
   const sections = [
     opening,
+    input.agent ? `<custom_agent name="${input.agent.name}">\n${input.agent.prompt}\n</custom_agent>` : undefined,
     [
       "<how_to_work>",
       "- Be concise: lead with the answer or the action, no filler. Use Markdown where it helps.",

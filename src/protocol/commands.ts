@@ -18,6 +18,8 @@ export type SessionCommand =
   | { type: "respond"; requestId: string; reply: InteractionReply }
   | { type: "set_mode"; mode: AgentMode }
   | { type: "set_model"; model: string }
+  /** /agent, --agent: runs the main session as this custom agent (its prompt, its tools); null goes back to the default. */
+  | { type: "select_agent"; name: string | null }
   /** /allow-all on|off: approve every tool, path and URL (deny rules and the floor still apply). */
   | { type: "set_allow_all"; on: boolean }
   /** /reset-allowed-tools: forget this session's approvals. */
@@ -69,6 +71,8 @@ export interface CommandResults {
   respond: string | undefined;
   set_mode: void;
   set_model: void;
+  /** An error message when there is no such agent (naming the valid ones). */
+  select_agent: string | undefined;
   set_allow_all: void;
   reset_allowed_tools: void;
   run_shell: Promise<void>;
@@ -91,7 +95,7 @@ export type InputResult =
   /** Handled by the core (a slash command that only changed state, a shell command). */
   | { kind: "done" }
   /** A slash command that needs the face: a dialog, a new session, exit. */
-  | { kind: "dialog"; dialog: "help" | "model" | "resume" }
+  | { kind: "dialog"; dialog: "help" | "model" | "resume" | "agent" }
   | { kind: "new-session" }
   | { kind: "exit" }
   /** `/name` that is no command (a session.warning says so, with the closest match). */

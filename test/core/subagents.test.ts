@@ -14,12 +14,18 @@ afterEach(async () => {
   harness = undefined;
 });
 
+const builtin = { source: "builtin" as const, userInvocable: false, file: "test" };
 const AGENTS: AgentDefinition[] = [
-  { name: "explore", displayName: "Explore", description: "Fast read-only search", tools: ["view", "grep", "glob"], systemPrompt: "You are the explore agent.", modelInvocable: true },
-  { name: "general-purpose", displayName: "General", description: "Does anything", systemPrompt: "You are a general agent.", modelInvocable: true },
-  { name: "hidden", displayName: "Hidden", description: "Not for the model", systemPrompt: "x", modelInvocable: false },
+  { ...builtin, name: "explore", displayName: "Explore", description: "Fast read-only search", tools: ["view", "grep", "glob"], systemPrompt: "You are the explore agent.", modelInvocable: true },
+  { ...builtin, name: "general-purpose", displayName: "General", description: "Does anything", systemPrompt: "You are a general agent.", modelInvocable: true },
+  { ...builtin, name: "hidden", displayName: "Hidden", description: "Not for the model", systemPrompt: "x", modelInvocable: false },
 ];
-const directory: AgentDirectory = { list: () => AGENTS, get: (name) => AGENTS.find((agent) => agent.name === name) };
+const directory: AgentDirectory = {
+  list: () => AGENTS,
+  get: (name) => AGENTS.find((agent) => agent.name === name),
+  modelInvocable: () => AGENTS.filter((agent) => agent.modelInvocable),
+  userInvocable: () => [],
+};
 
 const task = (args: Record<string, unknown>, id = "call_task") => toolCall("task", { description: "look around", prompt: "Find the answer.", agent_type: "explore", ...args }, { id });
 const toolResults = (h: Harness) => h.ofType("tool.execution_complete").filter((event) => !event.agentId).map((event) => event.data);
@@ -36,7 +42,7 @@ describe("the task tool, sync", () => {
     expect(requests[0]?.headers["x-initiator"]).toBeUndefined();
     expect(systemOf(1, harness)).toBe("You are the explore agent.");
     const description = ((requests[0]?.body.tools ?? []) as { function: { name: string; description: string } }[]).find((tool) => tool.function.name === "task")?.function.description ?? "";
-    expect(description).toContain("- explore: Fast read-only search");
+    expect(description).toContain("Built-in agents:\n- explore: Fast read-only search");
     expect(description).not.toContain("hidden");
     const [call] = toolResults(harness);
     expect(call?.result?.content).toMatch(/^The answer is 42\.\n\n— Explore · 1 turn · 0 tool calls · \d+ tokens · [\d.]+ s$/);
@@ -59,7 +65,7 @@ describe("the task tool, sync", () => {
     );
     await harness.session.send("try things");
     const results = toolResults(harness);
-    expect(results[0]?.error?.message).toContain('Unknown agent_type "nope". Valid agent types:\n- explore');
+    expect(results[0]?.error?.message).toContain('Unknown agent_type "nope". Valid agent types:\nBuilt-in agents:\n- explore');
     expect(results[1]?.error?.message).toMatch(/The model "no-such-model" is not offered by the endpoint. Available models: .*scripted-model/);
     const nested = harness.ofType("tool.execution_complete").find((event) => event.agentId === "general-purpose-1");
     // The general agent has no task tool at all at the cap (its tool list says so), so its call is unknown.

@@ -111,7 +111,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     resumeId: options.resumeId,
     listeners: [(event) => events.push(event)],
     ...(options.extraTools ? { extraTools: options.extraTools } : {}),
-    ...(options.agents ? { agents: () => options.agents as AgentDirectory } : {}),
+    ...(options.agents ? { agents: options.agents } : {}),
     ...(options.subagentLimits ? { subagentLimits: options.subagentLimits } : {}),
   });
   const session = new CommandSession(opened.session);

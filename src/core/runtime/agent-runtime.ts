@@ -103,6 +103,11 @@ export class AgentRuntime {
     else this.options.emit("system.notification", notification);
   }
 
+  /** The system prompt changed (a custom agent was selected): the next prompt sends it again. */
+  refreshSystemPrompt(): void {
+    this.systemPromptSent = false;
+  }
+
   interrupt(): void {
     this.controller?.abort();
   }

@@ -1,4 +1,5 @@
 /** Every slash command, and how a typed line finds one. */
+import { agentCommand } from "./agent.js";
 import { allowAllCommand } from "./allow-all.js";
 import { autopilotCommand } from "./autopilot.js";
 import { clearCommand } from "./clear.js";
@@ -14,6 +15,7 @@ import type { SlashCommand } from "./types.js";
 export type { SlashCommand, SlashCommandContext, SlashCommandResult } from "./types.js";
 
 export const slashCommands: readonly SlashCommand[] = [
+  agentCommand,
   allowAllCommand,
   autopilotCommand,
   clearCommand,

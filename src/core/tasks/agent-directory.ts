@@ -1,17 +1,6 @@
-/** The agents the `task` tool can start, as the tool sees them (the catalog provides them). */
-export interface AgentDefinition {
-  name: string;
-  displayName: string;
-  description: string;
-  /** The tools it may call (resolved names); undefined means all of the session's. */
-  tools?: readonly string[];
-  model?: string;
-  systemPrompt: string;
-  /** False hides it from the model (disable-model-invocation). */
-  modelInvocable: boolean;
-}
+/** The agents the `task` tool can start, as the tool sees them: the session's agent catalog. */
+import type { AgentCatalog } from "../agents/agent-catalog.js";
 
-export interface AgentDirectory {
-  list(): readonly AgentDefinition[];
-  get(name: string): AgentDefinition | undefined;
-}
+export type { AgentDefinition } from "../agents/agent-catalog.js";
+
+export type AgentDirectory = Pick<AgentCatalog, "list" | "get" | "modelInvocable" | "userInvocable">;

@@ -70,7 +70,7 @@ export class SessionSubagents implements SubagentHost {
 
   /** Whether there is any agent the model may start (no task tool without one). */
   private get anyAgent(): boolean {
-    return this.deps.agents().list().some((agent) => agent.modelInvocable);
+    return this.deps.agents().modelInvocable().length > 0;
   }
 
   /** The main agent's task tool and its tools for background agents. */

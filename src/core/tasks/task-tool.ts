@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { defineTool, ToolError, type AnyTool, type ToolContext } from "../../tools/define-tool.js";
 import type { Emit } from "../event-sink.js";
+import { describeAgentTypes } from "../agents/agent-catalog.js";
 import type { AgentDefinition } from "./agent-directory.js";
 import type { SubagentHost } from "./subagent-host.js";
 import type { TaskRecord } from "./task-registry.js";
@@ -21,7 +22,7 @@ export const taskParameters = z.object({
 });
 
 function describeAgents(agents: readonly AgentDefinition[]): string {
-  return agents.map((agent) => `- ${agent.name}: ${agent.description}`).join("\n");
+  return describeAgentTypes(agents);
 }
 
 function taskDescription(agents: readonly AgentDefinition[]): string {
@@ -29,9 +30,7 @@ function taskDescription(agents: readonly AgentDefinition[]): string {
     "Start a subagent to do a task: it works in its own context with its own tools and returns its result.",
     "Use it for self-contained work (searching a large codebase, running and fixing tests, a review, research) so your own context stays small. Give it a complete prompt: it sees none of this conversation.",
     "mode 'sync' (default) waits for the result. mode 'background' runs it in parallel and returns at once: you are notified when it finishes and read the result with read_agent; do not start a background agent only to wait for it at once (use sync).",
-    "When a custom agent fits the task, prefer it over a built-in one: it may know this environment.",
     "",
-    "Agent types:",
     describeAgents(agents),
   ].join("\n");
 }
@@ -49,7 +48,7 @@ function describeRecord(record: TaskRecord): string {
 
 /** The task tool of an agent at `depth` (0: the main agent), emitting its subagent events as that agent. */
 export function createTaskTool(host: SubagentHost, depth: number, emit: Emit): AnyTool {
-  const visible = () => host.agents().list().filter((agent) => agent.modelInvocable);
+  const visible = () => host.agents().modelInvocable();
   return defineTool({
     name: "task",
     get description() {

@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import type { SlashCommand } from "../../core/slash-commands/registry.js";
 import type { SessionMetadata } from "../../session/session-metadata.js";
 import { neutraliseTerminalText } from "../../util/terminal-text.js";
+import { AgentPicker } from "../components/agent-picker.js";
 import { HelpOverlay } from "../components/help-overlay.js";
 import { ModelPicker } from "../components/model-picker.js";
 import { QuickHelp } from "../components/quick-help.js";
@@ -51,6 +52,25 @@ function ModelDialog({ host, theme, width, close }: DialogProps) {
   );
 }
 
+function AgentDialog({ host, theme, width, close, notify }: DialogProps) {
+  // Agent files are the user's and the repository's text: shown, so neutralised like any other outside text.
+  const agents = host.session.selectableAgents().map((agent) => ({ ...agent, name: neutraliseTerminalText(agent.name), description: neutraliseTerminalText(agent.description) }));
+  return (
+    <AgentPicker
+      agents={agents}
+      current={host.session.agentName}
+      theme={theme}
+      width={width}
+      onSelect={(name) => {
+        close();
+        const problem = host.session.dispatch({ type: "select_agent", name });
+        if (problem) notify?.(problem);
+      }}
+      onCancel={close}
+    />
+  );
+}
+
 function ResumeDialog({ host, theme, width, close, notify }: DialogProps) {
   const [sessions, setSessions] = useState<SessionMetadata[] | undefined>();
   useEffect(() => {
@@ -85,5 +105,7 @@ export function AppDialog(props: DialogProps & { dialog: DialogName; commands: r
       return <ModelDialog {...props} />;
     case "resume":
       return <ResumeDialog {...props} />;
+    case "agent":
+      return <AgentDialog {...props} />;
   }
 }

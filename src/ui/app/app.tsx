@@ -166,6 +166,7 @@ export function App(props: AppProps) {
       <Footer
         mode={state.mode}
         model={state.model}
+        agent={state.agentName}
         permissionMode={permissionModeLabel(state.permissionSummary)}
         usage={usage}
         cwd={host.cwd}

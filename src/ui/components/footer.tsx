@@ -16,6 +16,8 @@ export type PermissionModeLabel = string;
 export interface FooterProps {
   mode: AgentMode;
   model: string;
+  /** The custom agent the session runs as. */
+  agent?: string;
   permissionMode: PermissionModeLabel;
   usage: { currentTokens: number; tokenLimit: number } | undefined;
   cwd: string;
@@ -79,6 +81,8 @@ export function footerSegments(props: FooterProps): { left: Segment[]; right: Se
     { text: props.model },
   ];
   if (props.usage) left.push({ text: formatUsage(props.usage), color: usageColor(props.usage, theme) });
+  // Last on the left, so the narrow layout below still finds mode, permission, model and usage in place.
+  if (props.agent) left.push({ text: `agent: ${props.agent}`, color: theme.accent });
   if (props.hint) return { left, right: [{ text: props.hint, color: theme.warning, bold: true }] };
   const right: Segment[] = [];
   if (props.busy) right.push({ text: "esc to interrupt", color: theme.muted });

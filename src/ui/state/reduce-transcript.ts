@@ -174,6 +174,10 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
       return append(state, { kind: "notice", id: event.id, level: "warning", text: event.data.message });
     case "abort":
       return append(finishLive(state), { kind: "notice", id: event.id, level: "warning", text: "Interrupted." });
+    case "subagent.selected":
+      return { ...state, agentName: event.data.agentName };
+    case "subagent.deselected":
+      return { ...state, agentName: undefined };
     case "session.mode_changed":
       return { ...state, mode: event.data.newMode };
     case "session.model_change":

@@ -61,6 +61,8 @@ export interface TranscriptState {
   busy: boolean;
   mode: AgentMode;
   model: string;
+  /** The custom agent the session runs as (/agent, --agent). */
+  agentName?: string;
   usage?: { currentTokens: number; tokenLimit: number };
   intent?: string;
   turnStartedAt?: number;
@@ -90,7 +92,7 @@ export interface PermissionSummaryView {
 
 export const NO_PERMISSION_SUMMARY: PermissionSummaryView = { tools: [], paths: [], urls: [], broadRules: [] };
 
-export function initialTranscript(options: { mode: AgentMode; model: string; permissionSummary?: PermissionSummaryView }): TranscriptState {
+export function initialTranscript(options: { mode: AgentMode; model: string; agentName?: string; permissionSummary?: PermissionSummaryView }): TranscriptState {
   return {
     items: [],
     running: [],
@@ -100,6 +102,7 @@ export function initialTranscript(options: { mode: AgentMode; model: string; per
     busy: false,
     mode: options.mode,
     model: options.model,
+    ...(options.agentName ? { agentName: options.agentName } : {}),
     queue: [],
     queuePaused: false,
     permissionSummary: options.permissionSummary ?? NO_PERMISSION_SUMMARY,

@@ -46,9 +46,9 @@ describe("composer: the / palette", () => {
   it("moves the selection with ↑/↓ and completes the name with Tab", async () => {
     const h = await setup();
     h.tui.bus.type("/");
-    await h.tui.waitForFrame((frame) => frame.includes("❯ /allow-all"));
+    await h.tui.waitForFrame((frame) => frame.includes("❯ /agent"));
     h.tui.bus.press("down");
-    await h.tui.waitForFrame((frame) => frame.includes("❯ /autopilot"));
+    await h.tui.waitForFrame((frame) => frame.includes("❯ /allow-all"));
     h.tui.bus.press("up");
     h.tui.bus.press("up"); // wraps to the last command
     await h.tui.waitForFrame((frame) => frame.includes("❯ /tasks"));

@@ -1,0 +1,206 @@
+/**
+ * Agent definition files (`*.agent.md`, Copilot CLI's format): YAML frontmatter, then the agent's system
+ * prompt as the body. Built-ins ship in the package's `agents/` folder; users add their own in
+ * `$AGENT_HOME/agents/` and repositories in `<git root>/.github/agents/` (the repo's wins on a name clash).
+ * A bad file is reported with the file and the field, and the other files still load.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import { resolveToolNames } from "./agent-tool-aliases.js";
+
+export type AgentSource = "builtin" | "user" | "repo";
+
+export interface AgentDefinition {
+  name: string;
+  displayName: string;
+  description: string;
+  /** Our tool names the agent may use; absent means every tool (`"*"` or no `tools` key). */
+  tools?: readonly string[];
+  model?: string;
+  source: AgentSource;
+  /** The file's body. */
+  systemPrompt: string;
+  /** A person may pick it (`/agent`, `--agent`). */
+  userInvocable: boolean;
+  /** The model may delegate to it through the `task` tool. */
+  modelInvocable: boolean;
+  /** `mcp-servers`, kept as written for the MCP servers to start. */
+  mcpServers?: Record<string, unknown>;
+  file: string;
+}
+
+/** Something wrong with one file: `field` names the frontmatter key when one is at fault. */
+export interface AgentFileProblem {
+  file: string;
+  field?: string;
+  message: string;
+}
+
+export interface AgentFiles {
+  agents: AgentDefinition[];
+  /** Files that could not be loaded. */
+  errors: AgentFileProblem[];
+  /** Files that loaded with something dropped (an unknown tool name). */
+  warnings: AgentFileProblem[];
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+const stringList = z.union([z.array(z.string()), z.string().transform((text) => text.split(",").map((part) => part.trim()).filter(Boolean))]);
+
+const frontmatterSchema = z.strictObject({
+  name: z.string().regex(NAME, "letters, digits, '.', '_' and '-' only").optional(),
+  displayName: z.string().min(1).optional(),
+  description: z.string().min(1, "must not be empty"),
+  tools: stringList.optional(),
+  model: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+  "disable-model-invocation": z.boolean().optional(),
+  "user-invocable": z.boolean().optional(),
+  /** Legacy Copilot key: `infer: false` keeps the model from choosing the agent. */
+  infer: z.boolean().optional(),
+  "mcp-servers": z.record(z.string(), z.unknown()).optional(),
+  // Keys Copilot CLI and VS Code also read; accepted so shared files load.
+  "argument-hint": z.string().optional(),
+  target: z.string().optional(),
+  handoffs: z.array(z.unknown()).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+/**
+ * The YAML parser, loaded at the first agent file rather than with the engine: it costs ~20 ms to load and
+ * most runs read no agent file. (A plain require keeps the catalog's API synchronous.)
+ */
+let yamlParse: ((text: string) => unknown) | undefined;
+function parseYaml(text: string): unknown {
+  yamlParse ??= (createRequire(import.meta.url)("yaml") as { parse(text: string): unknown }).parse;
+  return yamlParse(text);
+}
+
+const FRONTMATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)([\s\S]*)$/;
+
+/** "code-review" → "Code Review". */
+function titleCase(name: string): string {
+  return name
+    .split(/[-_\s]+/)
+    .filter(Boolean)
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join(" ");
+}
+
+export type ParsedAgentFile = { ok: true; agent: AgentDefinition; warnings: AgentFileProblem[] } | { ok: false; error: AgentFileProblem };
+
+/** Parses one file's text. The name defaults to the file name without `.agent.md` / `.md`. */
+export function parseAgentFile(file: string, text: string, source: AgentSource): ParsedAgentFile {
+  const match = FRONTMATTER.exec(text);
+  if (!match) return { ok: false, error: { file, message: "no YAML frontmatter (the file must start with a '---' line and close it with another)" } };
+  let raw: unknown;
+  try {
+    raw = parseYaml(match[1] as string);
+  } catch (error) {
+    return { ok: false, error: { file, message: `the frontmatter is not valid YAML: ${(error as Error).message.split("\n")[0]}` } };
+  }
+  const parsed = frontmatterSchema.safeParse(raw ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.code === "unrecognized_keys" ? issue.keys.join(", ") : issue.path.length > 0 ? issue.path.map(String).join(".") : undefined;
+    const message = issue.code === "unrecognized_keys" ? "unknown key" : issue.message;
+    return { ok: false, error: { file, ...(field ? { field } : {}), message } };
+  }
+  const front = parsed.data;
+  const name = front.name ?? path.basename(file).replace(/(\.agent)?\.md$/i, "");
+  if (!NAME.test(name)) return { ok: false, error: { file, field: "name", message: `"${name}" is not a usable agent name (letters, digits, '.', '_' and '-' only)` } };
+  const warnings: AgentFileProblem[] = [];
+  const resolved = front.tools ? resolveToolNames(front.tools) : undefined;
+  if (resolved && resolved.unknown.length > 0) {
+    warnings.push({ file, field: "tools", message: `unknown tool name(s) ignored: ${resolved.unknown.join(", ")}` });
+  }
+  const model = Array.isArray(front.model) ? front.model[0] : front.model;
+  const agent: AgentDefinition = {
+    name,
+    displayName: front.displayName ?? titleCase(name),
+    description: front.description.trim(),
+    ...(resolved ? { tools: resolved.tools } : {}),
+    ...(model ? { model } : {}),
+    source,
+    systemPrompt: (match[2] as string).trim(),
+    userInvocable: front["user-invocable"] ?? true,
+    modelInvocable: !(front["disable-model-invocation"] ?? false) && front.infer !== false,
+    ...(front["mcp-servers"] ? { mcpServers: front["mcp-servers"] } : {}),
+    file,
+  };
+  return { ok: true, agent, warnings };
+}
+
+/** The agent files of one folder, sorted; a missing folder is none. */
+function agentFilesIn(dir: string, pattern: RegExp): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.filter((name) => pattern.test(name)).sort().map((name) => path.join(dir, name));
+}
+
+/**
+ * The package's `agents/` folder: found by walking up from this module, which runs from `src/config/`
+ * under tsx and from `dist/` (or `dist/chunks/`) once bundled.
+ */
+export function builtinAgentsDir(from: string = path.dirname(fileURLToPath(import.meta.url))): string | undefined {
+  let dir = from;
+  for (;;) {
+    if (existsSync(path.join(dir, "package.json")) && existsSync(path.join(dir, "agents"))) return path.join(dir, "agents");
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+export interface AgentFileLocations {
+  /** Where user agents live (`<agentHome>/agents`); none without it. */
+  agentHome?: string;
+  gitRoot?: string;
+  /** Defaults to the package's own folder. */
+  builtinDir?: string;
+}
+
+/** Loads every agent: built-ins, then user files, then repo files; a later source replaces a same-named agent. */
+export function loadAgentFiles(locations: AgentFileLocations): AgentFiles {
+  const builtinDir = locations.builtinDir ?? builtinAgentsDir();
+  const sources: { source: AgentSource; files: string[] }[] = [
+    { source: "builtin", files: builtinDir ? agentFilesIn(builtinDir, /\.agent\.md$/i) : [] },
+    { source: "user", files: locations.agentHome ? agentFilesIn(path.join(locations.agentHome, "agents"), /\.agent\.md$/i) : [] },
+    { source: "repo", files: locations.gitRoot ? agentFilesIn(path.join(locations.gitRoot, ".github", "agents"), /\.agent\.md$/i) : [] },
+  ];
+  const byName = new Map<string, AgentDefinition>();
+  const errors: AgentFileProblem[] = [];
+  const warnings: AgentFileProblem[] = [];
+  for (const { source, files } of sources) {
+    for (const file of files) {
+      let text: string;
+      try {
+        text = readFileSync(file, "utf8");
+      } catch (error) {
+        errors.push({ file, message: `cannot read: ${(error as Error).message}` });
+        continue;
+      }
+      const parsed = parseAgentFile(file, text, source);
+      if (!parsed.ok) {
+        errors.push(parsed.error);
+        continue;
+      }
+      warnings.push(...parsed.warnings);
+      // Re-inserting moves a replaced agent to its new source's place in the order.
+      byName.delete(parsed.agent.name);
+      byName.set(parsed.agent.name, parsed.agent);
+    }
+  }
+  return { agents: [...byName.values()], errors, warnings };
+}
+
+/** One line per problem, for a warning or stderr: `file: field "tools": message`. */
+export function describeAgentFileProblem(problem: AgentFileProblem): string {
+  return `${problem.file}: ${problem.field ? `field "${problem.field}": ` : ""}${problem.message}`;
+}

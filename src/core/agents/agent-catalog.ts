@@ -1,0 +1,94 @@
+/**
+ * The agents a session knows: built-in, the user's and the repository's. Loaded on first use only, so a
+ * session that never delegates or picks an agent reads no agent file; load problems are reported once.
+ */
+import { describeAgentFileProblem, loadAgentFiles, type AgentDefinition, type AgentFileLocations, type AgentFileProblem } from "../../config/agent-files.js";
+
+import type { SessionCommand } from "../../protocol/commands.js";
+import type { SessionEvent } from "../../protocol/events/index.js";
+import type { Emit } from "../event-sink.js";
+
+export type { AgentDefinition, AgentFileProblem, AgentSource } from "../../config/agent-files.js";
+
+export interface AgentCatalogOptions extends AgentFileLocations {
+  /** Told once, at the first load, about files that failed to load or loaded with something dropped. */
+  onProblems?(problems: { errors: AgentFileProblem[]; warnings: AgentFileProblem[] }): void;
+}
+
+/** Whether an agent may use a tool (no list means every tool). */
+export function agentAllowsTool(agent: Pick<AgentDefinition, "tools">, toolName: string): boolean {
+  return agent.tools === undefined || agent.tools.includes(toolName);
+}
+
+export class AgentCatalog {
+  private loaded: AgentDefinition[] | undefined;
+
+  constructor(private readonly options: AgentCatalogOptions) {}
+
+  /** Every agent: custom ones (user, repo) first, then built-ins. */
+  list(): readonly AgentDefinition[] {
+    if (!this.loaded) {
+      const { agents, errors, warnings } = loadAgentFiles(this.options);
+      this.loaded = [...agents.filter((agent) => agent.source !== "builtin"), ...agents.filter((agent) => agent.source === "builtin")];
+      if (errors.length + warnings.length > 0) this.options.onProblems?.({ errors, warnings });
+    }
+    return this.loaded;
+  }
+
+  get(name: string): AgentDefinition | undefined {
+    return this.list().find((agent) => agent.name === name);
+  }
+
+  /** The agents the model may start with the `task` tool. */
+  modelInvocable(): AgentDefinition[] {
+    return this.list().filter((agent) => agent.modelInvocable);
+  }
+
+  /** The agents a person may select for the main session. */
+  userInvocable(): AgentDefinition[] {
+    return this.list().filter((agent) => agent.userInvocable);
+  }
+}
+
+/**
+ * The agent types for the `task` tool's description: custom agents first, with a nudge to prefer them
+ * when one fits, then the built-ins.
+ */
+export function describeAgentTypes(agents: readonly AgentDefinition[]): string {
+  const line = (agent: AgentDefinition) => `- ${agent.name}: ${agent.description.replace(/\s+/g, " ")}`;
+  const custom = agents.filter((agent) => agent.modelInvocable && agent.source !== "builtin");
+  const builtin = agents.filter((agent) => agent.modelInvocable && agent.source === "builtin");
+  const parts: string[] = [];
+  if (custom.length > 0) {
+    parts.push(`User-provided custom agents (prefer one of these when it fits the task):\n${custom.map(line).join("\n")}`);
+  }
+  if (builtin.length > 0) parts.push(`Built-in agents:\n${builtin.map(line).join("\n")}`);
+  return parts.join("\n\n");
+}
+
+/** "Unknown agent …" with the names that would work. */
+export function unknownAgentMessage(name: string, valid: readonly AgentDefinition[]): string {
+  const names = valid.map((agent) => agent.name);
+  return `Unknown agent "${name}". ${names.length > 0 ? `Available agents: ${names.join(", ")}.` : "No agents are available."}`;
+}
+
+/** Load problems as session warnings: a bad file is named (with the field) and the others still work. */
+export function reportAgentFileProblems(emit: Emit, problems: { errors: AgentFileProblem[]; warnings: AgentFileProblem[] }): void {
+  for (const error of problems.errors) emit("session.warning", { warningType: "agent_file", message: `Agent file not loaded: ${describeAgentFileProblem(error)}` });
+  for (const warning of problems.warnings) emit("session.warning", { warningType: "agent_file", message: `Agent file: ${describeAgentFileProblem(warning)}` });
+}
+
+/**
+ * A resumed session runs as the agent it last selected (its file read again); when that agent is gone,
+ * a warning says so and the session goes on as the default agent.
+ */
+export function restoreSelectedAgent(
+  session: { dispatch(command: Extract<SessionCommand, { type: "select_agent" }>): string | undefined },
+  events: readonly SessionEvent[],
+  emit: Emit,
+): void {
+  const last = events.findLast((event) => event.type === "subagent.selected" || event.type === "subagent.deselected");
+  if (last?.type !== "subagent.selected") return;
+  const problem = session.dispatch({ type: "select_agent", name: last.data.agentName });
+  if (problem) emit("session.warning", { warningType: "agent", message: `This session ran as the ${last.data.agentName} agent, which is no longer available. ${problem}` });
+}
