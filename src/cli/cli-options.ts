@@ -15,6 +15,8 @@ export interface CliOptions {
   name?: string;
   permissions: PermissionFlags;
   customInstructions: boolean;
+  /** false with --no-hooks. */
+  hooks: boolean;
   cwd: string;
 }
 

@@ -45,6 +45,7 @@ function buildCommand(): Command {
     .option("--available-tools <tools...>", "offer only these tools to the model")
     .option("--excluded-tools <tools...>", "hide these tools from the model")
     .option("--no-custom-instructions", "do not load AGENTS.md and other instruction files")
+    .option("--no-hooks", "run no hooks (user, repository or settings)")
     .option("-C <dir>", "change to this directory first")
     .showHelpAfterError("(run agent --help for usage)")
     .exitOverride()
@@ -76,6 +77,7 @@ interface RawOptions {
   availableTools?: string[];
   excludedTools?: string[];
   customInstructions: boolean;
+  hooks: boolean;
   C?: string;
 }
 
@@ -110,6 +112,7 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
     name: raw.name,
     permissions: permissionFlags(raw, cwd),
     customInstructions: raw.customInstructions,
+    hooks: raw.hooks,
     cwd,
   };
 }

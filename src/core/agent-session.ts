@@ -22,7 +22,8 @@ import type { PermissionBroker } from "./permission-broker.js";
 import type { PermissionSummary } from "./permission-summary.js";
 import { AgentRuntime, type PromptInput } from "./runtime/agent-runtime.js";
 import { SessionMetrics } from "./session-metrics.js";
-import type { ToolRunEnvironment } from "./tool-runner.js";
+import type { SessionHooks } from "./session-hooks.js";
+import type { ToolHooks, ToolRunEnvironment } from "./tool-runner.js";
 import { buildSystemPrompt, transformUserMessage } from "./system-prompt.js";
 import { ToolSet } from "./tool-set.js";
 import { runUserShellCommand } from "./user-shell-command.js";
@@ -53,6 +54,8 @@ export interface AgentSessionOptions {
   /** Releases what the session holds (background shells, the log); called by shutdown(). */
   dispose(): void;
   turnCount?: number;
+  /** The session's hooks; absent, nothing is ever run. */
+  hooks?: SessionHooks;
 }
 
 export class AgentSession {
@@ -68,6 +71,9 @@ export class AgentSession {
   private turnCount: number;
   private closed = false;
   private provider: ChatProvider;
+  /** sessionStart's additionalContext, for the first prompt. */
+  private startContext: string | undefined;
+  private ending: Promise<void> | undefined;
 
   constructor(private readonly options: AgentSessionOptions) {
     this.id = options.id;
@@ -79,6 +85,8 @@ export class AgentSession {
     this.turnCount = options.turnCount ?? 0;
     this.provider = options.provider;
     const emit = options.sink.emit;
+    const { hooks } = options;
+    if (hooks && (hooks.has("errorOccurred") || hooks.has("notification"))) options.sink.addInternal((event) => hooks.observe(event, emit));
     this.runtime = new AgentRuntime({
       emit,
       conversation: options.conversation,
@@ -94,6 +102,8 @@ export class AgentSession {
       onTurnEnd: () => options.syncLog(),
       systemPrompt: () => this.systemPrompt(),
       userMessage: (input, extra) => this.userMessage(input, extra),
+      beforePrompt: (input) => this.beforePrompt(input),
+      ...(options.hooks?.has("agentStop") ? { onStop: (active: boolean) => (options.hooks as SessionHooks).agentStop(emit, "end_turn", active) } : {}),
       onRunEnd: (result) => this.emitIdle(result.outcome === "aborted"),
       runShell: async (command, signal) => {
         try {
@@ -104,6 +114,21 @@ export class AgentSession {
         }
       },
     });
+  }
+
+  /** The session's hooks (subagent and compaction work fire theirs through it). */
+  get hooks(): SessionHooks | undefined {
+    return this.options.hooks;
+  }
+
+  /** Runs the sessionStart hooks; what they add reaches the model with the first prompt. */
+  async runStartHooks(source: "new" | "resume"): Promise<void> {
+    this.startContext = await this.options.hooks?.sessionStart(this.options.sink.emit, source);
+  }
+
+  /** Resolves when the session has ended (after its sessionEnd hooks). */
+  whenEnded(): Promise<void> {
+    return this.ending ?? Promise.resolve();
   }
 
   get mode(): AgentMode {
@@ -216,12 +241,14 @@ export class AgentSession {
    * interrupts it.
    */
   runChild(spec: ChildAgentSpec, signal: AbortSignal): Promise<RunResult> {
+    const agentName = spec.agentName ?? spec.agentId;
     return runChildAgent(spec, signal, {
       sink: this.options.sink,
+      ...(this.options.hooks ? { hooks: this.options.hooks } : {}),
       provider: spec.model && this.options.createProvider ? this.options.createProvider(spec.model) : this.provider,
       retry: this.options.retry,
       tools: this.tools(),
-      toolEnvironment: (tools, emit) => this.toolEnvironment(tools, emit),
+      toolEnvironment: (tools, emit) => this.toolEnvironment(tools, emit, agentName),
       nextTurnId: this.nextTurnId,
       recordRequest: (model) => this.metrics.recordRequest(model),
       recordCall: (call) => this.metrics.recordCall(call),
@@ -229,9 +256,11 @@ export class AgentSession {
     });
   }
 
-  /** What a tool call of any agent of this session runs with; `emit` says which agent. */
-  private toolEnvironment(tools: ToolSet, emit: Emit): ToolRunEnvironment {
+  /** What a tool call of any agent of this session runs with; `emit` and `agentName` say which agent. */
+  private toolEnvironment(tools: ToolSet, emit: Emit, agentName?: string): ToolRunEnvironment {
+    const toolHooks = this.toolHooks(emit, agentName);
     return {
+      ...(toolHooks ? { hooks: toolHooks } : {}),
       tools,
       cwd: this.cwd,
       sessionDir: this.dir,
@@ -240,6 +269,26 @@ export class AgentSession {
       ask: (kind, request, signal) => this.options.interactions.ask(kind, request, { emit, signal }),
       onCodeChange: (change) => this.metrics.recordCodeChange(change),
     };
+  }
+
+  /** The tool hook events as this agent fires them; none when no tool event has a hook (no cost per call). */
+  private toolHooks(emit: Emit, agentName: string | undefined): ToolHooks | undefined {
+    const { hooks } = this.options;
+    if (!hooks || !(["preToolUse", "postToolUse", "postToolUseFailure", "permissionRequest"] as const).some((event) => hooks.has(event))) return undefined;
+    return {
+      preToolUse: (toolName, toolArgs) => hooks.preToolUse(emit, agentName, toolName, toolArgs),
+      permissionRequest: (toolName, toolInput) => hooks.permissionRequest(emit, agentName, toolName, toolInput),
+      postToolUse: (toolName, toolArgs, outcome) => hooks.postToolUse(emit, agentName, toolName, toolArgs, outcome),
+    };
+  }
+
+  /** userPromptSubmitted, plus what sessionStart left for the first prompt. */
+  private async beforePrompt(input: PromptInput): Promise<string | undefined> {
+    const start = this.startContext;
+    this.startContext = undefined;
+    const submitted = await this.options.hooks?.userPromptSubmitted(this.options.sink.emit, input.prompt);
+    const parts = [start, submitted].filter((part): part is string => part !== undefined);
+    return parts.length > 0 ? parts.join("\n\n") : undefined;
   }
 
   /** Something the model should know, delivered between turns (or at once when idle). */
@@ -296,14 +345,15 @@ export class AgentSession {
     });
   }
 
-  private userMessage(input: PromptInput, extra: { delivery?: "idle" | "queued" | "steering"; continuation?: boolean }): EventData<"user.message"> {
+  private userMessage(input: PromptInput, extra: { delivery?: "idle" | "queued" | "steering"; continuation?: boolean; context?: string }): EventData<"user.message"> {
     const notices = this.pendingNotices;
     this.pendingNotices = [];
     const attachments: Attachment[] | undefined = input.attachments;
     const tagged = attachments ? taggedFilesBlock(attachments, this.cwd) : "";
+    const hookContext = extra.context ? `\n\n<hook_context>\n${extra.context}\n</hook_context>` : "";
     return {
       content: input.prompt,
-      transformedContent: transformUserMessage(tagged === "" ? input.prompt : `${input.prompt}\n\n${tagged}`, { now: new Date(), notices }),
+      transformedContent: transformUserMessage(`${tagged === "" ? input.prompt : `${input.prompt}\n\n${tagged}`}${hookContext}`, { now: new Date(), notices }),
       ...(attachments && attachments.length > 0 ? { attachments } : {}),
       messageId: randomUUID(),
       agentMode: this.preset.mode,
@@ -321,6 +371,16 @@ export class AgentSession {
     this.runtime.queue.clear();
     this.options.interactions.cancelAll();
     this.closed = true;
+    const { hooks } = this.options;
+    if (!hooks) return this.finishShutdown(shutdownType, errorReason);
+    // The log stays open until the sessionEnd hooks (and any still running) are done and reported.
+    this.ending = hooks
+      .sessionEnd(this.options.sink.emit, shutdownType === "error" ? "error" : "complete")
+      .then(() => hooks.settle())
+      .finally(() => this.finishShutdown(shutdownType, errorReason));
+  }
+
+  private finishShutdown(shutdownType: "routine" | "error", errorReason: string | undefined): void {
     const tokens = this.options.conversation.estimateTokens();
     this.options.sink.emit("session.shutdown", {
       shutdownType,

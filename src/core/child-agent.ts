@@ -11,6 +11,7 @@ import type { ChatProvider } from "../provider/types.js";
 import { Conversation } from "./conversation.js";
 import type { Emit, EventSink } from "./event-sink.js";
 import type { ModePreset } from "./modes.js";
+import type { SessionHooks } from "./session-hooks.js";
 import { AgentRuntime } from "./runtime/agent-runtime.js";
 import type { ToolRunEnvironment } from "./tool-runner.js";
 import type { ToolSet } from "./tool-set.js";
@@ -26,6 +27,10 @@ export interface ChildAgentSpec {
   toolNames?: readonly string[];
   /** Another model than the session's. */
   model?: string;
+  /** The agent's name for hooks (subagentStart/Stop matchers, agentName on its tool calls); its agentId when absent. */
+  agentName?: string;
+  agentDisplayName?: string;
+  agentDescription?: string;
 }
 
 export interface ChildAgentDeps {
@@ -39,6 +44,8 @@ export interface ChildAgentDeps {
   recordRequest(model: string): void;
   recordCall(call: { model: string; inputTokens: number; outputTokens: number; durationMs: number }): void;
   onTurnEnd(): void;
+  /** The session's hooks: subagentStart before the prompt, subagentStop when it ends. */
+  hooks?: SessionHooks;
 }
 
 /** A subagent answers and stops: no autopilot continuation, no mode of its own. */
@@ -57,6 +64,14 @@ export async function runChildAgent(spec: ChildAgentSpec, signal: AbortSignal, d
   const emit = deps.sink.scoped({ agentId: spec.agentId, parentToolCallId: spec.parentToolCallId });
   const conversation = new Conversation(spec.agentId);
   const unfold = deps.sink.addInternal((event) => conversation.apply(event));
+  const agentName = spec.agentName ?? spec.agentId;
+  const { hooks } = deps;
+  // subagentStart's additionalContext goes before the task prompt (seed 004).
+  const context = await hooks?.subagentStart(emit, {
+    agentName,
+    ...(spec.agentDisplayName ? { agentDisplayName: spec.agentDisplayName } : {}),
+    ...(spec.agentDescription ? { agentDescription: spec.agentDescription } : {}),
+  });
   const allowed = spec.toolNames ? new Set(spec.toolNames) : undefined;
   const tools = allowed ? deps.tools.filter((name) => allowed.has(name)) : deps.tools;
   const runtime = new AgentRuntime({
@@ -73,12 +88,13 @@ export async function runChildAgent(spec: ChildAgentSpec, signal: AbortSignal, d
     recordCall: deps.recordCall,
     onTurnEnd: deps.onTurnEnd,
     systemPrompt: () => spec.systemPrompt,
+    ...(hooks?.has("subagentStop") ? { onStop: (active: boolean) => hooks.subagentStop(emit, agentName, "end_turn", active) } : {}),
     userMessage: (input) => ({ content: input.prompt, messageId: randomUUID(), ...(input.source ? { source: input.source } : {}) }),
   });
   const onAbort = () => runtime.interrupt();
   signal.addEventListener("abort", onAbort, { once: true });
   try {
-    return await runtime.submit({ prompt: spec.prompt });
+    return await runtime.submit({ prompt: context ? `${context}\n\n${spec.prompt}` : spec.prompt });
   } finally {
     signal.removeEventListener("abort", onAbort);
     unfold();

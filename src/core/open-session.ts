@@ -28,6 +28,8 @@ import { workingDirectoryContext } from "./environment.js";
 import type { AgentMode, SessionEvent } from "../protocol/events/index.js";
 import type { InteractionKind } from "../protocol/interactions.js";
 import { EventSink, type EventListener } from "./event-sink.js";
+import type { HookSet } from "../hooks/hook-set.js";
+import { SessionHooks } from "./session-hooks.js";
 
 declare const AGENT_VERSION: string;
 export const agentVersion = (): string => (typeof AGENT_VERSION === "string" ? AGENT_VERSION : "0.0.0-dev");
@@ -62,6 +64,8 @@ export interface OpenSessionOptions {
   extraTools?: readonly AnyTool[];
   /** Subscribers attached before the first event (session.start / session.resume) is emitted. */
   listeners?: readonly EventListener[];
+  /** The hooks loaded for this session (the face resolved trust and --no-hooks); none when absent. */
+  hooks?: HookSet;
 }
 
 /** The permission setup of a session: flags, the rules from every source, floor checks switched off. */
@@ -194,6 +198,9 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       }
     },
     turnCount: log?.events.filter((event) => event.type === "assistant.turn_start").length ?? 0,
+    ...(options.hooks && (options.hooks.definitions.length > 0 || options.hooks.problems.length > 0)
+      ? { hooks: new SessionHooks(options.hooks, { sessionId: id, cwd: options.cwd, transcriptPath: store.eventsFileOf(id) }) }
+      : {}),
   });
 
   // The model hears when a command it left running in the background ends, without polling for it.
@@ -216,6 +223,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       ...(options.name ? { name: options.name } : {}),
       context,
     });
+    await session.runStartHooks("new");
     return { session, history: [] };
   }
 
@@ -239,6 +247,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       },
     });
   }
+  await session.runStartHooks("resume");
   if (options.mode && options.mode !== session.mode) session.dispatch({ type: "set_mode", mode: options.mode });
   if (options.name && options.name !== previous?.name) keeper.rename(options.name);
   return {

@@ -53,6 +53,8 @@ export class HookSet {
     readonly definitions: readonly HookDefinition[],
     /** Where a hook without its own cwd runs. */
     private readonly cwd: string,
+    /** Files or entries that could not be loaded, told once when the session starts. */
+    readonly problems: readonly string[] = [],
   ) {
     for (const hook of definitions) {
       const list = this.byEvent.get(hook.event) ?? [];
