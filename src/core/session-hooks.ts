@@ -47,6 +47,11 @@ export class SessionHooks {
     return this.set?.definitions ?? [];
   }
 
+  /** Files or entries that could not be loaded. */
+  get problems(): readonly string[] {
+    return this.set?.problems ?? [];
+  }
+
   has(event: HookEventName): boolean {
     return this.set?.has(event) ?? false;
   }
