@@ -6,7 +6,8 @@
 import { configFilePath, isFolderTrusted } from "../config/folder-trust.js";
 import { settingsPath, type Settings } from "../config/settings.js";
 import { HookSet } from "../hooks/hook-set.js";
-import { collectHooks, hookFilesIn, repoHooksDir } from "../hooks/load-hooks.js";
+import { collectHooks, hookFilesIn, readHookFiles, repoHooksDir } from "../hooks/load-hooks.js";
+import path from "node:path";
 import { findGitRoot } from "../util/git-root.js";
 
 export interface HookConfigInput {
@@ -22,18 +23,25 @@ export interface HookConfig {
   repoFiles: string[];
   /** The folder is trusted (repository hooks may run without asking). */
   trusted: boolean;
+  /** What the repository's hooks would run, one line each, for the trust question. */
+  repoCommands(): string[];
   /** Loads the hooks, with the repository's when `includeRepo`. */
   load(includeRepo: boolean): HookSet | undefined;
 }
 
 export function hookConfig(input: HookConfigInput): HookConfig {
-  if (!input.enabled || input.settings.disableAllHooks === true) return { repoFiles: [], trusted: false, load: () => undefined };
+  if (!input.enabled || input.settings.disableAllHooks === true) return { repoFiles: [], trusted: false, repoCommands: () => [], load: () => undefined };
   const gitRoot = findGitRoot(input.cwd)?.root;
   const repoFiles = gitRoot ? hookFilesIn(repoHooksDir(gitRoot)) : [];
   const trusted = repoFiles.length > 0 && isFolderTrusted(input.agentHome, input.cwd);
   return {
     repoFiles,
     trusted,
+    repoCommands: () => {
+      const root = gitRoot ?? input.cwd;
+      const { hooks, problems } = readHookFiles(repoFiles, "repo", root);
+      return [...hooks.map((hook) => `${hook.event}: ${hook.command} (${path.relative(root, hook.source.file)})`), ...problems.map((problem) => `(not loadable) ${problem}`)];
+    },
     load: (includeRepo) => {
       const { hooks, problems } = collectHooks({
         agentHome: input.agentHome,

@@ -9,6 +9,7 @@ import type { SessionManager } from "../core/session-manager.js";
 import type { SessionEvent } from "../protocol/events/index.js";
 import type { SessionMetadata } from "../session/session-metadata.js";
 import type { SessionHost } from "../ui/session-host.js";
+import type { HookSet } from "../hooks/hook-set.js";
 import type { Bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 
@@ -22,6 +23,8 @@ export class TuiSessionHost implements SessionHost {
   constructor(
     private readonly boot: Bootstrap,
     private readonly options: CliOptions,
+    /** The hooks every session of this TUI runs (trust was settled before it started). */
+    private readonly hooks?: HookSet,
   ) {}
 
   get ready(): boolean {
@@ -77,6 +80,7 @@ export class TuiSessionHost implements SessionHost {
       permissions: boot.permissions,
       customInstructions: options.customInstructions,
       explainAdvice: adviceText,
+      ...(this.hooks ? { hooks: this.hooks } : {}),
     });
     const previous = this.current;
     if (previous && previous.id === resumeId) {
