@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: start-up, a two-turn `-p` run, peak RSS, a 2,000-token streamed answer, and whether the
- * headless path loads ink/react. Every figure is a ratio to a baseline measured in the same run (processes
+ * headless path loads ink/react, and what a no-op hook costs per tool call. Every figure is a ratio to a baseline measured in the same run (processes
  * interleaved, medians over BENCH_RUNS runs after BENCH_WARMUPS warm-ups). Results: a table on stdout and
  * bench/results.json. Exits 0 even when a target is missed: this is a measurement, not a test.
  *
@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { checkHeadlessModules, type ModuleReport } from "./module-check.js";
 import { detectRssMethod, peakRssMb, timeInterleaved, type BenchCommand, type Stats } from "./measure.js";
 import { formatTable, mb, ms, summaryLine, writeResults, type Row } from "./report.js";
+import { benchHooks } from "./hooks.js";
 import { benchTui } from "./tui.js";
 import { createWorkspace, FINAL_TEXT, LONG_PROMPT, LONG_TAIL, LONG_TEXT, startBenchServer, TOOL_PROMPT } from "./scenario.js";
 
@@ -163,7 +164,10 @@ async function main(): Promise<void> {
       data: { ...modules },
     });
 
-    // 5. The interactive TUI in a pty.
+    // 5. A no-op hook's cost per tool call.
+    rows.push(await benchHooks({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv, runs: RUNS, warmups: WARMUPS }));
+
+    // 6. The interactive TUI in a pty.
     try {
       const tui = await benchTui({ agent: AGENT, cwd: ws.cwd, root: ws.root, env: cleanEnv, runs: RUNS, warmups: WARMUPS, cpuRuns: TUI_CPU_RUNS, keys: TUI_KEYS });
       rows.push(...tui.rows);
