@@ -13,7 +13,8 @@ import type { HookDefinition } from "../../src/hooks/load-hooks.js";
 import type { HookEventName } from "../../src/hooks/hook-schema.js";
 import { defineTool, type AnyTool } from "../../src/tools/define-tool.js";
 import { startHarness, tempDir, type Harness } from "../support/engine-harness.js";
-import { text, toolCall } from "../support/scripted-server.js";
+import { existsSync } from "node:fs";
+import { httpError, text, toolCall } from "../support/scripted-server.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -96,6 +97,41 @@ describe("hooks in the engine", () => {
     expect(post).toMatchObject({ toolName: "bash", toolResult: { resultType: "success" } });
     expect(String((post?.toolResult as { textResultForLlm: string }).textResultForLlm)).toContain("hello");
     expect(harness.ofType("permission.requested")).toHaveLength(0);
+  });
+
+  it("preToolUse's modifiedArgs replace the model's arguments (validated again); its ask asks what the rules allow", async () => {
+    const dir = tempDir("hooks-engine-");
+    const rewrite = `echo '{"modifiedArgs":{"command":"touch rewritten.txt","description":"Rewritten"}}'`;
+    harness = await startHarness({ hooks: new HookSet([hook("preToolUse", rewrite, "bash")], dir), allowAllTools: true });
+    harness.server.enqueue(toolCall("bash", { command: "touch original.txt", description: "Touch" }), text("ok"));
+    await harness.session.send("touch");
+    expect(existsSync(path.join(harness.cwd, "rewritten.txt"))).toBe(true);
+    expect(existsSync(path.join(harness.cwd, "original.txt"))).toBe(false);
+    await harness.close();
+
+    harness = await startHarness({ hooks: new HookSet([hook("preToolUse", `echo '{"modifiedArgs":{"command":42}}'`, "bash")], dir), allowAllTools: true });
+    harness.server.enqueue(toolCall("bash", { command: "touch original.txt", description: "Touch" }), text("ok"));
+    await harness.session.send("touch");
+    expect(String(harness.server.completionRequests.at(-1)?.body.messages.at(-1)?.content)).toContain("A preToolUse hook rewrote the arguments into invalid ones");
+    expect(existsSync(path.join(harness.cwd, "original.txt"))).toBe(false);
+    await harness.close();
+
+    // `echo hi` is read-only (allowed without asking); "ask" makes it need a person, and -p has none.
+    harness = await startHarness({ hooks: new HookSet([hook("preToolUse", `echo '{"permissionDecision":"ask"}'`)], dir) });
+    harness.server.enqueue(toolCall("bash", { command: "echo hi", description: "Say hi" }), text("ok"));
+    await harness.session.send("say hi");
+    expect(String(harness.server.completionRequests.at(-1)?.body.messages.at(-1)?.content)).toContain("a preToolUse hook asks for approval");
+  });
+
+  it("errorOccurred hears a session error", async () => {
+    const dir = tempDir("hooks-engine-");
+    const log = path.join(dir, "errors.jsonl");
+    harness = await startHarness({ hooks: new HookSet([hook("errorOccurred", `cat >> ${log}`)], dir), retry: { maxRetries: 0 } });
+    harness.server.enqueue(httpError(400, { message: "bad request body" }));
+    await harness.session.send("hello");
+    await harness.session.engine.hooks?.settle();
+    const [payload] = payloads(log);
+    expect(payload).toMatchObject({ error: { message: expect.stringContaining("bad request body") } });
   });
 
   it("/hooks lists what is loaded and from where", async () => {
