@@ -23,7 +23,7 @@ import type { PermissionSummary } from "./permission-summary.js";
 import { AgentRuntime, type PromptInput } from "./runtime/agent-runtime.js";
 import { SessionMetrics } from "./session-metrics.js";
 import type { SessionHooks } from "./session-hooks.js";
-import type { ToolHooks, ToolRunEnvironment } from "./tool-runner.js";
+import type { ToolRunEnvironment } from "./tool-runner.js";
 import { buildSystemPrompt, transformUserMessage } from "./system-prompt.js";
 import { ToolSet } from "./tool-set.js";
 import { runUserShellCommand } from "./user-shell-command.js";
@@ -102,8 +102,8 @@ export class AgentSession {
       onTurnEnd: () => options.syncLog(),
       systemPrompt: () => this.systemPrompt(),
       userMessage: (input, extra) => this.userMessage(input, extra),
-      beforePrompt: (input) => this.beforePrompt(input),
-      ...(options.hooks?.has("agentStop") ? { onStop: (active: boolean) => (options.hooks as SessionHooks).agentStop(emit, "end_turn", active) } : {}),
+      beforePrompt: (input, signal) => this.beforePrompt(input, signal),
+      ...(hooks?.has("agentStop") ? { onStop: (active: boolean, signal: AbortSignal) => hooks.agentStop(emit, "end_turn", active, signal) } : {}),
       onRunEnd: (result) => this.emitIdle(result.outcome === "aborted"),
       runShell: async (command, signal) => {
         try {
@@ -258,7 +258,7 @@ export class AgentSession {
 
   /** What a tool call of any agent of this session runs with; `emit` and `agentName` say which agent. */
   private toolEnvironment(tools: ToolSet, emit: Emit, agentName?: string): ToolRunEnvironment {
-    const toolHooks = this.toolHooks(emit, agentName);
+    const toolHooks = this.options.hooks?.forTools(emit, agentName);
     return {
       ...(toolHooks ? { hooks: toolHooks } : {}),
       tools,
@@ -271,22 +271,11 @@ export class AgentSession {
     };
   }
 
-  /** The tool hook events as this agent fires them; none when no tool event has a hook (no cost per call). */
-  private toolHooks(emit: Emit, agentName: string | undefined): ToolHooks | undefined {
-    const { hooks } = this.options;
-    if (!hooks || !(["preToolUse", "postToolUse", "postToolUseFailure", "permissionRequest"] as const).some((event) => hooks.has(event))) return undefined;
-    return {
-      preToolUse: (toolName, toolArgs) => hooks.preToolUse(emit, agentName, toolName, toolArgs),
-      permissionRequest: (toolName, toolInput) => hooks.permissionRequest(emit, agentName, toolName, toolInput),
-      postToolUse: (toolName, toolArgs, outcome) => hooks.postToolUse(emit, agentName, toolName, toolArgs, outcome),
-    };
-  }
-
   /** userPromptSubmitted, plus what sessionStart left for the first prompt. */
-  private async beforePrompt(input: PromptInput): Promise<string | undefined> {
+  private async beforePrompt(input: PromptInput, signal: AbortSignal): Promise<string | undefined> {
     const start = this.startContext;
     this.startContext = undefined;
-    const submitted = await this.options.hooks?.userPromptSubmitted(this.options.sink.emit, input.prompt);
+    const submitted = await this.options.hooks?.userPromptSubmitted(this.options.sink.emit, input.prompt, signal);
     const parts = [start, submitted].filter((part): part is string => part !== undefined);
     return parts.length > 0 ? parts.join("\n\n") : undefined;
   }

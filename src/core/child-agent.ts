@@ -71,7 +71,7 @@ export async function runChildAgent(spec: ChildAgentSpec, signal: AbortSignal, d
     agentName,
     ...(spec.agentDisplayName ? { agentDisplayName: spec.agentDisplayName } : {}),
     ...(spec.agentDescription ? { agentDescription: spec.agentDescription } : {}),
-  });
+  }, signal);
   const allowed = spec.toolNames ? new Set(spec.toolNames) : undefined;
   const tools = allowed ? deps.tools.filter((name) => allowed.has(name)) : deps.tools;
   const runtime = new AgentRuntime({
@@ -88,7 +88,7 @@ export async function runChildAgent(spec: ChildAgentSpec, signal: AbortSignal, d
     recordCall: deps.recordCall,
     onTurnEnd: deps.onTurnEnd,
     systemPrompt: () => spec.systemPrompt,
-    ...(hooks?.has("subagentStop") ? { onStop: (active: boolean) => hooks.subagentStop(emit, agentName, "end_turn", active) } : {}),
+    ...(hooks?.has("subagentStop") ? { onStop: (active: boolean, stopSignal: AbortSignal) => hooks.subagentStop(emit, agentName, "end_turn", active, stopSignal) } : {}),
     userMessage: (input) => ({ content: input.prompt, messageId: randomUUID(), ...(input.source ? { source: input.source } : {}) }),
   });
   const onAbort = () => runtime.interrupt();

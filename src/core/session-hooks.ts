@@ -9,6 +9,9 @@ import type { HookReporter, HookSet, RunHooksOptions, HookAnswer } from "../hook
 import type { HookDefinition } from "../hooks/load-hooks.js";
 import type { EventType, SessionEvent } from "../protocol/events/index.js";
 import type { Emit } from "./event-sink.js";
+import type { ToolHooks } from "./tool-runner.js";
+
+const TOOL_EVENTS = ["preToolUse", "postToolUse", "postToolUseFailure", "permissionRequest"] as const;
 
 /** Events that wait for a person: each fires the notification hook with its type. */
 const NOTIFYING: Partial<Record<EventType, string>> = {
@@ -98,37 +101,49 @@ export class SessionHooks {
     await this.run("sessionEnd", emit, { reason });
   }
 
-  async userPromptSubmitted(emit: Emit, prompt: string): Promise<string | undefined> {
-    return additionalContext(await this.run("userPromptSubmitted", emit, { prompt }));
+  async userPromptSubmitted(emit: Emit, prompt: string, signal?: AbortSignal): Promise<string | undefined> {
+    return additionalContext(await this.run("userPromptSubmitted", emit, { prompt }, { ...(signal ? { signal } : {}) }));
   }
 
-  async preToolUse(emit: Emit, agentName: string | undefined, toolName: string, toolArgs: unknown): Promise<ToolHookDecision> {
-    return toolDecision(await this.run("preToolUse", emit, { toolName, toolArgs, ...(agentName ? { agentName } : {}) }, { matchValue: toolName, until: isDeny }));
+  async preToolUse(emit: Emit, agentName: string | undefined, toolName: string, toolArgs: unknown, signal?: AbortSignal): Promise<ToolHookDecision> {
+    const fields = { toolName, toolArgs, ...(agentName ? { agentName } : {}) };
+    return toolDecision(await this.run("preToolUse", emit, fields, { matchValue: toolName, until: isDeny, ...(signal ? { signal } : {}) }));
   }
 
-  async postToolUse(emit: Emit, agentName: string | undefined, toolName: string, toolArgs: unknown, outcome: { success: boolean; text: string }): Promise<void> {
+  async postToolUse(emit: Emit, agentName: string | undefined, toolName: string, toolArgs: unknown, outcome: { success: boolean; text: string }, signal?: AbortSignal): Promise<void> {
     const event = outcome.success ? "postToolUse" : "postToolUseFailure";
     const toolResult = { resultType: outcome.success ? "success" : "failure", textResultForLlm: outcome.text };
-    await this.run(event, emit, { toolName, toolArgs, toolResult, ...(agentName ? { agentName } : {}) }, { matchValue: toolName });
+    await this.run(event, emit, { toolName, toolArgs, toolResult, ...(agentName ? { agentName } : {}) }, { matchValue: toolName, ...(signal ? { signal } : {}) });
   }
 
   /** In place of the permission dialog: approved, denied, or undefined (ask as usual). */
-  async permissionRequest(emit: Emit, agentName: string | undefined, toolName: string, toolInput: unknown): Promise<{ approved: boolean; reason?: string } | undefined> {
-    const answers = await this.run("permissionRequest", emit, { hookName: "permissionRequest", toolName, toolInput, permissionSuggestions: [], ...(agentName ? { agentName } : {}) }, { matchValue: toolName, until: isDeny });
-    return permissionDecision(answers);
+  async permissionRequest(emit: Emit, agentName: string | undefined, toolName: string, toolInput: unknown, signal?: AbortSignal): Promise<{ approved: boolean; reason?: string } | undefined> {
+    const fields = { hookName: "permissionRequest", toolName, toolInput, permissionSuggestions: [], ...(agentName ? { agentName } : {}) };
+    return permissionDecision(await this.run("permissionRequest", emit, fields, { matchValue: toolName, until: isDeny, ...(signal ? { signal } : {}) }));
+  }
+
+  /** The tool hook events as one agent fires them; none when no tool event has a hook (no cost per call). */
+  forTools(emit: Emit, agentName: string | undefined): ToolHooks | undefined {
+    if (!TOOL_EVENTS.some((event) => this.has(event))) return undefined;
+    return {
+      preToolUse: (toolName, toolArgs, signal) => this.preToolUse(emit, agentName, toolName, toolArgs, signal),
+      permissionRequest: (toolName, toolInput, signal) => this.permissionRequest(emit, agentName, toolName, toolInput, signal),
+      postToolUse: (toolName, toolArgs, outcome, signal) => this.postToolUse(emit, agentName, toolName, toolArgs, outcome, signal),
+    };
   }
 
   /** The main agent's prompt run ended; a block's reason is the next prompt. */
-  async agentStop(emit: Emit, stopReason: string, stopHookActive: boolean): Promise<string | undefined> {
-    return stopBlock(await this.run("agentStop", emit, { stopReason, stop_hook_active: stopHookActive }, { until: isBlock }));
+  async agentStop(emit: Emit, stopReason: string, stopHookActive: boolean, signal?: AbortSignal): Promise<string | undefined> {
+    return stopBlock(await this.run("agentStop", emit, { stopReason, stop_hook_active: stopHookActive }, { until: isBlock, ...(signal ? { signal } : {}) }));
   }
 
-  async subagentStart(emit: Emit, agent: { agentName: string; agentDisplayName?: string; agentDescription?: string }): Promise<string | undefined> {
-    return additionalContext(await this.run("subagentStart", emit, { ...agent }, { matchValue: agent.agentName }));
+  async subagentStart(emit: Emit, agent: { agentName: string; agentDisplayName?: string; agentDescription?: string }, signal?: AbortSignal): Promise<string | undefined> {
+    return additionalContext(await this.run("subagentStart", emit, { ...agent }, { matchValue: agent.agentName, ...(signal ? { signal } : {}) }));
   }
 
-  async subagentStop(emit: Emit, agentName: string, stopReason: string, stopHookActive: boolean): Promise<string | undefined> {
-    return stopBlock(await this.run("subagentStop", emit, { agentName, stopReason, stop_hook_active: stopHookActive }, { matchValue: agentName, until: isBlock }));
+  async subagentStop(emit: Emit, agentName: string, stopReason: string, stopHookActive: boolean, signal?: AbortSignal): Promise<string | undefined> {
+    const fields = { agentName, stopReason, stop_hook_active: stopHookActive };
+    return stopBlock(await this.run("subagentStop", emit, fields, { matchValue: agentName, until: isBlock, ...(signal ? { signal } : {}) }));
   }
 
   /** For compaction when it exists: runs before the conversation is compacted. */

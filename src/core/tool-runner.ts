@@ -33,9 +33,9 @@ export interface ToolRunEnvironment {
 
 /** The hook events around a tool call (preToolUse, permissionRequest, postToolUse/postToolUseFailure). */
 export interface ToolHooks {
-  preToolUse(toolName: string, toolArgs: unknown): Promise<ToolHookDecision>;
-  permissionRequest(toolName: string, toolInput: unknown): Promise<{ approved: boolean; reason?: string } | undefined>;
-  postToolUse(toolName: string, toolArgs: unknown, outcome: { success: boolean; text: string }): Promise<void>;
+  preToolUse(toolName: string, toolArgs: unknown, signal: AbortSignal): Promise<ToolHookDecision>;
+  permissionRequest(toolName: string, toolInput: unknown, signal: AbortSignal): Promise<{ approved: boolean; reason?: string } | undefined>;
+  postToolUse(toolName: string, toolArgs: unknown, outcome: { success: boolean; text: string }, signal: AbortSignal): Promise<void>;
 }
 
 /** A call refused before it was prepared (its arguments could not be read), with the result for the model. */
@@ -79,7 +79,8 @@ async function prepare(request: ToolRequest, env: ToolRunEnvironment, signal: Ab
   const { hooks } = env;
   if (hooks) {
     // Before the gate: a hook's deny wins over every allow rule; its allow still yields to a deny rule.
-    const hook = await hooks.preToolUse(tool.name, args);
+    const hook = await hooks.preToolUse(tool.name, args, signal);
+    if (signal.aborted) return notRun(request);
     if (hook.decision === "deny") {
       return { ready: false, request, code: "denied-by-hook", message: `Denied by preToolUse hook: ${hook.reason ?? "no reason given"}`, tool, args };
     }
@@ -92,7 +93,7 @@ async function prepare(request: ToolRequest, env: ToolRunEnvironment, signal: Ab
   }
   const permission = await tool.permission(args, { cwd: env.cwd, toolCallId: request.toolCallId });
   if (permission) {
-    const steer = hooks ? { hookDecision: hookSays, answerInstead: () => hooks.permissionRequest(tool.name, args) } : undefined;
+    const steer = hooks ? { hookDecision: hookSays, answerInstead: () => hooks.permissionRequest(tool.name, args, signal) } : undefined;
     const outcome = await env.permissions.check({ ...permission, toolCallId: request.toolCallId }, tool.name, signal, steer);
     if (!outcome.approved) return { ready: false, request, code: outcome.kind, message: outcome.message, tool, args };
   }
@@ -100,11 +101,11 @@ async function prepare(request: ToolRequest, env: ToolRunEnvironment, signal: Ab
 }
 
 /** postToolUse / postToolUseFailure for the calls that ran, in order. */
-async function afterCalls(prepared: readonly Prepared[], outcomes: readonly ToolOutcome[], env: ToolRunEnvironment): Promise<void> {
+async function afterCalls(prepared: readonly Prepared[], outcomes: readonly ToolOutcome[], env: ToolRunEnvironment, signal: AbortSignal): Promise<void> {
   if (!env.hooks) return;
   for (const [position, call] of prepared.entries()) {
     const outcome = outcomes[position] as ToolOutcome;
-    if (call.ready) await env.hooks.postToolUse(call.tool.name, call.args, { success: outcome.success !== false, text: truncateForModel(outcome.content) });
+    if (call.ready) await env.hooks.postToolUse(call.tool.name, call.args, { success: outcome.success !== false, text: truncateForModel(outcome.content) }, signal);
   }
 }
 
@@ -206,7 +207,7 @@ export async function runToolCalls(
         call.ready ? execute(call, env, signal) : { content: call.message, success: false, errorCode: call.code },
       ),
     );
-    await afterCalls(prepared, outcomes, env);
+    await afterCalls(prepared, outcomes, env, signal);
     prepared.forEach((call, position) => emitComplete(call.request, outcomes[position] as ToolOutcome, env, turnId, result));
   }
   return result;

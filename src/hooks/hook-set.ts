@@ -29,6 +29,8 @@ export interface RunHooksOptions {
   matchValue?: string;
   /** Stop at the first answer for which this is true (a deny, a block). */
   until?(answer: HookAnswer): boolean;
+  /** The interrupt of the work the hooks belong to: a running hook is killed, the rest are not started. */
+  signal?: AbortSignal;
 }
 
 function describeSource(hook: HookDefinition): string {
@@ -36,6 +38,7 @@ function describeSource(hook: HookDefinition): string {
 }
 
 function failureOf(hook: HookDefinition, run: HookRunResult): string | undefined {
+  if (run.aborted) return undefined;
   if (run.startError) return `could not start: ${run.startError}`;
   if (run.timedOut) return `timed out after ${hook.timeoutMs / 1000} s and was stopped`;
   if (run.exitCode !== undefined && run.exitCode !== 0 && run.exitCode !== 2) {
@@ -73,19 +76,24 @@ export class HookSet {
     if (!hooks) return [];
     const answers: HookAnswer[] = [];
     for (const hook of hooks) {
+      if (options.signal?.aborted) break;
       if (hook.matcher && !hook.matcher.test(options.matchValue ?? "")) continue;
-      const answer = await this.runOne(event, hook, payload, reporter);
+      const answer = await this.runOne(event, hook, payload, reporter, options.signal);
       answers.push(answer);
       if (options.until?.(answer)) break;
     }
     return answers;
   }
 
-  private async runOne(event: HookEventName, hook: HookDefinition, payload: Record<string, unknown>, reporter: HookReporter): Promise<HookAnswer> {
+  private async runOne(event: HookEventName, hook: HookDefinition, payload: Record<string, unknown>, reporter: HookReporter, signal?: AbortSignal): Promise<HookAnswer> {
     const hookInvocationId = randomUUID();
     reporter.start({ hookInvocationId, hookType: event, input: payload });
-    const run = await runHookCommand(hook, payload, this.cwd);
+    const run = await runHookCommand(hook, payload, this.cwd, signal);
     const answer: HookAnswer = { hook };
+    if (run.aborted) {
+      reporter.end({ hookInvocationId, hookType: event, success: false, error: { message: "interrupted" } });
+      return answer;
+    }
     let problem = failureOf(hook, run);
     if (!problem && run.exitCode === 2) answer.blocked = run.stderr.trim() || `Blocked by a ${event} hook.`;
     if (!problem && run.json) {

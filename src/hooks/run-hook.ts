@@ -14,6 +14,8 @@ export interface HookRunResult {
   /** stdout looked like JSON (started with `{`) but did not parse. */
   badJson?: boolean;
   timedOut: boolean;
+  /** Stopped because the work it belonged to was interrupted. */
+  aborted?: boolean;
   /** It could not be run at all (no such cwd, no bash). */
   startError?: string;
   durationMs: number;
@@ -44,7 +46,12 @@ function parseStdout(stdout: string): Pick<HookRunResult, "json" | "badJson"> {
   }
 }
 
-export async function runHookCommand(hook: Pick<HookDefinition, "command" | "cwd" | "env" | "timeoutMs">, payload: unknown, fallbackCwd: string): Promise<HookRunResult> {
+export async function runHookCommand(
+  hook: Pick<HookDefinition, "command" | "cwd" | "env" | "timeoutMs">,
+  payload: unknown,
+  fallbackCwd: string,
+  signal?: AbortSignal,
+): Promise<HookRunResult> {
   const started = performance.now();
   const { execa } = await (execaModule ??= import("execa"));
   let timedOut = false;
@@ -63,17 +70,23 @@ export async function runHookCommand(hook: Pick<HookDefinition, "command" | "cwd
     timedOut = true;
     killGroup(subprocess.pid);
   }, hook.timeoutMs);
+  // An interrupt does not wait for a hook: its group goes at once.
+  const onAbort = () => killGroup(subprocess.pid);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  if (signal?.aborted) onAbort();
   try {
     const result = await subprocess;
     const stdout = typeof result.stdout === "string" ? result.stdout : "";
     const stderr = typeof result.stderr === "string" ? result.stderr : "";
     const durationMs = performance.now() - started;
+    if (signal?.aborted && !timedOut) return { stdout, stderr, timedOut, aborted: true, durationMs };
     if (result.failed && result.exitCode === undefined && !timedOut) {
       return { stdout, stderr, timedOut, startError: result.shortMessage ?? result.message, durationMs };
     }
     return { ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}), stdout, stderr, timedOut, durationMs, ...(timedOut ? {} : parseStdout(stdout)) };
   } finally {
     clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
     // A hook's leftovers (a backgrounded child) go with it.
     killGroup(subprocess.pid);
   }

@@ -123,6 +123,20 @@ describe("hooks in the engine", () => {
     expect(String(harness.server.completionRequests.at(-1)?.body.messages.at(-1)?.content)).toContain("a preToolUse hook asks for approval");
   });
 
+  it("an interrupt does not wait for a hanging hook: its process group is killed and the prompt ends", async () => {
+    harness = await startHarness({ hooks: new HookSet([{ ...hook("preToolUse", "sleep 60"), timeoutMs: 60_000 }], tempDir("hooks-engine-")), allowAllTools: true });
+    harness.server.enqueue(toolCall("bash", { command: "echo hi", description: "Hi" }));
+    const started = harness.session.send("go");
+    const waitForHook = new Promise<void>((resolve) => harness?.session.subscribe((event) => (event.type === "hook.start" ? resolve() : undefined)));
+    await waitForHook;
+    const at = Date.now();
+    harness.session.interrupt();
+    const result = await started;
+    expect(result.outcome).toBe("aborted");
+    expect(Date.now() - at).toBeLessThan(5000);
+    expect(harness.ofType("session.warning")).toHaveLength(0);
+  });
+
   it("errorOccurred hears a session error", async () => {
     const dir = tempDir("hooks-engine-");
     const log = path.join(dir, "errors.jsonl");

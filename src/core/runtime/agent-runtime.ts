@@ -41,9 +41,9 @@ export interface AgentRuntimeOptions {
   /** The user.message data for a prompt (the date header, notices, tagged files, the mode, a hook's context). */
   userMessage(input: PromptInput, extra: { delivery?: "idle" | "queued" | "steering"; continuation?: boolean; context?: string }): EventData<"user.message">;
   /** Before a prompt's user.message (the userPromptSubmitted hook): context to add to what the model sees. */
-  beforePrompt?(input: PromptInput): Promise<string | undefined>;
+  beforePrompt?(input: PromptInput, signal: AbortSignal): Promise<string | undefined>;
   /** The prompt's run ended (the agentStop / subagentStop hook): a reason to go on with, as the next prompt. */
-  onStop?(stopHookActive: boolean): Promise<string | undefined>;
+  onStop?(stopHookActive: boolean, signal: AbortSignal): Promise<string | undefined>;
   /** A run ended (the session emits session.idle for its main agent). */
   onRunEnd?(result: RunResult): void;
   /** Runs a user's `!cmd` (only the main agent takes them). */
@@ -190,7 +190,7 @@ export class AgentRuntime {
         this.systemPromptSent = true;
         this.options.emit("system.message", { content: this.options.systemPrompt(), role: "system" });
       }
-      const context = this.options.beforePrompt ? await this.options.beforePrompt(input) : undefined;
+      const context = this.options.beforePrompt ? await this.options.beforePrompt(input, controller.signal) : undefined;
       this.emit("user.message", this.options.userMessage(input, { delivery, ...(context ? { context } : {}) }));
       const prompt = {
         loop: this.loopContext(),
@@ -202,7 +202,7 @@ export class AgentRuntime {
       await runPrompt(prompt, controller.signal, result);
       const { onStop } = this.options;
       for (let blocks = 0; onStop && blocks < MAX_STOP_HOOK_CONTINUATIONS && !controller.signal.aborted && (result.outcome === "completed" || result.outcome === "task_complete"); blocks++) {
-        const reason = await onStop(blocks > 0);
+        const reason = await onStop(blocks > 0, controller.signal);
         if (reason === undefined || controller.signal.aborted) break;
         this.emit("user.message", this.options.userMessage({ prompt: reason, source: "hook" }, {}));
         result.outcome = "completed";
