@@ -87,11 +87,20 @@ export class TuiSessionHost implements SessionHost {
       this.manager.close(previous.id); // reopening the same session: it must let go of its log first
       this.current = undefined;
     }
-    const opened = await this.manager.openSession({ ...(options.name && !resumeId ? { name: options.name } : {}), ...(resumeId ? { resumeId } : {}) });
+    // Warnings raised while the session opens (a bad hook file, a failing sessionStart hook) come before the
+    // TUI subscribes: kept and shown with the session's past.
+    const early: SessionEvent[] = [];
+    let opening = true;
+    const keepEarly = (event: SessionEvent) => {
+      if (opening && event.type === "session.warning") early.push(event);
+    };
+    const opened = await this.manager
+      .openSession({ ...(options.name && !resumeId ? { name: options.name } : {}), ...(resumeId ? { resumeId } : {}), listeners: [keepEarly] })
+      .finally(() => (opening = false));
     if (previous && previous.id !== resumeId) this.manager.close(previous.id);
     this.current = opened.session;
     this.resumedSession = resumeId !== undefined;
-    this.past = opened.history;
+    this.past = early.length > 0 ? [...opened.history, ...early] : opened.history;
     this.branch = workingDirectoryContext(options.cwd).branch;
   }
 

@@ -69,6 +69,15 @@ describe.skipIf(!HAS_TMUX)("the TUI's folder trust question", () => {
     expect(readFileSync(path.join(home, "config.json"), "utf8")).toContain("trustedFolders");
   });
 
+  it("a bad hook file is named on screen when the TUI starts", { timeout: 60_000 }, async () => {
+    rmSync(path.join(cwd, ".github"), { recursive: true, force: true });
+    mkdirSync(path.join(home, "hooks"), { recursive: true });
+    writeFileSync(path.join(home, "hooks", "broken.json"), "{ not json");
+    const p = await start();
+    const screen = await p.waitForText("broken.json: not valid JSON", { timeoutMs: WAIT_MS });
+    expect(screen).toContain("Hook file skipped");
+  });
+
   it("'no' starts without them", { timeout: 60_000 }, async () => {
     const p = await start();
     await p.waitForText("Do you trust the files in this folder?", { timeoutMs: WAIT_MS });
