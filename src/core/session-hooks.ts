@@ -11,6 +11,9 @@ import type { EventType, SessionEvent } from "../protocol/events/index.js";
 import type { Emit } from "./event-sink.js";
 import type { ToolHooks } from "./tool-runner.js";
 
+/** Copilot gives hooks a tool's arguments as a JSON string (`jq -r '.toolArgs' | jq -r '.command'`). */
+const argsText = (args: unknown): string => JSON.stringify(args ?? {});
+
 const TOOL_EVENTS = ["preToolUse", "postToolUse", "postToolUseFailure", "permissionRequest"] as const;
 
 /** Events that wait for a person: each fires the notification hook with its type. */
@@ -106,14 +109,14 @@ export class SessionHooks {
   }
 
   async preToolUse(emit: Emit, agentName: string | undefined, toolName: string, toolArgs: unknown, signal?: AbortSignal): Promise<ToolHookDecision> {
-    const fields = { toolName, toolArgs, ...(agentName ? { agentName } : {}) };
+    const fields = { toolName, toolArgs: argsText(toolArgs), ...(agentName ? { agentName } : {}) };
     return toolDecision(await this.run("preToolUse", emit, fields, { matchValue: toolName, until: isDeny, ...(signal ? { signal } : {}) }));
   }
 
   async postToolUse(emit: Emit, agentName: string | undefined, toolName: string, toolArgs: unknown, outcome: { success: boolean; text: string }, signal?: AbortSignal): Promise<void> {
     const event = outcome.success ? "postToolUse" : "postToolUseFailure";
     const toolResult = { resultType: outcome.success ? "success" : "failure", textResultForLlm: outcome.text };
-    await this.run(event, emit, { toolName, toolArgs, toolResult, ...(agentName ? { agentName } : {}) }, { matchValue: toolName, ...(signal ? { signal } : {}) });
+    await this.run(event, emit, { toolName, toolArgs: argsText(toolArgs), toolResult, ...(agentName ? { agentName } : {}) }, { matchValue: toolName, ...(signal ? { signal } : {}) });
   }
 
   /** In place of the permission dialog: approved, denied, or undefined (ask as usual). */

@@ -80,7 +80,7 @@ describe("hooks in the engine", () => {
     expect(String(requests[3]?.body.messages.at(-1)?.content)).toBe("Check once more.");
     expect(String(requests[4]?.body.messages.at(-1)?.content)).toBe("helper said: checked again");
     const [pre] = payloads(log);
-    expect(pre).toMatchObject({ toolName: "view", agentName: "explore", toolArgs: { path: harness.cwd } });
+    expect(pre).toMatchObject({ toolName: "view", agentName: "explore", toolArgs: JSON.stringify({ path: harness.cwd }) });
     const childHookEvents = harness.events.filter((event) => event.type === "hook.start" && event.agentId === "helper-1");
     expect(childHookEvents.map((event) => (event.data as { hookType: string }).hookType)).toEqual(["subagentStart", "preToolUse", "subagentStop", "subagentStop"]);
   });

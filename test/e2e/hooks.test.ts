@@ -2,12 +2,22 @@
  * Hooks end to end: the real bin/agent -p against the scripted server, with Copilot-format hook files in a
  * temp AGENT_HOME (and a temp repository). Every hook script only echoes, or touches a file in the temp dirs.
  */
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDir } from "../support/engine-harness.js";
 import { agentEnv, runAgent } from "../support/run-agent.js";
 import { startScriptedServer, text, toolCall, type CompletionRequest, type ScriptedServer } from "../support/scripted-server.js";
+
+const hasJq = (() => {
+  try {
+    execFileSync("jq", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
 
 let server: ScriptedServer;
 let home: string;
@@ -43,6 +53,29 @@ describe("hooks in agent -p", () => {
     expect(result.code).toBe(0);
     expect(existsSync(path.join(cwd, "made.txt"))).toBe(false);
     expect(toolResult(server.completionRequests.at(-1))).toBe("Denied by preToolUse hook: no shell today");
+  });
+
+  it.skipIf(!hasJq)("a script written for Copilot (jq on toolArgs, as its docs show) works unchanged", async () => {
+    const script = path.join(home, "block-rm.sh");
+    writeFileSync(
+      script,
+      [
+        "#!/bin/bash",
+        "INPUT=$(cat)",
+        "COMMAND=$(echo \"$INPUT\" | jq -r '.toolArgs' | jq -r '.command')",
+        'if echo "$COMMAND" | grep -qE "rm "; then',
+        '  echo \'{"permissionDecision":"deny","permissionDecisionReason":"Dangerous command detected"}\'',
+        "fi",
+        "",
+      ].join("\n"),
+      { mode: 0o755 },
+    );
+    userHooks("copilot.json", { preToolUse: [command(script)] });
+    writeFileSync(path.join(cwd, "keep.txt"), "x");
+    server.enqueue(toolCall("bash", { command: "rm keep.txt", description: "Remove" }), text("blocked"));
+    expect((await run(["remove it", "--allow-all-tools"])).code).toBe(0);
+    expect(existsSync(path.join(cwd, "keep.txt"))).toBe(true);
+    expect(toolResult(server.completionRequests.at(-1))).toBe("Denied by preToolUse hook: Dangerous command detected");
   });
 
   it("a hook's allow approves what -p could not ask about, but a deny rule still wins over it", async () => {
