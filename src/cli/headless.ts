@@ -107,7 +107,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
       explainAdvice: adviceText,
       resumeId: value.resumeId,
       listeners: [json?.onEvent ?? (text as TextPrinter).onEvent],
-      ...(hookSet ? { hooks: hookSet } : {}),
+      ...(hookSet ? { hooks: hookSet, initialPrompt: options.prompt } : {}),
     }, options.continue);
   } catch (error) {
     return fail(`could not open the session: ${(error as Error).message}`);

@@ -122,8 +122,8 @@ export class AgentSession {
   }
 
   /** Runs the sessionStart hooks; what they add reaches the model with the first prompt. */
-  async runStartHooks(source: "new" | "resume"): Promise<void> {
-    this.startContext = await this.options.hooks?.sessionStart(this.options.sink.emit, source);
+  async runStartHooks(source: "new" | "resume", initialPrompt?: string): Promise<void> {
+    this.startContext = await this.options.hooks?.sessionStart(this.options.sink.emit, source, initialPrompt);
   }
 
   /** Resolves when the session has ended (after its sessionEnd hooks). */

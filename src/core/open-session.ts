@@ -66,6 +66,8 @@ export interface OpenSessionOptions {
   listeners?: readonly EventListener[];
   /** The hooks loaded for this session (the face resolved trust and --no-hooks); none when absent. */
   hooks?: HookSet;
+  /** The prompt the session was started with (`-p`), for the sessionStart hook. */
+  initialPrompt?: string;
 }
 
 /** The permission setup of a session: flags, the rules from every source, floor checks switched off. */
@@ -223,7 +225,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       ...(options.name ? { name: options.name } : {}),
       context,
     });
-    await session.runStartHooks("new");
+    await session.runStartHooks("new", options.initialPrompt);
     return { session, history: [] };
   }
 

@@ -166,7 +166,7 @@ describe("hooks in agent -p", () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("broken.json: hooks.preToolUse.0.env.A");
     const [start, end] = readFileSync(payloads, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(start).toMatchObject({ source: "new", cwd });
+    expect(start).toMatchObject({ source: "new", cwd, initialPrompt: "hello" });
     expect(typeof start?.sessionId).toBe("string");
     expect(String(start?.transcriptPath)).toMatch(/events\.jsonl$/);
     expect(end).toMatchObject({ reason: "complete", sessionId: start?.sessionId });
