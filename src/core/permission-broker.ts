@@ -18,8 +18,9 @@ import { isBroadAllowRule, type PermissionSummary } from "./permission-summary.j
 export type PermissionOutcome = { approved: true } | { approved: false; kind: PermissionResultKind; message: string };
 
 /**
- * What hooks add to one check: preToolUse's allow (approves what would be asked; a deny rule still wins) or
- * ask (asks even what the rules allow), and a permissionRequest hook that may answer in place of the dialog.
+ * What hooks add to one check: preToolUse's allow (approves what --allow-all-tools would for this call, so deny
+ * rules, the floor and what cannot be checked against a deny rule still hold) or ask (asks even what the rules
+ * allow), and a permissionRequest hook that may answer in place of the dialog.
  */
 export interface PermissionSteer {
   hookDecision?: "allow" | "ask";
@@ -106,9 +107,9 @@ export class PermissionBroker {
 
   private async check(request: PermissionRequest, toolName: string, signal: AbortSignal, emit: Emit, steer?: PermissionSteer): Promise<PermissionOutcome> {
     const gathered = await gatherFacts(request, toolName, this.options.environment);
-    const found = decide(gathered.facts, { ...this.policy, approvals: mergeApprovals(this.options.remembered, this.session) });
+    const policy = { ...this.policy, ...(steer?.hookDecision === "allow" ? { allowAllTools: true } : {}) };
+    const found = decide(gathered.facts, { ...policy, approvals: mergeApprovals(this.options.remembered, this.session) });
     if (found.verdict === "deny") return { approved: false, kind: "denied-by-rules", message: found.reason };
-    if (steer?.hookDecision === "allow") return { approved: true };
     const decision = found.verdict === "allow" && steer?.hookDecision === "ask" ? { verdict: "ask" as const, reason: "a preToolUse hook asks for approval", needs: [] } : found;
     if (decision.verdict === "allow") return { approved: true };
     const hookAnswer = steer?.answerInstead ? await steer.answerInstead() : undefined;

@@ -88,6 +88,11 @@ describe("hooks in agent -p", () => {
     expect((await run(["make it", "--deny-tool", "shell(touch)"])).code).toBe(0);
     expect(existsSync(path.join(cwd, "refused.txt"))).toBe(false);
     expect(toolResult(server.completionRequests.at(-1))).toContain("denied due to the following rules: `shell(touch)`");
+
+    // Like --allow-all-tools, it does not approve what cannot be checked against a deny rule in force.
+    server.enqueue(toolCall("bash", { command: "echo '* diff=x' > .gitattributes", description: "Attributes" }), text("refused"));
+    expect((await run(["write it", "--deny-tool", "shell(rm)"])).code).toBe(0);
+    expect(existsSync(path.join(cwd, ".gitattributes"))).toBe(false);
   });
 
   it("userPromptSubmitted's additionalContext reaches the model with the prompt", async () => {
