@@ -102,7 +102,7 @@ export class AgentSession {
       onTurnEnd: () => options.syncLog(),
       systemPrompt: () => this.systemPrompt(),
       userMessage: (input, extra) => this.userMessage(input, extra),
-      beforePrompt: (input, signal) => this.beforePrompt(input, signal),
+      ...(hooks?.has("userPromptSubmitted") || hooks?.has("sessionStart") ? { beforePrompt: (input: PromptInput, signal: AbortSignal) => this.beforePrompt(input, signal) } : {}),
       ...(hooks?.has("agentStop") ? { onStop: (active: boolean, signal: AbortSignal) => hooks.agentStop(emit, "end_turn", active, signal) } : {}),
       onRunEnd: (result) => this.emitIdle(result.outcome === "aborted"),
       runShell: async (command, signal) => {
