@@ -33,9 +33,12 @@ const matcherSchema = z.string().refine((text) => {
   }
 }, "not a valid regular expression");
 
-/** Unknown keys (a comment, an HTTP executor's fields) are tolerated, as Copilot does. */
+/**
+ * Unknown keys (a comment, an HTTP executor's fields) are tolerated, as Copilot does. Entries of another type
+ * (Copilot's `prompt` hooks, HTTP hooks) are accepted and skipped, so a team's file still loads.
+ */
 export const commandHookSchema = z.looseObject({
-  type: z.literal("command"),
+  type: z.string().min(1),
   /** Optional: a hook written only for PowerShell has nothing to run here and is skipped. */
   bash: z.string().min(1).optional(),
   powershell: z.string().optional(),

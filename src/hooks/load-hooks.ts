@@ -41,7 +41,7 @@ function definitionsOf(map: z.infer<typeof hookMapSchema>, source: HookDefinitio
   for (const [event, entries] of Object.entries(map)) {
     if (!isHookEvent(event)) continue;
     for (const entry of entries) {
-      if (!entry.bash) continue;
+      if (entry.type !== "command" || !entry.bash) continue;
       hooks.push({
         event,
         command: entry.bash,

@@ -37,6 +37,9 @@ describe("loading hooks", () => {
 
   it("accepts settings' hooks as a whole hook file too, and reports a bad matcher", () => {
     expect(readSettingsHooks({ version: 1, hooks: { sessionEnd: [{ type: "command", bash: "true" }] } }, "settings.json", "/").hooks).toHaveLength(1);
+    // Copilot's prompt hooks are not run here, but do not make the file unreadable.
+    const withPrompt = readSettingsHooks({ sessionStart: [{ type: "prompt", prompt: "/help" }, { type: "command", bash: "true" }] }, "settings.json", "/");
+    expect(withPrompt).toMatchObject({ problems: [], hooks: [{ event: "sessionStart", command: "true" }] });
     const bad = readSettingsHooks({ preToolUse: [{ type: "command", bash: "true", matcher: "(" }] }, "settings.json", "/");
     expect(bad.hooks).toEqual([]);
     expect(bad.problems[0]).toContain("hooks.preToolUse.0.matcher: not a valid regular expression");
