@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: start-up, a two-turn `-p` run, peak RSS, a 2,000-token streamed answer, whether the
- * headless path loads ink/react, and the installed size of the packed package. Every timing is a ratio to a
- * baseline measured in the same run (processes interleaved, medians over BENCH_RUNS runs after BENCH_WARMUPS warm-ups). Results: a table on stdout and
+ * headless path loads ink/react, what a no-op hook costs per tool call, and the installed size of the packed
+ * package. Every timing is a ratio to a baseline measured in the same run (processes interleaved, medians
+ * over BENCH_RUNS runs after BENCH_WARMUPS warm-ups). Results: a table on stdout and
  * bench/results.json. Exits 0 even when a target is missed: this is a measurement, not a test.
  *
  * Then the interactive TUI in a pty (bench/tui.ts): first frame, CPU per 1,000 streamed tokens at 10 and
@@ -18,6 +19,7 @@ import { measureInstallSize } from "./install-size.js";
 import { checkHeadlessModules, type ModuleReport } from "./module-check.js";
 import { detectRssMethod, peakRssMb, timeInterleaved, type BenchCommand, type Stats } from "./measure.js";
 import { formatTable, mb, ms, summaryLine, writeResults, type Row } from "./report.js";
+import { benchHooks } from "./hooks.js";
 import { benchTui } from "./tui.js";
 import { createWorkspace, FINAL_TEXT, LONG_PROMPT, LONG_TAIL, LONG_TEXT, startBenchServer, TOOL_PROMPT } from "./scenario.js";
 
@@ -164,7 +166,9 @@ async function main(): Promise<void> {
       data: { ...modules },
     });
 
-    // 5. Installed size: npm pack, then npm install of the tarball into an empty directory.
+    // 5. A no-op hook's cost per tool call.
+    rows.push(await benchHooks({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv, runs: RUNS, warmups: WARMUPS }));
+    // 6. Installed size: npm pack, then npm install of the tarball into an empty directory.
     const INSTALL_TARGET_MB = 20;
     try {
       const size = measureInstallSize(repo(""));

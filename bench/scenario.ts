@@ -4,15 +4,19 @@
  *
  *   last message role "user", prompt contains LONG_MARKER → a ~8,000-character answer streamed in
  *                                                          2,000 pieces, usage completion_tokens 2000
+ *   last message role "user", prompt contains HOOKS_MARKER → HOOK_BENCH_CALLS `view` calls in one response
  *   last message role "user", otherwise                  → a `view` tool call for the bench file
  *   last message role "tool"                             → a short final answer (FINAL_TEXT)
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startScriptedServer, text, toolCall, type CompletionRequest, type ScriptedResponse, type ScriptedServer } from "../test/support/scripted-server.js";
+import { startScriptedServer, text, toolCall, toolCalls, type CompletionRequest, type ScriptedResponse, type ScriptedServer } from "../test/support/scripted-server.js";
 
 export const LONG_MARKER = "BENCH-LONG";
+/** A prompt with this marker gets HOOK_BENCH_CALLS `view` calls in one response (the hook cost bench). */
+export const HOOKS_MARKER = "BENCH-HOOKS";
+export const HOOK_BENCH_CALLS = 10;
 export const TOOL_PROMPT = "Read notes.txt and tell me what it says.";
 export const LONG_PROMPT = `${LONG_MARKER}: write a long explanation.`;
 export const FINAL_TEXT = "The file says the bench works.";
@@ -77,6 +81,9 @@ export function benchResponder(file: string): (request: CompletionRequest) => Sc
     if (last?.role === "tool") return text(FINAL_TEXT);
     if (last?.role === "user" && contentText(last.content).includes(LONG_MARKER)) {
       return text(LONG_TEXT, { chunkSize: LONG_CHARS_PER_TOKEN, usage: { prompt_tokens: 100, completion_tokens: LONG_TOKENS } });
+    }
+    if (last?.role === "user" && contentText(last.content).includes(HOOKS_MARKER)) {
+      return toolCalls(Array.from({ length: HOOK_BENCH_CALLS }, () => ({ name: "view", arguments: { path: file } })));
     }
     return toolCall("view", { path: file });
   };

@@ -17,6 +17,8 @@ export interface CliOptions {
   name?: string;
   permissions: PermissionFlags;
   customInstructions: boolean;
+  /** false with --no-hooks. */
+  hooks: boolean;
   cwd: string;
   /** --reset-allowed-tools: forget the approvals remembered for cwd instead of running anything. */
   resetAllowedTools?: boolean;

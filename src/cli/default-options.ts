@@ -9,6 +9,7 @@ export function defaultCliOptions(env: NodeJS.ProcessEnv = process.env): CliOpti
     continue: false,
     permissions: { ...noPermissionFlags, allowAllTools: envAllowsAll(env), allowAllSources: { tools: envAllowAllSources(env), paths: [], urls: [] } },
     customInstructions: true,
+    hooks: true,
     cwd: process.cwd(),
   };
 }

@@ -12,6 +12,7 @@ import { ExitCode } from "./exit-codes.js";
 import { GuardedOutput } from "./guarded-output.js";
 import { JsonPrinter, writeFailureResult } from "./json-printer.js";
 import { openUnlessInUse, type OpenOutcome } from "./open-unless-in-use.js";
+import { hookConfig, untrustedNote } from "./session-hook-config.js";
 import { plainStyle, TextPrinter, type TextStyle } from "./text-printer.js";
 
 /** Colours only for a terminal; chalk (and its terminal detection) is loaded only then. */
@@ -89,6 +90,10 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         screen: () => ({ columns: process.stdout.columns ?? 0, rows: process.stdout.rows ?? 0 }),
         stdoutIsTerminal: process.stdout.isTTY === true,
       });
+  const hooks = hookConfig({ agentHome: value.agentHome, cwd: options.cwd, settings: value.settings, enabled: options.hooks });
+  // Nobody to ask: an untrusted folder's repository hooks stay off, and the person is told how to trust it.
+  if (hooks.repoFiles.length > 0 && !hooks.trusted) stderr.write(`agent: ${untrustedNote(hooks.repoFiles, options.cwd, value.agentHome)}\n`);
+  const hookSet = hooks.load(hooks.trusted);
   let opened: OpenOutcome;
   try {
     opened = await openUnlessInUse({
@@ -108,6 +113,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
       explainAdvice: adviceText,
       resumeId: value.resumeId,
       listeners: [json?.onEvent ?? (text as TextPrinter).onEvent],
+      ...(hookSet ? { hooks: hookSet, initialPrompt: options.prompt } : {}),
     }, options.continue);
   } catch (error) {
     return fail(`could not open the session: ${(error as Error).message}`);
@@ -166,6 +172,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     process.off("SIGTERM", onSignal);
   }
   session.dispatch({ type: "shutdown" });
+  await session.whenEnded();
   // Stopped because nobody reads the output any more: a normal ending, not an interrupt.
   const exitCode = signalCode ?? (pipeClosed && result.outcome === "aborted" ? ExitCode.ok : exitCodeFor(result));
   const durationMs = performance.now() - started;

@@ -2,7 +2,12 @@
  * `agent` without -p: the interactive TUI. Configuration problems are reported before the terminal is
  * touched; the TUI itself is loaded only here (the headless path never loads ink or react).
  */
+import { trustFolder } from "../config/folder-trust.js";
+import type { Settings } from "../config/settings.js";
+import type { HookSet } from "../hooks/hook-set.js";
 import { FilePromptHistory } from "../session/prompt-history.js";
+import type { Theme } from "../ui/theme.js";
+import { hookConfig } from "./session-hook-config.js";
 import { SessionLockedError, sessionLockHolder } from "../session/session-lock.js";
 import { bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
@@ -25,6 +30,19 @@ async function withoutGlobalFetch<T>(load: () => Promise<T>): Promise<T> {
   } finally {
     Object.defineProperty(globalThis, "fetch", descriptor);
   }
+}
+
+/**
+ * The hooks of the TUI's sessions. In an untrusted folder whose repository has hook files, the person is
+ * asked once, naming what would run: trust this time, always (remembered), or not (user hooks still run).
+ */
+async function settleHooks(agentHome: string, settings: Settings, options: CliOptions, theme: Theme): Promise<HookSet | undefined> {
+  const hooks = hookConfig({ agentHome, cwd: options.cwd, settings, enabled: options.hooks });
+  if (hooks.repoFiles.length === 0 || hooks.trusted) return hooks.load(hooks.trusted);
+  const { askFolderTrust } = await import("../ui/ask-folder-trust.js");
+  const answer = await askFolderTrust({ folder: options.cwd, commands: hooks.repoCommands(), theme });
+  if (answer === "always") trustFolder(agentHome, options.cwd);
+  return hooks.load(answer !== "no");
 }
 
 export async function runInteractive(options: CliOptions): Promise<number> {
@@ -59,7 +77,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     process.stderr.write(`agent: ${continueNote(error)}\n`);
     resumeId = undefined;
   }
-  const host = new TuiSessionHost(boot.value, options);
+  const host = new TuiSessionHost(boot.value, options, await settleHooks(boot.value.agentHome, boot.value.settings, options, theme));
   const result = await ui.runTui({
     host,
     openSession: () => host.open(resumeId),

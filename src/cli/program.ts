@@ -46,6 +46,7 @@ function buildCommand(): Command {
     .option("--available-tools <tools...>", "offer only these tools to the model")
     .option("--excluded-tools <tools...>", "hide these tools from the model")
     .option("--no-custom-instructions", "do not load AGENTS.md and other instruction files")
+    .option("--no-hooks", "run no hooks (user, repository or settings)")
     .option("-C <dir>", "change to this directory first")
     .option("--reset-allowed-tools", "forget the approvals remembered (\"always in this directory\") for the working directory, then exit")
     .showHelpAfterError("(run agent --help for usage)")
@@ -79,6 +80,7 @@ interface RawOptions {
   availableTools?: string[];
   excludedTools?: string[];
   customInstructions: boolean;
+  hooks: boolean;
   C?: string;
   resetAllowedTools?: boolean;
 }
@@ -115,6 +117,7 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
     name: raw.name,
     permissions: permissionFlags(raw, cwd),
     customInstructions: raw.customInstructions,
+    hooks: raw.hooks,
     cwd,
     ...(raw.resetAllowedTools ? { resetAllowedTools: true } : {}),
   };

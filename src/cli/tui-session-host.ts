@@ -9,6 +9,7 @@ import type { SessionManager } from "../core/session-manager.js";
 import type { SessionEvent } from "../protocol/events/index.js";
 import type { SessionMetadata } from "../session/session-metadata.js";
 import type { SessionHost } from "../ui/session-host.js";
+import type { HookSet } from "../hooks/hook-set.js";
 import type { Bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 
@@ -22,6 +23,8 @@ export class TuiSessionHost implements SessionHost {
   constructor(
     private readonly boot: Bootstrap,
     private readonly options: CliOptions,
+    /** The hooks every session of this TUI runs (trust was settled before it started). */
+    private readonly hooks?: HookSet,
   ) {}
 
   get ready(): boolean {
@@ -77,17 +80,27 @@ export class TuiSessionHost implements SessionHost {
       permissions: boot.permissions,
       customInstructions: options.customInstructions,
       explainAdvice: adviceText,
+      ...(this.hooks ? { hooks: this.hooks } : {}),
     });
     const previous = this.current;
     if (previous && previous.id === resumeId) {
       this.manager.close(previous.id); // reopening the same session: it must let go of its log first
       this.current = undefined;
     }
-    const opened = await this.manager.openSession({ ...(options.name && !resumeId ? { name: options.name } : {}), ...(resumeId ? { resumeId } : {}) });
+    // Warnings raised while the session opens (a bad hook file, a failing sessionStart hook) come before the
+    // TUI subscribes: kept and shown with the session's past.
+    const early: SessionEvent[] = [];
+    let opening = true;
+    const keepEarly = (event: SessionEvent) => {
+      if (opening && event.type === "session.warning") early.push(event);
+    };
+    const opened = await this.manager
+      .openSession({ ...(options.name && !resumeId ? { name: options.name } : {}), ...(resumeId ? { resumeId } : {}), listeners: [keepEarly] })
+      .finally(() => (opening = false));
     if (previous && previous.id !== resumeId) this.manager.close(previous.id);
     this.current = opened.session;
     this.resumedSession = resumeId !== undefined;
-    this.past = opened.history;
+    this.past = early.length > 0 ? [...opened.history, ...early] : opened.history;
     // --agent applies to the session the TUI starts with; later ones (/new, /resume) start with the default
     // agent. What selecting says (a bad agent file) is kept with the past, as the TUI subscribes only later.
     if (options.agent !== undefined && previous === undefined) {

@@ -44,5 +44,9 @@ export const settingsSchema = z.looseObject({
   /** Copilot CLI's URL lists: allowed and denied URLs or domains. */
   allowedUrls: z.array(z.string()).optional(),
   deniedUrls: z.array(z.string()).optional(),
+  /** Copilot's inline hooks (`{"<event>": [...]}`); checked by src/hooks so one bad entry does not stop the session. */
+  hooks: z.unknown().optional(),
+  /** Turns every hook off (as --no-hooks does). */
+  disableAllHooks: z.boolean().optional(),
 });
 export type Settings = z.infer<typeof settingsSchema>;

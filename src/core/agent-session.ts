@@ -3,69 +3,33 @@
  * `subscribe`. It holds the session-wide state (mode, model, permissions, the interaction broker) around
  * the main agent's runtime; the loop and the queue live in the runtime, which subagents reuse.
  */
-import { randomUUID } from "node:crypto";
 import { realpathSync } from "node:fs";
 import type { CommandResult, RunResult, SessionCommand } from "../protocol/commands.js";
-import type { AgentMode, Attachment, BackgroundTasks, EventData, SessionEvent, WorkingDirectoryContext } from "../protocol/events/index.js";
-import type { RetryPolicy } from "../provider/retry.js";
+import type { AgentMode, BackgroundTasks, EventData, SessionEvent } from "../protocol/events/index.js";
 import type { ChatProvider } from "../provider/types.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import { AgentCatalog, agentAllowsTool, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
-import { taggedFilesBlock } from "./attachments.js";
 import { ChildAgent, type ChildAgentSpec } from "./child-agent.js";
-import type { Conversation } from "./conversation.js";
-import type { InstructionFile } from "./custom-instructions.js";
 import { describeOs, userShell } from "./environment.js";
-import type { Emit, EventListener, EventSink } from "./event-sink.js";
+import type { Emit, EventListener } from "./event-sink.js";
 import { routeInput } from "./input-router.js";
-import type { InteractionBroker } from "./interaction-broker.js";
 import { availableModes, modePreset, type ModePreset } from "./modes.js";
-import type { PermissionBroker } from "./permission-broker.js";
 import type { PermissionSummary } from "./permission-summary.js";
 import { AgentRuntime, type PromptInput } from "./runtime/agent-runtime.js";
 import { SessionMetrics } from "./session-metrics.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { TaskRecord } from "./tasks/task-registry.js";
 import { DEFAULT_SUBAGENT_LIMITS, SessionSubagents } from "./tasks/session-subagents.js";
-import type { SubagentLimits } from "./tasks/subagent-host.js";
+import type { SessionHooks } from "./session-hooks.js";
 import type { ToolRunEnvironment } from "./tool-runner.js";
-import { buildSystemPrompt, transformUserMessage } from "./system-prompt.js";
+import { buildSystemPrompt } from "./system-prompt.js";
 import { ToolSet } from "./tool-set.js";
 import { runUserShellCommand } from "./user-shell-command.js";
 
-export interface AgentSessionOptions {
-  id: string;
-  dir: string;
-  context: WorkingDirectoryContext;
-  sink: EventSink;
-  conversation: Conversation;
-  provider: ChatProvider;
-  /**
-   * Makes a provider for another model (/model, a subagent's model); without it the model cannot change.
-   * `initiator: "sub-agent"` marks a subagent's requests (the x-initiator header).
-   */
-  createProvider?(model: string, options?: { initiator?: "sub-agent" }): ChatProvider;
-  subagentLimits?: SubagentLimits;
-  retry: RetryPolicy;
-  mode: AgentMode;
-  maxAutopilotContinues: number;
-  /** A person can answer questions and permission requests. */
-  interactive: boolean;
-  permissions: PermissionBroker;
-  interactions: InteractionBroker;
-  tools: readonly AnyTool[];
-  /** --available-tools / --excluded-tools: which tools the model may see at all. */
-  toolFilter?: { available?: readonly string[]; excluded?: readonly string[] };
-  instructions: readonly InstructionFile[];
-  /** The agents a session can delegate to or run as (loaded on first use); built-ins only when absent. */
-  agents?: AgentDirectory;
-  backgroundTasks(): BackgroundTasks;
-  /** Flushes the log to disk (turn boundaries). */
-  syncLog(): void;
-  /** Releases what the session holds (background shells, the log); called by shutdown(). */
-  dispose(): void;
-  turnCount?: number;
-}
+import type { AgentSessionOptions } from "./session-options.js";
+import { buildUserMessage, type UserMessageExtra } from "./user-message.js";
+
+export type { AgentSessionOptions } from "./session-options.js";
 
 export class AgentSession {
   readonly id: string;
@@ -84,6 +48,9 @@ export class AgentSession {
   /** The custom agent the main session runs as (/agent, --agent). */
   private selectedAgent: AgentDefinition | undefined;
   readonly agents: AgentDirectory;
+  /** sessionStart's additionalContext, for the first prompt. */
+  private startContext: string | undefined;
+  private ending: Promise<void> | undefined;
 
   constructor(private readonly options: AgentSessionOptions) {
     this.id = options.id;
@@ -99,9 +66,6 @@ export class AgentSession {
     const emit = options.sink.emit;
     options.sink.addInternal((event) => {
       if (event.type === "subagent.started" && event.data.executionMode === "background") this.metrics.backgroundAgents++;
-      if (event.agentId) return;
-      if (event.type === "system.notification") this.unseenNotifications++;
-      else if (event.type === "assistant.turn_start") this.unseenNotifications = 0;
     });
     this.subagents = new SessionSubagents({
       agents: () => this.agents,
@@ -111,7 +75,10 @@ export class AgentSession {
       newChild: (spec, depth) => this.newChild(spec, depth),
       notifyMain: (notification) => this.notify(notification),
       emit,
+      sink: options.sink,
     });
+    const { hooks } = options;
+    if (hooks && (hooks.has("errorOccurred") || hooks.has("notification"))) options.sink.addInternal((event) => hooks.observe(event, emit));
     this.runtime = new AgentRuntime({
       emit,
       conversation: options.conversation,
@@ -127,6 +94,8 @@ export class AgentSession {
       onTurnEnd: () => options.syncLog(),
       systemPrompt: () => this.systemPrompt(),
       userMessage: (input, extra) => this.userMessage(input, extra),
+      ...(hooks?.has("userPromptSubmitted") || hooks?.has("sessionStart") ? { beforePrompt: (input: PromptInput, signal: AbortSignal) => this.beforePrompt(input, signal) } : {}),
+      ...(hooks?.has("agentStop") ? { onStop: (active: boolean, signal: AbortSignal) => hooks.agentStop(emit, "end_turn", active, signal) } : {}),
       onRunEnd: (result) => this.emitIdle(result.outcome === "aborted"),
       runShell: async (command, signal) => {
         try {
@@ -137,6 +106,21 @@ export class AgentSession {
         }
       },
     });
+  }
+
+  /** The session's hooks (subagent and compaction work fire theirs through it). */
+  get hooks(): SessionHooks | undefined {
+    return this.options.hooks;
+  }
+
+  /** Runs the sessionStart hooks; what they add reaches the model with the first prompt. */
+  async runStartHooks(source: "new" | "resume", initialPrompt?: string): Promise<void> {
+    this.startContext = await this.options.hooks?.sessionStart(this.options.sink.emit, source, initialPrompt);
+  }
+
+  /** Resolves when the session has ended (after its sessionEnd hooks). */
+  whenEnded(): Promise<void> {
+    return this.ending ?? Promise.resolve();
   }
 
   get mode(): AgentMode {
@@ -273,7 +257,7 @@ export class AgentSession {
       case "flush_queue":
         return this.runtime.flushQueue();
       case "settle_background":
-        return this.settleBackground(command.timeoutMs);
+        return this.subagents.settle(command.timeoutMs, () => this.runtime.submit({ prompt: "", silent: true, source: "notification" }));
       case "message_agent":
         return this.subagents.registry.sendMessage(command.agentId, command.message);
       case "cancel_agent":
@@ -312,12 +296,14 @@ export class AgentSession {
   /** A subagent at `depth`: the session's tools (no mode's extras) and, below the depth cap, its own task tool. */
   private newChild(spec: ChildAgentSpec, depth: number): ChildAgent {
     const { createProvider } = this.options;
+    const agentName = spec.agentName ?? spec.agentId;
     return new ChildAgent(spec, {
       sink: this.options.sink,
+      ...(this.options.hooks ? { hooks: this.options.hooks } : {}),
       provider: createProvider ? createProvider(spec.model ?? this.provider.model, { initiator: "sub-agent" }) : this.provider,
       retry: this.options.retry,
       tools: (emit) => new ToolSet([...this.baseTools(), ...this.subagents.childTools(depth, emit)]),
-      toolEnvironment: (tools, emit) => this.toolEnvironment(tools, emit),
+      toolEnvironment: (tools, emit) => this.toolEnvironment(tools, emit, agentName),
       nextTurnId: this.nextTurnId,
       recordRequest: (model) => this.metrics.recordRequest(model),
       recordCall: (call) => this.metrics.recordCall(call),
@@ -325,34 +311,11 @@ export class AgentSession {
     });
   }
 
-  /**
-   * In a run without a person, the prompt's end waits for the background agents: as each answers, the main
-   * agent gets a turn to use it; past the timeout they are cancelled. Returns the last of those turns.
-   */
-  private async settleBackground(timeoutMs: number): Promise<RunResult | undefined> {
-    const deadline = Date.now() + timeoutMs;
-    let last: RunResult | undefined;
-    for (;;) {
-      // What agents said while the main agent was idle: it gets a turn to use it.
-      if (this.unseenNotifications > 0 && !this.closed) {
-        this.unseenNotifications = 0;
-        last = await this.runtime.submit({ prompt: "", silent: true, source: "notification" });
-        continue;
-      }
-      if (this.subagents.registry.active().length === 0 || this.closed) break;
-      const left = deadline - Date.now();
-      if (left <= 0 || !(await this.subagents.registry.settleOne(left))) {
-        this.subagents.registry.cancelAll();
-        this.options.sink.emit("session.warning", { warningType: "background_timeout", message: `Background agents were still running after ${Math.round(timeoutMs / 1000)} s and were cancelled.` });
-        break;
-      }
-    }
-    return last;
-  }
-
-  /** What a tool call of any agent of this session runs with; `emit` says which agent. */
-  private toolEnvironment(tools: ToolSet, emit: Emit): ToolRunEnvironment {
+  /** What a tool call of any agent of this session runs with; `emit` and `agentName` say which agent. */
+  private toolEnvironment(tools: ToolSet, emit: Emit, agentName?: string): ToolRunEnvironment {
+    const toolHooks = this.options.hooks?.forTools(emit, agentName);
     return {
+      ...(toolHooks ? { hooks: toolHooks } : {}),
       tools,
       cwd: this.cwd,
       sessionDir: this.dir,
@@ -361,6 +324,15 @@ export class AgentSession {
       ask: (kind, request, signal) => this.options.interactions.ask(kind, request, { emit, signal }),
       onCodeChange: (change) => this.metrics.recordCodeChange(change),
     };
+  }
+
+  /** userPromptSubmitted, plus what sessionStart left for the first prompt. */
+  private async beforePrompt(input: PromptInput, signal: AbortSignal): Promise<string | undefined> {
+    const start = this.startContext;
+    this.startContext = undefined;
+    const submitted = await this.options.hooks?.userPromptSubmitted(this.options.sink.emit, input.prompt, signal);
+    const parts = [start, submitted].filter((part): part is string => part !== undefined);
+    return parts.length > 0 ? parts.join("\n\n") : undefined;
   }
 
   /**
@@ -372,9 +344,6 @@ export class AgentSession {
     this.runtime.notify(notification);
     if (idle && this.options.interactive && !this.closed) void this.runtime.submit({ prompt: "", silent: true, source: "notification" });
   }
-
-  /** Notifications in the main conversation that no model call of the main agent has seen yet. */
-  private unseenNotifications = 0;
 
   private readonly nextTurnId = (): string => String(++this.turnCount);
 
@@ -448,22 +417,10 @@ export class AgentSession {
     });
   }
 
-  private userMessage(input: PromptInput, extra: { delivery?: "idle" | "queued" | "steering"; continuation?: boolean }): EventData<"user.message"> {
+  private userMessage(input: PromptInput, extra: UserMessageExtra): EventData<"user.message"> {
     const notices = this.pendingNotices;
     this.pendingNotices = [];
-    const attachments: Attachment[] | undefined = input.attachments;
-    const tagged = attachments ? taggedFilesBlock(attachments, this.cwd) : "";
-    return {
-      content: input.prompt,
-      transformedContent: transformUserMessage(tagged === "" ? input.prompt : `${input.prompt}\n\n${tagged}`, { now: new Date(), notices }),
-      ...(attachments && attachments.length > 0 ? { attachments } : {}),
-      messageId: randomUUID(),
-      agentMode: this.preset.mode,
-      ...(input.source ? { source: input.source } : {}),
-      ...(extra.delivery ? { delivery: extra.delivery } : {}),
-      ...(extra.continuation ? { isAutopilotContinuation: true } : {}),
-      interactionId: randomUUID(),
-    };
+    return buildUserMessage(input, extra, { cwd: this.cwd, mode: this.preset.mode, notices });
   }
 
   /** Ends the session: interrupts work, writes session.shutdown, stops background shells, closes the log. */
@@ -474,6 +431,16 @@ export class AgentSession {
     this.runtime.queue.clear();
     this.options.interactions.cancelAll();
     this.closed = true;
+    const { hooks } = this.options;
+    if (!hooks) return this.finishShutdown(shutdownType, errorReason);
+    // The log stays open until the sessionEnd hooks (and any still running) are done and reported.
+    this.ending = hooks
+      .sessionEnd(this.options.sink.emit, shutdownType === "error" ? "error" : "complete")
+      .then(() => hooks.settle())
+      .finally(() => this.finishShutdown(shutdownType, errorReason));
+  }
+
+  private finishShutdown(shutdownType: "routine" | "error", errorReason: string | undefined): void {
     const tokens = this.options.conversation.estimateTokens();
     this.options.sink.emit("session.shutdown", {
       shutdownType,

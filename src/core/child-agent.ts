@@ -12,6 +12,7 @@ import type { ChatProvider } from "../provider/types.js";
 import { Conversation } from "./conversation.js";
 import type { Emit, EventSink } from "./event-sink.js";
 import type { ModePreset } from "./modes.js";
+import type { SessionHooks } from "./session-hooks.js";
 import { AgentRuntime } from "./runtime/agent-runtime.js";
 import type { ToolRunEnvironment } from "./tool-runner.js";
 import type { ToolSet } from "./tool-set.js";
@@ -30,6 +31,10 @@ export interface ChildAgentSpec {
   model?: string;
   /** Model calls allowed per prompt before the agent is stopped (a runaway guard). */
   maxTurns?: number;
+  /** The agent's name for hooks (subagentStart/Stop matchers, agentName on its tool calls); its agentId when absent. */
+  agentName?: string;
+  agentDisplayName?: string;
+  agentDescription?: string;
 }
 
 export interface ChildAgentDeps {
@@ -44,6 +49,8 @@ export interface ChildAgentDeps {
   recordRequest(model: string): void;
   recordCall(call: { model: string; inputTokens: number; outputTokens: number; durationMs: number }): void;
   onTurnEnd(): void;
+  /** The session's hooks: subagentStart before the prompt, subagentStop when it ends. */
+  hooks?: SessionHooks;
 }
 
 /** A subagent answers and stops: no autopilot continuation, no mode of its own. */
@@ -70,6 +77,9 @@ export class ChildAgent {
   private readonly unfold: () => void;
   private turnsThisRun = 0;
   private budgetHit: string | undefined;
+  private started = false;
+  private readonly emit: Emit;
+  private readonly hooks: ChildAgentDeps["hooks"];
 
   constructor(
     readonly spec: ChildAgentSpec,
@@ -95,6 +105,10 @@ export class ChildAgent {
       }
       return scoped(type, data);
     };
+    this.emit = emit;
+    this.hooks = deps.hooks;
+    const agentName = spec.agentName ?? spec.agentId;
+    const { hooks } = deps;
     const allowed = spec.toolNames ? new Set(spec.toolNames) : undefined;
     const all = deps.tools(emit);
     const tools = allowed ? all.filter((name) => allowed.has(name)) : all;
@@ -112,6 +126,7 @@ export class ChildAgent {
       recordCall: deps.recordCall,
       onTurnEnd: deps.onTurnEnd,
       systemPrompt: () => spec.systemPrompt,
+      ...(hooks?.has("subagentStop") ? { onStop: (active: boolean, stopSignal: AbortSignal) => hooks.subagentStop(emit, agentName, "end_turn", active, stopSignal) } : {}),
       userMessage: (input) => ({ content: input.prompt, messageId: randomUUID(), ...(input.source ? { source: input.source } : {}) }),
     });
   }
@@ -128,6 +143,21 @@ export class ChildAgent {
     const onAbort = () => this.runtime.interrupt();
     signal.addEventListener("abort", onAbort, { once: true });
     try {
+      // subagentStart's additionalContext goes before the agent's first prompt (seed 004).
+      if (!this.started) {
+        this.started = true;
+        const { spec } = this;
+        const context = await this.hooks?.subagentStart(
+          this.emit,
+          {
+            agentName: spec.agentName ?? spec.agentId,
+            ...(spec.agentDisplayName ? { agentDisplayName: spec.agentDisplayName } : {}),
+            ...(spec.agentDescription ? { agentDescription: spec.agentDescription } : {}),
+          },
+          signal,
+        );
+        if (context) prompt = `${context}\n\n${prompt}`;
+      }
       const result = await this.runtime.submit({ prompt });
       if (this.budgetHit) return { ...result, outcome: "error", error: { kind: "budget", message: `The agent was stopped: ${this.budgetHit}.` } };
       return result;

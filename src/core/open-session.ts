@@ -31,6 +31,8 @@ import { workingDirectoryContext } from "./environment.js";
 import type { AgentMode, BackgroundTasks, SessionEvent, SessionEventOf } from "../protocol/events/index.js";
 import type { InteractionKind } from "../protocol/interactions.js";
 import { EventSink, type EventListener } from "./event-sink.js";
+import type { HookSet } from "../hooks/hook-set.js";
+import { SessionHooks } from "./session-hooks.js";
 
 declare const AGENT_VERSION: string;
 export const agentVersion = (): string => (typeof AGENT_VERSION === "string" ? AGENT_VERSION : "0.0.0-dev");
@@ -68,6 +70,10 @@ export interface OpenSessionOptions {
   extraTools?: readonly AnyTool[];
   /** Subscribers attached before the first event (session.start / session.resume) is emitted. */
   listeners?: readonly EventListener[];
+  /** The hooks loaded for this session (the face resolved trust and --no-hooks); none when absent. */
+  hooks?: HookSet;
+  /** The prompt the session was started with (`-p`), for the sessionStart hook. */
+  initialPrompt?: string;
 }
 
 /** The permission setup of a session: flags, the rules from every source, floor checks switched off. */
@@ -214,6 +220,9 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       }
     },
     turnCount: log?.events.filter((event) => event.type === "assistant.turn_start").length ?? 0,
+    ...(options.hooks && (options.hooks.definitions.length > 0 || options.hooks.problems.length > 0)
+      ? { hooks: new SessionHooks(options.hooks, { sessionId: id, cwd: options.cwd, transcriptPath: store.eventsFileOf(id) }) }
+      : {}),
   });
 
   // The model hears when a command it left running in the background ends, without polling for it.
@@ -236,6 +245,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       ...(options.name ? { name: options.name } : {}),
       context,
     });
+    await session.runStartHooks("new", options.initialPrompt);
     return { session, history: [] };
   }
 
@@ -269,6 +279,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       error: "interrupted: the session ended while the agent was running",
     });
   }
+  await session.runStartHooks("resume");
   if (options.mode && options.mode !== session.mode) session.dispatch({ type: "set_mode", mode: options.mode });
   restoreSelectedAgent(session, log.events, sink.emit);
   if (options.name && options.name !== previous?.name) keeper.rename(options.name);

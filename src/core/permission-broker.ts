@@ -17,9 +17,19 @@ import { isBroadAllowRule, type PermissionSummary } from "./permission-summary.j
 
 export type PermissionOutcome = { approved: true } | { approved: false; kind: PermissionResultKind; message: string };
 
+/**
+ * What hooks add to one check: preToolUse's allow (approves what --allow-all-tools would for this call, so deny
+ * rules, the floor and what cannot be checked against a deny rule still hold) or ask (asks even what the rules
+ * allow), and a permissionRequest hook that may answer in place of the dialog.
+ */
+export interface PermissionSteer {
+  hookDecision?: "allow" | "ask";
+  answerInstead?(): Promise<{ approved: boolean; reason?: string } | undefined>;
+}
+
 /** The gate as one agent sees it: its questions carry its agentId. */
 export interface PermissionChecker {
-  check(request: PermissionRequest, toolName: string, signal: AbortSignal): Promise<PermissionOutcome>;
+  check(request: PermissionRequest, toolName: string, signal: AbortSignal, steer?: PermissionSteer): Promise<PermissionOutcome>;
 }
 
 /** Without a face's words for it, a refusal says what is needed without naming any flag. */
@@ -98,14 +108,19 @@ export class PermissionBroker {
 
   /** The gate for one agent: its permission questions are emitted as that agent. */
   forAgent(emit: Emit): PermissionChecker {
-    return { check: (request, toolName, signal) => this.check(request, toolName, signal, emit) };
+    return { check: (request, toolName, signal, steer) => this.check(request, toolName, signal, emit, steer) };
   }
 
-  private async check(request: PermissionRequest, toolName: string, signal: AbortSignal, emit: Emit): Promise<PermissionOutcome> {
+  private async check(request: PermissionRequest, toolName: string, signal: AbortSignal, emit: Emit, steer?: PermissionSteer): Promise<PermissionOutcome> {
     const gathered = await gatherFacts(request, toolName, this.options.environment);
-    const decision = decide(gathered.facts, { ...this.policy, approvals: mergeApprovals(this.options.remembered, this.session) });
+    const policy = { ...this.policy, ...(steer?.hookDecision === "allow" ? { allowAllTools: true } : {}) };
+    const found = decide(gathered.facts, { ...policy, approvals: mergeApprovals(this.options.remembered, this.session) });
+    if (found.verdict === "deny") return { approved: false, kind: "denied-by-rules", message: found.reason };
+    const decision = found.verdict === "allow" && steer?.hookDecision === "ask" ? { verdict: "ask" as const, reason: "a preToolUse hook asks for approval", needs: [] } : found;
     if (decision.verdict === "allow") return { approved: true };
-    if (decision.verdict === "deny") return { approved: false, kind: "denied-by-rules", message: decision.reason };
+    const hookAnswer = steer?.answerInstead ? await steer.answerInstead() : undefined;
+    if (hookAnswer?.approved) return { approved: true };
+    if (hookAnswer) return { approved: false, kind: "denied-by-rules", message: `Denied by permissionRequest hook: ${hookAnswer.reason ?? "no reason given"}` };
     if (!this.options.interactions.canAnswer("permission")) {
       const explain = this.options.explainAdvice ?? plainAdvice;
       return {

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { ToolError, type AnyTool, type ToolOutcome } from "../tools/define-tool.js";
 import type { ToolRequest } from "../protocol/events/index.js";
 import type { Answer, InteractionKind, InteractionRequests } from "../protocol/interactions.js";
+import type { ToolHookDecision } from "../hooks/decisions.js";
 import type { Emit } from "./event-sink.js";
 import type { PermissionChecker } from "./permission-broker.js";
 import type { ToolSet } from "./tool-set.js";
@@ -26,6 +27,15 @@ export interface ToolRunEnvironment {
   /** The interaction broker as this agent sees it. */
   ask<K extends InteractionKind>(kind: K, request: InteractionRequests[K], signal: AbortSignal): Promise<Answer<K>>;
   onCodeChange(change: NonNullable<ToolOutcome["codeChange"]>): void;
+  /** The session's hooks as this agent fires them; absent when none of the tool events has a hook. */
+  hooks?: ToolHooks;
+}
+
+/** The hook events around a tool call (preToolUse, permissionRequest, postToolUse/postToolUseFailure). */
+export interface ToolHooks {
+  preToolUse(toolName: string, toolArgs: unknown, signal: AbortSignal): Promise<ToolHookDecision>;
+  permissionRequest(toolName: string, toolInput: unknown, signal: AbortSignal): Promise<{ approved: boolean; reason?: string } | undefined>;
+  postToolUse(toolName: string, toolArgs: unknown, outcome: { success: boolean; text: string }, signal: AbortSignal): Promise<void>;
 }
 
 /** A call refused before it was prepared (its arguments could not be read), with the result for the model. */
@@ -64,12 +74,39 @@ async function prepare(request: ToolRequest, env: ToolRunEnvironment, signal: Ab
   }
   const parsed = tool.parameters.safeParse(request.arguments ?? {});
   if (!parsed.success) return { ready: false, request, code: "invalid_arguments", message: describeSchemaError(tool, parsed.error) };
-  const permission = await tool.permission(parsed.data, { cwd: env.cwd, toolCallId: request.toolCallId });
-  if (permission) {
-    const outcome = await env.permissions.check({ ...permission, toolCallId: request.toolCallId }, tool.name, signal);
-    if (!outcome.approved) return { ready: false, request, code: outcome.kind, message: outcome.message, tool, args: parsed.data };
+  let args: unknown = parsed.data;
+  let hookSays: "allow" | "ask" | undefined;
+  const { hooks } = env;
+  if (hooks) {
+    // Before the gate: a hook's deny wins over every allow rule; its allow still yields to a deny rule.
+    const hook = await hooks.preToolUse(tool.name, args, signal);
+    if (signal.aborted) return notRun(request);
+    if (hook.decision === "deny") {
+      return { ready: false, request, code: "denied-by-hook", message: `Denied by preToolUse hook: ${hook.reason ?? "no reason given"}`, tool, args };
+    }
+    if (hook.modifiedArgs) {
+      const rewritten = tool.parameters.safeParse(hook.modifiedArgs);
+      if (!rewritten.success) return { ready: false, request, code: "invalid_arguments", message: `A preToolUse hook rewrote the arguments into invalid ones. ${describeSchemaError(tool, rewritten.error)}` };
+      args = rewritten.data;
+    }
+    if (hook.decision === "allow" || hook.decision === "ask") hookSays = hook.decision;
   }
-  return { ready: true, request, tool, args: parsed.data };
+  const permission = await tool.permission(args, { cwd: env.cwd, toolCallId: request.toolCallId });
+  if (permission) {
+    const steer = hooks ? { hookDecision: hookSays, answerInstead: () => hooks.permissionRequest(tool.name, args, signal) } : undefined;
+    const outcome = await env.permissions.check({ ...permission, toolCallId: request.toolCallId }, tool.name, signal, steer);
+    if (!outcome.approved) return { ready: false, request, code: outcome.kind, message: outcome.message, tool, args };
+  }
+  return { ready: true, request, tool, args };
+}
+
+/** postToolUse / postToolUseFailure for the calls that ran, in order. */
+async function afterCalls(prepared: readonly Prepared[], outcomes: readonly ToolOutcome[], env: ToolRunEnvironment, signal: AbortSignal): Promise<void> {
+  if (!env.hooks) return;
+  for (const [position, call] of prepared.entries()) {
+    const outcome = outcomes[position] as ToolOutcome;
+    if (call.ready) await env.hooks.postToolUse(call.tool.name, call.args, { success: outcome.success !== false, text: truncateForModel(outcome.content) }, signal);
+  }
 }
 
 function truncateForModel(content: string): string {
@@ -170,6 +207,7 @@ export async function runToolCalls(
         call.ready ? execute(call, env, signal) : { content: call.message, success: false, errorCode: call.code },
       ),
     );
+    await afterCalls(prepared, outcomes, env, signal);
     prepared.forEach((call, position) => emitComplete(call.request, outcomes[position] as ToolOutcome, env, turnId, result));
   }
   return result;

@@ -2,6 +2,7 @@
  * A real session (the real engine, the real `openai` client, real tools) against the scripted server, in a
  * temporary AGENT_HOME and working directory. Tests script the model and assert on the events.
  */
+import type { HookSet } from "../../src/hooks/hook-set.js";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -42,6 +43,8 @@ export interface HarnessOptions {
   subagentLimits?: SubagentLimits;
   /** Provider settings beyond the test defaults (output limit, response timeout…). */
   provider?: Partial<ProviderConfig>;
+  /** Hooks for the session. */
+  hooks?: HookSet;
 }
 
 export interface Harness {
@@ -113,6 +116,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.extraTools ? { extraTools: options.extraTools } : {}),
     ...(options.agents ? { agents: options.agents } : {}),
     ...(options.subagentLimits ? { subagentLimits: options.subagentLimits } : {}),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
   });
   const session = new CommandSession(opened.session);
   const resume = opened.resume;

@@ -38,13 +38,20 @@ export interface AgentRuntimeOptions {
   onTurnEnd(): void;
   /** The system prompt, sent once per process before the first prompt. */
   systemPrompt(): string;
-  /** The user.message data for a prompt (the date header, notices, tagged files, the mode). */
-  userMessage(input: PromptInput, extra: { delivery?: "idle" | "queued" | "steering"; continuation?: boolean }): EventData<"user.message">;
+  /** The user.message data for a prompt (the date header, notices, tagged files, the mode, a hook's context). */
+  userMessage(input: PromptInput, extra: { delivery?: "idle" | "queued" | "steering"; continuation?: boolean; context?: string }): EventData<"user.message">;
+  /** Before a prompt's user.message (the userPromptSubmitted hook): context to add to what the model sees. */
+  beforePrompt?(input: PromptInput, signal: AbortSignal): Promise<string | undefined>;
+  /** The prompt's run ended (the agentStop / subagentStop hook): a reason to go on with, as the next prompt. */
+  onStop?(stopHookActive: boolean, signal: AbortSignal): Promise<string | undefined>;
   /** A run ended (the session emits session.idle for its main agent). */
   onRunEnd?(result: RunResult): void;
   /** Runs a user's `!cmd` (only the main agent takes them). */
   runShell?(command: string, signal: AbortSignal): Promise<void>;
 }
+
+/** How many times stop hooks may send the agent back to work in one prompt, so a hook cannot loop forever. */
+export const MAX_STOP_HOOK_CONTINUATIONS = 3;
 
 export class AgentRuntime {
   readonly queue: PromptQueue;
@@ -188,18 +195,26 @@ export class AgentRuntime {
         this.systemPromptSent = true;
         this.options.emit("system.message", { content: this.options.systemPrompt(), role: "system" });
       }
-      if (!input.silent) this.emit("user.message", this.options.userMessage(input, { delivery }));
-      await runPrompt(
-        {
-          loop: this.loopContext(),
-          emit: this.emit,
-          preset: this.options.preset,
-          maxContinues: this.options.maxContinues,
-          continueWith: (message) => this.emit("user.message", this.options.userMessage({ prompt: message, source: "autopilot" }, { continuation: true })),
-        },
-        controller.signal,
-        result,
-      );
+      if (!input.silent) {
+        const context = this.options.beforePrompt ? await this.options.beforePrompt(input, controller.signal) : undefined;
+        this.emit("user.message", this.options.userMessage(input, { delivery, ...(context ? { context } : {}) }));
+      }
+      const prompt = {
+        loop: this.loopContext(),
+        emit: this.emit,
+        preset: this.options.preset,
+        maxContinues: this.options.maxContinues,
+        continueWith: (message: string) => this.emit("user.message", this.options.userMessage({ prompt: message, source: "autopilot" }, { continuation: true })),
+      };
+      await runPrompt(prompt, controller.signal, result);
+      const { onStop } = this.options;
+      for (let blocks = 0; onStop && blocks < MAX_STOP_HOOK_CONTINUATIONS && !controller.signal.aborted && (result.outcome === "completed" || result.outcome === "task_complete"); blocks++) {
+        const reason = await onStop(blocks > 0, controller.signal);
+        if (reason === undefined || controller.signal.aborted) break;
+        this.emit("user.message", this.options.userMessage({ prompt: reason, source: "hook" }, {}));
+        result.outcome = "completed";
+        await runPrompt(prompt, controller.signal, result);
+      }
     } catch (error) {
       result.outcome = "error";
       result.error = { kind: "internal", message: (error as Error).message };

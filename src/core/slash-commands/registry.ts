@@ -5,6 +5,7 @@ import { autopilotCommand } from "./autopilot.js";
 import { clearCommand } from "./clear.js";
 import { exitCommand } from "./exit.js";
 import { helpCommand } from "./help.js";
+import { hooksCommand } from "./hooks.js";
 import { modelCommand } from "./model.js";
 import { planCommand } from "./plan.js";
 import { resetAllowedToolsCommand } from "./reset-allowed-tools.js";
@@ -21,6 +22,7 @@ export const slashCommands: readonly SlashCommand[] = [
   clearCommand,
   exitCommand,
   helpCommand,
+  hooksCommand,
   modelCommand,
   planCommand,
   resetAllowedToolsCommand,

@@ -6,7 +6,8 @@
 import type { EventData, SessionEvent } from "../../protocol/events/index.js";
 import type { AnyTool } from "../../tools/define-tool.js";
 import type { ChildAgent, ChildAgentSpec } from "../child-agent.js";
-import type { Emit } from "../event-sink.js";
+import type { RunResult } from "../../protocol/commands.js";
+import type { Emit, EventSink } from "../event-sink.js";
 import type { AgentDirectory } from "./agent-directory.js";
 import { createAgentTools } from "./agent-tools.js";
 import type { SubagentHost, SubagentLimits } from "./subagent-host.js";
@@ -24,6 +25,8 @@ export interface SessionSubagentsDeps {
   notifyMain(notification: EventData<"system.notification">): void;
   /** The main agent's emit: background agents' ends are reported as its events. */
   emit: Emit;
+  /** The session's sink, to see what reaches the main conversation. */
+  sink: Pick<EventSink, "addInternal">;
 }
 
 const ended = new Set<TaskStatus>(["completed", "failed", "cancelled"]);
@@ -33,8 +36,40 @@ export class SessionSubagents implements SubagentHost {
   private readonly ids = new Map<string, number>();
   private mainToolList: AnyTool[] | undefined;
 
+  /** Notifications in the main conversation that no model call of the main agent has seen yet. */
+  private unseenNotifications = 0;
+
   constructor(private readonly deps: SessionSubagentsDeps) {
     this.registry = new TaskRegistry({ maxConcurrent: deps.limits.maxConcurrent, onChange: (record, previous) => this.changed(record, previous) });
+    deps.sink.addInternal((event) => {
+      if (event.agentId) return;
+      if (event.type === "system.notification") this.unseenNotifications++;
+      else if (event.type === "assistant.turn_start") this.unseenNotifications = 0;
+    });
+  }
+
+  /**
+   * In a run without a person, the prompt's end waits for the background agents: as each answers, the main
+   * agent gets a turn (`mainTurn`) to use it; past the timeout they are cancelled. Returns the last turn's result.
+   */
+  async settle(timeoutMs: number, mainTurn: () => Promise<RunResult>): Promise<RunResult | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    let last: RunResult | undefined;
+    for (;;) {
+      if (this.unseenNotifications > 0) {
+        this.unseenNotifications = 0;
+        last = await mainTurn();
+        continue;
+      }
+      if (this.registry.active().length === 0) break;
+      const left = deadline - Date.now();
+      if (left <= 0 || !(await this.registry.settleOne(left))) {
+        this.registry.cancelAll();
+        this.deps.emit("session.warning", { warningType: "background_timeout", message: `Background agents were still running after ${Math.round(timeoutMs / 1000)} s and were cancelled.` });
+        break;
+      }
+    }
+    return last;
   }
 
   get limits(): SubagentLimits {

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { assistantEvents } from "./assistant-events.js";
 import { conversationEvents } from "./conversation-events.js";
+import { hookEvents } from "./hook-events.js";
 import { interactionEvents } from "./interaction-events.js";
 import { sessionEvents } from "./session-events.js";
 import { toolEvents } from "./tool-events.js";
@@ -16,6 +17,7 @@ export const eventCatalog = {
   ...sessionEvents,
   ...interactionEvents,
   ...conversationEvents,
+  ...hookEvents,
 } as const;
 
 export type EventCatalog = typeof eventCatalog;

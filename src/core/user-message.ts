@@ -1,0 +1,33 @@
+/**
+ * The user.message event for a prompt: what the person wrote, and what the model receives (the date header,
+ * mode notices, the tagged files block, what hooks added).
+ */
+import { randomUUID } from "node:crypto";
+import type { AgentMode, EventData } from "../protocol/events/index.js";
+import { taggedFilesBlock } from "./attachments.js";
+import type { PromptInput } from "./runtime/agent-runtime.js";
+import { transformUserMessage } from "./system-prompt.js";
+
+export interface UserMessageExtra {
+  delivery?: "idle" | "queued" | "steering";
+  continuation?: boolean;
+  /** What hooks added (userPromptSubmitted, sessionStart). */
+  context?: string;
+}
+
+export function buildUserMessage(input: PromptInput, extra: UserMessageExtra, session: { cwd: string; mode: AgentMode; notices: readonly string[] }): EventData<"user.message"> {
+  const { attachments } = input;
+  const tagged = attachments ? taggedFilesBlock(attachments, session.cwd) : "";
+  const hookContext = extra.context ? `\n\n<hook_context>\n${extra.context}\n</hook_context>` : "";
+  return {
+    content: input.prompt,
+    transformedContent: transformUserMessage(`${tagged === "" ? input.prompt : `${input.prompt}\n\n${tagged}`}${hookContext}`, { now: new Date(), notices: [...session.notices] }),
+    ...(attachments && attachments.length > 0 ? { attachments } : {}),
+    messageId: randomUUID(),
+    agentMode: session.mode,
+    ...(input.source ? { source: input.source } : {}),
+    ...(extra.delivery ? { delivery: extra.delivery } : {}),
+    ...(extra.continuation ? { isAutopilotContinuation: true } : {}),
+    interactionId: randomUUID(),
+  };
+}

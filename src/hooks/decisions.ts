@@ -1,0 +1,60 @@
+/**
+ * What the hooks of an event decided, read from their answers (pure). Each reader applies Copilot's rule for
+ * its event; when no hook said anything usable the caller's default applies.
+ */
+import type { HookAnswer } from "./hook-set.js";
+
+export interface ToolHookDecision {
+  decision?: "allow" | "deny" | "ask";
+  reason?: string;
+  /** Arguments to use instead of the model's (the caller validates them again). */
+  modifiedArgs?: Record<string, unknown>;
+}
+
+const text = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value : undefined);
+
+/** A deny (or exit code 2) wins; otherwise "ask" over "allow"; the last rewrite of the arguments counts. */
+export function toolDecision(answers: readonly HookAnswer[]): ToolHookDecision {
+  const result: ToolHookDecision = {};
+  for (const answer of answers) {
+    if (answer.blocked !== undefined) return { decision: "deny", reason: answer.blocked };
+    const output = answer.output ?? {};
+    const decision = output.permissionDecision;
+    const reason = text(output.permissionDecisionReason);
+    if (decision === "deny") return { decision: "deny", ...(reason ? { reason } : {}) };
+    if (decision === "ask" || (decision === "allow" && result.decision !== "ask")) {
+      result.decision = decision;
+      if (reason) result.reason = reason;
+    }
+    const modified = output.modifiedArgs;
+    if (modified !== null && typeof modified === "object" && !Array.isArray(modified)) result.modifiedArgs = modified as Record<string, unknown>;
+  }
+  return result;
+}
+
+export const isDeny = (answer: HookAnswer): boolean => answer.blocked !== undefined || answer.output?.permissionDecision === "deny";
+
+/** A permissionRequest hook answering in place of the dialog: allow or deny, or nothing (the dialog asks). */
+export function permissionDecision(answers: readonly HookAnswer[]): { approved: boolean; reason?: string } | undefined {
+  const decided = toolDecision(answers);
+  if (decided.decision === "deny") return { approved: false, ...(decided.reason ? { reason: decided.reason } : {}) };
+  if (decided.decision === "allow") return { approved: true };
+  return undefined;
+}
+
+/** Every hook's `additionalContext`, in order. */
+export function additionalContext(answers: readonly HookAnswer[]): string | undefined {
+  const parts = answers.flatMap((answer) => (text(answer.output?.additionalContext) ? [String(answer.output?.additionalContext)] : []));
+  return parts.length > 0 ? parts.join("\n\n") : undefined;
+}
+
+/** agentStop / subagentStop: the first block's reason becomes the next prompt. */
+export function stopBlock(answers: readonly HookAnswer[]): string | undefined {
+  for (const answer of answers) {
+    if (answer.blocked !== undefined) return answer.blocked;
+    if (answer.output?.decision === "block") return text(answer.output.reason) ?? "A stop hook asked the agent to continue.";
+  }
+  return undefined;
+}
+
+export const isBlock = (answer: HookAnswer): boolean => answer.blocked !== undefined || answer.output?.decision === "block";

@@ -1,0 +1,124 @@
+/**
+ * Reads hook definitions from their three places: `$AGENT_HOME/hooks/*.json` (user), `<git root>/.github/
+ * hooks/*.json` (repository, only in a trusted folder) and the inline `hooks` of settings.json. A bad file is
+ * reported by name and field and left out; the good ones load.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type { z } from "zod";
+import { hookFileSchema, hookMapSchema, isHookEvent, type HookEventName } from "./hook-schema.js";
+
+export type HookSourceKind = "user" | "repo" | "settings";
+
+export interface HookDefinition {
+  event: HookEventName;
+  command: string;
+  /** Absolute; the session's directory when the file names none. */
+  cwd?: string;
+  env?: Record<string, string>;
+  timeoutMs: number;
+  matcher?: RegExp;
+  /** Where it came from, for /hooks and for warnings. */
+  source: { kind: HookSourceKind; file: string };
+}
+
+export interface HookLoadResult {
+  hooks: HookDefinition[];
+  /** One line per bad file or entry: which file, which field, what is wrong. */
+  problems: string[];
+}
+
+export const DEFAULT_HOOK_TIMEOUT_SEC = 30;
+
+function describeIssues(file: string, error: z.ZodError, prefix: string): string {
+  const issues = error.issues.slice(0, 3).map((issue) => `${[prefix, ...issue.path.map(String)].filter(Boolean).join(".") || "(file)"}: ${issue.message}`);
+  return `${file}: ${issues.join("; ")}`;
+}
+
+/** `base` resolves a relative `cwd` (the git root for repository hooks, as Copilot does). */
+function definitionsOf(map: z.infer<typeof hookMapSchema>, source: HookDefinition["source"], base: string): HookDefinition[] {
+  const hooks: HookDefinition[] = [];
+  for (const [event, entries] of Object.entries(map)) {
+    if (!isHookEvent(event)) continue;
+    for (const entry of entries) {
+      if (entry.type !== "command" || !entry.bash) continue;
+      hooks.push({
+        event,
+        command: entry.bash,
+        ...(entry.cwd ? { cwd: path.resolve(base, entry.cwd) } : {}),
+        ...(entry.env ? { env: entry.env } : {}),
+        timeoutMs: Math.round((entry.timeoutSec ?? DEFAULT_HOOK_TIMEOUT_SEC) * 1000),
+        ...(entry.matcher && entry.matcher !== "*" ? { matcher: new RegExp(`^(?:${entry.matcher})$`) } : {}),
+        source,
+      });
+    }
+  }
+  return hooks;
+}
+
+/** The `*.json` files of a hooks folder, in name order (no folder: none). */
+export function hookFilesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((name) => name.endsWith(".json"))
+      .sort()
+      .map((name) => path.join(dir, name));
+  } catch {
+    return [];
+  }
+}
+
+export function repoHooksDir(gitRoot: string): string {
+  return path.join(gitRoot, ".github", "hooks");
+}
+
+export function readHookFiles(files: readonly string[], kind: HookSourceKind, base: string): HookLoadResult {
+  const result: HookLoadResult = { hooks: [], problems: [] };
+  for (const file of files) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(file, "utf8"));
+    } catch (error) {
+      result.problems.push(`${file}: not valid JSON (${(error as Error).message})`);
+      continue;
+    }
+    const parsed = hookFileSchema.safeParse(raw);
+    if (!parsed.success) {
+      result.problems.push(describeIssues(file, parsed.error, ""));
+      continue;
+    }
+    result.hooks.push(...definitionsOf(parsed.data.hooks, { kind, file }, base));
+  }
+  return result;
+}
+
+/** settings.json's inline `hooks`: the event map itself, or a whole hook file's shape. */
+export function readSettingsHooks(value: unknown, file: string, base: string): HookLoadResult {
+  if (value === undefined) return { hooks: [], problems: [] };
+  const wrapped = value !== null && typeof value === "object" && "version" in value && "hooks" in value;
+  const parsed = wrapped ? hookFileSchema.safeParse(value) : hookMapSchema.safeParse(value);
+  if (!parsed.success) return { hooks: [], problems: [describeIssues(file, parsed.error, "hooks")] };
+  const map = "version" in parsed.data ? (parsed.data.hooks as z.infer<typeof hookMapSchema>) : (parsed.data as z.infer<typeof hookMapSchema>);
+  return { hooks: definitionsOf(map, { kind: "settings", file }, base), problems: [] };
+}
+
+export interface CollectHooksOptions {
+  agentHome: string;
+  cwd: string;
+  gitRoot?: string;
+  /** settings.json's `hooks`, and the file's path for messages. */
+  settingsHooks?: unknown;
+  settingsFile: string;
+  /** Repository hooks run code written by whoever wrote the repository: only in a trusted folder. */
+  includeRepo: boolean;
+}
+
+/** User hooks first, then settings, then the repository's, each in file-name order. */
+export function collectHooks(options: CollectHooksOptions): HookLoadResult {
+  const parts = [
+    readHookFiles(hookFilesIn(path.join(options.agentHome, "hooks")), "user", options.cwd),
+    readSettingsHooks(options.settingsHooks, options.settingsFile, options.cwd),
+    ...(options.includeRepo && options.gitRoot ? [readHookFiles(hookFilesIn(repoHooksDir(options.gitRoot)), "repo", options.gitRoot)] : []),
+  ];
+  return { hooks: parts.flatMap((part) => part.hooks), problems: parts.flatMap((part) => part.problems) };
+}

@@ -1,0 +1,93 @@
+/**
+ * Runs one hook command: bash -c in its own process group, the payload as JSON on stdin, a timeout after
+ * which the whole group is killed. It never throws: a hook that fails to start, exits badly, hangs or prints
+ * garbage comes back as a result the caller reports, and the session goes on.
+ */
+import type { HookDefinition } from "./load-hooks.js";
+
+export interface HookRunResult {
+  exitCode?: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed, when it was a JSON object. */
+  json?: Record<string, unknown>;
+  /** stdout looked like JSON (started with `{`) but did not parse. */
+  badJson?: boolean;
+  timedOut: boolean;
+  /** Stopped because the work it belonged to was interrupted. */
+  aborted?: boolean;
+  /** It could not be run at all (no such cwd, no bash). */
+  startError?: string;
+  durationMs: number;
+}
+
+/** Enough for any decision a hook prints; more is cut rather than held in memory. */
+const MAX_OUTPUT_BYTES = 1024 * 1024;
+
+let execaModule: Promise<typeof import("execa")> | undefined;
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+}
+
+function parseStdout(stdout: string): Pick<HookRunResult, "json" | "badJson"> {
+  const text = stdout.trim();
+  if (!text.startsWith("{")) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? { json: value as Record<string, unknown> } : { badJson: true };
+  } catch {
+    return { badJson: true };
+  }
+}
+
+export async function runHookCommand(
+  hook: Pick<HookDefinition, "command" | "cwd" | "env" | "timeoutMs">,
+  payload: unknown,
+  fallbackCwd: string,
+  signal?: AbortSignal,
+): Promise<HookRunResult> {
+  const started = performance.now();
+  const { execa } = await (execaModule ??= import("execa"));
+  let timedOut = false;
+  const subprocess = execa("bash", ["-c", hook.command], {
+    cwd: hook.cwd ?? fallbackCwd,
+    env: hook.env ?? {},
+    input: `${JSON.stringify(payload)}\n`,
+    detached: true,
+    reject: false,
+    cleanup: true,
+    stripFinalNewline: false,
+    maxBuffer: MAX_OUTPUT_BYTES,
+    windowsHide: true,
+  });
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup(subprocess.pid);
+  }, hook.timeoutMs);
+  // An interrupt does not wait for a hook: its group goes at once.
+  const onAbort = () => killGroup(subprocess.pid);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  if (signal?.aborted) onAbort();
+  try {
+    const result = await subprocess;
+    const stdout = typeof result.stdout === "string" ? result.stdout : "";
+    const stderr = typeof result.stderr === "string" ? result.stderr : "";
+    const durationMs = performance.now() - started;
+    if (signal?.aborted && !timedOut) return { stdout, stderr, timedOut, aborted: true, durationMs };
+    if (result.failed && result.exitCode === undefined && !timedOut) {
+      return { stdout, stderr, timedOut, startError: result.shortMessage ?? result.message, durationMs };
+    }
+    return { ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}), stdout, stderr, timedOut, durationMs, ...(timedOut ? {} : parseStdout(stdout)) };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+    // A hook's leftovers (a backgrounded child) go with it.
+    killGroup(subprocess.pid);
+  }
+}
