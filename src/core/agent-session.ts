@@ -9,6 +9,7 @@ import type { CommandResult, RunResult, SessionCommand } from "../protocol/comma
 import type { AgentMode, Attachment, BackgroundTasks, EventData, WorkingDirectoryContext } from "../protocol/events/index.js";
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
+import { askUserChoicesTool, askUserFormTool } from "../tools/ask-user.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import { taggedFilesBlock } from "./attachments.js";
 import { ChildAgent, type ChildAgentSpec } from "./child-agent.js";
@@ -182,7 +183,12 @@ export class AgentSession {
   /** The tools offered in the current mode: the session's, the mode's extras, and the task tools. */
   tools(): ToolSet {
     const modeTools = this.allTools.filter((tool) => this.modeGatedTools.has(tool.name) && this.preset.extraTools.includes(tool.name));
-    return new ToolSet(this.filtered([...this.baseTools(), ...modeTools, ...this.subagents.mainTools()]));
+    return new ToolSet(this.filtered([...this.baseTools(), ...modeTools, this.askUserTool(), ...this.subagents.mainTools()]));
+  }
+
+  /** ask_user is a form when a person can answer one; in autopilot or without a person, "decide yourself". */
+  private askUserTool(): AnyTool {
+    return this.preset.mode !== "autopilot" && this.options.interactions.canAnswer("elicitation") ? askUserFormTool : askUserChoicesTool;
   }
 
   /** The session's own tools without any mode's extras (what a subagent starts from). */

@@ -40,6 +40,8 @@ export interface HarnessOptions {
   /** The agents the task tool can start. */
   agents?: AgentDirectory;
   subagentLimits?: SubagentLimits;
+  /** --plan --autopilot: a plan nobody reviews is accepted into autopilot. */
+  autoAcceptPlan?: boolean;
   /** Provider settings beyond the test defaults (output limit, response timeout…). */
   provider?: Partial<ProviderConfig>;
 }
@@ -113,6 +115,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.extraTools ? { extraTools: options.extraTools } : {}),
     ...(options.agents ? { agents: () => options.agents as AgentDirectory } : {}),
     ...(options.subagentLimits ? { subagentLimits: options.subagentLimits } : {}),
+    ...(options.autoAcceptPlan ? { autoAcceptPlan: true } : {}),
   });
   const session = new CommandSession(opened.session);
   const resume = opened.resume;
