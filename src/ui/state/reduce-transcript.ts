@@ -54,6 +54,8 @@ function finishLive(state: TranscriptState, messageId?: string): TranscriptState
   return text === "" ? next : append(next, { kind: "assistant", id: `${live.messageId}:${state.items.length}`, markdown: text });
 }
 
+const agentOf = (event: SessionEvent): { agentId?: string } => (event.agentId ? { agentId: event.agentId } : {});
+
 export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now: number): TranscriptState {
   // Model and tool text must never drive the terminal: every string is neutralised before it is shown.
   const event = neutraliseDeep(raw);
@@ -63,6 +65,24 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
       return { ...state, permissions: [...state.permissions, { requestId: event.data.requestId, request: event.data.permissionRequest }] };
     case "permission.completed":
       return { ...state, permissions: state.permissions.filter((pending) => pending.requestId !== event.data.requestId) };
+    case "exit_plan_mode.requested": {
+      const { requestId, summary, planContent, actions, recommendedAction } = event.data;
+      return { ...state, lastPlan: planContent, interactions: [...state.interactions, { kind: "exit_plan_mode", requestId, ...agentOf(event), summary, planContent, actions, recommendedAction }] };
+    }
+    case "elicitation.requested": {
+      const { requestId, message, requestedSchema } = event.data;
+      const required = requestedSchema.required ? { required: requestedSchema.required } : {};
+      return { ...state, interactions: [...state.interactions, { kind: "elicitation", requestId, ...agentOf(event), message, properties: requestedSchema.properties, ...required }] };
+    }
+    case "user_input.requested": {
+      const { requestId, question, choices, allowFreeform } = event.data;
+      const extra = { ...(choices ? { choices } : {}), ...(allowFreeform !== undefined ? { allowFreeform } : {}) };
+      return { ...state, interactions: [...state.interactions, { kind: "user_input", requestId, ...agentOf(event), question, ...extra }] };
+    }
+    case "exit_plan_mode.completed":
+    case "elicitation.completed":
+    case "user_input.completed":
+      return { ...state, interactions: state.interactions.filter((pending) => pending.requestId !== event.data.requestId) };
     default:
       break;
   }
@@ -166,6 +186,7 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
         busy: false,
         running: [],
         permissions: [],
+        interactions: [],
         intent: undefined,
         turnStartedAt: undefined,
         backgroundShells: event.data.backgroundTasks?.shells.length ?? 0,
