@@ -15,7 +15,7 @@ describe("pending interactions", () => {
     const form = event("elicitation.requested", { requestId: "f", message: "m?", requestedSchema: { type: "object", properties: { a: { type: "string" } }, required: ["a"] } }, "helper-1");
     const question = event("user_input.requested", { requestId: "q", question: "q?", choices: ["x"] });
     const state = reduce(plan, form, question);
-    expect(state.interactions.map((pending) => [pending.kind, pending.requestId, pending.agentId])).toEqual([
+    expect(state.questions.map((pending) => [pending.kind, pending.requestId, pending.agentId])).toEqual([
       ["exit_plan_mode", "p", undefined],
       ["elicitation", "f", "helper-1"],
       ["user_input", "q", undefined],
@@ -25,7 +25,7 @@ describe("pending interactions", () => {
       (current, next) => reduceTranscript(current, next, 0),
       state,
     );
-    expect(after.interactions).toEqual([]);
+    expect(after.questions).toEqual([]);
     expect(after.lastPlan).toBe("# Plan");
   });
 });

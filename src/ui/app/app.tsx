@@ -95,7 +95,7 @@ export function App(props: AppProps) {
   const entries = useMemo<StaticEntry[]>(() => [{ kind: "header", id: "header" }, ...(skip > 0 ? state.items.slice(skip) : state.items)], [state.items, skip]);
   const permission = state.permissions[0];
   // A plan review, form or question waits behind any permission question.
-  const interaction = permission ? undefined : state.interactions[0];
+  const interaction = permission ? undefined : state.questions[0];
   const asking = permission !== undefined || interaction !== undefined;
   const composerActive = dialog === undefined && !asking;
   // Rows left for what changes (the live area, a permission dialog) once the composer (3 rows and a hint;

@@ -67,22 +67,22 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
       return { ...state, permissions: state.permissions.filter((pending) => pending.requestId !== event.data.requestId) };
     case "exit_plan_mode.requested": {
       const { requestId, summary, planContent, actions, recommendedAction } = event.data;
-      return { ...state, lastPlan: planContent, interactions: [...state.interactions, { kind: "exit_plan_mode", requestId, ...agentOf(event), summary, planContent, actions, recommendedAction }] };
+      return { ...state, lastPlan: planContent, questions: [...state.questions, { kind: "exit_plan_mode", requestId, ...agentOf(event), summary, planContent, actions, recommendedAction }] };
     }
     case "elicitation.requested": {
       const { requestId, message, requestedSchema } = event.data;
       const required = requestedSchema.required ? { required: requestedSchema.required } : {};
-      return { ...state, interactions: [...state.interactions, { kind: "elicitation", requestId, ...agentOf(event), message, properties: requestedSchema.properties, ...required }] };
+      return { ...state, questions: [...state.questions, { kind: "elicitation", requestId, ...agentOf(event), message, properties: requestedSchema.properties, ...required }] };
     }
     case "user_input.requested": {
       const { requestId, question, choices, allowFreeform } = event.data;
       const extra = { ...(choices ? { choices } : {}), ...(allowFreeform !== undefined ? { allowFreeform } : {}) };
-      return { ...state, interactions: [...state.interactions, { kind: "user_input", requestId, ...agentOf(event), question, ...extra }] };
+      return { ...state, questions: [...state.questions, { kind: "user_input", requestId, ...agentOf(event), question, ...extra }] };
     }
     case "exit_plan_mode.completed":
     case "elicitation.completed":
     case "user_input.completed":
-      return { ...state, interactions: state.interactions.filter((pending) => pending.requestId !== event.data.requestId) };
+      return { ...state, questions: state.questions.filter((pending) => pending.requestId !== event.data.requestId) };
     default:
       break;
   }
@@ -186,7 +186,7 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
         busy: false,
         running: [],
         permissions: [],
-        interactions: [],
+        questions: [],
         intent: undefined,
         turnStartedAt: undefined,
         backgroundShells: event.data.backgroundTasks?.shells.length ?? 0,

@@ -61,7 +61,7 @@ export interface TranscriptState {
   /** Permission requests waiting for an answer; the first one is shown. */
   permissions: { requestId: string; request: PermissionRequest }[];
   /** Plan reviews, forms and questions waiting for an answer (any agent's); the first one is shown. */
-  interactions: PendingInteraction[];
+  questions: PendingInteraction[];
   /** The text of the last plan put up for review (Ctrl+Y shows it). */
   lastPlan?: string;
   background: BackgroundTask[];
@@ -103,7 +103,7 @@ export function initialTranscript(options: { mode: AgentMode; model: string; per
     items: [],
     running: [],
     permissions: [],
-    interactions: [],
+    questions: [],
     background: [],
     backgroundShells: 0,
     busy: false,
