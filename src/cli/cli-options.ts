@@ -7,6 +7,8 @@ export interface CliOptions {
   silent: boolean;
   outputFormat: "text" | "json";
   mode?: AgentMode;
+  /** --plan --autopilot: a finished plan is accepted into autopilot without a review. */
+  autoAcceptPlan?: boolean;
   maxAutopilotContinues?: number;
   model?: string;
   /** --agent: the custom agent to run the session as. */

@@ -11,6 +11,8 @@ import type { CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
 import { GuardedOutput } from "./guarded-output.js";
 import { JsonPrinter, writeFailureResult } from "./json-printer.js";
+import { existsSync } from "node:fs";
+import { planFile } from "../core/modes.js";
 import { openUnlessInUse, type OpenOutcome } from "./open-unless-in-use.js";
 import { hookConfig, untrustedNote } from "./session-hook-config.js";
 import { plainStyle, TextPrinter, type TextStyle } from "./text-printer.js";
@@ -105,6 +107,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         createOpenAIChatProvider({ ...value.providerConfig, model, ...(extra?.initiator ? { headers: { ...value.providerConfig.headers, "x-initiator": extra.initiator } } : {}) }),
       providerConfig: value.providerConfig,
       mode: options.mode,
+      ...(options.autoAcceptPlan ? { autoAcceptPlan: true } : {}),
       maxAutopilotContinues: value.maxAutopilotContinues,
       interactive: false,
       permissions: value.permissions,
@@ -178,8 +181,10 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
   const durationMs = performance.now() - started;
   // A run that never got an answer from the model (bad key, unknown model, nothing listening) is not worth resuming.
   const resumable = resume !== undefined || session.metrics.completedCalls > 0 || result.outcome !== "error";
-  if (json) json.finish(result, session.metrics, session.id, exitCode, durationMs);
-  else text?.finish(result, session.metrics, session.id, durationMs, resumable);
+  // A planning run's product is its plan: say where it is.
+  const plan = options.mode === "plan" && existsSync(planFile(session.dir)) ? planFile(session.dir) : undefined;
+  if (json) json.finish(result, session.metrics, session.id, exitCode, durationMs, plan);
+  else text?.finish(result, session.metrics, session.id, durationMs, resumable, plan);
   // Nothing should keep the process alive now; if something does (a stray handle), do not hang a CI job.
   setTimeout(() => process.exit(exitCode), 3000).unref();
   return exitCode;

@@ -25,7 +25,7 @@ export class JsonPrinter {
     this.stdout.write(serializeEventLine(event));
   };
 
-  finish(result: RunResult, metrics: SessionMetrics, sessionId: string, exitCode: number, durationMs: number): void {
+  finish(result: RunResult, metrics: SessionMetrics, sessionId: string, exitCode: number, durationMs: number, planPath?: string): void {
     const tokens = metrics.tokens;
     this.stdout.write(
       serializeEventLine({
@@ -36,6 +36,7 @@ export class JsonPrinter {
         outcome: result.outcome,
         answer: result.summary ?? result.finalMessage,
         ...(result.error ? { error: result.error } : {}),
+        ...(planPath ? { planPath } : {}),
         usage: {
           premiumRequests: 0,
           requests: metrics.requests,

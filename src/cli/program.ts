@@ -25,7 +25,9 @@ function buildCommand(): Command {
     .option("-s, --silent", "print only the final answer (with -p)")
     .addOption(new Option("--output-format <format>", "text, or json: every event as a JSON line").choices(["text", "json"]).default("text"))
     .option("--autopilot", "start in autopilot mode: work until the task is done")
-    .addOption(new Option("--mode <mode>", "initial mode").choices(["interactive", "autopilot"]))
+    .addOption(new Option("--mode <mode>", "initial mode").choices(["interactive", "plan", "autopilot"]))
+    .option("--plan", "start in plan mode: write a plan for review before changing anything (with --autopilot, -p implements it)")
+    .option("--no-ask-user", "do not offer the ask_user tool: the agent decides without asking")
     .option("--max-autopilot-continues <n>", "automatic continuations allowed in autopilot (default 5)", positiveInteger)
     .option("--model <model>", "model to use (overrides AGENT_MODEL and settings.json)")
     .option("--agent <agent>", "start with this custom agent selected (its prompt and tools; see /agent)")
@@ -59,7 +61,9 @@ interface RawOptions {
   silent?: boolean;
   outputFormat: "text" | "json";
   autopilot?: boolean;
-  mode?: "interactive" | "autopilot";
+  mode?: "interactive" | "plan" | "autopilot";
+  plan?: boolean;
+  askUser: boolean;
   maxAutopilotContinues?: number;
   model?: string;
   agent?: string;
@@ -91,6 +95,7 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
   if (command.args.length > 0) throw new UsageError(`unexpected argument "${command.args[0]}" (put the prompt after -p, in quotes)`);
   const raw = command.opts<RawOptions>();
   if (raw.autopilot && raw.mode && raw.mode !== "autopilot") throw new UsageError("--autopilot conflicts with --mode " + raw.mode);
+  if (raw.plan && raw.mode && raw.mode !== "plan") throw new UsageError("--plan conflicts with --mode " + raw.mode);
   if (raw.resume !== undefined && raw.continue) throw new UsageError("use either --resume or --continue, not both");
   let cwd = process.cwd();
   if (raw.C !== undefined) {
@@ -108,7 +113,9 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
     prompt: raw.prompt,
     silent: raw.silent === true,
     outputFormat: raw.outputFormat,
-    mode: raw.autopilot ? "autopilot" : raw.mode,
+    // --plan --autopilot: plan first, then (with nobody to review it) accept the plan into autopilot.
+    mode: raw.plan ? "plan" : raw.autopilot ? "autopilot" : raw.mode,
+    ...(raw.plan && raw.autopilot ? { autoAcceptPlan: true } : {}),
     maxAutopilotContinues: raw.maxAutopilotContinues,
     model: raw.model,
     ...(raw.agent !== undefined ? { agent: raw.agent } : {}),
@@ -161,7 +168,7 @@ function permissionFlags(raw: RawOptions, cwd: string): PermissionFlags {
     addDir,
     disallowTempDir: raw.disallowTempDir === true,
     availableTools: toolList(raw.availableTools, "--available-tools"),
-    excludedTools: toolList(raw.excludedTools, "--excluded-tools"),
+    excludedTools: raw.askUser ? toolList(raw.excludedTools, "--excluded-tools") : [...(toolList(raw.excludedTools, "--excluded-tools") ?? []), "ask_user"],
   };
   const { errors } = buildRules(flags, {});
   if (errors.length > 0) throw new UsageError(errors.join("\n"));

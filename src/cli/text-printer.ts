@@ -148,7 +148,8 @@ export class TextPrinter {
 
   /** Prints what is left once the run ends: the summary or final answer, then the stats. */
   /** `resumable`: false when the run never got an answer from the model (401, unknown model…): no resume hint. */
-  finish(result: RunResult, metrics: SessionMetrics, sessionId: string, durationMs: number, resumable = true): void {
+  /** `planPath`: the plan a planning run wrote (--plan). */
+  finish(result: RunResult, metrics: SessionMetrics, sessionId: string, durationMs: number, resumable = true, planPath?: string): void {
     const { silent, style } = this.options;
     if (silent) {
       const answer = this.answer(result.summary ?? result.finalMessage);
@@ -169,6 +170,7 @@ export class TextPrinter {
     this.err(style.dim(`Requests   ${metrics.requests} (API ${formatDuration(metrics.totalApiDurationMs)})`));
     this.err(style.dim(`Duration   ${formatDuration(durationMs)}`));
     this.err(style.dim(`Tokens     ↑ ${formatTokens(tokens.inputTokens)} • ↓ ${formatTokens(tokens.outputTokens)}`));
+    if (planPath) this.err(style.dim(`Plan       ${planPath}`));
     if (resumable) this.err(style.dim(`Resume     agent --resume ${sessionId}`));
   }
 }

@@ -7,6 +7,7 @@ import { realpathSync } from "node:fs";
 import type { CommandResult, RunResult, SessionCommand } from "../protocol/commands.js";
 import type { AgentMode, BackgroundTasks, EventData, SessionEvent } from "../protocol/events/index.js";
 import type { ChatProvider } from "../provider/types.js";
+import { askUserChoicesTool, askUserFormTool } from "../tools/ask-user.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import { AgentCatalog, agentAllowsTool, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
 import { ChildAgent, type ChildAgentSpec } from "./child-agent.js";
@@ -185,8 +186,13 @@ export class AgentSession {
   /** The tools offered in the current mode: the session's, the mode's extras, and the task tools. */
   tools(): ToolSet {
     const modeTools = this.allTools.filter((tool) => this.modeGatedTools.has(tool.name) && this.preset.extraTools.includes(tool.name));
-    const taskTools = this.subagents.mainTools().filter((tool) => this.allowedBySelectedAgent(tool.name));
-    return new ToolSet(this.filtered([...this.baseTools(), ...modeTools, ...taskTools]));
+    const sessionTools = [this.askUserTool(), ...this.subagents.mainTools()].filter((tool) => this.allowedBySelectedAgent(tool.name));
+    return new ToolSet(this.filtered([...this.baseTools(), ...modeTools, ...sessionTools]));
+  }
+
+  /** ask_user is a form when a person can answer one; in autopilot or without a person, "decide yourself". */
+  private askUserTool(): AnyTool {
+    return this.preset.mode !== "autopilot" && this.options.interactions.canAnswer("elicitation") ? askUserFormTool : askUserChoicesTool;
   }
 
   /** The session's own tools without any mode's extras (what a subagent starts from). */

@@ -86,16 +86,19 @@ export function planFile(sessionDir: string): string {
 const plan: ModePreset = {
   mode: "plan",
   label: "Plan",
-  extraTools: [],
+  extraTools: ["exit_plan_mode"],
   announcesStops: false,
   permissionRules: ({ sessionDir }) => ({ name: "plan mode", writableOnly: [planFile(sessionDir)] }),
   promptNotice: [
-    "You are in plan mode: study the request and the code, then write a plan instead of making changes.",
-    "- Read and search freely; run only commands that inspect (tests may run, nothing may be modified). Writes are refused in this mode.",
-    "- Write the plan to plan.md in the session folder (the only file you may write): the problem, the approach, a numbered list of concrete steps naming the files involved (todos), and notes.",
-    "- Ask about anything that would change the plan; do not estimate time. Then reply with a short summary of the plan.",
+    "You are in plan mode: agree on a plan with the user before anything changes.",
+    "- Analyse the request and the code: read and search freely, run only commands that inspect. Writes and commands that modify anything are refused in this mode.",
+    "- Where an answer would change the plan, ask the user with ask_user; decide the rest yourself.",
+    "- Write the plan to plan.md in the session folder (the only file you may write; it needs no approval) with: the problem, the approach, todos (numbered concrete steps naming the files involved), and notes. No time estimates.",
+    "- Change nothing else until the plan is approved.",
+    "- End every planning turn by calling ask_user (a question) or exit_plan_mode (the plan is ready for review), never with a plain question in text.",
   ].join("\n"),
-  switchNotice: "The session switched to plan mode: change nothing; write the plan (problem, approach, numbered steps, notes) to plan.md in the session folder.",
+  switchNotice:
+    "The session switched to plan mode: analyse, ask with ask_user where you must, write the plan (problem, approach, todos, notes) to plan.md in the session folder, change nothing else, and end the turn with ask_user or exit_plan_mode.",
   onLoopEnd: () => ({ action: "stop" }),
 };
 

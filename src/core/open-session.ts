@@ -20,6 +20,8 @@ import { createBuiltinTools } from "../tools/builtin-tools.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import { AgentSession } from "./agent-session.js";
 import { InteractionBroker } from "./interaction-broker.js";
+import { planFile } from "./modes.js";
+import { createExitPlanModeTool } from "./plan/exit-plan-mode.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { SubagentLimits } from "./tasks/subagent-host.js";
 import type { PermissionAdvice } from "./permission-advice.js";
@@ -66,6 +68,8 @@ export interface OpenSessionOptions {
   canAnswer?(kind: InteractionKind): boolean;
   /** The face's words for what would allow a refused call (the CLI names its flags). */
   explainAdvice?(advice: PermissionAdvice): string;
+  /** `--plan --autopilot`: with nobody to review it, a finished plan is accepted into autopilot and implemented. */
+  autoAcceptPlan?: boolean;
   /** Tools beyond the built-in ones (a face's or a test's own). */
   extraTools?: readonly AnyTool[];
   /** Subscribers attached before the first event (session.start / session.resume) is emitted. */
@@ -200,7 +204,15 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     interactive: options.interactive,
     permissions,
     interactions,
-    tools: [...createBuiltinTools({ shells }), ...(options.extraTools ?? [])],
+    tools: [
+      ...createBuiltinTools({ shells }),
+      createExitPlanModeTool({
+        planFile: () => planFile(dir),
+        setMode: (mode) => session.dispatch({ type: "set_mode", mode }),
+        unattendedAction: () => (options.autoAcceptPlan ? "autopilot" : undefined),
+      }),
+      ...(options.extraTools ?? []),
+    ],
     toolFilter: { available: flags.availableTools, excluded: flags.excludedTools },
     instructions: options.customInstructions ? loadCustomInstructions({ cwd: options.cwd, gitRoot: context.gitRoot, agentHome: options.agentHome }) : [],
     agents: options.agents ?? new AgentCatalog({

@@ -54,4 +54,20 @@ describe("plan mode's ruleset", () => {
     expect(lastToolResult(harness)?.success).toBe(true);
     expect(existsSync(file)).toBe(true);
   });
+
+  it("tells the model what plan mode is for: plan.md, ask_user where it must, end with ask_user or exit_plan_mode", async () => {
+    harness = await startHarness({ mode: "interactive", interactive: true });
+    harness.session.setMode("plan");
+    harness.server.enqueue(text("ok"));
+    await harness.session.send("add a cache");
+    const body = harness.server.completionRequests[0]?.body;
+    const system = String(body?.messages[0]?.content ?? "");
+    const user = String(body?.messages.at(-1)?.content ?? "");
+    for (const words of ["plan.md", "ask_user", "exit_plan_mode", "todos"]) {
+      expect(system).toContain(words);
+      expect(user).toContain(words);
+    }
+    const tools = (body?.tools ?? []) as { function: { name: string } }[];
+    expect(tools.map((tool) => tool.function.name)).toEqual(expect.arrayContaining(["exit_plan_mode", "ask_user"]));
+  });
 });

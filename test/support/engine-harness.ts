@@ -41,6 +41,8 @@ export interface HarnessOptions {
   /** The agents the task tool can start. */
   agents?: AgentDirectory;
   subagentLimits?: SubagentLimits;
+  /** --plan --autopilot: a plan nobody reviews is accepted into autopilot. */
+  autoAcceptPlan?: boolean;
   /** Provider settings beyond the test defaults (output limit, response timeout…). */
   provider?: Partial<ProviderConfig>;
   /** Hooks for the session. */
@@ -117,6 +119,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.agents ? { agents: options.agents } : {}),
     ...(options.subagentLimits ? { subagentLimits: options.subagentLimits } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
+    ...(options.autoAcceptPlan ? { autoAcceptPlan: true } : {}),
   });
   const session = new CommandSession(opened.session);
   const resume = opened.resume;

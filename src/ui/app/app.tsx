@@ -14,6 +14,7 @@ import { QueuedPrompts } from "../components/composer/queued-prompts.js";
 import { FitBox } from "../components/fit-box.js";
 import { Footer } from "../components/footer.js";
 import { HistoryItem } from "../components/history-item.js";
+import { InteractionDialog } from "../components/interaction-dialog.js";
 import { PermissionDialog } from "../components/permission-dialog.js";
 import type { SessionHost } from "../session-host.js";
 import type { TranscriptStore } from "../state/transcript-store.js";
@@ -80,6 +81,11 @@ export function App(props: AppProps) {
       setShowReasoning((shown) => !shown);
       props.requestReprint();
     },
+    showPlan: () => {
+      const plan = store.getState().lastPlan;
+      if (plan === undefined) store.addLocal({ kind: "notice", id: `notice-${Date.now()}`, level: "info", text: "No plan has been put up for review yet." });
+      else store.addLocal({ kind: "output", id: `plan-${Date.now()}`, title: "plan.md", text: plan });
+    },
     showToolOutput: () => {
       const last = [...store.getState().items].reverse().find((item) => item.kind === "tool");
       if (last?.kind === "tool") store.addLocal({ kind: "output", id: `output-${last.id}-${Date.now()}`, title: last.title, text: last.output });
@@ -88,13 +94,16 @@ export function App(props: AppProps) {
   const skip = state.printedOutside?.refreshKey === props.refreshKey ? state.printedOutside.count : 0;
   const entries = useMemo<StaticEntry[]>(() => [{ kind: "header", id: "header" }, ...(skip > 0 ? state.items.slice(skip) : state.items)], [state.items, skip]);
   const permission = state.permissions[0];
-  const composerActive = dialog === undefined && permission === undefined;
+  // A plan review, form or question waits behind any permission question.
+  const interaction = permission ? undefined : state.questions[0];
+  const asking = permission !== undefined || interaction !== undefined;
+  const composerActive = dialog === undefined && !asking;
   // Rows left for what changes (the live area, a permission dialog) once the composer (3 rows and a hint;
   // hidden while a permission is asked), the footer (two rows when narrow), the queue and the background
   // lines are counted, and one row to spare: Ink redraws the whole screen, scrollback included, when its
   // output is as tall as the terminal.
   const background = state.background.length > 0 || state.backgroundShells > 0 ? 1 + state.background.length : 0;
-  const composerRows = permission ? 0 : 4;
+  const composerRows = asking ? 0 : 4;
   const room = Math.max(3, rows - composerRows - 2 - (queued.length > 0 ? queued.length + 1 : 0) - background - 1);
   const usage = state.usage;
 
@@ -120,7 +129,7 @@ export function App(props: AppProps) {
       </Static>
       {state.preview !== undefined && <Text>{state.preview}</Text>}
       {/* A permission question takes the room: the tool that asks is not running yet. */}
-      {!permission && <LiveArea state={state} theme={theme} width={width} maxLines={room} showReasoning={showReasoning} />}
+      {!asking && <LiveArea state={state} theme={theme} width={width} maxLines={room} showReasoning={showReasoning} />}
       {permission && (
         <PermissionDialog
           request={permission.request}
@@ -134,6 +143,20 @@ export function App(props: AppProps) {
           }}
         />
       )}
+      {interaction && (
+        <InteractionDialog
+          interaction={interaction}
+          theme={theme}
+          width={width}
+          maxHeight={room}
+          respond={(reply) => host.session.dispatch({ type: "respond", requestId: interaction.requestId, reply })}
+          interrupt={() => host.session.dispatch({ type: "interrupt" })}
+          showPlan={() => {
+            const plan = store.getState().lastPlan;
+            if (plan !== undefined) store.addLocal({ kind: "output", id: `plan-${Date.now()}`, title: "plan.md", text: plan });
+          }}
+        />
+      )}
       {dialog && (
         <FitBox maxHeight={room}>
           <AppDialog dialog={dialog} host={host} theme={theme} width={width} close={() => setDialog(undefined)} commands={slashCommands} notify={(text) => store.addLocal({ kind: "notice", id: `notice-${Date.now()}`, level: "error", text })} />
@@ -141,7 +164,7 @@ export function App(props: AppProps) {
       )}
       {queued.length > 0 && <QueuedPrompts items={queued} paused={state.queuePaused} theme={theme} width={width} />}
       {/* Hidden, not unmounted, while a permission is asked: the draft survives. (Not re-indented, to keep the diff small.) */}
-      <Box display={permission ? "none" : "flex"} flexDirection="column">
+      <Box display={asking ? "none" : "flex"} flexDirection="column">
       <Composer
         active={composerActive}
         busy={state.busy || state.running.length > 0}

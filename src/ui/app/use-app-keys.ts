@@ -4,6 +4,7 @@
  *   otherwise "press again to exit" within 2 s.
  *   Ctrl+D: exit (the composer lets it through only when the prompt is empty).
  *   Esc: stop the turn.   Shift+Tab: next mode.   Ctrl+T: show/hide reasoning.   Ctrl+O: print the last tool's output.
+ *   Ctrl+Y: print the last plan put up for review.
  */
 import { useEffect, useRef, useState } from "react";
 import type { AgentMode } from "../../protocol/events/index.js";
@@ -23,6 +24,7 @@ export function useAppKeys(options: {
   exit(): void;
   toggleReasoning(): void;
   showToolOutput(): void;
+  showPlan(): void;
 }): { exitHint: string | undefined } {
   const [exitPending, setExitPendingState] = useState(false);
   // Read by the key handler: two presses can arrive before React renders the first one's state.
@@ -79,6 +81,10 @@ export function useAppKeys(options: {
     }
     if (isKey(key, "ctrl+t")) {
       options.toggleReasoning();
+      return true;
+    }
+    if (isKey(key, "ctrl+y")) {
+      options.showPlan();
       return true;
     }
     if (isKey(key, "ctrl+o")) {

@@ -71,6 +71,7 @@ function reduceAgentActivity(state: TranscriptState, event: SessionEvent): Trans
   if (state.background.some((task) => task.id === parent)) return { ...state, background: state.background.map((task) => (task.id === parent ? { ...task, intent } : task)) };
   return state;
 }
+const agentOf = (event: SessionEvent): { agentId?: string } => (event.agentId ? { agentId: event.agentId } : {});
 
 export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now: number): TranscriptState {
   // Model and tool text must never drive the terminal: every string is neutralised before it is shown.
@@ -81,6 +82,24 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
       return { ...state, permissions: [...state.permissions, { requestId: event.data.requestId, request: event.data.permissionRequest }] };
     case "permission.completed":
       return { ...state, permissions: state.permissions.filter((pending) => pending.requestId !== event.data.requestId) };
+    case "exit_plan_mode.requested": {
+      const { requestId, summary, planContent, actions, recommendedAction } = event.data;
+      return { ...state, lastPlan: planContent, questions: [...state.questions, { kind: "exit_plan_mode", requestId, ...agentOf(event), summary, planContent, actions, recommendedAction }] };
+    }
+    case "elicitation.requested": {
+      const { requestId, message, requestedSchema } = event.data;
+      const required = requestedSchema.required ? { required: requestedSchema.required } : {};
+      return { ...state, questions: [...state.questions, { kind: "elicitation", requestId, ...agentOf(event), message, properties: requestedSchema.properties, ...required }] };
+    }
+    case "user_input.requested": {
+      const { requestId, question, choices, allowFreeform } = event.data;
+      const extra = { ...(choices ? { choices } : {}), ...(allowFreeform !== undefined ? { allowFreeform } : {}) };
+      return { ...state, questions: [...state.questions, { kind: "user_input", requestId, ...agentOf(event), question, ...extra }] };
+    }
+    case "exit_plan_mode.completed":
+    case "elicitation.completed":
+    case "user_input.completed":
+      return { ...state, questions: state.questions.filter((pending) => pending.requestId !== event.data.requestId) };
     default:
       break;
   }
@@ -188,6 +207,7 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
         busy: false,
         running: [],
         permissions: [],
+        questions: [],
         intent: undefined,
         turnStartedAt: undefined,
         backgroundShells: event.data.backgroundTasks?.shells.length ?? 0,

@@ -46,6 +46,12 @@ export interface BackgroundTask {
   intent?: string;
 }
 
+/** A question other than a permission, waiting for a person: a plan review, a form, a plain question. */
+export type PendingInteraction =
+  | { kind: "exit_plan_mode"; requestId: string; agentId?: string; summary: string; planContent: string; actions: string[]; recommendedAction: string }
+  | { kind: "elicitation"; requestId: string; agentId?: string; message: string; properties: Record<string, unknown>; required?: string[] }
+  | { kind: "user_input"; requestId: string; agentId?: string; question: string; choices?: string[]; allowFreeform?: boolean };
+
 export interface TranscriptState {
   /** Finished items, in order; they only grow (rendered once, into <Static>). */
   items: TranscriptItem[];
@@ -56,6 +62,10 @@ export interface TranscriptState {
   running: RunningTool[];
   /** Permission requests waiting for an answer; the first one is shown. */
   permissions: { requestId: string; request: PermissionRequest }[];
+  /** Plan reviews, forms and questions waiting for an answer (any agent's); the first one is shown. */
+  questions: PendingInteraction[];
+  /** The text of the last plan put up for review (Ctrl+Y shows it). */
+  lastPlan?: string;
   background: BackgroundTask[];
   backgroundShells: number;
   busy: boolean;
@@ -97,6 +107,7 @@ export function initialTranscript(options: { mode: AgentMode; model: string; age
     items: [],
     running: [],
     permissions: [],
+    questions: [],
     background: [],
     backgroundShells: 0,
     busy: false,

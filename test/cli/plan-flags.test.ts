@@ -1,0 +1,24 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { UsageError } from "../../src/cli/cli-options.js";
+import { parseCommandLine } from "../../src/cli/program.js";
+
+describe("the plan-mode and ask_user flags", () => {
+  // parseCommandLine reads the version the build defines.
+  beforeEach(() => vi.stubGlobal("AGENT_VERSION", "test"));
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("--plan and --mode plan start in plan mode; --plan --autopilot plans, then accepts unattended", () => {
+    expect(parseCommandLine(["--plan"]).mode).toBe("plan");
+    expect(parseCommandLine(["--mode", "plan"]).mode).toBe("plan");
+    expect(parseCommandLine(["--plan"]).autoAcceptPlan).toBeUndefined();
+    const both = parseCommandLine(["--plan", "--autopilot"]);
+    expect([both.mode, both.autoAcceptPlan]).toEqual(["plan", true]);
+    expect(() => parseCommandLine(["--plan", "--mode", "interactive"])).toThrow(UsageError);
+  });
+
+  it("--no-ask-user hides the tool; ask_user and exit_plan_mode are names --excluded-tools knows", () => {
+    expect(parseCommandLine(["--no-ask-user"]).permissions.excludedTools).toEqual(["ask_user"]);
+    expect(parseCommandLine([]).permissions.excludedTools).toBeUndefined();
+    expect(parseCommandLine(["--excluded-tools", "exit_plan_mode"]).permissions.excludedTools).toEqual(["exit_plan_mode"]);
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * `agent -p --plan` with the real binary: the plan is written (without asking), nothing else changes, and
+ * the run ends printing the plan's path; with --plan --autopilot the plan is accepted and implemented in the
+ * same run. ask_user answers "decide yourself" at once.
+ */
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { USER_NOT_AVAILABLE } from "../../src/tools/ask-user.js";
+import { tempDir } from "../support/engine-harness.js";
+import { agentEnv, runAgent } from "../support/run-agent.js";
+import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
+import type { CompletionRequest, ScriptedResponse } from "../support/scripted-responses.js";
+
+let server: ScriptedServer;
+let home: string;
+let cwd: string;
+afterEach(async () => {
+  await server?.close();
+});
+
+/** The session folder, as the system prompt tells the model. */
+function sessionFolder(request: CompletionRequest): string {
+  const system = String(request.body.messages[0]?.content ?? "");
+  const match = /Session folder[^:]*: (\S+)/.exec(system);
+  if (!match?.[1]) throw new Error("no session folder in the system prompt");
+  return match[1];
+}
+
+/** A scripted model that plans: writes plan.md, tries to change a file, then asks for review; then `after`. */
+async function planningServer(after: (request: CompletionRequest) => ScriptedResponse) {
+  const steps: ((request: CompletionRequest) => ScriptedResponse)[] = [
+    (request) => toolCall("create", { path: path.join(sessionFolder(request), "plan.md"), file_text: "# Plan\n1. Write hello.txt\n" }),
+    () => toolCall("edit", { path: path.join(cwd, "keep.txt"), old_str: "original", new_str: "changed" }),
+    () => toolCall("ask_user", { question: "Which greeting?", choices: ["hello", "hi"] }),
+    () => toolCall("exit_plan_mode", { summary: "- write hello.txt" }),
+  ];
+  server = await startScriptedServer({ responder: (request) => (steps[request.index] ?? after)(request) });
+}
+
+beforeEach(() => {
+  home = tempDir("e2e-plan-home-");
+  cwd = tempDir("e2e-plan-cwd-");
+  writeFileSync(path.join(cwd, "keep.txt"), "original\n");
+});
+
+const toolResults = (stdout: string) =>
+  stdout
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as { type: string; data?: { success?: boolean; result?: { content?: string } }; planPath?: string });
+
+describe("agent -p --plan", () => {
+  it("writes the plan, changes nothing else, and prints the plan's path", async () => {
+    await planningServer(() => text("should not be asked"));
+    const run = await runAgent(["-p", "add a greeting", "--plan"], { env: agentEnv({ home, baseUrl: server.baseUrl }), cwd });
+    expect(run.code).toBe(0);
+    const [id] = readdirSync(path.join(home, "session-state"));
+    const plan = path.join(home, "session-state", id as string, "plan.md");
+    expect(readFileSync(plan, "utf8")).toContain("1. Write hello.txt");
+    expect(readFileSync(path.join(cwd, "keep.txt"), "utf8")).toBe("original\n");
+    expect(readdirSync(cwd)).toEqual(["keep.txt"]);
+    expect(run.stderr).toMatch(new RegExp(`Plan\\s+${plan.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+    expect(server.completionRequests).toHaveLength(4);
+    // ask_user is the question/choices variant, answered at once.
+    const askResult = server.completionRequests[3]?.body.messages.at(-1);
+    expect(String(askResult?.content)).toContain(USER_NOT_AVAILABLE);
+  });
+
+  it("puts planPath in the JSON result line", async () => {
+    await planningServer(() => text("should not be asked"));
+    const run = await runAgent(["-p", "add a greeting", "--plan", "--output-format", "json"], { env: agentEnv({ home, baseUrl: server.baseUrl }), cwd });
+    const lines = toolResults(run.stdout);
+    const result = lines.at(-1);
+    expect(result?.type).toBe("result");
+    expect(result?.planPath).toMatch(/plan\.md$/);
+    expect(existsSync(result?.planPath as string)).toBe(true);
+    expect(lines.some((line) => line.type === "tool.execution_complete" && line.data?.success === false)).toBe(true); // the edit was refused
+  });
+
+  it("with --autopilot accepts the plan and implements it in the same run", async () => {
+    const implement: ScriptedResponse[] = [toolCall("create", { path: path.join(cwd, "hello.txt"), file_text: "hello\n" }), toolCall("task_complete", { summary: "Wrote hello.txt" })];
+    await planningServer((request) => implement[request.index - 4] ?? text("done"));
+    const run = await runAgent(["-p", "add a greeting", "--plan", "--autopilot", "--allow-all-tools"], { env: agentEnv({ home, baseUrl: server.baseUrl }), cwd });
+    expect(run.code).toBe(0);
+    expect(readFileSync(path.join(cwd, "hello.txt"), "utf8")).toBe("hello\n");
+    const review = server.completionRequests[4]?.body.messages.at(-1);
+    expect(String(review?.content)).toMatch(/^Plan approved! Exited plan mode\./);
+    expect(run.stdout).toContain("Wrote hello.txt");
+  });
+});

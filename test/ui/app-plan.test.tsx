@@ -1,0 +1,63 @@
+/** Plan mode and ask_user in the whole app with the real engine: the dialogs answer through `respond`. */
+import { afterEach, describe, expect, it } from "vitest";
+import { MemoryPromptHistory } from "../../src/session/prompt-history.js";
+import { App } from "../../src/ui/app/app.js";
+import { transcriptFromLog } from "../../src/ui/state/history-from-log.js";
+import { TranscriptStore } from "../../src/ui/state/transcript-store.js";
+import { initialTranscript } from "../../src/ui/state/transcript-types.js";
+import { plainTheme } from "../../src/ui/theme.js";
+import { renderTui, type TuiHarness } from "../support/render-tui.js";
+import { text, toolCall } from "../support/scripted-server.js";
+import { TestSessionHost } from "../support/tui-host.js";
+
+let host: TestSessionHost | undefined;
+let tui: TuiHarness | undefined;
+afterEach(async () => {
+  tui?.unmount();
+  tui = undefined;
+  await host?.close();
+  host = undefined;
+});
+
+async function startApp() {
+  host = await TestSessionHost.start();
+  const current = host;
+  const store = new TranscriptStore(transcriptFromLog(current.history, initialTranscript({ mode: current.session.mode, model: current.session.model, permissionSummary: current.session.permissionSummary })));
+  current.session.subscribe((event) => store.push(event));
+  tui = renderTui(
+    <App host={current} store={store} theme={plainTheme} history={new MemoryPromptHistory()} listFiles={() => Promise.resolve([])} version="test" exit={() => undefined} refreshKey={0} requestReprint={() => undefined} />,
+  );
+  await tui.waitForFrame((frame) => frame.includes("Ask anything"));
+  return { host: current, tui };
+}
+
+describe("plan mode in the app", () => {
+  it("Shift+Tab enters plan mode; the review's 'exit without running' leaves it and tells the model", async () => {
+    const { host, tui } = await startApp();
+    tui.bus.press("shift+tab");
+    await tui.waitForFrame((frame) => /Plan/.test(frame.split("\n").filter((line) => line.trim() !== "").at(-1) ?? ""));
+    expect(host.session.mode).toBe("plan");
+    host.server.enqueue(toolCall("exit_plan_mode", { summary: "- one step" }), text("Understood, not implementing."));
+    tui.bus.type("plan it");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("Plan ready for review") && frame.includes("- one step"));
+    expect(tui.frame()).not.toContain("Ask anything"); // the composer is hidden while the dialog asks
+    tui.bus.type("3");
+    await tui.waitForFrame((frame) => frame.includes("Understood, not implementing.") && frame.includes("Ask anything"));
+    expect(host.session.mode).toBe("interactive");
+    const review = host.server.completionRequests[1]?.body.messages.filter((message) => message.role === "tool").at(-1);
+    expect(String(review?.content)).toContain("do not implement it");
+  });
+
+  it("shows an ask_user form and sends the answer", async () => {
+    const { host, tui } = await startApp();
+    host.server.enqueue(toolCall("ask_user", { message: "Ship it?", requestedSchema: { type: "object", properties: { ok: { type: "boolean", title: "Ready" } } } }), text("Shipping."));
+    tui.bus.type("go");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("Ship it?") && frame.includes("1. Yes"));
+    tui.bus.type("1");
+    await tui.waitForFrame((frame) => frame.includes("Shipping."));
+    const answer = host.server.completionRequests[1]?.body.messages.filter((message) => message.role === "tool").at(-1);
+    expect(String(answer?.content)).toContain('"ok": true');
+  });
+});
