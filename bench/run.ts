@@ -20,6 +20,7 @@ import { checkHeadlessModules, type ModuleReport } from "./module-check.js";
 import { detectRssMethod, peakRssMb, timeInterleaved, type BenchCommand, type Stats } from "./measure.js";
 import { formatTable, mb, ms, summaryLine, writeResults, type Row } from "./report.js";
 import { benchHooks } from "./hooks.js";
+import { benchSubagent } from "./subagents.js";
 import { benchTui } from "./tui.js";
 import { createWorkspace, FINAL_TEXT, LONG_PROMPT, LONG_TAIL, LONG_TEXT, startBenchServer, TOOL_PROMPT } from "./scenario.js";
 
@@ -168,6 +169,8 @@ async function main(): Promise<void> {
 
     // 5. A no-op hook's cost per tool call.
     rows.push(await benchHooks({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv, runs: RUNS, warmups: WARMUPS }));
+    // A sync subagent's overhead against the same read done by the main agent.
+    rows.push(await benchSubagent({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv, runs: RUNS, warmups: WARMUPS }));
     // 6. Installed size: npm pack, then npm install of the tarball into an empty directory.
     const INSTALL_TARGET_MB = 20;
     try {

@@ -17,6 +17,8 @@ export const LONG_MARKER = "BENCH-LONG";
 /** A prompt with this marker gets HOOK_BENCH_CALLS `view` calls in one response (the hook cost bench). */
 export const HOOKS_MARKER = "BENCH-HOOKS";
 export const HOOK_BENCH_CALLS = 10;
+export const SUBAGENT_MARKER = "BENCH-SUBAGENT";
+export const CHILD_MARKER = "BENCH-CHILD";
 export const TOOL_PROMPT = "Read notes.txt and tell me what it says.";
 export const LONG_PROMPT = `${LONG_MARKER}: write a long explanation.`;
 export const FINAL_TEXT = "The file says the bench works.";
@@ -79,6 +81,10 @@ export function benchResponder(file: string): (request: CompletionRequest) => Sc
     const messages = request.body.messages;
     const last = messages[messages.length - 1];
     if (last?.role === "tool") return text(FINAL_TEXT);
+    if (last?.role === "user" && contentText(last.content).includes(CHILD_MARKER)) return text("notes.txt says the bench works.");
+    if (last?.role === "user" && contentText(last.content).includes(SUBAGENT_MARKER)) {
+      return toolCall("task", { description: "read the notes", prompt: `${CHILD_MARKER}: what does notes.txt say?`, agent_type: "explore" });
+    }
     if (last?.role === "user" && contentText(last.content).includes(LONG_MARKER)) {
       return text(LONG_TEXT, { chunkSize: LONG_CHARS_PER_TOKEN, usage: { prompt_tokens: 100, completion_tokens: LONG_TOKENS } });
     }

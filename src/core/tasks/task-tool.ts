@@ -87,6 +87,9 @@ export function createTaskTool(host: SubagentHost, depth: number, emit: Emit): A
       });
       const spec = {
         agentId,
+        agentName: agent.name,
+        agentDisplayName: agent.displayName,
+        agentDescription: args.description,
         parentToolCallId: ctx.toolCallId,
         systemPrompt: agent.systemPrompt,
         prompt: args.prompt,
