@@ -97,7 +97,13 @@ export class AgentSession {
       userMessage: (input, extra) => this.userMessage(input, extra),
       ...(hooks?.has("userPromptSubmitted") || hooks?.has("sessionStart") ? { beforePrompt: (input: PromptInput, signal: AbortSignal) => this.beforePrompt(input, signal) } : {}),
       ...(hooks?.has("agentStop") ? { onStop: (active: boolean, signal: AbortSignal) => hooks.agentStop(emit, "end_turn", active, signal) } : {}),
-      onRunEnd: (result) => this.emitIdle(result.outcome === "aborted"),
+      onRunEnd: (result) => {
+        this.emitIdle(result.outcome === "aborted");
+        // An agent answered while the main agent was finishing: with a person present it gets a turn for it.
+        if (this.wakesForNotifications && result.outcome !== "aborted" && this.subagents.hasUnseenNotifications && this.runtime.queue.length === 0) {
+          queueMicrotask(() => void this.runtime.submit({ prompt: "", silent: true, source: "notification" }).catch(() => undefined));
+        }
+      },
       runShell: async (command, signal) => {
         try {
           await runUserShellCommand(command, this.toolEnvironment(new ToolSet(this.allTools), emit), signal);
@@ -348,7 +354,12 @@ export class AgentSession {
   notify(notification: EventData<"system.notification">): void {
     const idle = !this.runtime.busy;
     this.runtime.notify(notification);
-    if (idle && this.options.interactive && !this.closed) void this.runtime.submit({ prompt: "", silent: true, source: "notification" });
+    if (idle && this.wakesForNotifications) void this.runtime.submit({ prompt: "", silent: true, source: "notification" });
+  }
+
+  /** With a person present, news for an idle main agent starts a turn; without one, settle_background does. */
+  private get wakesForNotifications(): boolean {
+    return this.options.interactive && !this.closed;
   }
 
   private readonly nextTurnId = (): string => String(++this.turnCount);

@@ -107,10 +107,10 @@ function routedServer() {
   return { responder, main: (...responses: ScriptedResponse[]) => add("main", responses), explore: (...responses: ScriptedResponse[]) => add("You are the explore agent.", responses) };
 }
 
-async function startRouted(limits?: { maxDepth: number; maxConcurrent: number; maxTurns: number }) {
+async function startRouted(limits?: { maxDepth: number; maxConcurrent: number; maxTurns: number }, interactive = false) {
   const routes = routedServer();
   const server = await startScriptedServer({ responder: routes.responder });
-  const started = await startHarness({ agents: directory, server, ...(limits ? { subagentLimits: limits } : {}) });
+  const started = await startHarness({ agents: directory, server, interactive, ...(limits ? { subagentLimits: limits } : {}) });
   const close = started.close;
   started.close = async () => {
     await close();
@@ -136,6 +136,18 @@ describe("background agents", () => {
     // The notification reached the model with the next prompt.
     const sent = h.server.completionRequests.filter((request) => request.headers["x-initiator"] === undefined).at(-2)?.body.messages ?? [];
     expect(sent.some((message) => String(message.content).includes("<system_notification>"))).toBe(true);
+  });
+
+  it("with a person present, an idle main agent gets a turn of its own when a background agent answers", async () => {
+    const { h, routes } = await startRouted(undefined, true);
+    harness = h;
+    routes.main(task({ mode: "background", name: "wake" }), text("Started."), text("The agent reports: done."));
+    routes.explore(text("Done."));
+    await h.session.send("start");
+    const reply = await waitForEvent(h, (event) => event.type === "assistant.message" && !event.agentId && event.data.content === "The agent reports: done.");
+    expect(reply).toBeDefined();
+    const lastUser = h.ofType("user.message").filter((event) => !event.agentId).at(-1);
+    expect(lastUser?.data.content).toBe("start");
   });
 
   it("settle_background waits for agents (a run without a person), giving the main agent a turn per answer", async () => {

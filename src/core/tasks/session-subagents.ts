@@ -48,6 +48,11 @@ export class SessionSubagents implements SubagentHost {
     });
   }
 
+  /** Whether something reached the main conversation that no model call of the main agent has seen. */
+  get hasUnseenNotifications(): boolean {
+    return this.unseenNotifications > 0;
+  }
+
   /**
    * In a run without a person, the prompt's end waits for the background agents: as each answers, the main
    * agent gets a turn (`mainTurn`) to use it; past the timeout they are cancelled. Returns the last turn's result.

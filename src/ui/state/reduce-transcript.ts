@@ -230,6 +230,8 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
     case "subagent.failed": {
       const failed = event.type === "subagent.failed";
       const detail = failed ? event.data.error : event.data.durationMs !== undefined ? `${Math.round(event.data.durationMs / 1000)} s` : "done";
+      // A sync agent's end shows in its task call's own line; only a background agent gets a line of its own.
+      if (!state.background.some((task) => task.id === event.data.toolCallId)) return state;
       return append(
         { ...state, background: state.background.map((task) => (task.id === event.data.toolCallId ? { ...task, status: failed ? "failed" : "completed" } : task)) },
         { kind: "subagent", id: event.id, name: event.data.agentDisplayName, status: failed ? "failed" : "completed", detail },
