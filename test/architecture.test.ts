@@ -47,9 +47,10 @@ const layers: Record<string, readonly string[]> = {
   session: ["protocol", "util", "config"],
   permissions: ["protocol", "util", "config"],
   tools: ["protocol", "util", "config"],
-  core: ["protocol", "util", "provider", "config", "session", "permissions", "tools"],
+  mcp: ["protocol", "util", "config", "tools"],
+  core: ["protocol", "util", "provider", "config", "session", "permissions", "tools", "mcp"],
   ui: ["protocol", "util", "core", "session", "config"],
-  cli: ["protocol", "util", "provider", "config", "session", "permissions", "tools", "core", "ui"],
+  cli: ["protocol", "util", "provider", "config", "session", "permissions", "tools", "mcp", "core", "ui"],
 };
 
 function folderOf(file: string): string {

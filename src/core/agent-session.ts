@@ -9,6 +9,7 @@ import type { AgentMode, Attachment, BackgroundTasks, EventData, WorkingDirector
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
 import type { AnyTool } from "../tools/define-tool.js";
+import type { McpManager } from "../mcp/index.js";
 import { taggedFilesBlock } from "./attachments.js";
 import { runChildAgent, type ChildAgentSpec } from "./child-agent.js";
 import type { Conversation } from "./conversation.js";
@@ -47,12 +48,20 @@ export interface AgentSessionOptions {
   /** --available-tools / --excluded-tools: which tools the model may see at all. */
   toolFilter?: { available?: readonly string[]; excluded?: readonly string[] };
   instructions: readonly InstructionFile[];
+  /** The session's MCP servers, when any are configured: their tools join the built-in ones. */
+  mcp?: McpManager;
   backgroundTasks(): BackgroundTasks;
   /** Flushes the log to disk (turn boundaries). */
   syncLog(): void;
   /** Releases what the session holds (background shells, the log); called by shutdown(). */
   dispose(): void;
   turnCount?: number;
+}
+
+/** How long the first prompt waits for MCP servers still starting (AGENT_MCP_STARTUP_WAIT_MS overrides, for tests). */
+function mcpStartupWaitMs(): number {
+  const fromEnv = Number(process.env.AGENT_MCP_STARTUP_WAIT_MS);
+  return Number.isFinite(fromEnv) && fromEnv >= 0 && process.env.AGENT_MCP_STARTUP_WAIT_MS !== undefined ? fromEnv : 5_000;
 }
 
 export class AgentSession {
@@ -154,7 +163,7 @@ export class AgentSession {
   tools(): ToolSet {
     const { available, excluded } = this.options.toolFilter ?? {};
     return new ToolSet(
-      this.allTools.filter(
+      [...this.allTools, ...(this.options.mcp?.tools() ?? [])].filter(
         (tool) =>
           (!this.modeGatedTools.has(tool.name) || this.preset.extraTools.includes(tool.name)) &&
           !(this.preset.withheldTools ?? []).includes(tool.name) &&
@@ -201,7 +210,31 @@ export class AgentSession {
 
   private send(input: PromptInput, delivery?: "enqueue" | "immediate"): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error("The session is shut down."));
-    return this.runtime.submit(input, delivery);
+    const waiting = this.awaitMcpStartup();
+    return waiting ? waiting.then(() => this.runtime.submit(input, delivery)) : this.runtime.submit(input, delivery);
+  }
+
+  /** The session's MCP servers, when any are configured (for /mcp). */
+  get mcp(): McpManager | undefined {
+    return this.options.mcp;
+  }
+
+  private mcpStartup?: Promise<void>;
+  private mcpStartupDone = false;
+
+  /** Once, before the first prompt: servers still starting get a short while, then the session goes on without them. */
+  private awaitMcpStartup(): Promise<void> | undefined {
+    const mcp = this.options.mcp;
+    if (!mcp || this.mcpStartupDone) return undefined;
+    this.mcpStartup ??= mcp.waitForStartup(mcpStartupWaitMs()).then((late) => {
+      this.mcpStartupDone = true;
+      if (late.length === 0) return;
+      this.options.sink.emit("session.warning", {
+        warningType: "mcp",
+        message: `MCP server${late.length > 1 ? "s" : ""} ${late.join(", ")} still starting; going on without ${late.length > 1 ? "their" : "its"} tools for now (they join when ready).`,
+      });
+    });
+    return this.mcpStartup;
   }
 
   /** `!cmd`: runs a command for the user (after what is queued); its output goes to the model with the next prompt. */

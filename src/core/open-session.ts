@@ -28,6 +28,7 @@ import { workingDirectoryContext } from "./environment.js";
 import type { AgentMode, SessionEvent } from "../protocol/events/index.js";
 import type { InteractionKind } from "../protocol/interactions.js";
 import { EventSink, type EventListener } from "./event-sink.js";
+import { createMcpManager, type McpSessionOptions } from "../mcp/index.js";
 
 declare const AGENT_VERSION: string;
 export const agentVersion = (): string => (typeof AGENT_VERSION === "string" ? AGENT_VERSION : "0.0.0-dev");
@@ -60,6 +61,8 @@ export interface OpenSessionOptions {
   explainAdvice?(advice: PermissionAdvice): string;
   /** Tools beyond the built-in ones (a face's or a test's own). */
   extraTools?: readonly AnyTool[];
+  /** MCP servers beyond $AGENT_HOME/mcp-config.json and the repository's files, and which to leave out. */
+  mcp?: McpSessionOptions;
   /** Subscribers attached before the first event (session.start / session.resume) is emitted. */
   listeners?: readonly EventListener[];
 }
@@ -163,6 +166,17 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
   });
 
   const shells = new ShellManager();
+  const mcp = createMcpManager(
+    { agentHome: options.agentHome, cwd: options.cwd, workspace: context.gitRoot, additional: options.mcp?.additional, disabled: options.mcp?.disabled },
+    {
+      env: process.env,
+      cwd: options.cwd,
+      secretEnvVars: options.mcp?.secretEnvVars ?? [],
+      clientVersion: agentVersion(),
+      warn: (message) => sink.emit("session.warning", { warningType: "mcp", message }),
+      info: (message) => sink.emit("session.info", { infoType: "mcp", message }),
+    },
+  );
   // A resumed session starts in the mode it had; an explicit --mode then switches it (with a notice).
   const mode = log ? restoredMode(log.events) : (options.mode ?? "interactive");
   const session = new AgentSession({
@@ -182,11 +196,13 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     tools: [...createBuiltinTools({ shells }), ...(options.extraTools ?? [])],
     toolFilter: { available: flags.availableTools, excluded: flags.excludedTools },
     instructions: options.customInstructions ? loadCustomInstructions({ cwd: options.cwd, gitRoot: context.gitRoot, agentHome: options.agentHome }) : [],
+    ...(mcp ? { mcp } : {}),
     backgroundTasks: () => ({ agents: [], shells: shells.backgroundShells() }),
     syncLog: () => writer.sync(),
     dispose: () => {
       stopAnnouncing();
       shells.dispose();
+      void mcp?.close();
       try {
         writer.close();
       } finally {
@@ -216,6 +232,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       ...(options.name ? { name: options.name } : {}),
       context,
     });
+    mcp?.start();
     return { session, history: [] };
   }
 
@@ -229,6 +246,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     ...(log.skipped.length > 0 ? { skippedLines: log.skipped.length } : {}),
     ...(unanswered.length > 0 ? { repairedToolCalls: unanswered.length } : {}),
   });
+  mcp?.start();
   for (const call of unanswered) {
     sink.emit("tool.execution_complete", {
       toolCallId: call.toolCallId,

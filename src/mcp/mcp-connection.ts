@@ -1,0 +1,167 @@
+/**
+ * One MCP server: its transport, the SDK's client, its state and the tools it offers. Nothing here throws
+ * at the session: a server that fails to start, crashes or hangs ends in state "failed" with a message
+ * (and, for stdio, the tail of its stderr).
+ *
+ * The SDK (client, transports) is imported on first use, so a session without MCP servers never loads it.
+ * Stdio servers use the SDK's own StdioClientTransport rather than an execa-spawned process of ours: it
+ * owns the message framing, merges the environment we give it, pipes stderr on request and ends the
+ * child on close (SIGTERM, then SIGKILL). What it does not do is end a server's own children as a process
+ * group; a server that forks helpers is expected to end them when its stdin closes, as MCP servers do.
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult, Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
+import { expandEnv, expandRecord } from "./expand-env.js";
+import type { ConfiguredServer } from "./mcp-config.js";
+
+export type ServerState = "starting" | "connected" | "failed" | "disabled";
+
+export type { McpToolInfo, CallToolResult };
+
+/** Lines of a stdio server's stderr kept for /mcp show and failure messages. */
+const STDERR_LINES = 20;
+/** A server that has not answered `initialize` by then is reported as hung. */
+export const CONNECT_TIMEOUT_MS = 30_000;
+
+export interface ConnectionDeps {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Variables kept out of stdio servers' inherited environment (--secret-env-vars). */
+  secretEnvVars: readonly string[];
+  clientVersion: string;
+  onToolsChanged(): void;
+  /** The server failed after it had started (a crash): reported once. */
+  onFailure(message: string): void;
+}
+
+export class McpConnection {
+  state: ServerState = "starting";
+  error?: string;
+  tools: McpToolInfo[] = [];
+  instructions?: string;
+  private client?: Client;
+  private readonly stderr: string[] = [];
+  private closing = false;
+  readonly ready: Promise<void>;
+
+  constructor(
+    readonly server: ConfiguredServer,
+    private readonly deps: ConnectionDeps,
+  ) {
+    this.ready = this.start();
+  }
+
+  get name(): string {
+    return this.server.name;
+  }
+
+  get stderrTail(): readonly string[] {
+    return this.stderr;
+  }
+
+  /** The server's tools as configured (`tools: ["*"]`, a list, or `[]`). */
+  get offeredTools(): McpToolInfo[] {
+    const allowed = this.server.config.tools;
+    if (this.state !== "connected") return [];
+    if (allowed === undefined || allowed.includes("*")) return this.tools;
+    return this.tools.filter((tool) => allowed.includes(tool.name));
+  }
+
+  private async start(): Promise<void> {
+    try {
+      const [{ Client }, transport] = await Promise.all([import("@modelcontextprotocol/sdk/client/index.js"), this.transport()]);
+      const client = new Client(
+        { name: "agent", version: this.deps.clientVersion },
+        {
+          listChanged: {
+            tools: {
+              debounceMs: 0,
+              onChanged: (error, tools) => {
+                if (error || !tools) return;
+                this.tools = tools;
+                this.deps.onToolsChanged();
+              },
+            },
+          },
+        },
+      );
+      client.onclose = () => this.lost("the connection closed");
+      client.onerror = () => undefined; // transport hiccups surface as failed requests or onclose
+      this.client = client;
+      await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+      this.instructions = client.getInstructions();
+      this.tools = (await client.listTools(undefined, { timeout: CONNECT_TIMEOUT_MS })).tools;
+      if (this.state === "starting") this.state = "connected";
+    } catch (error) {
+      if (this.state === "starting") {
+        this.state = "failed";
+        this.error = this.describe((error as Error).message ?? String(error));
+      }
+      await this.client?.close().catch(() => undefined);
+    }
+  }
+
+  private async transport() {
+    const { server, deps } = this;
+    const { config } = server;
+    if (server.transport === "stdio") {
+      const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+      const inherited = Object.fromEntries(Object.entries(deps.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !deps.secretEnvVars.includes(entry[0])));
+      const transport = new StdioClientTransport({
+        command: expandEnv(config.command as string, deps.env),
+        args: (config.args ?? []).map((arg) => expandEnv(arg, deps.env)),
+        env: { ...inherited, ...expandRecord(config.env, deps.env) },
+        cwd: config.cwd ? expandEnv(config.cwd, deps.env) : deps.cwd,
+        stderr: "pipe",
+      });
+      transport.stderr?.on("data", (chunk: Buffer) => this.keepStderr(chunk.toString("utf8")));
+      return transport;
+    }
+    const url = new URL(expandEnv(config.url as string, deps.env));
+    const requestInit = { headers: expandRecord(config.headers, deps.env) };
+    if (server.transport === "sse") {
+      const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
+      return new SSEClientTransport(url, { requestInit });
+    }
+    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+    return new StreamableHTTPClientTransport(url, { requestInit });
+  }
+
+  private keepStderr(text: string): void {
+    for (const line of text.split("\n")) if (line.trim() !== "") this.stderr.push(line);
+    if (this.stderr.length > STDERR_LINES) this.stderr.splice(0, this.stderr.length - STDERR_LINES);
+  }
+
+  private describe(message: string): string {
+    const tail = this.stderr.slice(-3).join(" | ");
+    return tail ? `${message} (stderr: ${tail})` : message;
+  }
+
+  private lost(why: string): void {
+    if (this.closing || this.state === "disabled") return;
+    if (this.state === "connected") {
+      this.state = "failed";
+      this.error = this.describe(`${why} (the server stopped)`);
+      this.deps.onFailure(this.error);
+      this.deps.onToolsChanged();
+    }
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, options: { signal: AbortSignal; timeout: number; onProgress(message: string): void }): Promise<CallToolResult> {
+    if (!this.client || this.state !== "connected") throw new Error(`MCP server ${this.name} is not connected${this.error ? `: ${this.error}` : ""}`);
+    const result = await this.client.callTool({ name, arguments: args }, undefined, {
+      signal: options.signal,
+      timeout: options.timeout,
+      onprogress: (progress) => {
+        const amount = progress.total !== undefined ? `${progress.progress}/${progress.total}` : `${progress.progress}`;
+        options.onProgress(progress.message ? `${progress.message} (${amount})` : amount);
+      },
+    });
+    return result as CallToolResult;
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.client?.close().catch(() => undefined);
+  }
+}
