@@ -1,6 +1,7 @@
 /** The parsed command line, shared by the headless runner and the TUI. */
 import type { AgentMode } from "../protocol/events/index.js";
 import type { PermissionFlags } from "../permissions/policy.js";
+import type { McpSessionOptions } from "../mcp/index.js";
 
 export interface CliOptions {
   prompt?: string;
@@ -15,6 +16,8 @@ export interface CliOptions {
   name?: string;
   permissions: PermissionFlags;
   customInstructions: boolean;
+  /** --additional-mcp-config, --disable-mcp-server, --secret-env-vars. */
+  mcp?: McpSessionOptions;
   cwd: string;
 }
 

@@ -16,6 +16,10 @@ function positiveInteger(value: string): number {
   return number;
 }
 
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
 function buildCommand(): Command {
   return new Command("agent")
     .description("A coding agent in your terminal, for any OpenAI-compatible endpoint.")
@@ -45,6 +49,9 @@ function buildCommand(): Command {
     .option("--available-tools <tools...>", "offer only these tools to the model")
     .option("--excluded-tools <tools...>", "hide these tools from the model")
     .option("--no-custom-instructions", "do not load AGENTS.md and other instruction files")
+    .option("--additional-mcp-config <json|@file>", "add MCP servers for this session, as JSON or @file (repeatable)", collect, [])
+    .option("--disable-mcp-server <name>", "do not start this MCP server (repeatable)", collect, [])
+    .option("--secret-env-vars <vars...>", "keep these environment variables out of MCP servers' environments")
     .option("-C <dir>", "change to this directory first")
     .showHelpAfterError("(run agent --help for usage)")
     .exitOverride()
@@ -76,6 +83,9 @@ interface RawOptions {
   availableTools?: string[];
   excludedTools?: string[];
   customInstructions: boolean;
+  additionalMcpConfig: string[];
+  disableMcpServer: string[];
+  secretEnvVars?: string[];
   C?: string;
 }
 
@@ -110,6 +120,11 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
     name: raw.name,
     permissions: permissionFlags(raw, cwd),
     customInstructions: raw.customInstructions,
+    mcp: {
+      additional: raw.additionalMcpConfig,
+      disabled: raw.disableMcpServer,
+      secretEnvVars: (raw.secretEnvVars ?? []).flatMap((value) => value.split(",")).map((name) => name.trim()).filter(Boolean),
+    },
     cwd,
   };
 }
@@ -187,6 +202,11 @@ function usageFailure(args: readonly string[], message: string): void {
 }
 
 export async function runProgram(args: readonly string[]): Promise<void> {
+  if (args[0] === "mcp") {
+    const { runMcpCommand } = await import("./mcp-command.js");
+    process.exitCode = await runMcpCommand(args.slice(1));
+    return;
+  }
   let options: CliOptions;
   try {
     options = parseCommandLine(args);

@@ -76,6 +76,7 @@ export class TuiSessionHost implements SessionHost {
       interactive: true,
       permissions: boot.permissions,
       customInstructions: options.customInstructions,
+      ...(options.mcp ? { mcp: options.mcp } : {}),
       explainAdvice: adviceText,
     });
     const previous = this.current;
