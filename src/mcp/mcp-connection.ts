@@ -149,6 +149,8 @@ export class McpConnection {
 
   async callTool(name: string, args: Record<string, unknown>, options: { signal: AbortSignal; timeout: number; onProgress(message: string): void }): Promise<CallToolResult> {
     if (!this.client || this.state !== "connected") throw new Error(`MCP server ${this.name} is not connected${this.error ? `: ${this.error}` : ""}`);
+    // Progress is reported as it arrives. (The SDK hands notifications to handlers a microtask after the
+    // messages around them, so progress that arrives in the same chunk as the result is dropped: harmless.)
     const result = await this.client.callTool({ name, arguments: args }, undefined, {
       signal: options.signal,
       timeout: options.timeout,

@@ -35,6 +35,8 @@ export interface HarnessOptions {
   settings?: Settings;
   /** Tools beyond the built-in ones. */
   extraTools?: readonly AnyTool[];
+  /** MCP options as the command line gives them (--additional-mcp-config…). */
+  mcp?: import("../../src/mcp/index.js").McpSessionOptions;
   /** Provider settings beyond the test defaults (output limit, response timeout…). */
   provider?: Partial<ProviderConfig>;
 }
@@ -106,6 +108,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     resumeId: options.resumeId,
     listeners: [(event) => events.push(event)],
     ...(options.extraTools ? { extraTools: options.extraTools } : {}),
+    ...(options.mcp ? { mcp: options.mcp } : {}),
   });
   const session = new CommandSession(opened.session);
   const resume = opened.resume;
