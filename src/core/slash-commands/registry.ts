@@ -4,6 +4,7 @@ import { autopilotCommand } from "./autopilot.js";
 import { clearCommand } from "./clear.js";
 import { exitCommand } from "./exit.js";
 import { helpCommand } from "./help.js";
+import { mcpCommand } from "./mcp.js";
 import { modelCommand } from "./model.js";
 import { planCommand } from "./plan.js";
 import { resetAllowedToolsCommand } from "./reset-allowed-tools.js";
@@ -18,6 +19,7 @@ export const slashCommands: readonly SlashCommand[] = [
   clearCommand,
   exitCommand,
   helpCommand,
+  mcpCommand,
   modelCommand,
   planCommand,
   resetAllowedToolsCommand,
