@@ -15,7 +15,7 @@ afterEach(async () => {
 
 function calledTools(): string[] {
   try {
-    return readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((line) => (JSON.parse(line) as { tool: string }).tool);
+    return readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((line) => (JSON.parse(line) as { tool: string }).tool).filter((tool) => tool !== "started");
   } catch {
     return [];
   }

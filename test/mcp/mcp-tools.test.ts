@@ -14,7 +14,7 @@ afterEach(async () => {
 
 function calls(log: string): { tool: string }[] {
   try {
-    return readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as { tool: string });
+    return readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as { tool: string }).filter((call) => call.tool !== "started");
   } catch {
     return [];
   }

@@ -86,5 +86,6 @@ export async function serveHttp(): Promise<{ url: string; close(): Promise<void>
 
 if (process.argv.includes("--stdio")) {
   process.stderr.write("mini server starting\n");
+  record("started", { pid: process.pid });
   await createTestServer().connect(new StdioServerTransport());
 }
