@@ -144,4 +144,20 @@ describe("MCP servers' tools", () => {
       "MCP_TEST_SECRET=(unset)",
     ]);
   });
+
+  it("the first request waits for a server still starting only up to a bound, then goes on without it and says so", async () => {
+    process.env.AGENT_MCP_STARTUP_WAIT_MS = "200";
+    try {
+      harness = await startHarness({ mcp: { additional: [mcpConfig({ slow: { command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"] } })] } });
+      harness.server.enqueue(text("answered"));
+      const result = await harness.session.send("hello");
+      expect(result.outcome).toBe("completed");
+      const warning = harness.ofType("session.warning").find((event) => /slow still starting/.test(event.data.message));
+      expect(warning).toBeDefined();
+      expect(harness.types().indexOf("session.warning")).toBeLessThan(harness.types().indexOf("assistant.turn_start"));
+      expect(harness.session.engine.mcp?.list()[0]?.state).toBe("starting");
+    } finally {
+      delete process.env.AGENT_MCP_STARTUP_WAIT_MS;
+    }
+  });
 });
