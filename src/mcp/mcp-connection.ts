@@ -42,6 +42,8 @@ export class McpConnection {
   private client?: Client;
   private readonly stderr: string[] = [];
   private closing = false;
+  /** The stdio server's process id, once spawned. */
+  private pid?: () => number | null;
   readonly ready: Promise<void>;
 
   constructor(
@@ -115,6 +117,7 @@ export class McpConnection {
         stderr: "pipe",
       });
       transport.stderr?.on("data", (chunk: Buffer) => this.keepStderr(chunk.toString("utf8")));
+      this.pid = () => transport.pid;
       return transport;
     }
     const url = new URL(expandEnv(config.url as string, deps.env));
@@ -164,6 +167,17 @@ export class McpConnection {
 
   async close(): Promise<void> {
     this.closing = true;
-    await this.client?.close().catch(() => undefined);
+    const closed = this.client?.close().catch(() => undefined);
+    // The SDK closes stdin and gives the server two seconds before SIGTERM; a session that is ending (or a
+    // server being turned off) should not wait on a server still starting up, so it gets SIGTERM at once.
+    const pid = this.pid?.();
+    if (pid) {
+      try {
+        process.kill(pid, "SIGTERM");
+      } catch {
+        // Already gone.
+      }
+    }
+    await closed;
   }
 }
