@@ -174,7 +174,6 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       secretEnvVars: options.mcp?.secretEnvVars ?? [],
       clientVersion: agentVersion(),
       warn: (message) => sink.emit("session.warning", { warningType: "mcp", message }),
-      info: (message) => sink.emit("session.info", { infoType: "mcp", message }),
     },
   );
   // A resumed session starts in the mode it had; an explicit --mode then switches it (with a notice).

@@ -7,7 +7,7 @@
 import type { AnyTool } from "../tools/define-tool.js";
 import { McpConnection, type ServerState } from "./mcp-connection.js";
 import type { ConfiguredServer, LoadedMcpConfig } from "./mcp-config.js";
-import { createMcpTool } from "./mcp-tool.js";
+import { createMcpTool, mcpToolName } from "./mcp-tool.js";
 
 export interface McpManagerOptions {
   /** Reads the configuration (again, for /mcp reload). */
@@ -18,8 +18,6 @@ export interface McpManagerOptions {
   clientVersion: string;
   /** Reports a problem (session.warning). */
   warn(message: string): void;
-  /** Reports news (session.info). */
-  info(message: string): void;
 }
 
 export interface ServerStatus {
@@ -107,7 +105,7 @@ export class McpManager {
         source: server.source,
         state,
         ...(connection?.error && state === "failed" ? { error: connection.error } : {}),
-        tools: state === "connected" && connection ? connection.offeredTools.map((tool) => `${server.name}-${tool.name}`) : [],
+        tools: state === "connected" && connection ? connection.offeredTools.map((tool) => mcpToolName(server.name, tool.name)) : [],
         stderrTail: connection?.stderrTail ?? [],
         target: server.transport === "stdio" ? [server.config.command, ...(server.config.args ?? [])].join(" ") : (server.config.url ?? ""),
       };

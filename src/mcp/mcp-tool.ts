@@ -12,8 +12,12 @@ export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
 const argumentsSchema = z.record(z.string(), z.unknown());
 
+/**
+ * `<server>-<tool>`, in the characters and length every OpenAI-compatible endpoint accepts for a function name
+ * (one bad name would make the endpoint refuse every request of the session).
+ */
 export function mcpToolName(serverName: string, toolName: string): string {
-  return `${serverName}-${toolName}`;
+  return `${serverName}-${toolName}`.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
 }
 
 /** Text content joined for the model; everything else (images, resources, structured content) kept in `contents`. */

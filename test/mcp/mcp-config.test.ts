@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { expandEnv } from "../../src/mcp/expand-env.js";
 import { loadMcpConfig } from "../../src/mcp/mcp-config.js";
+import { mcpToolName } from "../../src/mcp/mcp-tool.js";
 import { tempDir } from "../support/engine-harness.js";
 
 function setup() {
@@ -69,5 +70,11 @@ describe("MCP configuration", () => {
 
   it("expands ${VAR} and $VAR, unset ones to nothing", () => {
     expect(expandEnv("Bearer ${TOKEN} $USER_X-$NOPE.", { TOKEN: "t0k", USER_X: "me" })).toBe("Bearer t0k me-.");
+  });
+
+  it("names tools <server>-<tool> in the characters a function name may use", () => {
+    expect(mcpToolName("mini", "echo_text")).toBe("mini-echo_text");
+    expect(mcpToolName("my.server", "do thing/now")).toBe("my_server-do_thing_now");
+    expect(mcpToolName("s", "x".repeat(100))).toHaveLength(64);
   });
 });
