@@ -52,6 +52,7 @@ function buildCommand(): Command {
     .option("--additional-mcp-config <json|@file>", "add MCP servers for this session, as JSON or @file (repeatable)", collect, [])
     .option("--disable-mcp-server <name>", "do not start this MCP server (repeatable)", collect, [])
     .option("--secret-env-vars <vars...>", "keep these environment variables out of MCP servers' environments")
+    .option("--allow-all-mcp-server-instructions", "include every MCP server's instructions in the system prompt")
     .option("-C <dir>", "change to this directory first")
     .showHelpAfterError("(run agent --help for usage)")
     .exitOverride()
@@ -86,6 +87,7 @@ interface RawOptions {
   additionalMcpConfig: string[];
   disableMcpServer: string[];
   secretEnvVars?: string[];
+  allowAllMcpServerInstructions?: boolean;
   C?: string;
 }
 
@@ -124,6 +126,7 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
       additional: raw.additionalMcpConfig,
       disabled: raw.disableMcpServer,
       secretEnvVars: (raw.secretEnvVars ?? []).flatMap((value) => value.split(",")).map((name) => name.trim()).filter(Boolean),
+      allowAllInstructions: raw.allowAllMcpServerInstructions === true,
     },
     cwd,
   };

@@ -324,7 +324,7 @@ export class AgentSession {
       toolNames: this.tools().names,
       mode: this.preset,
       interactive: this.options.interactive,
-      instructions: this.options.instructions,
+      instructions: [...this.options.instructions, ...(this.options.mcp?.instructions() ?? []).map(({ server, text }) => ({ path: `mcp:${server}`, content: text }))],
       sessionDir: this.dir,
     });
   }

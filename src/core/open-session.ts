@@ -173,6 +173,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       cwd: options.cwd,
       secretEnvVars: options.mcp?.secretEnvVars ?? [],
       clientVersion: agentVersion(),
+      allowInstructions: options.mcp?.allowAllInstructions === true,
       warn: (message) => sink.emit("session.warning", { warningType: "mcp", message }),
     },
   );

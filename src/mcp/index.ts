@@ -10,6 +10,8 @@ export interface McpSessionOptions {
   additional?: readonly string[];
   disabled?: readonly string[];
   secretEnvVars?: readonly string[];
+  /** --allow-all-mcp-server-instructions: servers' `instructions` go into the system prompt. */
+  allowAllInstructions?: boolean;
 }
 
 /**

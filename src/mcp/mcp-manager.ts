@@ -16,6 +16,8 @@ export interface McpManagerOptions {
   cwd: string;
   secretEnvVars: readonly string[];
   clientVersion: string;
+  /** Servers' `instructions` may go into the system prompt (they are the server author's words, not the user's). */
+  allowInstructions?: boolean;
   /** Reports a problem (session.warning). */
   warn(message: string): void;
 }
@@ -93,6 +95,12 @@ export class McpManager {
     ]);
     clearTimeout(timer);
     return starting.filter((connection) => connection.state === "starting").map((connection) => connection.name);
+  }
+
+  /** What connected servers ask the model to know, when the user allowed it. */
+  instructions(): { server: string; text: string }[] {
+    if (!this.options.allowInstructions) return [];
+    return [...this.connections.values()].filter((connection) => connection.state === "connected" && connection.instructions).map((connection) => ({ server: connection.name, text: connection.instructions as string }));
   }
 
   list(): ServerStatus[] {

@@ -160,4 +160,16 @@ describe("MCP servers' tools", () => {
       delete process.env.AGENT_MCP_STARTUP_WAIT_MS;
     }
   });
+
+  it("puts a server's instructions in the system prompt only with --allow-all-mcp-server-instructions", async () => {
+    for (const allowAllInstructions of [false, true]) {
+      harness = await startHarness({ mcp: { additional: [mcpConfig({ mini: stdioServer() })], allowAllInstructions } });
+      harness.server.enqueue(text("ok"));
+      await harness.session.send("hi");
+      const system = harness.ofType("system.message")[0]?.data.content ?? "";
+      expect(system.includes("Prefer mini-echo_text for echoes."), String(allowAllInstructions)).toBe(allowAllInstructions);
+      await harness.close();
+      harness = undefined;
+    }
+  });
 });

@@ -17,7 +17,7 @@ function record(tool: string, args: unknown): void {
 }
 
 export function createTestServer(): McpServer {
-  const server = new McpServer({ name: "mini", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } });
+  const server = new McpServer({ name: "mini", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } }, instructions: "Prefer mini-echo_text for echoes." });
   server.registerTool("echo_text", { description: "Echoes the text back", inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } }, async ({ text }) => {
     record("echo_text", { text });
     return { content: [{ type: "text", text: `echo: ${text}` }, { type: "image", data: "aGk=", mimeType: "image/png" }] };
