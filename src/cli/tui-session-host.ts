@@ -78,6 +78,8 @@ export class TuiSessionHost implements SessionHost {
       customInstructions: options.customInstructions,
       ...(options.mcp ? { mcp: options.mcp } : {}),
       explainAdvice: adviceText,
+      // The TUI has no form for an MCP server's elicitation yet: such requests get the headless answer (decline).
+      canAnswer: (kind) => kind !== "elicitation",
     });
     const previous = this.current;
     if (previous && previous.id === resumeId) {

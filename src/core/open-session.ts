@@ -174,6 +174,11 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       secretEnvVars: options.mcp?.secretEnvVars ?? [],
       clientVersion: agentVersion(),
       allowInstructions: options.mcp?.allowAllInstructions === true,
+      // A server's form goes to whoever answers questions; with nobody to ask, the broker declines at once.
+      elicit: async ({ serverName, message, requestedSchema }, signal) => {
+        const { reply } = await interactions.ask("elicitation", { message, requestedSchema, elicitationSource: serverName, mode: "form" }, { emit: sink.emit, signal });
+        return reply.action === "accept" ? { action: "accept", ...(reply.content ? { content: reply.content as Record<string, string | number | boolean | string[]> } : {}) } : { action: reply.action };
+      },
       warn: (message) => sink.emit("session.warning", { warningType: "mcp", message }),
     },
   );

@@ -10,7 +10,7 @@
  * group; a server that forks helpers is expected to end them when its stdin closes, as MCP servers do.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { CallToolResult, Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ElicitRequest, ElicitResult, Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
 import { expandEnv, expandRecord } from "./expand-env.js";
 import type { ConfiguredServer } from "./mcp-config.js";
 
@@ -23,6 +23,13 @@ const STDERR_LINES = 20;
 /** A server that has not answered `initialize` by then is reported as hung. */
 export const CONNECT_TIMEOUT_MS = 30_000;
 
+/** A server's form request, as the interaction broker gets it. */
+export interface ElicitationAsk {
+  serverName: string;
+  message: string;
+  requestedSchema: { type: "object"; properties: Record<string, unknown>; required?: string[] };
+}
+
 export interface ConnectionDeps {
   env: NodeJS.ProcessEnv;
   cwd: string;
@@ -30,6 +37,8 @@ export interface ConnectionDeps {
   secretEnvVars: readonly string[];
   clientVersion: string;
   onToolsChanged(): void;
+  /** Asks the user to fill in a server's form (elicitation); without it, servers are told forms are not supported. */
+  elicit?(request: ElicitationAsk, signal: AbortSignal): Promise<ElicitResult>;
   /** The server failed after it had started (a crash): reported once. */
   onFailure(message: string): void;
 }
@@ -71,10 +80,16 @@ export class McpConnection {
 
   private async start(): Promise<void> {
     try {
-      const [{ Client }, transport] = await Promise.all([import("@modelcontextprotocol/sdk/client/index.js"), this.transport()]);
+      const [{ Client }, { ElicitRequestSchema }, transport] = await Promise.all([
+        import("@modelcontextprotocol/sdk/client/index.js"),
+        import("@modelcontextprotocol/sdk/types.js"),
+        this.transport(),
+      ]);
+      const { elicit } = this.deps;
       const client = new Client(
         { name: "agent", version: this.deps.clientVersion },
         {
+          ...(elicit ? { capabilities: { elicitation: { form: {} } } } : {}),
           listChanged: {
             tools: {
               debounceMs: 0,
@@ -87,6 +102,7 @@ export class McpConnection {
           },
         },
       );
+      if (elicit) client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.elicit(elicit, request, extra.signal));
       client.onclose = () => this.lost("the connection closed");
       client.onerror = () => undefined; // transport hiccups surface as failed requests or onclose
       this.client = client;
@@ -101,6 +117,14 @@ export class McpConnection {
       }
       await this.client?.close().catch(() => undefined);
     }
+  }
+
+  private async elicit(elicit: NonNullable<ConnectionDeps["elicit"]>, request: ElicitRequest, signal: AbortSignal): Promise<ElicitResult> {
+    const params = request.params;
+    // Only forms are offered (capabilities above); a URL request is declined rather than opened.
+    if (params.mode === "url" || !("requestedSchema" in params)) return { action: "decline" };
+    const schema = params.requestedSchema as ElicitationAsk["requestedSchema"];
+    return elicit({ serverName: this.name, message: params.message, requestedSchema: { type: "object", properties: schema.properties ?? {}, ...(schema.required ? { required: schema.required } : {}) } }, signal);
   }
 
   private async transport() {

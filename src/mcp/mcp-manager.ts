@@ -5,7 +5,7 @@
  * that one request by a short bound, and a session that never needs one is never held up by it.
  */
 import type { AnyTool } from "../tools/define-tool.js";
-import { McpConnection, type ServerState } from "./mcp-connection.js";
+import { McpConnection, type ConnectionDeps, type ServerState } from "./mcp-connection.js";
 import type { ConfiguredServer, LoadedMcpConfig } from "./mcp-config.js";
 import { createMcpTool, mcpToolName } from "./mcp-tool.js";
 
@@ -18,6 +18,7 @@ export interface McpManagerOptions {
   clientVersion: string;
   /** Servers' `instructions` may go into the system prompt (they are the server author's words, not the user's). */
   allowInstructions?: boolean;
+  elicit?: ConnectionDeps["elicit"];
   /** Reports a problem (session.warning). */
   warn(message: string): void;
 }
@@ -59,6 +60,7 @@ export class McpManager {
         cwd: this.options.cwd,
         secretEnvVars: this.options.secretEnvVars,
         clientVersion: this.options.clientVersion,
+        ...(this.options.elicit ? { elicit: this.options.elicit } : {}),
         onToolsChanged: () => this.invalidate(connection),
         onFailure: (message) => this.options.warn(`MCP server ${server.name} stopped: ${message}`),
       });

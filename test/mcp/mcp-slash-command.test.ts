@@ -19,7 +19,7 @@ describe("/mcp", () => {
   it("lists, shows, disables, enables and reloads the session's servers", async () => {
     harness = await startHarness({ mcp: { additional: [mcpConfig({ mini: stdioServer() })] } });
     await harness.session.engine.mcp?.waitForStartup(20_000);
-    expect(await run("/mcp")).toMatch(/mini \(stdio\) · 7 tools/);
+    expect(await run("/mcp")).toMatch(/mini \(stdio\) · 8 tools/);
     const shown = await run("/mcp show mini");
     expect(shown).toMatch(/tools: .*mini-echo_text/);
     expect(shown).toMatch(/mini server starting/); // the stderr tail

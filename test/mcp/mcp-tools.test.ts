@@ -172,4 +172,23 @@ describe("MCP servers' tools", () => {
       harness = undefined;
     }
   });
+
+  it("routes a server's elicitation through the interaction broker; headless declines", async () => {
+    await withServer({ interactive: true });
+    harness!.server.enqueue(toolCall("mini-ask_name", {}), text("ok"));
+    const run = harness!.session.send("ask");
+    const requested = await waitForEvent(harness!, (event) => event.type === "elicitation.requested");
+    if (requested.type !== "elicitation.requested") throw new Error("unreachable");
+    expect(requested.data).toMatchObject({ message: "Your name?", elicitationSource: "mini", requestedSchema: { properties: { name: { type: "string" } } } });
+    harness!.session.respond(requested.data.requestId, { action: "accept", content: { name: "Ada" } });
+    await run;
+    expect(harness!.ofType("tool.execution_complete")[0]?.data.result?.content).toBe("accept: Ada");
+    await harness!.close();
+
+    await withServer();
+    harness!.server.enqueue(toolCall("mini-ask_name", {}), text("ok"));
+    await harness!.session.send("ask");
+    expect(harness!.ofType("elicitation.requested")).toEqual([]);
+    expect(harness!.ofType("tool.execution_complete")[0]?.data.result?.content).toBe("decline");
+  });
 });

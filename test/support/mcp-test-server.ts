@@ -50,6 +50,11 @@ export function createTestServer(): McpServer {
     record("show_env", { name });
     return { content: [{ type: "text", text: `${name}=${process.env[name] ?? "(unset)"}` }] };
   });
+  server.registerTool("ask_name", { description: "Asks the user for a name (elicitation)" }, async () => {
+    record("ask_name", {});
+    const answer = await server.server.elicitInput({ mode: "form", message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } });
+    return { content: [{ type: "text", text: `${answer.action}${answer.content ? `: ${String(answer.content.name)}` : ""}` }] };
+  });
   server.registerTool("add_tool", { description: "Adds the tool late_tool (tools/list_changed)" }, async () => {
     record("add_tool", {});
     server.registerTool("late_tool", { description: "Appeared later" }, async () => ({ content: [{ type: "text", text: "late" }] }));
