@@ -20,8 +20,11 @@ export type { McpToolInfo, CallToolResult };
 
 /** Lines of a stdio server's stderr kept for /mcp show and failure messages. */
 const STDERR_LINES = 20;
-/** A server that has not answered `initialize` by then is reported as hung. */
-export const CONNECT_TIMEOUT_MS = 30_000;
+/** A server that has not answered `initialize` and `tools/list` by then is reported as hung (AGENT_MCP_CONNECT_TIMEOUT_MS overrides, for tests). */
+function connectTimeoutMs(env: NodeJS.ProcessEnv): number {
+  const fromEnv = Number(env.AGENT_MCP_CONNECT_TIMEOUT_MS);
+  return env.AGENT_MCP_CONNECT_TIMEOUT_MS !== undefined && Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : 30_000;
+}
 
 /** A server's form request, as the interaction broker gets it. */
 export interface ElicitationAsk {
@@ -106,16 +109,17 @@ export class McpConnection {
       client.onclose = () => this.lost("the connection closed");
       client.onerror = () => undefined; // transport hiccups surface as failed requests or onclose
       this.client = client;
-      await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+      const timeout = connectTimeoutMs(this.deps.env);
+      await client.connect(transport, { timeout });
       this.instructions = client.getInstructions();
-      this.tools = (await client.listTools(undefined, { timeout: CONNECT_TIMEOUT_MS })).tools;
+      this.tools = (await client.listTools(undefined, { timeout })).tools;
       if (this.state === "starting") this.state = "connected";
     } catch (error) {
       if (this.state === "starting") {
         this.state = "failed";
         this.error = this.describe((error as Error).message ?? String(error));
       }
-      await this.client?.close().catch(() => undefined);
+      await this.close();
     }
   }
 

@@ -191,4 +191,20 @@ describe("MCP servers' tools", () => {
     expect(harness!.ofType("elicitation.requested")).toEqual([]);
     expect(harness!.ofType("tool.execution_complete")[0]?.data.result?.content).toBe("decline");
   });
+
+  it("reports a server that hangs at start-up, and keeps the session going", async () => {
+    process.env.AGENT_MCP_CONNECT_TIMEOUT_MS = "300";
+    process.env.AGENT_MCP_STARTUP_WAIT_MS = "5000";
+    try {
+      harness = await startHarness({ mcp: { additional: [mcpConfig({ stuck: { command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"] } })] } });
+      harness.server.enqueue(text("answered"));
+      expect((await harness.session.send("hello")).outcome).toBe("completed");
+      const warning = await waitForEvent(harness, (event) => event.type === "session.warning" && /stuck failed to start/.test(event.data.message));
+      expect(warning.type === "session.warning" && warning.data.message).toMatch(/timed out/i);
+      expect(harness.session.engine.mcp?.list()[0]?.state).toBe("failed");
+    } finally {
+      delete process.env.AGENT_MCP_CONNECT_TIMEOUT_MS;
+      delete process.env.AGENT_MCP_STARTUP_WAIT_MS;
+    }
+  });
 });
