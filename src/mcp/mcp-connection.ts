@@ -4,14 +4,14 @@
  * (and, for stdio, the tail of its stderr).
  *
  * The SDK (client, transports) is imported on first use, so a session without MCP servers never loads it.
- * Stdio servers use the SDK's own StdioClientTransport rather than an execa-spawned process of ours: it
- * owns the message framing, merges the environment we give it, pipes stderr on request and ends the
- * child on close (SIGTERM, then SIGKILL). What it does not do is end a server's own children as a process
- * group; a server that forks helpers is expected to end them when its stdin closes, as MCP servers do.
+ * HTTP and SSE servers use the SDK's transports. Stdio servers use StdioGroupTransport (execa, the SDK's
+ * framing) rather than the SDK's StdioClientTransport, because that one signals only the child it spawned:
+ * a server started through `npx` or a shell would leave its real process running after the session ends.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult, ElicitRequest, ElicitResult, Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
 import { expandEnv, expandRecord } from "./expand-env.js";
+import { StdioGroupTransport } from "./stdio-group-transport.js";
 import type { ConfiguredServer } from "./mcp-config.js";
 
 export type ServerState = "starting" | "connected" | "failed" | "disabled";
@@ -54,8 +54,6 @@ export class McpConnection {
   private client?: Client;
   private readonly stderr: string[] = [];
   private closing = false;
-  /** The stdio server's process id, once spawned. */
-  private pid?: () => number | null;
   readonly ready: Promise<void>;
 
   constructor(
@@ -135,18 +133,14 @@ export class McpConnection {
     const { server, deps } = this;
     const { config } = server;
     if (server.transport === "stdio") {
-      const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
       const inherited = Object.fromEntries(Object.entries(deps.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !deps.secretEnvVars.includes(entry[0])));
-      const transport = new StdioClientTransport({
+      return new StdioGroupTransport({
         command: expandEnv(config.command as string, deps.env),
         args: (config.args ?? []).map((arg) => expandEnv(arg, deps.env)),
         env: { ...inherited, ...expandRecord(config.env, deps.env) },
         cwd: config.cwd ? expandEnv(config.cwd, deps.env) : deps.cwd,
-        stderr: "pipe",
+        onStderr: (text) => this.keepStderr(text),
       });
-      transport.stderr?.on("data", (chunk: Buffer) => this.keepStderr(chunk.toString("utf8")));
-      this.pid = () => transport.pid;
-      return transport;
     }
     const url = new URL(expandEnv(config.url as string, deps.env));
     const requestInit = { headers: expandRecord(config.headers, deps.env) };
@@ -195,17 +189,6 @@ export class McpConnection {
 
   async close(): Promise<void> {
     this.closing = true;
-    const closed = this.client?.close().catch(() => undefined);
-    // The SDK closes stdin and gives the server two seconds before SIGTERM; a session that is ending (or a
-    // server being turned off) should not wait on a server still starting up, so it gets SIGTERM at once.
-    const pid = this.pid?.();
-    if (pid) {
-      try {
-        process.kill(pid, "SIGTERM");
-      } catch {
-        // Already gone.
-      }
-    }
-    await closed;
+    await this.client?.close().catch(() => undefined);
   }
 }

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDir } from "../support/engine-harness.js";
@@ -18,6 +18,8 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await server.close();
+  rmSync(home, { recursive: true, force: true });
+  rmSync(cwd, { recursive: true, force: true });
 });
 
 const env = (extra: Record<string, string> = {}) => agentEnv({ home, baseUrl: server.baseUrl, extra: { MCP_TEST_LOG: log, ...extra } });

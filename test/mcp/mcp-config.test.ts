@@ -1,14 +1,20 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { expandEnv } from "../../src/mcp/expand-env.js";
 import { loadMcpConfig } from "../../src/mcp/mcp-config.js";
 import { mcpToolName } from "../../src/mcp/mcp-tool.js";
 import { tempDir } from "../support/engine-harness.js";
 
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 function setup() {
   const home = tempDir("mcp-cfg-home-");
   const cwd = tempDir("mcp-cfg-cwd-");
+  made.push(home, cwd);
   return { home, cwd };
 }
 

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { PermissionFlags } from "../../src/permissions/policy.js";
@@ -8,9 +8,12 @@ import { mcpConfig, stdioServer } from "./mcp-support.js";
 
 let harness: Harness | undefined;
 let log = "";
+const logs: string[] = [];
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
+  for (const file of logs.splice(0)) rmSync(file, { force: true });
+  delete process.env.MCP_TEST_LOG;
 });
 
 function calledTools(): string[] {
@@ -24,6 +27,7 @@ function calledTools(): string[] {
 async function start(permissions: Partial<PermissionFlags>, interactive = false): Promise<Harness> {
   log = path.join(process.env.TMPDIR ?? "/tmp", `mcp-perm-${process.pid}-${Math.random().toString(36).slice(2)}.jsonl`);
   process.env.MCP_TEST_LOG = log;
+  logs.push(log);
   harness = await startHarness({ interactive, permissions, mcp: { additional: [mcpConfig({ mini: stdioServer() })] } });
   return harness;
 }

@@ -1,15 +1,18 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startHarness, waitForEvent, type Harness } from "../support/engine-harness.js";
 import { serveHttp } from "../support/mcp-test-server.js";
 import { text, toolCall } from "../support/scripted-server.js";
-import { mcpConfig, stdioServer } from "./mcp-support.js";
+import { mcpConfig, SERVER_SCRIPT, stdioServer } from "./mcp-support.js";
 
 let harness: Harness | undefined;
+const logs: string[] = [];
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
+  for (const file of logs.splice(0)) rmSync(file, { force: true });
+  delete process.env.MCP_TEST_LOG;
 });
 
 function calls(log: string): { tool: string }[] {
@@ -28,6 +31,7 @@ function toolNames(index = 0): string[] {
 async function withServer(options: { extra?: Record<string, unknown>; allowAllTools?: boolean; interactive?: boolean; denyTool?: string[] } = {}) {
   const log = path.join(process.env.TMPDIR ?? "/tmp", `mcp-log-${process.pid}-${Math.random().toString(36).slice(2)}.jsonl`);
   process.env.MCP_TEST_LOG = log;
+  logs.push(log);
   harness = await startHarness({
     allowAllTools: options.allowAllTools ?? true,
     interactive: options.interactive ?? false,
@@ -138,6 +142,7 @@ describe("MCP servers' tools", () => {
       text("done"),
     );
     await harness.session.send("env");
+    rmSync(home, { force: true });
     expect(harness.ofType("tool.execution_complete").map((event) => event.data.result?.content)).toEqual([
       "GREETING=hello from env!",
       "BARE=hello from env",
@@ -206,5 +211,25 @@ describe("MCP servers' tools", () => {
       delete process.env.AGENT_MCP_CONNECT_TIMEOUT_MS;
       delete process.env.AGENT_MCP_STARTUP_WAIT_MS;
     }
+  });
+
+  it("ends a stdio server's whole process group when the session ends", async () => {
+    const log = await withServer({ extra: { args: ["--import", "tsx", SERVER_SCRIPT, "--stdio", "--spawn-child"] } });
+    await harness!.session.engine.mcp?.waitForStartup(20_000);
+    await expect.poll(() => readFileSync(log, "utf8")).toContain('"child"');
+    const pids = readFileSync(log, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { tool: string; args: { pid?: number } }).filter((entry) => entry.tool === "started" || entry.tool === "child").map((entry) => entry.args.pid as number);
+    expect(pids).toHaveLength(2);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(pids.every(alive)).toBe(true);
+    await harness!.close();
+    harness = undefined;
+    await expect.poll(() => pids.filter(alive), { timeout: 5_000 }).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
  * (serveHttp). Every call is appended to $MCP_TEST_LOG when set, so a test can tell whether a call
  * reached the server at all.
  */
+import { spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -92,5 +93,7 @@ export async function serveHttp(): Promise<{ url: string; close(): Promise<void>
 if (process.argv.includes("--stdio")) {
   process.stderr.write("mini server starting\n");
   record("started", { pid: process.pid });
+  // A helper of the server's own (as an npx wrapper or a forking server has): it must end with the server's group.
+  if (process.argv.includes("--spawn-child")) record("child", { pid: spawn("sleep", ["300"], { stdio: "ignore" }).pid });
   await createTestServer().connect(new StdioServerTransport());
 }
