@@ -12,7 +12,8 @@
  * Env: BENCH_RUNS (default 15), BENCH_WARMUPS (default 2), BENCH_RSS_RUNS (default 5),
  * BENCH_TUI_CPU_RUNS (default 5), BENCH_TUI_KEYS (default 30).
  */
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { measureInstallSize } from "./install-size.js";
@@ -147,6 +148,21 @@ async function main(): Promise<void> {
     });
     rows.push(timeRow("2-turn -p: agent / openai script (node:http fetch)", must(twoTurn, agentTool.label), nodeHttp, undefined));
 
+    // MCP: the same run with three configured stdio servers it never calls, against none.
+    const mcpServer = repo("bench/mcp-server.mjs");
+    const withMcp: BenchCommand = {
+      ...agentTool,
+      label: "agent -p (2 turns, 3 MCP servers)",
+      env: () => {
+        const home = ws.freshHome();
+        const servers = Object.fromEntries(["one", "two", "three"].map((name) => [name, { type: "local", command: process.execPath, args: [mcpServer], tools: ["*"] }]));
+        writeFileSync(path.join(home, "mcp-config.json"), JSON.stringify({ mcpServers: servers }));
+        return cleanEnv({ ...providerEnv, AGENT_HOME: home });
+      },
+    };
+    const mcpRuns = await timeInterleaved([withMcp, agentTool], WARMUPS, RUNS);
+    rows.push(timeRow("2-turn -p: 3 unused MCP servers / none", must(mcpRuns, withMcp.label), must(mcpRuns, agentTool.label), 1.05));
+
     // 3. 2,000-token streamed answer.
     const agentLong = agentCmd("agent -p (2,000 tokens)", LONG_PROMPT, longCheck);
     const baseLong = baselineCmd("openai script (2,000 tokens, built-in fetch)", "long", "builtin", longCheck);
@@ -203,7 +219,7 @@ async function main(): Promise<void> {
       rows.push({ name: "TUI measurements", agent: "error", baseline: "—", ratio: undefined, target: "run", pass: false, data: { error: message } });
     }
 
-    const timings = new Map([...startup, ...twoTurn, ...long]);
+    const timings = new Map([...startup, ...twoTurn, ...mcpRuns, ...long]);
     details["timings"] = Object.fromEntries(timings);
     console.log(formatTable(rows));
     console.log("\nPer command (wall time = spawn → 'exit'; medians of: last output → 'exit', 'exit' → stdio 'close'):");

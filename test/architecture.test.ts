@@ -48,9 +48,10 @@ const layers: Record<string, readonly string[]> = {
   permissions: ["protocol", "util", "config"],
   tools: ["protocol", "util", "config"],
   hooks: ["protocol", "util", "config"],
-  core: ["protocol", "util", "provider", "config", "session", "permissions", "tools", "hooks"],
+  mcp: ["protocol", "util", "config", "tools"],
+  core: ["protocol", "util", "provider", "config", "session", "permissions", "tools", "hooks", "mcp"],
   ui: ["protocol", "util", "core", "session", "config"],
-  cli: ["protocol", "util", "provider", "config", "session", "permissions", "tools", "core", "ui", "hooks"],
+  cli: ["protocol", "util", "provider", "config", "session", "permissions", "tools", "hooks", "mcp", "core", "ui"],
 };
 
 function folderOf(file: string): string {

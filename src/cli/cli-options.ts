@@ -1,6 +1,7 @@
 /** The parsed command line, shared by the headless runner and the TUI. */
 import type { AgentMode } from "../protocol/events/index.js";
 import type { PermissionFlags } from "../permissions/policy.js";
+import type { McpSessionOptions } from "../mcp/index.js";
 
 export interface CliOptions {
   prompt?: string;
@@ -21,6 +22,8 @@ export interface CliOptions {
   customInstructions: boolean;
   /** false with --no-hooks. */
   hooks: boolean;
+  /** --additional-mcp-config, --disable-mcp-server, --secret-env-vars. */
+  mcp?: McpSessionOptions;
   cwd: string;
   /** --reset-allowed-tools: forget the approvals remembered for cwd instead of running anything. */
   resetAllowedTools?: boolean;

@@ -113,6 +113,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
       permissions: value.permissions,
       name: options.name,
       customInstructions: options.customInstructions,
+      ...(options.mcp ? { mcp: options.mcp } : {}),
       explainAdvice: adviceText,
       resumeId: value.resumeId,
       listeners: [json?.onEvent ?? (text as TextPrinter).onEvent],

@@ -16,6 +16,10 @@ function positiveInteger(value: string): number {
   return number;
 }
 
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
 function buildCommand(): Command {
   return new Command("agent")
     .description("A coding agent in your terminal, for any OpenAI-compatible endpoint.")
@@ -49,6 +53,10 @@ function buildCommand(): Command {
     .option("--excluded-tools <tools...>", "hide these tools from the model")
     .option("--no-custom-instructions", "do not load AGENTS.md and other instruction files")
     .option("--no-hooks", "run no hooks (user, repository or settings)")
+    .option("--additional-mcp-config <json|@file>", "add MCP servers for this session, as JSON or @file (repeatable)", collect, [])
+    .option("--disable-mcp-server <name>", "do not start this MCP server (repeatable)", collect, [])
+    .option("--secret-env-vars <vars...>", "keep these environment variables out of MCP servers' environments")
+    .option("--allow-all-mcp-server-instructions", "include every MCP server's instructions in the system prompt")
     .option("-C <dir>", "change to this directory first")
     .option("--reset-allowed-tools", "forget the approvals remembered (\"always in this directory\") for the working directory, then exit")
     .showHelpAfterError("(run agent --help for usage)")
@@ -85,6 +93,10 @@ interface RawOptions {
   excludedTools?: string[];
   customInstructions: boolean;
   hooks: boolean;
+  additionalMcpConfig: string[];
+  disableMcpServer: string[];
+  secretEnvVars?: string[];
+  allowAllMcpServerInstructions?: boolean;
   C?: string;
   resetAllowedTools?: boolean;
 }
@@ -125,6 +137,12 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
     permissions: permissionFlags(raw, cwd),
     customInstructions: raw.customInstructions,
     hooks: raw.hooks,
+    mcp: {
+      additional: raw.additionalMcpConfig,
+      disabled: raw.disableMcpServer,
+      secretEnvVars: (raw.secretEnvVars ?? []).flatMap((value) => value.split(",")).map((name) => name.trim()).filter(Boolean),
+      allowAllInstructions: raw.allowAllMcpServerInstructions === true,
+    },
     cwd,
     ...(raw.resetAllowedTools ? { resetAllowedTools: true } : {}),
   };
@@ -203,6 +221,11 @@ function usageFailure(args: readonly string[], message: string): void {
 }
 
 export async function runProgram(args: readonly string[]): Promise<void> {
+  if (args[0] === "mcp") {
+    const { runMcpCommand } = await import("./mcp-command.js");
+    process.exitCode = await runMcpCommand(args.slice(1));
+    return;
+  }
   let options: CliOptions;
   try {
     options = parseCommandLine(args);

@@ -79,6 +79,7 @@ export class TuiSessionHost implements SessionHost {
       interactive: true,
       permissions: boot.permissions,
       customInstructions: options.customInstructions,
+      ...(options.mcp ? { mcp: options.mcp } : {}),
       explainAdvice: adviceText,
       ...(this.hooks ? { hooks: this.hooks } : {}),
     });

@@ -11,6 +11,8 @@ import { askUserChoicesTool, askUserFormTool } from "../tools/ask-user.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import { AgentCatalog, agentAllowsTool, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
 import { ChildAgent, type ChildAgentSpec } from "./child-agent.js";
+import type { McpManager } from "../mcp/index.js";
+import { McpStartupGate } from "./mcp-startup.js";
 import { describeOs, userShell } from "./environment.js";
 import type { Emit, EventListener } from "./event-sink.js";
 import { routeInput } from "./input-router.js";
@@ -26,7 +28,6 @@ import type { ToolRunEnvironment } from "./tool-runner.js";
 import { buildSystemPrompt } from "./system-prompt.js";
 import { ToolSet } from "./tool-set.js";
 import { runUserShellCommand } from "./user-shell-command.js";
-
 import type { AgentSessionOptions } from "./session-options.js";
 import { buildUserMessage, type UserMessageExtra } from "./user-message.js";
 
@@ -39,6 +40,7 @@ export class AgentSession {
   readonly metrics = new SessionMetrics();
   private readonly runtime: AgentRuntime;
   private readonly subagents: SessionSubagents;
+  private readonly mcpGate: McpStartupGate | undefined;
   private readonly allTools: readonly AnyTool[];
   private readonly modeGatedTools: Set<string>;
   private preset: ModePreset;
@@ -65,6 +67,7 @@ export class AgentSession {
     this.applyModeRules();
     this.agents = options.agents ?? new AgentCatalog({});
     const emit = options.sink.emit;
+    this.mcpGate = options.mcp ? new McpStartupGate(options.mcp, emit) : undefined;
     options.sink.addInternal((event) => {
       if (event.type === "subagent.started" && event.data.executionMode === "background") this.metrics.backgroundAgents++;
     });
@@ -203,7 +206,13 @@ export class AgentSession {
 
   /** The session's own tools without any mode's extras (what a subagent starts from). */
   private baseTools(): AnyTool[] {
-    return this.filtered(this.allTools.filter((tool) => !this.modeGatedTools.has(tool.name) && this.allowedBySelectedAgent(tool.name)));
+    const tools = [...this.allTools, ...(this.options.mcp?.tools() ?? [])];
+    return this.filtered(tools.filter((tool) => !this.modeGatedTools.has(tool.name) && this.allowedBySelectedAgent(tool.name)));
+  }
+
+  /** The session's MCP servers, when any are configured (for /mcp). */
+  get mcp(): McpManager | undefined {
+    return this.options.mcp;
   }
 
   /** A selected agent's list narrows the session's tools (the mode's own tools stay the mode's business). */
@@ -281,8 +290,8 @@ export class AgentSession {
 
   private send(input: PromptInput, delivery?: "enqueue" | "immediate"): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error("The session is shut down."));
-
-    return this.runtime.submit(input, delivery);
+    const waiting = this.mcpGate?.wait();
+    return waiting ? waiting.then(() => this.runtime.submit(input, delivery)) : this.runtime.submit(input, delivery);
   }
 
   /** `!cmd`: runs a command for the user (after what is queued); its output goes to the model with the next prompt. */
@@ -428,7 +437,7 @@ export class AgentSession {
       toolNames: this.tools().names,
       mode: this.preset,
       interactive: this.options.interactive,
-      instructions: this.options.instructions,
+      instructions: [...this.options.instructions, ...(this.options.mcp?.instructions() ?? []).map(({ server, text }) => ({ path: `mcp:${server}`, content: text }))],
       sessionDir: this.dir,
       ...(this.selectedAgent ? { agent: { name: this.selectedAgent.name, prompt: this.selectedAgent.systemPrompt } } : {}),
     });

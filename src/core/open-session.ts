@@ -35,6 +35,7 @@ import type { InteractionKind } from "../protocol/interactions.js";
 import { EventSink, type EventListener } from "./event-sink.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import { SessionHooks } from "./session-hooks.js";
+import { createMcpManager, type McpSessionOptions } from "../mcp/index.js";
 
 declare const AGENT_VERSION: string;
 export const agentVersion = (): string => (typeof AGENT_VERSION === "string" ? AGENT_VERSION : "0.0.0-dev");
@@ -72,6 +73,8 @@ export interface OpenSessionOptions {
   autoAcceptPlan?: boolean;
   /** Tools beyond the built-in ones (a face's or a test's own). */
   extraTools?: readonly AnyTool[];
+  /** MCP servers beyond $AGENT_HOME/mcp-config.json and the repository's files, and which to leave out. */
+  mcp?: McpSessionOptions;
   /** Subscribers attached before the first event (session.start / session.resume) is emitted. */
   listeners?: readonly EventListener[];
   /** The hooks loaded for this session (the face resolved trust and --no-hooks); none when absent. */
@@ -187,6 +190,22 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
   });
 
   const shells = new ShellManager();
+  const mcp = createMcpManager(
+    { agentHome: options.agentHome, cwd: options.cwd, workspace: context.gitRoot, additional: options.mcp?.additional, disabled: options.mcp?.disabled },
+    {
+      env: process.env,
+      cwd: options.cwd,
+      secretEnvVars: options.mcp?.secretEnvVars ?? [],
+      clientVersion: agentVersion(),
+      allowInstructions: options.mcp?.allowAllInstructions === true,
+      // A server's form goes to whoever answers questions; with nobody to ask, the broker declines at once.
+      elicit: async ({ serverName, message, requestedSchema }, signal) => {
+        const { reply } = await interactions.ask("elicitation", { message, requestedSchema, elicitationSource: serverName, mode: "form" }, { emit: sink.emit, signal });
+        return reply.action === "accept" ? { action: "accept", ...(reply.content ? { content: reply.content as Record<string, string | number | boolean | string[]> } : {}) } : { action: reply.action };
+      },
+      warn: (message) => sink.emit("session.warning", { warningType: "mcp", message }),
+    },
+  );
   // A resumed session starts in the mode it had; an explicit --mode then switches it (with a notice).
   const mode = log ? restoredMode(log.events) : (options.mode ?? "interactive");
   const session: AgentSession = new AgentSession({
@@ -220,11 +239,13 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       gitRoot: context.gitRoot,
       onProblems: (problems) => reportAgentFileProblems(sink.emit, problems),
     }),
+    ...(mcp ? { mcp } : {}),
     backgroundTasks: (): BackgroundTasks => ({ agents: session.backgroundAgents, shells: shells.backgroundShells() }),
     syncLog: () => writer.sync(),
     dispose: () => {
       stopAnnouncing();
       shells.dispose();
+      void mcp?.close();
       try {
         writer.close();
       } finally {
@@ -257,6 +278,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       ...(options.name ? { name: options.name } : {}),
       context,
     });
+    mcp?.start();
     await session.runStartHooks("new", options.initialPrompt);
     return { session, history: [] };
   }
@@ -271,6 +293,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     ...(log.skipped.length > 0 ? { skippedLines: log.skipped.length } : {}),
     ...(unanswered.length > 0 ? { repairedToolCalls: unanswered.length } : {}),
   });
+  mcp?.start();
   for (const call of unanswered) {
     sink.emit("tool.execution_complete", {
       toolCallId: call.toolCallId,

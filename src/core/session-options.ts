@@ -1,5 +1,6 @@
 /** What a session is made of: the options open-session.ts wires into an AgentSession. */
 import type { AgentMode, BackgroundTasks, WorkingDirectoryContext } from "../protocol/events/index.js";
+import type { McpManager } from "../mcp/index.js";
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
 import type { AnyTool } from "../tools/define-tool.js";
@@ -44,6 +45,8 @@ export interface AgentSessionOptions {
   /** Releases what the session holds (background shells, the log); called by shutdown(). */
   dispose(): void;
   turnCount?: number;
+  /** The session's MCP servers, when any are configured: their tools join the built-in ones. */
+  mcp?: McpManager;
   /** The session's hooks; absent, nothing is ever run. */
   hooks?: SessionHooks;
 }

@@ -156,9 +156,12 @@ function emitStart(call: Prepared, env: ToolRunEnvironment, turnId: string | und
     toolName: request.name,
     arguments: request.arguments,
     ...(toolTitle ? { toolTitle } : {}),
+    ...mcpNames(env.tools.get(request.name)),
     ...(turnId !== undefined ? { turnId } : {}),
   });
 }
+
+const mcpNames = (tool: AnyTool | undefined) => (tool?.mcp ? { mcpServerName: tool.mcp.serverName, mcpToolName: tool.mcp.toolName } : {});
 
 function emitComplete(request: ToolRequest, outcome: ToolOutcome, env: ToolRunEnvironment, turnId: string | undefined, result: ToolBatchResult, userRequested = false): void {
   const success = outcome.success !== false;
@@ -168,9 +171,10 @@ function emitComplete(request: ToolRequest, outcome: ToolOutcome, env: ToolRunEn
     success,
     ...(userRequested ? { isUserRequested: true } : {}),
     ...(success
-      ? { result: { content, ...(outcome.detailedContent !== undefined ? { detailedContent: outcome.detailedContent } : {}) } }
+      ? { result: { content, ...(outcome.detailedContent !== undefined ? { detailedContent: outcome.detailedContent } : {}), ...(outcome.contents ? { contents: outcome.contents } : {}) } }
       : { error: { message: content, ...(outcome.errorCode ? { code: outcome.errorCode } : {}) } }),
     ...(outcome.telemetry ? { toolTelemetry: outcome.telemetry } : {}),
+    ...mcpNames(env.tools.get(request.name)),
     ...(turnId !== undefined ? { turnId } : {}),
   });
   if (success && outcome.codeChange) env.onCodeChange(outcome.codeChange);

@@ -8,7 +8,7 @@ const schemaCache = new WeakMap<AnyTool, ToolSchema>();
 export function toolSchema(tool: AnyTool): ToolSchema {
   let schema = schemaCache.get(tool);
   if (!schema) {
-    const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.parameters, { io: "input" }) as Record<string, unknown>;
+    const { $schema: _ignored, ...parameters } = tool.inputSchema ?? (z.toJSONSchema(tool.parameters, { io: "input" }) as Record<string, unknown>);
     schema = { name: tool.name, description: tool.description, parameters };
     schemaCache.set(tool, schema);
   }

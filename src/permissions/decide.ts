@@ -53,7 +53,8 @@ function ruleCovers(rule: Rule, facts: PermissionFacts, action: RuleAction): boo
   switch (target.kind) {
     case "named": {
       const request = facts.request;
-      if (request.kind === "mcp") return target.name === request.serverName && (target.inner === undefined || target.inner === request.toolName);
+      // An MCP tool answers to its server (`github`, `github(list_issues)`) and to the name the model sees (`github-list_issues`).
+      if (request.kind === "mcp") return target.name === request.serverName ? target.inner === undefined || target.inner === request.toolName : target.inner === undefined && target.name === facts.toolName;
       return target.inner === undefined && (target.name === facts.toolName || (target.name === "shell" && facts.toolName === "bash"));
     }
     case "shell":

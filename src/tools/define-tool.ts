@@ -43,6 +43,8 @@ export interface ToolOutcome {
   /** Lines changed in one file, for the session's change totals. */
   codeChange?: { path: string; linesAdded: number; linesRemoved: number };
   telemetry?: Record<string, unknown>;
+  /** Content beyond text (an MCP server's images, resources, structured content), kept in the result for clients. */
+  contents?: unknown[];
   /** The tool ends the run once this response's tools are done (the model declared the work finished). */
   finish?: { summary: string };
 }
@@ -63,6 +65,13 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   readonly name: string;
   readonly description: string;
   readonly parameters: S;
+  /**
+   * A JSON Schema offered to the model as it is, for a tool described by someone else (an MCP server): the
+   * tool set uses it instead of converting `parameters`, which then only needs to accept what it allows.
+   */
+  readonly inputSchema?: Record<string, unknown>;
+  /** The MCP server and tool behind this tool, named in its events. */
+  readonly mcp?: { serverName: string; toolName: string };
   readonly kind: ToolKind;
   /** Safe to run concurrently with other read-only calls from the same response. */
   readonly readOnly: boolean;

@@ -43,6 +43,8 @@ export interface HarnessOptions {
   subagentLimits?: SubagentLimits;
   /** --plan --autopilot: a plan nobody reviews is accepted into autopilot. */
   autoAcceptPlan?: boolean;
+  /** MCP options as the command line gives them (--additional-mcp-config…). */
+  mcp?: import("../../src/mcp/index.js").McpSessionOptions;
   /** Provider settings beyond the test defaults (output limit, response timeout…). */
   provider?: Partial<ProviderConfig>;
   /** Hooks for the session. */
@@ -120,6 +122,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.subagentLimits ? { subagentLimits: options.subagentLimits } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.autoAcceptPlan ? { autoAcceptPlan: true } : {}),
+    ...(options.mcp ? { mcp: options.mcp } : {}),
   });
   const session = new CommandSession(opened.session);
   const resume = opened.resume;

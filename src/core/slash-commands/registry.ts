@@ -6,6 +6,7 @@ import { clearCommand } from "./clear.js";
 import { exitCommand } from "./exit.js";
 import { helpCommand } from "./help.js";
 import { hooksCommand } from "./hooks.js";
+import { mcpCommand } from "./mcp.js";
 import { modelCommand } from "./model.js";
 import { planCommand } from "./plan.js";
 import { resetAllowedToolsCommand } from "./reset-allowed-tools.js";
@@ -23,6 +24,7 @@ export const slashCommands: readonly SlashCommand[] = [
   exitCommand,
   helpCommand,
   hooksCommand,
+  mcpCommand,
   modelCommand,
   planCommand,
   resetAllowedToolsCommand,

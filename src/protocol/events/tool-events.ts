@@ -6,6 +6,8 @@ export const toolResultSchema = z.object({
   content: z.string(),
   /** Full result for display, e.g. a diff. */
   detailedContent: z.string().optional(),
+  /** Content beyond text (an MCP tool's images, resources, structured content). */
+  contents: z.array(z.unknown()).optional(),
 });
 
 /** tool.*: a tool call from request to result. */
@@ -37,6 +39,8 @@ export const toolEvents = {
       result: toolResultSchema.optional(),
       error: z.object({ message: z.string(), code: z.string().optional() }).optional(),
       toolTelemetry: z.record(z.string(), z.unknown()).optional(),
+      mcpServerName: z.string().optional(),
+      mcpToolName: z.string().optional(),
       turnId: z.string().optional(),
       parentToolCallId: z.string().optional(),
     }),

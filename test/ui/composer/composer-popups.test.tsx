@@ -19,7 +19,7 @@ describe("composer: the / palette", () => {
   it("filters as you type, shows descriptions, and Enter runs the selected command", async () => {
     const h = await setup();
     h.tui.bus.type("/");
-    await h.tui.waitForFrame((frame) => frame.includes("/clear") && frame.includes("/model"));
+    await h.tui.waitForFrame((frame) => frame.includes("/clear") && frame.includes("/help"));
     h.tui.bus.type("mo");
     const frame = await h.tui.waitForFrame((current) => !current.includes("/clear"));
     expect(frame).toMatch(/❯ \/model.*\S/); // selected, with its description

@@ -1,0 +1,30 @@
+/** What the engine needs of MCP: the manager over a session's configured servers. */
+import { loadMcpConfig, type McpSources } from "./mcp-config.js";
+import { McpManager, type McpManagerOptions } from "./mcp-manager.js";
+
+export { McpManager, type ServerStatus } from "./mcp-manager.js";
+export type { McpSources } from "./mcp-config.js";
+
+/** The session's MCP options from the command line. */
+export interface McpSessionOptions {
+  additional?: readonly string[];
+  disabled?: readonly string[];
+  secretEnvVars?: readonly string[];
+  /** --allow-all-mcp-server-instructions: servers' `instructions` go into the system prompt. */
+  allowAllInstructions?: boolean;
+}
+
+/**
+ * The manager for a session, or undefined when no server is configured anywhere (then nothing of the SDK
+ * is ever loaded). Servers are not started yet: the session calls start() once it has announced itself.
+ */
+export function createMcpManager(sources: McpSources, options: Omit<McpManagerOptions, "load">): McpManager | undefined {
+  let first: ReturnType<typeof loadMcpConfig> | undefined = loadMcpConfig(sources);
+  if (first.servers.length === 0 && first.problems.length === 0) return undefined;
+  const load = () => {
+    const loaded = first ?? loadMcpConfig(sources);
+    first = undefined;
+    return loaded;
+  };
+  return new McpManager({ ...options, load });
+}

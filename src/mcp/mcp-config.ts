@@ -1,0 +1,136 @@
+/**
+ * MCP server configuration in Copilot CLI's format (`{"mcpServers": {NAME: {...}}}`), also VS Code's
+ * `{"servers": {...}}`, gathered from every source of a session: $AGENT_HOME/mcp-config.json, the
+ * repository's .mcp.json / .github/mcp.json / .vscode/mcp.json (trusted folders only) and
+ * --additional-mcp-config (JSON or @file). Later sources replace earlier servers of the same name.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { isTrustedFolder } from "./trusted-folders.js";
+
+const stringRecord = z.record(z.string(), z.string());
+
+export const serverConfigSchema = z.looseObject({
+  type: z.enum(["local", "stdio", "http", "sse"]).optional(),
+  command: z.string().optional(),
+  args: z.array(z.string()).optional(),
+  env: stringRecord.optional(),
+  cwd: z.string().optional(),
+  url: z.string().optional(),
+  headers: stringRecord.optional(),
+  /** `["*"]` (or absent): every tool; otherwise the tools offered; `[]`: none. */
+  tools: z.array(z.string()).optional(),
+  /** Milliseconds a tool call may take. */
+  timeout: z.number().positive().optional(),
+  /** Kept in the file by `agent mcp disable`. */
+  disabled: z.boolean().optional(),
+});
+
+export type ServerConfig = z.infer<typeof serverConfigSchema>;
+
+export interface ConfiguredServer {
+  name: string;
+  /** `local` and `stdio` are one transport. */
+  transport: "stdio" | "http" | "sse";
+  config: ServerConfig;
+  /** Where it was configured, for /mcp and messages. */
+  source: string;
+}
+
+export interface McpSources {
+  agentHome: string;
+  cwd: string;
+  /** The workspace (git root), where repository files are looked for besides cwd. */
+  workspace?: string;
+  /** --additional-mcp-config values: JSON text or @file. */
+  additional?: readonly string[];
+  /** --disable-mcp-server names. */
+  disabled?: readonly string[];
+}
+
+export interface LoadedMcpConfig {
+  servers: ConfiguredServer[];
+  /** Problems found in the files, each a sentence for session.warning. */
+  problems: string[];
+}
+
+export const userConfigPath = (agentHome: string): string => path.join(agentHome, "mcp-config.json");
+
+const REPO_FILES = [".mcp.json", path.join(".github", "mcp.json"), path.join(".vscode", "mcp.json")];
+
+function transportOf(config: ServerConfig): ConfiguredServer["transport"] | undefined {
+  if (config.type === "http" || config.type === "sse") return config.url ? config.type : undefined;
+  if (config.type === undefined && config.url && !config.command) return "http";
+  return config.command ? "stdio" : undefined;
+}
+
+/** The servers one document names, or a problem. `source` says where the document came from. */
+export function parseConfigDocument(text: string, source: string): { servers: ConfiguredServer[]; problems: string[] } {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    return { servers: [], problems: [`${source}: not valid JSON (${(error as Error).message})`] };
+  }
+  const top = z.looseObject({ mcpServers: z.record(z.string(), z.unknown()).optional(), servers: z.record(z.string(), z.unknown()).optional() }).safeParse(document);
+  if (!top.success) return { servers: [], problems: [`${source}: expected {"mcpServers": {...}}`] };
+  const entries = { ...top.data.servers, ...top.data.mcpServers };
+  const servers: ConfiguredServer[] = [];
+  const problems: string[] = [];
+  for (const [name, raw] of Object.entries(entries)) {
+    const parsed = serverConfigSchema.safeParse(raw);
+    if (!parsed.success) {
+      problems.push(`${source}: MCP server "${name}": ${z.prettifyError(parsed.error).replace(/\n/g, " ")}`);
+      continue;
+    }
+    const transport = transportOf(parsed.data);
+    if (!transport) {
+      problems.push(`${source}: MCP server "${name}" needs a "command" (local/stdio) or a "url" (http/sse)`);
+      continue;
+    }
+    servers.push({ name, transport, config: parsed.data, source });
+  }
+  return { servers, problems };
+}
+
+function readIfPresent(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+export function loadMcpConfig(sources: McpSources): LoadedMcpConfig {
+  const byName = new Map<string, ConfiguredServer>();
+  const problems: string[] = [];
+  const add = (parsed: { servers: ConfiguredServer[]; problems: string[] }) => {
+    for (const server of parsed.servers) byName.set(server.name, server);
+    problems.push(...parsed.problems);
+  };
+  const user = userConfigPath(sources.agentHome);
+  const userText = readIfPresent(user);
+  if (userText !== undefined) add(parseConfigDocument(userText, user));
+  const folders = [...new Set([sources.workspace, sources.cwd].filter((folder): folder is string => folder !== undefined))];
+  for (const folder of folders) {
+    const found = REPO_FILES.map((file) => path.join(folder, file)).filter((file) => readIfPresent(file) !== undefined);
+    if (found.length === 0) continue;
+    if (!isTrustedFolder(sources.agentHome, folder)) {
+      problems.push(`MCP servers in ${found.join(", ")} were not started: ${folder} is not a trusted folder.`);
+      continue;
+    }
+    for (const file of found) add(parseConfigDocument(readIfPresent(file) as string, file));
+  }
+  for (const value of sources.additional ?? []) {
+    if (value.startsWith("@")) {
+      const file = path.resolve(sources.cwd, value.slice(1));
+      const text = readIfPresent(file);
+      if (text === undefined) problems.push(`--additional-mcp-config ${value}: no such file`);
+      else add(parseConfigDocument(text, file));
+    } else add(parseConfigDocument(value, "--additional-mcp-config"));
+  }
+  const disabled = new Set(sources.disabled ?? []);
+  const servers = [...byName.values()].filter((server) => !disabled.has(server.name) && server.config.disabled !== true);
+  return { servers, problems };
+}

@@ -1,0 +1,194 @@
+/**
+ * One MCP server: its transport, the SDK's client, its state and the tools it offers. Nothing here throws
+ * at the session: a server that fails to start, crashes or hangs ends in state "failed" with a message
+ * (and, for stdio, the tail of its stderr).
+ *
+ * The SDK (client, transports) is imported on first use, so a session without MCP servers never loads it.
+ * HTTP and SSE servers use the SDK's transports. Stdio servers use StdioGroupTransport (execa, the SDK's
+ * framing) rather than the SDK's StdioClientTransport, because that one signals only the child it spawned:
+ * a server started through `npx` or a shell would leave its real process running after the session ends.
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult, ElicitRequest, ElicitResult, Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
+import { expandEnv, expandRecord } from "./expand-env.js";
+import { StdioGroupTransport } from "./stdio-group-transport.js";
+import type { ConfiguredServer } from "./mcp-config.js";
+
+export type ServerState = "starting" | "connected" | "failed" | "disabled";
+
+export type { McpToolInfo, CallToolResult };
+
+/** Lines of a stdio server's stderr kept for /mcp show and failure messages. */
+const STDERR_LINES = 20;
+/** A server that has not answered `initialize` and `tools/list` by then is reported as hung (AGENT_MCP_CONNECT_TIMEOUT_MS overrides, for tests). */
+function connectTimeoutMs(env: NodeJS.ProcessEnv): number {
+  const fromEnv = Number(env.AGENT_MCP_CONNECT_TIMEOUT_MS);
+  return env.AGENT_MCP_CONNECT_TIMEOUT_MS !== undefined && Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : 30_000;
+}
+
+/** A server's form request, as the interaction broker gets it. */
+export interface ElicitationAsk {
+  serverName: string;
+  message: string;
+  requestedSchema: { type: "object"; properties: Record<string, unknown>; required?: string[] };
+}
+
+export interface ConnectionDeps {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Variables kept out of stdio servers' inherited environment (--secret-env-vars). */
+  secretEnvVars: readonly string[];
+  clientVersion: string;
+  onToolsChanged(): void;
+  /** Asks the user to fill in a server's form (elicitation); without it, servers are told forms are not supported. */
+  elicit?(request: ElicitationAsk, signal: AbortSignal): Promise<ElicitResult>;
+  /** The server failed after it had started (a crash): reported once. */
+  onFailure(message: string): void;
+}
+
+export class McpConnection {
+  state: ServerState = "starting";
+  error?: string;
+  tools: McpToolInfo[] = [];
+  instructions?: string;
+  private client?: Client;
+  private readonly stderr: string[] = [];
+  private closing = false;
+  readonly ready: Promise<void>;
+
+  constructor(
+    readonly server: ConfiguredServer,
+    private readonly deps: ConnectionDeps,
+  ) {
+    this.ready = this.start();
+  }
+
+  get name(): string {
+    return this.server.name;
+  }
+
+  get stderrTail(): readonly string[] {
+    return this.stderr;
+  }
+
+  /** The server's tools as configured (`tools: ["*"]`, a list, or `[]`). */
+  get offeredTools(): McpToolInfo[] {
+    const allowed = this.server.config.tools;
+    if (this.state !== "connected") return [];
+    if (allowed === undefined || allowed.includes("*")) return this.tools;
+    return this.tools.filter((tool) => allowed.includes(tool.name));
+  }
+
+  private async start(): Promise<void> {
+    try {
+      const [{ Client }, { ElicitRequestSchema }, transport] = await Promise.all([
+        import("@modelcontextprotocol/sdk/client/index.js"),
+        import("@modelcontextprotocol/sdk/types.js"),
+        this.transport(),
+      ]);
+      const { elicit } = this.deps;
+      const client = new Client(
+        { name: "agent", version: this.deps.clientVersion },
+        {
+          ...(elicit ? { capabilities: { elicitation: { form: {} } } } : {}),
+          listChanged: {
+            tools: {
+              debounceMs: 0,
+              onChanged: (error, tools) => {
+                if (error || !tools) return;
+                this.tools = tools;
+                this.deps.onToolsChanged();
+              },
+            },
+          },
+        },
+      );
+      if (elicit) client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.elicit(elicit, request, extra.signal));
+      client.onclose = () => this.lost("the connection closed");
+      client.onerror = () => undefined; // transport hiccups surface as failed requests or onclose
+      this.client = client;
+      const timeout = connectTimeoutMs(this.deps.env);
+      await client.connect(transport, { timeout });
+      this.instructions = client.getInstructions();
+      this.tools = (await client.listTools(undefined, { timeout })).tools;
+      if (this.state === "starting") this.state = "connected";
+    } catch (error) {
+      if (this.state === "starting") {
+        this.state = "failed";
+        this.error = this.describe((error as Error).message ?? String(error));
+      }
+      await this.close();
+    }
+  }
+
+  private async elicit(elicit: NonNullable<ConnectionDeps["elicit"]>, request: ElicitRequest, signal: AbortSignal): Promise<ElicitResult> {
+    const params = request.params;
+    // Only forms are offered (capabilities above); a URL request is declined rather than opened.
+    if (params.mode === "url" || !("requestedSchema" in params)) return { action: "decline" };
+    const schema = params.requestedSchema as ElicitationAsk["requestedSchema"];
+    return elicit({ serverName: this.name, message: params.message, requestedSchema: { type: "object", properties: schema.properties ?? {}, ...(schema.required ? { required: schema.required } : {}) } }, signal);
+  }
+
+  private async transport() {
+    const { server, deps } = this;
+    const { config } = server;
+    if (server.transport === "stdio") {
+      const inherited = Object.fromEntries(Object.entries(deps.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !deps.secretEnvVars.includes(entry[0])));
+      return new StdioGroupTransport({
+        command: expandEnv(config.command as string, deps.env),
+        args: (config.args ?? []).map((arg) => expandEnv(arg, deps.env)),
+        env: { ...inherited, ...expandRecord(config.env, deps.env) },
+        cwd: config.cwd ? expandEnv(config.cwd, deps.env) : deps.cwd,
+        onStderr: (text) => this.keepStderr(text),
+      });
+    }
+    const url = new URL(expandEnv(config.url as string, deps.env));
+    const requestInit = { headers: expandRecord(config.headers, deps.env) };
+    if (server.transport === "sse") {
+      const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
+      return new SSEClientTransport(url, { requestInit });
+    }
+    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+    return new StreamableHTTPClientTransport(url, { requestInit });
+  }
+
+  private keepStderr(text: string): void {
+    for (const line of text.split("\n")) if (line.trim() !== "") this.stderr.push(line);
+    if (this.stderr.length > STDERR_LINES) this.stderr.splice(0, this.stderr.length - STDERR_LINES);
+  }
+
+  private describe(message: string): string {
+    const tail = this.stderr.slice(-3).join(" | ");
+    return tail ? `${message} (stderr: ${tail})` : message;
+  }
+
+  private lost(why: string): void {
+    if (this.closing || this.state === "disabled") return;
+    if (this.state === "connected") {
+      this.state = "failed";
+      this.error = this.describe(`${why} (the server stopped)`);
+      this.deps.onFailure(this.error);
+      this.deps.onToolsChanged();
+    }
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, options: { signal: AbortSignal; timeout: number; onProgress(message: string): void }): Promise<CallToolResult> {
+    if (!this.client || this.state !== "connected") throw new Error(`MCP server ${this.name} is not connected${this.error ? `: ${this.error}` : ""}`);
+    // Progress is reported as it arrives. (The SDK hands notifications to handlers a microtask after the
+    // messages around them, so progress that arrives in the same chunk as the result is dropped: harmless.)
+    const result = await this.client.callTool({ name, arguments: args }, undefined, {
+      signal: options.signal,
+      timeout: options.timeout,
+      onprogress: (progress) => {
+        const amount = progress.total !== undefined ? `${progress.progress}/${progress.total}` : `${progress.progress}`;
+        options.onProgress(progress.message ? `${progress.message} (${amount})` : amount);
+      },
+    });
+    return result as CallToolResult;
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.client?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * The session's MCP servers: started in the background when the session starts, their tools offered as
+ * they become ready, their failures reported as warnings. The session asks `tools()` before each model
+ * request and `waitForStartup()` once before the first, so a server that is slow to start delays at most
+ * that one request by a short bound, and a session that never needs one is never held up by it.
+ */
+import type { AnyTool } from "../tools/define-tool.js";
+import { McpConnection, type ConnectionDeps, type ServerState } from "./mcp-connection.js";
+import type { ConfiguredServer, LoadedMcpConfig } from "./mcp-config.js";
+import { createMcpTool, mcpToolName } from "./mcp-tool.js";
+
+export interface McpManagerOptions {
+  /** Reads the configuration (again, for /mcp reload). */
+  load(): LoadedMcpConfig;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  secretEnvVars: readonly string[];
+  clientVersion: string;
+  /** Servers' `instructions` may go into the system prompt (they are the server author's words, not the user's). */
+  allowInstructions?: boolean;
+  elicit?: ConnectionDeps["elicit"];
+  /** Reports a problem (session.warning). */
+  warn(message: string): void;
+}
+
+export interface ServerStatus {
+  name: string;
+  transport: ConfiguredServer["transport"];
+  source: string;
+  state: ServerState;
+  error?: string;
+  /** The tools offered to the model, by their model-facing names. */
+  tools: string[];
+  stderrTail: readonly string[];
+  target: string;
+}
+
+export class McpManager {
+  private readonly connections = new Map<string, McpConnection>();
+  private readonly disabled = new Set<string>();
+  private toolCache?: AnyTool[];
+  private servers: readonly ConfiguredServer[];
+  private problems: string[];
+
+  constructor(private readonly options: McpManagerOptions) {
+    ({ servers: this.servers, problems: this.problems } = options.load());
+  }
+
+  get size(): number {
+    return this.servers.length;
+  }
+
+  /** Starts every server that is not running yet; returns at once. Problems in the files are reported first. */
+  start(): void {
+    for (const problem of this.problems.splice(0)) this.options.warn(problem);
+    for (const server of this.servers) {
+      if (this.disabled.has(server.name) || this.connections.has(server.name)) continue;
+      const connection = new McpConnection(server, {
+        env: this.options.env,
+        cwd: this.options.cwd,
+        secretEnvVars: this.options.secretEnvVars,
+        clientVersion: this.options.clientVersion,
+        ...(this.options.elicit ? { elicit: this.options.elicit } : {}),
+        onToolsChanged: () => this.invalidate(connection),
+        onFailure: (message) => this.options.warn(`MCP server ${server.name} stopped: ${message}`),
+      });
+      this.connections.set(server.name, connection);
+      void connection.ready.then(() => {
+        if (this.connections.get(server.name) !== connection) return;
+        this.toolCache = undefined;
+        if (connection.state === "failed") this.options.warn(`MCP server ${server.name} failed to start: ${connection.error ?? "unknown error"}`);
+      });
+    }
+  }
+
+  private invalidate(connection: McpConnection): void {
+    if (this.connections.get(connection.name) === connection) this.toolCache = undefined;
+  }
+
+  /** The tools of every connected server, in configuration order. */
+  tools(): AnyTool[] {
+    this.toolCache ??= [...this.connections.values()].flatMap((connection) => connection.offeredTools.map((info) => createMcpTool(connection, info)));
+    return this.toolCache;
+  }
+
+  /** Waits up to `boundMs` for servers still starting; names those that were not ready by then. */
+  async waitForStartup(boundMs: number, signal?: AbortSignal): Promise<string[]> {
+    const starting = [...this.connections.values()].filter((connection) => connection.state === "starting");
+    if (starting.length === 0) return [];
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(starting.map((connection) => connection.ready)),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, boundMs);
+        signal?.addEventListener("abort", () => resolve(), { once: true });
+      }),
+    ]);
+    clearTimeout(timer);
+    return starting.filter((connection) => connection.state === "starting").map((connection) => connection.name);
+  }
+
+  /** What connected servers ask the model to know, when the user allowed it. */
+  instructions(): { server: string; text: string }[] {
+    if (!this.options.allowInstructions) return [];
+    return [...this.connections.values()].filter((connection) => connection.state === "connected" && connection.instructions).map((connection) => ({ server: connection.name, text: connection.instructions as string }));
+  }
+
+  list(): ServerStatus[] {
+    return this.servers.map((server) => {
+      const connection = this.connections.get(server.name);
+      const state: ServerState = this.disabled.has(server.name) ? "disabled" : (connection?.state ?? "starting");
+      return {
+        name: server.name,
+        transport: server.transport,
+        source: server.source,
+        state,
+        ...(connection?.error && state === "failed" ? { error: connection.error } : {}),
+        tools: state === "connected" && connection ? connection.offeredTools.map((tool) => mcpToolName(server.name, tool.name)) : [],
+        stderrTail: connection?.stderrTail ?? [],
+        target: server.transport === "stdio" ? [server.config.command, ...(server.config.args ?? [])].join(" ") : (server.config.url ?? ""),
+      };
+    });
+  }
+
+  has(name: string): boolean {
+    return this.servers.some((server) => server.name === name);
+  }
+
+  /** Stops a server for this session. */
+  async disable(name: string): Promise<void> {
+    this.disabled.add(name);
+    const connection = this.connections.get(name);
+    this.connections.delete(name);
+    this.toolCache = undefined;
+    await connection?.close();
+  }
+
+  /** Starts a server disabled for this session (or restarts a failed one). */
+  enable(name: string): void {
+    this.disabled.delete(name);
+    const connection = this.connections.get(name);
+    if (connection?.state === "failed") {
+      this.connections.delete(name);
+      void connection.close();
+    }
+    this.start();
+  }
+
+  /** Stops every server, reads the configuration again and starts its servers. */
+  async reload(): Promise<void> {
+    await this.close();
+    ({ servers: this.servers, problems: this.problems } = this.options.load());
+    this.toolCache = undefined;
+    this.start();
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.connections.values()];
+    this.connections.clear();
+    this.toolCache = undefined;
+    await Promise.all(all.map((connection) => connection.close()));
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * The stdio transport for local MCP servers: the server is started with execa as the leader of its own
+ * process group (`detached: true`), so ending it ends everything it started too (an `npx` wrapper and the
+ * server under it, a helper the server forked). Message framing is the SDK's (ReadBuffer, serializeMessage);
+ * this only owns the process. Used instead of the SDK's StdioClientTransport, which signals the child alone.
+ */
+import type { ResultPromise } from "execa";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { ReadBuffer } from "@modelcontextprotocol/sdk/shared/stdio.js";
+
+/** How long a server may take to exit after SIGTERM before its group gets SIGKILL. */
+const KILL_AFTER_MS = 2_000;
+
+/** Process groups still running, ended when the agent exits however it exits (a group outlives us otherwise). */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // The group is gone already.
+  }
+}
+
+export interface StdioServerParams {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  onStderr(text: string): void;
+}
+
+export class StdioGroupTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private child?: ResultPromise;
+  private readBuffer?: ReadBuffer;
+  private serialize?: (message: JSONRPCMessage) => string;
+  private groupId?: number;
+
+  constructor(private readonly params: StdioServerParams) {}
+
+  get pid(): number | undefined {
+    return this.groupId;
+  }
+
+  async start(): Promise<void> {
+    const [{ execa }, { ReadBuffer, serializeMessage }] = await Promise.all([import("execa"), import("@modelcontextprotocol/sdk/shared/stdio.js")]);
+    this.readBuffer = new ReadBuffer();
+    this.serialize = serializeMessage;
+    const { params } = this;
+    const child = execa(params.command, params.args, {
+      cwd: params.cwd,
+      env: params.env,
+      extendEnv: false,
+      detached: true,
+      windowsHide: true,
+      buffer: false,
+      reject: false,
+      // The group's lifetime is ours (close(), and the exit hook below); execa's cleanup skips detached children.
+      cleanup: false,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    child.catch(() => undefined);
+    await new Promise<void>((resolve, reject) => {
+      child.once("spawn", () => resolve());
+      child.once("error", reject);
+    });
+    this.child = child;
+    this.groupId = child.pid;
+    if (this.groupId !== undefined) {
+      liveGroups.add(this.groupId);
+      if (!exitHookInstalled) {
+        exitHookInstalled = true;
+        process.once("exit", () => {
+          for (const group of liveGroups) signalGroup(group, "SIGTERM");
+        });
+      }
+    }
+    child.on("error", (error) => this.onerror?.(error));
+    child.on("close", () => {
+      if (this.groupId !== undefined) liveGroups.delete(this.groupId);
+      this.child = undefined;
+      this.onclose?.();
+    });
+    child.stdin?.on("error", (error) => this.onerror?.(error));
+    child.stdout?.on("data", (chunk: Buffer) => {
+      this.readBuffer?.append(chunk);
+      this.drain();
+    });
+    child.stderr?.on("data", (chunk: Buffer) => params.onStderr(chunk.toString("utf8")));
+  }
+
+  private drain(): void {
+    for (;;) {
+      try {
+        const message = this.readBuffer?.readMessage();
+        if (!message) return;
+        this.onmessage?.(message);
+      } catch (error) {
+        this.onerror?.(error as Error);
+      }
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || !this.serialize) return Promise.reject(new Error("The MCP server is not running."));
+    const line = this.serialize(message);
+    return new Promise((resolve) => {
+      if (stdin.write(line)) resolve();
+      else stdin.once("drain", () => resolve());
+    });
+  }
+
+  /** Closes stdin and ends the server's whole process group: SIGTERM at once, SIGKILL if it lingers. */
+  async close(): Promise<void> {
+    const child = this.child;
+    const group = this.groupId;
+    this.readBuffer?.clear();
+    if (!child || group === undefined) return;
+    const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
+    child.stdin?.end();
+    signalGroup(group, "SIGTERM");
+    let timer: NodeJS.Timeout | undefined;
+    const lingered = await Promise.race([closed.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), KILL_AFTER_MS).unref()))]);
+    clearTimeout(timer);
+    // The leader may be gone while others in its group are not: the group gets SIGKILL either way once it lingers.
+    if (lingered) signalGroup(group, "SIGKILL");
+    liveGroups.delete(group);
+  }
+}

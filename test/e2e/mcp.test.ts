@@ -1,0 +1,89 @@
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { tempDir } from "../support/engine-harness.js";
+import { agentEnv, runAgent } from "../support/run-agent.js";
+import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
+import { stdioServer } from "../mcp/mcp-support.js";
+
+let server: ScriptedServer;
+let home: string;
+let cwd: string;
+let log: string;
+beforeEach(async () => {
+  server = await startScriptedServer();
+  home = tempDir("mcp-home-");
+  cwd = tempDir("mcp-cwd-");
+  log = path.join(home, "mcp-calls.jsonl");
+});
+afterEach(async () => {
+  await server.close();
+  rmSync(home, { recursive: true, force: true });
+  rmSync(cwd, { recursive: true, force: true });
+});
+
+const env = (extra: Record<string, string> = {}) => agentEnv({ home, baseUrl: server.baseUrl, extra: { MCP_TEST_LOG: log, ...extra } });
+const records = (): { tool: string; args: { pid?: number } }[] => {
+  try {
+    return readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as { tool: string; args: { pid?: number } });
+  } catch {
+    return [];
+  }
+};
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe("MCP in agent -p", () => {
+  it("a Copilot mcp-config.json works unchanged: the tool is offered, called, and its server ends with the run", async () => {
+    writeFileSync(path.join(home, "mcp-config.json"), JSON.stringify({ mcpServers: { mini: stdioServer({ env: { GREETING: "${MCP_E2E_GREETING}" } }) } }));
+    server.enqueue(toolCall("mini-show_env", { name: "GREETING" }), text("The server said hello."));
+    const run = await runAgent(["-p", "ask the server", "--allow-all-tools", "--output-format", "json"], { env: env({ MCP_E2E_GREETING: "hello" }), cwd });
+    expect(run.code).toBe(0);
+    const events = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
+    const complete = events.find((event) => event.type === "tool.execution_complete");
+    expect(complete?.data).toMatchObject({ success: true, mcpServerName: "mini", mcpToolName: "show_env", result: { content: "GREETING=hello" } });
+    const pid = records().find((record) => record.tool === "started")?.args.pid as number;
+    expect(pid).toBeGreaterThan(0);
+    await expect.poll(() => alive(pid)).toBe(false);
+  });
+
+  it("a NAME(tool) deny rule beats --allow-all-tools, before the call reaches the server", async () => {
+    server.enqueue(toolCall("mini-echo_text", { text: "x" }), text("It was refused."));
+    const config = JSON.stringify({ mcpServers: { mini: stdioServer() } });
+    const run = await runAgent(["-p", "echo", "--allow-all-tools", "--deny-tool", "mini(echo_text)", "--additional-mcp-config", config], { env: env(), cwd });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("It was refused.\n");
+    const toolMessage = server.completionRequests.at(-1)?.body.messages.find((message) => message.role === "tool");
+    expect(String(toolMessage?.content)).toMatch(/mini\(echo_text\)/);
+    expect(records().map((record) => record.tool)).not.toContain("echo_text");
+  });
+
+  it("agent mcp add/disable/remove edit mcp-config.json; a disabled or --disable-mcp-server server is not started", async () => {
+    const added = await runAgent(["mcp", "add", "mini", "--env", "A=1", "--tools", "echo_text", "--", process.execPath, "--import", "tsx", path.resolve("test/support/mcp-test-server.ts"), "--stdio"], { env: env(), cwd });
+    expect(added.code).toBe(0);
+    const file = JSON.parse(readFileSync(path.join(home, "mcp-config.json"), "utf8")) as { mcpServers: Record<string, Record<string, unknown>> };
+    expect(file.mcpServers.mini).toMatchObject({ type: "local", command: process.execPath, args: ["--import", "tsx", path.resolve("test/support/mcp-test-server.ts"), "--stdio"], env: { A: "1" }, tools: ["echo_text"] });
+    await runAgent(["mcp", "add", "--transport", "http", "remote", "http://127.0.0.1:9/mcp", "--header", "X-Key: v"], { env: env(), cwd });
+    const listed = await runAgent(["mcp", "list"], { env: env(), cwd });
+    expect(listed.stdout).toMatch(/mini \(local\)/);
+    expect(listed.stdout).toMatch(/remote \(http\): http:\/\/127\.0\.0\.1:9\/mcp/);
+    await runAgent(["mcp", "remove", "remote"], { env: env(), cwd });
+    await runAgent(["mcp", "disable", "mini"], { env: env(), cwd });
+    expect((JSON.parse(readFileSync(path.join(home, "mcp-config.json"), "utf8")) as { mcpServers: Record<string, { disabled?: boolean }> }).mcpServers).toEqual({ mini: expect.objectContaining({ disabled: true }) });
+    server.enqueue(text("no tools"));
+    await runAgent(["-p", "hi"], { env: env(), cwd });
+    await runAgent(["mcp", "enable", "mini"], { env: env(), cwd });
+    server.enqueue(text("still none"));
+    await runAgent(["-p", "hi", "--disable-mcp-server", "mini"], { env: env(), cwd });
+    expect(records()).toEqual([]); // not even started
+    for (const request of server.completionRequests) {
+      expect((request.body.tools as { function: { name: string } }[]).map((tool) => tool.function.name).filter((name) => name.startsWith("mini-"))).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * A small MCP server for the tests, built with the SDK's server classes. Run as a stdio server
+ * (`node --import tsx test/support/mcp-test-server.ts`) or served over streamable HTTP in-process
+ * (serveHttp). Every call is appended to $MCP_TEST_LOG when set, so a test can tell whether a call
+ * reached the server at all.
+ */
+import { spawn } from "node:child_process";
+import { appendFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { z } from "zod";
+
+function record(tool: string, args: unknown): void {
+  const log = process.env.MCP_TEST_LOG;
+  if (log) appendFileSync(log, `${JSON.stringify({ tool, args })}\n`);
+}
+
+export function createTestServer(): McpServer {
+  const server = new McpServer({ name: "mini", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } }, instructions: "Prefer mini-echo_text for echoes." });
+  server.registerTool("echo_text", { description: "Echoes the text back", inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } }, async ({ text }) => {
+    record("echo_text", { text });
+    return { content: [{ type: "text", text: `echo: ${text}` }, { type: "image", data: "aGk=", mimeType: "image/png" }] };
+  });
+  server.registerTool("fail", { description: "Always fails" }, async () => {
+    record("fail", {});
+    return { content: [{ type: "text", text: "it went wrong on purpose" }], isError: true };
+  });
+  server.registerTool("count", { description: "Counts with progress", inputSchema: { to: z.number() } }, async ({ to }, extra) => {
+    record("count", { to });
+    const token = extra._meta?.progressToken;
+    for (let step = 1; step <= to; step++) {
+      if (token !== undefined) await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: step, total: to, message: `step ${step}` } });
+      // Work between steps, as a real tool has: the client reads each notification before the result.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return { content: [{ type: "text", text: `counted to ${to}` }] };
+  });
+  server.registerTool("hang", { description: "Never answers until cancelled" }, async (extra) => {
+    record("hang", {});
+    await new Promise<void>((resolve) => extra.signal.addEventListener("abort", () => resolve(), { once: true }));
+    record("hang_cancelled", {});
+    return { content: [{ type: "text", text: "cancelled" }] };
+  });
+  server.registerTool("crash", { description: "Exits the server mid-call" }, async () => {
+    record("crash", {});
+    process.exit(7);
+  });
+  server.registerTool("show_env", { description: "Shows an environment variable", inputSchema: { name: z.string() } }, async ({ name }) => {
+    record("show_env", { name });
+    return { content: [{ type: "text", text: `${name}=${process.env[name] ?? "(unset)"}` }] };
+  });
+  server.registerTool("ask_name", { description: "Asks the user for a name (elicitation)" }, async () => {
+    record("ask_name", {});
+    const answer = await server.server.elicitInput({ mode: "form", message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } });
+    return { content: [{ type: "text", text: `${answer.action}${answer.content ? `: ${String(answer.content.name)}` : ""}` }] };
+  });
+  server.registerTool("add_tool", { description: "Adds the tool late_tool (tools/list_changed)" }, async () => {
+    record("add_tool", {});
+    server.registerTool("late_tool", { description: "Appeared later" }, async () => ({ content: [{ type: "text", text: "late" }] }));
+    return { content: [{ type: "text", text: "added late_tool" }] };
+  });
+  return server;
+}
+
+/** Serves a fresh test server per session over streamable HTTP on 127.0.0.1; resolves to its URL. */
+export async function serveHttp(): Promise<{ url: string; close(): Promise<void>; server: Server }> {
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const http = createServer(async (request, response) => {
+    const id = request.headers["mcp-session-id"];
+    let transport = typeof id === "string" ? transports.get(id) : undefined;
+    if (!transport) {
+      const created = new StreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID(), onsessioninitialized: (sessionId) => void transports.set(sessionId, created) });
+      await createTestServer().connect(created);
+      transport = created;
+    }
+    await transport.handleRequest(request, response);
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const address = http.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${address.port}/mcp`,
+    server: http,
+    close: async () => {
+      for (const transport of transports.values()) await transport.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+if (process.argv.includes("--stdio")) {
+  process.stderr.write("mini server starting\n");
+  record("started", { pid: process.pid });
+  // A helper of the server's own (as an npx wrapper or a forking server has): it must end with the server's group.
+  if (process.argv.includes("--spawn-child")) record("child", { pid: spawn("sleep", ["300"], { stdio: "ignore" }).pid });
+  await createTestServer().connect(new StdioServerTransport());
+}
