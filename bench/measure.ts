@@ -101,8 +101,7 @@ export function runOnce(command: BenchCommand, options: { wrapper?: string[]; ex
 
 /** Throw with the run's output if it failed or its output is wrong. */
 export function validate(command: BenchCommand, result: RunResult): void {
-  const problem =
-    result.code !== 0 ? `exit code ${result.code ?? "none"}${result.signal ? ` (signal ${result.signal})` : ""}` : command.check?.(result);
+  const problem = result.code !== 0 ? `exit code ${result.code ?? "none"}${result.signal ? ` (signal ${result.signal})` : ""}` : command.check?.(result);
   if (problem === undefined) return;
   const excerpt = (text: string) => (text.length > 1500 ? `${text.slice(0, 700)}\n…\n${text.slice(-700)}` : text);
   throw new Error(`${command.label}: ${problem}\n--- stdout ---\n${excerpt(result.stdout)}\n--- stderr ---\n${excerpt(result.stderr)}`);

@@ -73,7 +73,11 @@ export async function checkHeadlessModules(command: BenchCommand, distDir: strin
   try {
     const result = await runOnce(command, { extraArgs: ["--import", TRACKER], extraEnv: { BENCH_MODULE_LOG: log } });
     validate(command, result);
-    const lines = existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((l) => l !== "") : [];
+    const lines = existsSync(log)
+      ? readFileSync(log, "utf8")
+          .split("\n")
+          .filter((l) => l !== "")
+      : [];
     const files = new Set(lines.map(toPath).filter((p): p is string => p !== undefined));
     const distRoot = path.resolve(distDir) + path.sep;
     const distLoaded: ModuleReport["distLoaded"] = [];

@@ -99,7 +99,14 @@ async function main(): Promise<void> {
       // Asynchronous: the scripted server runs in this process and must keep answering.
       const child = spawn(process.execPath, ["--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-interval", "200", AGENT, "-p", TOOL_PROMPT], {
         cwd: ws.cwd,
-        env: { PATH: process.env.PATH, HOME: ws.root, AGENT_HOME: ws.freshHome(), OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "test", AGENT_MODEL: "bench-model" },
+        env: {
+          PATH: process.env.PATH,
+          HOME: ws.root,
+          AGENT_HOME: ws.freshHome(),
+          OPENAI_BASE_URL: server.baseUrl,
+          OPENAI_API_KEY: "test",
+          AGENT_MODEL: "bench-model",
+        },
         stdio: ["ignore", "ignore", "pipe"],
       });
       let stderr = "";

@@ -118,7 +118,11 @@ export class PtyRun {
           resolve(performance.now());
         } else if (this.exited) {
           done();
-          reject(new Error(`pty: the program exited (${this.exitStatus}) before showing ${JSON.stringify(text)}; its output ended:\n${stripAnsi(this.raw.slice(-1500))}`));
+          reject(
+            new Error(
+              `pty: the program exited (${this.exitStatus}) before showing ${JSON.stringify(text)}; its output ended:\n${stripAnsi(this.raw.slice(-1500))}`,
+            ),
+          );
         }
       };
       const timer = setTimeout(() => {

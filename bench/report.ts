@@ -38,8 +38,7 @@ export function formatTable(rows: readonly Row[]): string {
   const header = ["measurement", "agent", "baseline", "ratio", "target", "result"];
   const body = rows.map((r) => [r.name, r.agent, r.baseline, ratioText(r.ratio), r.target, verdict(r.pass)]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => (cells[i] ?? "").length)));
-  const line = (cells: readonly string[]) =>
-    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ");
+  const line = (cells: readonly string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ");
   const rule = widths.map((w) => "-".repeat(w)).join("  ");
   return [line(header), rule, ...body.map(line)].join("\n");
 }

@@ -54,7 +54,9 @@ function stdoutHas(expected: string): BenchCommand["check"] {
 }
 
 const longCheck: BenchCommand["check"] = (result) =>
-  result.stdout.includes(LONG_TAIL) && result.stdout.length >= LONG_TEXT.length ? undefined : `stdout is not the full long answer (${result.stdout.length} chars)`;
+  result.stdout.includes(LONG_TAIL) && result.stdout.length >= LONG_TEXT.length
+    ? undefined
+    : `stdout is not the full long answer (${result.stdout.length} chars)`;
 
 function describe(stats: Stats): string {
   const tail = Number.isFinite(stats.tailMedian) ? ms(stats.tailMedian) : "n/a";
@@ -103,7 +105,9 @@ async function main(): Promise<void> {
       check,
     });
 
-    console.log(`agent bench — node ${process.version}, ${os.cpus()[0]?.model ?? "cpu?"} ×${os.cpus().length}; ${RUNS} runs after ${WARMUPS} warm-ups (BENCH_RUNS, BENCH_WARMUPS)\n`);
+    console.log(
+      `agent bench — node ${process.version}, ${os.cpus()[0]?.model ?? "cpu?"} ×${os.cpus().length}; ${RUNS} runs after ${WARMUPS} warm-ups (BENCH_RUNS, BENCH_WARMUPS)\n`,
+    );
 
     // 1. Start-up.
     const version: BenchCommand = { label: "agent --version", args: [AGENT, "--version"], cwd: ws.cwd, env: () => cleanEnv({}), check: stdoutHas("agent ") };
@@ -155,7 +159,9 @@ async function main(): Promise<void> {
       label: "agent -p (2 turns, 3 MCP servers)",
       env: () => {
         const home = ws.freshHome();
-        const servers = Object.fromEntries(["one", "two", "three"].map((name) => [name, { type: "local", command: process.execPath, args: [mcpServer], tools: ["*"] }]));
+        const servers = Object.fromEntries(
+          ["one", "two", "three"].map((name) => [name, { type: "local", command: process.execPath, args: [mcpServer], tools: ["*"] }]),
+        );
         writeFileSync(path.join(home, "mcp-config.json"), JSON.stringify({ mcpServers: servers }));
         return cleanEnv({ ...providerEnv, AGENT_HOME: home });
       },
@@ -204,12 +210,29 @@ async function main(): Promise<void> {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       console.error(`bench: measuring the installed size failed: ${message}`);
-      rows.push({ name: "installed size", agent: "error", baseline: "—", ratio: undefined, target: `≤ ${INSTALL_TARGET_MB} MB`, pass: false, data: { error: message } });
+      rows.push({
+        name: "installed size",
+        agent: "error",
+        baseline: "—",
+        ratio: undefined,
+        target: `≤ ${INSTALL_TARGET_MB} MB`,
+        pass: false,
+        data: { error: message },
+      });
     }
 
     // 6. The interactive TUI in a pty.
     try {
-      const tui = await benchTui({ agent: AGENT, cwd: ws.cwd, root: ws.root, env: cleanEnv, runs: RUNS, warmups: WARMUPS, cpuRuns: TUI_CPU_RUNS, keys: TUI_KEYS });
+      const tui = await benchTui({
+        agent: AGENT,
+        cwd: ws.cwd,
+        root: ws.root,
+        env: cleanEnv,
+        runs: RUNS,
+        warmups: WARMUPS,
+        cpuRuns: TUI_CPU_RUNS,
+        keys: TUI_KEYS,
+      });
       rows.push(...tui.rows);
       Object.assign(details, tui.details);
     } catch (error) {
@@ -229,7 +252,7 @@ async function main(): Promise<void> {
     if (modules.uiChunksNotLoaded.length > 0) console.log(`  not loaded, holding ink/react: ${modules.uiChunksNotLoaded.map((f) => `dist/${f}`).join(", ")}`);
     if (modules.uiOutsideDist.length > 0) console.log(`  ink/react loaded from outside dist/: ${modules.uiOutsideDist.join(", ")}`);
     if (modules.uiLoaded === "unknown") console.log("  (could not tell: the module tracker saw no dist/ file)");
-    if (!modules.detectable) console.log("  * no file in dist/ contains ink/react at all (yet), so this \"no\" could not have been \"yes\".");
+    if (!modules.detectable) console.log('  * no file in dist/ contains ink/react at all (yet), so this "no" could not have been "yes".');
   } finally {
     await server.close();
     ws.cleanup();
@@ -257,6 +280,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`bench: failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  console.error(`bench: failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   process.exitCode = 1;
 });

@@ -11,7 +11,15 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startScriptedServer, text, toolCall, toolCalls, type CompletionRequest, type ScriptedResponse, type ScriptedServer } from "../test/support/scripted-server.js";
+import {
+  startScriptedServer,
+  text,
+  toolCall,
+  toolCalls,
+  type CompletionRequest,
+  type ScriptedResponse,
+  type ScriptedServer,
+} from "../test/support/scripted-server.js";
 
 export const LONG_MARKER = "BENCH-LONG";
 /** A prompt with this marker gets HOOK_BENCH_CALLS `view` calls in one response (the hook cost bench). */

@@ -87,7 +87,15 @@ const delay = (msToWait: number) => new Promise((resolve) => setTimeout(resolve,
 
 export async function benchTui(options: TuiBenchOptions): Promise<TuiBenchResult> {
   if (!hasScript()) {
-    const row: Row = { name: "TUI (needs util-linux `script` for a pty)", agent: "n/a", baseline: "—", ratio: undefined, target: "—", pass: undefined, data: {} };
+    const row: Row = {
+      name: "TUI (needs util-linux `script` for a pty)",
+      agent: "n/a",
+      baseline: "—",
+      ratio: undefined,
+      target: "—",
+      pass: undefined,
+      data: {},
+    };
     return { rows: [row], details: { tui: "skipped: no util-linux script" } };
   }
   const answer = streamText();
@@ -110,7 +118,15 @@ export async function benchTui(options: TuiBenchOptions): Promise<TuiBenchResult
     return dir;
   };
   const envFor = (home: string): NodeJS.ProcessEnv =>
-    options.env({ HOME: home, AGENT_HOME: home, TERM: "xterm-256color", LANG: "C.UTF-8", OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "test", AGENT_MODEL: MODEL });
+    options.env({
+      HOME: home,
+      AGENT_HOME: home,
+      TERM: "xterm-256color",
+      LANG: "C.UTF-8",
+      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_API_KEY: "test",
+      AGENT_MODEL: MODEL,
+    });
   const started: PtyRun[] = [];
   const agentPty = (home: string, args: string[] = []): PtyRun => {
     const run = new PtyRun([process.execPath, options.agent, ...args], { cwd: options.cwd, env: envFor(home), cols: 100, rows: 30 });
@@ -156,7 +172,9 @@ export async function benchTui(options: TuiBenchOptions): Promise<TuiBenchResult
 
     // 2. CPU per 1,000 streamed tokens, at 10 and 2,000 prior messages.
     const sessions = [10, 2000].map((n) => prepareSession(freshDir(`template${n}`), options.cwd, n, MODEL));
-    const cpu = new Map<number, { cpuMs: number[]; wallMs: number[]; resumeMs: number[] }>(sessions.map((s) => [s.messages, { cpuMs: [], wallMs: [], resumeMs: [] }]));
+    const cpu = new Map<number, { cpuMs: number[]; wallMs: number[]; resumeMs: number[] }>(
+      sessions.map((s) => [s.messages, { cpuMs: [], wallMs: [], resumeMs: [] }]),
+    );
     for (let round = 0; round < 1 + options.cpuRuns; round++) {
       for (const session of sessions) {
         const { pty, pid, readyMs } = await resume(session);
@@ -186,7 +204,13 @@ export async function benchTui(options: TuiBenchOptions): Promise<TuiBenchResult
     for (let round = 0; round < options.warmups + options.runs; round++) {
       const { pty, pid, readyMs } = await resume(long);
       await pty.stop(pid);
-      const headlessMs = await timeHeadless(options.agent, options.cwd, envFor(copyHome(long, freshDir("resume-long-p"))), ["--resume", long.id, "-p", "one more", "-s"]);
+      const headlessMs = await timeHeadless(options.agent, options.cwd, envFor(copyHome(long, freshDir("resume-long-p"))), [
+        "--resume",
+        long.id,
+        "-p",
+        "one more",
+        "-s",
+      ]);
       if (round < options.warmups) continue;
       longTui.push(readyMs);
       longHeadless.push(headlessMs);
@@ -241,7 +265,7 @@ export async function benchTui(options: TuiBenchOptions): Promise<TuiBenchResult
         },
       },
       {
-        name: "  then: launch → engine ready (footer leaves \"Starting…\") / first frame",
+        name: '  then: launch → engine ready (footer leaves "Starting…") / first frame',
         agent: ms(median(engineReady)),
         baseline: ms(first),
         ratio: median(engineReady) / first,
@@ -283,7 +307,14 @@ export async function benchTui(options: TuiBenchOptions): Promise<TuiBenchResult
         ratio: median(longTui) / median(longHeadless),
         target: `≤ ${LONG_RESUME_LIMIT_MS} ms`,
         pass: median(longTui) <= LONG_RESUME_LIMIT_MS,
-        data: { resumeMs: longTui, headlessResumeMs: longHeadless, medianMs: median(longTui), headlessMedianMs: median(longHeadless), events: 2 + LONG_MESSAGES * 2, targetMs: LONG_RESUME_LIMIT_MS },
+        data: {
+          resumeMs: longTui,
+          headlessResumeMs: longHeadless,
+          medianMs: median(longTui),
+          headlessMedianMs: median(longHeadless),
+          events: 2 + LONG_MESSAGES * 2,
+          targetMs: LONG_RESUME_LIMIT_MS,
+        },
       },
       {
         name: `TUI keystroke echo, 2,000 messages in history (${echoes.length} keys): median / p95`,

@@ -109,7 +109,11 @@ describe("the folder map", () => {
   it("keeps the faces off engine objects: they dispatch commands", () => {
     const reaching = files
       .filter((file) => file.startsWith("src/ui/") || file.startsWith("src/cli/"))
-      .filter((file) => /\.(permissionBroker|runtime|interactions)\b|\.session\.(send|interrupt|setMode|setModel|respondToPermission|runShellCommand|shutdown)\(/.test(readFileSync(file, "utf8")));
+      .filter((file) =>
+        /\.(permissionBroker|runtime|interactions)\b|\.session\.(send|interrupt|setMode|setModel|respondToPermission|runShellCommand|shutdown)\(/.test(
+          readFileSync(file, "utf8"),
+        ),
+      );
     expect(reaching).toEqual([]);
   });
 });

@@ -41,7 +41,10 @@ export async function bootstrap(options: CliOptions, env: NodeJS.ProcessEnv = pr
   const disabledFloorChecks = settings.permissions?.floor?.disable ?? [];
   const unknownChecks = disabledFloorChecks.filter((id) => !FLOOR_CHECKS.some((check) => check.id === id));
   if (unknownChecks.length > 0) {
-    return { ok: false, message: `settings.json permissions.floor.disable: unknown check ${unknownChecks.join(", ")} (checks: ${FLOOR_CHECKS.map((check) => check.id).join(", ")})` };
+    return {
+      ok: false,
+      message: `settings.json permissions.floor.disable: unknown check ${unknownChecks.join(", ")} (checks: ${FLOOR_CHECKS.map((check) => check.id).join(", ")})`,
+    };
   }
   const store = new SessionStore(agentHome);
   let resumeId: string | undefined;

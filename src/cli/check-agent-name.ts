@@ -9,6 +9,8 @@ export function checkAgentName(name: string, cwd: string, env: NodeJS.ProcessEnv
   // Problems with other files are the session's to report (as warnings); only the name matters here.
   const { agents } = loadAgentFiles({ agentHome: resolveAgentHome(env), gitRoot: findGitRoot(cwd)?.root });
   // Custom agents first, as /agent lists them.
-  const selectable = [...agents.filter((agent) => agent.source !== "builtin"), ...agents.filter((agent) => agent.source === "builtin")].filter((agent) => agent.userInvocable);
+  const selectable = [...agents.filter((agent) => agent.source !== "builtin"), ...agents.filter((agent) => agent.source === "builtin")].filter(
+    (agent) => agent.userInvocable,
+  );
   return selectable.some((agent) => agent.name === name) ? undefined : unknownAgentMessage(name, selectable);
 }

@@ -57,7 +57,12 @@ async function runInput(session: AgentSession, text: string): Promise<RunResult>
       return { outcome: "completed", finalMessage: "", continuations: 0 };
     case "dialog":
       process.stderr.write(`agent: /${routed.dialog} needs the interactive UI (run agent without -p).\n`);
-      return { outcome: "error", finalMessage: "", continuations: 0, error: { kind: "usage", message: `/${routed.dialog} needs the interactive UI (run agent without -p).` } };
+      return {
+        outcome: "error",
+        finalMessage: "",
+        continuations: 0,
+        error: { kind: "usage", message: `/${routed.dialog} needs the interactive UI (run agent without -p).` },
+      };
     case "unknown-command":
       return { outcome: "error", finalMessage: "", continuations: 0, error: { kind: "usage", message: `Unknown command: /${routed.name}` } };
   }
@@ -98,27 +103,34 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
   const hookSet = hooks.load(hooks.trusted);
   let opened: OpenOutcome;
   try {
-    opened = await openUnlessInUse({
-      store: value.store,
-      agentHome: value.agentHome,
-      cwd: options.cwd,
-      provider: createOpenAIChatProvider(value.providerConfig),
-      createProvider: (model, extra) =>
-        createOpenAIChatProvider({ ...value.providerConfig, model, ...(extra?.initiator ? { headers: { ...value.providerConfig.headers, "x-initiator": extra.initiator } } : {}) }),
-      providerConfig: value.providerConfig,
-      mode: options.mode,
-      ...(options.autoAcceptPlan ? { autoAcceptPlan: true } : {}),
-      maxAutopilotContinues: value.maxAutopilotContinues,
-      interactive: false,
-      permissions: value.permissions,
-      name: options.name,
-      customInstructions: options.customInstructions,
-      ...(options.mcp ? { mcp: options.mcp } : {}),
-      explainAdvice: adviceText,
-      resumeId: value.resumeId,
-      listeners: [json?.onEvent ?? (text as TextPrinter).onEvent],
-      ...(hookSet ? { hooks: hookSet, initialPrompt: options.prompt } : {}),
-    }, options.continue);
+    opened = await openUnlessInUse(
+      {
+        store: value.store,
+        agentHome: value.agentHome,
+        cwd: options.cwd,
+        provider: createOpenAIChatProvider(value.providerConfig),
+        createProvider: (model, extra) =>
+          createOpenAIChatProvider({
+            ...value.providerConfig,
+            model,
+            ...(extra?.initiator ? { headers: { ...value.providerConfig.headers, "x-initiator": extra.initiator } } : {}),
+          }),
+        providerConfig: value.providerConfig,
+        mode: options.mode,
+        ...(options.autoAcceptPlan ? { autoAcceptPlan: true } : {}),
+        maxAutopilotContinues: value.maxAutopilotContinues,
+        interactive: false,
+        permissions: value.permissions,
+        name: options.name,
+        customInstructions: options.customInstructions,
+        ...(options.mcp ? { mcp: options.mcp } : {}),
+        explainAdvice: adviceText,
+        resumeId: value.resumeId,
+        listeners: [json?.onEvent ?? (text as TextPrinter).onEvent],
+        ...(hookSet ? { hooks: hookSet, initialPrompt: options.prompt } : {}),
+      },
+      options.continue,
+    );
   } catch (error) {
     return fail(`could not open the session: ${(error as Error).message}`);
   }

@@ -81,7 +81,9 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   const result = await ui.runTui({
     host,
     openSession: () => host.open(resumeId),
-    ...(resumeId ? { resumeTail: async () => (await import("../session/event-log-tail.js")).readEventLogTail(boot.value.store.eventsFileOf(resumeId as string)) } : {}),
+    ...(resumeId
+      ? { resumeTail: async () => (await import("../session/event-log-tail.js")).readEventLogTail(boot.value.store.eventsFileOf(resumeId as string)) }
+      : {}),
     initial: { mode: options.mode ?? "interactive", model: boot.value.providerConfig.model },
     theme,
     history: new FilePromptHistory(boot.value.agentHome),

@@ -31,7 +31,10 @@ function describe(name: string, config: ServerConfig): string {
 export async function runMcpCommand(args: readonly string[]): Promise<number> {
   const agentHome = resolveAgentHome();
   const out = (text: string) => process.stdout.write(`${text}\n`);
-  const program = new Command("agent mcp").description("Manage MCP servers ($AGENT_HOME/mcp-config.json)").exitOverride().helpOption("-h, --help", "show this help");
+  const program = new Command("agent mcp")
+    .description("Manage MCP servers ($AGENT_HOME/mcp-config.json)")
+    .exitOverride()
+    .helpOption("-h, --help", "show this help");
   program
     .command("list")
     .description("list the configured servers")
@@ -42,9 +45,11 @@ export async function runMcpCommand(args: readonly string[]): Promise<number> {
         out(JSON.stringify({ mcpServers: readConfigFile(agentHome).mcpServers }, null, 2));
         return;
       }
-      if (servers.length === 0 && Object.keys(readConfigFile(agentHome).mcpServers).length === 0) out(`No MCP servers configured. Add one with: agent mcp add NAME -- COMMAND ARGS`);
+      if (servers.length === 0 && Object.keys(readConfigFile(agentHome).mcpServers).length === 0)
+        out(`No MCP servers configured. Add one with: agent mcp add NAME -- COMMAND ARGS`);
       for (const [name, config] of Object.entries(readConfigFile(agentHome).mcpServers)) out(describe(name, config));
-      for (const server of servers.filter((candidate) => candidate.source !== userConfigPath(agentHome))) out(`${describe(server.name, server.config)} [${server.source}]`);
+      for (const server of servers.filter((candidate) => candidate.source !== userConfigPath(agentHome)))
+        out(`${describe(server.name, server.config)} [${server.source}]`);
       for (const problem of problems) process.stderr.write(`agent: ${problem}\n`);
     });
   program
@@ -65,22 +70,39 @@ export async function runMcpCommand(args: readonly string[]): Promise<number> {
     .option("--tools <tools>", 'the tools to offer: "*" or a comma-separated list', "*")
     .option("--timeout <ms>", "how long a tool call may take, in milliseconds")
     .option("--json", "print the added entry as JSON")
-    .action((name: string, rest: string[], options: { transport: string; env: string[]; header: string[]; tools: string; timeout?: string; json?: boolean }) => {
-      const remote = options.transport === "http" || options.transport === "sse";
-      if (remote && rest.length !== 1) throw new McpConfigFileError(`agent mcp add --transport ${options.transport} NAME URL: give exactly one URL`);
-      if (!remote && rest.length === 0) throw new McpConfigFileError("agent mcp add NAME -- COMMAND ARGS: give the command after --");
-      const timeout = options.timeout === undefined ? undefined : Number(options.timeout);
-      if (timeout !== undefined && !(Number.isInteger(timeout) && timeout > 0)) throw new McpConfigFileError(`--timeout ${options.timeout}: expected milliseconds`);
-      const tools = options.tools.split(",").map((tool) => tool.trim()).filter(Boolean);
-      const config: ServerConfig = remote
-        ? { type: options.transport as "http" | "sse", url: rest[0] as string, ...(options.header.length > 0 ? { headers: pairs(options.header, /:\s*|=/, "--header") } : {}), tools }
-        : { type: "local", command: rest[0] as string, args: rest.slice(1), ...(options.env.length > 0 ? { env: pairs(options.env, /=/, "--env") } : {}), tools };
-      if (timeout !== undefined) config.timeout = timeout;
-      updateConfigFile(agentHome, (servers) => {
-        servers[name] = config;
-      });
-      out(options.json ? JSON.stringify({ [name]: config }, null, 2) : `Added MCP server ${name} to ${userConfigPath(agentHome)}.`);
-    });
+    .action(
+      (name: string, rest: string[], options: { transport: string; env: string[]; header: string[]; tools: string; timeout?: string; json?: boolean }) => {
+        const remote = options.transport === "http" || options.transport === "sse";
+        if (remote && rest.length !== 1) throw new McpConfigFileError(`agent mcp add --transport ${options.transport} NAME URL: give exactly one URL`);
+        if (!remote && rest.length === 0) throw new McpConfigFileError("agent mcp add NAME -- COMMAND ARGS: give the command after --");
+        const timeout = options.timeout === undefined ? undefined : Number(options.timeout);
+        if (timeout !== undefined && !(Number.isInteger(timeout) && timeout > 0))
+          throw new McpConfigFileError(`--timeout ${options.timeout}: expected milliseconds`);
+        const tools = options.tools
+          .split(",")
+          .map((tool) => tool.trim())
+          .filter(Boolean);
+        const config: ServerConfig = remote
+          ? {
+              type: options.transport as "http" | "sse",
+              url: rest[0] as string,
+              ...(options.header.length > 0 ? { headers: pairs(options.header, /:\s*|=/, "--header") } : {}),
+              tools,
+            }
+          : {
+              type: "local",
+              command: rest[0] as string,
+              args: rest.slice(1),
+              ...(options.env.length > 0 ? { env: pairs(options.env, /=/, "--env") } : {}),
+              tools,
+            };
+        if (timeout !== undefined) config.timeout = timeout;
+        updateConfigFile(agentHome, (servers) => {
+          servers[name] = config;
+        });
+        out(options.json ? JSON.stringify({ [name]: config }, null, 2) : `Added MCP server ${name} to ${userConfigPath(agentHome)}.`);
+      },
+    );
   const edit = (verb: string, description: string, change: (servers: Record<string, ServerConfig>, name: string) => void) =>
     program
       .command(`${verb} <name>`)

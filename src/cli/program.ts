@@ -58,7 +58,7 @@ function buildCommand(): Command {
     .option("--secret-env-vars <vars...>", "keep these environment variables out of MCP servers' environments")
     .option("--allow-all-mcp-server-instructions", "include every MCP server's instructions in the system prompt")
     .option("-C <dir>", "change to this directory first")
-    .option("--reset-allowed-tools", "forget the approvals remembered (\"always in this directory\") for the working directory, then exit")
+    .option("--reset-allowed-tools", 'forget the approvals remembered ("always in this directory") for the working directory, then exit')
     .showHelpAfterError("(run agent --help for usage)")
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text), writeOut: (text) => process.stdout.write(text) });
@@ -140,7 +140,10 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
     mcp: {
       additional: raw.additionalMcpConfig,
       disabled: raw.disableMcpServer,
-      secretEnvVars: (raw.secretEnvVars ?? []).flatMap((value) => value.split(",")).map((name) => name.trim()).filter(Boolean),
+      secretEnvVars: (raw.secretEnvVars ?? [])
+        .flatMap((value) => value.split(","))
+        .map((name) => name.trim())
+        .filter(Boolean),
       allowAllInstructions: raw.allowAllMcpServerInstructions === true,
     },
     cwd,
@@ -150,7 +153,10 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
 
 function toolList(values: string[] | undefined, flag: string): string[] | undefined {
   if (values === undefined) return undefined;
-  const names = values.flatMap((value) => value.split(",")).map((name) => name.trim()).filter(Boolean);
+  const names = values
+    .flatMap((value) => value.split(","))
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = names.filter((name) => !(BUILTIN_TOOL_NAMES as readonly string[]).includes(name));
   if (unknown.length > 0) throw new UsageError(`${flag}: unknown tool ${unknown.join(", ")} (tools: ${BUILTIN_TOOL_NAMES.join(", ")})`);
   return names;

@@ -40,7 +40,10 @@ export function hookConfig(input: HookConfigInput): HookConfig {
     repoCommands: () => {
       const root = gitRoot ?? input.cwd;
       const { hooks, problems } = readHookFiles(repoFiles, "repo", root);
-      return [...hooks.map((hook) => `${hook.event}: ${hook.command} (${path.relative(root, hook.source.file)})`), ...problems.map((problem) => `(not loadable) ${problem}`)];
+      return [
+        ...hooks.map((hook) => `${hook.event}: ${hook.command} (${path.relative(root, hook.source.file)})`),
+        ...problems.map((problem) => `(not loadable) ${problem}`),
+      ];
     },
     load: (includeRepo) => {
       const { hooks, problems } = collectHooks({

@@ -111,7 +111,9 @@ export class TextPrinter {
         if (!silent) {
           this.eraseAttempt(event.data.abandonedMessageId);
           this.endLine();
-          this.err(style.yellow(`↻ ${safe(event.data.reason ?? "retrying")} — retry ${event.data.attempt ?? ""} in ${formatDuration(event.data.delayMs ?? 0)}`));
+          this.err(
+            style.yellow(`↻ ${safe(event.data.reason ?? "retrying")} — retry ${event.data.attempt ?? ""} in ${formatDuration(event.data.delayMs ?? 0)}`),
+          );
         }
         break;
       case "tool.execution_start": {

@@ -48,7 +48,15 @@ export interface AgentFiles {
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-const stringList = z.union([z.array(z.string()), z.string().transform((text) => text.split(",").map((part) => part.trim()).filter(Boolean))]);
+const stringList = z.union([
+  z.array(z.string()),
+  z.string().transform((text) =>
+    text
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean),
+  ),
+]);
 
 const frontmatterSchema = z.strictObject({
   name: z.string().regex(NAME, "letters, digits, '.', '_' and '-' only").optional(),
@@ -110,7 +118,8 @@ export function parseAgentFile(file: string, text: string, source: AgentSource):
   }
   const front = parsed.data;
   const name = front.name ?? path.basename(file).replace(/(\.agent)?\.md$/i, "");
-  if (!NAME.test(name)) return { ok: false, error: { file, field: "name", message: `"${name}" is not a usable agent name (letters, digits, '.', '_' and '-' only)` } };
+  if (!NAME.test(name))
+    return { ok: false, error: { file, field: "name", message: `"${name}" is not a usable agent name (letters, digits, '.', '_' and '-' only)` } };
   const warnings: AgentFileProblem[] = [];
   const resolved = front.tools ? resolveToolNames(front.tools) : undefined;
   if (resolved && resolved.unknown.length > 0) {
@@ -141,7 +150,10 @@ function agentFilesIn(dir: string, pattern: RegExp): string[] {
   } catch {
     return [];
   }
-  return names.filter((name) => pattern.test(name)).sort().map((name) => path.join(dir, name));
+  return names
+    .filter((name) => pattern.test(name))
+    .sort()
+    .map((name) => path.join(dir, name));
 }
 
 /**

@@ -39,10 +39,7 @@ export interface LoopContext {
 }
 
 export type LoopOutcome =
-  | { kind: "final"; content: string }
-  | { kind: "task_complete"; summary: string }
-  | { kind: "error"; error: ProviderError }
-  | { kind: "aborted" };
+  { kind: "final"; content: string } | { kind: "task_complete"; summary: string } | { kind: "error"; error: ProviderError } | { kind: "aborted" };
 
 type TurnOutcome = LoopOutcome | { kind: "tools" };
 

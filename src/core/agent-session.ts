@@ -7,16 +7,16 @@ import { realpathSync } from "node:fs";
 import type { CommandResult, RunResult, SessionCommand } from "../protocol/commands.js";
 import type { AgentMode, BackgroundTasks, EventData, SessionEvent } from "../protocol/events/index.js";
 import type { ChatProvider } from "../provider/types.js";
-import { askUserChoicesTool, askUserFormTool } from "../tools/ask-user.js";
 import type { AnyTool } from "../tools/define-tool.js";
-import { AgentCatalog, agentAllowsTool, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
+import { AgentCatalog, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
+import { SessionTools } from "./session-tools.js";
 import { ChildAgent, type ChildAgentSpec } from "./child-agent.js";
 import type { McpManager } from "../mcp/index.js";
 import { McpStartupGate } from "./mcp-startup.js";
 import { describeOs, userShell } from "./environment.js";
 import type { Emit, EventListener } from "./event-sink.js";
 import { routeInput } from "./input-router.js";
-import { availableModes, modePreset, type ModePreset } from "./modes.js";
+import { modePreset, type ModePreset } from "./modes.js";
 import type { PermissionSummary } from "./permission-summary.js";
 import { AgentRuntime, type PromptInput } from "./runtime/agent-runtime.js";
 import { SessionMetrics } from "./session-metrics.js";
@@ -42,7 +42,7 @@ export class AgentSession {
   private readonly subagents: SessionSubagents;
   private readonly mcpGate: McpStartupGate | undefined;
   private readonly allTools: readonly AnyTool[];
-  private readonly modeGatedTools: Set<string>;
+  private readonly toolbox: SessionTools;
   private preset: ModePreset;
   private pendingNotices: string[] = [];
   private turnCount: number;
@@ -61,7 +61,15 @@ export class AgentSession {
     this.cwd = options.context.cwd;
     this.preset = modePreset(options.mode);
     this.allTools = options.tools;
-    this.modeGatedTools = new Set(availableModes().flatMap((mode) => modePreset(mode).extraTools));
+    this.toolbox = new SessionTools({
+      tools: options.tools,
+      mcpTools: () => options.mcp?.tools() ?? [],
+      ...(options.toolFilter ? { toolFilter: options.toolFilter } : {}),
+      preset: () => this.preset,
+      selectedAgent: () => this.selectedAgent,
+      taskTools: () => this.subagents.mainTools(),
+      canAnswerForms: () => options.interactions.canAnswer("elicitation"),
+    });
     this.turnCount = options.turnCount ?? 0;
     this.provider = options.provider;
     this.applyModeRules();
@@ -98,7 +106,9 @@ export class AgentSession {
       onTurnEnd: () => options.syncLog(),
       systemPrompt: () => this.systemPrompt(),
       userMessage: (input, extra) => this.userMessage(input, extra),
-      ...(hooks?.has("userPromptSubmitted") || hooks?.has("sessionStart") ? { beforePrompt: (input: PromptInput, signal: AbortSignal) => this.beforePrompt(input, signal) } : {}),
+      ...(hooks?.has("userPromptSubmitted") || hooks?.has("sessionStart")
+        ? { beforePrompt: (input: PromptInput, signal: AbortSignal) => this.beforePrompt(input, signal) }
+        : {}),
       ...(hooks?.has("agentStop") ? { onStop: (active: boolean, signal: AbortSignal) => hooks.agentStop(emit, "end_turn", active, signal) } : {}),
       onRunEnd: (result) => {
         this.emitIdle(result.outcome === "aborted");
@@ -194,36 +204,12 @@ export class AgentSession {
 
   /** The tools offered in the current mode: the session's, the mode's extras, and the task tools. */
   tools(): ToolSet {
-    const modeTools = this.allTools.filter((tool) => this.modeGatedTools.has(tool.name) && this.preset.extraTools.includes(tool.name));
-    const sessionTools = [this.askUserTool(), ...this.subagents.mainTools()].filter((tool) => this.allowedBySelectedAgent(tool.name));
-    return new ToolSet(this.filtered([...this.baseTools(), ...modeTools, ...sessionTools]));
-  }
-
-  /** ask_user is a form when a person can answer one; in autopilot or without a person, "decide yourself". */
-  private askUserTool(): AnyTool {
-    return this.preset.mode !== "autopilot" && this.options.interactions.canAnswer("elicitation") ? askUserFormTool : askUserChoicesTool;
-  }
-
-  /** The session's own tools without any mode's extras (what a subagent starts from). */
-  private baseTools(): AnyTool[] {
-    const tools = [...this.allTools, ...(this.options.mcp?.tools() ?? [])];
-    return this.filtered(tools.filter((tool) => !this.modeGatedTools.has(tool.name) && this.allowedBySelectedAgent(tool.name)));
+    return this.toolbox.forMainAgent();
   }
 
   /** The session's MCP servers, when any are configured (for /mcp). */
   get mcp(): McpManager | undefined {
     return this.options.mcp;
-  }
-
-  /** A selected agent's list narrows the session's tools (the mode's own tools stay the mode's business). */
-  private allowedBySelectedAgent(toolName: string): boolean {
-    return this.selectedAgent === undefined || agentAllowsTool(this.selectedAgent, toolName);
-  }
-
-  /** --available-tools / --excluded-tools. */
-  private filtered(tools: readonly AnyTool[]): AnyTool[] {
-    const { available, excluded } = this.options.toolFilter ?? {};
-    return tools.filter((tool) => (available === undefined || available.includes(tool.name)) && !(excluded ?? []).includes(tool.name));
   }
 
   /** Background agents of an earlier process of this session, read from its log (resume). */
@@ -267,7 +253,10 @@ export class AgentSession {
         return this.setAllowAll(command.on);
       case "reset_allowed_tools":
         this.options.permissions.resetAllowedTools();
-        this.options.sink.emit("session.info", { infoType: "permissions", message: "This session's approvals are forgotten; approvals kept for this directory remain." });
+        this.options.sink.emit("session.info", {
+          infoType: "permissions",
+          message: "This session's approvals are forgotten; approvals kept for this directory remain.",
+        });
         return;
       case "run_shell":
         return this.runShellCommand(command.command);
@@ -323,7 +312,7 @@ export class AgentSession {
       ...(this.options.hooks ? { hooks: this.options.hooks } : {}),
       provider: createProvider ? createProvider(spec.model ?? this.provider.model, { initiator: "sub-agent" }) : this.provider,
       retry: this.options.retry,
-      tools: (emit) => new ToolSet([...this.baseTools(), ...this.subagents.childTools(depth, emit)]),
+      tools: (emit) => new ToolSet([...this.toolbox.base(), ...this.subagents.childTools(depth, emit)]),
       toolEnvironment: (tools, emit) => this.toolEnvironment(tools, emit, agentName),
       nextTurnId: this.nextTurnId,
       recordRequest: (model) => this.metrics.recordRequest(model),
@@ -437,7 +426,10 @@ export class AgentSession {
       toolNames: this.tools().names,
       mode: this.preset,
       interactive: this.options.interactive,
-      instructions: [...this.options.instructions, ...(this.options.mcp?.instructions() ?? []).map(({ server, text }) => ({ path: `mcp:${server}`, content: text }))],
+      instructions: [
+        ...this.options.instructions,
+        ...(this.options.mcp?.instructions() ?? []).map(({ server, text }) => ({ path: `mcp:${server}`, content: text })),
+      ],
       sessionDir: this.dir,
       ...(this.selectedAgent ? { agent: { name: this.selectedAgent.name, prompt: this.selectedAgent.systemPrompt } } : {}),
     });
@@ -487,5 +479,18 @@ export class AgentSession {
 /** What a face may use of a session: commands in, events out, and a few read-only facts. */
 export type SessionView = Pick<
   AgentSession,
-  "id" | "cwd" | "mode" | "model" | "agentName" | "selectableAgents" | "busy" | "allowAll" | "permissionSummary" | "hasConversation" | "instructionPaths" | "listModels" | "subscribe" | "dispatch"
+  | "id"
+  | "cwd"
+  | "mode"
+  | "model"
+  | "agentName"
+  | "selectableAgents"
+  | "busy"
+  | "allowAll"
+  | "permissionSummary"
+  | "hasConversation"
+  | "instructionPaths"
+  | "listModels"
+  | "subscribe"
+  | "dispatch"
 >;

@@ -126,7 +126,9 @@ export class ChildAgent {
       recordCall: deps.recordCall,
       onTurnEnd: deps.onTurnEnd,
       systemPrompt: () => spec.systemPrompt,
-      ...(hooks?.has("subagentStop") ? { onStop: (active: boolean, stopSignal: AbortSignal) => hooks.subagentStop(emit, agentName, "end_turn", active, stopSignal) } : {}),
+      ...(hooks?.has("subagentStop")
+        ? { onStop: (active: boolean, stopSignal: AbortSignal) => hooks.subagentStop(emit, agentName, "end_turn", active, stopSignal) }
+        : {}),
       userMessage: (input) => ({ content: input.prompt, messageId: randomUUID(), ...(input.source ? { source: input.source } : {}) }),
     });
   }

@@ -34,7 +34,12 @@ async function applySlashResult(context: RouterContext, result: SlashCommandResu
       return { kind: "done" };
     case "prompt": {
       const attachments = attachmentsFor(result.prompt, context.cwd);
-      const run = context.session.dispatch({ type: "send", prompt: result.prompt, ...(attachments.length > 0 ? { attachments } : {}), ...(delivery ? { delivery } : {}) });
+      const run = context.session.dispatch({
+        type: "send",
+        prompt: result.prompt,
+        ...(attachments.length > 0 ? { attachments } : {}),
+        ...(delivery ? { delivery } : {}),
+      });
       return { kind: "prompt", run };
     }
     case "dialog":
@@ -55,7 +60,10 @@ export async function routeInput(context: RouterContext, command: Extract<Sessio
     try {
       if (!slash.command) {
         const near = closestCommand(slash.name);
-        context.emit("session.warning", { warningType: "unknown_command", message: `Unknown command: /${slash.name}${near ? ` (did you mean /${near}?)` : ""}` });
+        context.emit("session.warning", {
+          warningType: "unknown_command",
+          message: `Unknown command: /${slash.name}${near ? ` (did you mean /${near}?)` : ""}`,
+        });
         return { kind: "unknown-command", name: slash.name };
       }
       const result = await slash.command.run({ session: context.session, args: slash.args });

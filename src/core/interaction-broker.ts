@@ -42,14 +42,20 @@ function completedData(kind: InteractionKind, requestId: string, reply: Interact
         type: "permission.completed" as const,
         data: {
           requestId,
-          result: answer.kind === "deny" ? { kind: "denied-interactively-by-user" as const, ...(answer.message ? { message: answer.message } : {}) } : { kind: "approved" as const },
+          result:
+            answer.kind === "deny"
+              ? { kind: "denied-interactively-by-user" as const, ...(answer.message ? { message: answer.message } : {}) }
+              : { kind: "approved" as const },
           decisionSource: "human_response" as const,
         },
       };
     }
     case "user_input": {
       const answer = reply as InteractionReplies["user_input"];
-      return { type: "user_input.completed" as const, data: { requestId, ...("answer" in answer ? { answer: answer.answer, wasFreeform: answer.wasFreeform ?? false } : {}) } };
+      return {
+        type: "user_input.completed" as const,
+        data: { requestId, ...("answer" in answer ? { answer: answer.answer, wasFreeform: answer.wasFreeform ?? false } : {}) },
+      };
     }
     case "exit_plan_mode":
       return { type: "exit_plan_mode.completed" as const, data: { requestId, ...(reply as InteractionReplies["exit_plan_mode"]) } };

@@ -24,7 +24,9 @@ export function attachmentsFor(text: string, cwd: string): Attachment[] {
   if (!text.includes("@")) return attachments;
   for (const match of text.matchAll(/(?:^|\s)@(\S+)/g)) {
     const token = match[1] as string;
-    const candidates = [token, token.replace(/[.,;:!?)\]}'"`]+$/, "")].filter((candidate, index, list) => candidate !== "" && list.indexOf(candidate) === index);
+    const candidates = [token, token.replace(/[.,;:!?)\]}'"`]+$/, "")].filter(
+      (candidate, index, list) => candidate !== "" && list.indexOf(candidate) === index,
+    );
     for (const candidate of candidates) {
       const stats = statOrUndefined(path.resolve(cwd, candidate));
       if (!stats || (!stats.isFile() && !stats.isDirectory())) continue;

@@ -7,10 +7,7 @@ import path from "node:path";
 import type { ModeRules } from "../permissions/decide.js";
 import type { AgentMode } from "../protocol/events/index.js";
 
-export type LoopEndAction =
-  | { action: "stop" }
-  | { action: "continue"; message: string }
-  | { action: "stop_at_limit"; message: string };
+export type LoopEndAction = { action: "stop" } | { action: "continue"; message: string } | { action: "stop_at_limit"; message: string };
 
 export interface ModePreset {
   readonly mode: AgentMode;

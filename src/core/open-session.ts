@@ -200,8 +200,14 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       allowInstructions: options.mcp?.allowAllInstructions === true,
       // A server's form goes to whoever answers questions; with nobody to ask, the broker declines at once.
       elicit: async ({ serverName, message, requestedSchema }, signal) => {
-        const { reply } = await interactions.ask("elicitation", { message, requestedSchema, elicitationSource: serverName, mode: "form" }, { emit: sink.emit, signal });
-        return reply.action === "accept" ? { action: "accept", ...(reply.content ? { content: reply.content as Record<string, string | number | boolean | string[]> } : {}) } : { action: reply.action };
+        const { reply } = await interactions.ask(
+          "elicitation",
+          { message, requestedSchema, elicitationSource: serverName, mode: "form" },
+          { emit: sink.emit, signal },
+        );
+        return reply.action === "accept"
+          ? { action: "accept", ...(reply.content ? { content: reply.content as Record<string, string | number | boolean | string[]> } : {}) }
+          : { action: reply.action };
       },
       warn: (message) => sink.emit("session.warning", { warningType: "mcp", message }),
     },
@@ -234,11 +240,13 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     ],
     toolFilter: { available: flags.availableTools, excluded: flags.excludedTools },
     instructions: options.customInstructions ? loadCustomInstructions({ cwd: options.cwd, gitRoot: context.gitRoot, agentHome: options.agentHome }) : [],
-    agents: options.agents ?? new AgentCatalog({
-      agentHome: options.agentHome,
-      gitRoot: context.gitRoot,
-      onProblems: (problems) => reportAgentFileProblems(sink.emit, problems),
-    }),
+    agents:
+      options.agents ??
+      new AgentCatalog({
+        agentHome: options.agentHome,
+        gitRoot: context.gitRoot,
+        onProblems: (problems) => reportAgentFileProblems(sink.emit, problems),
+      }),
     ...(mcp ? { mcp } : {}),
     backgroundTasks: (): BackgroundTasks => ({ agents: session.backgroundAgents, shells: shells.backgroundShells() }),
     syncLog: () => writer.sync(),

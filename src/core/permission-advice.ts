@@ -63,7 +63,8 @@ export function adviceForNeeds(needs: readonly Need[]): PermissionAdvice {
   if (needs.length === 0 || needs.some((need) => need.kind === "confirm")) return { kind: "person-only" };
   const narrow = new Map<string, FlagSuggestion>();
   const broad = new Map<string, FlagSuggestion>();
-  const add = (into: Map<string, FlagSuggestion>, suggestion: FlagSuggestion) => into.set(`${suggestion.flag} ${"value" in suggestion ? suggestion.value : ""}`, suggestion);
+  const add = (into: Map<string, FlagSuggestion>, suggestion: FlagSuggestion) =>
+    into.set(`${suggestion.flag} ${"value" in suggestion ? suggestion.value : ""}`, suggestion);
   for (const need of needs) {
     switch (need.kind) {
       case "command":

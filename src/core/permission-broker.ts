@@ -116,7 +116,10 @@ export class PermissionBroker {
     const policy = { ...this.policy, ...(steer?.hookDecision === "allow" ? { allowAllTools: true } : {}) };
     const found = decide(gathered.facts, { ...policy, approvals: mergeApprovals(this.options.remembered, this.session) });
     if (found.verdict === "deny") return { approved: false, kind: "denied-by-rules", message: found.reason };
-    const decision = found.verdict === "allow" && steer?.hookDecision === "ask" ? { verdict: "ask" as const, reason: "a preToolUse hook asks for approval", needs: [] } : found;
+    const decision =
+      found.verdict === "allow" && steer?.hookDecision === "ask"
+        ? { verdict: "ask" as const, reason: "a preToolUse hook asks for approval", needs: [] }
+        : found;
     if (decision.verdict === "allow") return { approved: true };
     const hookAnswer = steer?.answerInstead ? await steer.answerInstead() : undefined;
     if (hookAnswer?.approved) return { approved: true };
@@ -142,7 +145,11 @@ export class PermissionBroker {
     };
     const { reply } = await this.options.interactions.ask("permission", { permissionRequest: asked }, { emit, signal });
     if (reply.kind === "deny") {
-      return { approved: false, kind: "denied-interactively-by-user", message: `The user rejected this tool call.${reply.message ? ` The user said: ${reply.message}` : ""}` };
+      return {
+        approved: false,
+        kind: "denied-interactively-by-user",
+        message: `The user rejected this tool call.${reply.message ? ` The user said: ${reply.message}` : ""}`,
+      };
     }
     if ((reply.kind === "approve-for-session" || reply.kind === "approve-always") && rememberable) {
       addApprovals(this.session, granted);

@@ -33,7 +33,11 @@ export async function runPrompt(context: PromptRunContext, signal: AbortSignal, 
       result.outcome = "error";
       result.error = { kind: outcome.error.kind, message: outcome.error.message, statusCode: outcome.error.statusCode };
       if (context.preset().announcesStops) {
-        context.emit("session.autopilot_stopped", { reason: "error", continuations: result.continuations, message: `Autopilot stopped: ${outcome.error.message}` });
+        context.emit("session.autopilot_stopped", {
+          reason: "error",
+          continuations: result.continuations,
+          message: `Autopilot stopped: ${outcome.error.message}`,
+        });
       }
       return;
     }

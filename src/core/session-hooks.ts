@@ -113,14 +113,32 @@ export class SessionHooks {
     return toolDecision(await this.run("preToolUse", emit, fields, { matchValue: toolName, until: isDeny, ...(signal ? { signal } : {}) }));
   }
 
-  async postToolUse(emit: Emit, agentName: string | undefined, toolName: string, toolArgs: unknown, outcome: { success: boolean; text: string }, signal?: AbortSignal): Promise<void> {
+  async postToolUse(
+    emit: Emit,
+    agentName: string | undefined,
+    toolName: string,
+    toolArgs: unknown,
+    outcome: { success: boolean; text: string },
+    signal?: AbortSignal,
+  ): Promise<void> {
     const event = outcome.success ? "postToolUse" : "postToolUseFailure";
     const toolResult = { resultType: outcome.success ? "success" : "failure", textResultForLlm: outcome.text };
-    await this.run(event, emit, { toolName, toolArgs: argsText(toolArgs), toolResult, ...(agentName ? { agentName } : {}) }, { matchValue: toolName, ...(signal ? { signal } : {}) });
+    await this.run(
+      event,
+      emit,
+      { toolName, toolArgs: argsText(toolArgs), toolResult, ...(agentName ? { agentName } : {}) },
+      { matchValue: toolName, ...(signal ? { signal } : {}) },
+    );
   }
 
   /** In place of the permission dialog: approved, denied, or undefined (ask as usual). */
-  async permissionRequest(emit: Emit, agentName: string | undefined, toolName: string, toolInput: unknown, signal?: AbortSignal): Promise<{ approved: boolean; reason?: string } | undefined> {
+  async permissionRequest(
+    emit: Emit,
+    agentName: string | undefined,
+    toolName: string,
+    toolInput: unknown,
+    signal?: AbortSignal,
+  ): Promise<{ approved: boolean; reason?: string } | undefined> {
     const fields = { hookName: "permissionRequest", toolName, toolInput, permissionSuggestions: [], ...(agentName ? { agentName } : {}) };
     return permissionDecision(await this.run("permissionRequest", emit, fields, { matchValue: toolName, until: isDeny, ...(signal ? { signal } : {}) }));
   }
@@ -140,7 +158,11 @@ export class SessionHooks {
     return stopBlock(await this.run("agentStop", emit, { stopReason, stop_hook_active: stopHookActive }, { until: isBlock, ...(signal ? { signal } : {}) }));
   }
 
-  async subagentStart(emit: Emit, agent: { agentName: string; agentDisplayName?: string; agentDescription?: string }, signal?: AbortSignal): Promise<string | undefined> {
+  async subagentStart(
+    emit: Emit,
+    agent: { agentName: string; agentDisplayName?: string; agentDescription?: string },
+    signal?: AbortSignal,
+  ): Promise<string | undefined> {
     return additionalContext(await this.run("subagentStart", emit, { ...agent }, { matchValue: agent.agentName, ...(signal ? { signal } : {}) }));
   }
 

@@ -8,7 +8,9 @@ import type { AgentSession } from "./agent-session.js";
 import { openSession, type OpenedSession, type OpenSessionOptions } from "./open-session.js";
 
 /** What differs between the sessions a manager opens: which one, its name, its listeners. */
-export type OpenRequest = Partial<Pick<OpenSessionOptions, "resumeId" | "sessionId" | "name" | "listeners" | "mode" | "provider" | "createProvider" | "cwd" | "canAnswer">>;
+export type OpenRequest = Partial<
+  Pick<OpenSessionOptions, "resumeId" | "sessionId" | "name" | "listeners" | "mode" | "provider" | "createProvider" | "cwd" | "canAnswer">
+>;
 
 export class SessionManager {
   private readonly open = new Map<string, AgentSession>();

@@ -22,7 +22,7 @@ export interface SystemPromptInput {
 }
 
 const TOOL_GUIDANCE: Record<string, string> = {
-  bash: "bash runs a command in a fresh process in the working directory: `cd` and exported variables do not carry over to the next call, so chain them in one command (`cd sub && make`). Stdin is closed; never start interactive programs or editors. For servers and long jobs use mode \"async\" and read their output with read_bash; stop them with stop_bash. Give every call a short description.",
+  bash: 'bash runs a command in a fresh process in the working directory: `cd` and exported variables do not carry over to the next call, so chain them in one command (`cd sub && make`). Stdin is closed; never start interactive programs or editors. For servers and long jobs use mode "async" and read their output with read_bash; stop them with stop_bash. Give every call a short description.',
   view: "view shows a file with line numbers (`N. text`) or lists a directory two levels deep. Files over 20 KB are cut; use view_range to read further.",
   edit: "edit replaces exactly one occurrence of old_str with new_str. Copy old_str from the file exactly, with enough surrounding lines to be unique. Read the file before editing it.",
   create: "create writes a new file; it fails if the file exists (use edit for existing files).",
@@ -66,9 +66,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
     toolLines.length > 0 ? `<tools>\n${toolLines.map((line) => `- ${line}`).join("\n")}\n</tools>` : undefined,
     `<environment>\n${environmentSection(input)}\n</environment>`,
     `<mode name="${input.mode.mode}">\n${input.mode.promptNotice}\n</mode>`,
-    ...input.instructions.map(
-      (file) => `<custom_instruction path="${file.path}">\n${file.content}\n</custom_instruction>`,
-    ),
+    ...input.instructions.map((file) => `<custom_instruction path="${file.path}">\n${file.content}\n</custom_instruction>`),
   ];
   return sections.filter((section): section is string => section !== undefined).join("\n\n");
 }

@@ -25,7 +25,8 @@ export function nestingDepth(raw: string, stopAt = Infinity): number {
   for (let index = 0; index < raw.length; index++) {
     const char = raw.charCodeAt(index);
     if (inString) {
-      if (char === 0x5c) index++; // backslash: skip the escaped character
+      if (char === 0x5c)
+        index++; // backslash: skip the escaped character
       else if (char === 0x22) inString = false;
     } else if (char === 0x22) inString = true;
     else if (char === 0x7b || char === 0x5b) {

@@ -62,7 +62,12 @@ async function prepare(request: ToolRequest, env: ToolRunEnvironment, signal: Ab
   if (refused) return { ready: false, request, code: refused.code, message: refused.message };
   const tool = env.tools.get(request.name);
   if (!tool) {
-    return { ready: false, request, code: "unknown_tool", message: `There is no tool named "${request.name}". Available tools: ${env.tools.names.join(", ")}.` };
+    return {
+      ready: false,
+      request,
+      code: "unknown_tool",
+      message: `There is no tool named "${request.name}". Available tools: ${env.tools.names.join(", ")}.`,
+    };
   }
   if (typeof request.arguments === "string") {
     return {
@@ -86,7 +91,13 @@ async function prepare(request: ToolRequest, env: ToolRunEnvironment, signal: Ab
     }
     if (hook.modifiedArgs) {
       const rewritten = tool.parameters.safeParse(hook.modifiedArgs);
-      if (!rewritten.success) return { ready: false, request, code: "invalid_arguments", message: `A preToolUse hook rewrote the arguments into invalid ones. ${describeSchemaError(tool, rewritten.error)}` };
+      if (!rewritten.success)
+        return {
+          ready: false,
+          request,
+          code: "invalid_arguments",
+          message: `A preToolUse hook rewrote the arguments into invalid ones. ${describeSchemaError(tool, rewritten.error)}`,
+        };
       args = rewritten.data;
     }
     if (hook.decision === "allow" || hook.decision === "ask") hookSays = hook.decision;
@@ -105,7 +116,8 @@ async function afterCalls(prepared: readonly Prepared[], outcomes: readonly Tool
   if (!env.hooks) return;
   for (const [position, call] of prepared.entries()) {
     const outcome = outcomes[position] as ToolOutcome;
-    if (call.ready) await env.hooks.postToolUse(call.tool.name, call.args, { success: outcome.success !== false, text: truncateForModel(outcome.content) }, signal);
+    if (call.ready)
+      await env.hooks.postToolUse(call.tool.name, call.args, { success: outcome.success !== false, text: truncateForModel(outcome.content) }, signal);
   }
 }
 
@@ -163,7 +175,14 @@ function emitStart(call: Prepared, env: ToolRunEnvironment, turnId: string | und
 
 const mcpNames = (tool: AnyTool | undefined) => (tool?.mcp ? { mcpServerName: tool.mcp.serverName, mcpToolName: tool.mcp.toolName } : {});
 
-function emitComplete(request: ToolRequest, outcome: ToolOutcome, env: ToolRunEnvironment, turnId: string | undefined, result: ToolBatchResult, userRequested = false): void {
+function emitComplete(
+  request: ToolRequest,
+  outcome: ToolOutcome,
+  env: ToolRunEnvironment,
+  turnId: string | undefined,
+  result: ToolBatchResult,
+  userRequested = false,
+): void {
   const success = outcome.success !== false;
   const content = truncateForModel(outcome.content);
   env.emit("tool.execution_complete", {
@@ -171,7 +190,13 @@ function emitComplete(request: ToolRequest, outcome: ToolOutcome, env: ToolRunEn
     success,
     ...(userRequested ? { isUserRequested: true } : {}),
     ...(success
-      ? { result: { content, ...(outcome.detailedContent !== undefined ? { detailedContent: outcome.detailedContent } : {}), ...(outcome.contents ? { contents: outcome.contents } : {}) } }
+      ? {
+          result: {
+            content,
+            ...(outcome.detailedContent !== undefined ? { detailedContent: outcome.detailedContent } : {}),
+            ...(outcome.contents ? { contents: outcome.contents } : {}),
+          },
+        }
       : { error: { message: content, ...(outcome.errorCode ? { code: outcome.errorCode } : {}) } }),
     ...(outcome.telemetry ? { toolTelemetry: outcome.telemetry } : {}),
     ...mcpNames(env.tools.get(request.name)),
@@ -221,7 +246,13 @@ export async function runToolCalls(
  * A call the user asked for themselves (`!cmd`): no permission gate (they typed it), the same lifecycle,
  * output caps and events as a model's call otherwise.
  */
-export async function runUserRequestedCall(request: ToolRequest, tool: AnyTool, env: ToolRunEnvironment, signal: AbortSignal, toolTitle: string): Promise<ToolOutcome> {
+export async function runUserRequestedCall(
+  request: ToolRequest,
+  tool: AnyTool,
+  env: ToolRunEnvironment,
+  signal: AbortSignal,
+  toolTitle: string,
+): Promise<ToolOutcome> {
   const parsed = tool.parameters.safeParse(request.arguments ?? {});
   const call: Prepared = parsed.success
     ? { ready: true, request, tool, args: parsed.data }

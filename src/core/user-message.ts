@@ -15,13 +15,20 @@ export interface UserMessageExtra {
   context?: string;
 }
 
-export function buildUserMessage(input: PromptInput, extra: UserMessageExtra, session: { cwd: string; mode: AgentMode; notices: readonly string[] }): EventData<"user.message"> {
+export function buildUserMessage(
+  input: PromptInput,
+  extra: UserMessageExtra,
+  session: { cwd: string; mode: AgentMode; notices: readonly string[] },
+): EventData<"user.message"> {
   const { attachments } = input;
   const tagged = attachments ? taggedFilesBlock(attachments, session.cwd) : "";
   const hookContext = extra.context ? `\n\n<hook_context>\n${extra.context}\n</hook_context>` : "";
   return {
     content: input.prompt,
-    transformedContent: transformUserMessage(`${tagged === "" ? input.prompt : `${input.prompt}\n\n${tagged}`}${hookContext}`, { now: new Date(), notices: [...session.notices] }),
+    transformedContent: transformUserMessage(`${tagged === "" ? input.prompt : `${input.prompt}\n\n${tagged}`}${hookContext}`, {
+      now: new Date(),
+      notices: [...session.notices],
+    }),
     ...(attachments && attachments.length > 0 ? { attachments } : {}),
     messageId: randomUUID(),
     agentMode: session.mode,

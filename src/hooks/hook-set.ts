@@ -85,7 +85,13 @@ export class HookSet {
     return answers;
   }
 
-  private async runOne(event: HookEventName, hook: HookDefinition, payload: Record<string, unknown>, reporter: HookReporter, signal?: AbortSignal): Promise<HookAnswer> {
+  private async runOne(
+    event: HookEventName,
+    hook: HookDefinition,
+    payload: Record<string, unknown>,
+    reporter: HookReporter,
+    signal?: AbortSignal,
+  ): Promise<HookAnswer> {
     const hookInvocationId = randomUUID();
     reporter.start({ hookInvocationId, hookType: event, input: payload });
     const run = await runHookCommand(hook, payload, this.cwd, signal);
@@ -100,7 +106,8 @@ export class HookSet {
       const schema = hookOutputSchemas[event];
       const checked = schema ? schema.safeParse(run.json) : { success: true as const, data: run.json };
       if (checked.success) answer.output = checked.data;
-      else problem = `printed an answer ${event} does not understand (${checked.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}); it was ignored`;
+      else
+        problem = `printed an answer ${event} does not understand (${checked.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}); it was ignored`;
     }
     const output = answer.output ?? (run.stdout.trim() ? { stdout: run.stdout.slice(0, 2000) } : undefined);
     reporter.end({

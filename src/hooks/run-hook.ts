@@ -83,7 +83,14 @@ export async function runHookCommand(
     if (result.failed && result.exitCode === undefined && !timedOut) {
       return { stdout, stderr, timedOut, startError: result.shortMessage ?? result.message, durationMs };
     }
-    return { ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}), stdout, stderr, timedOut, durationMs, ...(timedOut ? {} : parseStdout(stdout)) };
+    return {
+      ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
+      stdout,
+      stderr,
+      timedOut,
+      durationMs,
+      ...(timedOut ? {} : parseStdout(stdout)),
+    };
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);

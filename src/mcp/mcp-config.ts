@@ -73,7 +73,9 @@ export function parseConfigDocument(text: string, source: string): { servers: Co
   } catch (error) {
     return { servers: [], problems: [`${source}: not valid JSON (${(error as Error).message})`] };
   }
-  const top = z.looseObject({ mcpServers: z.record(z.string(), z.unknown()).optional(), servers: z.record(z.string(), z.unknown()).optional() }).safeParse(document);
+  const top = z
+    .looseObject({ mcpServers: z.record(z.string(), z.unknown()).optional(), servers: z.record(z.string(), z.unknown()).optional() })
+    .safeParse(document);
   if (!top.success) return { servers: [], problems: [`${source}: expected {"mcpServers": {...}}`] };
   const entries = { ...top.data.servers, ...top.data.mcpServers };
   const servers: ConfiguredServer[] = [];

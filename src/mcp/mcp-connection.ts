@@ -126,14 +126,23 @@ export class McpConnection {
     // Only forms are offered (capabilities above); a URL request is declined rather than opened.
     if (params.mode === "url" || !("requestedSchema" in params)) return { action: "decline" };
     const schema = params.requestedSchema as ElicitationAsk["requestedSchema"];
-    return elicit({ serverName: this.name, message: params.message, requestedSchema: { type: "object", properties: schema.properties ?? {}, ...(schema.required ? { required: schema.required } : {}) } }, signal);
+    return elicit(
+      {
+        serverName: this.name,
+        message: params.message,
+        requestedSchema: { type: "object", properties: schema.properties ?? {}, ...(schema.required ? { required: schema.required } : {}) },
+      },
+      signal,
+    );
   }
 
   private async transport() {
     const { server, deps } = this;
     const { config } = server;
     if (server.transport === "stdio") {
-      const inherited = Object.fromEntries(Object.entries(deps.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !deps.secretEnvVars.includes(entry[0])));
+      const inherited = Object.fromEntries(
+        Object.entries(deps.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !deps.secretEnvVars.includes(entry[0])),
+      );
       return new StdioGroupTransport({
         command: expandEnv(config.command as string, deps.env),
         args: (config.args ?? []).map((arg) => expandEnv(arg, deps.env)),
@@ -172,7 +181,11 @@ export class McpConnection {
     }
   }
 
-  async callTool(name: string, args: Record<string, unknown>, options: { signal: AbortSignal; timeout: number; onProgress(message: string): void }): Promise<CallToolResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal; timeout: number; onProgress(message: string): void },
+  ): Promise<CallToolResult> {
     if (!this.client || this.state !== "connected") throw new Error(`MCP server ${this.name} is not connected${this.error ? `: ${this.error}` : ""}`);
     // Progress is reported as it arrives. (The SDK hands notifications to handlers a microtask after the
     // messages around them, so progress that arrives in the same chunk as the result is dropped: harmless.)

@@ -102,7 +102,9 @@ export class McpManager {
   /** What connected servers ask the model to know, when the user allowed it. */
   instructions(): { server: string; text: string }[] {
     if (!this.options.allowInstructions) return [];
-    return [...this.connections.values()].filter((connection) => connection.state === "connected" && connection.instructions).map((connection) => ({ server: connection.name, text: connection.instructions as string }));
+    return [...this.connections.values()]
+      .filter((connection) => connection.state === "connected" && connection.instructions)
+      .map((connection) => ({ server: connection.name, text: connection.instructions as string }));
   }
 
   list(): ServerStatus[] {

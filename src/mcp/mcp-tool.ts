@@ -82,7 +82,10 @@ export function createMcpTool(connection: McpConnection, info: McpToolInfo): Any
       } catch (error) {
         if (ctx.signal.aborted) throw error;
         if (isTimeout(error)) {
-          throw new ToolError(`${name} took longer than ${Math.round(timeout / 1000)}s and was cancelled (the server was told to stop). Try again with a smaller request, or raise "timeout" for ${serverName} in mcp-config.json.`, "timeout");
+          throw new ToolError(
+            `${name} took longer than ${Math.round(timeout / 1000)}s and was cancelled (the server was told to stop). Try again with a smaller request, or raise "timeout" for ${serverName} in mcp-config.json.`,
+            "timeout",
+          );
         }
         throw new ToolError(`The MCP server ${serverName} failed while running ${info.name}: ${(error as Error).message}`, "mcp_server_error");
       }

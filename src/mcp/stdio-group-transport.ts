@@ -126,7 +126,10 @@ export class StdioGroupTransport implements Transport {
     child.stdin?.end();
     signalGroup(group, "SIGTERM");
     let timer: NodeJS.Timeout | undefined;
-    const lingered = await Promise.race([closed.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), KILL_AFTER_MS).unref()))]);
+    const lingered = await Promise.race([
+      closed.then(() => false),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), KILL_AFTER_MS).unref())),
+    ]);
     clearTimeout(timer);
     // The leader may be gone while others in its group are not: the group gets SIGKILL either way once it lingers.
     if (lingered) signalGroup(group, "SIGKILL");

@@ -54,7 +54,10 @@ function ruleCovers(rule: Rule, facts: PermissionFacts, action: RuleAction): boo
     case "named": {
       const request = facts.request;
       // An MCP tool answers to its server (`github`, `github(list_issues)`) and to the name the model sees (`github-list_issues`).
-      if (request.kind === "mcp") return target.name === request.serverName ? target.inner === undefined || target.inner === request.toolName : target.inner === undefined && target.name === facts.toolName;
+      if (request.kind === "mcp")
+        return target.name === request.serverName
+          ? target.inner === undefined || target.inner === request.toolName
+          : target.inner === undefined && target.name === facts.toolName;
       return target.inner === undefined && (target.name === facts.toolName || (target.name === "shell" && facts.toolName === "bash"));
     }
     case "shell":
@@ -75,7 +78,8 @@ function ruleCovers(rule: Rule, facts: PermissionFacts, action: RuleAction): boo
       return facts.paths.some(
         (mention) =>
           accesses.includes(mention.access) &&
-          ((mention.resolved !== undefined && pathRuleMatches(rulePath, mention.resolved, anchor)) || (action === "deny" && mention.glob !== undefined && globMayMatchRule(rulePath, mention.glob))),
+          ((mention.resolved !== undefined && pathRuleMatches(rulePath, mention.resolved, anchor)) ||
+            (action === "deny" && mention.glob !== undefined && globMayMatchRule(rulePath, mention.glob))),
       );
     }
     case "url":
@@ -95,11 +99,21 @@ function allowedBy(policy: PermissionPolicy, matches: (rule: Rule) => boolean): 
 function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
   const { approvals } = policy;
   const needs: Need[] = [];
-  const toolAllowed = policy.allowAllTools || approvals.tools.has(facts.toolName) || Boolean(allowedBy(policy, (rule) => rule.target.kind === "named" && ruleCovers(rule, facts, "allow")));
+  const toolAllowed =
+    policy.allowAllTools ||
+    approvals.tools.has(facts.toolName) ||
+    Boolean(allowedBy(policy, (rule) => rule.target.kind === "named" && ruleCovers(rule, facts, "allow")));
   const writeAllowed = (resolved: string | undefined) =>
     toolAllowed ||
     (resolved !== undefined && approvals.writes.has(resolved)) ||
-    Boolean(allowedBy(policy, (rule) => rule.target.kind === "write" && (rule.target.path === undefined || (resolved !== undefined && pathRuleMatches(rule.target.path, resolved, facts.workspace)))));
+    Boolean(
+      allowedBy(
+        policy,
+        (rule) =>
+          rule.target.kind === "write" &&
+          (rule.target.path === undefined || (resolved !== undefined && pathRuleMatches(rule.target.path, resolved, facts.workspace))),
+      ),
+    );
 
   // What cannot be checked is approved by no rule, and by --allow-all-tools only while no deny rule is in force.
   const opaque = opaqueReasons(facts);
@@ -118,14 +132,17 @@ function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
       if (segment.transparent || segment.readOnly || toolAllowed || approvals.commands.has(segment.identifier)) continue;
       const argv = [path.basename(segment.argv[0] ?? ""), ...segment.argv.slice(1)];
       if (allowedBy(policy, (rule) => rule.target.kind === "shell" && shellRuleMatches(rule.target, argv, segment.identifier, "allow"))) continue;
-      if (!needs.some((need) => need.kind === "command" && need.identifier === segment.identifier)) needs.push({ kind: "command", identifier: segment.identifier });
+      if (!needs.some((need) => need.kind === "command" && need.identifier === segment.identifier))
+        needs.push({ kind: "command", identifier: segment.identifier });
     }
     for (const mention of facts.paths) {
-      if (mention.access === "write" && !writeAllowed(mention.resolved)) needs.push({ kind: "write", path: mention.resolved ?? mention.text, ...(mention.resolved ? { resolved: mention.resolved } : {}) });
+      if (mention.access === "write" && !writeAllowed(mention.resolved))
+        needs.push({ kind: "write", path: mention.resolved ?? mention.text, ...(mention.resolved ? { resolved: mention.resolved } : {}) });
     }
   } else if (isFileWrite(facts)) {
     const target = facts.paths.find((mention) => mention.access === "write");
-    if (!writeAllowed(target?.resolved)) needs.push({ kind: "write", ...(target ? { path: target.resolved ?? target.text, ...(target.resolved ? { resolved: target.resolved } : {}) } : {}) });
+    if (!writeAllowed(target?.resolved))
+      needs.push({ kind: "write", ...(target ? { path: target.resolved ?? target.text, ...(target.resolved ? { resolved: target.resolved } : {}) } : {}) });
   } else if (!isFileRead(facts) && facts.request.kind !== "url" && !toolAllowed) {
     needs.push({ kind: "tool", name: facts.toolName });
   }
@@ -134,7 +151,8 @@ function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
   for (const mention of facts.paths) {
     if (mention.inside || policy.allowAllPaths) continue;
     if (mention.resolved && approvals.paths.has(mention.resolved)) continue;
-    if (!needs.some((need) => need.kind === "path" && need.text === mention.text)) needs.push({ kind: "path", text: mention.text, ...(mention.resolved ? { resolved: mention.resolved } : {}) });
+    if (!needs.some((need) => need.kind === "path" && need.text === mention.text))
+      needs.push({ kind: "path", text: mention.text, ...(mention.resolved ? { resolved: mention.resolved } : {}) });
   }
 
   for (const url of facts.urls) {
@@ -203,14 +221,15 @@ export function decide(facts: PermissionFacts, policy: PermissionPolicy): Decisi
   if (needs.length > 0) return { verdict: "ask", reason: needs.map(describeNeed).join("; "), needs };
 
   const allowRule = policy.rules.find((rule) => rule.action === "allow" && ruleCovers(rule, facts, "allow"));
-  const reason = facts.shell?.analysis.readOnly || isFileRead(facts)
-    ? "read-only"
-    : facts.shell && facts.shell.analysis.segments.length === 0
-      ? "nothing in it needs approval"
-      : allowRule
-      ? `allowed by ${describeRule(allowRule)}`
-      : policy.allowAllTools
-        ? "--allow-all-tools"
-        : "approved earlier";
+  const reason =
+    facts.shell?.analysis.readOnly || isFileRead(facts)
+      ? "read-only"
+      : facts.shell && facts.shell.analysis.segments.length === 0
+        ? "nothing in it needs approval"
+        : allowRule
+          ? `allowed by ${describeRule(allowRule)}`
+          : policy.allowAllTools
+            ? "--allow-all-tools"
+            : "approved earlier";
   return { verdict: "allow", reason };
 }

@@ -28,7 +28,8 @@ function dangerousTarget(target: CheckedPath, facts: PermissionFacts, wholeRoots
   if (target.resolved === path.parse(target.resolved).root) return "the root directory";
   if (target.resolved === facts.homeDir) return "your home directory";
   if (!target.inside) return `${target.resolved}, outside the allowed directories`;
-  if (wholeRoots && facts.roots.includes(target.resolved)) return `${target.resolved}, an allowed directory (the workspace, the temp dir or an added one) as a whole`;
+  if (wholeRoots && facts.roots.includes(target.resolved))
+    return `${target.resolved}, an allowed directory (the workspace, the temp dir or an added one) as a whole`;
   return undefined;
 }
 
@@ -60,7 +61,8 @@ function recursiveOver(programs: RegExp, verb: string, id: string): FloorCheck["
 export const FLOOR_CHECKS: readonly FloorCheck[] = [
   {
     id: "recursive-delete",
-    description: "recursive deletes (rm -r, find -delete, rsync --delete) of /, your home directory, a whole allowed directory, or anything outside the allowed directories",
+    description:
+      "recursive deletes (rm -r, find -delete, rsync --delete) of /, your home directory, a whole allowed directory, or anything outside the allowed directories",
     check: recursiveOver(/^(rm)$/, "delete", "recursive-delete"),
   },
   {

@@ -18,7 +18,11 @@ export interface FactsEnvironment {
 }
 
 /** The facts, and the request with the analysis filled in (commands, paths, URLs) for the UI. */
-export async function gatherFacts(request: PermissionRequest, toolName: string, environment: FactsEnvironment): Promise<{ facts: PermissionFacts; request: PermissionRequest }> {
+export async function gatherFacts(
+  request: PermissionRequest,
+  toolName: string,
+  environment: FactsEnvironment,
+): Promise<{ facts: PermissionFacts; request: PermissionRequest }> {
   const { gate, cwd } = environment;
   const git = request.kind === "shell" || request.kind === "write" ? loadGitCodeDirs(cwd, environment.env) : undefined;
   // The workspace as the path gate sees it: the git root of the working directory, links resolved.
@@ -26,11 +30,17 @@ export async function gatherFacts(request: PermissionRequest, toolName: string, 
   const base = { toolName, homeDir: gate.homeDir, roots: gate.roots, workspace, ...(git ? { git } : {}) };
   switch (request.kind) {
     case "shell": {
-      const analysis = await analyzeShellCommand(request.fullCommandText, { gitAliases: loadGitAliases(cwd, environment.env), env: environment.env, homeDir: gate.homeDir });
+      const analysis = await analyzeShellCommand(request.fullCommandText, {
+        gitAliases: loadGitAliases(cwd, environment.env),
+        env: environment.env,
+        homeDir: gate.homeDir,
+      });
       const paths = analysis.paths.map((mention) => gate.check(mention.text, mention.access, { literal: mention.literal, base: mention.base }));
       // What `rm link` removes is the link itself, so its operands are not followed at the last step.
       const operands = analysis.segments.map((segment) =>
-        segment.operands.map((operand) => gate.check(operand.text, "read", { literal: operand.literal, base: operand.base, followFinal: programName(segment.argv[0] ?? "") !== "rm" })),
+        segment.operands.map((operand) =>
+          gate.check(operand.text, "read", { literal: operand.literal, base: operand.base, followFinal: programName(segment.argv[0] ?? "") !== "rm" }),
+        ),
       );
       const enriched: PermissionRequest = {
         ...request,

@@ -24,15 +24,20 @@ function inGitDir(rest: readonly string[]): boolean {
 export function gitExecutableConfig(resolved: string, git?: PermissionFacts["git"]): string | undefined {
   const within = (dir: string) => resolved === dir || resolved.startsWith(dir + path.sep);
   if (git && within(git.hooksDir)) return `${resolved} is in git's hooks directory (${git.hooksDir})`;
-  if (git && within(git.gitDir) && inGitDir(path.relative(git.gitDir, resolved).split(path.sep).filter(Boolean))) return `${resolved} is git configuration that can run programs`;
+  if (git && within(git.gitDir) && inGitDir(path.relative(git.gitDir, resolved).split(path.sep).filter(Boolean)))
+    return `${resolved} is git configuration that can run programs`;
   const parts = resolved.split(path.sep).filter((part) => part !== "");
   const name = parts.at(-1) ?? "";
   if (GIT_FILES.has(name)) return `${name} configures programs git runs`;
   const gitDir = parts.lastIndexOf(".git");
   const rest = parts.slice(gitDir + 1);
-  if (gitDir >= 0 && inGitDir(rest)) return rest.length === 0 ? ".git itself decides which configuration and hooks git uses" : `.git/${rest.join("/")} is git configuration that can run programs`;
+  if (gitDir >= 0 && inGitDir(rest))
+    return rest.length === 0
+      ? ".git itself decides which configuration and hooks git uses"
+      : `.git/${rest.join("/")} is git configuration that can run programs`;
   const config = parts.lastIndexOf(".config");
-  if (config >= 0 && parts[config + 1] === "git" && ["config", "attributes"].includes(parts[config + 2] ?? "")) return `${parts.slice(config).join("/")} configures programs git runs`;
+  if (config >= 0 && parts[config + 1] === "git" && ["config", "attributes"].includes(parts[config + 2] ?? ""))
+    return `${parts.slice(config).join("/")} configures programs git runs`;
   return undefined;
 }
 
@@ -48,7 +53,8 @@ export function opaqueReasons(facts: PermissionFacts): string[] {
   const git = facts.git;
   for (const dir of facts.shell?.unnamedWriteDirs ?? []) {
     const holds = (inner: string) => inner === dir || inner.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
-    if (git && (holds(git.gitDir) || holds(git.hooksDir))) reasons.push(`it writes files it does not name under ${dir}, which holds git's directory (hooks and configuration git runs)`);
+    if (git && (holds(git.gitDir) || holds(git.hooksDir)))
+      reasons.push(`it writes files it does not name under ${dir}, which holds git's directory (hooks and configuration git runs)`);
   }
   return reasons;
 }

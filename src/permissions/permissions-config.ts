@@ -70,7 +70,8 @@ export function rememberApprovals(agentHome: string, dir: string, approvals: App
   const union = (key: string, values: Set<string>) => (item: Record<string, unknown>) => {
     item[key] = [...new Set([...strings(item[key]), ...values])];
   };
-  if (approvals.commands.size > 0) add({ kind: "commands", commandIdentifiers: [...approvals.commands] }, (item) => item.kind === "commands", union("commandIdentifiers", approvals.commands));
+  if (approvals.commands.size > 0)
+    add({ kind: "commands", commandIdentifiers: [...approvals.commands] }, (item) => item.kind === "commands", union("commandIdentifiers", approvals.commands));
   // Merging into an old bare write entry narrows it to the paths named.
   if (approvals.writes.size > 0) add({ kind: "write", paths: [...approvals.writes] }, (item) => item.kind === "write", union("paths", approvals.writes));
   if (approvals.origins.size > 0) add({ kind: "urls", origins: [...approvals.origins] }, (item) => item.kind === "urls", union("origins", approvals.origins));

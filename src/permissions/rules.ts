@@ -165,14 +165,22 @@ function matchesFromStart(want: readonly string[], have: readonly string[]): boo
 
 /** Whether a glob written in a command (`.e*`) could name a path the rule names (`.env`). */
 export function globMayMatchRule(rulePath: string, glob: string): boolean {
-  const last = rulePath.split(/[\\/]+/).filter(Boolean).at(-1);
+  const last = rulePath
+    .split(/[\\/]+/)
+    .filter(Boolean)
+    .at(-1);
   const pattern = glob.split("/").filter(Boolean).at(-1);
   if (last === undefined || pattern === undefined) return false;
   return globComponent(pattern).test(last);
 }
 
 function globComponent(part: string): RegExp {
-  return new RegExp(`^${part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")}$`);
+  return new RegExp(
+    `^${part
+      .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+      .replace(/\*/g, "[^/]*")
+      .replace(/\?/g, "[^/]")}$`,
+  );
 }
 
 export function urlRuleMatches(pattern: UrlPattern | undefined, url: string, action: RuleAction = "allow"): boolean {

@@ -15,10 +15,7 @@ export const permissionReplySchema = z.discriminatedUnion("kind", [
 export type PermissionReply = z.infer<typeof permissionReplySchema>;
 
 /** ask_user: the answer typed or chosen, or no answer at all. */
-export const userInputReplySchema = z.union([
-  z.object({ answer: z.string(), wasFreeform: z.boolean().optional() }),
-  z.object({ cancelled: z.literal(true) }),
-]);
+export const userInputReplySchema = z.union([z.object({ answer: z.string(), wasFreeform: z.boolean().optional() }), z.object({ cancelled: z.literal(true) })]);
 export type UserInputReply = z.infer<typeof userInputReplySchema>;
 
 export const planActionSchema = z.enum(["exit_only", "interactive", "autopilot", "autopilot_fleet"]);

@@ -239,7 +239,10 @@ export class ResponseAssembler {
       if (this.finishReason) what.push(`finish_reason "${this.finishReason}"`);
       parts.push(`${seen.chunks} chunk${seen.chunks === 1 ? "" : "s"}${what.length > 0 ? ` with ${what.join(", ")}` : ""} but no text or tool call`);
     }
-    if (seen.skipped > 0) parts.push(`${seen.skipped} data line${seen.skipped === 1 ? "" : "s"} that ${seen.skipped === 1 ? "was" : "were"} not a chat completion chunk (${JSON.stringify(seen.firstSkipped)})`);
+    if (seen.skipped > 0)
+      parts.push(
+        `${seen.skipped} data line${seen.skipped === 1 ? "" : "s"} that ${seen.skipped === 1 ? "was" : "were"} not a chat completion chunk (${JSON.stringify(seen.firstSkipped)})`,
+      );
     return parts.join("; ");
   }
 }

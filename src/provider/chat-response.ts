@@ -63,7 +63,7 @@ async function readAll(body: ReadableStream<Uint8Array>): Promise<Buffer> {
 function looksBinary(bytes: Buffer): boolean {
   const sample = bytes.subarray(0, 512);
   let control = 0;
-  for (const byte of sample) if (byte === 0 || (byte < 9) || (byte > 13 && byte < 32)) control++;
+  for (const byte of sample) if (byte === 0 || byte < 9 || (byte > 13 && byte < 32)) control++;
   return control > 0 && control >= sample.length / 20;
 }
 
@@ -155,8 +155,12 @@ export async function readChatResponse(response: Response, ctx: ReadContext): Pr
     // Cut off by the output limit or a filter before any answer: the same request would end the same way.
     const final = ctx.assembler.finishReason === "length" || ctx.assembler.finishReason === "content_filter";
     const hint = ctx.assembler.finishReason === "length" ? " The output limit was reached first: raise provider.maxOutputTokens." : "";
-    throw new ProviderError(final ? "invalid_response" : "empty_response", `The model endpoint ${ctx.endpoint} sent no answer: ${ctx.assembler.describeEmpty()}.${hint}`, {
-      statusCode: response.status,
-    });
+    throw new ProviderError(
+      final ? "invalid_response" : "empty_response",
+      `The model endpoint ${ctx.endpoint} sent no answer: ${ctx.assembler.describeEmpty()}.${hint}`,
+      {
+        statusCode: response.status,
+      },
+    );
   }
 }

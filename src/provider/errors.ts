@@ -2,12 +2,7 @@
  * Typed provider failures. The only place that knows how the `openai` SDK and Node's sockets report
  * trouble; everything above sees a ProviderError with a kind.
  */
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-} from "openai";
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 
 export type ProviderErrorKind =
   | "authentication"
@@ -54,7 +49,18 @@ export class ProviderError extends Error {
   }
 }
 
-const NETWORK_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_SOCKET", "ERR_STREAM_PREMATURE_CLOSE"]);
+const NETWORK_CODES = new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_SOCKET",
+  "ERR_STREAM_PREMATURE_CLOSE",
+]);
 const CONTEXT_LENGTH = /context[_ ]length|maximum context|context window|too many tokens|prompt is too long|reduce the length/i;
 const QUOTA = /insufficient_quota|quota|billing|credit/i;
 
@@ -136,10 +142,18 @@ export function classifyProviderError(error: unknown, signal?: AbortSignal, cont
     if (status === 404 || /model_not_found/.test(code)) {
       if (/model_not_found/.test(code) || /\bmodel\b/i.test(message)) {
         const model = context.model ? ` "${context.model}"` : "";
-        return new ProviderError("model_not_found", `The model${model} was not found at the endpoint: ${message}. Choose a model it offers with --model, AGENT_MODEL or provider.model.`, details);
+        return new ProviderError(
+          "model_not_found",
+          `The model${model} was not found at the endpoint: ${message}. Choose a model it offers with --model, AGENT_MODEL or provider.model.`,
+          details,
+        );
       }
       const where = context.endpoint ? ` ${context.endpoint}` : "";
-      return new ProviderError("not_found", `The endpoint${where} has no chat completions API (${message}). Check OPENAI_BASE_URL or provider.baseUrl: it usually ends in /v1.`, details);
+      return new ProviderError(
+        "not_found",
+        `The endpoint${where} has no chat completions API (${message}). Check OPENAI_BASE_URL or provider.baseUrl: it usually ends in /v1.`,
+        details,
+      );
     }
     if (status >= 500) return new ProviderError("server", `The model endpoint failed: ${message}`, details);
     return new ProviderError("bad_request", `The model endpoint rejected the request: ${message}`, details);

@@ -31,7 +31,9 @@ async function bodyBytes(body: RequestInit["body"]): Promise<Buffer | undefined>
 
 /** A body the server compressed (as fetch would, which node:http does not do on its own). */
 function decoded(response: http.IncomingMessage): Readable {
-  const encoding = String(response.headers["content-encoding"] ?? "").trim().toLowerCase();
+  const encoding = String(response.headers["content-encoding"] ?? "")
+    .trim()
+    .toLowerCase();
   const decoder =
     encoding === "gzip" || encoding === "x-gzip"
       ? zlib.createGunzip()

@@ -121,7 +121,10 @@ export function createOpenAIChatProvider(config: ProviderConfig, client = create
         }
         if (!request.signal.aborted && overall.signal.aborted) {
           const limit = Math.round((config.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS) / 1000);
-          throw new ProviderError("invalid_response", `The model endpoint was still streaming after ${limit} s, so the response was stopped (provider.responseTimeoutMs).`);
+          throw new ProviderError(
+            "invalid_response",
+            `The model endpoint was still streaming after ${limit} s, so the response was stopped (provider.responseTimeoutMs).`,
+          );
         }
         throw classifyProviderError(error, request.signal, { endpoint: config.baseUrl, model: config.model });
       } finally {

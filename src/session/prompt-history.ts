@@ -18,7 +18,10 @@ export class FilePromptHistory implements PromptHistory {
   private items: string[];
   private readonly file: string;
 
-  constructor(agentHome: string, private readonly limit = HISTORY_LIMIT) {
+  constructor(
+    agentHome: string,
+    private readonly limit = HISTORY_LIMIT,
+  ) {
     this.file = path.join(agentHome, "command-history-state.json");
     this.items = FilePromptHistory.load(this.file);
   }

@@ -37,7 +37,7 @@ const KEYS: [keyof SessionMetadata, string][] = [
 export const METADATA_FILE = "workspace.yaml";
 
 export function writeMetadata(dir: string, metadata: SessionMetadata): void {
-  const lines = ["client_name: \"agent\""];
+  const lines = ['client_name: "agent"'];
   for (const [key, yamlKey] of KEYS) {
     const value = metadata[key];
     if (value !== undefined) lines.push(`${yamlKey}: ${JSON.stringify(value)}`);

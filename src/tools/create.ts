@@ -6,9 +6,7 @@ import { defineTool, ToolError } from "./define-tool.js";
 import { countLineChanges, resolveToolPath, statOrNull, unifiedDiff } from "./resolve-path.js";
 
 const parameters = z.object({
-  path: z
-    .string()
-    .describe("Absolute path of the file to create. A relative path is resolved against the working directory. The file must not exist yet."),
+  path: z.string().describe("Absolute path of the file to create. A relative path is resolved against the working directory. The file must not exist yet."),
   file_text: z.string().describe("The full content of the new file."),
 });
 

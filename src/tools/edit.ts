@@ -69,10 +69,7 @@ async function planEdit(args: EditArgs, cwd: string): Promise<PlannedEdit> {
     );
   }
   if (matches > 1) {
-    throw new ToolError(
-      `old_str matched ${matches} times in ${abs}; include more surrounding lines so it is unique.`,
-      "multiple_matches",
-    );
+    throw new ToolError(`old_str matched ${matches} times in ${abs}; include more surrounding lines so it is unique.`, "multiple_matches");
   }
   const at = before.indexOf(find);
   const after = before.slice(0, at) + replacement + before.slice(at + find.length);
@@ -118,9 +115,7 @@ export const editTool = defineTool({
     }
     const [diff, changes] = await Promise.all([unifiedDiff(plan.abs, plan.before, plan.after), countLineChanges(plan.before, plan.after)]);
     return {
-      content: plan.created
-        ? `Created file ${plan.abs} with ${plan.after.length} characters`
-        : `File ${plan.abs} updated with changes.`,
+      content: plan.created ? `Created file ${plan.abs} with ${plan.after.length} characters` : `File ${plan.abs} updated with changes.`,
       detailedContent: diff,
       codeChange: { path: plan.abs, ...changes },
     };

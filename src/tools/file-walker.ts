@@ -159,7 +159,10 @@ export async function* walkFiles(root: string, options: WalkOptions = {}): Async
       if (entry.isSymbolicLink()) {
         // Symlinked files are listed; symlinked directories are not followed (no cycles).
         isDir = false;
-        isFile = await stat(abs).then((s) => s.isFile(), () => false);
+        isFile = await stat(abs).then(
+          (s) => s.isFile(),
+          () => false,
+        );
       }
       if (!isDir && !isFile) continue;
       if (await checker.isIgnored(abs, isDir)) continue;

@@ -12,9 +12,7 @@ import { resolveSearchRoots, searchPermission, searchTitle, statOrNull, throwIfA
 export const GLOB_MAX_RESULTS = 1000;
 
 const parameters = z.object({
-  pattern: z
-    .string()
-    .describe("Glob pattern matched against paths relative to each search directory, e.g. `**/*.ts`, `src/**/test_*.py`, `*.{json,yaml}`."),
+  pattern: z.string().describe("Glob pattern matched against paths relative to each search directory, e.g. `**/*.ts`, `src/**/test_*.py`, `*.{json,yaml}`."),
   paths: z
     .union([z.string(), z.array(z.string())])
     .optional()
@@ -44,10 +42,12 @@ function ignoringReaddir(checker: IgnoreChecker, shouldStop: () => boolean) {
         callback(error);
         return;
       }
-      void Promise.all(
-        dirents.map(async (d) => ((await checker.isIgnored(path.join(dir, d.name), d.isDirectory())) ? null : d)),
-      ).then(
-        (kept) => callback(null, kept.filter((d): d is Dirent => d !== null)),
+      void Promise.all(dirents.map(async (d) => ((await checker.isIgnored(path.join(dir, d.name), d.isDirectory())) ? null : d))).then(
+        (kept) =>
+          callback(
+            null,
+            kept.filter((d): d is Dirent => d !== null),
+          ),
         (err: unknown) => callback(err as NodeJS.ErrnoException),
       );
     });
@@ -126,7 +126,13 @@ export const globTool = defineTool({
     if (found.size === 0) return { content: `No files matched ${args.pattern}.`, telemetry: { matches: 0 } };
 
     const withTimes = await Promise.all(
-      [...found].map(async (file) => ({ file, mtime: await stat(file).then((s) => s.mtimeMs, () => 0) })),
+      [...found].map(async (file) => ({
+        file,
+        mtime: await stat(file).then(
+          (s) => s.mtimeMs,
+          () => 0,
+        ),
+      })),
     );
     withTimes.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     const listing = withTimes.map((f) => f.file).join("\n");

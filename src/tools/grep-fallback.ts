@@ -45,8 +45,21 @@ export const FILE_TYPES: Record<string, string[]> = {
   docker: ["Dockerfile", "*.dockerfile", "Dockerfile.*"],
 };
 const TYPE_ALIASES: Record<string, string> = {
-  typescript: "ts", javascript: "js", python: "py", rs: "rust", golang: "go", kt: "kotlin", rb: "ruby",
-  "c++": "cpp", csharp: "cs", shell: "sh", bash: "sh", yml: "yaml", markdown: "md", scss: "css", dockerfile: "docker",
+  typescript: "ts",
+  javascript: "js",
+  python: "py",
+  rs: "rust",
+  golang: "go",
+  kt: "kotlin",
+  rb: "ruby",
+  "c++": "cpp",
+  csharp: "cs",
+  shell: "sh",
+  bash: "sh",
+  yml: "yaml",
+  markdown: "md",
+  scss: "css",
+  dockerfile: "docker",
 };
 
 const MAX_FILE_BYTES = 50 * 1024 * 1024;
@@ -62,10 +75,7 @@ function typeFilter(type: string): (rel: string) => boolean {
   const key = TYPE_ALIASES[type.toLowerCase()] ?? type.toLowerCase();
   const globs = FILE_TYPES[key];
   if (!globs) {
-    throw new ToolError(
-      `Unknown file type "${type}". Known types: ${Object.keys(FILE_TYPES).join(", ")}. Use glob (e.g. "*.ext") for others.`,
-      "unknown_type",
-    );
+    throw new ToolError(`Unknown file type "${type}". Known types: ${Object.keys(FILE_TYPES).join(", ")}. Use glob (e.g. "*.ext") for others.`, "unknown_type");
   }
   const ig = ignore({ ignorecase: false }).add(globs);
   return (rel) => ig.ignores(path.posix.basename(rel));

@@ -24,16 +24,7 @@ export function findRipgrep(): Promise<string | null> {
 
 /** The rg command line for a query; output matches the fallback's formats. */
 export function ripgrepArgs(query: GrepQuery): string[] {
-  const args = [
-    "--no-config",
-    "--no-heading",
-    "--with-filename",
-    "--color=never",
-    "--hidden",
-    "--no-require-git",
-    "--sort=path",
-    "--glob=!.git",
-  ];
+  const args = ["--no-config", "--no-heading", "--with-filename", "--color=never", "--hidden", "--no-require-git", "--sort=path", "--glob=!.git"];
   if (query.ignoreCase) args.push("--ignore-case");
   if (query.multiline) args.push("--multiline", "--multiline-dotall");
   if (query.glob) args.push(`--glob=${query.glob}`);
@@ -77,7 +68,8 @@ export async function runRipgrep(rgPath: string, query: GrepQuery, signal: Abort
     throw new ToolError(`Could not run ripgrep (${rgPath}): ${result.originalMessage || result.shortMessage}`, "ripgrep_failed");
   }
   let lines = stdout.split("\n");
-  if (overflow) lines = lines.slice(0, -1); // the last line may be partial
+  if (overflow)
+    lines = lines.slice(0, -1); // the last line may be partial
   else if (lines[lines.length - 1] === "") lines.pop();
   if (overflow) return { lines, incomplete: true };
   const code = result.exitCode;

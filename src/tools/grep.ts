@@ -50,20 +50,20 @@ const parameters = z.object({
   output_mode: z
     .enum(["content", "files_with_matches", "count"])
     .optional()
-    .describe("`files_with_matches` (default): paths of matching files. `content`: matching lines as `path:line:text`. `count`: `path:N` match counts per file."),
+    .describe(
+      "`files_with_matches` (default): paths of matching files. `content`: matching lines as `path:line:text`. `count`: `path:N` match counts per file.",
+    ),
   glob: z.string().optional().describe("Only search files whose path matches this glob, e.g. `*.ts`, `*.{ts,tsx}`, `src/**/*.py`. Prefix with ! to exclude."),
-  type: z.string().optional().describe("Only search files of this type, e.g. `ts`, `js`, `py`, `rust`, `go`, `java`, `md`. More efficient than glob for standard types."),
+  type: z
+    .string()
+    .optional()
+    .describe("Only search files of this type, e.g. `ts`, `js`, `py`, `rust`, `go`, `java`, `md`. More efficient than glob for standard types."),
   "-i": z.boolean().optional().describe("Case-insensitive search."),
   "-A": count.optional().describe("Lines of context to show after each match (content mode only)."),
   "-B": count.optional().describe("Lines of context to show before each match (content mode only)."),
   "-C": count.optional().describe("Lines of context to show before and after each match (content mode only)."),
   "-n": z.boolean().optional().describe("Show line numbers in content mode (default true)."),
-  head_limit: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe("Return only the first N lines of output (N files, N count entries, or N content lines)."),
+  head_limit: z.number().int().min(1).optional().describe("Return only the first N lines of output (N files, N count entries, or N content lines)."),
   multiline: z.boolean().optional().describe("Let the pattern span lines; `.` then also matches newlines. Default false."),
 });
 
@@ -146,7 +146,10 @@ export const grepTool = defineTool({
       if (!(await statOrNull(root))) throw new ToolError(`Path ${root} does not exist.`, "not_found");
     }
     const backend = await grepBackend();
-    const result = backend.name === "ripgrep" ? await runRipgrep(backend.path, query, ctx.signal) : await (await import("./grep-fallback.js")).runFallbackGrep(query, ctx.signal);
+    const result =
+      backend.name === "ripgrep"
+        ? await runRipgrep(backend.path, query, ctx.signal)
+        : await (await import("./grep-fallback.js")).runFallbackGrep(query, ctx.signal);
     throwIfAborted(ctx.signal, "The search");
     return {
       content: formatGrepOutput(result, args.head_limit),

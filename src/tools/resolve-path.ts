@@ -128,7 +128,11 @@ export function searchTitle(args: { pattern: string; paths?: string | string[] }
 }
 
 /** A search reads below the common ancestor of its roots. */
-export function searchPermission(args: { pattern: string; paths?: string | string[] }, cwd: string, verb: string): { kind: "read"; path: string; intention: string } {
+export function searchPermission(
+  args: { pattern: string; paths?: string | string[] },
+  cwd: string,
+  verb: string,
+): { kind: "read"; path: string; intention: string } {
   const target = commonAncestor(resolveSearchRoots(args.paths, cwd));
   return { kind: "read", path: target, intention: `${verb} ${args.pattern} in ${target}` };
 }

@@ -1,2 +1,15 @@
 /** The names of the built-in tools, known without loading them (for --available-tools and --excluded-tools). */
-export const BUILTIN_TOOL_NAMES = ["bash", "read_bash", "stop_bash", "list_bash", "view", "create", "edit", "grep", "glob", "task_complete", "ask_user", "exit_plan_mode"] as const;
+export const BUILTIN_TOOL_NAMES = [
+  "bash",
+  "read_bash",
+  "stop_bash",
+  "list_bash",
+  "view",
+  "create",
+  "edit",
+  "grep",
+  "glob",
+  "task_complete",
+  "ask_user",
+  "exit_plan_mode",
+] as const;

@@ -11,18 +11,13 @@ import { formatBytes, isBinaryFile, OUTPUT_LIMIT, resolveToolPath, statOrNull, t
 export const LARGE_FILE_BYTES = 10 * 1024 * 1024;
 
 const parameters = z.object({
-  path: z
-    .string()
-    .describe("Absolute path to the file or directory to view. A relative path is resolved against the working directory."),
+  path: z.string().describe("Absolute path to the file or directory to view. A relative path is resolved against the working directory."),
   view_range: z
     .array(z.number().int())
     .length(2)
     .optional()
     .describe("Optional [start, end] line range to show, 1-based and inclusive. Use -1 as end to read to the end of the file. Files only."),
-  forceReadLargeFiles: z
-    .boolean()
-    .optional()
-    .describe("Read a file larger than 10 MB without a view_range. Output is still truncated at 20 KB."),
+  forceReadLargeFiles: z.boolean().optional().describe("Read a file larger than 10 MB without a view_range. Output is still truncated at 20 KB."),
 });
 
 type ViewArgs = z.infer<typeof parameters>;
@@ -75,7 +70,12 @@ export const viewTool = defineTool({
   },
 });
 
-async function viewFile(abs: string, args: ViewArgs, stopEarly: boolean, signal: AbortSignal): Promise<{ content: string; telemetry: Record<string, unknown> }> {
+async function viewFile(
+  abs: string,
+  args: ViewArgs,
+  stopEarly: boolean,
+  signal: AbortSignal,
+): Promise<{ content: string; telemetry: Record<string, unknown> }> {
   const range = args.view_range;
   const start = range?.[0] ?? 1;
   const requestedEnd = range?.[1] ?? -1;

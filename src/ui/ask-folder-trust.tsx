@@ -16,7 +16,13 @@ export async function askFolderTrust(options: { folder: string; commands: readon
   const answered = new Promise<FolderTrustAnswer>((resolve) => (done = resolve));
   const instance = render(
     <InputContext.Provider value={bus}>
-      <FolderTrustDialog folder={options.folder} commands={options.commands} theme={options.theme} width={Math.min(process.stdout.columns || 80, 100)} onAnswer={(answer) => done(answer)} />
+      <FolderTrustDialog
+        folder={options.folder}
+        commands={options.commands}
+        theme={options.theme}
+        width={Math.min(process.stdout.columns || 80, 100)}
+        onAnswer={(answer) => done(answer)}
+      />
     </InputContext.Provider>,
     { stdin: new PassThrough() as unknown as NodeJS.ReadStream, exitOnCtrlC: false, patchConsole: false },
   );

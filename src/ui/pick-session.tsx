@@ -17,7 +17,14 @@ export async function pickSession(options: { sessions: SessionMetadata[]; cwd: s
   const chosen = new Promise<string | undefined>((resolve) => (done = resolve));
   const instance = render(
     <InputContext.Provider value={bus}>
-      <ResumePicker sessions={options.sessions} cwd={options.cwd} theme={options.theme} width={process.stdout.columns || 80} onSelect={(id) => done(id)} onCancel={() => done(undefined)} />
+      <ResumePicker
+        sessions={options.sessions}
+        cwd={options.cwd}
+        theme={options.theme}
+        width={process.stdout.columns || 80}
+        onSelect={(id) => done(id)}
+        onCancel={() => done(undefined)}
+      />
     </InputContext.Provider>,
     { stdin: new PassThrough() as unknown as NodeJS.ReadStream, exitOnCtrlC: false, patchConsole: false },
   );

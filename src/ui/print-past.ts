@@ -36,6 +36,10 @@ export function lastExchangeStart(items: readonly TranscriptItem[]): number {
 
 /** The last `maxLines` lines of these items as <Static> would print them, for a preview above the prompt. */
 export function previewText(items: readonly TranscriptItem[], width: number, theme: Theme, maxLines: number): string {
-  const lines = items.map((item) => itemText(item, width, theme)).join("").replace(/\n$/, "").split("\n");
+  const lines = items
+    .map((item) => itemText(item, width, theme))
+    .join("")
+    .replace(/\n$/, "")
+    .split("\n");
   return lines.slice(-Math.max(1, maxLines)).join("\n");
 }

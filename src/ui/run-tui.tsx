@@ -39,7 +39,12 @@ export interface TuiOptions {
 }
 
 function transcriptOf(host: SessionHost) {
-  const initial = initialTranscript({ mode: host.session.mode, model: host.session.model, agentName: host.session.agentName, permissionSummary: host.session.permissionSummary });
+  const initial = initialTranscript({
+    mode: host.session.mode,
+    model: host.session.model,
+    agentName: host.session.agentName,
+    permissionSummary: host.session.permissionSummary,
+  });
   return transcriptFromLog(host.history, initial);
 }
 

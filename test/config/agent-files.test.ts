@@ -21,7 +21,7 @@ describe("parseAgentFile", () => {
     const parsed = parseAgentFile(
       "/x/reviewer.agent.md",
       file(
-        'name: reviewer\ndescription: Reviews things\ntools: [read, search]\nmodel: small-model\ndisable-model-invocation: true\nuser-invocable: false\nmcp-servers:\n  echo: {command: echo}',
+        "name: reviewer\ndescription: Reviews things\ntools: [read, search]\nmodel: small-model\ndisable-model-invocation: true\nuser-invocable: false\nmcp-servers:\n  echo: {command: echo}",
         "You review.\n\nCarefully.",
       ),
       "user",
@@ -95,7 +95,11 @@ describe("tool aliases", () => {
     expect(resolveToolNames(["Read", "Grep", "Glob", "Write"])?.tools).toEqual(["view", "grep", "glob", "create", "edit"]);
     expect(resolveToolNames(["Bash", "Edit"])?.tools).toEqual(["bash", "read_bash", "stop_bash", "list_bash", "create", "edit"]);
     expect(resolveToolNames(["runCommands", "codebase"])?.tools).toEqual(["bash", "read_bash", "stop_bash", "list_bash", "grep", "glob", "view"]);
-    expect(resolveToolNames(["view", "github/get_issue", "Teleport"])).toEqual({ tools: ["view", "github/get_issue"], unknown: ["Teleport"], mcp: ["github/get_issue"] });
+    expect(resolveToolNames(["view", "github/get_issue", "Teleport"])).toEqual({
+      tools: ["view", "github/get_issue"],
+      unknown: ["Teleport"],
+      mcp: ["github/get_issue"],
+    });
     expect(resolveToolNames(["view", "*"])).toBeUndefined();
   });
 
@@ -132,7 +136,10 @@ describe("loadAgentFiles", () => {
     expect(agents.map((agent) => agent.name).sort()).toEqual(["code-review", "explore", "general-purpose", "research", "rubber-duck", "task"]);
     for (const name of ["explore", "code-review", "research", "rubber-duck"]) {
       const tools = agents.find((agent) => agent.name === name)?.tools ?? ["(all)"];
-      expect(tools.filter((tool) => ["create", "edit"].includes(tool)), name).toEqual([]);
+      expect(
+        tools.filter((tool) => ["create", "edit"].includes(tool)),
+        name,
+      ).toEqual([]);
     }
     expect(agents.find((agent) => agent.name === "general-purpose")?.tools).toBeUndefined();
     for (const agent of agents) expect(agent.systemPrompt.length, agent.name).toBeGreaterThan(100);

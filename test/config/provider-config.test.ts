@@ -43,7 +43,10 @@ describe("provider configuration", () => {
   it("applies limits, headers and retry settings", () => {
     const settings: Settings = { provider: { baseUrl: "http://x/v1", model: "m", maxPromptTokens: 32_000, headers: { "X-A": "1" }, retry: { maxRetries: 1 } } };
     const result = resolve({ COPILOT_PROVIDER_HEADERS: "X-B: 2\nX-C: three" }, settings);
-    expect(result).toMatchObject({ ok: true, config: { maxPromptTokens: 32_000, headers: { "X-A": "1", "X-B": "2", "X-C": "three" }, retry: { maxRetries: 1, baseDelayMs: 1000 } } });
+    expect(result).toMatchObject({
+      ok: true,
+      config: { maxPromptTokens: 32_000, headers: { "X-A": "1", "X-B": "2", "X-C": "three" }, retry: { maxRetries: 1, baseDelayMs: 1000 } },
+    });
     const defaults = resolve({ OPENAI_BASE_URL: "http://x/v1", AGENT_MODEL: "m" });
     expect(defaults).toMatchObject({ ok: true, config: { maxPromptTokens: 128_000, type: "openai" } });
     const badLimit = resolve({ OPENAI_BASE_URL: "http://x/v1", AGENT_MODEL: "m", COPILOT_PROVIDER_MAX_PROMPT_TOKENS: "lots" });

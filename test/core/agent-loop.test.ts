@@ -195,7 +195,12 @@ describe("autopilot", () => {
     expect(result).toMatchObject({ outcome: "task_complete", summary: "All **done**." });
     const tools = (harness.server.completionRequests[0]?.body.tools ?? []) as { function: { name: string } }[];
     expect(tools.map((tool) => tool.function.name)).toContain("task_complete");
-    expect(harness.types({ persistedOnly: true }).slice(-4)).toEqual(["tool.execution_start", "tool.execution_complete", "session.task_complete", "assistant.turn_end"]);
+    expect(harness.types({ persistedOnly: true }).slice(-4)).toEqual([
+      "tool.execution_start",
+      "tool.execution_complete",
+      "session.task_complete",
+      "assistant.turn_end",
+    ]);
     expect(harness.server.completionRequests).toHaveLength(1);
   });
 

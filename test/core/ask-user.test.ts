@@ -18,7 +18,10 @@ const schemaOf = (h: Harness, request: number) =>
     (tool) => tool.function.name === "ask_user",
   )?.function.parameters.properties;
 
-const form = { message: "Which database?", requestedSchema: { type: "object", properties: { db: { type: "string", enum: ["sqlite", "postgres"] } }, required: ["db"] } };
+const form = {
+  message: "Which database?",
+  requestedSchema: { type: "object", properties: { db: { type: "string", enum: ["sqlite", "postgres"] } }, required: ["db"] },
+};
 
 describe("ask_user", () => {
   it("asks a person with a form and returns the answer to the model", async () => {
@@ -28,7 +31,11 @@ describe("ask_user", () => {
     const run = h.session.send("set up storage");
     const requested = await waitForEvent(h, (event) => event.type === "elicitation.requested");
     if (requested.type !== "elicitation.requested") throw new Error("unreachable");
-    expect(requested.data).toMatchObject({ message: "Which database?", mode: "form", requestedSchema: { properties: { db: { enum: ["sqlite", "postgres"] } } } });
+    expect(requested.data).toMatchObject({
+      message: "Which database?",
+      mode: "form",
+      requestedSchema: { properties: { db: { enum: ["sqlite", "postgres"] } } },
+    });
     h.session.respond(requested.data.requestId, { action: "accept", content: { db: "postgres" } });
     await run;
     expect(Object.keys(schemaOf(h, 0) ?? {})).toEqual(["message", "requestedSchema"]);
@@ -52,7 +59,11 @@ describe("ask_user", () => {
   it("without a person, and in autopilot, is the question/choices variant that answers at once", async () => {
     for (const options of [{}, { interactive: true, mode: "autopilot" as const }]) {
       harness = await startHarness(options);
-      harness.server.enqueue(toolCall("ask_user", { question: "Which db?", choices: ["a", "b"] }), text("Assuming a."), toolCall("task_complete", { summary: "x" }));
+      harness.server.enqueue(
+        toolCall("ask_user", { question: "Which db?", choices: ["a", "b"] }),
+        text("Assuming a."),
+        toolCall("task_complete", { summary: "x" }),
+      );
       await harness.session.send("go");
       expect(Object.keys(schemaOf(harness, 0) ?? {})).toEqual(["question", "choices"]);
       expect(harness.ofType("tool.execution_complete")[0]?.data.result?.content).toBe(USER_NOT_AVAILABLE);

@@ -65,7 +65,9 @@ describe("a child runtime", () => {
     expect(String(parentLast?.content)).toBe("helper said: The child found 42.");
 
     const childEvents = harness.events.filter((event) => event.agentId === "helper-1");
-    expect(childEvents.map((event) => event.type)).toEqual(expect.arrayContaining(["system.message", "user.message", "assistant.turn_start", "assistant.message", "assistant.turn_end"]));
+    expect(childEvents.map((event) => event.type)).toEqual(
+      expect.arrayContaining(["system.message", "user.message", "assistant.turn_start", "assistant.message", "assistant.turn_end"]),
+    );
     for (const event of childEvents) expect((event.data as { parentToolCallId?: string }).parentToolCallId).toBe("call_parent");
     // Children's model calls count: one turn_start per request made.
     expect(harness.ofType("assistant.turn_start")).toHaveLength(requests.length);

@@ -37,7 +37,13 @@ function gateTool(): { tool: AnyTool; release(): void } {
   return { tool, release: () => release() };
 }
 
-const lastUserText = (h: Harness) => String(h.server.completionRequests.at(-1)?.body.messages.filter((m) => m.role === "user").at(-1)?.content ?? "");
+const lastUserText = (h: Harness) =>
+  String(
+    h.server.completionRequests
+      .at(-1)
+      ?.body.messages.filter((m) => m.role === "user")
+      .at(-1)?.content ?? "",
+  );
 
 describe("the prompt queue", () => {
   it("queues a prompt sent while busy, shows it in pending_messages.modified, and runs it after", async () => {

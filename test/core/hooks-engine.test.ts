@@ -49,7 +49,10 @@ function delegateTool(session: () => AgentSession): AnyTool {
 }
 
 const payloads = (file: string): Record<string, unknown>[] =>
-  readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe("hooks in the engine", () => {
   it("a subagent fires subagentStart (context first), preToolUse with its name, and subagentStop (one more turn)", async () => {
@@ -82,7 +85,12 @@ describe("hooks in the engine", () => {
     const [pre] = payloads(log);
     expect(pre).toMatchObject({ toolName: "view", agentName: "explore", toolArgs: JSON.stringify({ path: harness.cwd }) });
     const childHookEvents = harness.events.filter((event) => event.type === "hook.start" && event.agentId === "helper-1");
-    expect(childHookEvents.map((event) => (event.data as { hookType: string }).hookType)).toEqual(["subagentStart", "preToolUse", "subagentStop", "subagentStop"]);
+    expect(childHookEvents.map((event) => (event.data as { hookType: string }).hookType)).toEqual([
+      "subagentStart",
+      "preToolUse",
+      "subagentStop",
+      "subagentStop",
+    ]);
   });
 
   it("permissionRequest answers in place of the dialog, and postToolUse gets the result", async () => {
@@ -112,7 +120,9 @@ describe("hooks in the engine", () => {
     harness = await startHarness({ hooks: new HookSet([hook("preToolUse", `echo '{"modifiedArgs":{"command":42}}'`, "bash")], dir), allowAllTools: true });
     harness.server.enqueue(toolCall("bash", { command: "touch original.txt", description: "Touch" }), text("ok"));
     await harness.session.send("touch");
-    expect(String(harness.server.completionRequests.at(-1)?.body.messages.at(-1)?.content)).toContain("A preToolUse hook rewrote the arguments into invalid ones");
+    expect(String(harness.server.completionRequests.at(-1)?.body.messages.at(-1)?.content)).toContain(
+      "A preToolUse hook rewrote the arguments into invalid ones",
+    );
     expect(existsSync(path.join(harness.cwd, "original.txt"))).toBe(false);
     await harness.close();
 
@@ -124,7 +134,10 @@ describe("hooks in the engine", () => {
   });
 
   it("an interrupt does not wait for a hanging hook: its process group is killed and the prompt ends", async () => {
-    harness = await startHarness({ hooks: new HookSet([{ ...hook("preToolUse", "sleep 60"), timeoutMs: 60_000 }], tempDir("hooks-engine-")), allowAllTools: true });
+    harness = await startHarness({
+      hooks: new HookSet([{ ...hook("preToolUse", "sleep 60"), timeoutMs: 60_000 }], tempDir("hooks-engine-")),
+      allowAllTools: true,
+    });
     harness.server.enqueue(toolCall("bash", { command: "echo hi", description: "Hi" }));
     const started = harness.session.send("go");
     const waitForHook = new Promise<void>((resolve) => harness?.session.subscribe((event) => (event.type === "hook.start" ? resolve() : undefined)));
@@ -151,7 +164,10 @@ describe("hooks in the engine", () => {
   it("/hooks lists what is loaded and from where", async () => {
     harness = await startHarness({ hooks: new HookSet([hook("preToolUse", "./guard.sh", "bash|edit")], tempDir("h-"), ["/x/bad.json: not valid JSON"]) });
     await harness.session.dispatch({ type: "input", text: "/hooks" });
-    const textOf = harness.ofType("session.warning").map((event) => event.data.message).join("\n");
+    const textOf = harness
+      .ofType("session.warning")
+      .map((event) => event.data.message)
+      .join("\n");
     expect(textOf).toContain("/test/hooks/test.json (user)");
     expect(textOf).toContain("preToolUse [bash|edit]: ./guard.sh (timeout 10 s)");
     expect(textOf).toContain("/x/bad.json: not valid JSON");

@@ -52,7 +52,10 @@ describe("exit_plan_mode", () => {
   });
 
   it("accepted into autopilot: the mode changes and the model is told to implement now", async () => {
-    const { h, review } = await reviewWith({ approved: true, selectedAction: "autopilot" }, [text("Implementing."), toolCall("task_complete", { summary: "done" })]);
+    const { h, review } = await reviewWith({ approved: true, selectedAction: "autopilot" }, [
+      text("Implementing."),
+      toolCall("task_complete", { summary: "done" }),
+    ]);
     expect(h.ofType("session.mode_changed").map((event) => event.data)).toEqual([{ previousMode: "plan", newMode: "autopilot" }]);
     expect(review).toMatch(/^Plan approved! Exited plan mode\./);
     expect(review).toContain("autopilot");
@@ -87,7 +90,11 @@ describe("exit_plan_mode", () => {
 
   it("without a person the run ends with the plan written and nothing else", async () => {
     harness = await startHarness({ mode: "plan" });
-    harness.server.enqueue(toolCall("create", { path: planPath(harness), file_text: "# Plan\n" }), toolCall("exit_plan_mode", { summary: "- plan" }), text("never"));
+    harness.server.enqueue(
+      toolCall("create", { path: planPath(harness), file_text: "# Plan\n" }),
+      toolCall("exit_plan_mode", { summary: "- plan" }),
+      text("never"),
+    );
     const result = await harness.session.send("plan");
     expect(result.outcome).toBe("task_complete");
     expect(harness.session.engine.mode).toBe("plan");

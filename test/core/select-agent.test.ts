@@ -41,7 +41,9 @@ describe("select_agent", () => {
     expect(requestParts(h, 0).tools).toContain("bash");
 
     expect(h.session.dispatch({ type: "select_agent", name: "reader" })).toBeUndefined();
-    expect(h.ofType("subagent.selected").map((event) => event.data)).toEqual([{ agentName: "reader", agentDisplayName: "Reader", tools: ["view", "grep", "glob"] }]);
+    expect(h.ofType("subagent.selected").map((event) => event.data)).toEqual([
+      { agentName: "reader", agentDisplayName: "Reader", tools: ["view", "grep", "glob"] },
+    ]);
     await h.session.send("second");
     expect(requestParts(h, 1).system).toContain('<custom_agent name="reader">\nYOU ARE THE READER AGENT.\n</custom_agent>');
     expect(requestParts(h, 1).tools.sort()).toEqual(["glob", "grep", "view"]);
@@ -99,7 +101,9 @@ describe("resuming", () => {
       rmSync(path.join(home, "agents", "reader.agent.md"));
       const gone = (harness = await startHarness({ server, home, cwd, resumeId: id }));
       expect(gone.session.engine.agentName).toBeUndefined();
-      expect(gone.ofType("session.warning").map((event) => event.data.message)).toEqual([expect.stringContaining("ran as the reader agent, which is no longer available")]);
+      expect(gone.ofType("session.warning").map((event) => event.data.message)).toEqual([
+        expect.stringContaining("ran as the reader agent, which is no longer available"),
+      ]);
     } finally {
       await harness?.close();
       harness = undefined;

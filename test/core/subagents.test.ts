@@ -16,7 +16,15 @@ afterEach(async () => {
 
 const builtin = { source: "builtin" as const, userInvocable: false, file: "test" };
 const AGENTS: AgentDefinition[] = [
-  { ...builtin, name: "explore", displayName: "Explore", description: "Fast read-only search", tools: ["view", "grep", "glob"], systemPrompt: "You are the explore agent.", modelInvocable: true },
+  {
+    ...builtin,
+    name: "explore",
+    displayName: "Explore",
+    description: "Fast read-only search",
+    tools: ["view", "grep", "glob"],
+    systemPrompt: "You are the explore agent.",
+    modelInvocable: true,
+  },
   { ...builtin, name: "general-purpose", displayName: "General", description: "Does anything", systemPrompt: "You are a general agent.", modelInvocable: true },
   { ...builtin, name: "hidden", displayName: "Hidden", description: "Not for the model", systemPrompt: "x", modelInvocable: false },
 ];
@@ -27,8 +35,13 @@ const directory: AgentDirectory = {
   userInvocable: () => [],
 };
 
-const task = (args: Record<string, unknown>, id = "call_task") => toolCall("task", { description: "look around", prompt: "Find the answer.", agent_type: "explore", ...args }, { id });
-const toolResults = (h: Harness) => h.ofType("tool.execution_complete").filter((event) => !event.agentId).map((event) => event.data);
+const task = (args: Record<string, unknown>, id = "call_task") =>
+  toolCall("task", { description: "look around", prompt: "Find the answer.", agent_type: "explore", ...args }, { id });
+const toolResults = (h: Harness) =>
+  h
+    .ofType("tool.execution_complete")
+    .filter((event) => !event.agentId)
+    .map((event) => event.data);
 const systemOf = (index: number, h: Harness) => String(h.server.completionRequests[index]?.body.messages[0]?.content);
 
 describe("the task tool, sync", () => {
@@ -41,7 +54,9 @@ describe("the task tool, sync", () => {
     expect(requests[1]?.headers["x-initiator"]).toBe("sub-agent");
     expect(requests[0]?.headers["x-initiator"]).toBeUndefined();
     expect(systemOf(1, harness)).toBe("You are the explore agent.");
-    const description = ((requests[0]?.body.tools ?? []) as { function: { name: string; description: string } }[]).find((tool) => tool.function.name === "task")?.function.description ?? "";
+    const description =
+      ((requests[0]?.body.tools ?? []) as { function: { name: string; description: string } }[]).find((tool) => tool.function.name === "task")?.function
+        .description ?? "";
     expect(description).toContain("Built-in agents:\n- explore: Fast read-only search");
     expect(description).not.toContain("hidden");
     const [call] = toolResults(harness);
@@ -104,7 +119,11 @@ function routedServer() {
     const key = request.headers["x-initiator"] === "sub-agent" ? String(request.body.messages[0]?.content) : "main";
     return queues.get(key)?.shift() ?? text(`(nothing scripted for ${key})`);
   };
-  return { responder, main: (...responses: ScriptedResponse[]) => add("main", responses), explore: (...responses: ScriptedResponse[]) => add("You are the explore agent.", responses) };
+  return {
+    responder,
+    main: (...responses: ScriptedResponse[]) => add("main", responses),
+    explore: (...responses: ScriptedResponse[]) => add("You are the explore agent.", responses),
+  };
 }
 
 async function startRouted(limits?: { maxDepth: number; maxConcurrent: number; maxTurns: number }, interactive = false) {
@@ -146,7 +165,10 @@ describe("background agents", () => {
     await h.session.send("start");
     const reply = await waitForEvent(h, (event) => event.type === "assistant.message" && !event.agentId && event.data.content === "The agent reports: done.");
     expect(reply).toBeDefined();
-    const lastUser = h.ofType("user.message").filter((event) => !event.agentId).at(-1);
+    const lastUser = h
+      .ofType("user.message")
+      .filter((event) => !event.agentId)
+      .at(-1);
     expect(lastUser?.data.content).toBe("start");
   });
 
@@ -179,10 +201,13 @@ describe("background agents", () => {
   it("the concurrency cap makes the next agent wait for a slot; cancelling frees it", async () => {
     const { h, routes } = await startRouted({ maxDepth: 6, maxConcurrent: 1, maxTurns: 10 });
     harness = h;
-    routes.main(toolCalls([
-      { id: "ca", name: "task", arguments: { description: "a", prompt: "A", agent_type: "explore", mode: "background", name: "a" } },
-      { id: "cb", name: "task", arguments: { description: "b", prompt: "B", agent_type: "explore", mode: "background", name: "b" } },
-    ]), text("Both started."));
+    routes.main(
+      toolCalls([
+        { id: "ca", name: "task", arguments: { description: "a", prompt: "A", agent_type: "explore", mode: "background", name: "a" } },
+        { id: "cb", name: "task", arguments: { description: "b", prompt: "B", agent_type: "explore", mode: "background", name: "b" } },
+      ]),
+      text("Both started."),
+    );
     routes.explore(hang(), text("B done."));
     await h.session.send("start two");
     // Two requests of the main agent and one of agent a: b waits for the slot a holds.

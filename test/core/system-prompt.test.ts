@@ -87,9 +87,16 @@ describe("files mentioned with @", () => {
     writeFileSync(path.join(harness.cwd, "a.ts"), "one\ntwo\nthree\n");
     mkdirSync(path.join(harness.cwd, "src"));
     harness.server.enqueue(text("ok"));
-    await harness.session.send("look at @a.ts and @src", { attachments: [{ type: "file", path: "a.ts" }, { type: "directory", path: "src" }] });
+    await harness.session.send("look at @a.ts and @src", {
+      attachments: [
+        { type: "file", path: "a.ts" },
+        { type: "directory", path: "src" },
+      ],
+    });
     const sent = String(harness.server.completionRequests[0]?.body.messages.at(-1)?.content);
-    expect(sent).toContain(`look at @a.ts and @src\n\n<tagged_files>\n* ${path.join(harness.cwd, "a.ts")} (3 lines)\n* ${path.join(harness.cwd, "src")} (directory)\n</tagged_files>`);
+    expect(sent).toContain(
+      `look at @a.ts and @src\n\n<tagged_files>\n* ${path.join(harness.cwd, "a.ts")} (3 lines)\n* ${path.join(harness.cwd, "src")} (directory)\n</tagged_files>`,
+    );
     expect(harness.ofType("user.message")[0]?.data.attachments).toHaveLength(2);
   });
 });

@@ -27,7 +27,8 @@ function writeAgent(dir: string, name: string, content: string): void {
 }
 
 function sent(index = 0): { system: string; tools: string[] } {
-  const body = server.completionRequests[index]?.body as { messages: { role: string; content: unknown }[]; tools?: { function: { name: string } }[] } | undefined;
+  const body = server.completionRequests[index]?.body as
+    { messages: { role: string; content: unknown }[]; tools?: { function: { name: string } }[] } | undefined;
   return {
     system: String(body?.messages.find((message) => message.role === "system")?.content ?? ""),
     tools: (body?.tools ?? []).map((tool) => tool.function.name),

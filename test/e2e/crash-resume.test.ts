@@ -73,7 +73,10 @@ describe("a real agent killed with SIGKILL", () => {
       server.enqueue(text("The wait was interrupted."));
       const resumed = await runAgent(["--continue", "-p", "what happened?", "--output-format", "json"], { env: env(), cwd });
       expect(resumed.code).toBe(0);
-      const events = resumed.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
+      const events = resumed.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
       expect(events[0]?.type).toBe("session.resume");
       expect(events[0]?.data.repairedToolCalls).toBe(1);
       const messages = server.completionRequests.at(-1)?.body.messages ?? [];

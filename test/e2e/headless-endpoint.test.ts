@@ -31,7 +31,11 @@ const logOf = (id: string) =>
     .trim()
     .split("\n")
     .map((line) => JSON.parse(line) as { id: string; parentId: string | null; type: string });
-const jsonLines = (stdout: string) => stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+const jsonLines = (stdout: string) =>
+  stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 /** `agent … | head -1` through a real shell; the agent's own exit code is reported on stderr. */
 function throughHead(args: string[]): Promise<{ stdout: string; stderr: string; agentCode: number }> {
@@ -47,7 +51,10 @@ describe("a closed pipe is a normal ending", () => {
   // Far more than a pipe holds, so the agent is still writing when head has gone.
   const long = Array.from({ length: 8000 }, (_, index) => `line ${index} of a long answer`).join("\n");
 
-  it.each([["text", []], ["json", ["--output-format", "json"]]])("%s output piped into head -1", async (_name, extra) => {
+  it.each([
+    ["text", []],
+    ["json", ["--output-format", "json"]],
+  ])("%s output piped into head -1", async (_name, extra) => {
     server.enqueue(toolCall("glob", { pattern: "*" }, { text: `${long}\n`, chunkSize: 400 }), text("never printed"));
     const run = await throughHead(["-p", "hi", ...extra]);
     expect(run.stdout.split("\n")).toHaveLength(2);
@@ -87,7 +94,10 @@ describe("malformed responses, end to end", () => {
   });
 
   it("accepts a non-streamed chat.completion", async () => {
-    server.enqueue({ kind: "json", body: { object: "chat.completion", model: "m", choices: [{ index: 0, message: { role: "assistant", content: "Not streamed." }, finish_reason: "stop" }] } });
+    server.enqueue({
+      kind: "json",
+      body: { object: "chat.completion", model: "m", choices: [{ index: 0, message: { role: "assistant", content: "Not streamed." }, finish_reason: "stop" }] },
+    });
     const run = await runAgent(["-p", "hi", "-s"], { env: env(), cwd });
     expect(run.stdout).toBe("Not streamed.\n");
   });
@@ -166,7 +176,11 @@ describe("JSON mode is JSON to the end", () => {
   it("ends a resume error with a result line", async () => {
     const run = await runAgent(["--resume", "0123456789", "-p", "hi", "--output-format", "json"], { env: env(), cwd });
     expect(run.code).toBe(1);
-    expect(jsonLines(run.stdout).at(-1)).toMatchObject({ type: "result", exitCode: 1, error: { kind: "config", message: expect.stringMatching(/No session matches/) } });
+    expect(jsonLines(run.stdout).at(-1)).toMatchObject({
+      type: "result",
+      exitCode: 1,
+      error: { kind: "config", message: expect.stringMatching(/No session matches/) },
+    });
   });
 
   it("ends a usage error with a result line", async () => {

@@ -86,7 +86,10 @@ describe("agent -p, json output", () => {
     server.enqueue(text("Streaming in several chunks.", { chunkSize: 4 }));
     const run = await runAgent(["-p", "hi", "--output-format", "json"], { env: env(), cwd });
     expect(run.code).toBe(0);
-    const lines = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; ephemeral?: boolean; data?: Record<string, unknown> } & Record<string, unknown>);
+    const lines = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; ephemeral?: boolean; data?: Record<string, unknown> } & Record<string, unknown>);
     expect(lines[0]?.type).toBe("session.start");
     const sessionId = lines[0]?.data?.sessionId;
     expect(lines.some((line) => line.type === "assistant.message_delta" && line.ephemeral)).toBe(true);

@@ -41,7 +41,8 @@ function userHooks(name: string, hooks: Record<string, unknown[]>): void {
   writeFileSync(path.join(home, "hooks", name), JSON.stringify({ version: 1, hooks }));
 }
 const command = (bash: string, extra: Record<string, unknown> = {}) => ({ type: "command", bash, ...extra });
-const contentOf = (message: { content?: unknown } | undefined): string => (typeof message?.content === "string" ? message.content : JSON.stringify(message?.content ?? ""));
+const contentOf = (message: { content?: unknown } | undefined): string =>
+  typeof message?.content === "string" ? message.content : JSON.stringify(message?.content ?? "");
 const toolResult = (request: CompletionRequest | undefined) => contentOf(request?.body.messages.find((message) => message.role === "tool"));
 const lastUser = (request: CompletionRequest | undefined) => contentOf(request?.body.messages.filter((message) => message.role === "user").at(-1));
 
@@ -106,7 +107,9 @@ describe("hooks in agent -p", () => {
   });
 
   it("an agentStop block runs exactly one more turn with its reason as the prompt", async () => {
-    userHooks("stop.json", { agentStop: [command(`if grep -q '"stop_hook_active":false'; then echo '{"decision":"block","reason":"Also list the next steps."}'; fi`)] });
+    userHooks("stop.json", {
+      agentStop: [command(`if grep -q '"stop_hook_active":false'; then echo '{"decision":"block","reason":"Also list the next steps."}'; fi`)],
+    });
     server.enqueue(text("first answer"), text("next steps: none"));
     const result = await run(["do it"]);
     expect(result.code).toBe(0);
@@ -135,7 +138,10 @@ describe("hooks in agent -p", () => {
 
   it("repository hooks are skipped in an untrusted folder, with a note on how to trust it; trusted, they run", async () => {
     mkdirSync(path.join(cwd, ".github", "hooks"), { recursive: true });
-    writeFileSync(path.join(cwd, ".github", "hooks", "repo.json"), JSON.stringify({ version: 1, hooks: { userPromptSubmitted: [command("touch repo-hook-ran")] } }));
+    writeFileSync(
+      path.join(cwd, ".github", "hooks", "repo.json"),
+      JSON.stringify({ version: 1, hooks: { userPromptSubmitted: [command("touch repo-hook-ran")] } }),
+    );
     server.enqueue(text("hi"));
     const untrusted = await run(["hello"]);
     expect(untrusted.code).toBe(0);
@@ -165,12 +171,19 @@ describe("hooks in agent -p", () => {
   it("hook runs are in the session log, a bad hook file is named, and sessionStart/sessionEnd get Copilot's payloads", async () => {
     const payloads = path.join(cwd, "payloads");
     userHooks("life.json", { sessionStart: [command(`cat >> ${payloads}`)], sessionEnd: [command(`cat >> ${payloads}`)] });
-    writeFileSync(path.join(home, "hooks", "broken.json"), JSON.stringify({ version: 1, hooks: { preToolUse: [{ type: "command", bash: "x", env: { A: 1 } }] } }));
+    writeFileSync(
+      path.join(home, "hooks", "broken.json"),
+      JSON.stringify({ version: 1, hooks: { preToolUse: [{ type: "command", bash: "x", env: { A: 1 } }] } }),
+    );
     server.enqueue(text("hi"));
     const result = await run(["hello"]);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("broken.json: hooks.preToolUse.0.env.A");
-    const [start, end] = readFileSync(payloads, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const [start, end] = readFileSync(payloads, "utf8")
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(start).toMatchObject({ source: "new", cwd, initialPrompt: "hello" });
     expect(typeof start?.sessionId).toBe("string");
     expect(String(start?.transcriptPath)).toMatch(/events\.jsonl$/);

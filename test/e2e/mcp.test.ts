@@ -25,7 +25,11 @@ afterEach(async () => {
 const env = (extra: Record<string, string> = {}) => agentEnv({ home, baseUrl: server.baseUrl, extra: { MCP_TEST_LOG: log, ...extra } });
 const records = (): { tool: string; args: { pid?: number } }[] => {
   try {
-    return readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as { tool: string; args: { pid?: number } });
+    return readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { tool: string; args: { pid?: number } });
   } catch {
     return [];
   }
@@ -45,7 +49,10 @@ describe("MCP in agent -p", () => {
     server.enqueue(toolCall("mini-show_env", { name: "GREETING" }), text("The server said hello."));
     const run = await runAgent(["-p", "ask the server", "--allow-all-tools", "--output-format", "json"], { env: env({ MCP_E2E_GREETING: "hello" }), cwd });
     expect(run.code).toBe(0);
-    const events = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
+    const events = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
     const complete = events.find((event) => event.type === "tool.execution_complete");
     expect(complete?.data).toMatchObject({ success: true, mcpServerName: "mini", mcpToolName: "show_env", result: { content: "GREETING=hello" } });
     const pid = records().find((record) => record.tool === "started")?.args.pid as number;
@@ -65,17 +72,42 @@ describe("MCP in agent -p", () => {
   });
 
   it("agent mcp add/disable/remove edit mcp-config.json; a disabled or --disable-mcp-server server is not started", async () => {
-    const added = await runAgent(["mcp", "add", "mini", "--env", "A=1", "--tools", "echo_text", "--", process.execPath, "--import", "tsx", path.resolve("test/support/mcp-test-server.ts"), "--stdio"], { env: env(), cwd });
+    const added = await runAgent(
+      [
+        "mcp",
+        "add",
+        "mini",
+        "--env",
+        "A=1",
+        "--tools",
+        "echo_text",
+        "--",
+        process.execPath,
+        "--import",
+        "tsx",
+        path.resolve("test/support/mcp-test-server.ts"),
+        "--stdio",
+      ],
+      { env: env(), cwd },
+    );
     expect(added.code).toBe(0);
     const file = JSON.parse(readFileSync(path.join(home, "mcp-config.json"), "utf8")) as { mcpServers: Record<string, Record<string, unknown>> };
-    expect(file.mcpServers.mini).toMatchObject({ type: "local", command: process.execPath, args: ["--import", "tsx", path.resolve("test/support/mcp-test-server.ts"), "--stdio"], env: { A: "1" }, tools: ["echo_text"] });
+    expect(file.mcpServers.mini).toMatchObject({
+      type: "local",
+      command: process.execPath,
+      args: ["--import", "tsx", path.resolve("test/support/mcp-test-server.ts"), "--stdio"],
+      env: { A: "1" },
+      tools: ["echo_text"],
+    });
     await runAgent(["mcp", "add", "--transport", "http", "remote", "http://127.0.0.1:9/mcp", "--header", "X-Key: v"], { env: env(), cwd });
     const listed = await runAgent(["mcp", "list"], { env: env(), cwd });
     expect(listed.stdout).toMatch(/mini \(local\)/);
     expect(listed.stdout).toMatch(/remote \(http\): http:\/\/127\.0\.0\.1:9\/mcp/);
     await runAgent(["mcp", "remove", "remote"], { env: env(), cwd });
     await runAgent(["mcp", "disable", "mini"], { env: env(), cwd });
-    expect((JSON.parse(readFileSync(path.join(home, "mcp-config.json"), "utf8")) as { mcpServers: Record<string, { disabled?: boolean }> }).mcpServers).toEqual({ mini: expect.objectContaining({ disabled: true }) });
+    expect((JSON.parse(readFileSync(path.join(home, "mcp-config.json"), "utf8")) as { mcpServers: Record<string, { disabled?: boolean }> }).mcpServers).toEqual(
+      { mini: expect.objectContaining({ disabled: true }) },
+    );
     server.enqueue(text("no tools"));
     await runAgent(["-p", "hi"], { env: env(), cwd });
     await runAgent(["mcp", "enable", "mini"], { env: env(), cwd });

@@ -41,7 +41,15 @@ describe("the packed package", () => {
   it("ships only the bash grammar, no native binaries, no source maps, and stays under 20 MB", () => {
     const report = packDryRun();
     const files = report.files.map((file) => file.path);
-    expect(files).toEqual(expect.arrayContaining(["bin/agent.js", "dist/cli.js", "dist/tree-sitter/tree-sitter.cjs", "dist/tree-sitter/tree-sitter.wasm", "dist/tree-sitter/tree-sitter-bash.wasm"]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "bin/agent.js",
+        "dist/cli.js",
+        "dist/tree-sitter/tree-sitter.cjs",
+        "dist/tree-sitter/tree-sitter.wasm",
+        "dist/tree-sitter/tree-sitter-bash.wasm",
+      ]),
+    );
     expect(files.filter((file) => file.endsWith(".wasm")).sort()).toEqual(["dist/tree-sitter/tree-sitter-bash.wasm", "dist/tree-sitter/tree-sitter.wasm"]);
     expect(files.filter((file) => file.endsWith(".node") || file.endsWith(".map"))).toEqual([]);
     expect(report.unpackedSize).toBeLessThan(MAX_INSTALLED_BYTES);

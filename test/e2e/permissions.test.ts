@@ -79,9 +79,17 @@ describe("permissions in agent -p", () => {
 
   it.each([
     ["a command", () => toolCall("bash", { command: "touch made.txt", description: "Touch" }), () => existsSync(path.join(cwd, "made.txt"))],
-    ["a new file in a new directory outside", () => toolCall("create", { path: path.join(adviceOutside, "new", "x.txt"), file_text: "x" }), () => existsSync(path.join(adviceOutside, "new", "x.txt"))],
+    [
+      "a new file in a new directory outside",
+      () => toolCall("create", { path: path.join(adviceOutside, "new", "x.txt"), file_text: "x" }),
+      () => existsSync(path.join(adviceOutside, "new", "x.txt")),
+    ],
     ["a read of a file outside", () => toolCall("view", { path: path.join(adviceOutside, "seen.txt") }), () => toolResult().includes("1. seen")],
-    ["a command writing outside", () => toolCall("bash", { command: `echo hi > '${path.join(adviceOutside, "out.txt")}'`, description: "Write" }), () => existsSync(path.join(adviceOutside, "out.txt"))],
+    [
+      "a command writing outside",
+      () => toolCall("bash", { command: `echo hi > '${path.join(adviceOutside, "out.txt")}'`, description: "Write" }),
+      () => existsSync(path.join(adviceOutside, "out.txt")),
+    ],
   ])("%s: every alternative the denial suggests lets the call run", async (_name, call, ran) => {
     adviceOutside = tempDir("perm-advice-out-");
     writeFileSync(path.join(adviceOutside, "seen.txt"), "seen");

@@ -79,9 +79,15 @@ describe("agent -p --plan", () => {
   });
 
   it("with --autopilot accepts the plan and implements it in the same run", async () => {
-    const implement: ScriptedResponse[] = [toolCall("create", { path: path.join(cwd, "hello.txt"), file_text: "hello\n" }), toolCall("task_complete", { summary: "Wrote hello.txt" })];
+    const implement: ScriptedResponse[] = [
+      toolCall("create", { path: path.join(cwd, "hello.txt"), file_text: "hello\n" }),
+      toolCall("task_complete", { summary: "Wrote hello.txt" }),
+    ];
     await planningServer((request) => implement[request.index - 4] ?? text("done"));
-    const run = await runAgent(["-p", "add a greeting", "--plan", "--autopilot", "--allow-all-tools"], { env: agentEnv({ home, baseUrl: server.baseUrl }), cwd });
+    const run = await runAgent(["-p", "add a greeting", "--plan", "--autopilot", "--allow-all-tools"], {
+      env: agentEnv({ home, baseUrl: server.baseUrl }),
+      cwd,
+    });
     expect(run.code).toBe(0);
     expect(readFileSync(path.join(cwd, "hello.txt"), "utf8")).toBe("hello\n");
     const review = server.completionRequests[4]?.body.messages.at(-1);

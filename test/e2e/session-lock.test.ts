@@ -28,7 +28,11 @@ interface LoggedEvent {
   parentId: string | null;
   type: string;
 }
-const eventsOf = (id: string): LoggedEvent[] => logOf(id).trim().split("\n").map((line) => JSON.parse(line) as LoggedEvent);
+const eventsOf = (id: string): LoggedEvent[] =>
+  logOf(id)
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as LoggedEvent);
 
 /** Every event's parentId is the event before it: one writer wrote the file. */
 function expectOneChain(events: LoggedEvent[]): void {

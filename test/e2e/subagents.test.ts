@@ -28,7 +28,10 @@ afterEach(async () => {
 const env = () => agentEnv({ home, baseUrl: server.baseUrl });
 const events = () => {
   const [id] = readdirSync(path.join(home, "session-state"));
-  return readFileSync(path.join(home, "session-state", id as string, "events.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as { type: string; agentId?: string; data: Record<string, unknown> });
+  return readFileSync(path.join(home, "session-state", id as string, "events.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { type: string; agentId?: string; data: Record<string, unknown> });
 };
 
 describe("agent -p with subagents", () => {
@@ -38,7 +41,9 @@ describe("agent -p with subagents", () => {
     const run = await runAgent(["-p", "find the TODOs", "--allow-all-tools"], { env: env(), cwd });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("There is one TODO.\n");
-    const description = ((server.completionRequests[0]?.body.tools ?? []) as { function: { name: string; description: string } }[]).find((tool) => tool.function.name === "task")?.function.description ?? "";
+    const description =
+      ((server.completionRequests[0]?.body.tools ?? []) as { function: { name: string; description: string } }[]).find((tool) => tool.function.name === "task")
+        ?.function.description ?? "";
     for (const name of ["explore", "task", "general-purpose", "code-review", "research", "rubber-duck"]) expect(description).toContain(`- ${name}: `);
     const childRequest = server.completionRequests.find((request) => request.headers["x-initiator"] === "sub-agent");
     expect(String(childRequest?.body.messages.at(-1)?.content)).toBe("List the TODOs.");

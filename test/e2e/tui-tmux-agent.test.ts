@@ -12,7 +12,11 @@ import { HAS_TMUX, shellQuote, TmuxServer, type TmuxPane } from "../support/tmux
 
 const AGENT = `${shellQuote(process.execPath)} ${shellQuote(AGENT_BIN)}`;
 const idle = (screen: string): boolean => screen.includes("› Ask anything") && !screen.includes("esc to interrupt");
-const footer = (screen: string): string => screen.split("\n").filter((line) => line.trim() !== "").at(-1) ?? "";
+const footer = (screen: string): string =>
+  screen
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .at(-1) ?? "";
 
 let tmux: TmuxServer;
 let server: ScriptedServer;
@@ -42,36 +46,43 @@ describe.skipIf(!HAS_TMUX)("custom agents in the TUI (tmux)", () => {
     for (const dir of [home, cwd]) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   });
 
-  it("--agent shows in the footer with the bad file's warning, the model gets its prompt and tools; /agent none goes back, /agent picks", { timeout: 60_000 }, async () => {
-    const env = agentEnv({ home, baseUrl: server.baseUrl, model: "demo" });
-    pane = await tmux.open(`${AGENT} --agent reader`, { cwd, env: { ...env, TERM: "tmux-256color" } });
-    const first = await pane.waitFor((s) => idle(s) && s.includes("agent: reader"), { timeoutMs: 20_000, what: "the footer naming the agent" });
-    expect(first).toContain('broken.agent.md: field "tools"');
+  it(
+    "--agent shows in the footer with the bad file's warning, the model gets its prompt and tools; /agent none goes back, /agent picks",
+    { timeout: 60_000 },
+    async () => {
+      const env = agentEnv({ home, baseUrl: server.baseUrl, model: "demo" });
+      pane = await tmux.open(`${AGENT} --agent reader`, { cwd, env: { ...env, TERM: "tmux-256color" } });
+      const first = await pane.waitFor((s) => idle(s) && s.includes("agent: reader"), { timeoutMs: 20_000, what: "the footer naming the agent" });
+      expect(first).toContain('broken.agent.md: field "tools"');
 
-    server.enqueue(text("READER ANSWER"));
-    await pane.type("hello");
-    await pane.waitForText("hello");
-    await pane.sendKeys("Enter");
-    await pane.waitFor((s) => s.includes("READER ANSWER") && idle(s), { timeoutMs: 20_000, what: "the answer" });
-    const body = server.completionRequests[0]?.body as { messages: { role: string; content: unknown }[]; tools?: { function: { name: string } }[] };
-    expect(String(body.messages[0]?.content)).toContain("READER PROMPT");
-    expect((body.tools ?? []).map((tool) => tool.function.name)).toEqual(["view"]);
+      server.enqueue(text("READER ANSWER"));
+      await pane.type("hello");
+      await pane.waitForText("hello");
+      await pane.sendKeys("Enter");
+      await pane.waitFor((s) => s.includes("READER ANSWER") && idle(s), { timeoutMs: 20_000, what: "the answer" });
+      const body = server.completionRequests[0]?.body as { messages: { role: string; content: unknown }[]; tools?: { function: { name: string } }[] };
+      expect(String(body.messages[0]?.content)).toContain("READER PROMPT");
+      expect((body.tools ?? []).map((tool) => tool.function.name)).toEqual(["view"]);
 
-    await pane.type("/agent none");
-    await pane.waitForText("/agent none");
-    await pane.sendKeys("Enter");
-    const none = await pane.waitFor((s) => s.includes("Back to the default agent.") && idle(s), { timeoutMs: 10_000, what: "the deselection" });
-    expect(footer(none)).not.toContain("agent:");
+      await pane.type("/agent none");
+      await pane.waitForText("/agent none");
+      await pane.sendKeys("Enter");
+      const none = await pane.waitFor((s) => s.includes("Back to the default agent.") && idle(s), { timeoutMs: 10_000, what: "the deselection" });
+      expect(footer(none)).not.toContain("agent:");
 
-    // Without a name, a picker: filter to the agent, Enter selects it.
-    await pane.type("/agent");
-    await pane.waitForText("/agent");
-    await pane.sendKeys("Enter");
-    await pane.waitForText("Run this session as an agent", { timeoutMs: 10_000 });
-    await pane.type("read");
-    await pane.waitForText("Filter: read");
-    await pane.sendKeys("Enter");
-    const picked = await pane.waitFor((s) => idle(s) && footer(s).includes("agent: reader"), { timeoutMs: 10_000, what: "the footer naming the picked agent" });
-    expect(picked).not.toContain("Run this session as an agent");
-  });
+      // Without a name, a picker: filter to the agent, Enter selects it.
+      await pane.type("/agent");
+      await pane.waitForText("/agent");
+      await pane.sendKeys("Enter");
+      await pane.waitForText("Run this session as an agent", { timeoutMs: 10_000 });
+      await pane.type("read");
+      await pane.waitForText("Filter: read");
+      await pane.sendKeys("Enter");
+      const picked = await pane.waitFor((s) => idle(s) && footer(s).includes("agent: reader"), {
+        timeoutMs: 10_000,
+        what: "the footer naming the picked agent",
+      });
+      expect(picked).not.toContain("Run this session as an agent");
+    },
+  );
 });

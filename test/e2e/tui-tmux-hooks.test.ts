@@ -35,7 +35,10 @@ describe.skipIf(!HAS_TMUX)("the TUI's folder trust question", () => {
     cwd = tempDir("tui-hooks-cwd-");
     mkdirSync(path.join(cwd, ".git"));
     mkdirSync(path.join(cwd, ".github", "hooks"), { recursive: true });
-    writeFileSync(path.join(cwd, ".github", "hooks", "mark.json"), JSON.stringify({ version: 1, hooks: { userPromptSubmitted: [{ type: "command", bash: "touch repo-hook-ran" }] } }));
+    writeFileSync(
+      path.join(cwd, ".github", "hooks", "mark.json"),
+      JSON.stringify({ version: 1, hooks: { userPromptSubmitted: [{ type: "command", bash: "touch repo-hook-ran" }] } }),
+    );
   });
   afterEach(async () => {
     await pane?.close();

@@ -80,7 +80,10 @@ describe.skipIf(!HAS_TMUX)("plan mode and ask_user in tmux", () => {
     const p = await open("--plan");
     expect(await p.waitForText("Plan")).toBeTruthy();
     await send(p, "plan a greeting");
-    const dialog = await p.waitFor((s) => s.includes("Plan ready for review") && s.includes("Suggest changes"), { timeoutMs: TURN_MS, what: "the plan review" });
+    const dialog = await p.waitFor((s) => s.includes("Plan ready for review") && s.includes("Suggest changes"), {
+      timeoutMs: TURN_MS,
+      what: "the plan review",
+    });
     expect(dialog).toContain("- write hello.txt");
     expect(dialog).toMatch(/1\. Accept plan and continue in autopilot \(recommended\)/);
     expect(dialog).toMatch(/2\. Accept plan and continue interactively/);
@@ -91,13 +94,24 @@ describe.skipIf(!HAS_TMUX)("plan mode and ask_user in tmux", () => {
     expect(done).not.toContain("Suggest changes");
     expect(lastTool(server.completionRequests[2])).toMatch(/^Plan approved! Exited plan mode\./);
     expect(readFileSync(planPath, "utf8")).toContain("PLAN-BODY-MARKER");
-    const footer = done.split("\n").filter((line) => line.trim() !== "").slice(-3).join("\n");
+    const footer = done
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .slice(-3)
+      .join("\n");
     expect(footer).toContain("Interactive");
   });
 
   it("answers an ask_user form in the terminal", { timeout: 90_000 }, async () => {
     steps = [
-      () => toolCall("ask_user", { message: "Pick the storage.", requestedSchema: { type: "object", properties: { db: { type: "string", title: "Database", enum: ["sqlite", "postgres"] }, note: { type: "string", title: "Anything else?" } } } }),
+      () =>
+        toolCall("ask_user", {
+          message: "Pick the storage.",
+          requestedSchema: {
+            type: "object",
+            properties: { db: { type: "string", title: "Database", enum: ["sqlite", "postgres"] }, note: { type: "string", title: "Anything else?" } },
+          },
+        }),
       () => text("Thanks, noted."),
     ];
     const p = await open("");

@@ -87,7 +87,9 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux: issue 7", () => {
   });
 
   it("shows a hostile answer without letting it clear the screen or set the window title", { timeout: 60_000 }, async () => {
-    server.enqueue(text("Safe start \u001b[2J\u001b[3J\u001b[H\u001b]2;PWNED-TITLE\u0007\u001b]8;;https://evil.example/\u001b\\link\u001b]8;;\u001b\\ safe end"));
+    server.enqueue(
+      text("Safe start \u001b[2J\u001b[3J\u001b[H\u001b]2;PWNED-TITLE\u0007\u001b]8;;https://evil.example/\u001b\\link\u001b]8;;\u001b\\ safe end"),
+    );
     const p = await open();
     await p.waitFor(idle, { timeoutMs: START_MS, what: "the first idle prompt" });
     await p.type("say something");

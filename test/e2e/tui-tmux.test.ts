@@ -24,7 +24,11 @@ let pane: TmuxPane | undefined;
 
 /** The prompt is empty and nothing is running (the footer says "esc to interrupt" while busy). */
 const idle = (screen: string): boolean => screen.includes("› Ask anything") && !screen.includes("esc to interrupt");
-const lastLine = (screen: string): string => screen.split("\n").filter((line) => line.trim() !== "").at(-1) ?? "";
+const lastLine = (screen: string): string =>
+  screen
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .at(-1) ?? "";
 const contentOf = (message: { content?: unknown } | undefined): string =>
   typeof message?.content === "string" ? message.content : JSON.stringify(message?.content ?? "");
 const lastUser = (request: CompletionRequest | undefined): string => contentOf(request?.body.messages.filter((m) => m.role === "user").at(-1));
@@ -64,7 +68,9 @@ function sleepsIn(dir: string, seconds: string): number[] {
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const argv = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").filter((part) => part !== "");
+      const argv = readFileSync(`/proc/${entry}/cmdline`, "utf8")
+        .split("\0")
+        .filter((part) => part !== "");
       if (path.basename(argv[0] ?? "") === "sleep" && argv[1] === seconds && readlinkSync(`/proc/${entry}/cwd`) === dir) pids.push(Number(entry));
     } catch {
       // the process ended while we looked
@@ -107,10 +113,7 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
   });
 
   it("runs a shell command approved with 1 and shows its result", { timeout: 60_000 }, async () => {
-    server.enqueue(
-      toolCall("bash", { command: "echo approved-output > made.txt && cat made.txt", description: "Make a file" }),
-      text("The file is made."),
-    );
+    server.enqueue(toolCall("bash", { command: "echo approved-output > made.txt && cat made.txt", description: "Make a file" }), text("The file is made."));
     const p = await launch();
     await send(p, "make a file");
     const dialog = await p.waitForText("Do you want to run this command?", { timeoutMs: TURN_MS });

@@ -30,7 +30,11 @@ function recorder(): HookReporter & { events: string[]; warnings: string[] } {
 
 describe("runHookCommand", () => {
   it("gives the payload on stdin and parses a JSON answer", async () => {
-    const run = await runHookCommand(hook(`node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify({seen:JSON.parse(s).toolName})))'`), { toolName: "bash" }, tempDir("hook-"));
+    const run = await runHookCommand(
+      hook(`node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify({seen:JSON.parse(s).toolName})))'`),
+      { toolName: "bash" },
+      tempDir("hook-"),
+    );
     expect(run.exitCode).toBe(0);
     expect(run.json).toEqual({ seen: "bash" });
   });
@@ -60,7 +64,11 @@ describe("runHookCommand", () => {
   it("runs with the hook's env and cwd", async () => {
     const dir = tempDir("hook-cwd-");
     mkdirSync(path.join(dir, "sub"));
-    const run = await runHookCommand(hook('printf \'{"where":"%s","value":"%s"}\' "$(pwd)" "$HOOK_VALUE"', { cwd: path.join(dir, "sub"), env: { HOOK_VALUE: "42" } }), {}, dir);
+    const run = await runHookCommand(
+      hook('printf \'{"where":"%s","value":"%s"}\' "$(pwd)" "$HOOK_VALUE"', { cwd: path.join(dir, "sub"), env: { HOOK_VALUE: "42" } }),
+      {},
+      dir,
+    );
     expect(run.json).toEqual({ where: path.join(dir, "sub"), value: "42" });
   });
 
@@ -108,7 +116,11 @@ describe("HookSet", () => {
 
   it("reads additionalContext and stop blocks", async () => {
     const set = new HookSet(
-      [hook(`echo '{"additionalContext":"A"}'`, { event: "userPromptSubmitted" }), hook(`echo '{"additionalContext":"B"}'`, { event: "userPromptSubmitted" }), hook(`echo '{"decision":"block","reason":"run the tests"}'`, { event: "agentStop" })],
+      [
+        hook(`echo '{"additionalContext":"A"}'`, { event: "userPromptSubmitted" }),
+        hook(`echo '{"additionalContext":"B"}'`, { event: "userPromptSubmitted" }),
+        hook(`echo '{"decision":"block","reason":"run the tests"}'`, { event: "agentStop" }),
+      ],
       tempDir("h-"),
     );
     expect(additionalContext(await set.run("userPromptSubmitted", {}, recorder()))).toBe("A\n\nB");

@@ -15,11 +15,23 @@ describe("loading hooks", () => {
   it("reads user, settings and (when asked) repository hooks; reports bad files by name and field", () => {
     const home = tempDir("hooks-home-");
     const repo = tempDir("hooks-repo-");
-    write(path.join(home, "hooks", "a.json"), { version: 1, hooks: { preToolUse: [{ type: "command", bash: "./check.sh", timeoutSec: 5, matcher: "bash|edit" }], userPromptTransformed: [{ type: "command", bash: "x" }] } });
+    write(path.join(home, "hooks", "a.json"), {
+      version: 1,
+      hooks: {
+        preToolUse: [{ type: "command", bash: "./check.sh", timeoutSec: 5, matcher: "bash|edit" }],
+        userPromptTransformed: [{ type: "command", bash: "x" }],
+      },
+    });
     write(path.join(home, "hooks", "b.json"), { version: 1, hooks: { preToolUse: [{ type: "command", bash: "x", timeoutSec: "soon" }] } });
     write(path.join(home, "hooks", "c.json"), "{ nope");
     write(path.join(repo, ".github", "hooks", "repo.json"), { version: 1, hooks: { sessionStart: [{ type: "command", bash: "echo hi", cwd: "scripts" }] } });
-    const base = { agentHome: home, cwd: repo, gitRoot: repo, settingsFile: path.join(home, "settings.json"), settingsHooks: { agentStop: [{ type: "command", bash: "echo stop" }] } };
+    const base = {
+      agentHome: home,
+      cwd: repo,
+      gitRoot: repo,
+      settingsFile: path.join(home, "settings.json"),
+      settingsHooks: { agentStop: [{ type: "command", bash: "echo stop" }] },
+    };
     const without = collectHooks({ ...base, includeRepo: false });
     expect(without.hooks.map((hook) => [hook.event, hook.command, hook.source.kind])).toEqual([
       ["preToolUse", "./check.sh", "user"],
@@ -38,7 +50,16 @@ describe("loading hooks", () => {
   it("accepts settings' hooks as a whole hook file too, and reports a bad matcher", () => {
     expect(readSettingsHooks({ version: 1, hooks: { sessionEnd: [{ type: "command", bash: "true" }] } }, "settings.json", "/").hooks).toHaveLength(1);
     // Copilot's prompt hooks are not run here, but do not make the file unreadable.
-    const withPrompt = readSettingsHooks({ sessionStart: [{ type: "prompt", prompt: "/help" }, { type: "command", bash: "true" }] }, "settings.json", "/");
+    const withPrompt = readSettingsHooks(
+      {
+        sessionStart: [
+          { type: "prompt", prompt: "/help" },
+          { type: "command", bash: "true" },
+        ],
+      },
+      "settings.json",
+      "/",
+    );
     expect(withPrompt).toMatchObject({ problems: [], hooks: [{ event: "sessionStart", command: "true" }] });
     const bad = readSettingsHooks({ preToolUse: [{ type: "command", bash: "true", matcher: "(" }] }, "settings.json", "/");
     expect(bad.hooks).toEqual([]);

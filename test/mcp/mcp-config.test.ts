@@ -44,7 +44,10 @@ describe("MCP configuration", () => {
 
   it("reports a broken file or server and keeps the good ones", () => {
     const { home, cwd } = setup();
-    writeFileSync(path.join(home, "mcp-config.json"), JSON.stringify({ mcpServers: { good: { command: "x" }, nothing: { type: "http" }, odd: { command: 3 } } }));
+    writeFileSync(
+      path.join(home, "mcp-config.json"),
+      JSON.stringify({ mcpServers: { good: { command: "x" }, nothing: { type: "http" }, odd: { command: 3 } } }),
+    );
     const { servers, problems } = loadMcpConfig({ agentHome: home, cwd, additional: ["{not json"] });
     expect(servers.map((server) => server.name)).toEqual(["good"]);
     expect(problems).toHaveLength(3);
@@ -68,7 +71,10 @@ describe("MCP configuration", () => {
 
   it("--additional-mcp-config replaces a server of the same name; --disable-mcp-server and disabled:true leave one out", () => {
     const { home, cwd } = setup();
-    writeFileSync(path.join(home, "mcp-config.json"), JSON.stringify({ mcpServers: { a: { command: "old" }, b: { command: "b" }, c: { command: "c", disabled: true } } }));
+    writeFileSync(
+      path.join(home, "mcp-config.json"),
+      JSON.stringify({ mcpServers: { a: { command: "old" }, b: { command: "b" }, c: { command: "c", disabled: true } } }),
+    );
     writeFileSync(path.join(cwd, "extra.json"), JSON.stringify({ mcpServers: { a: { command: "new" } } }));
     const { servers } = loadMcpConfig({ agentHome: home, cwd, additional: ["@extra.json"], disabled: ["b"] });
     expect(servers.map((server) => [server.name, server.config.command])).toEqual([["a", "new"]]);

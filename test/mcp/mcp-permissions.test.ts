@@ -18,7 +18,12 @@ afterEach(async () => {
 
 function calledTools(): string[] {
   try {
-    return readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((line) => (JSON.parse(line) as { tool: string }).tool).filter((tool) => tool !== "started");
+    return readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as { tool: string }).tool)
+      .filter((tool) => tool !== "started");
   } catch {
     return [];
   }
@@ -79,7 +84,13 @@ describe("MCP calls and the permission gate", () => {
     const run = h.session.send("go");
     const requested = await waitForEvent(h, (event) => event.type === "permission.requested");
     if (requested.type !== "permission.requested") throw new Error("unreachable");
-    expect(requested.data.permissionRequest).toMatchObject({ kind: "mcp", serverName: "mini", toolName: "echo_text", args: { text: "please" }, readOnly: true });
+    expect(requested.data.permissionRequest).toMatchObject({
+      kind: "mcp",
+      serverName: "mini",
+      toolName: "echo_text",
+      args: { text: "please" },
+      readOnly: true,
+    });
     expect(calledTools()).toEqual([]);
     h.session.respondToPermission(requested.data.requestId, { kind: "approve-once" });
     await run;

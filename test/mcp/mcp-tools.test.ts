@@ -17,7 +17,12 @@ afterEach(async () => {
 
 function calls(log: string): { tool: string }[] {
   try {
-    return readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as { tool: string }).filter((call) => call.tool !== "started");
+    return readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { tool: string })
+      .filter((call) => call.tool !== "started");
   } catch {
     return [];
   }
@@ -48,7 +53,9 @@ describe("MCP servers' tools", () => {
     const result = await harness!.session.send("echo hi");
     expect(result.outcome).toBe("completed");
     expect(toolNames()).toEqual(expect.arrayContaining(["mini-echo_text", "mini-fail", "mini-count", "mini-hang"]));
-    const schema = (harness!.server.completionRequests[0]?.body.tools as { function: { name: string; parameters: Record<string, unknown> } }[]).find((tool) => tool.function.name === "mini-echo_text");
+    const schema = (harness!.server.completionRequests[0]?.body.tools as { function: { name: string; parameters: Record<string, unknown> } }[]).find(
+      (tool) => tool.function.name === "mini-echo_text",
+    );
     expect(schema?.function.parameters).toMatchObject({ type: "object", properties: { text: { type: "string" } }, required: ["text"] });
     const start = harness!.ofType("tool.execution_start")[0];
     expect(start?.data).toMatchObject({ toolName: "mini-echo_text", mcpServerName: "mini", mcpToolName: "echo_text" });
@@ -108,7 +115,10 @@ describe("MCP servers' tools", () => {
   it("serves a streamable HTTP server's tools", async () => {
     const http = await serveHttp();
     try {
-      harness = await startHarness({ allowAllTools: true, mcp: { additional: [mcpConfig({ web: { type: "http", url: http.url, headers: { "X-Test": "1" } } })] } });
+      harness = await startHarness({
+        allowAllTools: true,
+        mcp: { additional: [mcpConfig({ web: { type: "http", url: http.url, headers: { "X-Test": "1" } } })] },
+      });
       harness.server.enqueue(toolCall("web-echo_text", { text: "over http" }), text("done"));
       await harness.session.send("echo");
       expect(harness.ofType("tool.execution_complete")[0]?.data).toMatchObject({ success: true, result: { content: "echo: over http" } });
@@ -120,7 +130,9 @@ describe("MCP servers' tools", () => {
   });
 
   it("reports a server that fails to start, and answers without it", async () => {
-    harness = await startHarness({ mcp: { additional: [mcpConfig({ broken: { command: process.execPath, args: ["-e", "process.stderr.write('no config here\\n'); process.exit(3)"] } })] } });
+    harness = await startHarness({
+      mcp: { additional: [mcpConfig({ broken: { command: process.execPath, args: ["-e", "process.stderr.write('no config here\\n'); process.exit(3)"] } })] },
+    });
     harness.server.enqueue(text("fine"));
     const result = await harness.session.send("hello");
     expect(result.outcome).toBe("completed");
@@ -217,7 +229,12 @@ describe("MCP servers' tools", () => {
     const log = await withServer({ extra: { args: ["--import", "tsx", SERVER_SCRIPT, "--stdio", "--spawn-child"] } });
     await harness!.session.engine.mcp?.waitForStartup(20_000);
     await expect.poll(() => readFileSync(log, "utf8")).toContain('"child"');
-    const pids = readFileSync(log, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { tool: string; args: { pid?: number } }).filter((entry) => entry.tool === "started" || entry.tool === "child").map((entry) => entry.args.pid as number);
+    const pids = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { tool: string; args: { pid?: number } })
+      .filter((entry) => entry.tool === "started" || entry.tool === "child")
+      .map((entry) => entry.args.pid as number);
     expect(pids).toHaveLength(2);
     const alive = (pid: number) => {
       try {

@@ -44,8 +44,18 @@ const cases: [string, PermissionRequest, string, string[]][] = [
   ["a write", write(path.join(ws, "new.txt")), "create", ["--allow-tool write"]],
   ["a file outside: its directory, not the file", read(path.join(outside, "secret.txt")), "view", [`--add-dir ${outside} `]],
   ["a directory outside: itself", shell(`ls ${path.join(outside, "deep")}`), "bash", [`--add-dir ${path.join(outside, "deep")}`]],
-  ["a new file in a new directory outside: the nearest that exists", write(path.join(outside, "new", "sub", "x.txt")), "create", [`--add-dir ${outside} `, "--allow-tool write"]],
-  ["a command writing outside", shell(`echo x > ${path.join(outside, "out.txt")} && touch y`), "bash", ["--allow-tool 'shell(touch)'", "--allow-tool write", `--add-dir ${outside} `]],
+  [
+    "a new file in a new directory outside: the nearest that exists",
+    write(path.join(outside, "new", "sub", "x.txt")),
+    "create",
+    [`--add-dir ${outside} `, "--allow-tool write"],
+  ],
+  [
+    "a command writing outside",
+    shell(`echo x > ${path.join(outside, "out.txt")} && touch y`),
+    "bash",
+    ["--allow-tool 'shell(touch)'", "--allow-tool write", `--add-dir ${outside} `],
+  ],
   ["a directory with a quote and a space", read(path.join(spaced, "notes.txt")), "view", [`--add-dir '${root}/it'\\''s outside'`]],
   ["a URL", shell("curl -s https://example.com/a/b"), "bash", ["--allow-url https://example.com "]],
   ["a URL with a port", shell("curl -s http://127.0.0.1:8080/x"), "bash", ["--allow-url http://127.0.0.1:8080"]],
@@ -69,8 +79,12 @@ describe("the flags a denial suggests", () => {
   it("an ask rule: says no flag helps, and none does", async () => {
     const settings = { permissions: { ask: ["shell(touch)"] } };
     const message = await adviceOf(shell("touch x"), "bash", settings);
-    expect(message).toBe("No flag allows this: the rule `shell(touch)` (settings.json permissions.ask) asks every time, so it can only run where a person can approve it.");
-    expect((await check(shell("touch x"), "bash", { allowAllTools: true, allowAllPaths: true, allowAllUrls: true, allowTool: ["shell(touch)"] }, settings)).verdict).toBe("ask");
+    expect(message).toBe(
+      "No flag allows this: the rule `shell(touch)` (settings.json permissions.ask) asks every time, so it can only run where a person can approve it.",
+    );
+    expect(
+      (await check(shell("touch x"), "bash", { allowAllTools: true, allowAllPaths: true, allowAllUrls: true, allowTool: ["shell(touch)"] }, settings)).verdict,
+    ).toBe("ask");
   });
 
   it("a command the analysis cannot follow: says no flag helps, and --yolo does not", async () => {

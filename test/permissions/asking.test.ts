@@ -228,7 +228,10 @@ describe("what approves calls without asking, from every source", () => {
   it("--allow-all-tools from the command line or the environment is named, not shown as manual", async () => {
     const harness = await interactive({ permissions: parseCommandLine(["--allow-all-tools"]).permissions });
     expect(permissionModeLabel(harness.session.permissionBroker.summary)).toBe("Allow All Tools");
-    expect(await show(harness)).toEqual({ kind: "message", text: "Allow all is off.\nEvery tool call runs without asking (--allow-all-tools).\nDeny rules and the safety checks still apply." });
+    expect(await show(harness)).toEqual({
+      kind: "message",
+      text: "Allow all is off.\nEvery tool call runs without asking (--allow-all-tools).\nDeny rules and the safety checks still apply.",
+    });
     const saved = process.env.COPILOT_ALLOW_ALL;
     process.env.COPILOT_ALLOW_ALL = "true";
     try {
@@ -254,13 +257,16 @@ describe("what approves calls without asking, from every source", () => {
     await allowAllCommand.run({ session: harness.session.engine, args: "on" });
     expect(harness.session.permissionBroker.summary).toMatchObject({ tools: ["/allow-all"], urls: ["--allow-all-urls", "/allow-all"] });
     const off = await allowAllCommand.run({ session: harness.session.engine, args: "off" });
-    expect(off).toEqual({ kind: "message", text: "Allow all is off. Still in force:\nEvery URL is allowed (--allow-all-urls).\nDeny rules and the safety checks still apply." });
+    expect(off).toEqual({
+      kind: "message",
+      text: "Allow all is off. Still in force:\nEvery URL is allowed (--allow-all-urls).\nDeny rules and the safety checks still apply.",
+    });
   });
 
   it("settings.json allow rules that cover a whole kind, and the command", async () => {
     const harness = await interactive({ settings: { permissions: { allow: ["shell", "shell(git:*)"] } } });
     expect(permissionModeLabel(harness.session.permissionBroker.summary)).toBe("Allowed: shell");
-    expect((await show(harness)).kind === "message" && (await show(harness) as { text: string }).text).toContain("`shell` (settings.json permissions.allow)");
+    expect((await show(harness)).kind === "message" && ((await show(harness)) as { text: string }).text).toContain("`shell` (settings.json permissions.allow)");
     harness.session.permissionBroker.setAllowAll(true);
     expect(harness.session.permissionBroker.summary).toMatchObject({ tools: ["/allow-all"], paths: ["/allow-all"], urls: ["/allow-all"] });
     expect(permissionModeLabel(harness.session.permissionBroker.summary)).toBe("Allow All");

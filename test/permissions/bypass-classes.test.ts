@@ -17,7 +17,8 @@ const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "perm-classes-")));
 const ws = path.join(root, "ws");
 const outside = path.join(root, "outside");
 const home = path.join(root, "home");
-for (const dir of [path.join(ws, ".git", "hooks"), path.join(ws, "src"), path.join(ws, "docs"), path.join(outside, "src"), home]) mkdirSync(dir, { recursive: true });
+for (const dir of [path.join(ws, ".git", "hooks"), path.join(ws, "src"), path.join(ws, "docs"), path.join(outside, "src"), home])
+  mkdirSync(dir, { recursive: true });
 writeFileSync(path.join(ws, "README.md"), "# readme\n");
 writeFileSync(path.join(ws, "src", "a.ts"), "export {};\n");
 symlinkSync(path.join(outside, "src"), path.join(ws, "srclink")); // a directory link out of the workspace
@@ -26,9 +27,16 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 type Flags = CheckOptions["flags"];
 // The fixture lives in the temp dir, so the temp dir is not an allowed root here (its sibling would be inside).
 const env = { HOME: home, PATH: "/usr/bin:/bin" };
-const options = (flags: Flags, approvals?: CheckOptions["approvals"]): CheckOptions => ({ cwd: ws, flags: { disallowTempDir: true, ...flags }, env, homeDir: home, ...(approvals ? { approvals } : {}) });
+const options = (flags: Flags, approvals?: CheckOptions["approvals"]): CheckOptions => ({
+  cwd: ws,
+  flags: { disallowTempDir: true, ...flags },
+  env,
+  homeDir: home,
+  ...(approvals ? { approvals } : {}),
+});
 const sh = (command: string, flags: Flags = {}) => checkShell(command, options(flags));
-const tool = (request: PermissionRequest, name: string, flags: Flags = {}, approvals?: CheckOptions["approvals"]) => checkPermission(request, name, options(flags, approvals));
+const tool = (request: PermissionRequest, name: string, flags: Flags = {}, approvals?: CheckOptions["approvals"]) =>
+  checkPermission(request, name, options(flags, approvals));
 const fileWrite = (file: string, name: "create" | "edit", flags: Flags = {}, approvals?: CheckOptions["approvals"]) =>
   tool({ kind: "write", fileName: path.isAbsolute(file) ? file : path.join(ws, file), diff: "", intention: "x" }, name, flags, approvals);
 const view = (file: string, flags: Flags = {}) => tool({ kind: "read", path: file, intention: "x" }, "view", flags);
@@ -61,7 +69,8 @@ describe("writes that become code: git's executable configuration always asks, w
     expect(hasConfirm(decision), decision.reason).toBe(true);
   });
   it.each(FILES)("%s (%s) asks under write(.git/**), write(%s) and an earlier yes to writing that very file", async (file, name) => {
-    for (const rule of [".git/**", file, path.basename(file)]) expect((await fileWrite(file, name, { allowTool: [`write(${rule})`] })).verdict, rule).toBe("ask");
+    for (const rule of [".git/**", file, path.basename(file)])
+      expect((await fileWrite(file, name, { allowTool: [`write(${rule})`] })).verdict, rule).toBe("ask");
     expect((await fileWrite(file, name, {}, { writes: new Set([path.join(ws, file)]) })).verdict).toBe("ask");
   });
   it.each(FILES)("%s (%s) asks under --allow-all-tools while a deny rule is in force", async (file, name) => {
@@ -101,11 +110,21 @@ describe("writes that become code: git's executable configuration always asks, w
     writeFileSync(path.join(repo, ".git"), `gitdir: ${gitDir}\n`);
     writeFileSync(path.join(gitDir, "config"), "[core]\n\tbare = false\n[core]\n\thooksPath = .githooks\n");
     const inRepo = (file: string, flags: Flags) =>
-      checkPermission({ kind: "write", fileName: path.join(repo, file), diff: "", intention: "x" }, "create", { cwd: repo, flags: { disallowTempDir: true, ...flags }, env, homeDir: home });
+      checkPermission({ kind: "write", fileName: path.join(repo, file), diff: "", intention: "x" }, "create", {
+        cwd: repo,
+        flags: { disallowTempDir: true, ...flags },
+        env,
+        homeDir: home,
+      });
     expect((await inRepo(".githooks/pre-commit", { allowTool: ["write"] })).verdict).toBe("ask");
     expect((await inRepo(".githooks/pre-commit", DENY_RM)).verdict).toBe("ask");
     expect((await inRepo("src/a.ts", { allowTool: ["write"] })).verdict).toBe("allow");
-    const inGitDir = await checkPermission({ kind: "write", fileName: path.join(gitDir, "config"), diff: "", intention: "x" }, "edit", { cwd: repo, flags: { allowTool: ["write"], addDir: [gitDir] }, env, homeDir: home });
+    const inGitDir = await checkPermission({ kind: "write", fileName: path.join(gitDir, "config"), diff: "", intention: "x" }, "edit", {
+      cwd: repo,
+      flags: { allowTool: ["write"], addDir: [gitDir] },
+      env,
+      homeDir: home,
+    });
     expect(inGitDir.verdict, inGitDir.reason).toBe("ask");
     expect(inGitDir.reason).toContain("is git configuration that can run programs");
     const shell = await checkShell("cp hook .githooks/post-checkout", { cwd: repo, flags: { allowTool: ["write", "shell(cp)"] }, env, homeDir: home });
@@ -140,9 +159,12 @@ describe("writes that become code: git's executable configuration always asks, w
     expect((await sh("cp hook.sh .git/hooks/pre-commit", ALL)).verdict).toBe("allow");
   });
 
-  it.each([".gitignore", ".github/workflows/ci.yml", "src/git/config", ".git-blame-ignore-revs", "docs/.git-notes"])("%s is ordinary: write allows it", async (file) => {
-    expect((await fileWrite(file, "create", { allowTool: ["write"] })).verdict).toBe("allow");
-  });
+  it.each([".gitignore", ".github/workflows/ci.yml", "src/git/config", ".git-blame-ignore-revs", "docs/.git-notes"])(
+    "%s is ordinary: write allows it",
+    async (file) => {
+      expect((await fileWrite(file, "create", { allowTool: ["write"] })).verdict).toBe("allow");
+    },
+  );
 });
 
 describe("a write rule never lifts the path gate; path rules are relative to the workspace", () => {
@@ -156,7 +178,10 @@ describe("a write rule never lifts the path gate; path rules are relative to the
     ["write(*.ts) outside", () => fileWrite(path.join(outside, "x.ts"), "create", { allowTool: ["write(*.ts)"] })],
     ["write(**/*.ts) outside", () => fileWrite(path.join(outside, "src", "x.ts"), "create", { allowTool: ["write(**/*.ts)"] })],
     ["write(.env) outside", () => fileWrite(path.join(outside, ".env"), "create", { allowTool: ["write(.env)"] })],
-    ["write(/abs) outside still asks about the path", () => fileWrite(path.join(outside, "src", "a.ts"), "create", { allowTool: [`write(${path.join(outside, "src", "a.ts")})`] })],
+    [
+      "write(/abs) outside still asks about the path",
+      () => fileWrite(path.join(outside, "src", "a.ts"), "create", { allowTool: [`write(${path.join(outside, "src", "a.ts")})`] }),
+    ],
     ["read(src/**) outside", () => view(path.join(outside, "src", "a.ts"), { allowTool: ["read(src/**)"] })],
     ["read(/abs) outside", () => view(path.join(outside, "src", "a.ts"), { allowTool: [`read(${path.join(outside, "src", "a.ts")})`] })],
   ];
@@ -178,7 +203,9 @@ describe("a write rule never lifts the path gate; path rules are relative to the
   it("--add-dir lets the outside directory in; the workspace-relative rule still does not reach it", async () => {
     const decision = await fileWrite(path.join(outside, "src", "a.ts"), "create", { allowTool: ["write(src/**)"], addDir: [outside] });
     expect(decision.verdict === "ask" && decision.needs.map((need) => need.kind)).toEqual(["write"]);
-    expect((await fileWrite(path.join(outside, "src", "a.ts"), "create", { allowTool: [`write(${path.join(outside, "src", "a.ts")})`], addDir: [outside] })).verdict).toBe("allow");
+    expect(
+      (await fileWrite(path.join(outside, "src", "a.ts"), "create", { allowTool: [`write(${path.join(outside, "src", "a.ts")})`], addDir: [outside] })).verdict,
+    ).toBe("allow");
   });
 });
 
@@ -241,7 +268,10 @@ describe("programs that write files: every destination goes through the write ru
     ["wget -O docs/x https://example.com/x", "wget"],
   ];
   it.each(OUTSIDE_SRC)("%j is not approved by write(src/**) + shell(%s)", async (command, program) => {
-    const decision = await sh(command, { allowTool: ["write(src/**)", `shell(${program})`, "shell(export)", "shell(env)", "shell(sort)"], allowUrl: ["example.com"] });
+    const decision = await sh(command, {
+      allowTool: ["write(src/**)", `shell(${program})`, "shell(export)", "shell(env)", "shell(sort)"],
+      allowUrl: ["example.com"],
+    });
     expect(decision.verdict, decision.reason).toBe("ask");
     expect(decision.verdict === "ask" && decision.needs.some((need) => need.kind === "write" || need.kind === "path"), decision.reason).toBe(true);
   });
@@ -273,7 +303,15 @@ describe("programs that write files: every destination goes through the write ru
   );
 
   it("a deny write rule reaches every destination form", async () => {
-    for (const command of ["cp -t config README.md", "cp --target-directory=config x", "install x config/.env", "patch config/.env fix.diff", "mv x config/.env", "sort -o .env x", "curl -o .env https://example.com"]) {
+    for (const command of [
+      "cp -t config README.md",
+      "cp --target-directory=config x",
+      "install x config/.env",
+      "patch config/.env fix.diff",
+      "mv x config/.env",
+      "sort -o .env x",
+      "curl -o .env https://example.com",
+    ]) {
       const decision = await sh(command, { denyTool: ["write(.env)", "write(config/**)"], allowAllTools: true, allowAllUrls: true });
       expect(decision.verdict, command).toBe("deny");
     }
@@ -448,7 +486,8 @@ describe("commands whose effect cannot be seen", () => {
   });
 
   it.each(UNPARSED)("%j is asked about in every mode", async (command) => {
-    for (const flags of [{ allowTool: ["shell"] }, DENY_RM, { ...ALL, allowAllPaths: true, allowAllUrls: true }]) expect((await sh(command, flags)).verdict, JSON.stringify(flags)).toBe("ask");
+    for (const flags of [{ allowTool: ["shell"] }, DENY_RM, { ...ALL, allowAllPaths: true, allowAllUrls: true }])
+      expect((await sh(command, flags)).verdict, JSON.stringify(flags)).toBe("ask");
   });
 
   it("an alias named like an allowed program runs what it says", async () => {

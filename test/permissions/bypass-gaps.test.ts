@@ -41,15 +41,30 @@ const FOUND_BYPASSES: Gap[] = [
   { command: "sh < script.sh", flags: NONE, expected: "not allow", why: "a shell reading its script from a file counts as read-only" },
   { command: "bash <<< 'rm x'", flags: NONE, expected: "not allow", why: "a here-string fed to a shell is not parsed (heredocs are)" },
   { command: "bash <<< 'rm x'", flags: DENY_RM, expected: "deny", why: "a here-string fed to a shell is not parsed (heredocs are)" },
-  { command: "env sh <<EOF\nrm x\nEOF", flags: NONE, expected: "not allow", why: "a heredoc fed to a wrapped shell is not parsed, and the shell counts as read-only" },
+  {
+    command: "env sh <<EOF\nrm x\nEOF",
+    flags: NONE,
+    expected: "not allow",
+    why: "a heredoc fed to a wrapped shell is not parsed, and the shell counts as read-only",
+  },
   { command: "nohup bash <<EOF\nrm x\nEOF", flags: DENY_RM, expected: "deny", why: "a heredoc fed to a wrapped shell is not parsed" },
   { command: "sudo sh <<EOF\nrm x\nEOF", flags: DENY_RM, expected: "deny", why: "a heredoc fed to a wrapped shell is not parsed" },
   { command: "bash -c -- 'rm x'", flags: DENY_RM, expected: "deny", why: "`--` is taken for the script; bash runs the next word (verified)" },
-  { command: "bash -O extglob -c 'rm x'", flags: DENY_RM, expected: "deny", why: "-O takes a value; `extglob` is taken for a script file (verified that bash runs -c)" },
+  {
+    command: "bash -O extglob -c 'rm x'",
+    flags: DENY_RM,
+    expected: "deny",
+    why: "-O takes a value; `extglob` is taken for a script file (verified that bash runs -c)",
+  },
   // ── variables that choose the program: env's own VAR=value words skip DANGEROUS_VARIABLES (analyze.ts checks only
   //    assignments written before the command) ──
   { command: "env PATH=/tmp ls", flags: NONE, expected: "not allow", why: "env's VAR=value arguments skip the dangerous-variable check" },
-  { command: "env LD_PRELOAD=/tmp/evil.so cat README.md", flags: NONE, expected: "not allow", why: "env's VAR=value arguments skip the dangerous-variable check" },
+  {
+    command: "env LD_PRELOAD=/tmp/evil.so cat README.md",
+    flags: NONE,
+    expected: "not allow",
+    why: "env's VAR=value arguments skip the dangerous-variable check",
+  },
   { command: "env PATH=/tmp git status", flags: GIT_ONLY, expected: "not allow", why: "env's VAR=value arguments skip the dangerous-variable check" },
   { command: "env GIT_EXTERNAL_DIFF=rm git diff", flags: NONE, expected: "not allow", why: "git runs $GIT_EXTERNAL_DIFF (verified)" },
   // ── programs git runs from options and configuration (git.ts follows aliases, rebase -x, bisect run, … but not
@@ -57,25 +72,60 @@ const FOUND_BYPASSES: Gap[] = [
   { command: "GIT_EXTERNAL_DIFF=rm git diff", flags: GIT_ONLY, expected: "not allow", why: "git runs $GIT_EXTERNAL_DIFF (verified)" },
   { command: "git -c diff.external=rm diff", flags: GIT_ONLY, expected: "not allow", why: "git runs diff.external (verified)" },
   { command: "git -c core.fsmonitor='rm x' status", flags: GIT_ONLY, expected: "not allow", why: "git status runs core.fsmonitor (verified)" },
-  { command: "git -c core.pager='rm x' log", flags: GIT_ONLY, expected: "not allow", why: "the pager is a program git runs (with a terminal, which the bash tool lacks)" },
+  {
+    command: "git -c core.pager='rm x' log",
+    flags: GIT_ONLY,
+    expected: "not allow",
+    why: "the pager is a program git runs (with a terminal, which the bash tool lacks)",
+  },
   { command: "git -c core.sshCommand='rm x' fetch", flags: GIT_ONLY, expected: "not allow", why: "git runs core.sshCommand for ssh remotes" },
-  { command: "git clone --upload-pack='rm x' ../src dst", flags: GIT_ONLY, expected: "not allow", why: "for a local source git runs --upload-pack through the shell (verified)" },
-  { command: "git fetch --upload-pack='rm x' origin", flags: GIT_ONLY, expected: "not allow", why: "for a local remote git runs --upload-pack through the shell" },
+  {
+    command: "git clone --upload-pack='rm x' ../src dst",
+    flags: GIT_ONLY,
+    expected: "not allow",
+    why: "for a local source git runs --upload-pack through the shell (verified)",
+  },
+  {
+    command: "git fetch --upload-pack='rm x' origin",
+    flags: GIT_ONLY,
+    expected: "not allow",
+    why: "for a local remote git runs --upload-pack through the shell",
+  },
   { command: "git rebase '-xrm x' main", flags: DENY_RM, expected: "deny", why: "the stuck form -x<cmd> of rebase --exec is not followed" },
   // ── read-only classification (read-only.ts) ──
   { command: "git stash", flags: NONE, expected: "not allow", why: "`git stash` alone is `git stash push`, which rewrites the working tree" },
-  { command: "git reflog expire --expire=now --all", flags: NONE, expected: "not allow", why: "reflog is listed as read-only whatever follows; expire/delete drop history" },
-  { command: "git reflog delete HEAD@{1}", flags: NONE, expected: "not allow", why: "reflog is listed as read-only whatever follows; expire/delete drop history" },
+  {
+    command: "git reflog expire --expire=now --all",
+    flags: NONE,
+    expected: "not allow",
+    why: "reflog is listed as read-only whatever follows; expire/delete drop history",
+  },
+  {
+    command: "git reflog delete HEAD@{1}",
+    flags: NONE,
+    expected: "not allow",
+    why: "reflog is listed as read-only whatever follows; expire/delete drop history",
+  },
   { command: "go env -w GOFLAGS=-x", flags: NONE, expected: "not allow", why: "`go env -w` writes go's config file" },
   { command: "sort -uo out README.md", flags: NONE, expected: "not allow", why: "WRITING_OPTIONS only sees -o at the start of a word, not in -uo" },
   // The subcommand is the first word not starting with `-`, so a global option's value is taken for it.
-  { command: "npm --loglevel info install evil-pkg", flags: NONE, expected: "not allow", why: "`info` is --loglevel's value; npm installs (and runs install scripts)" },
+  {
+    command: "npm --loglevel info install evil-pkg",
+    flags: NONE,
+    expected: "not allow",
+    why: "`info` is --loglevel's value; npm installs (and runs install scripts)",
+  },
   { command: "docker -l info rm -f db", flags: NONE, expected: "not allow", why: "`info` is -l's value; docker removes a container" },
   { command: "kubectl -n get delete pods --all", flags: NONE, expected: "not allow", why: "`get` is -n's value; kubectl deletes pods" },
   { command: "pip --log list install evil", flags: NONE, expected: "not allow", why: "`list` is --log's value; pip installs" },
   // ── deny rules with a subcommand match argv word by word (rules.ts shellRuleMatches), so an option before the
   //    subcommand slips past them ──
-  { command: "kubectl -n prod delete pod api", flags: denyOnly("shell(kubectl delete)"), expected: "deny", why: "deny matches argv[1] === 'delete'; -n prod comes first" },
+  {
+    command: "kubectl -n prod delete pod api",
+    flags: denyOnly("shell(kubectl delete)"),
+    expected: "deny",
+    why: "deny matches argv[1] === 'delete'; -n prod comes first",
+  },
   { command: "npm -g install evil-pkg", flags: denyOnly("shell(npm install)"), expected: "deny", why: "deny matches argv[1] === 'install'; -g comes first" },
   { command: "docker --debug run alpine", flags: denyOnly("shell(docker run)"), expected: "deny", why: "deny matches argv[1] === 'run'; --debug comes first" },
   // ── programs that run a command but are not unwrapped (wrappers.ts WRAPPERS); an open list ──

@@ -97,7 +97,12 @@ describe("the floor refuses catastrophic commands even under --yolo", () => {
   });
 
   it("refuses a file tool writing to a disk device", async () => {
-    const decision = await checkPermission({ kind: "write", fileName: "/dev/sda", diff: "", intention: "x" }, "create", { cwd: ws, env, homeDir: home, flags: YOLO });
+    const decision = await checkPermission({ kind: "write", fileName: "/dev/sda", diff: "", intention: "x" }, "create", {
+      cwd: ws,
+      env,
+      homeDir: home,
+      flags: YOLO,
+    });
     expect(floorCheck(decision)).toBe("block-device-write");
   });
 
@@ -114,15 +119,20 @@ describe("the floor refuses catastrophic commands even under --yolo", () => {
 });
 
 describe("what cannot be known before running is asked about, even under --yolo", () => {
-  it.each(['rm -rf "$UNSET_VAR"/', "rm -rf $UNSET_VAR/*", "rm -rf $(pwd)", "xargs rm -rf < list", "echo / | xargs rm -rf", "find / -exec rm -rf {} +", "chmod -R 777 $DIR"])(
-    "asks about %j, with a confirm need first",
-    async (command) => {
-      const decision = await yolo(command);
-      expect(decision.verdict, decision.reason).toBe("ask");
-      expect(decision.verdict === "ask" && decision.needs[0]?.kind).toBe("confirm");
-      expect(decision.reason).toContain("until it runs");
-    },
-  );
+  it.each([
+    'rm -rf "$UNSET_VAR"/',
+    "rm -rf $UNSET_VAR/*",
+    "rm -rf $(pwd)",
+    "xargs rm -rf < list",
+    "echo / | xargs rm -rf",
+    "find / -exec rm -rf {} +",
+    "chmod -R 777 $DIR",
+  ])("asks about %j, with a confirm need first", async (command) => {
+    const decision = await yolo(command);
+    expect(decision.verdict, decision.reason).toBe("ask");
+    expect(decision.verdict === "ask" && decision.needs[0]?.kind).toBe("confirm");
+    expect(decision.reason).toContain("until it runs");
+  });
 
   it("an earlier approval of rm does not skip the confirmation", async () => {
     const decision = await yolo('rm -rf "$UNSET_VAR"/', { approvals: { commands: new Set(["rm"]) } });
@@ -131,12 +141,17 @@ describe("what cannot be known before running is asked about, even under --yolo"
 });
 
 describe("ordinary deletes inside the workspace are allowed under --yolo", () => {
-  it.each(["rm -rf build", "rm -rf ./build src/gen", "rm -r build", "rm -rf build/*", "find . -name '*.o' -delete", "find build -delete", "chmod -R u+w build"])(
-    "allows %j",
-    async (command) => {
-      expect(await yolo(command)).toEqual({ verdict: "allow", reason: "--allow-all-tools" });
-    },
-  );
+  it.each([
+    "rm -rf build",
+    "rm -rf ./build src/gen",
+    "rm -r build",
+    "rm -rf build/*",
+    "find . -name '*.o' -delete",
+    "find build -delete",
+    "chmod -R u+w build",
+  ])("allows %j", async (command) => {
+    expect(await yolo(command)).toEqual({ verdict: "allow", reason: "--allow-all-tools" });
+  });
 
   it("still asks without flags: the floor is not an allow list", async () => {
     expect((await checkShell("rm -rf build", { cwd: ws, env, homeDir: home, flags: { disallowTempDir: true } })).verdict).toBe("ask");
@@ -167,7 +182,13 @@ describe("settings.json permissions.floor.disable switches one check off", () =>
   });
 
   it("without --allow-all-paths, an outside delete with the check off is still asked about", async () => {
-    const decision = await checkShell(`rm -rf ${outsideDir}`, { cwd: ws, env, homeDir: home, flags: { allowAllTools: true, disallowTempDir: true }, settings: disable("recursive-delete") });
+    const decision = await checkShell(`rm -rf ${outsideDir}`, {
+      cwd: ws,
+      env,
+      homeDir: home,
+      flags: { allowAllTools: true, disallowTempDir: true },
+      settings: disable("recursive-delete"),
+    });
     expect(decision.verdict === "ask" && decision.needs.map((need) => need.kind)).toEqual(["path"]);
   });
 });

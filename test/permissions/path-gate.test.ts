@@ -34,12 +34,14 @@ const env = { HOME: home, PATH: "/usr/bin:/bin", OLDPWD: outside };
 type Flags = Partial<PermissionFlags>;
 const gated = (flags: Flags = {}): Flags => ({ disallowTempDir: true, ...flags });
 const sh = (command: string, flags: Flags = {}) => checkShell(command, { cwd: ws, flags: gated(flags), env, homeDir: home });
-const tool = (request: PermissionRequest, name: string, flags: Flags = {}) => checkPermission(request, name, { cwd: ws, flags: gated(flags), env, homeDir: home });
+const tool = (request: PermissionRequest, name: string, flags: Flags = {}) =>
+  checkPermission(request, name, { cwd: ws, flags: gated(flags), env, homeDir: home });
 const view = (file: string, flags: Flags = {}, name = "view") => tool({ kind: "read", path: file, intention: "x" }, name, flags);
 const write = (file: string, flags: Flags = {}, name = "create") => tool({ kind: "write", fileName: file, diff: "", intention: "x" }, name, flags);
 
 const needKinds = (decision: Decision) => (decision.verdict === "ask" ? decision.needs.map((need) => need.kind) : []);
-const pathNeeds = (decision: Decision) => (decision.verdict === "ask" ? decision.needs.flatMap((need) => (need.kind === "path" ? [need.resolved ?? `?${need.text}`] : [])) : []);
+const pathNeeds = (decision: Decision) =>
+  decision.verdict === "ask" ? decision.needs.flatMap((need) => (need.kind === "path" ? [need.resolved ?? `?${need.text}`] : [])) : [];
 const secret = path.join(outside, "secret.txt");
 
 describe("symlinks are resolved before the gate", () => {
@@ -106,9 +108,12 @@ describe("`..` and absolute paths", () => {
     expect(needKinds(decision)).toContain("path");
   });
 
-  it.each([`cat ${ws}/README.md`, "cat src/../README.md", "cat ./src/a.ts", "ls src", "cat src/*.ts", "cd src && ls"])("%s inside is read-only", async (command) => {
-    expect(await sh(command)).toEqual({ verdict: "allow", reason: "read-only" });
-  });
+  it.each([`cat ${ws}/README.md`, "cat src/../README.md", "cat ./src/a.ts", "ls src", "cat src/*.ts", "cd src && ls"])(
+    "%s inside is read-only",
+    async (command) => {
+      expect(await sh(command)).toEqual({ verdict: "allow", reason: "read-only" });
+    },
+  );
 
   it("view of an absolute path inside needs nothing", async () => {
     expect(await view(path.join(ws, "README.md"))).toEqual({ verdict: "allow", reason: "read-only" });
@@ -144,7 +149,9 @@ describe("allowed roots: --add-dir, the temp dir, --allow-all-paths", () => {
     expect((await checkShell(`cat ${secret}`, { ...options, flags: { disallowTempDir: true } })).verdict).toBe("ask");
     const probe = path.join(os.tmpdir(), "perm-gate-not-created.txt");
     expect((await checkPermission({ kind: "read", path: probe, intention: "x" }, "view", { ...options, flags: {} })).verdict).toBe("allow");
-    expect((await checkPermission({ kind: "read", path: probe, intention: "x" }, "view", { ...options, flags: { disallowTempDir: true } })).verdict).toBe("ask");
+    expect((await checkPermission({ kind: "read", path: probe, intention: "x" }, "view", { ...options, flags: { disallowTempDir: true } })).verdict).toBe(
+      "ask",
+    );
   });
 
   it("the temp dir is TMPDIR's, not /tmp as well: a workspace under /tmp does not open its neighbours", async () => {
@@ -156,10 +163,24 @@ describe("allowed roots: --add-dir, the temp dir, --allow-all-paths", () => {
       const options = { cwd: path.join(slash, "ws"), env, homeDir: home };
       const neighbour = path.join(slash, "neighbour", "x.txt");
       expect(pathNeeds(await checkShell(`echo x > ${neighbour}`, { ...options, flags: {} }))).toEqual([neighbour]);
-      expect(pathNeeds(await checkPermission({ kind: "write", fileName: neighbour, diff: "", intention: "x" }, "create", { ...options, flags: { allowAllTools: true } }))).toEqual([neighbour]);
+      expect(
+        pathNeeds(
+          await checkPermission({ kind: "write", fileName: neighbour, diff: "", intention: "x" }, "create", { ...options, flags: { allowAllTools: true } }),
+        ),
+      ).toEqual([neighbour]);
       const inTemp = path.join(slash, "mytmp", "x.txt");
-      expect((await checkPermission({ kind: "write", fileName: inTemp, diff: "", intention: "x" }, "create", { ...options, flags: { allowAllTools: true } })).verdict).toBe("allow");
-      expect((await checkPermission({ kind: "write", fileName: inTemp, diff: "", intention: "x" }, "create", { ...options, flags: { allowAllTools: true, disallowTempDir: true } })).verdict).toBe("ask");
+      expect(
+        (await checkPermission({ kind: "write", fileName: inTemp, diff: "", intention: "x" }, "create", { ...options, flags: { allowAllTools: true } }))
+          .verdict,
+      ).toBe("allow");
+      expect(
+        (
+          await checkPermission({ kind: "write", fileName: inTemp, diff: "", intention: "x" }, "create", {
+            ...options,
+            flags: { allowAllTools: true, disallowTempDir: true },
+          })
+        ).verdict,
+      ).toBe("ask");
     } finally {
       if (saved === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = saved;
@@ -175,11 +196,14 @@ describe("allowed roots: --add-dir, the temp dir, --allow-all-paths", () => {
 });
 
 describe("home: ~ and $HOME", () => {
-  it.each(["cat ~/.bashrc", "cat $HOME/.bashrc", 'cat "$HOME/.bashrc"', "cat ${HOME}/.bashrc", "ls ~", "cd && ls", "cd ~ && ls"])("%s is outside", async (command) => {
-    const decision = await sh(command);
-    expect(decision.verdict, decision.reason).toBe("ask");
-    expect(pathNeeds(decision).every((real) => real.startsWith(home))).toBe(true);
-  });
+  it.each(["cat ~/.bashrc", "cat $HOME/.bashrc", 'cat "$HOME/.bashrc"', "cat ${HOME}/.bashrc", "ls ~", "cd && ls", "cd ~ && ls"])(
+    "%s is outside",
+    async (command) => {
+      const decision = await sh(command);
+      expect(decision.verdict, decision.reason).toBe("ask");
+      expect(pathNeeds(decision).every((real) => real.startsWith(home))).toBe(true);
+    },
+  );
 
   it("view ~/.bashrc resolves ~ to the home directory", async () => {
     expect(pathNeeds(await view("~/.bashrc"))).toEqual([path.join(home, ".bashrc")]);
@@ -216,12 +240,15 @@ describe("redirections and write/read rules", () => {
     expect((await sh("echo x > /etc/x", { allowAllTools: true, allowAllPaths: true })).verdict).toBe("allow");
   });
 
-  it.each(["echo x > .env", "echo x >> ./.env", "printf x | tee .env", "echo x > config/.env", "echo x 2> .env"])("write(.env) allows %j and deny write(.env) refuses it", async (command) => {
-    expect(await sh(command, { allowTool: ["write(.env)", "shell(tee)"] })).toMatchObject({ verdict: "allow" });
-    const denied = await sh(command, { denyTool: ["write(.env)"], allowAllTools: true });
-    expect(denied.verdict).toBe("deny");
-    expect(denied.verdict === "deny" && denied.rule?.text).toBe("write(.env)");
-  });
+  it.each(["echo x > .env", "echo x >> ./.env", "printf x | tee .env", "echo x > config/.env", "echo x 2> .env"])(
+    "write(.env) allows %j and deny write(.env) refuses it",
+    async (command) => {
+      expect(await sh(command, { allowTool: ["write(.env)", "shell(tee)"] })).toMatchObject({ verdict: "allow" });
+      const denied = await sh(command, { denyTool: ["write(.env)"], allowAllTools: true });
+      expect(denied.verdict).toBe("deny");
+      expect(denied.verdict === "deny" && denied.rule?.text).toBe("write(.env)");
+    },
+  );
 
   it("write(.env) covers edit of .env and not README.md", async () => {
     expect((await write(path.join(ws, ".env"), { allowTool: ["write(.env)"] }, "edit")).verdict).toBe("allow");
@@ -229,10 +256,13 @@ describe("redirections and write/read rules", () => {
     expect((await write(path.join(ws, ".env"), { denyTool: ["write(.env)"], allowAllTools: true }, "edit")).verdict).toBe("deny");
   });
 
-  it.each(["cat .env", "cat ./src/../.env", "cat < .env", "grep KEY .env", "head -1 .env && echo done", "cp .env /tmp/copy"])("deny read(.env) refuses %j", async (command) => {
-    const decision = await sh(command, { denyTool: ["read(.env)"], allowAllTools: true, allowAllPaths: true });
-    expect(decision.verdict, decision.reason).toBe("deny");
-  });
+  it.each(["cat .env", "cat ./src/../.env", "cat < .env", "grep KEY .env", "head -1 .env && echo done", "cp .env /tmp/copy"])(
+    "deny read(.env) refuses %j",
+    async (command) => {
+      const decision = await sh(command, { denyTool: ["read(.env)"], allowAllTools: true, allowAllPaths: true });
+      expect(decision.verdict, decision.reason).toBe("deny");
+    },
+  );
 
   it("deny read(.env) refuses view .env and leaves README.md", async () => {
     expect((await view(path.join(ws, ".env"), { denyTool: ["read(.env)"] })).verdict).toBe("deny");

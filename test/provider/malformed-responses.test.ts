@@ -18,7 +18,14 @@ const chunk = (delta: unknown, extra: Record<string, unknown> = {}): string =>
   JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta, finish_reason: null }], ...extra });
 const hello = chunk({ role: "assistant", content: "Hello" });
 const stop = JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] });
-const usage = JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 0, model: "m", choices: [], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } });
+const usage = JSON.stringify({
+  id: "c",
+  object: "chat.completion.chunk",
+  created: 0,
+  model: "m",
+  choices: [],
+  usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
+});
 const completion = (message: Record<string, unknown>) => ({
   id: "c",
   object: "chat.completion",
@@ -45,24 +52,58 @@ const answered: [string, ScriptedResponse][] = [
   ["content that is a number", sse(chunk({ content: 5 }), hello, "[DONE]")],
   ["tool_calls that is not an array", sse(chunk({ tool_calls: "x" }), hello, "[DONE]")],
   ["content: null before the content", sse(chunk({ role: "assistant", content: null }), hello, stop, usage, "[DONE]")],
-  ["SSE comments and blank data", { kind: "raw", body: `: keep-alive\n\ndata: \n\ndata: ${hello}\n\ndata: [DONE]\n\n`, headers: { "content-type": "text/event-stream" } }],
+  [
+    "SSE comments and blank data",
+    { kind: "raw", body: `: keep-alive\n\ndata: \n\ndata: ${hello}\n\ndata: [DONE]\n\n`, headers: { "content-type": "text/event-stream" } },
+  ],
   ["no [DONE] at the end", sse(hello, stop)],
   ["an SSE stream labelled application/json", { kind: "raw", frames: [hello, "[DONE]"], headers: { "content-type": "application/json" } }],
   ["usage without choices", sse(JSON.stringify({ id: "c", usage: { prompt_tokens: 3, completion_tokens: 1 } }), hello, "[DONE]")],
   [
     "a gzip-compressed stream it declares",
-    { kind: "raw", bodyBase64: gzipSync(Buffer.from(`data: ${hello}\n\ndata: [DONE]\n\n`)).toString("base64"), headers: { "content-type": "text/event-stream", "content-encoding": "gzip" } },
+    {
+      kind: "raw",
+      bodyBase64: gzipSync(Buffer.from(`data: ${hello}\n\ndata: [DONE]\n\n`)).toString("base64"),
+      headers: { "content-type": "text/event-stream", "content-encoding": "gzip" },
+    },
   ],
   ["a non-streamed chat.completion", { kind: "json", body: completion({ content: "Hello" }) }],
-  ["a chat.completion sent as text/event-stream", { kind: "raw", body: JSON.stringify(completion({ content: "Hello" })), headers: { "content-type": "text/event-stream" } }],
+  [
+    "a chat.completion sent as text/event-stream",
+    { kind: "raw", body: JSON.stringify(completion({ content: "Hello" })), headers: { "content-type": "text/event-stream" } },
+  ],
 ];
 
 /** Responses with no answer in them, and what the error must say. */
 const failed: [string, ScriptedResponse, string, RegExp][] = [
-  ["a 200 whose JSON body is an error", { kind: "json", body: { error: { message: "upstream overloaded", type: "server_error" } } }, "server", /answered 200 with an error: upstream overloaded/],
-  ["an HTML page", { kind: "raw", body: "<!DOCTYPE html><html><body>Welcome to nginx</body></html>", headers: { "content-type": "text/html" } }, "invalid_response", /HTML page.*OPENAI_BASE_URL/],
-  ["gzip bytes nobody declared", { kind: "raw", bodyBase64: gzipSync(Buffer.from(`data: ${hello}\n\n`)).toString("base64"), headers: { "content-type": "text/event-stream" } }, "invalid_response", /gzip/],
-  ["binary bytes", { kind: "raw", bodyBase64: Buffer.from([0, 1, 2, 3, 255, 254, 0, 7, 8, 0, 1, 2]).toString("base64"), headers: { "content-type": "application/octet-stream" } }, "invalid_response", /binary data \(12 bytes\)/],
+  [
+    "a 200 whose JSON body is an error",
+    { kind: "json", body: { error: { message: "upstream overloaded", type: "server_error" } } },
+    "server",
+    /answered 200 with an error: upstream overloaded/,
+  ],
+  [
+    "an HTML page",
+    { kind: "raw", body: "<!DOCTYPE html><html><body>Welcome to nginx</body></html>", headers: { "content-type": "text/html" } },
+    "invalid_response",
+    /HTML page.*OPENAI_BASE_URL/,
+  ],
+  [
+    "gzip bytes nobody declared",
+    { kind: "raw", bodyBase64: gzipSync(Buffer.from(`data: ${hello}\n\n`)).toString("base64"), headers: { "content-type": "text/event-stream" } },
+    "invalid_response",
+    /gzip/,
+  ],
+  [
+    "binary bytes",
+    {
+      kind: "raw",
+      bodyBase64: Buffer.from([0, 1, 2, 3, 255, 254, 0, 7, 8, 0, 1, 2]).toString("base64"),
+      headers: { "content-type": "application/octet-stream" },
+    },
+    "invalid_response",
+    /binary data \(12 bytes\)/,
+  ],
   ["an empty body", { kind: "raw", body: "", headers: { "content-type": "application/json" } }, "empty_response", /an empty body/],
   ["an empty event stream", { kind: "raw", frames: [] }, "empty_response", /an empty body/],
   ["plain text", { kind: "raw", body: "Bad Gateway", headers: { "content-type": "text/plain" } }, "invalid_response", /text: "Bad Gateway"/],
@@ -87,7 +128,12 @@ describe("malformed responses end in an answer", () => {
     expect(result.outcome).toBe("completed");
     expect(result.finalMessage).toBe("Hello");
     expect(harness.ofType("session.error")).toEqual([]);
-    expect(harness.ofType("assistant.message_delta").map((event) => event.data.deltaContent).join("")).toBe("Hello");
+    expect(
+      harness
+        .ofType("assistant.message_delta")
+        .map((event) => event.data.deltaContent)
+        .join(""),
+    ).toBe("Hello");
   });
 
   it("shows a refusal as the answer", async () => {
@@ -166,7 +212,11 @@ describe("malformed responses end in a clear error", () => {
 });
 
 describe("tool arguments an endpoint should never send", () => {
-  const chainOf = (file: string) => readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { id: string; parentId: string | null; type: string });
+  const chainOf = (file: string) =>
+    readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { id: string; parentId: string | null; type: string });
 
   it.each([
     ["nested 100,000 deep", `{"path":${"[".repeat(100_000)}${"]".repeat(100_000)}}`, "arguments_too_deep", /nested more than 64 levels/],

@@ -98,7 +98,12 @@ describe("provider errors and retries, through the real openai client", () => {
     );
     await harness.session.send("2+2?");
     await harness.session.send("again?");
-    expect(harness.ofType("assistant.reasoning_delta").map((event) => event.data.deltaContent).join("")).toBe("two plus twoagain");
+    expect(
+      harness
+        .ofType("assistant.reasoning_delta")
+        .map((event) => event.data.deltaContent)
+        .join(""),
+    ).toBe("two plus twoagain");
     expect(harness.ofType("assistant.reasoning").map((event) => event.data.content)).toEqual(["two plus two", "again"]);
     expect(harness.ofType("assistant.usage")[0]?.data).toMatchObject({ model: "scripted-model", inputTokens: 120, outputTokens: 7, isByok: true });
     expect(harness.ofType("session.usage_info")[0]?.data).toMatchObject({ tokenLimit: 128_000, currentTokens: 127 });

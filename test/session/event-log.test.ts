@@ -10,7 +10,13 @@ import { tempDir } from "../support/engine-harness.js";
 let counter = 0;
 function event(type: string, data: Record<string, unknown>): SessionEvent {
   counter++;
-  return { id: `00000000-0000-4000-8000-${String(counter).padStart(12, "0")}`, timestamp: new Date().toISOString(), parentId: null, type, data } as unknown as SessionEvent;
+  return {
+    id: `00000000-0000-4000-8000-${String(counter).padStart(12, "0")}`,
+    timestamp: new Date().toISOString(),
+    parentId: null,
+    type,
+    data,
+  } as unknown as SessionEvent;
 }
 
 const hostile = [
@@ -18,7 +24,7 @@ const hostile = [
   "separators \u2028 and \u2029 inside",
   "\u001b[31mred\u001b[0m and \u001b]8;;http://x\u0007link",
   "a lone surrogate \ud800 here",
-  "quotes \" and backslashes \\ and a NUL \u0000 character",
+  'quotes " and backslashes \\ and a NUL \u0000 character',
 ];
 
 describe("the event log", () => {

@@ -9,7 +9,16 @@ function addSession(store: SessionStore, id: string, meta: { cwd: string; name?:
   store.create(id);
   writeFileSync(store.eventsFileOf(id), "");
   const firstPrompt = meta.firstPrompt === null ? undefined : (meta.firstPrompt ?? `prompt of ${id}`);
-  writeMetadata(store.dirOf(id), { id, cwd: meta.cwd, name: meta.name, userNamed: meta.name !== undefined, createdAt: meta.updatedAt, updatedAt: meta.updatedAt, eventCount: 0, firstPrompt });
+  writeMetadata(store.dirOf(id), {
+    id,
+    cwd: meta.cwd,
+    name: meta.name,
+    userNamed: meta.name !== undefined,
+    createdAt: meta.updatedAt,
+    updatedAt: meta.updatedAt,
+    eventCount: 0,
+    firstPrompt,
+  });
 }
 
 describe("the session store", () => {
@@ -49,7 +58,7 @@ describe("the session store", () => {
     addSession(sessions, "aaaaaaaa-4444-4444-8444-444444444444", { cwd: "/work/a", updatedAt: "2026-01-09T00:00:00Z", firstPrompt: null });
     expect((await sessions.conversations()).map((session) => session.id)).not.toContain("aaaaaaaa-4444-4444-8444-444444444444");
     expect((await sessions.latestFor("/work/a"))?.id).toBe(ids[1]);
-    expect((await sessions.latestFor("/work/c"))).toBeUndefined();
+    expect(await sessions.latestFor("/work/c")).toBeUndefined();
     expect((await sessions.conversations()).map((session) => session.id)).toEqual([ids[2], ids[1], ids[0]]);
   });
 

@@ -34,7 +34,14 @@ export function suggestedArgv(message: string): string[][] {
 }
 
 export function flagsFromArgv(argv: readonly string[]): Partial<PermissionFlags> {
-  const flags = { allowTool: [] as string[], addDir: [] as string[], allowUrl: [] as string[], allowAllTools: false, allowAllPaths: false, allowAllUrls: false };
+  const flags = {
+    allowTool: [] as string[],
+    addDir: [] as string[],
+    allowUrl: [] as string[],
+    allowAllTools: false,
+    allowAllPaths: false,
+    allowAllUrls: false,
+  };
   for (let index = 0; index < argv.length; index++) {
     const flag = argv[index];
     const value = () => {

@@ -38,9 +38,7 @@ export function countLines(s: string): number {
 export function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  return content
-    .map((part: unknown) => (isRecord(part) && typeof part["text"] === "string" ? part["text"] : ""))
-    .join("");
+  return content.map((part: unknown) => (isRecord(part) && typeof part["text"] === "string" ? part["text"] : "")).join("");
 }
 
 function offersTool(tools: unknown[] | undefined, name: string): boolean {

@@ -107,7 +107,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     agentHome: home,
     cwd,
     provider: createOpenAIChatProvider(config),
-    createProvider: (model, extra) => createOpenAIChatProvider({ ...config, model, ...(extra?.initiator ? { headers: { ...config.headers, "x-initiator": extra.initiator } } : {}) }),
+    createProvider: (model, extra) =>
+      createOpenAIChatProvider({ ...config, model, ...(extra?.initiator ? { headers: { ...config.headers, "x-initiator": extra.initiator } } : {}) }),
     providerConfig: config,
     mode: options.mode,
     maxAutopilotContinues: options.maxAutopilotContinues ?? 5,

@@ -18,11 +18,23 @@ function record(tool: string, args: unknown): void {
 }
 
 export function createTestServer(): McpServer {
-  const server = new McpServer({ name: "mini", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } }, instructions: "Prefer mini-echo_text for echoes." });
-  server.registerTool("echo_text", { description: "Echoes the text back", inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } }, async ({ text }) => {
-    record("echo_text", { text });
-    return { content: [{ type: "text", text: `echo: ${text}` }, { type: "image", data: "aGk=", mimeType: "image/png" }] };
-  });
+  const server = new McpServer(
+    { name: "mini", version: "1.0.0" },
+    { capabilities: { tools: { listChanged: true } }, instructions: "Prefer mini-echo_text for echoes." },
+  );
+  server.registerTool(
+    "echo_text",
+    { description: "Echoes the text back", inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
+    async ({ text }) => {
+      record("echo_text", { text });
+      return {
+        content: [
+          { type: "text", text: `echo: ${text}` },
+          { type: "image", data: "aGk=", mimeType: "image/png" },
+        ],
+      };
+    },
+  );
   server.registerTool("fail", { description: "Always fails" }, async () => {
     record("fail", {});
     return { content: [{ type: "text", text: "it went wrong on purpose" }], isError: true };
@@ -31,7 +43,11 @@ export function createTestServer(): McpServer {
     record("count", { to });
     const token = extra._meta?.progressToken;
     for (let step = 1; step <= to; step++) {
-      if (token !== undefined) await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: step, total: to, message: `step ${step}` } });
+      if (token !== undefined)
+        await extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken: token, progress: step, total: to, message: `step ${step}` },
+        });
       // Work between steps, as a real tool has: the client reads each notification before the result.
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -53,7 +69,11 @@ export function createTestServer(): McpServer {
   });
   server.registerTool("ask_name", { description: "Asks the user for a name (elicitation)" }, async () => {
     record("ask_name", {});
-    const answer = await server.server.elicitInput({ mode: "form", message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } });
+    const answer = await server.server.elicitInput({
+      mode: "form",
+      message: "Your name?",
+      requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+    });
     return { content: [{ type: "text", text: `${answer.action}${answer.content ? `: ${String(answer.content.name)}` : ""}` }] };
   });
   server.registerTool("add_tool", { description: "Adds the tool late_tool (tools/list_changed)" }, async () => {
@@ -71,7 +91,10 @@ export async function serveHttp(): Promise<{ url: string; close(): Promise<void>
     const id = request.headers["mcp-session-id"];
     let transport = typeof id === "string" ? transports.get(id) : undefined;
     if (!transport) {
-      const created = new StreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID(), onsessioninitialized: (sessionId) => void transports.set(sessionId, created) });
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => crypto.randomUUID(),
+        onsessioninitialized: (sessionId) => void transports.set(sessionId, created),
+      });
       await createTestServer().connect(created);
       transport = created;
     }

@@ -57,7 +57,12 @@ export function usageOf(resp: StreamResponse, ctx: RenderContext): ScriptedUsage
   if (resp.usage) {
     return { ...resp.usage, total_tokens: resp.usage.total_tokens ?? resp.usage.prompt_tokens + resp.usage.completion_tokens };
   }
-  const output = (resp.reasoning ?? "") + (resp.text ?? "") + resolveToolCalls(resp, ctx).map((c) => c.name + c.arguments).join("");
+  const output =
+    (resp.reasoning ?? "") +
+    (resp.text ?? "") +
+    resolveToolCalls(resp, ctx)
+      .map((c) => c.name + c.arguments)
+      .join("");
   const prompt_tokens = estimateTokens(JSON.stringify(ctx.request.messages));
   const completion_tokens = Math.max(1, estimateTokens(output));
   return { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens };

@@ -111,7 +111,10 @@ describe("streamed responses through the openai client", () => {
 describe("errors and broken connections", () => {
   it("surfaces 429 with retry-after as RateLimitError", async () => {
     server.enqueue(httpError(429, { headers: { "retry-after": "0" }, message: "slow down" }));
-    const error = await create().then(() => undefined, (e: unknown) => e);
+    const error = await create().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(OpenAI.RateLimitError);
     const rateLimit = error as InstanceType<typeof OpenAI.RateLimitError>;
     expect(rateLimit.status).toBe(429);
@@ -175,7 +178,10 @@ describe("errors and broken connections", () => {
 
   it("close() destroys hung responses instead of hanging", async () => {
     server.enqueue(hang());
-    const pending = create().then(() => "resolved", (e: unknown) => e);
+    const pending = create().then(
+      () => "resolved",
+      (e: unknown) => e,
+    );
     await server.waitForHang();
     await server.close();
     expect(await pending).toBeInstanceOf(OpenAI.APIConnectionError);

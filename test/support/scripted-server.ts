@@ -114,12 +114,24 @@ export class ScriptedServer {
 
   /** Resolves once `n` completion requests have arrived in total (immediately if already so). */
   waitForRequests(n: number, options: { timeoutMs?: number } = {}): Promise<CompletionRequest[]> {
-    return this.waitFor("completion", () => this.completionRequests.length >= n, () => this.completionRequests.slice(0, n), options.timeoutMs, `${n} completion request(s)`);
+    return this.waitFor(
+      "completion",
+      () => this.completionRequests.length >= n,
+      () => this.completionRequests.slice(0, n),
+      options.timeoutMs,
+      `${n} completion request(s)`,
+    );
   }
 
   /** Resolves once `n` stall points have been reached in total (immediately if already so). */
   waitForHang(n = 1, options: { timeoutMs?: number } = {}): Promise<HangInfo> {
-    return this.waitFor("hang", () => this.hangs.length >= n, () => this.hangs[n - 1] as HangInfo, options.timeoutMs, `hang #${n}`);
+    return this.waitFor(
+      "hang",
+      () => this.hangs.length >= n,
+      () => this.hangs[n - 1] as HangInfo,
+      options.timeoutMs,
+      `hang #${n}`,
+    );
   }
 
   /** Stop listening and destroy every open socket (hung responses included). Idempotent. */

@@ -233,7 +233,11 @@ export function processState(pid: number): "running" | "zombie" | "gone" {
 /** The direct children of a process (Linux /proc). */
 export function childPids(pid: number): number[] {
   try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter((part) => part !== "").map(Number);
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter((part) => part !== "")
+      .map(Number);
   } catch {
     return [];
   }

@@ -23,9 +23,7 @@ describe("sync commands that outlive initial_wait", () => {
     // The command only prints "done" after the test has created the file, so the order does not depend on timing.
     const command = "echo started; while [ ! -e go ]; do sleep 0.05; done; echo done";
     const first = await runTool(tool("bash"), { command, description: "Wait for go", initial_wait: 1 }, shells.t.ctx);
-    expect(first.content).toBe(
-      "started\n<command still running after 1s; shellId: 1. Use read_bash to read more output, stop_bash to stop it>",
-    );
+    expect(first.content).toBe("started\n<command still running after 1s; shellId: 1. Use read_bash to read more output, stop_bash to stop it>");
     expect(first.telemetry?.backgrounded).toBe(true);
 
     const listed = await runTool(tool("list_bash"), {}, nextCall(shells.t));
@@ -41,9 +39,7 @@ describe("sync commands that outlive initial_wait", () => {
     expect(shells.manager.backgroundShells()).toEqual([]);
 
     // Once its exit has been reported the shell is forgotten, with a helpful message.
-    await expect(runTool(tool("read_bash"), { shellId: "1", delay: 0 }, nextCall(shells.t))).rejects.toThrow(
-      /already exited <exited with exit code 0>/,
-    );
+    await expect(runTool(tool("read_bash"), { shellId: "1", delay: 0 }, nextCall(shells.t))).rejects.toThrow(/already exited <exited with exit code 0>/);
     expect((await runTool(tool("list_bash"), {}, nextCall(shells.t))).content).toBe("No shells.");
   });
 
@@ -97,11 +93,7 @@ describe("async mode", () => {
 
   it("detach keeps the process alive through dispose, and its output is read from the log file", async () => {
     const command = 'echo "pid:$$"; while [ ! -e go ]; do sleep 0.05; done; echo released; sleep 100';
-    const started = await runTool(
-      tool("bash"),
-      { command, description: "Detached", mode: "async", detach: true, shellId: "d" },
-      shells.t.ctx,
-    );
+    const started = await runTool(tool("bash"), { command, description: "Detached", mode: "async", detach: true, shellId: "d" }, shells.t.ctx);
     expect(started.content).toContain("detached");
     const pid = shells.manager.get("d")?.pid as number;
     detachedPids.push(pid);
@@ -120,16 +112,12 @@ describe("async mode", () => {
 describe("shell ids", () => {
   it("read_bash and stop_bash reject unknown ids, listing the known ones", async () => {
     await runTool(tool("bash"), { command: "sleep 100", description: "Sleep", mode: "async", shellId: "web" }, shells.t.ctx);
-    await expect(runTool(tool("read_bash"), { shellId: "nope", delay: 0 }, nextCall(shells.t))).rejects.toThrow(
-      'Unknown shellId "nope". Known shells: web.',
-    );
+    await expect(runTool(tool("read_bash"), { shellId: "nope", delay: 0 }, nextCall(shells.t))).rejects.toThrow('Unknown shellId "nope". Known shells: web.');
     await expect(runTool(tool("stop_bash"), { shellId: "nope" }, nextCall(shells.t))).rejects.toThrow(/Known shells: web/);
   });
 
   it("says there are no shells when none exist", async () => {
-    await expect(runTool(tool("read_bash"), { shellId: "1", delay: 0 }, shells.t.ctx)).rejects.toThrow(
-      /There are no shells/,
-    );
+    await expect(runTool(tool("read_bash"), { shellId: "1", delay: 0 }, shells.t.ctx)).rejects.toThrow(/There are no shells/);
     expect((await runTool(tool("list_bash"), {}, shells.t.ctx)).content).toBe("No shells.");
   });
 });
@@ -160,8 +148,6 @@ describe("dispose", () => {
 
     await shells.manager.dispose();
     await waitFor(() => pids.every((pid) => !isProcessAlive(pid)), 10_000, "background shell to die");
-    await expect(runTool(tool("bash"), { command: "true", description: "x" }, nextCall(shells.t))).rejects.toThrow(
-      /shutting down/,
-    );
+    await expect(runTool(tool("bash"), { command: "true", description: "x" }, nextCall(shells.t))).rejects.toThrow(/shutting down/);
   });
 });

@@ -40,10 +40,14 @@ describe("large output", () => {
     const shell = shells.manager.get("1");
     if (!shell) throw new Error("shell 1 is not registered");
     let maxRetained = 0;
-    await waitFor(() => {
-      maxRetained = Math.max(maxRetained, shell.buffer.retainedBytes);
-      return shell.buffer.totalBytes >= 38_888_896;
-    }, 60_000, "seq to finish printing");
+    await waitFor(
+      () => {
+        maxRetained = Math.max(maxRetained, shell.buffer.retainedBytes);
+        return shell.buffer.totalBytes >= 38_888_896;
+      },
+      60_000,
+      "seq to finish printing",
+    );
     expect(maxRetained).toBeLessThanOrEqual(HEAD + 2 * TAIL);
     await runTool(bash, { command: "touch go", description: "Release" }, nextCall(shells.t));
     const read = await runTool(findTool(shells.tools, "read_bash"), { shellId: "1", delay: 30 }, nextCall(shells.t));
@@ -67,8 +71,7 @@ describe("large output", () => {
 describe("UTF-8", () => {
   it("decodes a multibyte character split across chunks", async () => {
     // € is e2 82 ac. The command writes "a" and half of it, waits until the test has seen the "a", then the rest.
-    const command =
-      "printf 'a\\xe2\\x82'; while [ ! -e go ]; do sleep 0.05; done; printf '\\xac and \\xf0\\x9f'; printf '\\x98\\x80\\n'";
+    const command = "printf 'a\\xe2\\x82'; while [ ! -e go ]; do sleep 0.05; done; printf '\\xac and \\xf0\\x9f'; printf '\\x98\\x80\\n'";
     const bash = findTool(shells.tools, "bash");
     const running = runTool(bash, { command, description: "Euro", initial_wait: 600 }, shells.t.ctx);
     await waitFor(() => (shells.manager.get("1")?.buffer.totalBytes ?? 0) >= 1, 10_000, "the first byte");

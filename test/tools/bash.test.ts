@@ -40,11 +40,7 @@ describe("bash (sync)", () => {
   it("gives commands /dev/null as stdin", async () => {
     const cat = await runTool(bash(), { command: "cat", description: "Cat stdin", initial_wait: 20 }, shells.t.ctx);
     expect(cat.content).toBe("<exited with exit code 0>");
-    const read = await runTool(
-      bash(),
-      { command: 'read x; echo "status:$? got:$x"', description: "Read stdin", initial_wait: 20 },
-      nextCall(shells.t),
-    );
+    const read = await runTool(bash(), { command: 'read x; echo "status:$? got:$x"', description: "Read stdin", initial_wait: 20 }, nextCall(shells.t));
     expect(read.content).toBe("status:1 got:\n<exited with exit code 0>");
   });
 

@@ -62,7 +62,11 @@ describe("edit", () => {
 
   it("replaces the one occurrence and reports the diff and line counts", async () => {
     t.write({ "f.js": source });
-    const out = await runTool(editTool, { path: t.at("f.js"), old_str: "function a() {\n  return 1;", new_str: "function a() {\n  const x = 2;\n  return x;" }, t.ctx);
+    const out = await runTool(
+      editTool,
+      { path: t.at("f.js"), old_str: "function a() {\n  return 1;", new_str: "function a() {\n  const x = 2;\n  return x;" },
+      t.ctx,
+    );
     expect(read("f.js")).toBe(source.replace("function a() {\n  return 1;", "function a() {\n  const x = 2;\n  return x;"));
     expect(out.content).toBe(`File ${t.at("f.js")} updated with changes.`);
     expect(out.detailedContent).toContain("-  return 1;");

@@ -58,9 +58,7 @@ describe("glob", () => {
   it("honours root, nested, negated and info/exclude ignore rules; includes hidden files but not .git", async () => {
     writeRepo();
     const ts = await runTool(globTool, { pattern: "**/*.ts" }, t.ctx);
-    expect(paths(ts.content)).toEqual(
-      [".github/ci.ts", "a.ts", "src/c.ts", "sub/root-only.ts", "sub/x.ts"].map((p) => t.at(p)).sort(),
-    );
+    expect(paths(ts.content)).toEqual([".github/ci.ts", "a.ts", "src/c.ts", "sub/root-only.ts", "sub/x.ts"].map((p) => t.at(p)).sort());
     const logs = await runTool(globTool, { pattern: "**/*.log" }, t.ctx);
     expect(paths(logs.content)).toEqual([t.at("keep.log"), t.at("sub/important.log")].sort());
   });
@@ -130,17 +128,7 @@ describe("file walker", () => {
     const all = await listFiles(t.cwd);
     expect(all.truncated).toBe(false);
     const rel = all.files.map((f) => f.slice(t.cwd.length + 1));
-    expect(rel).toEqual([
-      ".github/ci.ts",
-      ".gitignore",
-      "a.ts",
-      "keep.log",
-      "src/c.ts",
-      "sub/.gitignore",
-      "sub/important.log",
-      "sub/root-only.ts",
-      "sub/x.ts",
-    ]);
+    expect(rel).toEqual([".github/ci.ts", ".gitignore", "a.ts", "keep.log", "src/c.ts", "sub/.gitignore", "sub/important.log", "sub/root-only.ts", "sub/x.ts"]);
     const some = await listFiles(t.cwd, { maxFiles: 3 });
     expect(some.files).toHaveLength(3);
     expect(some.truncated).toBe(true);

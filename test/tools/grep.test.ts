@@ -118,9 +118,7 @@ for (const backend of backends) {
     });
 
     it("searches explicit files and several paths", async () => {
-      expect(await grep({ pattern: "foo", paths: [t.at("src/util.py"), "README.md"], "-i": true })).toBe(
-        `${t.at("src/util.py")}\n${t.at("README.md")}`,
-      );
+      expect(await grep({ pattern: "foo", paths: [t.at("src/util.py"), "README.md"], "-i": true })).toBe(`${t.at("src/util.py")}\n${t.at("README.md")}`);
     });
 
     it("says when nothing matched", async () => {
@@ -192,7 +190,9 @@ describe("grep fallback details", () => {
     expect(files).toContain("--files-with-matches");
     expect(files.slice(-4)).toEqual(["--regexp", "-x", "--", "/r"]);
     const content = ripgrepArgs({ ...base, mode: "content", before: 2, after: 1, ignoreCase: true, multiline: true, glob: "*.ts", type: "ts" });
-    expect(content).toEqual(expect.arrayContaining(["--line-number", "--before-context=2", "--after-context=1", "--ignore-case", "--multiline", "--glob=*.ts", "--type=ts"]));
+    expect(content).toEqual(
+      expect.arrayContaining(["--line-number", "--before-context=2", "--after-context=1", "--ignore-case", "--multiline", "--glob=*.ts", "--type=ts"]),
+    );
     expect(ripgrepArgs({ ...base, mode: "count" })).toContain("--count");
   });
 });

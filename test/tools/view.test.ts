@@ -14,8 +14,7 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
-const lines = (n: number, make = (i: number) => `line ${i}`): string =>
-  Array.from({ length: n }, (_, i) => make(i + 1)).join("\n") + "\n";
+const lines = (n: number, make = (i: number) => `line ${i}`): string => Array.from({ length: n }, (_, i) => make(i + 1)).join("\n") + "\n";
 
 describe("view: files", () => {
   it("prefixes each line with its 1-based number", async () => {

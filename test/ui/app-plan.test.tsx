@@ -22,10 +22,25 @@ afterEach(async () => {
 async function startApp() {
   host = await TestSessionHost.start();
   const current = host;
-  const store = new TranscriptStore(transcriptFromLog(current.history, initialTranscript({ mode: current.session.mode, model: current.session.model, permissionSummary: current.session.permissionSummary })));
+  const store = new TranscriptStore(
+    transcriptFromLog(
+      current.history,
+      initialTranscript({ mode: current.session.mode, model: current.session.model, permissionSummary: current.session.permissionSummary }),
+    ),
+  );
   current.session.subscribe((event) => store.push(event));
   tui = renderTui(
-    <App host={current} store={store} theme={plainTheme} history={new MemoryPromptHistory()} listFiles={() => Promise.resolve([])} version="test" exit={() => undefined} refreshKey={0} requestReprint={() => undefined} />,
+    <App
+      host={current}
+      store={store}
+      theme={plainTheme}
+      history={new MemoryPromptHistory()}
+      listFiles={() => Promise.resolve([])}
+      version="test"
+      exit={() => undefined}
+      refreshKey={0}
+      requestReprint={() => undefined}
+    />,
   );
   await tui.waitForFrame((frame) => frame.includes("Ask anything"));
   return { host: current, tui };
@@ -35,7 +50,14 @@ describe("plan mode in the app", () => {
   it("Shift+Tab enters plan mode; the review's 'exit without running' leaves it and tells the model", async () => {
     const { host, tui } = await startApp();
     tui.bus.press("shift+tab");
-    await tui.waitForFrame((frame) => /Plan/.test(frame.split("\n").filter((line) => line.trim() !== "").at(-1) ?? ""));
+    await tui.waitForFrame((frame) =>
+      /Plan/.test(
+        frame
+          .split("\n")
+          .filter((line) => line.trim() !== "")
+          .at(-1) ?? "",
+      ),
+    );
     expect(host.session.mode).toBe("plan");
     host.server.enqueue(toolCall("exit_plan_mode", { summary: "- one step" }), text("Understood, not implementing."));
     tui.bus.type("plan it");
@@ -51,7 +73,10 @@ describe("plan mode in the app", () => {
 
   it("shows an ask_user form and sends the answer", async () => {
     const { host, tui } = await startApp();
-    host.server.enqueue(toolCall("ask_user", { message: "Ship it?", requestedSchema: { type: "object", properties: { ok: { type: "boolean", title: "Ready" } } } }), text("Shipping."));
+    host.server.enqueue(
+      toolCall("ask_user", { message: "Ship it?", requestedSchema: { type: "object", properties: { ok: { type: "boolean", title: "Ready" } } } }),
+      text("Shipping."),
+    );
     tui.bus.type("go");
     tui.bus.press("enter");
     await tui.waitForFrame((frame) => frame.includes("Ship it?") && frame.includes("1. Yes"));

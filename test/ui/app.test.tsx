@@ -25,9 +25,16 @@ afterEach(async () => {
 async function startApp(options: { exit?: () => void; flags?: Parameters<typeof TestSessionHost.start>[0] } = {}) {
   host = await TestSessionHost.start(options.flags);
   const current = host;
-  const store = new TranscriptStore(transcriptFromLog(current.history, initialTranscript({ mode: current.session.mode, model: current.session.model, permissionSummary: current.session.permissionSummary })));
+  const store = new TranscriptStore(
+    transcriptFromLog(
+      current.history,
+      initialTranscript({ mode: current.session.mode, model: current.session.model, permissionSummary: current.session.permissionSummary }),
+    ),
+  );
   current.session.subscribe((event) => store.push(event));
-  current.onSwitch(() => store.update(() => initialTranscript({ mode: current.session.mode, model: current.session.model, permissionSummary: current.session.permissionSummary })));
+  current.onSwitch(() =>
+    store.update(() => initialTranscript({ mode: current.session.mode, model: current.session.model, permissionSummary: current.session.permissionSummary })),
+  );
   tui = renderTui(
     <App
       host={current}
@@ -164,7 +171,9 @@ describe("the app with the real engine", () => {
     tui.bus.press("enter");
     await tui.waitForFrame((frame) => frame.includes("I saw it."));
     const messages = host.server.completionRequests[0]?.body.messages ?? [];
-    expect(messages.some((message) => String(message.content).includes("<user_shell_command_output>") && String(message.content).includes("shell-says-hi"))).toBe(true);
+    expect(
+      messages.some((message) => String(message.content).includes("<user_shell_command_output>") && String(message.content).includes("shell-says-hi")),
+    ).toBe(true);
   });
 
   it("Ctrl+C on an empty idle prompt warns, and a second one exits", async () => {
@@ -244,7 +253,17 @@ describe("the app with the real engine", () => {
     await host.switchTo(id);
     const store = new TranscriptStore(transcriptFromLog(host.history, initialTranscript({ mode: host.session.mode, model: host.session.model })));
     const view = renderTui(
-      <App host={host} store={store} theme={plainTheme} history={new MemoryPromptHistory()} listFiles={async () => []} version="test" exit={() => undefined} refreshKey={0} requestReprint={() => undefined} />,
+      <App
+        host={host}
+        store={store}
+        theme={plainTheme}
+        history={new MemoryPromptHistory()}
+        listFiles={async () => []}
+        version="test"
+        exit={() => undefined}
+        refreshKey={0}
+        requestReprint={() => undefined}
+      />,
     );
     const frame = await view.waitForFrame((current) => current.includes("Remembered answer."));
     expect(frame).toContain("› an earlier question");

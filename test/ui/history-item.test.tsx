@@ -10,7 +10,9 @@ import { renderTui } from "../support/render-tui.js";
 const colour = createTheme({ FORCE_COLOR: "1" }, true);
 
 function show(item: TranscriptItem, options: { width?: number; theme?: Theme; showReasoning?: boolean } = {}) {
-  const tui = renderTui(<HistoryItem item={item} width={options.width ?? 60} theme={options.theme ?? plainTheme} showReasoning={options.showReasoning ?? false} />);
+  const tui = renderTui(
+    <HistoryItem item={item} width={options.width ?? 60} theme={options.theme ?? plainTheme} showReasoning={options.showReasoning ?? false} />,
+  );
   const frame = tui.frame();
   const raw = tui.rawFrame();
   tui.unmount();
@@ -45,7 +47,16 @@ describe("HistoryItem", () => {
 
   it("shows a successful tool with its title, duration and one-line summary", () => {
     const { lines, raw } = show(
-      { kind: "tool", id: "t1", name: "bash", title: "Run the tests", status: "success", summary: "42 passed\nmore output", output: "42 passed\nmore output", durationMs: 1234 },
+      {
+        kind: "tool",
+        id: "t1",
+        name: "bash",
+        title: "Run the tests",
+        status: "success",
+        summary: "42 passed\nmore output",
+        output: "42 passed\nmore output",
+        durationMs: 1234,
+      },
       { theme: colour },
     );
     expect(lines).toEqual(["✓ Run the tests (1.2s)", "  └ 42 passed"]);
@@ -54,7 +65,16 @@ describe("HistoryItem", () => {
 
   it("shows a failed tool with ✗ and the error in the error colour", () => {
     const { lines, raw } = show(
-      { kind: "tool", id: "t2", name: "view", title: "src/missing.ts", status: "failure", summary: "File not found: src/missing.ts", output: "File not found", durationMs: 20 },
+      {
+        kind: "tool",
+        id: "t2",
+        name: "view",
+        title: "src/missing.ts",
+        status: "failure",
+        summary: "File not found: src/missing.ts",
+        output: "File not found",
+        durationMs: 20,
+      },
       { theme: colour },
     );
     expect(lines).toEqual(["✗ src/missing.ts (20ms)", "  └ File not found: src/missing.ts"]);
@@ -75,7 +95,17 @@ describe("HistoryItem", () => {
 
   it("shows the diff of an edit under the tool line", () => {
     const diff = createTwoFilesPatch("src/a.ts", "src/a.ts", "const a = 1;\nconst b = 2;\n", "const a = 1;\nconst b = 3;\n");
-    const { lines, frame } = show({ kind: "tool", id: "t4", name: "edit", title: "src/a.ts", status: "success", summary: "Edited src/a.ts", output: diff, diff, durationMs: 5 });
+    const { lines, frame } = show({
+      kind: "tool",
+      id: "t4",
+      name: "edit",
+      title: "src/a.ts",
+      status: "success",
+      summary: "Edited src/a.ts",
+      output: diff,
+      diff,
+      durationMs: 5,
+    });
     expect(lines.slice(0, 2)).toEqual(["✓ src/a.ts (5ms)", "  └ Edited src/a.ts"]);
     expect(lines).toContain("    1   const a = 1;");
     expect(lines).toContain("    2 - const b = 2;");
@@ -145,7 +175,12 @@ describe("the live area's text", () => {
     const tui = renderTui(<LiveReasoning text={text} width={60} theme={plainTheme} expanded={false} />);
     expect(tui.frame()).toBe("∴ Thinking… The bug is in tokenize().");
     tui.rerender(<LiveReasoning text={text} width={60} theme={plainTheme} expanded />);
-    expect(tui.frame().split("\n").map((line) => line.trimEnd())).toEqual(["∴ Thinking…", "  Look at the parser.", "  The bug is in tokenize()."]);
+    expect(
+      tui
+        .frame()
+        .split("\n")
+        .map((line) => line.trimEnd()),
+    ).toEqual(["∴ Thinking…", "  Look at the parser.", "  The bug is in tokenize()."]);
     tui.rerender(<LiveReasoning text={"x".repeat(200)} width={40} theme={plainTheme} expanded={false} />);
     expect(stringWidth(tui.frame())).toBeLessThanOrEqual(40);
     tui.unmount();

@@ -12,7 +12,9 @@ function parse(...chunks: string[]): InputEvent[] {
 
 const names = (events: InputEvent[]) =>
   events.map((event) =>
-    event.type === "paste" ? `paste:${event.text}` : `${event.key.ctrl ? "ctrl+" : ""}${event.key.meta ? "meta+" : ""}${event.key.shift && event.key.name !== "char" ? "shift+" : ""}${event.key.name === "char" ? event.key.char : event.key.name}`,
+    event.type === "paste"
+      ? `paste:${event.text}`
+      : `${event.key.ctrl ? "ctrl+" : ""}${event.key.meta ? "meta+" : ""}${event.key.shift && event.key.name !== "char" ? "shift+" : ""}${event.key.name === "char" ? event.key.char : event.key.name}`,
   );
 
 describe("the input parser", () => {
@@ -21,7 +23,15 @@ describe("the input parser", () => {
   });
 
   it("reads arrows, shift+tab, modified arrows, delete and home/end in both forms", () => {
-    expect(names(parse("\u001b[A\u001b[Z\u001b[1;3D\u001b[1;5C\u001b[3~\u001bOH\u001b[F"))).toEqual(["up", "shift+tab", "meta+left", "ctrl+right", "delete", "home", "end"]);
+    expect(names(parse("\u001b[A\u001b[Z\u001b[1;3D\u001b[1;5C\u001b[3~\u001bOH\u001b[F"))).toEqual([
+      "up",
+      "shift+tab",
+      "meta+left",
+      "ctrl+right",
+      "delete",
+      "home",
+      "end",
+    ]);
   });
 
   it("tells shift+enter and ctrl+j from enter", () => {

@@ -46,7 +46,13 @@ describe("the live area within its rows", () => {
 
   it("keeps a permission dialog's title, question and choices within its height", () => {
     const command = `echo ${Array.from({ length: 150 }, (_, i) => `w${i}`).join(" ")} > out.txt`;
-    const request = { kind: "shell", intention: "Write a long line", fullCommandText: command, commands: [{ identifier: "echo", readOnly: false }], reason: "writing out.txt needs approval" } as never;
+    const request = {
+      kind: "shell",
+      intention: "Write a long line",
+      fullCommandText: command,
+      commands: [{ identifier: "echo", readOnly: false }],
+      reason: "writing out.txt needs approval",
+    } as never;
     const tui = renderTui(<PermissionDialog request={request} theme={plainTheme} width={60} queued={0} maxHeight={17} onAnswer={() => undefined} />);
     const frame = tui.frame();
     tui.unmount();

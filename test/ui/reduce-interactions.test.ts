@@ -11,8 +11,18 @@ const reduce = (...events: SessionEvent[]) => events.reduce((state, next) => red
 
 describe("pending interactions", () => {
   it("keeps each kind, a subagent's too, and drops it when completed", () => {
-    const plan = event("exit_plan_mode.requested", { requestId: "p", summary: "- s", planContent: "# Plan", actions: ["autopilot"], recommendedAction: "autopilot" });
-    const form = event("elicitation.requested", { requestId: "f", message: "m?", requestedSchema: { type: "object", properties: { a: { type: "string" } }, required: ["a"] } }, "helper-1");
+    const plan = event("exit_plan_mode.requested", {
+      requestId: "p",
+      summary: "- s",
+      planContent: "# Plan",
+      actions: ["autopilot"],
+      recommendedAction: "autopilot",
+    });
+    const form = event(
+      "elicitation.requested",
+      { requestId: "f", message: "m?", requestedSchema: { type: "object", properties: { a: { type: "string" } }, required: ["a"] } },
+      "helper-1",
+    );
     const question = event("user_input.requested", { requestId: "q", question: "q?", choices: ["x"] });
     const state = reduce(plan, form, question);
     expect(state.questions.map((pending) => [pending.kind, pending.requestId, pending.agentId])).toEqual([
@@ -21,10 +31,11 @@ describe("pending interactions", () => {
       ["user_input", "q", undefined],
     ]);
     expect(state.lastPlan).toBe("# Plan");
-    const after = [event("exit_plan_mode.completed", { requestId: "p", approved: true }), event("elicitation.completed", { requestId: "f", action: "accept" }, "helper-1"), event("user_input.completed", { requestId: "q" })].reduce(
-      (current, next) => reduceTranscript(current, next, 0),
-      state,
-    );
+    const after = [
+      event("exit_plan_mode.completed", { requestId: "p", approved: true }),
+      event("elicitation.completed", { requestId: "f", action: "accept" }, "helper-1"),
+      event("user_input.completed", { requestId: "q" }),
+    ].reduce((current, next) => reduceTranscript(current, next, 0), state);
     expect(after.questions).toEqual([]);
     expect(after.lastPlan).toBe("# Plan");
   });

@@ -7,7 +7,8 @@ let counter = 0;
 const event = (type: string, data: Record<string, unknown>): SessionEvent =>
   ({ id: `e${++counter}`, timestamp: new Date(0).toISOString(), parentId: null, type, data }) as unknown as SessionEvent;
 
-const reduce = (...events: SessionEvent[]) => events.reduce((state, next) => reduceTranscript(state, next, 0), initialTranscript({ mode: "interactive", model: "m" }));
+const reduce = (...events: SessionEvent[]) =>
+  events.reduce((state, next) => reduceTranscript(state, next, 0), initialTranscript({ mode: "interactive", model: "m" }));
 
 describe("the transcript reducer", () => {
   it("moves finished paragraphs of a streaming answer into items early, keeping the tail live", () => {
@@ -47,22 +48,45 @@ describe("the transcript reducer", () => {
       event("tool.execution_partial_result", { toolCallId: "t1", partialOutput: "working" }),
     );
     expect(state.running).toEqual([expect.objectContaining({ toolCallId: "t1", title: "/a.ts", output: "working" })]);
-    const done = reduceTranscript(state, event("tool.execution_complete", { toolCallId: "t1", success: true, result: { content: "File updated.", detailedContent: "@@ -1 +1 @@\n-a\n+b" } }), 0);
+    const done = reduceTranscript(
+      state,
+      event("tool.execution_complete", { toolCallId: "t1", success: true, result: { content: "File updated.", detailedContent: "@@ -1 +1 @@\n-a\n+b" } }),
+      0,
+    );
     expect(done.running).toEqual([]);
     expect(done.items[0]).toMatchObject({ kind: "tool", status: "success", summary: "File updated.", diff: "@@ -1 +1 @@\n-a\n+b" });
   });
 
   it("queues permission requests and drops them when answered", () => {
     const request = { kind: "write", fileName: "/a", diff: "", intention: "x" };
-    const state = reduce(event("permission.requested", { requestId: "r1", permissionRequest: request }), event("permission.requested", { requestId: "r2", permissionRequest: request }));
+    const state = reduce(
+      event("permission.requested", { requestId: "r1", permissionRequest: request }),
+      event("permission.requested", { requestId: "r2", permissionRequest: request }),
+    );
     expect(state.permissions.map((pending) => pending.requestId)).toEqual(["r1", "r2"]);
-    expect(reduceTranscript(state, event("permission.completed", { requestId: "r1", result: { kind: "approved" } }), 0).permissions.map((pending) => pending.requestId)).toEqual(["r2"]);
+    expect(
+      reduceTranscript(state, event("permission.completed", { requestId: "r1", result: { kind: "approved" } }), 0).permissions.map(
+        (pending) => pending.requestId,
+      ),
+    ).toEqual(["r2"]);
   });
 
   it("feeds the background panel from sub-agent events", () => {
-    const started = reduce(event("subagent.started", { toolCallId: "c1", agentName: "explore", agentDisplayName: "Explore", agentDescription: "Find the auth code", agentType: "explore" }));
+    const started = reduce(
+      event("subagent.started", {
+        toolCallId: "c1",
+        agentName: "explore",
+        agentDisplayName: "Explore",
+        agentDescription: "Find the auth code",
+        agentType: "explore",
+      }),
+    );
     expect(started.background).toEqual([expect.objectContaining({ id: "c1", name: "Explore", status: "running", intent: "Find the auth code" })]);
-    const done = reduceTranscript(started, event("subagent.completed", { toolCallId: "c1", agentName: "explore", agentDisplayName: "Explore", durationMs: 4000 }), 0);
+    const done = reduceTranscript(
+      started,
+      event("subagent.completed", { toolCallId: "c1", agentName: "explore", agentDisplayName: "Explore", durationMs: 4000 }),
+      0,
+    );
     expect(done.background[0]?.status).toBe("completed");
     expect(done.items.at(-1)).toMatchObject({ kind: "subagent", status: "completed", detail: "4 s" });
   });

@@ -17,16 +17,7 @@ describe("renderDiff", () => {
     expect(patch).toContain("Index: src/a.ts");
     expect(patch).toContain("--- src/a.ts");
     const lines = renderDiff(patch, { width: 60, theme: plainTheme }).split("\n");
-    expect(lines).toEqual([
-      "@@ -3,3 +3,3 @@",
-      " 3   three",
-      " 4 - four",
-      " 4 + FOUR",
-      " 5   five",
-      "@@ -10,1 +10,2 @@",
-      "10   ten",
-      "11 + eleven",
-    ]);
+    expect(lines).toEqual(["@@ -3,3 +3,3 @@", " 3   three", " 4 - four", " 4 + FOUR", " 5   five", "@@ -10,1 +10,2 @@", "10   ten", "11 + eleven"]);
   });
 
   it("colours added lines green, removed lines red and hunk headers dim, and nothing with the plain theme", () => {

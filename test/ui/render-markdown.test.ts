@@ -9,7 +9,12 @@ const colour = createTheme({ FORCE_COLOR: "1" }, true);
 const ESC = "\u001b";
 const plain = (text: string, width = 60) => renderMarkdown(text, { width, theme: plainTheme });
 const coloured = (text: string, width = 60) => renderMarkdown(text, { width, theme: colour });
-const widest = (output: string) => Math.max(...stripAnsi(output).split("\n").map((line) => stringWidth(line)));
+const widest = (output: string) =>
+  Math.max(
+    ...stripAnsi(output)
+      .split("\n")
+      .map((line) => stringWidth(line)),
+  );
 
 const codeDoc = "```ts\nconst answer: number = 42; // the answer\n```";
 
@@ -95,7 +100,9 @@ describe("renderMarkdown", () => {
 
   it("keeps a wrapped code line's colours and indent once highlighted", async () => {
     await preloadHighlighter();
-    const out = coloured(`\`\`\`ts\n    const value = "${"z".repeat(60)}";\n\`\`\``, 40).split("\n").slice(1);
+    const out = coloured(`\`\`\`ts\n    const value = "${"z".repeat(60)}";\n\`\`\``, 40)
+      .split("\n")
+      .slice(1);
     expect(out.length).toBeGreaterThan(1);
     for (const line of out) {
       expect(stringWidth(stripAnsi(line))).toBeLessThanOrEqual(40);
@@ -165,7 +172,15 @@ describe("renderMarkdown", () => {
     let last = 0;
     for (let index = 0; blocks.length < 2000; index++) {
       last = index;
-      blocks.push(`## Part ${index}`, "", `Paragraph ${index} with **bold**, \`code\` and a [link](https://example.com/${index}).`, "", `- item ${index}`, `- item ${index} b`, "");
+      blocks.push(
+        `## Part ${index}`,
+        "",
+        `Paragraph ${index} with **bold**, \`code\` and a [link](https://example.com/${index}).`,
+        "",
+        `- item ${index}`,
+        `- item ${index} b`,
+        "",
+      );
       if (index % 10 === 0) blocks.push("```js", `console.log(${index});`, "```", "");
     }
     const doc = blocks.join("\n");

@@ -35,7 +35,9 @@ describe("running tools", () => {
   });
 
   it("shows the last lines of the output, cleaned and cut to the width", async () => {
-    const output = ["line 1", "line 2", "line 3", "\u001b[32mline 4 in green\u001b[0m", "progress 10%\rprogress 100%", `line 6 ${"y".repeat(200)}`, ""].join("\n");
+    const output = ["line 1", "line 2", "line 3", "\u001b[32mline 4 in green\u001b[0m", "progress 10%\rprogress 100%", `line 6 ${"y".repeat(200)}`, ""].join(
+      "\n",
+    );
     tui = renderTui(<RunningTools tools={[tool({ output })]} theme={plainTheme} width={60} now={2_000} />);
     const frame = await tui.waitForFrame((text) => text.includes("line 6"));
     expect(frame).not.toContain("line 2");
@@ -48,7 +50,9 @@ describe("running tools", () => {
   });
 
   it("shows each of several tools", async () => {
-    tui = renderTui(<RunningTools tools={[tool(), tool({ toolCallId: "call-2", title: "src/app.ts", startedAt: 0 })]} theme={plainTheme} width={80} now={65_000} />);
+    tui = renderTui(
+      <RunningTools tools={[tool(), tool({ toolCallId: "call-2", title: "src/app.ts", startedAt: 0 })]} theme={plainTheme} width={80} now={65_000} />,
+    );
     const frame = await tui.waitForFrame((text) => text.includes("src/app.ts"));
     expect(frame).toContain("Run the test suite (1m 04s)");
     expect(frame).toContain("src/app.ts (1m 05s)");

@@ -22,7 +22,13 @@ describe("a sync subagent under its task call", () => {
   it("names the agent, follows its latest tool as intent, counts its calls, and hides the inner calls", async () => {
     const state = fold([
       event("tool.execution_start", { toolCallId: "call_task", toolName: "task", toolTitle: "find the auth code" }),
-      event("subagent.started", { toolCallId: "call_task", agentName: "explore", agentDisplayName: "Explore", agentDescription: "find the auth code", executionMode: "sync" }),
+      event("subagent.started", {
+        toolCallId: "call_task",
+        agentName: "explore",
+        agentDisplayName: "Explore",
+        agentDescription: "find the auth code",
+        executionMode: "sync",
+      }),
       event("tool.execution_start", { toolCallId: "c1", toolName: "grep", toolTitle: "grep login", parentToolCallId: "call_task" }, "explore-1"),
       event("tool.execution_complete", { toolCallId: "c1", success: true, result: { content: "3 matches" }, parentToolCallId: "call_task" }, "explore-1"),
       event("tool.execution_start", { toolCallId: "c2", toolName: "view", toolTitle: "src/auth.ts", parentToolCallId: "call_task" }, "explore-1"),

@@ -56,14 +56,17 @@ describe("sequences split between streamed chunks", () => {
     return neutraliseTerminalText(first) + neutraliseTerminalText(second);
   }
 
-  it.each(HOSTILE_SAMPLES.filter((sample) => !sample.name.startsWith("unterminated") && !sample.name.startsWith("lone")))("$name leaves no payload at any cut", ({ text, payload }) => {
-    for (let cut = 0; cut <= text.length; cut++) {
-      const out = streamed(text, cut);
-      expect(out).not.toMatch(CONTROL_LEFT);
-      expect(out).not.toContain(payload.replace(/^\u001b/, ""));
-      expect(out).toBe(neutraliseTerminalText(text));
-    }
-  });
+  it.each(HOSTILE_SAMPLES.filter((sample) => !sample.name.startsWith("unterminated") && !sample.name.startsWith("lone")))(
+    "$name leaves no payload at any cut",
+    ({ text, payload }) => {
+      for (let cut = 0; cut <= text.length; cut++) {
+        const out = streamed(text, cut);
+        expect(out).not.toMatch(CONTROL_LEFT);
+        expect(out).not.toContain(payload.replace(/^\u001b/, ""));
+        expect(out).toBe(neutraliseTerminalText(text));
+      }
+    },
+  );
 
   it("passes clean text through without a carry", () => {
     expect(splitTrailingEscape("plain text")).toEqual(["plain text", ""]);
@@ -98,7 +101,11 @@ describe("the TUI shows hostile text harmlessly", () => {
   });
 
   it("keeps the colours we add", () => {
-    const state = reduceTranscript(initialTranscript({ mode: "interactive", model: "m" }), event("session.error", { errorType: "x", message: "\u001b]0;t\u0007failed" }), 0);
+    const state = reduceTranscript(
+      initialTranscript({ mode: "interactive", model: "m" }),
+      event("session.error", { errorType: "x", message: "\u001b]0;t\u0007failed" }),
+      0,
+    );
     const tui = renderTui(<HistoryItem item={state.items[0] as never} width={80} theme={theme} showReasoning={false} />);
     expect(tui.rawFrame()).toMatch(/\u001b\[31m/);
     tui.unmount();
@@ -112,7 +119,11 @@ describe("headless text mode", () => {
   function print(stdoutIsTerminal: boolean) {
     let stdout = "";
     let stderr = "";
-    const printer = new TextPrinter({ write: (t: string) => (stdout += t) }, { write: (t: string) => (stderr += t) }, { silent: false, style: red, stdoutIsTerminal });
+    const printer = new TextPrinter(
+      { write: (t: string) => (stdout += t) },
+      { write: (t: string) => (stderr += t) },
+      { silent: false, style: red, stdoutIsTerminal },
+    );
     printer.onEvent(event("assistant.message_delta", { messageId: "m", deltaContent: `answer ${hostile}` }));
     printer.onEvent(event("tool.execution_start", { toolCallId: "t", toolName: "bash", arguments: { command: `echo ${hostile}` } }));
     printer.onEvent(event("tool.execution_complete", { toolCallId: "t", success: true, result: { content: `out ${hostile}` } }));

@@ -72,7 +72,9 @@ export function createExitPlanModeTool(host: PlanModeHost) {
     ].join("\n"),
     parameters: z.object({
       summary: z.string().describe("A short markdown summary of the plan (a few bullets), shown to the user in the review."),
-      recommendedAction: planActionSchema.optional().describe("The choice you recommend: autopilot (implement autonomously), interactive (implement with the user approving changes), or exit_only."),
+      recommendedAction: planActionSchema
+        .optional()
+        .describe("The choice you recommend: autopilot (implement autonomously), interactive (implement with the user approving changes), or exit_only."),
     }),
     kind: "control",
     readOnly: false,

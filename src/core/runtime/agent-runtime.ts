@@ -204,11 +204,16 @@ export class AgentRuntime {
         emit: this.emit,
         preset: this.options.preset,
         maxContinues: this.options.maxContinues,
-        continueWith: (message: string) => this.emit("user.message", this.options.userMessage({ prompt: message, source: "autopilot" }, { continuation: true })),
+        continueWith: (message: string) =>
+          this.emit("user.message", this.options.userMessage({ prompt: message, source: "autopilot" }, { continuation: true })),
       };
       await runPrompt(prompt, controller.signal, result);
       const { onStop } = this.options;
-      for (let blocks = 0; onStop && blocks < MAX_STOP_HOOK_CONTINUATIONS && !controller.signal.aborted && (result.outcome === "completed" || result.outcome === "task_complete"); blocks++) {
+      for (
+        let blocks = 0;
+        onStop && blocks < MAX_STOP_HOOK_CONTINUATIONS && !controller.signal.aborted && (result.outcome === "completed" || result.outcome === "task_complete");
+        blocks++
+      ) {
         const reason = await onStop(blocks > 0, controller.signal);
         if (reason === undefined || controller.signal.aborted) break;
         this.emit("user.message", this.options.userMessage({ prompt: reason, source: "hook" }, {}));

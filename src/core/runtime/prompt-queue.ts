@@ -104,7 +104,11 @@ export class PromptQueue {
 
   private announce(): void {
     this.emit("pending_messages.modified", {
-      items: this.items.map((item) => ({ id: item.id, prompt: item.shell ? `!${item.prompt}` : item.prompt, ...(item.attachments?.length ? { attachments: item.attachments } : {}) })),
+      items: this.items.map((item) => ({
+        id: item.id,
+        prompt: item.shell ? `!${item.prompt}` : item.prompt,
+        ...(item.attachments?.length ? { attachments: item.attachments } : {}),
+      })),
       paused: this.paused,
     });
   }

@@ -18,7 +18,9 @@ export const agentCommand: SlashCommand = {
       const line = (agent: (typeof agents)[number]) =>
         `  ${agent.name === session.agentName ? "●" : " "} ${agent.name} (${agent.source}): ${agent.description.replace(/\s+/g, " ")}`;
       const sections = [
-        custom.length > 0 ? `Custom agents:\n${custom.map(line).join("\n")}` : "No custom agents (add them in $AGENT_HOME/agents/ or .github/agents/ as <name>.agent.md).",
+        custom.length > 0
+          ? `Custom agents:\n${custom.map(line).join("\n")}`
+          : "No custom agents (add them in $AGENT_HOME/agents/ or .github/agents/ as <name>.agent.md).",
         builtin.length > 0 ? `Built-in agents:\n${builtin.map(line).join("\n")}` : undefined,
         session.agentName ? `Running as ${session.agentName}. /agent none goes back to the default agent.` : "Select one with /agent <name>.",
       ];
@@ -29,6 +31,9 @@ export const agentCommand: SlashCommand = {
     if (error) return { kind: "message", level: "error", text: error };
     if (name === null) return { kind: "message", text: "Back to the default agent." };
     const tools = session.agents.get(name)?.tools;
-    return { kind: "message", text: `Running as the ${name} agent${tools ? ` (tools: ${tools.join(", ")})` : ""}. /agent none goes back to the default agent.` };
+    return {
+      kind: "message",
+      text: `Running as the ${name} agent${tools ? ` (tools: ${tools.join(", ")})` : ""}. /agent none goes back to the default agent.`,
+    };
   },
 };

@@ -15,6 +15,11 @@ export const allowAllCommand: SlashCommand = {
     // Off undoes only the command: what flags, the environment or settings allow stays, and is said.
     const summary = session.permissionSummary;
     const still = summary.tools.length + summary.paths.length + summary.urls.length + summary.broadRules.length > 0;
-    return { kind: "message", text: still ? `Allow all is off. Still in force:\n${describePermissionSummary(summary).split("\n").slice(1).join("\n")}` : "Allow all is off: tool calls ask again." };
+    return {
+      kind: "message",
+      text: still
+        ? `Allow all is off. Still in force:\n${describePermissionSummary(summary).split("\n").slice(1).join("\n")}`
+        : "Allow all is off: tool calls ask again.",
+    };
   },
 };

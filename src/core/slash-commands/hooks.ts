@@ -20,6 +20,10 @@ export const hooksCommand: SlashCommand = {
     }
     const sections = [...byFile].map(([file, lines]) => `${file}\n${lines.join("\n")}`);
     const skipped = problems.length > 0 ? [`Not loaded:\n${problems.map((problem) => `  ${problem}`).join("\n")}`] : [];
-    return { kind: "message", text: [`${definitions.length} hook(s) loaded:`, ...sections, ...skipped].join("\n\n"), ...(problems.length > 0 ? { level: "warning" as const } : {}) };
+    return {
+      kind: "message",
+      text: [`${definitions.length} hook(s) loaded:`, ...sections, ...skipped].join("\n\n"),
+      ...(problems.length > 0 ? { level: "warning" as const } : {}),
+    };
   },
 };

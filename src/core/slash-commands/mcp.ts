@@ -25,10 +25,24 @@ export const mcpCommand: SlashCommand = {
   run: async ({ session, args }): Promise<SlashCommandResult> => {
     const mcp = session.mcp;
     const [verb = "list", name] = args.split(/\s+/).filter(Boolean);
-    if (!mcp) return { kind: "message", text: "No MCP servers are configured. Add one with: agent mcp add NAME -- COMMAND ARGS (or edit mcp-config.json in the agent's home)." };
+    if (!mcp)
+      return {
+        kind: "message",
+        text: "No MCP servers are configured. Add one with: agent mcp add NAME -- COMMAND ARGS (or edit mcp-config.json in the agent's home).",
+      };
     const needName = (): SlashCommandResult | undefined => {
       if (!name) return { kind: "message", level: "error", text: `Usage: /mcp ${verb} <server>` };
-      if (!mcp.has(name)) return { kind: "message", level: "error", text: `There is no MCP server named ${name}. Servers: ${mcp.list().map((server) => server.name).join(", ") || "(none)"}` };
+      if (!mcp.has(name))
+        return {
+          kind: "message",
+          level: "error",
+          text: `There is no MCP server named ${name}. Servers: ${
+            mcp
+              .list()
+              .map((server) => server.name)
+              .join(", ") || "(none)"
+          }`,
+        };
       return undefined;
     };
     switch (verb) {
@@ -52,7 +66,10 @@ export const mcpCommand: SlashCommand = {
       case "reload":
         await mcp.reload();
         await mcp.waitForStartup(5_000);
-        return { kind: "message", text: `MCP servers reloaded: ${mcp.list().filter((server) => server.state === "connected").length} of ${mcp.list().length} connected.` };
+        return {
+          kind: "message",
+          text: `MCP servers reloaded: ${mcp.list().filter((server) => server.state === "connected").length} of ${mcp.list().length} connected.`,
+        };
       default:
         return { kind: "message", level: "error", text: `Unknown /mcp subcommand "${verb}". Use list, show, enable, disable or reload.` };
     }

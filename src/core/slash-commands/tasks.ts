@@ -14,10 +14,18 @@ export const tasksCommand: SlashCommand = {
     const [verb = "", id = "", ...rest] = args.split(/\s+/).filter((part) => part !== "");
     const records = session.agentRecords;
     if (verb === "") {
-      const agents = records.map((record) => `  ${record.id}  ${record.status.padEnd(9)} ${elapsed(record.startedAt, record.endedAt).padStart(6)}  ${record.agentType}: ${record.description}`);
+      const agents = records.map(
+        (record) =>
+          `  ${record.id}  ${record.status.padEnd(9)} ${elapsed(record.startedAt, record.endedAt).padStart(6)}  ${record.agentType}: ${record.description}`,
+      );
       const shells = session.backgroundShells.map((shell) => `  shell ${shell.shellId}  running  ${shell.description ?? ""}`);
       if (agents.length + shells.length === 0) return { kind: "message", text: "No background agents or shells." };
-      return { kind: "message", text: [...(agents.length > 0 ? ["Agents:", ...agents] : []), ...(shells.length > 0 ? ["Shells:", ...shells] : []), "/tasks view|send|cancel <id>"].join("\n") };
+      return {
+        kind: "message",
+        text: [...(agents.length > 0 ? ["Agents:", ...agents] : []), ...(shells.length > 0 ? ["Shells:", ...shells] : []), "/tasks view|send|cancel <id>"].join(
+          "\n",
+        ),
+      };
     }
     const record = records.find((candidate) => candidate.id === id);
     if (!record) return { kind: "message", level: "error", text: `No agent ${id || "given"}. Usage: /tasks [view|send|cancel <id> [message]]` };
@@ -34,7 +42,9 @@ export const tasksCommand: SlashCommand = {
         return refused ? { kind: "message", level: "error", text: refused } : { kind: "message", text: `Sent to ${id}.` };
       }
       case "cancel":
-        return session.dispatch({ type: "cancel_agent", agentId: id }) ? { kind: "message", text: `Cancelled ${id}.` } : { kind: "message", level: "warning", text: `${id} is not running.` };
+        return session.dispatch({ type: "cancel_agent", agentId: id })
+          ? { kind: "message", text: `Cancelled ${id}.` }
+          : { kind: "message", level: "warning", text: `${id} is not running.` };
       default:
         return { kind: "message", level: "error", text: "Usage: /tasks [view|send|cancel <id> [message]]" };
     }

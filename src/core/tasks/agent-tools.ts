@@ -24,7 +24,16 @@ function readout(record: TaskRecord): string {
 export function createAgentTools(registry: TaskRegistry): AnyTool[] {
   const known = (id: string): TaskRecord => {
     const record = registry.get(id);
-    if (!record) throw new ToolError(`No agent with id ${id}. Agents: ${registry.list().map((entry) => entry.id).join(", ") || "none"}.`, "unknown_agent");
+    if (!record)
+      throw new ToolError(
+        `No agent with id ${id}. Agents: ${
+          registry
+            .list()
+            .map((entry) => entry.id)
+            .join(", ") || "none"
+        }.`,
+        "unknown_agent",
+      );
     return record;
   };
   const readAgent = defineTool({

@@ -70,7 +70,10 @@ export class SessionSubagents implements SubagentHost {
       const left = deadline - Date.now();
       if (left <= 0 || !(await this.registry.settleOne(left))) {
         this.registry.cancelAll();
-        this.deps.emit("session.warning", { warningType: "background_timeout", message: `Background agents were still running after ${Math.round(timeoutMs / 1000)} s and were cancelled.` });
+        this.deps.emit("session.warning", {
+          warningType: "background_timeout",
+          message: `Background agents were still running after ${Math.round(timeoutMs / 1000)} s and were cancelled.`,
+        });
         break;
       }
     }
@@ -102,7 +105,12 @@ export class SessionSubagents implements SubagentHost {
   }
 
   newAgentId(seed: string): string {
-    const base = seed.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "agent";
+    const base =
+      seed
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-|-$/g, "")
+        .slice(0, 40) || "agent";
     const count = (this.ids.get(base) ?? 0) + 1;
     this.ids.set(base, count);
     return `${base}-${count}`;
@@ -134,7 +142,8 @@ export class SessionSubagents implements SubagentHost {
     const answers = new Map<string, string[]>();
     const ends = new Map<string, SessionEvent>();
     for (const event of events) {
-      if (event.agentId && "parentToolCallId" in event.data && typeof event.data.parentToolCallId === "string") agentOf.set(event.data.parentToolCallId, event.agentId);
+      if (event.agentId && "parentToolCallId" in event.data && typeof event.data.parentToolCallId === "string")
+        agentOf.set(event.data.parentToolCallId, event.agentId);
       if (event.agentId && event.type === "assistant.message" && event.data.content.trim() !== "" && !event.data.toolRequests?.length) {
         answers.set(event.agentId, [...(answers.get(event.agentId) ?? []), event.data.content]);
       }
@@ -174,7 +183,12 @@ export class SessionSubagents implements SubagentHost {
     this.deps.emit("session.background_tasks_changed", {});
     const identity = { toolCallId: record.toolCallId, agentName: record.agentType, agentDisplayName: record.displayName };
     if (record.status === "completed") {
-      this.deps.emit("subagent.completed", { ...identity, totalToolCalls: record.toolCalls, totalTokens: record.tokens, durationMs: (record.endedAt ?? Date.now()) - record.startedAt });
+      this.deps.emit("subagent.completed", {
+        ...identity,
+        totalToolCalls: record.toolCalls,
+        totalTokens: record.tokens,
+        durationMs: (record.endedAt ?? Date.now()) - record.startedAt,
+      });
     } else if (record.status === "failed" || record.status === "cancelled") {
       this.deps.emit("subagent.failed", { ...identity, error: record.status === "cancelled" ? "cancelled" : (record.error ?? "failed") });
     }

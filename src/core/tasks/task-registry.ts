@@ -182,8 +182,7 @@ export class TaskRegistry {
   async waitFor(id: string, options: { afterTurns?: number; timeoutMs: number; signal?: AbortSignal }): Promise<TaskRecord | undefined> {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
-    const done = () =>
-      entry.record.status !== "running" || (options.afterTurns !== undefined && entry.record.turns.length > options.afterTurns);
+    const done = () => entry.record.status !== "running" || (options.afterTurns !== undefined && entry.record.turns.length > options.afterTurns);
     if (done()) return entry.record;
     await new Promise<void>((resolve) => {
       const finish = () => {

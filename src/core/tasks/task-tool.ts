@@ -18,7 +18,10 @@ export const taskParameters = z.object({
   agent_type: z.string().describe("Which agent runs it (see the list in this tool's description)"),
   name: z.string().optional().describe("A short name for the agent, used for its id (e.g. 'auth-tests')"),
   model: z.string().optional().describe("Another model for this agent (must be one the endpoint offers)"),
-  mode: z.enum(["sync", "background"]).optional().describe("sync (default): wait for the result. background: start it and go on; you are notified when it is done"),
+  mode: z
+    .enum(["sync", "background"])
+    .optional()
+    .describe("sync (default): wait for the result. background: start it and go on; you are notified when it is done"),
 });
 
 function describeAgents(agents: readonly AgentDefinition[]): string {
@@ -65,7 +68,10 @@ export function createTaskTool(host: SubagentHost, depth: number, emit: Emit): A
         throw new ToolError(`Unknown agent_type "${args.agent_type}". Valid agent types:\n${describeAgents(visible())}`, "unknown_agent_type");
       }
       if (depth + 1 > host.limits.maxDepth) {
-        throw new ToolError(`Subagents may nest at most ${host.limits.maxDepth} deep; this agent is at depth ${depth}. Do the task yourself instead.`, "max_depth");
+        throw new ToolError(
+          `Subagents may nest at most ${host.limits.maxDepth} deep; this agent is at depth ${depth}. Do the task yourself instead.`,
+          "max_depth",
+        );
       }
       const model = args.model ?? agent.model;
       if (args.model !== undefined) {
@@ -110,14 +116,26 @@ export function createTaskTool(host: SubagentHost, depth: number, emit: Emit): A
         }
         const error = result.outcome === "aborted" ? "interrupted by the user" : (result.error?.message ?? "it failed");
         emit("subagent.failed", { ...ended, error });
-        return { content: `The ${agent.displayName} agent did not finish: ${error}${result.finalMessage ? `\nIts last words: ${result.finalMessage}` : ""}`, success: false, errorCode: "subagent_failed" };
+        return {
+          content: `The ${agent.displayName} agent did not finish: ${error}${result.finalMessage ? `\nIts last words: ${result.finalMessage}` : ""}`,
+          success: false,
+          errorCode: "subagent_failed",
+        };
       } finally {
         child.dispose();
       }
 
       function startInBackground() {
         const record = host.registry.start(
-          { id: agentId, agentType: agent?.name ?? args.agent_type, displayName: agent?.displayName ?? args.agent_type, description: args.description, prompt: args.prompt, toolCallId: ctx.toolCallId, ...(model ? { model } : {}) },
+          {
+            id: agentId,
+            agentType: agent?.name ?? args.agent_type,
+            displayName: agent?.displayName ?? args.agent_type,
+            description: args.description,
+            prompt: args.prompt,
+            toolCallId: ctx.toolCallId,
+            ...(model ? { model } : {}),
+          },
           async (control) => {
             const child = host.newChild(spec, 1);
             try {

@@ -174,7 +174,12 @@ class Analyzer {
     }
     this.stdinIsParsedScript = feedsShell && redirects.some((redirect) => redirect.type === "heredoc_redirect" || redirect.type === "herestring_redirect");
     try {
-      this.argv(words.map((word) => word.text), words, false, depth);
+      this.argv(
+        words.map((word) => word.text),
+        words,
+        false,
+        depth,
+      );
     } finally {
       this.stdinIsParsedScript = false;
     }
@@ -260,13 +265,18 @@ class Analyzer {
     if (programName(effective[0] ?? "") === "alias") this.defineAliases(effective.slice(1), words);
     // `hash -p /bin/rm ls` makes `ls` run /bin/rm: an alias by another name.
     const hashed = programName(effective[0] ?? "") === "hash" ? effective.indexOf("-p") : -1;
-    if (hashed > 0 && effective[hashed + 1] !== undefined && effective[hashed + 2] !== undefined) this.aliases.set(effective[hashed + 2] as string, quoteArgv([effective[hashed + 1] as string]));
+    if (hashed > 0 && effective[hashed + 1] !== undefined && effective[hashed + 2] !== undefined)
+      this.aliases.set(effective[hashed + 2] as string, quoteArgv([effective[hashed + 1] as string]));
     const aligned = effective === argv ? words : undefined; // git's global options shift the words
     const operands = effective
       .slice(1)
       .map((text, index) => ({ text, literal: aligned?.[index + 1]?.literal ?? true }))
       .filter((operand) => !(operand.literal && operand.text.startsWith("-")))
-      .map((operand) => ({ ...operand, literal: operand.literal && this.base !== undefined, ...(this.base !== "." && this.base !== undefined ? { base: this.base } : {}) }));
+      .map((operand) => ({
+        ...operand,
+        literal: operand.literal && this.base !== undefined,
+        ...(this.base !== "." && this.base !== undefined ? { base: this.base } : {}),
+      }));
     if (operandsUnknown) operands.push({ text: "(arguments read from input)", literal: false });
     this.segments.push({
       identifier: commandIdentifier(effective),
@@ -292,7 +302,8 @@ class Analyzer {
         if (equals > 0 && text.slice(equals + 1).includes("/")) this.addPath({ text: text.slice(equals + 1), literal: true, glob: false }, "read");
         return;
       }
-      if (program === "tee" || destinations.indices.has(index) || (program === "dd" && text.startsWith("of="))) this.addPath({ ...value, text: text.replace(/^of=/, "") }, "write");
+      if (program === "tee" || destinations.indices.has(index) || (program === "dd" && text.startsWith("of=")))
+        this.addPath({ ...value, text: text.replace(/^of=/, "") }, "write");
       else this.addPath(value, MODIFIES_ALL.has(program) ? "modify" : "read");
     });
     for (const { index, text } of destinations.inline) this.addPath({ text, literal: aligned?.[index + 1]?.literal ?? true, glob: false }, "write");

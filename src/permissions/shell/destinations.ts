@@ -23,7 +23,8 @@ const VALUED: Record<string, RegExp> = {
   mv: /^(-S|--suffix)$/,
   ln: /^(-S|--suffix)$/,
   install: /^(-m|--mode|-o|--owner|-g|--group|-S|--suffix)$/,
-  rsync: /^(-e|--rsh|-f|--filter|--exclude|--include|--exclude-from|--include-from|--files-from|-T|--temp-dir|--partial-dir|--backup-dir|--compare-dest|--copy-dest|--link-dest|--chmod|--chown|-B|--block-size|--port|--password-file|--log-file)$/,
+  rsync:
+    /^(-e|--rsh|-f|--filter|--exclude|--include|--exclude-from|--include-from|--files-from|-T|--temp-dir|--partial-dir|--backup-dir|--compare-dest|--copy-dest|--link-dest|--chmod|--chown|-B|--block-size|--port|--password-file|--log-file)$/,
   scp: /^-[cFiJlPoS]$/,
   patch: /^(-[pidorBDFVYz]|--(strip|input|directory|output|reject-file|prefix|ifdef|fuzz|version-control|basename-prefix|suffix))$/,
   sed: /^(-e|--expression|-f|--file|-l|--line-length)$/,
@@ -101,7 +102,13 @@ function gitDestinations(args: readonly string[], result: Destinations): void {
   } else if (sub !== "config") valuedOption(args, undefined, ["--output"], result);
   if (sub === "bundle" && args[1] === "create" && args[2] !== undefined) result.indices.add(2);
   if (sub === "clone") {
-    const operands = args.slice(1).filter((arg, index) => !arg.startsWith("-") && !/^(-o|--origin|-b|--branch|-u|--upload-pack|--reference|--separate-git-dir|--depth|-c|--config|--template|-j|--jobs)$/.test(args[index] ?? ""));
+    const operands = args
+      .slice(1)
+      .filter(
+        (arg, index) =>
+          !arg.startsWith("-") &&
+          !/^(-o|--origin|-b|--branch|-u|--upload-pack|--reference|--separate-git-dir|--depth|-c|--config|--template|-j|--jobs)$/.test(args[index] ?? ""),
+      );
     if (operands.length >= 2) result.indices.add(args.lastIndexOf(operands.at(-1) as string));
   }
 }
@@ -170,7 +177,8 @@ export function destinationsOf(program: string, args: readonly string[]): Destin
       // `tar czf out.tgz dir`: the old style bundles the letters in the first word, f's value is the next.
       const bundle = args[0] !== undefined && !args[0].startsWith("-") ? args[0] : undefined;
       const creating = args.includes("--create") || args.some((arg) => /^-[a-zA-Z]*c/.test(arg)) || (bundle?.includes("c") ?? false);
-      const extracting = args.includes("--extract") || args.includes("--get") || args.some((arg) => /^-[a-zA-Z]*x/.test(arg)) || (bundle?.includes("x") ?? false);
+      const extracting =
+        args.includes("--extract") || args.includes("--get") || args.some((arg) => /^-[a-zA-Z]*x/.test(arg)) || (bundle?.includes("x") ?? false);
       if (extracting) result.unnamedUnder = optionValue(args, "-C", "--directory") ?? ".";
       if (!creating) break;
       if (bundle?.includes("f") && args[1] !== undefined) result.indices.add(1);

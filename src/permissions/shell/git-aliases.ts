@@ -74,7 +74,10 @@ export function loadGitCodeDirs(cwd: string, env: NodeJS.ProcessEnv = process.en
   const common = readConfig(path.join(git.gitDir, "commondir")).trim();
   const commonDir = common ? path.resolve(git.gitDir, common) : git.gitDir;
   const files = [path.join(env.XDG_CONFIG_HOME ?? path.join(home, ".config"), "git", "config"), path.join(home, ".gitconfig"), path.join(commonDir, "config")];
-  const configured = files.map((file) => gitConfigValue(readConfig(file), "core", "hookspath")).filter((value) => value !== undefined).at(-1);
+  const configured = files
+    .map((file) => gitConfigValue(readConfig(file), "core", "hookspath"))
+    .filter((value) => value !== undefined)
+    .at(-1);
   const expanded = configured?.startsWith("~/") ? path.join(home, configured.slice(2)) : configured;
   // A relative core.hooksPath is relative to the work tree's top, where hooks run.
   return { gitDir: commonDir, hooksDir: expanded ? path.resolve(git.root, expanded) : path.join(commonDir, "hooks") };

@@ -8,18 +8,21 @@ import type { WrapperSink } from "./wrappers.js";
 
 /** Commands git itself provides; an alias with one of these names is never used. */
 const GIT_COMMANDS = new Set(
-  ("add am annotate apply archive bisect blame branch bundle cat-file check-attr check-ignore checkout cherry cherry-pick " +
+  (
+    "add am annotate apply archive bisect blame branch bundle cat-file check-attr check-ignore checkout cherry cherry-pick " +
     "citool clean clone commit config count-objects describe diff diff-files diff-index diff-tree difftool fetch " +
     "filter-branch format-patch fsck gc grep gui help init instaweb log ls-files ls-remote ls-tree maintenance merge " +
     "merge-base mergetool mv name-rev notes pull push range-diff rebase reflog remote repack replace request-pull " +
     "reset restore rev-list rev-parse revert rm shortlog show show-branch show-ref sparse-checkout stash status " +
-    "submodule switch tag verify-commit verify-tag version whatchanged worktree").split(" "),
+    "submodule switch tag verify-commit verify-tag version whatchanged worktree"
+  ).split(" "),
 );
 
 const VALUED_GLOBALS = /^(-C|-c|--git-dir|--work-tree|--namespace|--config-env|--super-prefix|--list-cmds)$/;
 
 /** Configuration whose value is a command git runs. */
-const COMMAND_KEYS = /^(core\.(pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|diff\.external|diff\.[^.]+\.(command|textconv)|merge\.[^.]+\.driver|filter\.[^.]+\.(clean|smudge|process)|credential\.helper|credential\..+\.helper|sequence\.editor|gpg\.program|gpg\.[^.]+\.program|pager\..+|alias\..+|web\.browser|browser\.[^.]+\.(cmd|path)|man\.[^.]+\.(cmd|path)|uploadpack\.packobjectshook|remote\.[^.]+\.(uploadpack|receivepack|proxy)|sendemail\.[^.]*(cmd|command)|submodule\..+\.update|interactive\.difffilter|core\.alternaterefscommand|hook\..+\.command|(diff|merge)tool\..+\.cmd)$/i;
+const COMMAND_KEYS =
+  /^(core\.(pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|diff\.external|diff\.[^.]+\.(command|textconv)|merge\.[^.]+\.driver|filter\.[^.]+\.(clean|smudge|process)|credential\.helper|credential\..+\.helper|sequence\.editor|gpg\.program|gpg\.[^.]+\.program|pager\..+|alias\..+|web\.browser|browser\.[^.]+\.(cmd|path)|man\.[^.]+\.(cmd|path)|uploadpack\.packobjectshook|remote\.[^.]+\.(uploadpack|receivepack|proxy)|sendemail\.[^.]*(cmd|command)|submodule\..+\.update|interactive\.difffilter|core\.alternaterefscommand|hook\..+\.command|(diff|merge)tool\..+\.cmd)$/i;
 /** Configuration that points git at code the analysis cannot see. */
 const OPAQUE_KEYS = /^(core\.hookspath|include\.path|includeif\..+|url\..+\.(insteadof|pushinsteadof))$/i;
 /** Configuration that lets git run programs it names elsewhere (the ext:: transport, remote helpers). */
@@ -60,7 +63,8 @@ function configCommand(rest: string[], sink: WrapperSink): void {
   // `git config name value`, `git config set name value`, `git config --add name value`
   const [first, second, third] = operands;
   if (first === "set" && second !== undefined && third !== undefined) configSetting(second, third, sink);
-  else if (first !== undefined && second !== undefined && !["get", "unset", "list", "edit", "rename-section", "remove-section"].includes(first)) configSetting(first, second, sink);
+  else if (first !== undefined && second !== undefined && !["get", "unset", "list", "edit", "rename-section", "remove-section"].includes(first))
+    configSetting(first, second, sink);
 }
 
 export function followGit(argv: string[], aliases: Readonly<Record<string, string>>, sink: WrapperSink, depth = 0): GitResult {
@@ -109,7 +113,8 @@ export function followGit(argv: string[], aliases: Readonly<Record<string, strin
   if (sub === "config") configCommand(rest, sink);
   if (sub === "rebase") run(valuesOf(rest, "-x", ["--exec"]));
   if (sub === "difftool" || sub === "mergetool") run(valuesOf(rest, "-x", ["--extcmd"]));
-  if (sub === "filter-branch") run(rest.flatMap((arg, position) => (/^--[a-z-]*filter$/.test(arg) && rest[position + 1] !== undefined ? [rest[position + 1] as string] : [])));
+  if (sub === "filter-branch")
+    run(rest.flatMap((arg, position) => (/^--[a-z-]*filter$/.test(arg) && rest[position + 1] !== undefined ? [rest[position + 1] as string] : [])));
   if (["clone", "fetch", "pull", "ls-remote"].includes(sub)) run(valuesOf(rest, "-u", ["--upload-pack"]));
   if (sub === "push") run(valuesOf(rest, undefined, ["--receive-pack", "--exec"]));
   if (sub === "archive") run(valuesOf(rest, undefined, ["--exec"]));

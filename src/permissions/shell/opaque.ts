@@ -73,7 +73,8 @@ function sedRunsCommands(script: string): boolean {
 }
 
 function sedOpaque(args: readonly string[]): string | undefined {
-  if (args.some((arg) => /^(-f|--file)/.test(arg) || (/^-[a-zA-Z]+$/.test(arg) && arg.includes("f") && !arg.startsWith("--")))) return "sed runs a script file the analysis cannot see";
+  if (args.some((arg) => /^(-f|--file)/.test(arg) || (/^-[a-zA-Z]+$/.test(arg) && arg.includes("f") && !arg.startsWith("--"))))
+    return "sed runs a script file the analysis cannot see";
   const scripts = optionValues(args, "-e", ["--expression"]);
   if (scripts.length === 0) {
     const first = args.find((arg) => !arg.startsWith("-"));
@@ -83,7 +84,8 @@ function sedOpaque(args: readonly string[]): string | undefined {
 }
 
 function awkOpaque(args: readonly string[]): string | undefined {
-  if (args.some((arg) => /^(-f|--file|-E|--exec|-i|--include|-l|--load)(=.*)?$/.test(arg) || /^-f./.test(arg))) return "awk runs a program file the analysis cannot see";
+  if (args.some((arg) => /^(-f|--file|-E|--exec|-i|--include|-l|--load)(=.*)?$/.test(arg) || /^-f./.test(arg)))
+    return "awk runs a program file the analysis cannot see";
   let index = 0;
   while (index < args.length && (args[index] as string).startsWith("-")) index += /^(-v|-F|--assign|--field-separator)$/.test(args[index] as string) ? 2 : 1;
   const program = args[index];
@@ -93,7 +95,8 @@ function awkOpaque(args: readonly string[]): string | undefined {
 
 function sshOpaque(args: readonly string[]): string | undefined {
   const options = optionValues(args, "-o", []);
-  if (options.some((option) => /^\s*(ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|Include|Match)\b/i.test(option))) return "an ssh option runs a local command";
+  if (options.some((option) => /^\s*(ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|Include|Match)\b/i.test(option)))
+    return "an ssh option runs a local command";
   if (args.some((arg) => arg === "-F" || /^-F./.test(arg))) return "ssh reads a configuration file that may run commands";
   return undefined;
 }
@@ -104,8 +107,10 @@ function gitOpaque(args: readonly string[]): string | undefined {
   const sub = args.find((arg) => !arg.startsWith("-"));
   if (sub === "grep" && args.some((arg) => /^(-O|--open-files-in-pager)/.test(arg))) return "git grep -O runs a pager program";
   if ((sub === "clone" || sub === "init") && args.some((arg) => /^--template(=|$)/.test(arg))) return "a template directory puts hooks into the new repository";
-  if (sub === "clone" && args.some((arg) => /^(-c|--config)(=|$)/.test(arg) || /^-c./.test(arg))) return "git clone writes configuration into the new repository";
-  if (sub === "send-email" && args.some((arg) => /^--(smtp-server|sendmail-cmd|to-cmd|cc-cmd|header-cmd)(=|$)/.test(arg))) return "git send-email runs a command given as an option";
+  if (sub === "clone" && args.some((arg) => /^(-c|--config)(=|$)/.test(arg) || /^-c./.test(arg)))
+    return "git clone writes configuration into the new repository";
+  if (sub === "send-email" && args.some((arg) => /^--(smtp-server|sendmail-cmd|to-cmd|cc-cmd|header-cmd)(=|$)/.test(arg)))
+    return "git send-email runs a command given as an option";
   return undefined;
 }
 
@@ -143,7 +148,10 @@ export function opaqueReason(argv: readonly string[]): string | undefined {
   if (inline && args.some((arg) => arg !== "" && inline.test(arg))) return `${program} is given code inline`;
   if (STDIN_INTERPRETERS.has(interpreter)) {
     const operand = args.find((arg) => !arg.startsWith("-") || arg === "-");
-    const stdin = operand === undefined ? !args.some((arg) => /^(-m|--version|-V|--help|-h)$/.test(arg) || (interpreter === "python" && /^-[a-zA-Z]*m/.test(arg))) : GENERATED_FILE.test(operand);
+    const stdin =
+      operand === undefined
+        ? !args.some((arg) => /^(-m|--version|-V|--help|-h)$/.test(arg) || (interpreter === "python" && /^-[a-zA-Z]*m/.test(arg)))
+        : GENERATED_FILE.test(operand);
     if (stdin && !args.some((arg) => /^(--version|-v|-V|--help|-h)$/.test(arg))) return `${program} reads its program from its input`;
   }
   if (AWKS.has(program)) return awkOpaque(args);

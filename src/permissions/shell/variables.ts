@@ -4,8 +4,10 @@
  * which program a name means or injects code (PATH, LD_PRELOAD), which no analysis can follow. A third kind
  * makes a program write a file (GIT_TRACE=/path and its family): the file is a write like any other.
  */
-export const COMMAND_VARIABLES = /^(GIT_EXTERNAL_DIFF|GIT_SSH|GIT_SSH_COMMAND|GIT_PAGER|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_ASKPASS|SSH_ASKPASS|PAGER|MANPAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|BROWSER|SUDO_ASKPASS)$/;
-export const HIJACK_VARIABLES = /^(PATH|CDPATH|LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|IFS|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|GIT_EXEC_PATH|GIT_CONFIG[A-Z_]*|GIT_DIR|GIT_WORK_TREE|GIT_TEMPLATE_DIR|GIT_ALLOW_PROTOCOL|GIT_PROTOCOL_FROM_USER|BASH_FUNC_[A-Za-z0-9_%]+|(BASH_ALIASES|BASH_CMDS)(\[.*\])?)$/s;
+export const COMMAND_VARIABLES =
+  /^(GIT_EXTERNAL_DIFF|GIT_SSH|GIT_SSH_COMMAND|GIT_PAGER|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_ASKPASS|SSH_ASKPASS|PAGER|MANPAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|BROWSER|SUDO_ASKPASS)$/;
+export const HIJACK_VARIABLES =
+  /^(PATH|CDPATH|LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|IFS|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|GIT_EXEC_PATH|GIT_CONFIG[A-Z_]*|GIT_DIR|GIT_WORK_TREE|GIT_TEMPLATE_DIR|GIT_ALLOW_PROTOCOL|GIT_PROTOCOL_FROM_USER|BASH_FUNC_[A-Za-z0-9_%]+|(BASH_ALIASES|BASH_CMDS)(\[.*\])?)$/s;
 /** npm reads its configuration from npm_config_* in any case: these make it run a program or pass node options. */
 const NPM_HIJACK = /^npm_config_(node_options|script_shell|shell|git|editor|browser|viewer)$/i;
 /** git writes its traces to the file an absolute path names (1, 2, true: stderr; 3-9: a descriptor). */
@@ -13,7 +15,8 @@ const GIT_TRACE = /^GIT_TRACE[A-Z0-9_]*$/;
 /** Variables whose value is a file or directory the program writes. */
 const WRITE_VARIABLES = /^(SSLKEYLOGFILE|NODE_V8_COVERAGE|LESSHISTFILE|HISTFILE|PYTHONPYCACHEPREFIX|GCOV_PREFIX)$/;
 
-export type VariableEffect = { kind: "command"; value: string } | { kind: "hijack"; reason: string } | { kind: "write"; path: string } | { kind: "opaque"; reason: string } | undefined;
+export type VariableEffect =
+  { kind: "command"; value: string } | { kind: "hijack"; reason: string } | { kind: "write"; path: string } | { kind: "opaque"; reason: string } | undefined;
 
 export function variableEffect(name: string, value: string, literal: boolean): VariableEffect {
   if (COMMAND_VARIABLES.test(name)) {

@@ -18,7 +18,21 @@ function unescapeWord(text: string): string {
   return text.replace(/\\(.)/gs, "$1");
 }
 
-const SIMPLE_ESCAPES: Record<string, string> = { a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  a: "\x07",
+  b: "\b",
+  e: "\x1b",
+  E: "\x1b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  v: "\v",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "?": "?",
+};
 
 /** The text bash makes of `$'…'`: `$'\x72m'` is `rm`, so rules see the program that runs. */
 export function decodeAnsiC(body: string): string {

@@ -87,7 +87,8 @@ const STRING_RUNNERS: Record<string, { option: RegExp; transparent: boolean }> =
 };
 
 export const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox-sh"]);
-const XARGS_VALUED = /^(-a|--arg-file|-d|--delimiter|-E|-e|--eof|-I|-i|--replace|-L|-l|--max-lines|-n|--max-args|-P|--max-procs|-s|--max-chars|--process-slot-var)$/;
+const XARGS_VALUED =
+  /^(-a|--arg-file|-d|--delimiter|-E|-e|--eof|-I|-i|--replace|-L|-l|--max-lines|-n|--max-args|-P|--max-procs|-s|--max-chars|--process-slot-var)$/;
 
 /** Skips options (and valued options' values) from `start`; returns the index of the first operand. */
 function skipOptions(argv: string[], start: number, valued: RegExp): number {

@@ -4,9 +4,7 @@ import { toolRequestSchema } from "./shared-schemas.js";
 
 /** assistant.*: one model call's lifecycle, from turn start through deltas to the complete message. */
 export const assistantEvents = {
-  "assistant.turn_start": persisted(
-    z.object({ turnId: z.string(), model: z.string().optional(), interactionId: z.string().optional() }),
-  ),
+  "assistant.turn_start": persisted(z.object({ turnId: z.string(), model: z.string().optional(), interactionId: z.string().optional() })),
   /** A retried model call inside the same turn: deltas of the abandoned attempt are to be discarded. */
   "assistant.turn_retry": ephemeral(
     z.object({
@@ -42,9 +40,7 @@ export const assistantEvents = {
       parentToolCallId: z.string().optional(),
     }),
   ),
-  "assistant.message_delta": ephemeral(
-    z.object({ messageId: z.string(), deltaContent: z.string(), parentToolCallId: z.string().optional() }),
-  ),
+  "assistant.message_delta": ephemeral(z.object({ messageId: z.string(), deltaContent: z.string(), parentToolCallId: z.string().optional() })),
   "assistant.turn_end": persisted(z.object({ turnId: z.string(), model: z.string().optional() })),
   "assistant.usage": ephemeral(
     z.object({

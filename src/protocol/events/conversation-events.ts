@@ -50,12 +50,8 @@ export const conversationEvents = {
       durationMs: z.number().optional(),
     }),
   ),
-  "subagent.failed": persisted(
-    z.object({ toolCallId: z.string(), agentName: z.string(), agentDisplayName: z.string(), error: z.string() }),
-  ),
-  "subagent.selected": persisted(
-    z.object({ agentName: z.string(), agentDisplayName: z.string(), tools: z.array(z.string()).nullable() }),
-  ),
+  "subagent.failed": persisted(z.object({ toolCallId: z.string(), agentName: z.string(), agentDisplayName: z.string(), error: z.string() })),
+  "subagent.selected": persisted(z.object({ agentName: z.string(), agentDisplayName: z.string(), tools: z.array(z.string()).nullable() })),
   "subagent.deselected": persisted(z.object({})),
   "skill.invoked": persisted(
     z.object({

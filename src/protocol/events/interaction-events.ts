@@ -4,9 +4,7 @@ import { permissionRequestSchema, permissionResultKindSchema } from "./shared-sc
 
 /** Requests for a human (or an SDK client) to answer, and their resolution. All ephemeral. */
 export const interactionEvents = {
-  "permission.requested": ephemeral(
-    z.object({ requestId: z.string(), permissionRequest: permissionRequestSchema }),
-  ),
+  "permission.requested": ephemeral(z.object({ requestId: z.string(), permissionRequest: permissionRequestSchema })),
   "permission.completed": ephemeral(
     z.object({
       requestId: z.string(),
@@ -23,9 +21,7 @@ export const interactionEvents = {
       toolCallId: z.string().optional(),
     }),
   ),
-  "user_input.completed": ephemeral(
-    z.object({ requestId: z.string(), answer: z.string().optional(), wasFreeform: z.boolean().optional() }),
-  ),
+  "user_input.completed": ephemeral(z.object({ requestId: z.string(), answer: z.string().optional(), wasFreeform: z.boolean().optional() })),
   "elicitation.requested": ephemeral(
     z.object({
       requestId: z.string(),

@@ -83,13 +83,9 @@ export const sessionEvents = {
   ),
   "session.task_complete": persisted(z.object({ summary: z.string().optional(), success: z.boolean().optional() })),
   "session.mode_changed": persisted(z.object({ previousMode: agentModeSchema, newMode: agentModeSchema })),
-  "session.model_change": persisted(
-    z.object({ previousModel: z.string().optional(), newModel: z.string(), source: z.string().optional() }),
-  ),
+  "session.model_change": persisted(z.object({ previousModel: z.string().optional(), newModel: z.string(), source: z.string().optional() })),
   /** Autopilot stopped without task_complete: the continuation limit, or an error it cannot work past. */
-  "session.autopilot_stopped": persisted(
-    z.object({ reason: z.enum(["max_continues", "error", "aborted"]), continuations: z.number(), message: z.string() }),
-  ),
+  "session.autopilot_stopped": persisted(z.object({ reason: z.enum(["max_continues", "error", "aborted"]), continuations: z.number(), message: z.string() })),
   "session.background_tasks_changed": ephemeral(z.object({})),
   /** Allow-all switched on or off (flags, environment, settings or /allow-all); never restored on resume. */
   "session.permissions_changed": ephemeral(
@@ -97,9 +93,7 @@ export const sessionEvents = {
       previousMode: z.enum(["manual", "allow-all"]).optional(),
       mode: z.enum(["manual", "allow-all"]),
       /** What approves calls without asking now, with its sources (flags, environment, settings, /allow-all). */
-      summary: z
-        .object({ tools: z.array(z.string()), paths: z.array(z.string()), urls: z.array(z.string()), broadRules: z.array(z.string()) })
-        .optional(),
+      summary: z.object({ tools: z.array(z.string()), paths: z.array(z.string()), urls: z.array(z.string()), broadRules: z.array(z.string()) }).optional(),
     }),
   ),
   /** The prompt queue changed: what waits to be sent, in order. Paused after an interrupt until flushed. */

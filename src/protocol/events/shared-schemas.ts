@@ -79,13 +79,15 @@ export const permissionRequestSchema = z.discriminatedUnion("kind", [
     fileName: z.string(),
     diff: z.string(),
     intention: z.string(),
-    newFileContents: z.string().optional(),    ...needsApproval,
+    newFileContents: z.string().optional(),
+    ...needsApproval,
   }),
   z.object({
     kind: z.literal("read"),
     toolCallId: z.string().optional(),
     path: z.string(),
-    intention: z.string(),    ...needsApproval,
+    intention: z.string(),
+    ...needsApproval,
   }),
   z.object({
     kind: z.literal("mcp"),
@@ -94,13 +96,15 @@ export const permissionRequestSchema = z.discriminatedUnion("kind", [
     toolName: z.string(),
     toolTitle: z.string(),
     args: z.unknown().optional(),
-    readOnly: z.boolean(),    ...needsApproval,
+    readOnly: z.boolean(),
+    ...needsApproval,
   }),
   z.object({
     kind: z.literal("url"),
     toolCallId: z.string().optional(),
     url: z.string(),
-    intention: z.string(),    ...needsApproval,
+    intention: z.string(),
+    ...needsApproval,
   }),
   z.object({
     kind: z.literal("memory"),
@@ -115,7 +119,8 @@ export const permissionRequestSchema = z.discriminatedUnion("kind", [
     toolCallId: z.string().optional(),
     toolName: z.string(),
     toolDescription: z.string(),
-    args: z.unknown().optional(),    ...needsApproval,
+    args: z.unknown().optional(),
+    ...needsApproval,
   }),
 ]);
 export type PermissionRequest = z.infer<typeof permissionRequestSchema>;

@@ -12,9 +12,7 @@ export const toolResultSchema = z.object({
 
 /** tool.*: a tool call from request to result. */
 export const toolEvents = {
-  "tool.user_requested": persisted(
-    z.object({ toolCallId: z.string(), toolName: z.string(), arguments: z.unknown().optional() }),
-  ),
+  "tool.user_requested": persisted(z.object({ toolCallId: z.string(), toolName: z.string(), arguments: z.unknown().optional() })),
   "tool.execution_start": persisted(
     z.object({
       toolCallId: z.string(),

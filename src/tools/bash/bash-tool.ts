@@ -22,25 +22,11 @@ const DESCRIPTION = `Runs a bash command and returns its combined stdout and std
 
 export const bashParameters = z.object({
   command: z.string().describe("The bash command to run. It can be a pipeline or a multi-line script."),
-  description: z
-    .string()
-    .describe("A short (at most 100 characters) description of what the command does, shown to the user as its title."),
-  shellId: z
-    .string()
-    .optional()
-    .describe("A name for this shell, used with read_bash, stop_bash and list_bash. Generated when omitted."),
-  mode: z
-    .enum(["sync", "async"])
-    .optional()
-    .describe('"sync" (default) waits for the command up to initial_wait seconds; "async" returns right away.'),
-  detach: z
-    .boolean()
-    .optional()
-    .describe("Async only: start the process in its own session so it survives the agent (e.g. a server)."),
-  initial_wait: z
-    .number()
-    .optional()
-    .describe("Sync only: seconds to wait for the command before returning with it still running (default 30, max 600)."),
+  description: z.string().describe("A short (at most 100 characters) description of what the command does, shown to the user as its title."),
+  shellId: z.string().optional().describe("A name for this shell, used with read_bash, stop_bash and list_bash. Generated when omitted."),
+  mode: z.enum(["sync", "async"]).optional().describe('"sync" (default) waits for the command up to initial_wait seconds; "async" returns right away.'),
+  detach: z.boolean().optional().describe("Async only: start the process in its own session so it survives the agent (e.g. a server)."),
+  initial_wait: z.number().optional().describe("Sync only: seconds to wait for the command before returning with it still running (default 30, max 600)."),
 });
 
 export type BashArgs = z.infer<typeof bashParameters>;
@@ -97,9 +83,7 @@ export function createBashTool(manager: ShellManager) {
     if (waited === "exited" || !shell.running) return completed(shell);
     shell.backgrounded = true;
     const output = shell.takeUnread();
-    const note =
-      `<command still running after ${seconds}s; shellId: ${shell.id}. ` +
-      "Use read_bash to read more output, stop_bash to stop it>";
+    const note = `<command still running after ${seconds}s; shellId: ${shell.id}. ` + "Use read_bash to read more output, stop_bash to stop it>";
     return {
       content: withStatusLine(output.text, note),
       success: true,
@@ -115,8 +99,7 @@ export function createBashTool(manager: ShellManager) {
     const output = shell.takeUnread();
     const how = shell.detached ? "detached, in its own session" : "async";
     const header =
-      `Started shell ${shell.id} (pid ${shell.pid}, ${how}). ` +
-      `Use read_bash with shellId "${shell.id}" to read its output and stop_bash to stop it.`;
+      `Started shell ${shell.id} (pid ${shell.pid}, ${how}). ` + `Use read_bash with shellId "${shell.id}" to read its output and stop_bash to stop it.`;
     const content = output.text === "" ? header : `${header}\nOutput so far:\n${output.text}`;
     return { content, success: true, telemetry: telemetryOf(shell, { backgrounded: true }) };
   }

@@ -7,12 +7,7 @@ import type { ShellManager } from "./shell-manager.js";
 import { createStopBashTool } from "./stop-bash-tool.js";
 
 export function createShellTools(manager: ShellManager): AnyTool[] {
-  return [
-    createBashTool(manager),
-    createReadBashTool(manager),
-    createStopBashTool(manager),
-    createListBashTool(manager),
-  ];
+  return [createBashTool(manager), createReadBashTool(manager), createStopBashTool(manager), createListBashTool(manager)];
 }
 
 export { createBashTool, bashParameters, type BashArgs } from "./bash-tool.js";

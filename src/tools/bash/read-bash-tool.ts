@@ -13,9 +13,7 @@ const DESCRIPTION = `Reads the output of a shell started by bash in async mode, 
 
 export const readBashParameters = z.object({
   shellId: z.string().describe("The shellId returned by bash."),
-  delay: z
-    .number()
-    .describe("Seconds to wait for more output before reading (returns early when the command exits; max 600)."),
+  delay: z.number().describe("Seconds to wait for more output before reading (returns early when the command exits; max 600)."),
 });
 
 export function createReadBashTool(manager: ShellManager) {

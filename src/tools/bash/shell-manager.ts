@@ -152,9 +152,7 @@ export class ShellManager {
 
   /** Still-running shells, for session.idle's backgroundTasks. */
   backgroundShells(): { shellId: string; description: string }[] {
-    return [...this.shells.values()]
-      .filter((shell) => shell.running)
-      .map((shell) => ({ shellId: shell.id, description: shell.options.description }));
+    return [...this.shells.values()].filter((shell) => shell.running).map((shell) => ({ shellId: shell.id, description: shell.options.description }));
   }
 
   /** Called when a shell whose call already returned exits before anyone read its status. */

@@ -8,9 +8,7 @@ import { StringDecoder } from "node:string_decoder";
 import type { OutputBuffer, RenderedOutput } from "./output-buffer.js";
 
 export type ShellMode = "sync" | "async";
-export type ShellStatus =
-  | { state: "running" }
-  | { state: "exited"; exitCode: number | null; signal: NodeJS.Signals | null };
+export type ShellStatus = { state: "running" } | { state: "exited"; exitCode: number | null; signal: NodeJS.Signals | null };
 
 export interface StartShellOptions {
   command: string;

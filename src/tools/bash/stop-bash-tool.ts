@@ -27,9 +27,7 @@ export function createStopBashTool(manager: ShellManager) {
       const output = shell.takeUnread();
       const status = describeStatus(shell.status);
       manager.retire(shell, wasRunning ? "was stopped" : `already exited ${status}`);
-      const header = wasRunning
-        ? `Stopped shell ${shell.id} (pid ${shell.pid}).`
-        : `Shell ${shell.id} had already exited.`;
+      const header = wasRunning ? `Stopped shell ${shell.id} (pid ${shell.pid}).` : `Shell ${shell.id} had already exited.`;
       const body = output.text === "" ? header : `${header} Output not read yet:\n${output.text}`;
       const exitCode = shell.status.state === "exited" ? shell.status.exitCode : undefined;
       return {

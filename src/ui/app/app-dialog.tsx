@@ -54,7 +54,9 @@ function ModelDialog({ host, theme, width, close }: DialogProps) {
 
 function AgentDialog({ host, theme, width, close, notify }: DialogProps) {
   // Agent files are the user's and the repository's text: shown, so neutralised like any other outside text.
-  const agents = host.session.selectableAgents().map((agent) => ({ ...agent, name: neutraliseTerminalText(agent.name), description: neutraliseTerminalText(agent.description) }));
+  const agents = host.session
+    .selectableAgents()
+    .map((agent) => ({ ...agent, name: neutraliseTerminalText(agent.name), description: neutraliseTerminalText(agent.description) }));
   return (
     <AgentPicker
       agents={agents}
@@ -100,7 +102,15 @@ export function AppDialog(props: DialogProps & { dialog: DialogName; commands: r
     case "quick-help":
       return <QuickHelp theme={props.theme} width={props.width} onClose={props.close} />;
     case "help":
-      return <HelpOverlay commands={props.commands} instructionFiles={props.host.session.instructionPaths} theme={props.theme} width={props.width} onClose={props.close} />;
+      return (
+        <HelpOverlay
+          commands={props.commands}
+          instructionFiles={props.host.session.instructionPaths}
+          theme={props.theme}
+          width={props.width}
+          onClose={props.close}
+        />
+      );
     case "model":
       return <ModelDialog {...props} />;
     case "resume":

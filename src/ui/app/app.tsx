@@ -159,31 +159,43 @@ export function App(props: AppProps) {
       )}
       {dialog && (
         <FitBox maxHeight={room}>
-          <AppDialog dialog={dialog} host={host} theme={theme} width={width} close={() => setDialog(undefined)} commands={slashCommands} notify={(text) => store.addLocal({ kind: "notice", id: `notice-${Date.now()}`, level: "error", text })} />
+          <AppDialog
+            dialog={dialog}
+            host={host}
+            theme={theme}
+            width={width}
+            close={() => setDialog(undefined)}
+            commands={slashCommands}
+            notify={(text) => store.addLocal({ kind: "notice", id: `notice-${Date.now()}`, level: "error", text })}
+          />
         </FitBox>
       )}
       {queued.length > 0 && <QueuedPrompts items={queued} paused={state.queuePaused} theme={theme} width={width} />}
       {/* Hidden, not unmounted, while a permission is asked: the draft survives. (Not re-indented, to keep the diff small.) */}
       <Box display={asking ? "none" : "flex"} flexDirection="column">
-      <Composer
-        active={composerActive}
-        busy={state.busy || state.running.length > 0}
-        theme={theme}
-        width={width}
-        history={props.history}
-        commands={slashCommands}
-        listFiles={props.listFiles}
-        cwd={host.cwd}
-        onSubmit={submit}
-        onQuickHelp={() => setDialog("quick-help")}
-        {...(inject ? { inject } : {})}
-        onEmptySubmit={flushQueue}
-        onEmptyUp={queued.length > 0 ? () => {
-          const last = unqueueLast();
-          if (last) setInject({ text: last.text, nonce: Date.now() });
-          return last !== undefined;
-        } : undefined}
-      />
+        <Composer
+          active={composerActive}
+          busy={state.busy || state.running.length > 0}
+          theme={theme}
+          width={width}
+          history={props.history}
+          commands={slashCommands}
+          listFiles={props.listFiles}
+          cwd={host.cwd}
+          onSubmit={submit}
+          onQuickHelp={() => setDialog("quick-help")}
+          {...(inject ? { inject } : {})}
+          onEmptySubmit={flushQueue}
+          onEmptyUp={
+            queued.length > 0
+              ? () => {
+                  const last = unqueueLast();
+                  if (last) setInject({ text: last.text, nonce: Date.now() });
+                  return last !== undefined;
+                }
+              : undefined
+          }
+        />
       </Box>
       <BackgroundStatus tasks={state.background} shells={state.backgroundShells} theme={theme} width={width} />
       <Footer

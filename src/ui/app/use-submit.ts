@@ -46,7 +46,10 @@ export function useSubmit(options: {
   const latest = useRef(options);
   latest.current = options;
 
-  const note = useCallback((text: string, level: "info" | "warning" | "error" = "info") => store.addLocal({ kind: "notice", id: localId(), level, text }), [store]);
+  const note = useCallback(
+    (text: string, level: "info" | "warning" | "error" = "info") => store.addLocal({ kind: "notice", id: localId(), level, text }),
+    [store],
+  );
 
   const handleResult = useCallback(
     (result: InputResult, release: () => void) => {

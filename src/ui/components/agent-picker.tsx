@@ -41,7 +41,11 @@ export function agentRows(agents: readonly AgentChoice[], filter: string): Row[]
   const needle = filter.trim().toLowerCase();
   const rows: Row[] = agents
     .filter((agent) => agent.name.toLowerCase().includes(needle))
-    .map((agent) => ({ name: agent.name, label: agent.name, detail: `${agent.source === "builtin" ? "built-in" : agent.source} · ${firstSentence(agent.description)}` }));
+    .map((agent) => ({
+      name: agent.name,
+      label: agent.name,
+      detail: `${agent.source === "builtin" ? "built-in" : agent.source} · ${firstSentence(agent.description)}`,
+    }));
   if (needle === "") rows.push({ name: null, label: "Default agent", detail: "no custom agent: every tool, the standard prompt" });
   return rows;
 }
@@ -91,7 +95,7 @@ export function AgentPicker({ agents, current, theme, width, onSelect, onCancel 
         </Text>
       ) : null}
       {rows.length === 0 ? <Text color={theme.muted}>No agents match.</Text> : null}
-      {start > 0 ? <Text color={theme.muted}>  ↑ {start} more</Text> : null}
+      {start > 0 ? <Text color={theme.muted}> ↑ {start} more</Text> : null}
       {rows.slice(start, start + VISIBLE_ROWS).map((row, offset) => {
         const selected = start + offset === index;
         return (
@@ -105,7 +109,7 @@ export function AgentPicker({ agents, current, theme, width, onSelect, onCancel 
           </Box>
         );
       })}
-      {start + VISIBLE_ROWS < rows.length ? <Text color={theme.muted}>  ↓ {rows.length - start - VISIBLE_ROWS} more</Text> : null}
+      {start + VISIBLE_ROWS < rows.length ? <Text color={theme.muted}> ↓ {rows.length - start - VISIBLE_ROWS} more</Text> : null}
       <Text color={theme.muted} wrap="truncate-end">
         ↑↓ select · Enter choose · Esc cancel · custom agents: $AGENT_HOME/agents, .github/agents
       </Text>

@@ -115,7 +115,11 @@ export function historyItemLines(item: TranscriptItem, width: number, theme: The
     case "subagent":
       return subagentLines(item, columns, styles);
     case "output":
-      return [styles.muted(`── output of ${item.title} ──`), ...item.text.split("\n").flatMap((line) => wrapText(line, columns)), styles.muted("── end of output ──")];
+      return [
+        styles.muted(`── output of ${item.title} ──`),
+        ...item.text.split("\n").flatMap((line) => wrapText(line, columns)),
+        styles.muted("── end of output ──"),
+      ];
   }
 }
 

@@ -110,8 +110,10 @@ export function ModelPicker({ models, current, error, theme, width, onSelect, on
         </Text>
       ) : null}
       {models === undefined ? <Text color={theme.muted}>Loading models…</Text> : null}
-      {models !== undefined && rows.every((row) => row.custom) ? <Text color={theme.muted}>{models.length === 0 ? "The endpoint listed no models: type a name." : view.filter.trim() ? "No models match." : null}</Text> : null}
-      {start > 0 ? <Text color={theme.muted}>  ↑ {start} more</Text> : null}
+      {models !== undefined && rows.every((row) => row.custom) ? (
+        <Text color={theme.muted}>{models.length === 0 ? "The endpoint listed no models: type a name." : view.filter.trim() ? "No models match." : null}</Text>
+      ) : null}
+      {start > 0 ? <Text color={theme.muted}> ↑ {start} more</Text> : null}
       {shown.map((row, offset) => {
         const selected = start + offset === index;
         return (
@@ -124,7 +126,7 @@ export function ModelPicker({ models, current, error, theme, width, onSelect, on
           </Box>
         );
       })}
-      {start + VISIBLE_ROWS < rows.length ? <Text color={theme.muted}>  ↓ {rows.length - start - VISIBLE_ROWS} more</Text> : null}
+      {start + VISIBLE_ROWS < rows.length ? <Text color={theme.muted}> ↓ {rows.length - start - VISIBLE_ROWS} more</Text> : null}
       <Text color={theme.muted} wrap="truncate-end">
         Type to filter · ↑↓ select · Enter choose · Esc cancel
       </Text>

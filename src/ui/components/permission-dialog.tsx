@@ -130,12 +130,19 @@ function capLines(lines: string[], max: number, window: BodyWindow = ALL): { sho
 }
 
 function More({ count, theme }: { count: number; theme: Theme }) {
-  return count > 0 ? <Text color={theme.muted}>… {count} more line{count === 1 ? "" : "s"} (PgUp/PgDn to scroll)</Text> : null;
+  return count > 0 ? (
+    <Text color={theme.muted}>
+      … {count} more line{count === 1 ? "" : "s"} (PgUp/PgDn to scroll)
+    </Text>
+  ) : null;
 }
 
 function CommandBox({ command, theme, width, window }: { command: string; theme: Theme; width: number; window: BodyWindow }) {
   // Wrapped here, so a long one-line command counts as the rows it takes.
-  const lines = command.replace(/\t/g, "  ").split("\n").flatMap((line) => wrapText(line, Math.max(1, width - 4)));
+  const lines = command
+    .replace(/\t/g, "  ")
+    .split("\n")
+    .flatMap((line) => wrapText(line, Math.max(1, width - 4)));
   const { shown, more } = capLines(lines, COMMAND_LINES, { ...window, max: window.max - 2 });
   return (
     <Box flexDirection="column" width={width} borderStyle="round" borderColor={theme.border} paddingX={1}>
@@ -188,7 +195,11 @@ function Details({ lines, args, theme, width, window }: { lines: string[]; args?
 function describe(request: PermissionRequest, theme: Theme, width: number, window: BodyWindow) {
   switch (request.kind) {
     case "shell":
-      return { title: request.intention, body: <CommandBox command={request.fullCommandText} theme={theme} width={width} window={window} />, question: "Do you want to run this command?" };
+      return {
+        title: request.intention,
+        body: <CommandBox command={request.fullCommandText} theme={theme} width={width} window={window} />,
+        question: "Do you want to run this command?",
+      };
     case "write":
       return {
         title: request.intention,
@@ -202,13 +213,29 @@ function describe(request: PermissionRequest, theme: Theme, width: number, windo
     case "mcp":
       return {
         title: request.toolTitle || request.toolName,
-        body: <Details lines={[`MCP server ${request.serverName} · tool ${request.toolName}${request.readOnly ? " (read-only)" : ""}`]} args={request.args} theme={theme} width={width} window={window} />,
+        body: (
+          <Details
+            lines={[`MCP server ${request.serverName} · tool ${request.toolName}${request.readOnly ? " (read-only)" : ""}`]}
+            args={request.args}
+            theme={theme}
+            width={width}
+            window={window}
+          />
+        ),
         question: `Allow ${request.toolName} from ${request.serverName}?`,
       };
     case "custom-tool":
       return {
         title: request.toolName,
-        body: <Details lines={request.toolDescription ? [request.toolDescription.split("\n")[0] ?? ""] : []} args={request.args} theme={theme} width={width} window={window} />,
+        body: (
+          <Details
+            lines={request.toolDescription ? [request.toolDescription.split("\n")[0] ?? ""] : []}
+            args={request.args}
+            theme={theme}
+            width={width}
+            window={window}
+          />
+        ),
         question: `Allow the tool ${request.toolName}?`,
       };
     case "memory":
@@ -368,7 +395,9 @@ export function PermissionDialog({ request, theme, width, queued, onAnswer, maxH
         </Box>
       ) : null}
       <Text color={theme.muted} wrap="truncate-end">
-        {[queued > 0 ? `${queued} more waiting` : "", view.message === undefined ? "↑↓ to select · Enter to confirm · Esc to stop" : ""].filter((part) => part).join(" · ") || " "}
+        {[queued > 0 ? `${queued} more waiting` : "", view.message === undefined ? "↑↓ to select · Enter to confirm · Esc to stop" : ""]
+          .filter((part) => part)
+          .join(" · ") || " "}
       </Text>
     </Box>
   );

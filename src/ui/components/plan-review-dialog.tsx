@@ -112,8 +112,16 @@ export function PlanReviewDialog({ summary, recommendedAction, theme, width, max
   const rowsOf = (text: string, room: number) => wrapText(text, Math.max(1, room)).length;
   // Borders, title, the margin and question, the choices, the hint; the feedback input when open.
   const fixed =
-    2 + 1 + 2 + choices.reduce((sum, choice) => sum + rowsOf(choice.label, inner - 5), 0) + 1 + (view.feedback !== undefined ? 2 + rowsOf(`❯ ${view.feedback} `, inner) : 0);
-  const lines = summary.trim().split("\n").flatMap((line) => wrapText(line, inner));
+    2 +
+    1 +
+    2 +
+    choices.reduce((sum, choice) => sum + rowsOf(choice.label, inner - 5), 0) +
+    1 +
+    (view.feedback !== undefined ? 2 + rowsOf(`❯ ${view.feedback} `, inner) : 0);
+  const lines = summary
+    .trim()
+    .split("\n")
+    .flatMap((line) => wrapText(line, inner));
   const room = maxHeight === undefined ? lines.length : Math.max(1, maxHeight - fixed);
   const shown = lines.length <= room ? lines : lines.slice(0, Math.max(1, room - 1));
   const hidden = lines.length - shown.length;
@@ -123,7 +131,11 @@ export function PlanReviewDialog({ summary, recommendedAction, theme, width, max
         Plan ready for review
       </Text>
       <Text>{shown.join("\n")}</Text>
-      {hidden > 0 ? <Text color={theme.muted}>… {hidden} more line{hidden === 1 ? "" : "s"} (Ctrl+Y shows the whole plan)</Text> : null}
+      {hidden > 0 ? (
+        <Text color={theme.muted}>
+          … {hidden} more line{hidden === 1 ? "" : "s"} (Ctrl+Y shows the whole plan)
+        </Text>
+      ) : null}
       <Box marginTop={1}>
         <Text bold>How do you want to go on?</Text>
       </Box>

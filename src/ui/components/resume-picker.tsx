@@ -71,7 +71,13 @@ export function relativeTime(iso: string, now: number): string {
 }
 
 export function sessionTitle(session: SessionMetadata): string {
-  const text = session.name?.trim() || session.firstPrompt?.split("\n").find((line) => line.trim() !== "")?.trim() || "(no prompt)";
+  const text =
+    session.name?.trim() ||
+    session.firstPrompt
+      ?.split("\n")
+      .find((line) => line.trim() !== "")
+      ?.trim() ||
+    "(no prompt)";
   return text.replace(/\s+/g, " ");
 }
 
@@ -102,7 +108,11 @@ export function ResumePicker({ sessions, cwd, theme, width, onSelect, onCancel, 
   latest.current = { sessions, cwd };
 
   const rowsFor = (view: View) => orderSessions(latest.current.sessions, latest.current.cwd, view.scope, view.filter);
-  const indexIn = (view: View, rows: SessionMetadata[]) => Math.max(0, rows.findIndex((session) => session.id === view.selected));
+  const indexIn = (view: View, rows: SessionMetadata[]) =>
+    Math.max(
+      0,
+      rows.findIndex((session) => session.id === view.selected),
+    );
   const update = (next: View) => {
     viewRef.current = next;
     setView(next);
@@ -164,7 +174,7 @@ export function ResumePicker({ sessions, cwd, theme, width, onSelect, onCancel, 
         <Text inverse> </Text>
       </Text>
       {rows.length === 0 ? <Text color={theme.muted}>{empty}</Text> : null}
-      {start > 0 ? <Text color={theme.muted}>  ↑ {start} more</Text> : null}
+      {start > 0 ? <Text color={theme.muted}> ↑ {start} more</Text> : null}
       {rows.slice(start, start + VISIBLE_ROWS).map((session, offset) => {
         const selected = start + offset === index;
         const meta = rowMeta(session, cwd, clock, inner);
@@ -184,7 +194,7 @@ export function ResumePicker({ sessions, cwd, theme, width, onSelect, onCancel, 
           </Box>
         );
       })}
-      {start + VISIBLE_ROWS < rows.length ? <Text color={theme.muted}>  ↓ {rows.length - start - VISIBLE_ROWS} more</Text> : null}
+      {start + VISIBLE_ROWS < rows.length ? <Text color={theme.muted}> ↓ {rows.length - start - VISIBLE_ROWS} more</Text> : null}
       <Text color={theme.muted} wrap="truncate-end">
         Type to search · ↑↓ select · Enter resume · Esc cancel
       </Text>

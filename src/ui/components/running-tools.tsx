@@ -35,7 +35,11 @@ export function formatElapsed(ms: number): string {
 
 /** Terminal output made safe to print inside our layout: no escapes, no carriage-return redraws, no tabs. */
 export function cleanOutputLine(line: string): string {
-  const lastFrame = line.split("\r").filter((part) => part !== "").at(-1) ?? "";
+  const lastFrame =
+    line
+      .split("\r")
+      .filter((part) => part !== "")
+      .at(-1) ?? "";
   return neutraliseTerminalText(lastFrame.replace(/\t/g, "  ")).replace(/\n/g, " ");
 }
 

@@ -29,7 +29,11 @@ const lexerOptions = { gfm: true, breaks: true } as const;
 export function renderMarkdown(text: string, options: RenderMarkdownOptions): string {
   if (text.trim() === "") return "";
   const width = Math.max(1, Math.floor(options.width));
-  if (!lexer) return text.split("\n").flatMap((line) => wrapText(line, width)).join("\n");
+  if (!lexer)
+    return text
+      .split("\n")
+      .flatMap((line) => wrapText(line, width))
+      .join("\n");
   const tokens = lexer.lex(text, lexerOptions);
   return renderBlocks(tokens, width, { theme: options.theme, styles: stylesFor(options.theme), listDepth: 0 }).join("\n");
 }

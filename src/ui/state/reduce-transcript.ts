@@ -12,7 +12,12 @@ import type { TranscriptItem, TranscriptState } from "./transcript-types.js";
 const LIVE_OUTPUT_TAIL = 4096;
 
 function firstLine(text: string): string {
-  return text.split("\n").find((line) => line.trim() !== "")?.trim() ?? "";
+  return (
+    text
+      .split("\n")
+      .find((line) => line.trim() !== "")
+      ?.trim() ?? ""
+  );
 }
 
 /** The transcript prefers what the model said a call is for. */
@@ -26,7 +31,10 @@ const USER_LINES_SHOWN = 24;
 export function shortenForTranscript(text: string): string {
   const lines = text.split("\n");
   if (lines.length <= USER_LINES_SHOWN && text.length <= 8000) return text;
-  const head = lines.slice(0, USER_LINES_SHOWN / 2).join("\n").slice(0, 4000);
+  const head = lines
+    .slice(0, USER_LINES_SHOWN / 2)
+    .join("\n")
+    .slice(0, 4000);
   return `${head}\n… (${lines.length} lines, ${text.length} characters in all; sent in full)`;
 }
 
@@ -68,7 +76,8 @@ function reduceAgentActivity(state: TranscriptState, event: SessionEvent): Trans
       ),
     };
   }
-  if (state.background.some((task) => task.id === parent)) return { ...state, background: state.background.map((task) => (task.id === parent ? { ...task, intent } : task)) };
+  if (state.background.some((task) => task.id === parent))
+    return { ...state, background: state.background.map((task) => (task.id === parent ? { ...task, intent } : task)) };
   return state;
 }
 const agentOf = (event: SessionEvent): { agentId?: string } => (event.agentId ? { agentId: event.agentId } : {});
@@ -84,12 +93,19 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
       return { ...state, permissions: state.permissions.filter((pending) => pending.requestId !== event.data.requestId) };
     case "exit_plan_mode.requested": {
       const { requestId, summary, planContent, actions, recommendedAction } = event.data;
-      return { ...state, lastPlan: planContent, questions: [...state.questions, { kind: "exit_plan_mode", requestId, ...agentOf(event), summary, planContent, actions, recommendedAction }] };
+      return {
+        ...state,
+        lastPlan: planContent,
+        questions: [...state.questions, { kind: "exit_plan_mode", requestId, ...agentOf(event), summary, planContent, actions, recommendedAction }],
+      };
     }
     case "elicitation.requested": {
       const { requestId, message, requestedSchema } = event.data;
       const required = requestedSchema.required ? { required: requestedSchema.required } : {};
-      return { ...state, questions: [...state.questions, { kind: "elicitation", requestId, ...agentOf(event), message, properties: requestedSchema.properties, ...required }] };
+      return {
+        ...state,
+        questions: [...state.questions, { kind: "elicitation", requestId, ...agentOf(event), message, properties: requestedSchema.properties, ...required }],
+      };
     }
     case "user_input.requested": {
       const { requestId, question, choices, allowFreeform } = event.data;
@@ -115,7 +131,8 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
       // A `!cmd` result handed to the model: the tool item already shows it.
       if (event.data.source === "shell") return state;
       const next = { ...state, busy: true, turnStartedAt: state.turnStartedAt ?? now };
-      if (event.data.isAutopilotContinuation) return append(next, { kind: "notice", id: event.id, level: "info", text: "↻ Continuing autonomously (autopilot)" });
+      if (event.data.isAutopilotContinuation)
+        return append(next, { kind: "notice", id: event.id, level: "info", text: "↻ Continuing autonomously (autopilot)" });
       return append(next, { kind: "user", id: event.id, text: shortenForTranscript(event.data.content), shell: event.data.agentMode === "shell" });
     }
     case "assistant.turn_start":
@@ -136,7 +153,12 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
     }
     case "assistant.turn_retry": {
       const dropped = state.live && state.live.messageId === event.data.abandonedMessageId ? { ...state, live: undefined } : state;
-      return append(dropped, { kind: "notice", id: event.id, level: "warning", text: `↻ ${event.data.reason ?? "Retrying"} (retry ${event.data.attempt ?? 1})` });
+      return append(dropped, {
+        kind: "notice",
+        id: event.id,
+        level: "warning",
+        text: `↻ ${event.data.reason ?? "Retrying"} (retry ${event.data.attempt ?? 1})`,
+      });
     }
     case "assistant.message": {
       if (state.live?.messageId === event.data.messageId) return finishLive(state);
@@ -163,7 +185,10 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
         ),
       };
     case "tool.execution_progress":
-      return { ...state, running: state.running.map((tool) => (tool.toolCallId === event.data.toolCallId ? { ...tool, progress: event.data.progressMessage } : tool)) };
+      return {
+        ...state,
+        running: state.running.map((tool) => (tool.toolCallId === event.data.toolCallId ? { ...tool, progress: event.data.progressMessage } : tool)),
+      };
     case "tool.execution_complete": {
       const tool = state.running.find((candidate) => candidate.toolCallId === event.data.toolCallId);
       const output = event.data.success ? (event.data.result?.detailedContent ?? event.data.result?.content ?? "") : (event.data.error?.message ?? "failed");
@@ -216,14 +241,23 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
       if (event.data.executionMode === "sync") {
         return {
           ...state,
-          running: state.running.map((tool) => (tool.toolCallId === event.data.toolCallId ? { ...tool, agent: { name: event.data.agentDisplayName, toolCalls: 0 } } : tool)),
+          running: state.running.map((tool) =>
+            tool.toolCallId === event.data.toolCallId ? { ...tool, agent: { name: event.data.agentDisplayName, toolCalls: 0 } } : tool,
+          ),
         };
       }
       return {
         ...state,
         background: [
           ...state.background.filter((task) => task.id !== event.data.toolCallId),
-          { id: event.data.toolCallId, name: event.data.agentDisplayName, type: event.data.agentType ?? event.data.agentName, status: "running", startedAt: now, intent: event.data.agentDescription },
+          {
+            id: event.data.toolCallId,
+            name: event.data.agentDisplayName,
+            type: event.data.agentType ?? event.data.agentName,
+            status: "running",
+            startedAt: now,
+            intent: event.data.agentDescription,
+          },
         ],
       };
     case "subagent.completed":
@@ -233,7 +267,10 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
       // A sync agent's end shows in its task call's own line; only a background agent gets a line of its own.
       if (!state.background.some((task) => task.id === event.data.toolCallId)) return state;
       return append(
-        { ...state, background: state.background.map((task) => (task.id === event.data.toolCallId ? { ...task, status: failed ? "failed" : "completed" } : task)) },
+        {
+          ...state,
+          background: state.background.map((task) => (task.id === event.data.toolCallId ? { ...task, status: failed ? "failed" : "completed" } : task)),
+        },
         { kind: "subagent", id: event.id, name: event.data.agentDisplayName, status: failed ? "failed" : "completed", detail },
       );
     }

@@ -15,7 +15,10 @@ export class TranscriptStore {
   private timer: NodeJS.Timeout | undefined;
   private readonly listeners = new Set<() => void>();
 
-  constructor(initial: TranscriptState, private readonly clock: () => number = Date.now) {
+  constructor(
+    initial: TranscriptState,
+    private readonly clock: () => number = Date.now,
+  ) {
     this.state = initial;
   }
 

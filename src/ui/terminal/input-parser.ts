@@ -12,10 +12,40 @@ import { key, type InputEvent, type Key, type KeyName } from "./keys.js";
 const PASTE_START = "\u001b[200~";
 const PASTE_END = "\u001b[201~";
 
-const CSI_FINAL_KEYS: Record<string, KeyName> = { A: "up", B: "down", C: "right", D: "left", H: "home", F: "end", Z: "tab", P: "f1", Q: "f2", R: "f3", S: "f4" };
+const CSI_FINAL_KEYS: Record<string, KeyName> = {
+  A: "up",
+  B: "down",
+  C: "right",
+  D: "left",
+  H: "home",
+  F: "end",
+  Z: "tab",
+  P: "f1",
+  Q: "f2",
+  R: "f3",
+  S: "f4",
+};
 const CSI_TILDE_KEYS: Record<string, KeyName> = {
-  "1": "home", "2": "insert", "3": "delete", "4": "end", "5": "pageup", "6": "pagedown", "7": "home", "8": "end",
-  "11": "f1", "12": "f2", "13": "f3", "14": "f4", "15": "f5", "17": "f6", "18": "f7", "19": "f8", "20": "f9", "21": "f10", "23": "f11", "24": "f12",
+  "1": "home",
+  "2": "insert",
+  "3": "delete",
+  "4": "end",
+  "5": "pageup",
+  "6": "pagedown",
+  "7": "home",
+  "8": "end",
+  "11": "f1",
+  "12": "f2",
+  "13": "f3",
+  "14": "f4",
+  "15": "f5",
+  "17": "f6",
+  "18": "f7",
+  "19": "f8",
+  "20": "f9",
+  "21": "f10",
+  "23": "f11",
+  "24": "f12",
 };
 const CSI_U_KEYS: Record<number, KeyName> = { 13: "enter", 9: "tab", 27: "escape", 127: "backspace", 8: "backspace" };
 

@@ -16,7 +16,18 @@ export type KeyName =
   | "pageup"
   | "pagedown"
   | "insert"
-  | "f1" | "f2" | "f3" | "f4" | "f5" | "f6" | "f7" | "f8" | "f9" | "f10" | "f11" | "f12";
+  | "f1"
+  | "f2"
+  | "f3"
+  | "f4"
+  | "f5"
+  | "f6"
+  | "f7"
+  | "f8"
+  | "f9"
+  | "f10"
+  | "f11"
+  | "f12";
 
 export interface Key {
   name: KeyName;
@@ -33,7 +44,14 @@ export interface Key {
 export type InputEvent = { type: "key"; key: Key } | { type: "paste"; text: string };
 
 export function key(name: KeyName, options: Partial<Omit<Key, "name">> = {}): Key {
-  return { name, char: options.char ?? "", ctrl: options.ctrl ?? false, meta: options.meta ?? false, shift: options.shift ?? false, sequence: options.sequence ?? "" };
+  return {
+    name,
+    char: options.char ?? "",
+    ctrl: options.ctrl ?? false,
+    meta: options.meta ?? false,
+    shift: options.shift ?? false,
+    sequence: options.sequence ?? "",
+  };
 }
 
 /** Matches "ctrl+c", "shift+tab", "meta+left", "enter", "a" against a key. */

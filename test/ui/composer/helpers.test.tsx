@@ -25,7 +25,10 @@ describe("text layout", () => {
 
   it("puts a cursor at a wrap point on the next row", () => {
     const layout = layoutEditor("abcdefgh", 4, 4, 10);
-    expect(layout.rows).toEqual([{ start: 0, end: 4 }, { start: 4, end: 8 }]);
+    expect(layout.rows).toEqual([
+      { start: 0, end: 4 },
+      { start: 4, end: 8 },
+    ]);
     expect(layout.cursorRow).toBe(1);
   });
 

@@ -15,7 +15,9 @@ afterEach(() => tui?.unmount());
 function open(current?: string) {
   const selected: (string | null)[] = [];
   let cancelled = 0;
-  tui = renderTui(<AgentPicker agents={AGENTS} current={current} theme={plainTheme} width={90} onSelect={(name) => selected.push(name)} onCancel={() => (cancelled += 1)} />);
+  tui = renderTui(
+    <AgentPicker agents={AGENTS} current={current} theme={plainTheme} width={90} onSelect={(name) => selected.push(name)} onCancel={() => (cancelled += 1)} />,
+  );
   return { tui, selected, cancelled: () => cancelled };
 }
 

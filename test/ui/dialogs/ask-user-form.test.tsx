@@ -12,13 +12,29 @@ const properties = {
   port: { type: "integer", title: "Port" },
   tests: { type: "boolean", title: "Add tests?" },
   db: { type: "string", title: "Database", enum: ["sqlite", "postgres"], enumNames: ["SQLite", "PostgreSQL"] },
-  lang: { type: "string", title: "Language", oneOf: [{ const: "ts", title: "TypeScript" }, { const: "js", title: "JavaScript" }] },
+  lang: {
+    type: "string",
+    title: "Language",
+    oneOf: [
+      { const: "ts", title: "TypeScript" },
+      { const: "js", title: "JavaScript" },
+    ],
+  },
   features: { type: "array", title: "Features", items: { type: "string", enum: ["auth", "cache", "logs"] } },
 };
 
 function open(props: Record<string, unknown> = properties, required: string[] = []) {
   const answers: ElicitationReply[] = [];
-  tui = renderTui(<AskUserForm message="Tell me about the project." properties={props} required={required} theme={plainTheme} width={80} onAnswer={(reply) => answers.push(reply)} />);
+  tui = renderTui(
+    <AskUserForm
+      message="Tell me about the project."
+      properties={props}
+      required={required}
+      theme={plainTheme}
+      width={80}
+      onAnswer={(reply) => answers.push(reply)}
+    />,
+  );
   return { tui, answers };
 }
 
@@ -49,7 +65,9 @@ describe("the ask_user form", () => {
     await tui.waitForFrame((text) => text.includes("[x] auth") && text.includes("[x] logs"));
     tui.bus.press("enter");
     await tui.flush();
-    expect(answers).toEqual([{ action: "accept", content: { name: "demo", port: 8080, tests: false, db: "postgres", lang: "ts", features: ["auth", "logs"] } }]);
+    expect(answers).toEqual([
+      { action: "accept", content: { name: "demo", port: 8080, tests: false, db: "postgres", lang: "ts", features: ["auth", "logs"] } },
+    ]);
   });
 
   it("answers a choice in your own words through Other", async () => {

@@ -73,7 +73,9 @@ describe("the /help overlay", () => {
   });
 
   it("wraps long descriptions and paths at a narrow width instead of cutting them", async () => {
-    const long: HelpCommand[] = [{ name: "model", argsHint: "[name]", description: "Choose the model for this session from the endpoint's list, ending with TAILWORD" }];
+    const long: HelpCommand[] = [
+      { name: "model", argsHint: "[name]", description: "Choose the model for this session from the endpoint's list, ending with TAILWORD" },
+    ];
     const file = "/work/a/very/long/path/to/some/project/directory/with/instructions/AGENTS-TAILFILE.md";
     tui = renderTui(<HelpOverlay commands={long} instructionFiles={[file]} theme={plainTheme} width={40} onClose={() => undefined} />);
     const frame = await tui.waitForFrame((text) => text.includes("Instruction files"));

@@ -96,7 +96,7 @@ describe("the model picker", () => {
     await tui.flush();
     tui.bus.type("not-a-model");
     const frame = await tui.waitForFrame((text) => text.includes("No models match."));
-    expect(frame).not.toContain("Use \"not-a-model\"");
+    expect(frame).not.toContain('Use "not-a-model"');
     tui.bus.press("enter");
     await tui.flush();
     expect(selected).toEqual([]);

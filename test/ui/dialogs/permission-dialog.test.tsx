@@ -47,7 +47,9 @@ afterEach(() => tui?.unmount());
 
 function open(request: PermissionRequest, queued = 0, width = 100) {
   const answers: Answer[] = [];
-  tui = renderTui(<PermissionDialog request={request} theme={plainTheme} width={width} queued={queued} onAnswer={(reply, options) => answers.push([reply, options])} />);
+  tui = renderTui(
+    <PermissionDialog request={request} theme={plainTheme} width={width} queued={queued} onAnswer={(reply, options) => answers.push([reply, options])} />,
+  );
   return { tui, answers };
 }
 
@@ -228,7 +230,9 @@ describe("the shell permission dialog", () => {
     await tui.flush();
     tui.bus.type("1");
     await tui.flush();
-    tui.rerender(<PermissionDialog request={writeEdit} theme={plainTheme} width={100} queued={0} onAnswer={(reply, options) => answers.push([reply, options])} />);
+    tui.rerender(
+      <PermissionDialog request={writeEdit} theme={plainTheme} width={100} queued={0} onAnswer={(reply, options) => answers.push([reply, options])} />,
+    );
     await tui.waitForFrame((text) => text.includes("Do you want to edit /work/proj/src/a.ts?"));
     tui.bus.type("2");
     await tui.flush();

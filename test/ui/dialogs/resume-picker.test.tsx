@@ -25,7 +25,15 @@ function open(sessions: SessionMetadata[] = SESSIONS, cwd = "/work/proj") {
   const selected: string[] = [];
   let cancelled = 0;
   tui = renderTui(
-    <ResumePicker sessions={sessions} cwd={cwd} theme={plainTheme} width={100} now={NOW} onSelect={(id) => selected.push(id)} onCancel={() => (cancelled += 1)} />,
+    <ResumePicker
+      sessions={sessions}
+      cwd={cwd}
+      theme={plainTheme}
+      width={100}
+      now={NOW}
+      onSelect={(id) => selected.push(id)}
+      onCancel={() => (cancelled += 1)}
+    />,
   );
   return { tui, selected, cancelled: () => cancelled };
 }

@@ -102,11 +102,15 @@ export function AskUserForm({ message, properties, required, agentId, theme, wid
     else if (key.name === "enter") pick(current.cursor);
     else if (key.name === "char" && key.char === " " && field.kind === "multi") {
       const value = field.choices[current.cursor]?.value;
-      if (value !== undefined) update({ ticked: current.ticked.includes(value) ? current.ticked.filter((item) => item !== value) : [...current.ticked, value] });
+      if (value !== undefined)
+        update({ ticked: current.ticked.includes(value) ? current.ticked.filter((item) => item !== value) : [...current.ticked, value] });
     } else if (key.name === "char" && !key.ctrl && !key.meta && /^[1-9]$/.test(key.char) && Number(key.char) <= rows) {
       if (field.kind === "multi" && Number(key.char) <= field.choices.length) {
         const value = field.choices[Number(key.char) - 1]?.value ?? "";
-        update({ cursor: Number(key.char) - 1, ticked: current.ticked.includes(value) ? current.ticked.filter((item) => item !== value) : [...current.ticked, value] });
+        update({
+          cursor: Number(key.char) - 1,
+          ticked: current.ticked.includes(value) ? current.ticked.filter((item) => item !== value) : [...current.ticked, value],
+        });
       } else pick(Number(key.char) - 1);
     }
   };
@@ -125,7 +129,10 @@ export function AskUserForm({ message, properties, required, agentId, theme, wid
   const listed = field !== undefined && view.text === undefined;
   const fieldRows = field ? 1 + (field.description ? wrapText(field.description, inner).length : 0) + (listed ? field.choices.length + 1 : 1) : 0;
   const fixed = 2 + 1 + 1 + fieldRows + 1;
-  const lines = message.trim().split("\n").flatMap((line) => wrapText(line, inner));
+  const lines = message
+    .trim()
+    .split("\n")
+    .flatMap((line) => wrapText(line, inner));
   const room = maxHeight === undefined ? lines.length : Math.max(1, maxHeight - fixed);
   const shown = lines.length <= room ? lines : [...lines.slice(0, Math.max(0, room - 1)), "…"];
   const kindHint = field?.kind === "multi" && listed ? "Space to tick · " : "";

@@ -8,17 +8,7 @@ import type { Key } from "../../terminal/keys.js";
 import { isKey } from "../../terminal/keys.js";
 import { commandLine, matchCommands, paletteQuery, type PaletteCommand } from "./command-palette.js";
 import { editingKeyAction } from "./editing-keys.js";
-import {
-  deleteForward,
-  editorFromText,
-  emptyEditor,
-  insertNewline,
-  lineEndAt,
-  moveDown,
-  moveUp,
-  replaceRange,
-  type EditorState,
-} from "./editor-state.js";
+import { deleteForward, editorFromText, emptyEditor, insertNewline, lineEndAt, moveDown, moveUp, replaceRange, type EditorState } from "./editor-state.js";
 import { findMention, mentionToken, rankFiles, type Mention } from "./file-mentions.js";
 import { searchBackspace, searchOlder, searchType, startSearch, type ReverseSearch } from "./prompt-history-search.js";
 
@@ -38,9 +28,7 @@ export interface ComposerModel {
 
 export const initialModel: ComposerModel = { editor: emptyEditor, selected: 0, files: [] };
 
-export type Popup =
-  | { kind: "commands"; items: PaletteCommand[]; selected: number }
-  | { kind: "files"; items: string[]; selected: number; mention: Mention };
+export type Popup = { kind: "commands"; items: PaletteCommand[]; selected: number } | { kind: "files"; items: string[]; selected: number; mention: Mention };
 
 export interface ComposerContext {
   entries: readonly string[];

@@ -6,15 +6,7 @@
  * stays O(n) per edit at worst (V8 slices and concatenations of large strings are cheap) and a chip paste never
  * copies the pasted text more than once.
  */
-import {
-  codePointAt,
-  codePointBefore,
-  displayWidth,
-  forEachGrapheme,
-  isWordChar,
-  nextGraphemeEnd,
-  previousGraphemeStart,
-} from "./graphemes.js";
+import { codePointAt, codePointBefore, displayWidth, forEachGrapheme, isWordChar, nextGraphemeEnd, previousGraphemeStart } from "./graphemes.js";
 import {
   PASTE_CHIP_MIN_LINES,
   chipAround,

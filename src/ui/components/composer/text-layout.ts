@@ -94,7 +94,8 @@ function rowOf(rows: readonly Row[], cursor: number): number {
 function placeCursorRow(above: readonly Row[], below: readonly Row[], own: Row, limit: number, anchor: number | undefined): [number, number] {
   let wanted = Math.min(above.length, limit - 1 - Math.min(below.length, Math.floor((limit - 1) / 2)));
   if (anchor !== undefined) {
-    if (anchor >= own.start) wanted = 0; // the cursor moved up to or past the top row
+    if (anchor >= own.start)
+      wanted = 0; // the cursor moved up to or past the top row
     else {
       const index = above.findIndex((row) => row.start === anchor);
       if (index >= 0) wanted = index + 1;
@@ -119,7 +120,7 @@ export function layoutEditor(text: string, cursor: number, width: number, maxRow
   const above: Row[] = own.rows.slice(0, ownRow).reverse();
   let hiddenAbove = own.hiddenBefore;
   let gap = own.hiddenBefore > 0;
-  for (let end = lineStart - 1; end >= 0; ) {
+  for (let end = lineStart - 1; end >= 0;) {
     const start = lineStartAt(text, end);
     if (gap || above.length >= limit) hiddenAbove += estimateRows(end - start, columns);
     else {
@@ -134,7 +135,7 @@ export function layoutEditor(text: string, cursor: number, width: number, maxRow
   const below: Row[] = own.rows.slice(ownRow + 1);
   let hiddenBelow = own.hiddenAfter;
   gap = own.hiddenAfter > 0;
-  for (let start = lineEnd + 1; start <= text.length && lineEnd < text.length; ) {
+  for (let start = lineEnd + 1; start <= text.length && lineEnd < text.length;) {
     const end = lineEndAt(text, start);
     if (gap || below.length >= limit) hiddenBelow += estimateRows(end - start, columns);
     else {

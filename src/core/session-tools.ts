@@ -1,0 +1,63 @@
+/**
+ * Which tools an agent of the session is offered: the built-in and MCP tools narrowed by a selected agent's
+ * list and by --available-tools / --excluded-tools; the main agent also gets its mode's extras, ask_user in
+ * the variant that fits, and the task tools.
+ */
+import type { AnyTool } from "../tools/define-tool.js";
+import { askUserChoicesTool, askUserFormTool } from "../tools/ask-user.js";
+import { agentAllowsTool, type AgentDefinition } from "./agents/agent-catalog.js";
+import { availableModes, modePreset, type ModePreset } from "./modes.js";
+import { ToolSet } from "./tool-set.js";
+
+export interface SessionToolsDeps {
+  /** The built-in tools (mode-only ones included) and the session's own. */
+  tools: readonly AnyTool[];
+  /** MCP servers' tools, as they are now. */
+  mcpTools(): readonly AnyTool[];
+  toolFilter?: { available?: readonly string[]; excluded?: readonly string[] };
+  preset(): ModePreset;
+  selectedAgent(): AgentDefinition | undefined;
+  /** The main agent's task tools. */
+  taskTools(): readonly AnyTool[];
+  /** Whether a person (or client) can fill in a form. */
+  canAnswerForms(): boolean;
+}
+
+export class SessionTools {
+  private readonly modeGated: Set<string>;
+
+  constructor(private readonly deps: SessionToolsDeps) {
+    this.modeGated = new Set(availableModes().flatMap((mode) => modePreset(mode).extraTools));
+  }
+
+  /** The main agent's tools in the current mode. */
+  forMainAgent(): ToolSet {
+    const preset = this.deps.preset();
+    const modeTools = this.deps.tools.filter((tool) => this.modeGated.has(tool.name) && preset.extraTools.includes(tool.name));
+    const sessionTools = [this.askUser(preset), ...this.deps.taskTools()].filter((tool) => this.allowedBySelectedAgent(tool.name));
+    return new ToolSet(this.filtered([...this.base(), ...modeTools, ...sessionTools]));
+  }
+
+  /** The session's own tools without any mode's extras (what a subagent starts from). */
+  base(): AnyTool[] {
+    const tools = [...this.deps.tools, ...this.deps.mcpTools()];
+    return this.filtered(tools.filter((tool) => !this.modeGated.has(tool.name) && this.allowedBySelectedAgent(tool.name)));
+  }
+
+  /** ask_user is a form when a person can answer one; in autopilot or without a person, "decide yourself". */
+  private askUser(preset: ModePreset): AnyTool {
+    return preset.mode !== "autopilot" && this.deps.canAnswerForms() ? askUserFormTool : askUserChoicesTool;
+  }
+
+  /** A selected agent's list narrows the session's tools (the mode's own tools stay the mode's business). */
+  private allowedBySelectedAgent(toolName: string): boolean {
+    const agent = this.deps.selectedAgent();
+    return agent === undefined || agentAllowsTool(agent, toolName);
+  }
+
+  /** --available-tools / --excluded-tools. */
+  private filtered(tools: readonly AnyTool[]): AnyTool[] {
+    const { available, excluded } = this.deps.toolFilter ?? {};
+    return tools.filter((tool) => (available === undefined || available.includes(tool.name)) && !(excluded ?? []).includes(tool.name));
+  }
+}
