@@ -10,7 +10,9 @@ import type { SessionPermissions } from "../core/open-session.js";
 import { FLOOR_CHECKS } from "../permissions/floor.js";
 import { buildRules } from "../permissions/policy.js";
 import { SessionStore } from "../session/session-store.js";
+import type { SubagentLimits } from "../core/tasks/subagent-host.js";
 import type { CliOptions } from "./cli-options.js";
+import { subagentLimits } from "./subagent-limits.js";
 
 export interface Bootstrap {
   agentHome: string;
@@ -21,6 +23,7 @@ export interface Bootstrap {
   resumeId?: string;
   maxAutopilotContinues: number;
   permissions: SessionPermissions;
+  subagentLimits: SubagentLimits;
 }
 
 export type BootstrapResult = { ok: true; value: Bootstrap } | { ok: false; message: string };
@@ -66,6 +69,7 @@ export async function bootstrap(options: CliOptions, env: NodeJS.ProcessEnv = pr
       store,
       resumeId,
       maxAutopilotContinues: options.maxAutopilotContinues ?? settings.maxAutopilotContinues ?? 5,
+      subagentLimits: subagentLimits({ ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}) }, env, settings),
       permissions: { flags: options.permissions, rules, disabledFloorChecks },
     },
   };

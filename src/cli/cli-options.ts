@@ -11,6 +11,8 @@ export interface CliOptions {
   /** --plan --autopilot: a finished plan is accepted into autopilot without a review. */
   autoAcceptPlan?: boolean;
   maxAutopilotContinues?: number;
+  /** --max-turns: model calls a subagent may make per prompt. */
+  maxTurns?: number;
   model?: string;
   /** --agent: the custom agent to run the session as. */
   agent?: string;

@@ -119,6 +119,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         mode: options.mode,
         ...(options.autoAcceptPlan ? { autoAcceptPlan: true } : {}),
         maxAutopilotContinues: value.maxAutopilotContinues,
+        subagentLimits: value.subagentLimits,
         interactive: false,
         permissions: value.permissions,
         name: options.name,

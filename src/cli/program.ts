@@ -33,6 +33,7 @@ function buildCommand(): Command {
     .option("--plan", "start in plan mode: write a plan for review before changing anything (with --autopilot, -p implements it)")
     .option("--no-ask-user", "do not offer the ask_user tool: the agent decides without asking")
     .option("--max-autopilot-continues <n>", "automatic continuations allowed in autopilot (default 5)", positiveInteger)
+    .option("--max-turns <n>", "model calls a subagent may make per prompt before it is stopped (default 50)", positiveInteger)
     .option("--model <model>", "model to use (overrides AGENT_MODEL and settings.json)")
     .option("--agent <agent>", "start with this custom agent selected (its prompt and tools; see /agent)")
     .option("-r, --resume [session]", "resume a session by id, 7+ character id prefix, or name")
@@ -73,6 +74,7 @@ interface RawOptions {
   plan?: boolean;
   askUser: boolean;
   maxAutopilotContinues?: number;
+  maxTurns?: number;
   model?: string;
   agent?: string;
   resume?: string | true;
@@ -129,6 +131,7 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
     mode: raw.plan ? "plan" : raw.autopilot ? "autopilot" : raw.mode,
     ...(raw.plan && raw.autopilot ? { autoAcceptPlan: true } : {}),
     maxAutopilotContinues: raw.maxAutopilotContinues,
+    ...(raw.maxTurns !== undefined ? { maxTurns: raw.maxTurns } : {}),
     model: raw.model,
     ...(raw.agent !== undefined ? { agent: raw.agent } : {}),
     resume: raw.resume,

@@ -76,6 +76,7 @@ export class TuiSessionHost implements SessionHost {
       providerConfig: config,
       mode: options.mode,
       maxAutopilotContinues: boot.maxAutopilotContinues,
+      subagentLimits: boot.subagentLimits,
       interactive: true,
       permissions: boot.permissions,
       customInstructions: options.customInstructions,

@@ -32,6 +32,14 @@ export const settingsSchema = z.looseObject({
   model: z.string().optional(),
   defaultMode: z.enum(["interactive", "plan", "autopilot"]).optional(),
   maxAutopilotContinues: z.number().int().min(0).optional(),
+  /** Subagents' limits: nesting depth, background agents at once, model calls per subagent prompt. */
+  subagents: z
+    .object({
+      maxDepth: z.number().int().min(1).max(128).optional(),
+      maxConcurrency: z.number().int().min(1).max(256).optional(),
+      maxTurns: z.number().int().min(1).optional(),
+    })
+    .optional(),
   permissions: z
     .object({
       allow: z.array(z.string()).optional(),

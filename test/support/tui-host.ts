@@ -2,6 +2,7 @@
  * The TUI's real session host (src/cli/tui-session-host.ts) configured for tests: the scripted server as the
  * model, temp AGENT_HOME and working directory, interactive sessions.
  */
+import { DEFAULT_SUBAGENT_LIMITS } from "../../src/core/tasks/session-subagents.js";
 import type { Bootstrap } from "../../src/cli/bootstrap.js";
 import { defaultCliOptions } from "../../src/cli/default-options.js";
 import { TuiSessionHost } from "../../src/cli/tui-session-host.js";
@@ -34,6 +35,7 @@ export class TestSessionHost extends TuiSessionHost {
       store,
       maxAutopilotContinues: 5,
       permissions: sessionPermissions({ ...noPermissionFlags, ...flags }),
+      subagentLimits: DEFAULT_SUBAGENT_LIMITS,
     };
     const host = new TestSessionHost(boot, cwd, server, home, store);
     await host.open(undefined);

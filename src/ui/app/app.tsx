@@ -133,6 +133,7 @@ export function App(props: AppProps) {
       {permission && (
         <PermissionDialog
           request={permission.request}
+          {...(permission.agentId ? { agent: permission.agentId } : {})}
           theme={theme}
           width={width}
           maxHeight={room}

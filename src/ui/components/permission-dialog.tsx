@@ -26,6 +26,8 @@ export interface PermissionDialogProps {
   onAnswer: (reply: PermissionReply, options?: { stop: boolean }) => void;
   /** Rows the dialog may take; without it, the body is capped by its own limits only. */
   maxHeight?: number;
+  /** The subagent asking, when it is not the main agent. */
+  agent?: string;
 }
 
 export interface PermissionOption {
@@ -262,7 +264,7 @@ const freshView = (request: PermissionRequest): View => ({ request, selected: 0,
 /** Rows `text` takes wrapped to `width`. */
 const rowsOf = (text: string, width: number) => wrapText(text, Math.max(1, width)).length;
 
-export function PermissionDialog({ request, theme, width, queued, onAnswer, maxHeight }: PermissionDialogProps) {
+export function PermissionDialog({ request, theme, width, queued, onAnswer, maxHeight, agent }: PermissionDialogProps) {
   const options = permissionOptions(request);
   const [stateView, setView] = useState<View>(() => freshView(request));
   // Keys arrive in bursts before React re-renders: the handler reads and writes this ref, never stale state.
@@ -344,6 +346,7 @@ export function PermissionDialog({ request, theme, width, queued, onAnswer, maxH
   return (
     <Box flexDirection="column" width={width} borderStyle="round" borderColor={theme.warning} paddingX={1}>
       <Text bold wrap="truncate-end">
+        {agent ? <Text color={theme.accent}>{`[agent ${agent}] `}</Text> : null}
         {title}
       </Text>
       {body}

@@ -88,7 +88,13 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
   switch (event.type) {
     // Any agent's question waits for a person: a subagent's too, or it would hang.
     case "permission.requested":
-      return { ...state, permissions: [...state.permissions, { requestId: event.data.requestId, request: event.data.permissionRequest }] };
+      return {
+        ...state,
+        permissions: [
+          ...state.permissions,
+          { requestId: event.data.requestId, request: event.data.permissionRequest, ...(event.agentId ? { agentId: event.agentId } : {}) },
+        ],
+      };
     case "permission.completed":
       return { ...state, permissions: state.permissions.filter((pending) => pending.requestId !== event.data.requestId) };
     case "exit_plan_mode.requested": {

@@ -61,7 +61,7 @@ export interface TranscriptState {
   liveReasoning?: { id: string; text: string };
   running: RunningTool[];
   /** Permission requests waiting for an answer; the first one is shown. */
-  permissions: { requestId: string; request: PermissionRequest }[];
+  permissions: { requestId: string; request: PermissionRequest; /** A subagent's question: which agent asks. */ agentId?: string }[];
   /** Plan reviews, forms and questions waiting for an answer (any agent's); the first one is shown. */
   questions: PendingInteraction[];
   /** The text of the last plan put up for review (Ctrl+Y shows it). */

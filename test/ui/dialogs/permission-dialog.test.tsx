@@ -54,6 +54,12 @@ function open(request: PermissionRequest, queued = 0, width = 100) {
 }
 
 describe("the shell permission dialog", () => {
+  it("names the subagent that asks", async () => {
+    tui = renderTui(<PermissionDialog request={shell()} theme={plainTheme} width={100} queued={0} agent="explore-1" onAnswer={() => undefined} />);
+    const frame = await tui.waitForFrame((text) => text.includes("Do you want to run this command?"));
+    expect(frame).toContain("[agent explore-1] Stage the changes and clean the build");
+  });
+
   it("shows the intention, the command in a box, the reason and the question", async () => {
     const { tui } = open(shell());
     const frame = await tui.waitForFrame((text) => text.includes("Do you want to run this command?"));
