@@ -96,7 +96,7 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
     await pane?.close();
     pane = undefined;
     await server.close();
-    for (const dir of [home, cwd]) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    for (const dir of [home, cwd]) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
 
   it("shows the streamed answer to a typed prompt as it arrives", { timeout: 60_000 }, async () => {
