@@ -1,7 +1,7 @@
 // Bundles src/ into dist/ with esbuild. Entry points that are loaded lazily (the headless runner, the
 // TUI) become separate chunks, so `agent --version` loads almost nothing.
 import { build } from "esbuild";
-import { copyFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 
@@ -22,6 +22,17 @@ for (const [from, to] of [
 ]) {
   copyFileSync(path.join(treeSitterDir, from), new URL(to, vendored));
 }
+
+// The built-in agents' YAML frontmatter, parsed now (keyed by its text): at run time the YAML parser loads
+// only for the user's or the repository's own agent files.
+const { parse: parseYaml } = await import("yaml");
+const frontmatter = {};
+const agentsDir = new URL("../agents/", import.meta.url);
+for (const name of readdirSync(agentsDir).filter((file) => file.endsWith(".agent.md"))) {
+  const match = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(readFileSync(new URL(name, agentsDir), "utf8"));
+  if (match) frontmatter[match[1]] = parseYaml(match[1]);
+}
+writeFileSync(new URL("../dist/agents-frontmatter.json", import.meta.url), JSON.stringify(frontmatter));
 
 // zod's namespace object re-exports all 60-odd locales, so a bundle keeps them all (300 KB of source to
 // compile at every start). Only English is used: resolve zod's locale index to English alone.

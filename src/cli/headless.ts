@@ -87,6 +87,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
   const boot = await bootstrap(options);
   if (!boot.ok) return fail(boot.message);
   const { value } = boot;
+  const measure = !json && process.stdout.isTTY ? (await import("string-width")).default : undefined;
   const text = json
     ? undefined
     : new TextPrinter(stdout, stderr, {
@@ -94,7 +95,8 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         style: await stderrStyle(),
         // Off a terminal, a response is printed once complete; on one it streams, and an abandoned attempt is erased.
         bufferAnswer: !process.stdout.isTTY,
-        screen: () => ({ columns: process.stdout.columns ?? 0, rows: process.stdout.rows ?? 0 }),
+        // Measuring text (string-width) is only needed to erase on a terminal: not loaded when piped.
+        ...(measure ? { screen: () => ({ columns: process.stdout.columns ?? 0, rows: process.stdout.rows ?? 0, width: measure }) } : {}),
         stdoutIsTerminal: process.stdout.isTTY === true,
       });
   const hooks = hookConfig({ agentHome: value.agentHome, cwd: options.cwd, settings: value.settings, enabled: options.hooks });

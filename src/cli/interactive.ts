@@ -2,12 +2,14 @@
  * `agent` without -p: the interactive TUI. Configuration problems are reported before the terminal is
  * touched; the TUI itself is loaded only here (the headless path never loads ink or react).
  */
-import { trustFolder } from "../config/folder-trust.js";
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { isFolderTrusted, trustFolder } from "../config/folder-trust.js";
 import type { Settings } from "../config/settings.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import { FilePromptHistory } from "../session/prompt-history.js";
 import type { Theme } from "../ui/theme.js";
-import { hookConfig } from "./session-hook-config.js";
+import { findGitRoot } from "../util/git-root.js";
 import { SessionLockedError, sessionLockHolder } from "../session/session-lock.js";
 import { bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
@@ -32,17 +34,35 @@ async function withoutGlobalFetch<T>(load: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Whether the repository holds hook files: a directory listing, no hook code loaded. */
+function repoHasHookFiles(cwd: string): boolean {
+  const gitRoot = findGitRoot(cwd)?.root;
+  if (!gitRoot) return false;
+  try {
+    return readdirSync(path.join(gitRoot, ".github", "hooks")).some((name) => name.endsWith(".json"));
+  } catch {
+    return false;
+  }
+}
+
 /**
- * The hooks of the TUI's sessions. In an untrusted folder whose repository has hook files, the person is
- * asked once, naming what would run: trust this time, always (remembered), or not (user hooks still run).
+ * The hooks of the TUI's sessions, as a loader called when the first session opens (after the first frame).
+ * In an untrusted folder whose repository has hook files, the person is asked first, once, naming what would
+ * run: trust this time, always (remembered), or not (user hooks still run).
  */
-async function settleHooks(agentHome: string, settings: Settings, options: CliOptions, theme: Theme): Promise<HookSet | undefined> {
-  const hooks = hookConfig({ agentHome, cwd: options.cwd, settings, enabled: options.hooks });
-  if (hooks.repoFiles.length === 0 || hooks.trusted) return hooks.load(hooks.trusted);
+async function settleHooks(agentHome: string, settings: Settings, options: CliOptions, theme: Theme): Promise<() => Promise<HookSet | undefined>> {
+  const enabled = options.hooks && settings.disableAllHooks !== true;
+  const load = (includeRepo: boolean) => async () => {
+    const { hookConfig } = await import("./session-hook-config.js");
+    return hookConfig({ agentHome, cwd: options.cwd, settings, enabled }).load(includeRepo);
+  };
+  if (!enabled || !repoHasHookFiles(options.cwd) || isFolderTrusted(agentHome, options.cwd)) return load(enabled && isFolderTrusted(agentHome, options.cwd));
+  const { hookConfig } = await import("./session-hook-config.js");
+  const hooks = hookConfig({ agentHome, cwd: options.cwd, settings, enabled });
   const { askFolderTrust } = await import("../ui/ask-folder-trust.js");
   const answer = await askFolderTrust({ folder: options.cwd, commands: hooks.repoCommands(), theme });
   if (answer === "always") trustFolder(agentHome, options.cwd);
-  return hooks.load(answer !== "no");
+  return load(answer !== "no");
 }
 
 export async function runInteractive(options: CliOptions): Promise<number> {

@@ -5,8 +5,6 @@
  * completes stays. When that cannot be done exactly (text with tabs or escapes, more rows than the screen,
  * an attempt that began mid-line) it gives nothing, and the retry note on stderr says what happened.
  */
-import stringWidth from "string-width";
-
 export class StreamedAttempt {
   private messageId: string | undefined;
   private text = "";
@@ -34,11 +32,11 @@ export class StreamedAttempt {
   }
 
   /** The sequence that erases what `messageId` printed, or undefined when it cannot be erased exactly. */
-  erase(messageId: string | undefined, screen: { columns: number; rows: number }): string | undefined {
+  erase(messageId: string | undefined, screen: { columns: number; rows: number; width(text: string): number }): string | undefined {
     if (messageId === undefined || messageId !== this.messageId || this.text === "") return undefined;
     if (!this.startedAtLineStart || /[\t\u001b\r\u0007\u0008]/.test(this.text) || screen.columns <= 0) return undefined;
     let rows = 0;
-    for (const line of this.text.split("\n")) rows += Math.max(1, Math.ceil(stringWidth(line) / screen.columns));
+    for (const line of this.text.split("\n")) rows += Math.max(1, Math.ceil(screen.width(line) / screen.columns));
     if (rows >= screen.rows) return undefined;
     const up = rows - 1;
     return `\r${up > 0 ? `\u001b[${up}A` : ""}\u001b[J`;

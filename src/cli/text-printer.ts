@@ -41,7 +41,7 @@ export class TextPrinter {
       style: TextStyle;
       bufferAnswer?: boolean;
       /** The terminal's size, when stdout is one: an abandoned attempt's text is erased from it. */
-      screen?: () => { columns: number; rows: number };
+      screen?: () => { columns: number; rows: number; width(text: string): number };
       /** stdout is a terminal: neutralise the answer too. */
       stdoutIsTerminal?: boolean;
     },

@@ -23,9 +23,12 @@ export class TuiSessionHost implements SessionHost {
   constructor(
     private readonly boot: Bootstrap,
     private readonly options: CliOptions,
-    /** The hooks every session of this TUI runs (trust was settled before it started). */
-    private readonly hooks?: HookSet,
+    /** Loads the hooks every session of this TUI runs (trust was settled before it started). */
+    private readonly loadHooks?: () => Promise<HookSet | undefined>,
   ) {}
+
+  /** Loaded once, when the first session opens: after the first frame, so hook files cost it nothing. */
+  private hooks: Promise<HookSet | undefined> | undefined;
 
   get ready(): boolean {
     return this.current !== undefined;
@@ -61,6 +64,8 @@ export class TuiSessionHost implements SessionHost {
   /** Opens the session the command line asked for. The engine is loaded here, after the TUI's first frame. */
   async open(resumeId: string | undefined): Promise<void> {
     const { boot, options } = this;
+    this.hooks ??= this.loadHooks?.() ?? Promise.resolve(undefined);
+    const hooks = await this.hooks;
     const [{ SessionManager }, { createOpenAIChatProvider }, { workingDirectoryContext }] = await Promise.all([
       import("../core/session-manager.js"),
       import("../provider/openai-chat.js"),
@@ -82,7 +87,7 @@ export class TuiSessionHost implements SessionHost {
       customInstructions: options.customInstructions,
       ...(options.mcp ? { mcp: options.mcp } : {}),
       explainAdvice: adviceText,
-      ...(this.hooks ? { hooks: this.hooks } : {}),
+      ...(hooks ? { hooks } : {}),
     });
     const previous = this.current;
     if (previous && previous.id === resumeId) {

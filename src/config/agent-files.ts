@@ -81,9 +81,26 @@ const frontmatterSchema = z.strictObject({
  * most runs read no agent file. (A plain require keeps the catalog's API synchronous.)
  */
 let yamlParse: ((text: string) => unknown) | undefined;
+/**
+ * The built-in agents' frontmatter, parsed by the build (dist/agents-frontmatter.json, keyed by its text), so
+ * a session that only has the built-ins never loads the YAML parser before its first request.
+ */
+let parsedAtBuild: Map<string, unknown> | undefined;
 function parseYaml(text: string): unknown {
+  parsedAtBuild ??= loadParsedAtBuild();
+  if (parsedAtBuild.has(text)) return parsedAtBuild.get(text);
   yamlParse ??= (createRequire(import.meta.url)("yaml") as { parse(text: string): unknown }).parse;
   return yamlParse(text);
+}
+
+function loadParsedAtBuild(): Map<string, unknown> {
+  const agents = builtinAgentsDir();
+  const file = agents ? path.join(path.dirname(agents), "dist", "agents-frontmatter.json") : undefined;
+  try {
+    return file && existsSync(file) ? new Map(Object.entries(JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>)) : new Map();
+  } catch {
+    return new Map(); // a damaged cache only costs the parse
+  }
 }
 
 const FRONTMATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)([\s\S]*)$/;

@@ -8,7 +8,7 @@ import type { Emit } from "./event-sink.js";
 /** How long the first prompt waits (AGENT_MCP_STARTUP_WAIT_MS overrides). */
 function mcpStartupWaitMs(): number {
   const fromEnv = Number(process.env.AGENT_MCP_STARTUP_WAIT_MS);
-  return Number.isFinite(fromEnv) && fromEnv >= 0 && process.env.AGENT_MCP_STARTUP_WAIT_MS !== undefined ? fromEnv : 5_000;
+  return Number.isFinite(fromEnv) && fromEnv >= 0 && process.env.AGENT_MCP_STARTUP_WAIT_MS !== undefined ? fromEnv : 1_500;
 }
 
 export class McpStartupGate {

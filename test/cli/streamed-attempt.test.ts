@@ -1,8 +1,9 @@
+import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
 import { StreamedAttempt } from "../../src/cli/streamed-attempt.js";
 
 describe("erasing an abandoned attempt from the terminal", () => {
-  const screen = { columns: 10, rows: 24 };
+  const screen = { columns: 10, rows: 24, width: stringWidth };
 
   it("moves up over every row the attempt took, wrapped lines included", () => {
     const attempt = new StreamedAttempt();

@@ -7,6 +7,7 @@
  * It fits in `maxHeight` rows (the room the app has below the history): the title, the question and the
  * choices always show; the command, diff or arguments are cut to what is left, and PgUp/PgDn scroll them.
  */
+import { NumberedChoices, TextAnswer } from "./numbered-choices.js";
 import { Box, Text } from "ink";
 import { useState, useRef } from "react";
 import type { PermissionRequest } from "../../protocol/events/index.js";
@@ -372,30 +373,9 @@ export function PermissionDialog({ request, theme, width, queued, onAnswer, maxH
           {question}
         </Text>
       </Box>
-      {options.map((option, index) => {
-        const selected = index === view.selected;
-        return (
-          <Box key={option.label} width={inner}>
-            <Box flexShrink={0}>
-              <Text color={selected ? theme.accent : undefined}>
-                {selected ? "❯ " : "  "}
-                {index + 1}.{" "}
-              </Text>
-            </Box>
-            <Text color={selected ? theme.accent : undefined} wrap="wrap">
-              {option.label}
-            </Text>
-          </Box>
-        );
-      })}
+      <NumberedChoices labels={options.map((option) => option.label)} selected={view.selected} theme={theme} width={inner} />
       {view.message !== undefined ? (
-        <Box flexDirection="column" marginTop={1} width={inner}>
-          <Text>Tell agent what to do differently (Enter to send, Esc to go back):</Text>
-          <Text color={theme.accent} wrap="wrap">
-            ❯ {view.message}
-            <Text inverse> </Text>
-          </Text>
-        </Box>
+        <TextAnswer prompt="Tell agent what to do differently (Enter to send, Esc to go back):" text={view.message} theme={theme} width={inner} />
       ) : null}
       <Text color={theme.muted} wrap="truncate-end">
         {[queued > 0 ? `${queued} more waiting` : "", view.message === undefined ? "↑↓ to select · Enter to confirm · Esc to stop" : ""]

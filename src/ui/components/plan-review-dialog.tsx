@@ -5,6 +5,7 @@
  * ↑/↓ and Enter choose; Ctrl+Y shows the whole plan; Esc leaves the plan unapproved and stops the turn.
  * It fits in `maxHeight` rows: the summary is cut to what the title and the choices leave.
  */
+import { NumberedChoices, TextAnswer } from "./numbered-choices.js";
 import { Box, Text } from "ink";
 import { useRef, useState } from "react";
 import type { PlanAction, PlanApprovalReply } from "../../protocol/interactions.js";
@@ -139,30 +140,9 @@ export function PlanReviewDialog({ summary, recommendedAction, theme, width, max
       <Box marginTop={1}>
         <Text bold>How do you want to go on?</Text>
       </Box>
-      {choices.map((choice, index) => {
-        const selected = index === view.selected;
-        return (
-          <Box key={choice.label} width={inner}>
-            <Box flexShrink={0}>
-              <Text color={selected ? theme.accent : undefined}>
-                {selected ? "❯ " : "  "}
-                {index + 1}.{" "}
-              </Text>
-            </Box>
-            <Text color={selected ? theme.accent : undefined} wrap="wrap">
-              {choice.label}
-            </Text>
-          </Box>
-        );
-      })}
+      <NumberedChoices labels={choices.map((choice) => choice.label)} selected={view.selected} theme={theme} width={inner} />
       {view.feedback !== undefined ? (
-        <Box flexDirection="column" marginTop={1} width={inner}>
-          <Text>What should change? (Enter to send, Esc to go back):</Text>
-          <Text color={theme.accent} wrap="wrap">
-            ❯ {view.feedback}
-            <Text inverse> </Text>
-          </Text>
-        </Box>
+        <TextAnswer prompt="What should change? (Enter to send, Esc to go back):" text={view.feedback} theme={theme} width={inner} />
       ) : null}
       <Text color={theme.muted} wrap="truncate-end">
         {view.feedback === undefined ? "↑↓ to select · Enter to confirm · Ctrl+Y to view the plan · Esc to stop" : "Ctrl+Y to view the plan"}
