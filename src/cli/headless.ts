@@ -14,7 +14,8 @@ import { JsonPrinter, writeFailureResult } from "./json-printer.js";
 import { existsSync } from "node:fs";
 import { planFile } from "../core/modes.js";
 import { openUnlessInUse, type OpenOutcome } from "./open-unless-in-use.js";
-import { hookConfig, untrustedNote } from "./session-hook-config.js";
+import type { HookSet } from "../hooks/hook-set.js";
+import { anyHooksConfigured } from "./hook-files-present.js";
 import { plainStyle, TextPrinter, type TextStyle } from "./text-printer.js";
 
 /** Colours only for a terminal; chalk (and its terminal detection) is loaded only then. */
@@ -99,10 +100,14 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         ...(measure ? { screen: () => ({ columns: process.stdout.columns ?? 0, rows: process.stdout.rows ?? 0, width: measure }) } : {}),
         stdoutIsTerminal: process.stdout.isTTY === true,
       });
-  const hooks = hookConfig({ agentHome: value.agentHome, cwd: options.cwd, settings: value.settings, enabled: options.hooks });
-  // Nobody to ask: an untrusted folder's repository hooks stay off, and the person is told how to trust it.
-  if (hooks.repoFiles.length > 0 && !hooks.trusted) stderr.write(`agent: ${untrustedNote(hooks.repoFiles, options.cwd, value.agentHome)}\n`);
-  const hookSet = hooks.load(hooks.trusted);
+  let hookSet: HookSet | undefined;
+  if (options.hooks && anyHooksConfigured(value.agentHome, options.cwd, value.settings)) {
+    const { hookConfig, untrustedNote } = await import("./session-hook-config.js");
+    const hooks = hookConfig({ agentHome: value.agentHome, cwd: options.cwd, settings: value.settings, enabled: options.hooks });
+    // Nobody to ask: an untrusted folder's repository hooks stay off, and the person is told how to trust it.
+    if (hooks.repoFiles.length > 0 && !hooks.trusted) stderr.write(`agent: ${untrustedNote(hooks.repoFiles, options.cwd, value.agentHome)}\n`);
+    hookSet = hooks.load(hooks.trusted);
+  }
   let opened: OpenOutcome;
   try {
     opened = await openUnlessInUse(

@@ -2,14 +2,12 @@
  * `agent` without -p: the interactive TUI. Configuration problems are reported before the terminal is
  * touched; the TUI itself is loaded only here (the headless path never loads ink or react).
  */
-import { readdirSync } from "node:fs";
-import path from "node:path";
 import { isFolderTrusted, trustFolder } from "../config/folder-trust.js";
 import type { Settings } from "../config/settings.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import { FilePromptHistory } from "../session/prompt-history.js";
 import type { Theme } from "../ui/theme.js";
-import { findGitRoot } from "../util/git-root.js";
+import { repoHasHookFiles } from "./hook-files-present.js";
 import { SessionLockedError, sessionLockHolder } from "../session/session-lock.js";
 import { bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
@@ -31,17 +29,6 @@ async function withoutGlobalFetch<T>(load: () => Promise<T>): Promise<T> {
     return await load();
   } finally {
     Object.defineProperty(globalThis, "fetch", descriptor);
-  }
-}
-
-/** Whether the repository holds hook files: a directory listing, no hook code loaded. */
-function repoHasHookFiles(cwd: string): boolean {
-  const gitRoot = findGitRoot(cwd)?.root;
-  if (!gitRoot) return false;
-  try {
-    return readdirSync(path.join(gitRoot, ".github", "hooks")).some((name) => name.endsWith(".json"));
-  } catch {
-    return false;
   }
 }
 

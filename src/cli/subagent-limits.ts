@@ -3,7 +3,7 @@
  * then settings.json's `subagents`, then the defaults. Concurrency is capped at 256.
  */
 import type { Settings } from "../config/settings.js";
-import { DEFAULT_SUBAGENT_LIMITS } from "../core/tasks/session-subagents.js";
+import { DEFAULT_SUBAGENT_LIMITS } from "../core/tasks/limits.js";
 import type { SubagentLimits } from "../core/tasks/subagent-host.js";
 
 const MAX_CONCURRENT_CAP = 256;

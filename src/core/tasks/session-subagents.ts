@@ -14,7 +14,7 @@ import type { SubagentHost, SubagentLimits } from "./subagent-host.js";
 import { TaskRegistry, type TaskRecord, type TaskStatus } from "./task-registry.js";
 import { backgroundNotice, createTaskTool } from "./task-tool.js";
 
-export const DEFAULT_SUBAGENT_LIMITS: SubagentLimits = { maxDepth: 6, maxConcurrent: 8, maxTurns: 50 };
+export { DEFAULT_SUBAGENT_LIMITS } from "./limits.js";
 
 export interface SessionSubagentsDeps {
   agents(): AgentDirectory;

@@ -1,0 +1,27 @@
+/**
+ * Whether any hook could be configured here, found with directory listings alone: the hook code (and its
+ * schemas) loads only when there is something to load.
+ */
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import type { Settings } from "../config/settings.js";
+import { findGitRoot } from "../util/git-root.js";
+
+function hasJsonFiles(dir: string): boolean {
+  try {
+    return readdirSync(dir).some((name) => name.endsWith(".json"));
+  } catch {
+    return false;
+  }
+}
+
+/** The repository's `.github/hooks` holds hook files. */
+export function repoHasHookFiles(cwd: string): boolean {
+  const gitRoot = findGitRoot(cwd)?.root;
+  return gitRoot !== undefined && hasJsonFiles(path.join(gitRoot, ".github", "hooks"));
+}
+
+/** Any hook file or inline settings hooks exist (user, repository, settings.json). */
+export function anyHooksConfigured(agentHome: string, cwd: string, settings: Settings): boolean {
+  return settings.hooks !== undefined || hasJsonFiles(path.join(agentHome, "hooks")) || repoHasHookFiles(cwd);
+}
