@@ -33,6 +33,22 @@ async function withoutGlobalFetch<T>(load: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * Ink decides once, when it loads, whether it runs in CI (CI, CONTINUOUS_INTEGRATION or CI_* variables set)
+ * and then draws only the last frame. The TUI only runs on a terminal, so a person is there whatever the
+ * environment says: Ink loads with CI=0, and the variable is put back as it was.
+ */
+async function asInteractive<T>(load: () => Promise<T>): Promise<T> {
+  const saved = process.env.CI;
+  process.env.CI = "0";
+  try {
+    return await load();
+  } finally {
+    if (saved === undefined) delete process.env.CI;
+    else process.env.CI = saved;
+  }
+}
+
+/**
  * The hooks of the TUI's sessions, as a loader called when the first session opens (after the first frame).
  * In an untrusted folder whose repository has hook files, the person is asked first, once, naming what would
  * run: trust this time, always (remembered), or not (user hooks still run).
@@ -62,7 +78,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     process.stderr.write(`agent: ${boot.message}\n`);
     return ExitCode.config;
   }
-  const ui = await withoutGlobalFetch(() => import("../ui/run-tui.js"));
+  const ui = await asInteractive(() => withoutGlobalFetch(() => import("../ui/run-tui.js")));
   const { createTheme } = await import("../ui/theme.js");
   const theme = createTheme();
   let resumeId = boot.value.resumeId;

@@ -7,9 +7,12 @@ import stripAnsi from "strip-ansi";
 import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../src/protocol/events/index.js";
 import { MemoryPromptHistory } from "../../src/session/prompt-history.js";
-import { runTui } from "../../src/ui/run-tui.js";
 import type { SessionHost } from "../../src/ui/session-host.js";
 import { plainTheme } from "../../src/ui/theme.js";
+
+// As the real command loads the TUI (cli/interactive.ts): Ink must not take this run for CI and hold its frames.
+process.env.CI = "0";
+const { runTui } = await import("../../src/ui/run-tui.js");
 
 let counter = 0;
 const event = (type: string, data: Record<string, unknown>): SessionEvent =>
