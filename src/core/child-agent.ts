@@ -177,13 +177,3 @@ export class ChildAgent {
     this.unfold();
   }
 }
-
-/** A subagent run to its end inside a tool call. */
-export async function runChildAgent(spec: ChildAgentSpec, signal: AbortSignal, deps: ChildAgentDeps): Promise<RunResult> {
-  const child = new ChildAgent(spec, deps);
-  try {
-    return await child.run(spec.prompt, signal);
-  } finally {
-    child.dispose();
-  }
-}
