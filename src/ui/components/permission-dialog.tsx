@@ -16,6 +16,7 @@ import type { Theme } from "../theme.js";
 import { Priority } from "../terminal/input-bus.js";
 import { useKeys, usePaste } from "../terminal/input-context.js";
 import type { Key } from "../terminal/keys.js";
+import { choiceKey, editedText } from "./dialog-keys.js";
 import { wrapText } from "../markdown/wrap.js";
 
 export interface PermissionDialogProps {
@@ -297,10 +298,11 @@ export function PermissionDialog({ request, theme, width, queued, onAnswer, maxH
       else if (key.name === "enter") {
         const text = current.message.trim();
         answer(text === "" ? { kind: "deny" } : { kind: "deny", message: text });
-      } else if (key.name === "backspace") update({ message: Array.from(current.message).slice(0, -1).join("") });
-      else if (key.ctrl && key.char === "u") update({ message: "" });
-      else if (key.ctrl && key.char === "c") update({ message: current.message === "" ? undefined : "" });
-      else if (key.name === "char" && !key.ctrl && !key.meta) update({ message: current.message + key.char });
+      } else if (key.ctrl && key.char === "c") update({ message: current.message === "" ? undefined : "" });
+      else {
+        const edited = editedText(key, current.message);
+        if (edited !== undefined) update({ message: edited });
+      }
       return;
     }
     if (key.name === "pageup" || key.name === "pagedown") {
@@ -308,11 +310,10 @@ export function PermissionDialog({ request, theme, width, queued, onAnswer, maxH
       update({ scroll: Math.max(0, current.scroll + (key.name === "pageup" ? -step : step)) });
       return;
     }
-    if (key.name === "escape" || (key.ctrl && key.char === "c")) answer({ kind: "deny" }, true);
-    else if (key.name === "up") update({ selected: (current.selected - 1 + options.length) % options.length });
-    else if (key.name === "down" || key.name === "tab") update({ selected: (current.selected + 1) % options.length });
-    else if (key.name === "enter") choose(current.selected);
-    else if (key.name === "char" && !key.ctrl && !key.meta && /^[1-9]$/.test(key.char)) choose(Number(key.char) - 1);
+    if (key.name === "escape" || (key.ctrl && key.char === "c")) return answer({ kind: "deny" }, true);
+    const move = choiceKey(key, current.selected, options.length);
+    if (move && "select" in move) update({ selected: move.select });
+    else if (move) choose(move.pick);
   };
   useKeys((key) => {
     onKey(key);

@@ -13,6 +13,7 @@ import { wrapText } from "../markdown/wrap.js";
 import { Priority } from "../terminal/input-bus.js";
 import { useKeys, usePaste } from "../terminal/input-context.js";
 import { isKey, type Key } from "../terminal/keys.js";
+import { choiceKey, editedText } from "./dialog-keys.js";
 import type { Theme } from "../theme.js";
 
 export interface PlanReviewProps {
@@ -88,16 +89,16 @@ export function PlanReviewDialog({ summary, recommendedAction, theme, width, max
       else if (key.name === "enter") {
         const text = current.feedback.trim();
         if (text !== "") answer({ approved: false, feedback: text });
-      } else if (key.name === "backspace") update({ feedback: Array.from(current.feedback).slice(0, -1).join("") });
-      else if (key.ctrl && key.char === "u") update({ feedback: "" });
-      else if (key.name === "char" && !key.ctrl && !key.meta) update({ feedback: current.feedback + key.char });
+      } else {
+        const edited = editedText(key, current.feedback);
+        if (edited !== undefined) update({ feedback: edited });
+      }
       return;
     }
-    if (key.name === "escape" || isKey(key, "ctrl+c")) answer({ approved: false }, true);
-    else if (key.name === "up") update({ selected: (current.selected - 1 + choices.length) % choices.length });
-    else if (key.name === "down" || key.name === "tab") update({ selected: (current.selected + 1) % choices.length });
-    else if (key.name === "enter") choose(current.selected);
-    else if (key.name === "char" && !key.ctrl && !key.meta && /^[1-9]$/.test(key.char)) choose(Number(key.char) - 1);
+    if (key.name === "escape" || isKey(key, "ctrl+c")) return answer({ approved: false }, true);
+    const move = choiceKey(key, current.selected, choices.length);
+    if (move && "select" in move) update({ selected: move.select });
+    else if (move) choose(move.pick);
   };
   useKeys((key) => {
     onKey(key);

@@ -12,6 +12,7 @@ import { Priority } from "../../terminal/input-bus.js";
 import { useKeys, usePaste } from "../../terminal/input-context.js";
 import { isKey, type Key } from "../../terminal/keys.js";
 import type { Theme } from "../../theme.js";
+import { editedText } from "../dialog-keys.js";
 import { formFields, typedAnswer, type FormField } from "./form-fields.js";
 
 export interface AskUserFormProps {
@@ -80,9 +81,10 @@ export function AskUserForm({ message, properties, required, agentId, theme, wid
         if (listed) update({ text: undefined });
         else finish({ action: "cancel" });
       } else if (key.name === "enter") next(typedAnswer(field, current.text));
-      else if (key.name === "backspace") update({ text: Array.from(current.text).slice(0, -1).join("") });
-      else if (key.ctrl && key.char === "u") update({ text: "" });
-      else if (key.name === "char" && !key.ctrl && !key.meta) update({ text: current.text + key.char });
+      else {
+        const edited = editedText(key, current.text);
+        if (edited !== undefined) update({ text: edited });
+      }
       return;
     }
     const rows = field.choices.length + 1; // the last row is "Other"
