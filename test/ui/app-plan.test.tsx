@@ -1,13 +1,8 @@
 /** Plan mode and ask_user in the whole app with the real engine: the dialogs answer through `respond`. */
 import { afterEach, describe, expect, it } from "vitest";
-import { MemoryPromptHistory } from "../../src/session/prompt-history.js";
-import { App } from "../../src/ui/app/app.js";
-import { transcriptFromLog } from "../../src/ui/state/history-from-log.js";
-import { TranscriptStore } from "../../src/ui/state/transcript-store.js";
-import { initialTranscript } from "../../src/ui/state/transcript-types.js";
-import { plainTheme } from "../../src/ui/theme.js";
-import { renderTui, type TuiHarness } from "../support/render-tui.js";
+import { type TuiHarness } from "../support/render-tui.js";
 import { text, toolCall } from "../support/scripted-server.js";
+import { renderApp } from "../support/app-harness.js";
 import { TestSessionHost } from "../support/tui-host.js";
 
 let host: TestSessionHost | undefined;
@@ -21,29 +16,8 @@ afterEach(async () => {
 
 async function startApp() {
   host = await TestSessionHost.start();
-  const current = host;
-  const store = new TranscriptStore(
-    transcriptFromLog(
-      current.history,
-      initialTranscript({ mode: current.session.mode, model: current.session.model, permissionSummary: current.session.permissionSummary }),
-    ),
-  );
-  current.session.subscribe((event) => store.push(event));
-  tui = renderTui(
-    <App
-      host={current}
-      store={store}
-      theme={plainTheme}
-      history={new MemoryPromptHistory()}
-      listFiles={() => Promise.resolve([])}
-      version="test"
-      exit={() => undefined}
-      refreshKey={0}
-      requestReprint={() => undefined}
-    />,
-  );
-  await tui.waitForFrame((frame) => frame.includes("Ask anything"));
-  return { host: current, tui };
+  tui = await renderApp(host);
+  return { host, tui };
 }
 
 describe("plan mode in the app", () => {

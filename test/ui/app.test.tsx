@@ -11,6 +11,7 @@ import { initialTranscript } from "../../src/ui/state/transcript-types.js";
 import { plainTheme } from "../../src/ui/theme.js";
 import { renderTui, type TuiHarness } from "../support/render-tui.js";
 import { hang, text, toolCall } from "../support/scripted-server.js";
+import { renderApp } from "../support/app-harness.js";
 import { TestSessionHost } from "../support/tui-host.js";
 
 let host: TestSessionHost | undefined;
@@ -24,32 +25,8 @@ afterEach(async () => {
 
 async function startApp(options: { exit?: () => void; flags?: Parameters<typeof TestSessionHost.start>[0] } = {}) {
   host = await TestSessionHost.start(options.flags);
-  const current = host;
-  const store = new TranscriptStore(
-    transcriptFromLog(
-      current.history,
-      initialTranscript({ mode: current.session.mode, model: current.session.model, permissionSummary: current.session.permissionSummary }),
-    ),
-  );
-  current.session.subscribe((event) => store.push(event));
-  current.onSwitch(() =>
-    store.update(() => initialTranscript({ mode: current.session.mode, model: current.session.model, permissionSummary: current.session.permissionSummary })),
-  );
-  tui = renderTui(
-    <App
-      host={current}
-      store={store}
-      theme={plainTheme}
-      history={new MemoryPromptHistory()}
-      listFiles={(query) => current.listFiles(query)}
-      version="test"
-      exit={options.exit ?? (() => undefined)}
-      refreshKey={0}
-      requestReprint={() => undefined}
-    />,
-  );
-  await tui.waitForFrame((frame) => frame.includes("Ask anything"));
-  return { host: current, tui };
+  tui = await renderApp(host, options.exit ? { exit: options.exit } : {});
+  return { host, tui };
 }
 
 describe("the app with the real engine", () => {
