@@ -114,7 +114,7 @@ export class AgentSession {
         this.emitIdle(result.outcome === "aborted");
         // An agent answered while the main agent was finishing: with a person present it gets a turn for it.
         if (this.wakesForNotifications && result.outcome !== "aborted" && this.subagents.hasUnseenNotifications && this.runtime.queue.length === 0) {
-          queueMicrotask(() => void this.runtime.submit({ prompt: "", silent: true, source: "notification" }).catch(() => undefined));
+          queueMicrotask(() => void this.answerNotifications().catch(() => undefined));
         }
       },
       runShell: async (command, signal) => {
@@ -267,7 +267,7 @@ export class AgentSession {
       case "flush_queue":
         return this.runtime.flushQueue();
       case "settle_background":
-        return this.subagents.settle(command.timeoutMs, () => this.runtime.submit({ prompt: "", silent: true, source: "notification" }));
+        return this.subagents.settle(command.timeoutMs, () => this.answerNotifications());
       case "message_agent":
         return this.subagents.registry.sendMessage(command.agentId, command.message);
       case "cancel_agent":
@@ -352,7 +352,12 @@ export class AgentSession {
   notify(notification: EventData<"system.notification">): void {
     const idle = !this.runtime.busy;
     this.runtime.notify(notification);
-    if (idle && this.wakesForNotifications) void this.runtime.submit({ prompt: "", silent: true, source: "notification" });
+    if (idle && this.wakesForNotifications) void this.answerNotifications().catch(() => undefined);
+  }
+
+  /** A turn of the main agent with no user message: it answers the notifications the conversation ends with. */
+  private answerNotifications(): Promise<RunResult> {
+    return this.runtime.submit({ prompt: "", silent: true, source: "notification" });
   }
 
   /** With a person present, news for an idle main agent starts a turn; without one, settle_background does. */
@@ -475,22 +480,3 @@ export class AgentSession {
     this.options.dispose();
   }
 }
-
-/** What a face may use of a session: commands in, events out, and a few read-only facts. */
-export type SessionView = Pick<
-  AgentSession,
-  | "id"
-  | "cwd"
-  | "mode"
-  | "model"
-  | "agentName"
-  | "selectableAgents"
-  | "busy"
-  | "allowAll"
-  | "permissionSummary"
-  | "hasConversation"
-  | "instructionPaths"
-  | "listModels"
-  | "subscribe"
-  | "dispatch"
->;
