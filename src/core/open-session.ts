@@ -22,6 +22,7 @@ import { AgentSession } from "./agent-session.js";
 import { InteractionBroker } from "./interaction-broker.js";
 import { planFile } from "./modes.js";
 import { createExitPlanModeTool } from "./plan/exit-plan-mode.js";
+import { researchFolder } from "./orchestrate/research-folder.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { SubagentLimits } from "./tasks/subagent-host.js";
 import type { PermissionAdvice } from "./permission-advice.js";
@@ -176,6 +177,8 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       allowAllPaths: flags.allowAllPaths,
       allowAllUrls: flags.allowAllUrls,
       disabledFloorChecks: new Set(options.permissions.disabledFloorChecks),
+      // The session's own files (research reports) are written without asking, as a rule of the policy.
+      ownFolders: [researchFolder(realpathSync(dir))],
     },
     environment: {
       cwd: options.cwd,

@@ -145,6 +145,10 @@ async function execute(call: Extract<Prepared, { ready: true }>, env: ToolRunEnv
       onPartialOutput,
       onProgress: (message) => env.emit("tool.execution_progress", { toolCallId: request.toolCallId, progressMessage: message }),
       ask: (kind, asked) => env.ask(kind, asked, signal),
+      checkPermission: async (asked) => {
+        const outcome = await env.permissions.check({ ...asked, toolCallId: request.toolCallId }, tool.name, signal);
+        return outcome.approved ? { approved: true } : { approved: false, message: outcome.message };
+      },
     });
   } catch (error) {
     if (error instanceof ToolError) return { content: error.message, success: false, errorCode: error.code };

@@ -25,6 +25,11 @@ export interface PermissionPolicy {
   disabledFloorChecks: ReadonlySet<string>;
   /** The rules the session's mode contributes (plan mode: nothing is written but its plan file). */
   mode?: ModeRules;
+  /**
+   * Folders of the session's own files (resolved paths: its research reports): the file tools write inside
+   * them without asking, in any mode that lets them write. Deny rules and the floor still apply.
+   */
+  ownFolders?: readonly string[];
 }
 
 /**
@@ -141,7 +146,7 @@ function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
     }
   } else if (isFileWrite(facts)) {
     const target = facts.paths.find((mention) => mention.access === "write");
-    if (!writeAllowed(target?.resolved))
+    if (!writeAllowed(target?.resolved) && !inOwnFolder(policy, target?.resolved))
       needs.push({ kind: "write", ...(target ? { path: target.resolved ?? target.text, ...(target.resolved ? { resolved: target.resolved } : {}) } : {}) });
   } else if (!isFileRead(facts) && facts.request.kind !== "url" && !toolAllowed) {
     needs.push({ kind: "tool", name: facts.toolName });
@@ -162,6 +167,15 @@ function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
     needs.push({ kind: "url", url, ...(origin ? { origin } : {}) });
   }
   return needs;
+}
+
+/** Whether a file tool writes inside one of the session's own folders. */
+function inOwnFolder(policy: PermissionPolicy, resolved: string | undefined): boolean {
+  if (resolved === undefined) return false;
+  return (policy.ownFolders ?? []).some((folder) => {
+    const relative = path.relative(folder, resolved);
+    return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
+  });
 }
 
 export function describeNeed(need: Need): string {
@@ -230,6 +244,8 @@ export function decide(facts: PermissionFacts, policy: PermissionPolicy): Decisi
           ? `allowed by ${describeRule(allowRule)}`
           : policy.allowAllTools
             ? "--allow-all-tools"
-            : "approved earlier";
+            : isFileWrite(facts) && inOwnFolder(policy, facts.paths.find((mention) => mention.access === "write")?.resolved)
+              ? "the session's own folder"
+              : "approved earlier";
   return { verdict: "allow", reason };
 }

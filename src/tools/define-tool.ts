@@ -23,6 +23,11 @@ export interface ToolContext {
    * interaction broker; with nobody to ask, the kind's headless answer comes back at once.
    */
   ask<K extends InteractionKind>(kind: K, request: InteractionRequests[K]): Promise<Answer<K>>;
+  /**
+   * Checks something the call reaches only while it runs (a redirect's target) against the session's
+   * permissions, as this tool; absent where no gate is wired (then the tool must refuse such steps).
+   */
+  checkPermission?(request: PermissionRequest): Promise<{ approved: boolean; message?: string }>;
 }
 
 /** What a permission check may look at. */

@@ -9,6 +9,7 @@ export const BUILTIN_TOOL_NAMES = [
   "edit",
   "grep",
   "glob",
+  "web_fetch",
   "task_complete",
   "ask_user",
   "exit_plan_mode",

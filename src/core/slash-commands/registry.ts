@@ -9,8 +9,10 @@ import { hooksCommand } from "./hooks.js";
 import { mcpCommand } from "./mcp.js";
 import { modelCommand } from "./model.js";
 import { planCommand } from "./plan.js";
+import { researchCommand } from "./research.js";
 import { resetAllowedToolsCommand } from "./reset-allowed-tools.js";
 import { resumeCommand } from "./resume.js";
+import { reviewCommand } from "./review.js";
 import { tasksCommand } from "./tasks.js";
 import type { SlashCommand } from "./types.js";
 
@@ -27,8 +29,10 @@ export const slashCommands: readonly SlashCommand[] = [
   mcpCommand,
   modelCommand,
   planCommand,
+  researchCommand,
   resetAllowedToolsCommand,
   resumeCommand,
+  reviewCommand,
   tasksCommand,
 ];
 
