@@ -217,6 +217,13 @@ const notRun = (request: ToolRequest): Prepared => ({
   message: "Not run: the user interrupted before this tool call started.",
 });
 
+/** Calls that may run together: read-only ones with each other, a parallel tool's calls with each other. */
+function parallelGroup(env: ToolRunEnvironment, request: ToolRequest): string | undefined {
+  const tool = env.tools.get(request.name);
+  if (tool?.readOnly) return "read-only";
+  return tool?.runsInParallel ? `tool:${tool.name}` : undefined;
+}
+
 export async function runToolCalls(
   requests: readonly ToolRequest[],
   env: ToolRunEnvironment,
@@ -229,8 +236,9 @@ export async function runToolCalls(
   while (index < requests.length) {
     const batch: ToolRequest[] = [requests[index] as ToolRequest];
     index++;
-    if (env.tools.get(batch[0]?.name ?? "")?.readOnly) {
-      while (index < requests.length && env.tools.get((requests[index] as ToolRequest).name)?.readOnly) batch.push(requests[index++] as ToolRequest);
+    const group = parallelGroup(env, batch[0] as ToolRequest);
+    if (group !== undefined) {
+      while (index < requests.length && parallelGroup(env, requests[index] as ToolRequest) === group) batch.push(requests[index++] as ToolRequest);
     }
     const prepared: Prepared[] = [];
     for (const request of batch) prepared.push(signal.aborted ? notRun(request) : await prepare(request, env, signal, refused.get(request.toolCallId)));

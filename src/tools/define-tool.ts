@@ -80,6 +80,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   readonly kind: ToolKind;
   /** Safe to run concurrently with other read-only calls from the same response. */
   readonly readOnly: boolean;
+  /**
+   * Calls of this tool that follow each other in one response run together, though it is not read-only
+   * (the task tool: each subagent works in its own context, so several sync agents dispatched at once run at once).
+   */
+  readonly runsInParallel?: boolean;
   /** A short title for the UI: the bash description, the file path, the pattern. */
   title?(args: z.infer<S>): string;
   /** What this call needs permission for, or null when it needs none. */

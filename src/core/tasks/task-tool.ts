@@ -60,6 +60,7 @@ export function createTaskTool(host: SubagentHost, depth: number, emit: Emit): A
     parameters: taskParameters,
     kind: "control",
     readOnly: false,
+    runsInParallel: true,
     title: (args) => args.description,
     permission: () => null,
     async execute(args, ctx: ToolContext) {
