@@ -30,6 +30,7 @@ import { ToolSet } from "./tool-set.js";
 import { runUserShellCommand } from "./user-shell-command.js";
 import type { AgentSessionOptions } from "./session-options.js";
 import { buildUserMessage, type UserMessageExtra } from "./user-message.js";
+import { SessionObjective } from "./orchestrate/objective.js";
 
 export type { AgentSessionOptions } from "./session-options.js";
 
@@ -54,6 +55,7 @@ export class AgentSession {
   /** sessionStart's additionalContext, for the first prompt. */
   private startContext: string | undefined;
   private ending: Promise<void> | undefined;
+  private readonly goal: SessionObjective;
 
   constructor(private readonly options: AgentSessionOptions) {
     this.id = options.id;
@@ -75,6 +77,7 @@ export class AgentSession {
     this.applyModeRules();
     this.agents = options.agents ?? new AgentCatalog({});
     const emit = options.sink.emit;
+    this.goal = new SessionObjective(emit, options.objective);
     this.mcpGate = options.mcp ? new McpStartupGate(options.mcp, emit) : undefined;
     options.sink.addInternal((event) => {
       if (event.type === "subagent.started" && event.data.executionMode === "background") this.metrics.backgroundAgents++;
@@ -100,6 +103,7 @@ export class AgentSession {
       toolEnvironment: (tools) => this.toolEnvironment(tools, emit),
       preset: () => this.preset,
       maxContinues: options.maxAutopilotContinues,
+      objective: () => this.goal.current,
       nextTurnId: this.nextTurnId,
       recordRequest: (model) => this.metrics.recordRequest(model),
       recordCall: (call) => this.metrics.recordCall(call),
@@ -245,6 +249,8 @@ export class AgentSession {
         return this.options.interactions.respond(command.requestId, command.reply);
       case "set_mode":
         return this.setMode(command.mode);
+      case "set_objective":
+        return this.goal.set(command.objective);
       case "set_model":
         return this.setModel(command.model);
       case "select_agent":
@@ -398,6 +404,7 @@ export class AgentSession {
     this.applyModeRules();
     this.pendingNotices = [this.preset.switchNotice];
     this.options.sink.emit("session.mode_changed", { previousMode: previous, newMode: mode });
+    this.goal.modeChanged(mode);
   }
 
   /** A mode is a ruleset: its rules join the permission decision while it is on. */

@@ -23,7 +23,7 @@ export interface ModePreset {
   /** Delivered once, inside the next user message, after switching to this mode mid-session. */
   readonly switchNotice: string;
   /** What to do when a response ends the tool loop without task_complete. */
-  onLoopEnd(state: { continuations: number; maxContinues: number }): LoopEndAction;
+  onLoopEnd(state: { continuations: number; maxContinues: number; objective?: string }): LoopEndAction;
 }
 
 /** Copilot CLI's continuation message, verbatim. */
@@ -62,9 +62,9 @@ const autopilot: ModePreset = {
     "- Do not call task_complete with open questions, unresolved errors or remaining steps; keep working instead.",
   ].join("\n"),
   switchNotice: "The session switched to autopilot mode: work autonomously until the task is done, then call task_complete.",
-  onLoopEnd: ({ continuations, maxContinues }) =>
+  onLoopEnd: ({ continuations, maxContinues, objective }) =>
     continuations < maxContinues
-      ? { action: "continue", message: AUTOPILOT_CONTINUATION }
+      ? { action: "continue", message: objective ? `${AUTOPILOT_CONTINUATION}\n\nThe objective: ${objective}` : AUTOPILOT_CONTINUATION }
       : {
           action: "stop_at_limit",
           message: `Autopilot stopped: the model ended ${continuations + 1} times without calling task_complete (limit: --max-autopilot-continues ${maxContinues}).`,

@@ -22,6 +22,7 @@ import { AgentSession } from "./agent-session.js";
 import { InteractionBroker } from "./interaction-broker.js";
 import { planFile } from "./modes.js";
 import { createExitPlanModeTool } from "./plan/exit-plan-mode.js";
+import { restoredObjective } from "./orchestrate/objective.js";
 import { researchFolder } from "./orchestrate/research-folder.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { SubagentLimits } from "./tasks/subagent-host.js";
@@ -228,6 +229,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     ...(options.subagentLimits ? { subagentLimits: options.subagentLimits } : {}),
     retry: options.providerConfig.retry,
     mode,
+    ...(log && mode === "autopilot" ? { objective: restoredObjective(log.events) } : {}),
     maxAutopilotContinues: options.maxAutopilotContinues,
     interactive: options.interactive,
     permissions,

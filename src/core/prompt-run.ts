@@ -13,6 +13,8 @@ export interface PromptRunContext {
   /** The current mode (it may change while the prompt runs). */
   preset(): ModePreset;
   maxContinues: number;
+  /** What autopilot works toward, repeated in its continuations. */
+  objective?(): string | undefined;
   /** Injects the mode's continuation message as a user message. */
   continueWith(message: string): void;
 }
@@ -41,7 +43,8 @@ export async function runPrompt(context: PromptRunContext, signal: AbortSignal, 
       }
       return;
     }
-    const next = context.preset().onLoopEnd({ continuations: result.continuations, maxContinues: context.maxContinues });
+    const objective = context.objective?.();
+    const next = context.preset().onLoopEnd({ continuations: result.continuations, maxContinues: context.maxContinues, ...(objective ? { objective } : {}) });
     if (next.action === "stop") return;
     if (next.action === "stop_at_limit") {
       result.outcome = "max_continues";

@@ -28,6 +28,8 @@ export interface AgentSessionOptions {
   subagentLimits?: SubagentLimits;
   retry: RetryPolicy;
   mode: AgentMode;
+  /** Autopilot's objective, as a resumed session's log left it. */
+  objective?: string;
   maxAutopilotContinues: number;
   /** A person can answer questions and permission requests. */
   interactive: boolean;

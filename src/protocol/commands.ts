@@ -17,6 +17,8 @@ export type SessionCommand =
   /** Answers a pending question (permission, user input, plan approval, client tool, elicitation). */
   | { type: "respond"; requestId: string; reply: InteractionReply }
   | { type: "set_mode"; mode: AgentMode }
+  /** /autopilot <objective>: what autopilot works toward (shown as the goal, repeated in its continuations); null clears it. */
+  | { type: "set_objective"; objective: string | null }
   | { type: "set_model"; model: string }
   /** /agent, --agent: runs the main session as this custom agent (its prompt, its tools); null goes back to the default. */
   | { type: "select_agent"; name: string | null }
@@ -70,6 +72,7 @@ export interface CommandResults {
   /** An error message when the answer was not taken (no such request, or a reply of the wrong shape). */
   respond: string | undefined;
   set_mode: void;
+  set_objective: void;
   set_model: void;
   /** An error message when there is no such agent (naming the valid ones). */
   select_agent: string | undefined;

@@ -31,6 +31,8 @@ export interface AgentRuntimeOptions {
   /** The mode now (it may change while a prompt runs). */
   preset(): ModePreset;
   maxContinues: number;
+  /** What autopilot works toward (the main agent's /autopilot objective). */
+  objective?(): string | undefined;
   nextTurnId(): string;
   /** Counts every request made, retries and interrupted ones included. */
   recordRequest(model: string): void;
@@ -204,6 +206,7 @@ export class AgentRuntime {
         emit: this.emit,
         preset: this.options.preset,
         maxContinues: this.options.maxContinues,
+        ...(this.options.objective ? { objective: this.options.objective } : {}),
         continueWith: (message: string) =>
           this.emit("user.message", this.options.userMessage({ prompt: message, source: "autopilot" }, { continuation: true })),
       };

@@ -15,6 +15,7 @@ export const autopilotCommand: SlashCommand = {
       return { kind: "message", text: "Autopilot off." };
     }
     session.dispatch({ type: "set_mode", mode: "autopilot" });
+    session.dispatch({ type: "set_objective", objective: args });
     return { kind: "prompt", prompt: args };
   },
 };

@@ -83,6 +83,8 @@ export const sessionEvents = {
   ),
   "session.task_complete": persisted(z.object({ summary: z.string().optional(), success: z.boolean().optional() })),
   "session.mode_changed": persisted(z.object({ previousMode: agentModeSchema, newMode: agentModeSchema })),
+  /** Autopilot's objective (/autopilot <objective>) was set, or cleared (no objective) when autopilot ended. */
+  "session.objective_changed": persisted(z.object({ objective: z.string().optional() })),
   "session.model_change": persisted(z.object({ previousModel: z.string().optional(), newModel: z.string(), source: z.string().optional() })),
   /** Autopilot stopped without task_complete: the continuation limit, or an error it cannot work past. */
   "session.autopilot_stopped": persisted(z.object({ reason: z.enum(["max_continues", "error", "aborted"]), continuations: z.number(), message: z.string() })),

@@ -13,6 +13,7 @@ import { Composer } from "../components/composer/composer.js";
 import { QueuedPrompts } from "../components/composer/queued-prompts.js";
 import { FitBox } from "../components/fit-box.js";
 import { Footer } from "../components/footer.js";
+import { GoalLine } from "../components/goal-line.js";
 import { HistoryItem } from "../components/history-item.js";
 import { InteractionDialog } from "../components/interaction-dialog.js";
 import { PermissionDialog } from "../components/permission-dialog.js";
@@ -104,7 +105,8 @@ export function App(props: AppProps) {
   // output is as tall as the terminal.
   const background = state.background.length > 0 || state.backgroundShells > 0 ? 1 + state.background.length : 0;
   const composerRows = asking ? 0 : 4;
-  const room = Math.max(3, rows - composerRows - 2 - (queued.length > 0 ? queued.length + 1 : 0) - background - 1);
+  const goalRows = state.mode === "autopilot" && state.objective ? 1 : 0;
+  const room = Math.max(3, rows - composerRows - 2 - (queued.length > 0 ? queued.length + 1 : 0) - background - goalRows - 1);
   const usage = state.usage;
 
   return (
@@ -171,6 +173,7 @@ export function App(props: AppProps) {
           />
         </FitBox>
       )}
+      <GoalLine objective={state.objective} autopilot={state.mode === "autopilot"} theme={theme} width={width} />
       {queued.length > 0 && <QueuedPrompts items={queued} paused={state.queuePaused} theme={theme} width={width} />}
       {/* Hidden, not unmounted, while a permission is asked: the draft survives. (Not re-indented, to keep the diff small.) */}
       <Box display={asking ? "none" : "flex"} flexDirection="column">

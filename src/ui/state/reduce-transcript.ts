@@ -230,6 +230,8 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
       return { ...state, agentName: undefined };
     case "session.mode_changed":
       return { ...state, mode: event.data.newMode };
+    case "session.objective_changed":
+      return { ...state, objective: event.data.objective };
     case "session.model_change":
       return append({ ...state, model: event.data.newModel }, { kind: "notice", id: event.id, level: "info", text: `Model: ${event.data.newModel}` });
     case "session.idle":

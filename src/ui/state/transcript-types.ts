@@ -70,6 +70,8 @@ export interface TranscriptState {
   backgroundShells: number;
   busy: boolean;
   mode: AgentMode;
+  /** Autopilot's objective (/autopilot <objective>): the goal line. */
+  objective?: string;
   model: string;
   /** The custom agent the session runs as (/agent, --agent). */
   agentName?: string;

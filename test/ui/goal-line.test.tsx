@@ -1,0 +1,36 @@
+/** The goal line: autopilot's objective above the composer in the whole app over the real engine. */
+import { afterEach, describe, expect, it } from "vitest";
+import { renderApp } from "../support/app-harness.js";
+import { type TuiHarness } from "../support/render-tui.js";
+import { text, toolCall } from "../support/scripted-server.js";
+import { TestSessionHost } from "../support/tui-host.js";
+
+let host: TestSessionHost | undefined;
+let tui: TuiHarness | undefined;
+afterEach(async () => {
+  tui?.unmount();
+  tui = undefined;
+  await host?.close();
+  host = undefined;
+});
+
+describe("the goal line", () => {
+  it("shows the objective while autopilot works toward it, and goes when autopilot is switched off", async () => {
+    host = await TestSessionHost.start();
+    tui = await renderApp(host);
+    expect(tui.frame()).not.toContain("Goal:");
+    host.server.enqueue(text("Working on it."), toolCall("task_complete", { summary: "The tests pass." }));
+    tui.bus.type("/autopilot make the tests pass");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("The tests pass.") && frame.includes("Ask anything"));
+    const lines = tui.frame().split("\n");
+    const goal = lines.findIndex((line) => line.includes("◎ Goal: make the tests pass"));
+    expect(goal).toBeGreaterThan(-1);
+    // Above the composer.
+    expect(lines.findIndex((line, index) => index > goal && line.includes("Ask anything"))).toBeGreaterThan(goal);
+    tui.bus.type("/autopilot off");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("Autopilot off."));
+    expect(tui.frame()).not.toContain("Goal:");
+  });
+});
