@@ -82,6 +82,11 @@ describe("/review", () => {
     const ref = await gatherReviewChanges(cwd, "HEAD~1");
     expect(ref.kind === "changes" && ref.changes.diff).toContain("STAGED-CHANGE");
     expect(await gatherReviewChanges(cwd, "HEAD..HEAD")).toEqual({ kind: "nothing", message: "Nothing to review: HEAD..HEAD has no changes." });
+    expect(await gatherReviewChanges(cwd, "nosuch..HEAD")).toMatchObject({
+      kind: "nothing",
+      level: "warning",
+      message: expect.stringContaining("git could not diff nosuch..HEAD"),
+    });
     // A word that is not a ref is an instruction: the working tree is reviewed.
     const words = await gatherReviewChanges(cwd, "naming please");
     expect(words).toMatchObject({ kind: "changes", changes: { instructions: "naming please", untracked: ["new-file.ts"] } });

@@ -18,7 +18,8 @@ export interface ReviewChanges {
   instructions: string;
 }
 
-export type GatheredReview = { kind: "changes"; changes: ReviewChanges } | { kind: "nothing"; message: string };
+/** `warning`: git failed (a bad range), as opposed to a clean tree. */
+export type GatheredReview = { kind: "changes"; changes: ReviewChanges } | { kind: "nothing"; message: string; level?: "warning" };
 
 /** A diff longer than this is left to the reviewer to read with git itself. */
 export const MAX_INLINE_DIFF_CHARS = 40_000;
@@ -50,7 +51,8 @@ export async function gatherReviewChanges(cwd: string, args: string): Promise<Ga
   if (first !== "" && (RANGE.test(first) || (await isCommit(cwd, first)))) {
     const range = first;
     const diff = await git(cwd, ["diff", "--no-color", "--no-ext-diff", range, "--"]);
-    if (!diff.ok) return { kind: "nothing", message: `Nothing to review: git could not diff ${range}: ${diff.stderr.trim() || "unknown error"}` };
+    if (!diff.ok)
+      return { kind: "nothing", level: "warning", message: `Nothing to review: git could not diff ${range}: ${diff.stderr.trim() || "unknown error"}` };
     if (diff.stdout.trim() === "") return { kind: "nothing", message: `Nothing to review: ${range} has no changes.` };
     const scope = range.includes("..") ? `the changes of the range ${range}` : `the changes since ${range} (its commits and the working tree)`;
     return { kind: "changes", changes: { scope, commands: [`git diff ${range}`], diff: shorten(diff.stdout), untracked: [], instructions: rest.join(" ") } };

@@ -13,7 +13,7 @@ export const reviewCommand: SlashCommand = {
   argsHint: "[main..HEAD] [instructions]",
   run: async ({ session, args }) => {
     const gathered = await gatherReviewChanges(session.cwd, args);
-    if (gathered.kind === "nothing") return { kind: "message", text: gathered.message };
+    if (gathered.kind === "nothing") return { kind: "message", text: gathered.message, ...(gathered.level ? { level: gathered.level } : {}) };
     const { changes } = gathered;
     const prompt = promptTemplate("review", {
       scope: changes.scope,
