@@ -37,6 +37,7 @@ export const researchCommand: SlashCommand = {
   argsHint: "<topic>",
   run: ({ session, args }) => {
     if (args === "") return { kind: "message", level: "warning", text: "Usage: /research <topic>: what should be researched?" };
-    return { kind: "prompt", prompt: promptTemplate("research", { topic: args, cwd: session.cwd, reportPath: reportPath(session.dir, args) }) };
+    const prompt = promptTemplate("research", { topic: args, cwd: session.cwd, reportPath: reportPath(session.dir, args) });
+    return { kind: "prompt", prompt, source: "command:research" };
   },
 };

@@ -26,6 +26,6 @@ export const reviewCommand: SlashCommand = {
           : "",
       diff: changes.diff ? `\`\`\`diff\n${changes.diff.trimEnd()}\n\`\`\`` : "(no diff: only the untracked files above)",
     });
-    return { kind: "prompt", prompt };
+    return { kind: "prompt", prompt, source: "command:review" };
   },
 };

@@ -1,4 +1,4 @@
-/** The goal line: autopilot's objective above the composer in the whole app over the real engine. */
+/** In the whole app over the real engine: the goal line (autopilot's objective), and commands that send a template. */
 import { afterEach, describe, expect, it } from "vitest";
 import { renderApp } from "../support/app-harness.js";
 import { type TuiHarness } from "../support/render-tui.js";
@@ -32,5 +32,19 @@ describe("the goal line", () => {
     tui.bus.press("enter");
     await tui.waitForFrame((frame) => frame.includes("Autopilot off."));
     expect(tui.frame()).not.toContain("Goal:");
+  });
+});
+
+describe("commands that send a template", () => {
+  it("show the command as typed, not the template the model gets", async () => {
+    host = await TestSessionHost.start();
+    tui = await renderApp(host);
+    host.server.enqueue(text("Dispatching the research agents."));
+    tui.bus.type("/research how are hooks loaded");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("Dispatching the research agents.") && frame.includes("Ask anything"));
+    expect(tui.frame()).toContain("/research how are hooks loaded");
+    expect(tui.frame()).not.toContain("orchestrator");
+    expect(String(host.server.completionRequests[0]?.body.messages.at(-1)?.content)).toContain("You are now the orchestrator");
   });
 });
