@@ -33,7 +33,8 @@ async function applySlashResult(context: RouterContext, result: SlashCommandResu
       else context.emit("session.info", { infoType: "command", message: result.text });
       return { kind: "done" };
     case "prompt": {
-      const attachments = attachmentsFor(result.prompt, context.cwd);
+      // A template's text (a diff, say) is not the user's: an `@x` in it attaches nothing.
+      const attachments = result.source ? [] : attachmentsFor(result.prompt, context.cwd);
       const run = context.session.dispatch({
         type: "send",
         prompt: result.prompt,

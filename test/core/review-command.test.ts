@@ -46,6 +46,9 @@ describe("/review", () => {
     expect(prompt).toContain("look at constants");
     expect(prompt).toMatch(/file:LINE|path\/to\/file:LINE/);
     expect(prompt).toContain("No significant issues found.");
+    // `@staged.ts` in the diff is the code's text, not a mention: nothing is attached.
+    expect(prompt).toContain("like @staged.ts");
+    expect(harness.ofType("user.message")[0]?.data.attachments).toBeUndefined();
     const child = harness.server.completionRequests[1];
     expect(child?.headers["x-initiator"]).toBe("sub-agent");
     expect(String(child?.body.messages[0]?.content)).toContain("You are a code reviewer");

@@ -38,7 +38,7 @@ export function initRepo(cwd: string, files: Record<string, string>): void {
 export function makeChanges(cwd: string): void {
   writeFiles(cwd, { "staged.ts": "export const a = 2; // STAGED-CHANGE\n" });
   git(cwd, "add", "staged.ts");
-  writeFiles(cwd, { "unstaged.ts": "export const b = 3; // UNSTAGED-CHANGE\n", "new-file.ts": "export const c = 4; // UNTRACKED\n" });
+  writeFiles(cwd, { "unstaged.ts": "export const b = 3; // UNSTAGED-CHANGE, like @staged.ts\n", "new-file.ts": "export const c = 4; // UNTRACKED\n" });
 }
 
 export const BASE_FILES = { "staged.ts": "export const a = 1;\n", "unstaged.ts": "export const b = 1;\n" };
