@@ -12,7 +12,7 @@ import { htmlToMarkdown } from "./html-to-markdown.js";
 export const WEB_FETCH_DEFAULT_LENGTH = 5_000;
 export const WEB_FETCH_MAX_LENGTH = 20_000;
 const MAX_REDIRECTS = 5;
-const TIMEOUT_MS = 30_000;
+export const WEB_FETCH_TIMEOUT_MS = 30_000;
 /** Bytes read of a response at most: a page bigger than this is cut (the model reads windows of it anyway). */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
@@ -88,62 +88,67 @@ function contentKind(contentType: string): "html" | "text" | "json" | undefined 
   return undefined;
 }
 
-export const webFetchTool = defineTool({
-  name: "web_fetch",
-  description: [
-    "Fetch a web page (http or https) and return its content as Markdown, or as it came with raw: true.",
-    `Long content is returned a window at a time: max_length characters (default ${WEB_FETCH_DEFAULT_LENGTH}) from start_index; the result says where to continue.`,
-    "HTML is converted to Markdown; plain text and JSON are returned as they are; other content types are refused.",
-    "The URL must be allowed by the session's URL permissions; redirects are checked the same way.",
-  ].join("\n"),
-  parameters,
-  kind: "read",
-  readOnly: true,
-  title: (args) => args.url,
-  permission: (args) => ({ kind: "url", url: args.url, intention: "Fetch web content" }),
-  async execute(args, ctx) {
-    const timeout = AbortSignal.timeout(TIMEOUT_MS);
-    const signal = AbortSignal.any([ctx.signal, timeout]);
-    let fetched: { response: Response; finalUrl: string };
-    let body: string;
-    try {
-      fetched = await fetchChecked(args.url, ctx, signal);
-      body = await readBody(fetched.response, signal);
-    } catch (error) {
-      if (error instanceof ToolError) throw error;
-      if (ctx.signal.aborted) throw error;
-      if (timeout.aborted) throw new ToolError(`Fetching ${args.url} took longer than ${TIMEOUT_MS / 1000} s.`, "timeout");
-      const cause = (error as Error & { cause?: Error }).cause;
-      throw new ToolError(`Could not fetch ${args.url}: ${cause?.message ?? (error as Error).message}`, "fetch_failed");
-    }
-    const { response, finalUrl } = fetched;
-    if (!response.ok) throw new ToolError(`Fetching ${finalUrl} failed: HTTP ${response.status} ${response.statusText}`.trim(), "http_error");
-    const contentType = response.headers.get("content-type") ?? "";
-    const kind = contentKind(contentType);
-    if (!kind) throw new ToolError(`${finalUrl} is ${contentType}, which web_fetch cannot show (it reads HTML, text and JSON).`, "unsupported_content");
-    let content = body;
-    if (!args.raw && kind === "html") content = htmlToMarkdown(body, finalUrl);
-    else if (!args.raw && kind === "json") {
+/** The tool; `timeoutMs` bounds each fetch (redirects and body included). */
+export function createWebFetchTool({ timeoutMs = WEB_FETCH_TIMEOUT_MS }: { timeoutMs?: number } = {}) {
+  return defineTool({
+    name: "web_fetch",
+    description: [
+      "Fetch a web page (http or https) and return its content as Markdown, or as it came with raw: true.",
+      `Long content is returned a window at a time: max_length characters (default ${WEB_FETCH_DEFAULT_LENGTH}) from start_index; the result says where to continue.`,
+      "HTML is converted to Markdown; plain text and JSON are returned as they are; other content types are refused.",
+      "The URL must be allowed by the session's URL permissions; redirects are checked the same way.",
+    ].join("\n"),
+    parameters,
+    kind: "read",
+    readOnly: true,
+    title: (args) => args.url,
+    permission: (args) => ({ kind: "url", url: args.url, intention: "Fetch web content" }),
+    async execute(args, ctx) {
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = AbortSignal.any([ctx.signal, timeout]);
+      let fetched: { response: Response; finalUrl: string };
+      let body: string;
       try {
-        content = JSON.stringify(JSON.parse(body), null, 2);
-      } catch {
-        content = body;
+        fetched = await fetchChecked(args.url, ctx, signal);
+        body = await readBody(fetched.response, signal);
+      } catch (error) {
+        if (error instanceof ToolError) throw error;
+        if (ctx.signal.aborted) throw error;
+        if (timeout.aborted) throw new ToolError(`Fetching ${args.url} took longer than ${timeoutMs / 1000} s.`, "timeout");
+        const cause = (error as Error & { cause?: Error }).cause;
+        throw new ToolError(`Could not fetch ${args.url}: ${cause?.message ?? (error as Error).message}`, "fetch_failed");
       }
-    }
-    const start = args.start_index ?? 0;
-    const length = args.max_length ?? WEB_FETCH_DEFAULT_LENGTH;
-    if (start >= content.length && content.length > 0) {
-      throw new ToolError(`start_index ${start} is past the end of the content (${content.length} characters).`, "past_end");
-    }
-    const window = content.slice(start, start + length);
-    const end = start + window.length;
-    const note =
-      end < content.length
-        ? `\n\n[Content cut at character ${end} of ${content.length}. Call web_fetch again with start_index: ${end} to read on.]`
-        : start > 0
-          ? `\n\n[End of content (${content.length} characters).]`
-          : "";
-    const from = finalUrl === args.url ? finalUrl : `${finalUrl} (redirected from ${args.url})`;
-    return { content: `Contents of ${from}:\n\n${window}${note}`, telemetry: { contentType, characters: content.length } };
-  },
-});
+      const { response, finalUrl } = fetched;
+      if (!response.ok) throw new ToolError(`Fetching ${finalUrl} failed: HTTP ${response.status} ${response.statusText}`.trim(), "http_error");
+      const contentType = response.headers.get("content-type") ?? "";
+      const kind = contentKind(contentType);
+      if (!kind) throw new ToolError(`${finalUrl} is ${contentType}, which web_fetch cannot show (it reads HTML, text and JSON).`, "unsupported_content");
+      let content = body;
+      if (!args.raw && kind === "html") content = htmlToMarkdown(body, finalUrl);
+      else if (!args.raw && kind === "json") {
+        try {
+          content = JSON.stringify(JSON.parse(body), null, 2);
+        } catch {
+          content = body;
+        }
+      }
+      const start = args.start_index ?? 0;
+      const length = args.max_length ?? WEB_FETCH_DEFAULT_LENGTH;
+      if (start >= content.length && content.length > 0) {
+        throw new ToolError(`start_index ${start} is past the end of the content (${content.length} characters).`, "past_end");
+      }
+      const window = content.slice(start, start + length);
+      const end = start + window.length;
+      const note =
+        end < content.length
+          ? `\n\n[Content cut at character ${end} of ${content.length}. Call web_fetch again with start_index: ${end} to read on.]`
+          : start > 0
+            ? `\n\n[End of content (${content.length} characters).]`
+            : "";
+      const from = finalUrl === args.url ? finalUrl : `${finalUrl} (redirected from ${args.url})`;
+      return { content: `Contents of ${from}:\n\n${window}${note}`, telemetry: { contentType, characters: content.length } };
+    },
+  });
+}
+
+export const webFetchTool = createWebFetchTool();

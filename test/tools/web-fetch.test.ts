@@ -7,6 +7,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { htmlToMarkdown } from "../../src/tools/html-to-markdown.js";
+import { createWebFetchTool } from "../../src/tools/web-fetch.js";
+import { makeToolContext, runToolError } from "../support/tool-context.js";
 import { startHarness, type Harness } from "../support/engine-harness.js";
 import { text, toolCalls } from "../support/scripted-server.js";
 
@@ -35,6 +37,8 @@ beforeAll(async () => {
         return send(200, "image/png", "\x89PNG");
       case "/hop":
         return send(302, "text/plain", "", { location: "/long" });
+      case "/hang":
+        return; // never answers: the timeout must end the call
       case "/away":
         return send(302, "text/plain", "", { location: `http://localhost:${port}/page` });
       default:
@@ -44,7 +48,13 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(
+  () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+);
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -125,6 +135,21 @@ describe("web_fetch", () => {
     const [plain, file] = ["plain", "file"].map((id) => harness?.ofType("tool.execution_complete").find((event) => event.data.toolCallId === id)?.data);
     expect(plain?.error?.message).toContain("is not an allowed URL");
     expect(file?.error?.message).toContain("http:// or https:// URL");
+  });
+});
+
+describe("web_fetch on its own", () => {
+  it("gives up after its timeout, and refuses a redirect where no gate can check it", async () => {
+    const context = makeToolContext();
+    try {
+      const tool = createWebFetchTool({ timeoutMs: 200 });
+      const timedOut = await runToolError(tool, { url: `${base}/hang` }, context.ctx);
+      expect(timedOut).toMatchObject({ code: "timeout", message: `Fetching ${base}/hang took longer than 0.2 s.` });
+      const redirect = await runToolError(tool, { url: `${base}/hop` }, context.ctx);
+      expect(redirect).toMatchObject({ code: "redirect_refused", message: expect.stringContaining("this session cannot check redirects") });
+    } finally {
+      context.cleanup();
+    }
   });
 });
 
