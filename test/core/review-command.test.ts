@@ -71,6 +71,20 @@ describe("/review", () => {
     rmSync(cwd, { recursive: true, force: true });
   });
 
+  it("lists a few hundred untracked files at most", async () => {
+    const cwd = tempDir("review-many-");
+    initRepo(cwd, BASE_FILES);
+    writeFiles(cwd, Object.fromEntries(Array.from({ length: 205 }, (_, i) => [`gen/file-${String(i).padStart(3, "0")}.txt`, "x\n"])));
+    harness = await startHarness({ cwd });
+    harness.server.enqueue(text("No significant issues found."));
+    await input(harness, "/review");
+    const prompt = userText(harness, 0);
+    expect(prompt).toContain("- gen/file-199.txt\n- … and 5 more (git ls-files --others --exclude-standard)");
+    expect(prompt).not.toContain("gen/file-200.txt");
+    expect(prompt).toContain("(no diff: only the untracked files above)");
+    rmSync(cwd, { recursive: true, force: true });
+  });
+
   it("reviews a ref range when the first word is one, the rest being instructions", async () => {
     const cwd = tempDir("review-range-");
     initRepo(cwd, BASE_FILES);

@@ -2,6 +2,16 @@ import { promptTemplate } from "../../config/prompt-templates.js";
 import { gatherReviewChanges } from "../orchestrate/review-changes.js";
 import type { SlashCommand } from "./types.js";
 
+/** Untracked files are listed (a few hundred at most: a repository without a .gitignore has thousands). */
+const MAX_UNTRACKED_LISTED = 200;
+
+function describeUntracked(files: readonly string[]): string {
+  if (files.length === 0) return "";
+  const listed = files.slice(0, MAX_UNTRACKED_LISTED).map((file) => `- ${file}`);
+  if (files.length > MAX_UNTRACKED_LISTED) listed.push(`- … and ${files.length - MAX_UNTRACKED_LISTED} more (git ls-files --others --exclude-standard)`);
+  return `Untracked files (new, not in any diff; read them in full):\n${listed.join("\n")}`;
+}
+
 /**
  * `/review [range] [instructions]`: git says what changed (before any model call: with nothing to review the
  * answer is local), then the main agent is asked to delegate the review to the code-review agent and to
@@ -20,10 +30,7 @@ export const reviewCommand: SlashCommand = {
       cwd: session.cwd,
       instructions: changes.instructions || "(none: a general review for real problems)",
       commands: changes.commands.map((command) => `- \`${command}\``).join("\n"),
-      untracked:
-        changes.untracked.length > 0
-          ? `Untracked files (new, not in any diff; read them in full):\n${changes.untracked.map((file) => `- ${file}`).join("\n")}`
-          : "",
+      untracked: describeUntracked(changes.untracked),
       diff: changes.diff ? `\`\`\`diff\n${changes.diff.trimEnd()}\n\`\`\`` : "(no diff: only the untracked files above)",
     });
     return { kind: "prompt", prompt, source: "command:review" };
