@@ -18,7 +18,7 @@ export class TuiSessionHost implements SessionHost {
   private manager: SessionManager | undefined;
   private past: readonly SessionEvent[] = [];
   private readonly listeners = new Set<() => void>();
-  private fileList: Promise<string[]> | undefined;
+  private fileList: { cwd: string; files: Promise<string[]> } | undefined;
 
   constructor(
     private readonly boot: Bootstrap,
@@ -47,8 +47,9 @@ export class TuiSessionHost implements SessionHost {
     return this.current?.instructionPaths ?? [];
   }
 
+  /** The open session's working directory (/cwd moves it). */
   get cwd(): string {
-    return this.options.cwd;
+    return this.current?.cwd ?? this.options.cwd;
   }
 
   branch?: string;
@@ -141,10 +142,16 @@ export class TuiSessionHost implements SessionHost {
 
   /** Files for the @ picker: the workspace's files (honouring .gitignore), listed once and filtered per query. */
   async listFiles(query: string): Promise<string[]> {
-    this.fileList ??= import("../tools/file-walker.js")
-      .then(({ listFiles }) => listFiles(this.options.cwd, { maxFiles: 20_000 }))
-      .then(({ files }) => files.map((file) => path.relative(this.options.cwd, file)));
-    const files = await this.fileList;
+    const cwd = this.cwd;
+    if (this.fileList?.cwd !== cwd) {
+      this.fileList = {
+        cwd,
+        files: import("../tools/file-walker.js")
+          .then(({ listFiles }) => listFiles(cwd, { maxFiles: 20_000 }))
+          .then(({ files }) => files.map((file) => path.relative(cwd, file))),
+      };
+    }
+    const files = await this.fileList.files;
     const wanted = query.toLowerCase();
     return files.filter((file) => file.toLowerCase().includes(wanted)).slice(0, 200);
   }

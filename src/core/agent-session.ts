@@ -30,19 +30,21 @@ import { ToolSet } from "./tool-set.js";
 import { runUserShellCommand } from "./user-shell-command.js";
 import type { AgentSessionOptions } from "./session-options.js";
 import { buildUserMessage, type UserMessageExtra } from "./user-message.js";
+import { SessionWorkspace } from "./session-admin/session-workspace.js";
 
 export type { AgentSessionOptions } from "./session-options.js";
 
 export class AgentSession {
   readonly id: string;
   readonly dir: string;
-  readonly cwd: string;
   readonly metrics = new SessionMetrics();
   private readonly runtime: AgentRuntime;
   private readonly subagents: SessionSubagents;
   private readonly mcpGate: McpStartupGate | undefined;
   private readonly allTools: readonly AnyTool[];
   private readonly toolbox: SessionTools;
+  /** cwd, allowed directories, instruction files, name: what /cwd, /add-dir, /instructions, /rename change. */
+  readonly workspace: SessionWorkspace;
   private preset: ModePreset;
   private pendingNotices: string[] = [];
   private turnCount: number;
@@ -58,7 +60,7 @@ export class AgentSession {
   constructor(private readonly options: AgentSessionOptions) {
     this.id = options.id;
     this.dir = options.dir;
-    this.cwd = options.context.cwd;
+    this.workspace = new SessionWorkspace({ ...options, emit: options.sink.emit, refreshSystemPrompt: () => this.runtime.refreshSystemPrompt() });
     this.preset = modePreset(options.mode);
     this.allTools = options.tools;
     this.toolbox = new SessionTools({
@@ -143,6 +145,10 @@ export class AgentSession {
     return this.ending ?? Promise.resolve();
   }
 
+  get cwd(): string {
+    return this.workspace.cwd;
+  }
+
   get mode(): AgentMode {
     return this.preset.mode;
   }
@@ -186,7 +192,7 @@ export class AgentSession {
 
   /** The custom instruction files in the system prompt. */
   get instructionPaths(): string[] {
-    return this.options.instructions.map((file) => file.path);
+    return this.workspace.activeInstructions.map((file) => file.path);
   }
 
   get contextLimit(): number {
@@ -272,6 +278,12 @@ export class AgentSession {
         return this.subagents.registry.sendMessage(command.agentId, command.message);
       case "cancel_agent":
         return this.subagents.registry.cancel(command.agentId);
+      case "rename":
+      case "set_cwd":
+      case "add_dir":
+      case "set_instruction":
+      case "delete_session":
+        return this.workspace.handle(command);
       case "shutdown":
         return this.shutdown(command.reason ? "error" : "routine", command.reason);
     }
@@ -424,7 +436,7 @@ export class AgentSession {
 
   private systemPrompt(): string {
     return buildSystemPrompt({
-      context: this.options.context,
+      context: this.workspace.context,
       os: describeOs(),
       shell: userShell(),
       date: new Date(),
@@ -432,7 +444,7 @@ export class AgentSession {
       mode: this.preset,
       interactive: this.options.interactive,
       instructions: [
-        ...this.options.instructions,
+        ...this.workspace.activeInstructions,
         ...(this.options.mcp?.instructions() ?? []).map(({ server, text }) => ({ path: `mcp:${server}`, content: text })),
       ],
       sessionDir: this.dir,
