@@ -30,7 +30,7 @@ import { ToolSet } from "./tool-set.js";
 import { runUserShellCommand } from "./user-shell-command.js";
 import type { AgentSessionOptions } from "./session-options.js";
 import { buildUserMessage, type UserMessageExtra } from "./user-message.js";
-import { SessionWorkspace } from "./session-admin/session-workspace.js";
+import { isWorkspaceCommand, SessionWorkspace } from "./session-admin/session-workspace.js";
 
 export type { AgentSessionOptions } from "./session-options.js";
 
@@ -43,7 +43,7 @@ export class AgentSession {
   private readonly mcpGate: McpStartupGate | undefined;
   private readonly allTools: readonly AnyTool[];
   private readonly toolbox: SessionTools;
-  /** cwd, allowed directories, instruction files, name: what /cwd, /add-dir, /instructions, /rename change. */
+  /** What /cwd, /add-dir, /instructions, /rename and /session delete change. */
   readonly workspace: SessionWorkspace;
   private preset: ModePreset;
   private pendingNotices: string[] = [];
@@ -240,6 +240,7 @@ export class AgentSession {
   /** The one way in: every change to the session is a command. */
   dispatch<C extends SessionCommand>(command: C): CommandResult<C>;
   dispatch(command: SessionCommand): CommandResult<SessionCommand> {
+    if (isWorkspaceCommand(command)) return this.workspace.handle(command);
     switch (command.type) {
       case "input":
         return routeInput({ session: this, emit: this.options.sink.emit, cwd: this.cwd }, command);
@@ -278,12 +279,6 @@ export class AgentSession {
         return this.subagents.registry.sendMessage(command.agentId, command.message);
       case "cancel_agent":
         return this.subagents.registry.cancel(command.agentId);
-      case "rename":
-      case "set_cwd":
-      case "add_dir":
-      case "set_instruction":
-      case "delete_session":
-        return this.workspace.handle(command);
       case "shutdown":
         return this.shutdown(command.reason ? "error" : "routine", command.reason);
     }

@@ -16,7 +16,12 @@ import { workingDirectoryContext } from "../environment.js";
 import type { Emit } from "../event-sink.js";
 import type { PermissionBroker } from "../permission-broker.js";
 
-export type WorkspaceCommand = Extract<SessionCommand, { type: "rename" | "set_cwd" | "add_dir" | "set_instruction" | "delete_session" }>;
+const WORKSPACE_COMMANDS = ["rename", "set_cwd", "add_dir", "set_instruction", "delete_session"] as const;
+export type WorkspaceCommand = Extract<SessionCommand, { type: (typeof WORKSPACE_COMMANDS)[number] }>;
+
+export function isWorkspaceCommand(command: SessionCommand): command is WorkspaceCommand {
+  return (WORKSPACE_COMMANDS as readonly string[]).includes(command.type);
+}
 
 export interface SessionWorkspaceOptions {
   id: string;
