@@ -65,6 +65,13 @@ describe("agent -p with the session commands", () => {
     expect(run.stdout).not.toContain("\u001b[");
     expect(run.stderr).toContain("1 file changed, +1 -0");
     expect(server.completionRequests).toHaveLength(0);
+    // JSON output stays JSON lines: the patch is the result line's answer.
+    const json = await agent("--output-format", "json", "-p", "/diff");
+    const lines = json.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; answer?: string });
+    expect(lines.at(-1)).toMatchObject({ type: "result", answer: expect.stringContaining("+two") });
   });
 
   it("/cwd moves the session and writes session.context_changed", async () => {
