@@ -103,7 +103,8 @@ export class TuiSessionHost implements SessionHost {
       if (opening && event.type === "session.warning") early.push(event);
     };
     const opened = await this.manager
-      .openSession({ ...(options.name && !resumeId ? { name: options.name } : {}), ...(resumeId ? { resumeId } : {}), listeners: [keepEarly] })
+      // A new session starts where the last one was (after /cwd, that is its new directory).
+      .openSession({ ...(options.name && !resumeId ? { name: options.name } : {}), ...(resumeId ? { resumeId } : { cwd: this.cwd }), listeners: [keepEarly] })
       .finally(() => (opening = false));
     if (previous && previous.id !== resumeId) this.manager.close(previous.id);
     this.current = opened.session;
@@ -118,7 +119,7 @@ export class TuiSessionHost implements SessionHost {
       stop();
       this.past = [...this.past, ...said];
     }
-    this.branch = workingDirectoryContext(options.cwd).branch;
+    this.branch = workingDirectoryContext(this.cwd).branch;
   }
 
   async startNew(): Promise<void> {

@@ -214,6 +214,9 @@ describe("/add-dir, /list-dirs and /cwd", () => {
     expect(lastInfo(harness)).toContain("session folder");
     await input(harness, `/add-dir ${outside}`);
     expect(lastWarning(harness)).toContain("already allowed");
+    mkdirSync(path.join(harness.cwd, "inner"));
+    await input(harness, "/add-dir inner");
+    expect(lastWarning(harness)).toContain(`${path.join(harness.cwd, "inner")} is already allowed`);
     await input(harness, "/add-dir /no/such/dir");
     expect(lastWarning(harness)).toContain("/no/such/dir is not a directory");
   });

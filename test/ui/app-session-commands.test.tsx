@@ -74,7 +74,7 @@ describe("session commands in the TUI", () => {
     expect(host.server.completionRequests).toHaveLength(0);
   });
 
-  it("/session plan shows the plan as a block; /cwd moves the session and says where", async () => {
+  it("/session plan shows the plan as a block; /cwd moves the session and says where, and /new starts there", async () => {
     const { host, tui } = await startApp();
     writeFileSync(path.join(host.session.dir, "plan.md"), "1. Cache the lookups.\n");
     run(tui, "/session plan");
@@ -86,5 +86,12 @@ describe("session commands in the TUI", () => {
     expect(host.cwd).toBe(path.join(before, "pkg"));
     run(tui, "/sesion");
     await tui.waitForFrame((frame) => frame.includes("Unknown command: /sesion (did you mean /session?)"));
+    // /new starts where the session had moved to.
+    const first = host.session.id;
+    const switched = new Promise<void>((resolve) => host.onSwitch(resolve));
+    run(tui, "/new");
+    await switched;
+    expect(host.session.id).not.toBe(first);
+    expect(host.session.cwd).toBe(path.join(before, "pkg"));
   });
 });

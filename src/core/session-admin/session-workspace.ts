@@ -141,8 +141,7 @@ export class SessionWorkspace {
     const found = this.directory(given);
     if ("problem" in found) return found.problem;
     const gate = this.options.permissions.pathGate;
-    const resolved = gate.check(found.dir, "read").resolved;
-    if (resolved !== undefined && gate.roots.includes(resolved)) return `${found.dir} is already allowed.`;
+    if (gate.check(found.dir, "read").inside) return `${found.dir} is already allowed (/list-dirs shows where from).`;
     this.added.push(found.dir);
     this.options.permissions.setWorkspace(this.current.cwd, new PathGate({ ...gate.options, addDirs: [...(gate.options.addDirs ?? []), found.dir] }));
     this.announceDirectories();
