@@ -52,7 +52,10 @@ export class TuiSessionHost implements SessionHost {
     return this.current?.cwd ?? this.options.cwd;
   }
 
-  branch?: string;
+  /** The open session's branch (it follows /cwd). */
+  get branch(): string | undefined {
+    return this.current?.workspace.context.branch;
+  }
 
   /** The open session was resumed (it has a past worth coming back to). */
   private resumedSession = false;
@@ -67,11 +70,7 @@ export class TuiSessionHost implements SessionHost {
     const { boot, options } = this;
     this.hooks ??= this.loadHooks?.() ?? Promise.resolve(undefined);
     const hooks = await this.hooks;
-    const [{ SessionManager }, { createOpenAIChatProvider }, { workingDirectoryContext }] = await Promise.all([
-      import("../core/session-manager.js"),
-      import("../provider/openai-chat.js"),
-      import("../core/environment.js"),
-    ]);
+    const [{ SessionManager }, { createOpenAIChatProvider }] = await Promise.all([import("../core/session-manager.js"), import("../provider/openai-chat.js")]);
     const config = boot.providerConfig;
     this.manager ??= new SessionManager({
       store: boot.store,
@@ -119,7 +118,6 @@ export class TuiSessionHost implements SessionHost {
       stop();
       this.past = [...this.past, ...said];
     }
-    this.branch = workingDirectoryContext(this.cwd).branch;
   }
 
   async startNew(): Promise<void> {
