@@ -221,6 +221,21 @@ describe("/add-dir, /list-dirs and /cwd", () => {
     expect(lastWarning(harness)).toContain("/no/such/dir is not a directory");
   });
 
+  it("a relative --add-dir keeps meaning the directory it was given from after /cwd", async () => {
+    const base = scratch("agent-base-");
+    mkdirSync(path.join(base, "work"));
+    mkdirSync(path.join(base, "shared"));
+    writeFileSync(path.join(base, "shared", "data.txt"), "shared data\n");
+    harness = await startHarness({ cwd: path.join(base, "work"), permissions: { addDir: ["../shared"], disallowTempDir: true } });
+    mkdirSync(path.join(base, "work", "deeper"));
+    await input(harness, "/cwd deeper");
+    harness.server.enqueue(toolCall("view", { path: path.join(base, "shared", "data.txt") }), text("Read."));
+    await harness.session.send("read the shared data");
+    expect(harness.ofType("tool.execution_complete").at(-1)?.data.result?.content).toContain("shared data");
+    await input(harness, "/list-dirs");
+    expect(lastInfo(harness)).toMatch(new RegExp(`${path.join(base, "shared")}\\s+--add-dir`));
+  });
+
   it("/cwd moves the session: session.context_changed, tools run there, the model is told", async () => {
     harness = await startHarness({ allowAllTools: true });
     mkdirSync(path.join(harness.cwd, "sub"));

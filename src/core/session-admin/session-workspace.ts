@@ -6,7 +6,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { PathGate, resolvePhysical } from "../../permissions/paths.js";
+import { PathGate, resolvePhysical, type PathGateOptions } from "../../permissions/paths.js";
 import type { CommandResults, SessionCommand } from "../../protocol/commands.js";
 import type { WorkingDirectoryContext } from "../../protocol/events/index.js";
 import { sessionLockHolder } from "../../session/session-lock.js";
@@ -129,8 +129,7 @@ export class SessionWorkspace {
     if ("problem" in found) return found.problem;
     if (found.dir === this.current.cwd) return undefined;
     this.current = workingDirectoryContext(found.dir);
-    const gate = this.options.permissions.pathGate;
-    this.options.permissions.setWorkspace(found.dir, new PathGate({ ...gate.options, cwd: found.dir }));
+    this.options.permissions.setWorkspace(found.dir, new PathGate({ ...this.gateOptions(), cwd: found.dir }));
     this.options.refreshSystemPrompt();
     this.options.emit("session.context_changed", this.current);
     this.announceDirectories();
@@ -143,9 +142,17 @@ export class SessionWorkspace {
     const gate = this.options.permissions.pathGate;
     if (gate.check(found.dir, "read").inside) return `${found.dir} is already allowed (/list-dirs shows where from).`;
     this.added.push(found.dir);
-    this.options.permissions.setWorkspace(this.current.cwd, new PathGate({ ...gate.options, addDirs: [...(gate.options.addDirs ?? []), found.dir] }));
+    const options = this.gateOptions();
+    this.options.permissions.setWorkspace(this.current.cwd, new PathGate({ ...options, addDirs: [...(options.addDirs ?? []), found.dir] }));
     this.announceDirectories();
     return undefined;
+  }
+
+  /** The gate's options with every directory absolute: `--add-dir sub` meant the directory it was given from, whatever /cwd does later. */
+  private gateOptions(): PathGateOptions {
+    const { options } = this.options.permissions.pathGate;
+    const absolute = (dirs: readonly string[] | undefined) => dirs?.map((dir) => path.resolve(options.cwd, dir));
+    return { ...options, addDirs: absolute(options.addDirs) ?? [], extraRoots: absolute(options.extraRoots) ?? [] };
   }
 
   private announceDirectories(): void {
@@ -174,7 +181,7 @@ export class SessionWorkspace {
     if (!found.ok) return found.message;
     if (found.id === this.options.id) return "That is the running session: it cannot delete itself. Start another (/new) and delete it from there.";
     const holder = sessionLockHolder(store.dirOf(found.id));
-    if (holder !== undefined) return `Session ${found.id} is open in another process (pid ${holder}); close it first.`;
+    if (holder !== undefined) return `Session ${found.id} is open ${holder === process.pid ? "here" : `in another process (pid ${holder})`}; close it first.`;
     store.delete(found.id);
     this.options.emit("session.info", { infoType: "session", message: `Deleted session ${found.id}.` });
     return undefined;
