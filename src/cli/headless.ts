@@ -17,6 +17,7 @@ import { openUnlessInUse, type OpenOutcome } from "./open-unless-in-use.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
 import { plainStyle, TextPrinter, type TextStyle } from "./text-printer.js";
+import { printCommandOutput, type CommandOutput } from "./command-output.js";
 
 /** Colours only for a terminal; chalk (and its terminal detection) is loaded only then. */
 async function stderrStyle(): Promise<TextStyle> {
@@ -47,11 +48,18 @@ export function exitCodeFor(result: RunResult): number {
  * The prompt goes through the core's input router like a typed line: `-p "/plan add a cache"` switches to
  * plan mode and sends the request. Commands that only open a dialog have nothing to do without a screen.
  */
-async function runInput(session: AgentSession, text: string): Promise<RunResult> {
+async function runInput(session: AgentSession, text: string, out: CommandOutput, json: boolean): Promise<RunResult> {
   const routed = await session.dispatch({ type: "input", text });
   switch (routed.kind) {
     case "prompt":
       return routed.run;
+    case "show":
+    case "diff":
+    case "copy":
+      // JSON output keeps stdout to JSON lines: the text is the result line's answer instead.
+      if (json) return { outcome: "completed", finalMessage: routed.kind === "diff" ? routed.patch : routed.text, continuations: 0 };
+      printCommandOutput(routed, out);
+      return { outcome: "completed", finalMessage: "", continuations: 0 };
     case "done":
     case "exit":
     case "new-session":
@@ -176,7 +184,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
 
   let result: RunResult;
   try {
-    const running = runInput(session, options.prompt);
+    const running = runInput(session, options.prompt, { stdout, stderr, terminal: process.stdout.isTTY === true }, json !== undefined);
     // The reader may be gone already (`| true`): stop at once rather than at the first write.
     if (pipeClosed) session.dispatch({ type: "interrupt" });
     result = await running;

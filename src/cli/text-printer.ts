@@ -141,7 +141,11 @@ export class TextPrinter {
         this.err(style.yellow(`! ${safe(event.data.message)}`));
         break;
       case "session.info":
-        if (!silent) this.err(style.dim(safe(event.data.message)));
+        // What a slash command reports is what `agent -p "/session info"` was run for: stdout, even with --silent.
+        if (event.data.infoType === "command") {
+          this.endLine();
+          this.out(`${this.answer(event.data.message)}\n`);
+        } else if (!silent) this.err(style.dim(safe(event.data.message)));
         break;
       default:
         break;

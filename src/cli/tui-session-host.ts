@@ -18,7 +18,7 @@ export class TuiSessionHost implements SessionHost {
   private manager: SessionManager | undefined;
   private past: readonly SessionEvent[] = [];
   private readonly listeners = new Set<() => void>();
-  private fileList: Promise<string[]> | undefined;
+  private fileList: { cwd: string; files: Promise<string[]> } | undefined;
 
   constructor(
     private readonly boot: Bootstrap,
@@ -47,11 +47,15 @@ export class TuiSessionHost implements SessionHost {
     return this.current?.instructionPaths ?? [];
   }
 
+  /** The open session's working directory (/cwd moves it). */
   get cwd(): string {
-    return this.options.cwd;
+    return this.current?.cwd ?? this.options.cwd;
   }
 
-  branch?: string;
+  /** The open session's branch (it follows /cwd). */
+  get branch(): string | undefined {
+    return this.current?.workspace.context.branch;
+  }
 
   /** The open session was resumed (it has a past worth coming back to). */
   private resumedSession = false;
@@ -66,11 +70,7 @@ export class TuiSessionHost implements SessionHost {
     const { boot, options } = this;
     this.hooks ??= this.loadHooks?.() ?? Promise.resolve(undefined);
     const hooks = await this.hooks;
-    const [{ SessionManager }, { createOpenAIChatProvider }, { workingDirectoryContext }] = await Promise.all([
-      import("../core/session-manager.js"),
-      import("../provider/openai-chat.js"),
-      import("../core/environment.js"),
-    ]);
+    const [{ SessionManager }, { createOpenAIChatProvider }] = await Promise.all([import("../core/session-manager.js"), import("../provider/openai-chat.js")]);
     const config = boot.providerConfig;
     this.manager ??= new SessionManager({
       store: boot.store,
@@ -102,7 +102,8 @@ export class TuiSessionHost implements SessionHost {
       if (opening && event.type === "session.warning") early.push(event);
     };
     const opened = await this.manager
-      .openSession({ ...(options.name && !resumeId ? { name: options.name } : {}), ...(resumeId ? { resumeId } : {}), listeners: [keepEarly] })
+      // A new session starts where the last one was (after /cwd, that is its new directory).
+      .openSession({ ...(options.name && !resumeId ? { name: options.name } : {}), ...(resumeId ? { resumeId } : { cwd: this.cwd }), listeners: [keepEarly] })
       .finally(() => (opening = false));
     if (previous && previous.id !== resumeId) this.manager.close(previous.id);
     this.current = opened.session;
@@ -117,7 +118,6 @@ export class TuiSessionHost implements SessionHost {
       stop();
       this.past = [...this.past, ...said];
     }
-    this.branch = workingDirectoryContext(options.cwd).branch;
   }
 
   async startNew(): Promise<void> {
@@ -141,10 +141,16 @@ export class TuiSessionHost implements SessionHost {
 
   /** Files for the @ picker: the workspace's files (honouring .gitignore), listed once and filtered per query. */
   async listFiles(query: string): Promise<string[]> {
-    this.fileList ??= import("../tools/file-walker.js")
-      .then(({ listFiles }) => listFiles(this.options.cwd, { maxFiles: 20_000 }))
-      .then(({ files }) => files.map((file) => path.relative(this.options.cwd, file)));
-    const files = await this.fileList;
+    const cwd = this.cwd;
+    if (this.fileList?.cwd !== cwd) {
+      this.fileList = {
+        cwd,
+        files: import("../tools/file-walker.js")
+          .then(({ listFiles }) => listFiles(cwd, { maxFiles: 20_000 }))
+          .then(({ files }) => files.map((file) => path.relative(cwd, file))),
+      };
+    }
+    const files = await this.fileList.files;
     const wanted = query.toLowerCase();
     return files.filter((file) => file.toLowerCase().includes(wanted)).slice(0, 200);
   }

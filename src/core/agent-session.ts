@@ -31,19 +31,21 @@ import { runUserShellCommand } from "./user-shell-command.js";
 import type { AgentSessionOptions } from "./session-options.js";
 import { buildUserMessage, type UserMessageExtra } from "./user-message.js";
 import { SessionObjective } from "./orchestrate/objective.js";
+import { isWorkspaceCommand, SessionWorkspace } from "./session-admin/session-workspace.js";
 
 export type { AgentSessionOptions } from "./session-options.js";
 
 export class AgentSession {
   readonly id: string;
   readonly dir: string;
-  readonly cwd: string;
   readonly metrics = new SessionMetrics();
   private readonly runtime: AgentRuntime;
   private readonly subagents: SessionSubagents;
   private readonly mcpGate: McpStartupGate | undefined;
   private readonly allTools: readonly AnyTool[];
   private readonly toolbox: SessionTools;
+  /** What /cwd, /add-dir, /instructions, /rename and /session delete change. */
+  readonly workspace: SessionWorkspace;
   private preset: ModePreset;
   private pendingNotices: string[] = [];
   private turnCount: number;
@@ -60,7 +62,7 @@ export class AgentSession {
   constructor(private readonly options: AgentSessionOptions) {
     this.id = options.id;
     this.dir = options.dir;
-    this.cwd = options.context.cwd;
+    this.workspace = new SessionWorkspace({ ...options, emit: options.sink.emit, refreshSystemPrompt: () => this.runtime.refreshSystemPrompt() });
     this.preset = modePreset(options.mode);
     this.allTools = options.tools;
     this.toolbox = new SessionTools({
@@ -147,6 +149,10 @@ export class AgentSession {
     return this.ending ?? Promise.resolve();
   }
 
+  get cwd(): string {
+    return this.workspace.cwd;
+  }
+
   get mode(): AgentMode {
     return this.preset.mode;
   }
@@ -190,7 +196,7 @@ export class AgentSession {
 
   /** The custom instruction files in the system prompt. */
   get instructionPaths(): string[] {
-    return this.options.instructions.map((file) => file.path);
+    return this.workspace.activeInstructions.map((file) => file.path);
   }
 
   get contextLimit(): number {
@@ -238,6 +244,7 @@ export class AgentSession {
   /** The one way in: every change to the session is a command. */
   dispatch<C extends SessionCommand>(command: C): CommandResult<C>;
   dispatch(command: SessionCommand): CommandResult<SessionCommand> {
+    if (isWorkspaceCommand(command)) return this.workspace.handle(command);
     switch (command.type) {
       case "input":
         return routeInput({ session: this, emit: this.options.sink.emit, cwd: this.cwd }, command);
@@ -431,7 +438,7 @@ export class AgentSession {
 
   private systemPrompt(): string {
     return buildSystemPrompt({
-      context: this.options.context,
+      context: this.workspace.context,
       os: describeOs(),
       shell: userShell(),
       date: new Date(),
@@ -439,7 +446,7 @@ export class AgentSession {
       mode: this.preset,
       interactive: this.options.interactive,
       instructions: [
-        ...this.options.instructions,
+        ...this.workspace.activeInstructions,
         ...(this.options.mcp?.instructions() ?? []).map(({ server, text }) => ({ path: `mcp:${server}`, content: text })),
       ],
       sessionDir: this.dir,

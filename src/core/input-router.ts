@@ -50,6 +50,10 @@ async function applySlashResult(context: RouterContext, result: SlashCommandResu
       return { kind: "new-session" };
     case "exit":
       return { kind: "exit" };
+    case "show":
+    case "diff":
+    case "copy":
+      return result;
   }
 }
 

@@ -7,6 +7,7 @@
 import { addApprovals, approvalsFromNeeds, canRemember, emptyApprovals, grantsOf, mergeApprovals, type Approvals } from "../permissions/approvals.js";
 import { decide, type ModeRules, type PermissionPolicy } from "../permissions/decide.js";
 import { gatherFacts, type FactsEnvironment } from "../permissions/gather-facts.js";
+import type { PathGate } from "../permissions/paths.js";
 import { rememberApprovals } from "../permissions/permissions-config.js";
 import type { AllowAllSources } from "../permissions/policy.js";
 import type { PermissionRequest, PermissionResultKind } from "../protocol/events/index.js";
@@ -61,8 +62,22 @@ export class PermissionBroker {
   /** What was in force before "allow all" was switched on, to switch it back. */
   private beforeAllowAll: Pick<PermissionPolicy, "allowAllTools" | "allowAllPaths" | "allowAllUrls"> | undefined;
 
+  /** Where facts are gathered: the working directory and the path gate (/cwd and /add-dir replace them). */
+  private environment: FactsEnvironment;
+
   constructor(private readonly options: PermissionBrokerOptions) {
     this.policy = options.policy;
+    this.environment = options.environment;
+  }
+
+  /** The gate that says which paths are inside the allowed directories. */
+  get pathGate(): PathGate {
+    return this.environment.gate;
+  }
+
+  /** /cwd, /add-dir: checks from now on use this working directory and gate. */
+  setWorkspace(cwd: string, gate: PathGate): void {
+    this.environment = { ...this.environment, cwd, gate };
   }
 
   get allowAll(): boolean {
@@ -112,7 +127,7 @@ export class PermissionBroker {
   }
 
   private async check(request: PermissionRequest, toolName: string, signal: AbortSignal, emit: Emit, steer?: PermissionSteer): Promise<PermissionOutcome> {
-    const gathered = await gatherFacts(request, toolName, this.options.environment);
+    const gathered = await gatherFacts(request, toolName, this.environment);
     const policy = { ...this.policy, ...(steer?.hookDecision === "allow" ? { allowAllTools: true } : {}) };
     const found = decide(gathered.facts, { ...policy, approvals: mergeApprovals(this.options.remembered, this.session) });
     if (found.verdict === "deny") return { approved: false, kind: "denied-by-rules", message: found.reason };

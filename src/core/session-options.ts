@@ -10,6 +10,7 @@ import type { EventSink } from "./event-sink.js";
 import type { InteractionBroker } from "./interaction-broker.js";
 import type { PermissionBroker } from "./permission-broker.js";
 import type { SessionHooks } from "./session-hooks.js";
+import type { SessionStore } from "../session/session-store.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { SubagentLimits } from "./tasks/subagent-host.js";
 
@@ -49,6 +50,8 @@ export interface AgentSessionOptions {
   turnCount?: number;
   /** The session's MCP servers, when any are configured: their tools join the built-in ones. */
   mcp?: McpManager;
+  /** Where the session is stored (/session delete removes others from it). */
+  store?: SessionStore;
   /** The session's hooks; absent, nothing is ever run. */
   hooks?: SessionHooks;
 }

@@ -41,6 +41,16 @@ export type SessionCommand =
   | { type: "message_agent"; agentId: string; message: string }
   /** Cancels a background agent (and what it started). */
   | { type: "cancel_agent"; agentId: string }
+  /** /rename: the session's name (listing, `--resume <name>`); session.title_changed says so. */
+  | { type: "rename"; name: string }
+  /** /cwd: the directory tools run in and paths are relative to; session.context_changed says so. */
+  | { type: "set_cwd"; path: string }
+  /** /add-dir: one more directory tools may read and write without asking, for this session. */
+  | { type: "add_dir"; path: string }
+  /** /instructions: leaves a custom instruction file out of the system prompt (or takes it back in). */
+  | { type: "set_instruction"; path: string; enabled: boolean }
+  /** /session delete: removes another stored session (never the running one, nor one another process holds). */
+  | { type: "delete_session"; id: string }
   | { type: "shutdown"; reason?: string };
 
 export type RunOutcome = "completed" | "task_complete" | "max_continues" | "error" | "aborted";
@@ -87,6 +97,12 @@ export interface CommandResults {
   message_agent: string | undefined;
   /** False when no such agent is running. */
   cancel_agent: boolean;
+  /** Each: why it was not done, or undefined when it was. */
+  rename: string | undefined;
+  set_cwd: string | undefined;
+  add_dir: string | undefined;
+  set_instruction: string | undefined;
+  delete_session: Promise<string | undefined>;
   shutdown: void;
 }
 export type CommandResult<C extends SessionCommand> = CommandResults[C["type"]];
@@ -101,5 +117,11 @@ export type InputResult =
   | { kind: "dialog"; dialog: "help" | "model" | "resume" | "agent" }
   | { kind: "new-session" }
   | { kind: "exit" }
+  /** Text a command produced for the person (a plan, a checkpoint): shown as a block, printed to stdout by -p. */
+  | { kind: "show"; title: string; text: string }
+  /** The working tree's changes as a unified diff (/diff): coloured in the TUI, plain from -p. */
+  | { kind: "diff"; patch: string; summary: string }
+  /** Text for the clipboard (/copy): the TUI sends it to the terminal as OSC 52; -p prints it. */
+  | { kind: "copy"; text: string }
   /** `/name` that is no command (a session.warning says so, with the closest match). */
   | { kind: "unknown-command"; name: string };

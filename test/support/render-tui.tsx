@@ -13,6 +13,8 @@ export interface TuiHarness {
   frame(): string;
   rawFrame(): string;
   frames(): string[];
+  /** Every write to the fake stdout as it was, escape sequences included. */
+  rawFrames(): string[];
   rerender(node: ReactElement): void;
   unmount(): void;
   /** Resolves once React and Ink have processed what is pending. */
@@ -33,6 +35,7 @@ export function renderTui(node: ReactElement, bus = new InputBus()): TuiHarness 
     frame,
     rawFrame: () => instance.lastFrame() ?? "",
     frames: () => instance.frames.map((item) => stripAnsi(item)),
+    rawFrames: () => [...instance.frames],
     rerender: (next) => instance.rerender(wrap(next)),
     unmount: () => instance.unmount(),
     flush,

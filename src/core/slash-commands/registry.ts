@@ -1,38 +1,62 @@
 /** Every slash command, and how a typed line finds one. */
+import { addDirCommand } from "./add-dir.js";
 import { agentCommand } from "./agent.js";
 import { allowAllCommand } from "./allow-all.js";
 import { autopilotCommand } from "./autopilot.js";
 import { clearCommand } from "./clear.js";
+import { copyCommand } from "./copy.js";
+import { cwdCommand } from "./cwd.js";
+import { diffCommand } from "./diff.js";
+import { envCommand } from "./env.js";
 import { exitCommand } from "./exit.js";
 import { helpCommand } from "./help.js";
 import { hooksCommand } from "./hooks.js";
+import { initCommand } from "./init.js";
+import { instructionsCommand } from "./instructions.js";
+import { listDirsCommand } from "./list-dirs.js";
 import { mcpCommand } from "./mcp.js";
 import { modelCommand } from "./model.js";
+import { newCommand } from "./new.js";
 import { planCommand } from "./plan.js";
+import { renameCommand } from "./rename.js";
 import { researchCommand } from "./research.js";
 import { resetAllowedToolsCommand } from "./reset-allowed-tools.js";
 import { resumeCommand } from "./resume.js";
 import { reviewCommand } from "./review.js";
+import { sessionCommand } from "./session.js";
+import { shareCommand } from "./share.js";
 import { tasksCommand } from "./tasks.js";
 import type { SlashCommand } from "./types.js";
 
 export type { SlashCommand, SlashCommandContext, SlashCommandResult } from "./types.js";
 
 export const slashCommands: readonly SlashCommand[] = [
+  addDirCommand,
   agentCommand,
   allowAllCommand,
   autopilotCommand,
   clearCommand,
+  copyCommand,
+  cwdCommand,
+  diffCommand,
+  envCommand,
   exitCommand,
   helpCommand,
   hooksCommand,
+  initCommand,
+  instructionsCommand,
+  listDirsCommand,
   mcpCommand,
   modelCommand,
+  newCommand,
   planCommand,
+  renameCommand,
   researchCommand,
   resetAllowedToolsCommand,
   resumeCommand,
   reviewCommand,
+  sessionCommand,
+  shareCommand,
   tasksCommand,
 ];
 

@@ -18,7 +18,13 @@ export type SlashCommandResult =
   | { kind: "dialog"; dialog: "help" | "model" | "resume" | "agent" }
   /** Start a fresh session in the same directory. */
   | { kind: "new-session" }
-  | { kind: "exit" };
+  | { kind: "exit" }
+  /** A block of text for the person (a plan, a checkpoint); -p prints it to stdout. */
+  | { kind: "show"; title: string; text: string }
+  /** A unified diff of the working tree: rendered with colour by the TUI, plain from -p. */
+  | { kind: "diff"; patch: string; summary: string }
+  /** Text for the clipboard: the face copies it (the TUI through the terminal, OSC 52). */
+  | { kind: "copy"; text: string };
 
 export interface SlashCommandContext {
   session: AgentSession;

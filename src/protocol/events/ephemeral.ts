@@ -32,6 +32,7 @@ const EPHEMERAL: ReadonlySet<string> = new Set<EventType>([
   "command.execute",
   "command.completed",
   "session.permissions_changed",
+  "session.instructions_changed",
   "pending_messages.modified",
 ]);
 

@@ -96,8 +96,12 @@ export const sessionEvents = {
       mode: z.enum(["manual", "allow-all"]),
       /** What approves calls without asking now, with its sources (flags, environment, settings, /allow-all). */
       summary: z.object({ tools: z.array(z.string()), paths: z.array(z.string()), urls: z.array(z.string()), broadRules: z.array(z.string()) }).optional(),
+      /** The directories tools may use without asking, when they changed (/add-dir, /cwd). */
+      directories: z.array(z.string()).optional(),
     }),
   ),
+  /** /instructions switched a custom instruction file off or on for this session. */
+  "session.instructions_changed": ephemeral(z.object({ path: z.string(), enabled: z.boolean(), active: z.array(z.string()) })),
   /** The prompt queue changed: what waits to be sent, in order. Paused after an interrupt until flushed. */
   "pending_messages.modified": ephemeral(
     z.object({

@@ -20,6 +20,7 @@ import { PermissionDialog } from "../components/permission-dialog.js";
 import type { SessionHost } from "../session-host.js";
 import type { TranscriptStore } from "../state/transcript-store.js";
 import type { TranscriptItem } from "../state/transcript-types.js";
+import { osc52 } from "../terminal/clipboard.js";
 import { useInputBus } from "../terminal/input-context.js";
 import type { Theme } from "../theme.js";
 import { AppDialog } from "./app-dialog.js";
@@ -48,7 +49,7 @@ type StaticEntry = { kind: "header"; id: string } | TranscriptItem;
 export function App(props: AppProps) {
   const { host, store, theme } = props;
   const state = useSyncExternalStore(store.subscribe, store.getState);
-  const { stdout } = useStdout();
+  const { stdout, write } = useStdout();
   const width = Math.max(20, stdout.columns || 80);
   const rows = Math.max(10, stdout.rows || 24);
   const [dialog, setDialog] = useState<DialogName | undefined>();
@@ -71,7 +72,16 @@ export function App(props: AppProps) {
     setDialog(name);
   }, []);
   const holdInput = useCallback(() => bus.hold(), [bus]);
-  const { submit, waiting, unqueueLast, flushQueue } = useSubmit({ host, store, starting: state.starting === true, openDialog, exit: props.exit, holdInput });
+  const copyToClipboard = useCallback((text: string) => write(osc52(text)), [write]);
+  const { submit, waiting, unqueueLast, flushQueue } = useSubmit({
+    host,
+    store,
+    starting: state.starting === true,
+    openDialog,
+    exit: props.exit,
+    holdInput,
+    copyToClipboard,
+  });
   const queued = [...waiting.map((item) => item.text), ...state.queue.map((item) => item.prompt)];
   const { exitHint } = useAppKeys({
     host,

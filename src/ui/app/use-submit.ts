@@ -9,6 +9,7 @@ import type { InputResult } from "../../protocol/commands.js";
 import type { Attachment } from "../../protocol/events/index.js";
 import type { SessionHost } from "../session-host.js";
 import type { TranscriptStore } from "../state/transcript-store.js";
+import { neutraliseTerminalText } from "../../util/terminal-text.js";
 
 export interface Submission {
   text: string;
@@ -38,6 +39,8 @@ export function useSubmit(options: {
   /** Opens a dialog; `ready` is called once it listens for keys. */
   openDialog(dialog: DialogName, ready: () => void): void;
   exit(): void;
+  /** Puts text on the clipboard (through the terminal). */
+  copyToClipboard(text: string): void;
   /** Holds keys back while a slash command runs (see InputBus.hold); returns the release. */
   holdInput?(): () => void;
 }): SubmitActions {
@@ -53,7 +56,7 @@ export function useSubmit(options: {
 
   const handleResult = useCallback(
     (result: InputResult, release: () => void) => {
-      const { openDialog, exit } = latest.current;
+      const { openDialog, exit, copyToClipboard } = latest.current;
       if (result.kind === "dialog") return openDialog(result.dialog, release);
       release();
       switch (result.kind) {
@@ -65,12 +68,24 @@ export function useSubmit(options: {
           return;
         case "exit":
           return exit();
+        case "show":
+          store.addLocal({ kind: "output", id: localId(), title: neutraliseTerminalText(result.title), text: neutraliseTerminalText(result.text) });
+          return;
+        case "diff":
+          store.addLocal({ kind: "diff", id: localId(), summary: neutraliseTerminalText(result.summary), patch: neutraliseTerminalText(result.patch) });
+          return;
+        case "copy":
+          copyToClipboard(result.text);
+          note(
+            `Copied the last answer (${result.text.length} characters) to the clipboard through the terminal (OSC 52); a terminal without OSC 52 support copies nothing.`,
+          );
+          return;
         case "done":
         case "unknown-command":
           return; // the engine's events say what happened
       }
     },
-    [host, note],
+    [host, note, store],
   );
 
   const submit = useCallback(

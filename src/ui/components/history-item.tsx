@@ -96,6 +96,24 @@ function subagentLines(item: ItemOf<"subagent">, width: number, styles: Markdown
   return hang(`${glyph} `, 2, [head, ...rest]);
 }
 
+/** Rows of one file's diff at most: /diff is asked for, so it shows nearly everything. */
+const MAX_DIFF_ROWS_PER_FILE = 400;
+
+/** /diff: a header per file (renderDiff drops the file headers), then its hunks in colour. */
+function workingTreeDiffLines(item: ItemOf<"diff">, width: number, theme: Theme, styles: MarkdownStyles): string[] {
+  const lines = [styles.bold(truncateToWidth(item.summary, width))];
+  for (const file of item.patch.split(/^(?=diff --git )/m)) {
+    const name = /^diff --git a\/(.*?) b\/(.*)$/m.exec(file)?.[2] ?? /^\+\+\+ b\/(.*)$/m.exec(file)?.[1];
+    if (name === undefined) continue;
+    const status = /^new file mode/m.test(file) ? " (new)" : /^deleted file mode/m.test(file) ? " (deleted)" : "";
+    lines.push("", styles.accent(truncateToWidth(`${name}${status}`, width)));
+    const body = renderDiff(file, { width: Math.max(8, width - 2), theme, maxLines: MAX_DIFF_ROWS_PER_FILE });
+    if (body !== "") lines.push(...body.split("\n").map((line) => `  ${line}`));
+    else if (/^Binary files/m.test(file)) lines.push(styles.muted("  (binary)"));
+  }
+  return lines;
+}
+
 export function historyItemLines(item: TranscriptItem, width: number, theme: Theme, showReasoning: boolean): string[] {
   const styles = stylesFor(theme);
   const columns = Math.max(4, Math.floor(width));
@@ -114,6 +132,8 @@ export function historyItemLines(item: TranscriptItem, width: number, theme: The
       return taskCompleteLines(item, columns, theme, styles);
     case "subagent":
       return subagentLines(item, columns, styles);
+    case "diff":
+      return workingTreeDiffLines(item, columns, theme, styles);
     case "output":
       return [
         styles.muted(`── output of ${item.title} ──`),

@@ -23,7 +23,9 @@ export type TranscriptItem =
   | { kind: "task-complete"; id: string; summary: string }
   | { kind: "subagent"; id: string; name: string; status: "completed" | "failed"; detail: string }
   /** A tool's whole output, printed on request (Ctrl+O). */
-  | { kind: "output"; id: string; title: string; text: string };
+  | { kind: "output"; id: string; title: string; text: string }
+  /** The working tree's changes (/diff): a summary line, then each file's diff. */
+  | { kind: "diff"; id: string; summary: string; patch: string };
 
 export interface RunningTool {
   toolCallId: string;

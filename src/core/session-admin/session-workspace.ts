@@ -1,0 +1,189 @@
+/**
+ * What a session may change about where it works, while it runs: its working directory (/cwd), the
+ * directories tools may use without asking (/add-dir), which custom instruction files reach the model
+ * (/instructions), its name (/rename), and other stored sessions (/session delete). Each change is a
+ * command through `dispatch` and ends in an event; the facade only forwards the commands here.
+ */
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { PathGate, resolvePhysical, type PathGateOptions } from "../../permissions/paths.js";
+import type { CommandResults, SessionCommand } from "../../protocol/commands.js";
+import type { WorkingDirectoryContext } from "../../protocol/events/index.js";
+import { sessionLockHolder } from "../../session/session-lock.js";
+import type { SessionStore } from "../../session/session-store.js";
+import type { InstructionFile } from "../custom-instructions.js";
+import { workingDirectoryContext } from "../environment.js";
+import type { Emit } from "../event-sink.js";
+import type { PermissionBroker } from "../permission-broker.js";
+
+const WORKSPACE_COMMANDS = ["rename", "set_cwd", "add_dir", "set_instruction", "delete_session"] as const;
+export type WorkspaceCommand = Extract<SessionCommand, { type: (typeof WORKSPACE_COMMANDS)[number] }>;
+
+export function isWorkspaceCommand(command: SessionCommand): command is WorkspaceCommand {
+  return (WORKSPACE_COMMANDS as readonly string[]).includes(command.type);
+}
+
+export interface SessionWorkspaceOptions {
+  id: string;
+  context: WorkingDirectoryContext;
+  emit: Emit;
+  permissions: PermissionBroker;
+  instructions: readonly InstructionFile[];
+  /** The store the session lives in (for deleting others); absent, /session delete is refused. */
+  store?: SessionStore;
+  /** The system prompt names the cwd and holds the instructions: it is rebuilt after they change. */
+  refreshSystemPrompt(): void;
+}
+
+/** Where an allowed directory comes from, for /list-dirs. */
+export interface AllowedDirectory {
+  path: string;
+  source: string;
+}
+
+const MAX_NAME = 100;
+
+export class SessionWorkspace {
+  private current: WorkingDirectoryContext;
+  private readonly disabled = new Set<string>();
+  /** Directories added with /add-dir in this session (absolute). */
+  private readonly added: string[] = [];
+
+  constructor(private readonly options: SessionWorkspaceOptions) {
+    this.current = options.context;
+  }
+
+  get cwd(): string {
+    return this.current.cwd;
+  }
+
+  get context(): WorkingDirectoryContext {
+    return this.current;
+  }
+
+  /** Every instruction file found at start, with whether it is in the system prompt now. */
+  get instructionFiles(): { path: string; enabled: boolean }[] {
+    return this.options.instructions.map((file) => ({ path: file.path, enabled: !this.disabled.has(file.path) }));
+  }
+
+  /** The instruction files the model sees. */
+  get activeInstructions(): InstructionFile[] {
+    return this.options.instructions.filter((file) => !this.disabled.has(file.path));
+  }
+
+  /** The directories tools may read and write without asking, each with where it comes from. */
+  get allowedDirectories(): AllowedDirectory[] {
+    const gate = this.options.permissions.pathGate;
+    const sources = new Map<string, string>();
+    const label = (dir: string, source: string) => {
+      const root = resolvePhysical(path.resolve(gate.options.cwd, dir));
+      if (!sources.has(root)) sources.set(root, source);
+    };
+    label(this.current.gitRoot ?? this.current.cwd, this.current.gitRoot ? "working directory (its git root)" : "working directory");
+    for (const dir of gate.options.addDirs ?? []) label(dir, this.added.includes(dir) ? "/add-dir" : "--add-dir");
+    for (const dir of gate.options.extraRoots ?? []) label(dir, "session folder");
+    return gate.roots.map((root) => ({ path: root, source: sources.get(root) ?? "temporary directory" }));
+  }
+
+  handle<C extends WorkspaceCommand>(command: C): CommandResults[C["type"]];
+  handle(command: WorkspaceCommand): CommandResults[WorkspaceCommand["type"]] {
+    switch (command.type) {
+      case "rename":
+        return this.rename(command.name);
+      case "set_cwd":
+        return this.setCwd(command.path);
+      case "add_dir":
+        return this.addDir(command.path);
+      case "set_instruction":
+        return this.setInstruction(command.path, command.enabled);
+      case "delete_session":
+        return this.deleteSession(command.id);
+    }
+  }
+
+  private rename(name: string): string | undefined {
+    const title = name.replace(/\s+/g, " ").trim();
+    if (title === "") return "A session name cannot be empty.";
+    if (title.length > MAX_NAME) return `A session name has at most ${MAX_NAME} characters.`;
+    this.options.emit("session.title_changed", { title });
+    return undefined;
+  }
+
+  /** A path as the person typed it: relative to the working directory, `~` for home. */
+  resolvePath(text: string): string {
+    const home = this.options.permissions.pathGate.homeDir;
+    return path.resolve(this.current.cwd, text === "~" || text.startsWith("~/") ? home + text.slice(1) : text);
+  }
+
+  /** A directory the person typed, or why it is none. */
+  private directory(given: string): { dir: string } | { problem: string } {
+    const text = given.trim();
+    if (text === "") return { problem: "No directory was given." };
+    const dir = this.resolvePath(text);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) return { problem: `${dir} is not a directory.` };
+    return { dir };
+  }
+
+  private setCwd(given: string): string | undefined {
+    const found = this.directory(given);
+    if ("problem" in found) return found.problem;
+    if (found.dir === this.current.cwd) return undefined;
+    this.current = workingDirectoryContext(found.dir);
+    this.options.permissions.setWorkspace(found.dir, new PathGate({ ...this.gateOptions(), cwd: found.dir }));
+    this.options.refreshSystemPrompt();
+    this.options.emit("session.context_changed", this.current);
+    this.announceDirectories();
+    return undefined;
+  }
+
+  private addDir(given: string): string | undefined {
+    const found = this.directory(given);
+    if ("problem" in found) return found.problem;
+    const gate = this.options.permissions.pathGate;
+    if (gate.check(found.dir, "read").inside) return `${found.dir} is already allowed (/list-dirs shows where from).`;
+    this.added.push(found.dir);
+    const options = this.gateOptions();
+    this.options.permissions.setWorkspace(this.current.cwd, new PathGate({ ...options, addDirs: [...(options.addDirs ?? []), found.dir] }));
+    this.announceDirectories();
+    return undefined;
+  }
+
+  /** The gate's options with every directory absolute: `--add-dir sub` meant the directory it was given from, whatever /cwd does later. */
+  private gateOptions(): PathGateOptions {
+    const { options } = this.options.permissions.pathGate;
+    const absolute = (dirs: readonly string[] | undefined) => dirs?.map((dir) => path.resolve(options.cwd, dir));
+    return { ...options, addDirs: absolute(options.addDirs) ?? [], extraRoots: absolute(options.extraRoots) ?? [] };
+  }
+
+  private announceDirectories(): void {
+    const { permissions } = this.options;
+    this.options.emit("session.permissions_changed", {
+      mode: permissions.allowAll ? "allow-all" : "manual",
+      summary: permissions.summary,
+      directories: this.allowedDirectories.map((dir) => dir.path),
+    });
+  }
+
+  private setInstruction(file: string, enabled: boolean): string | undefined {
+    if (!this.options.instructions.some((known) => known.path === file)) return `${file} is not one of this session's instruction files.`;
+    if (this.disabled.has(file) === !enabled) return undefined;
+    if (enabled) this.disabled.delete(file);
+    else this.disabled.add(file);
+    this.options.refreshSystemPrompt();
+    this.options.emit("session.instructions_changed", { path: file, enabled, active: this.activeInstructions.map((known) => known.path) });
+    return undefined;
+  }
+
+  private async deleteSession(query: string): Promise<string | undefined> {
+    const { store } = this.options;
+    if (!store) return "This session does not know where sessions are stored.";
+    const found = await store.resolve(query);
+    if (!found.ok) return found.message;
+    if (found.id === this.options.id) return "That is the running session: it cannot delete itself. Start another (/new) and delete it from there.";
+    const holder = sessionLockHolder(store.dirOf(found.id));
+    if (holder !== undefined) return `Session ${found.id} is open ${holder === process.pid ? "here" : `in another process (pid ${holder})`}; close it first.`;
+    store.delete(found.id);
+    this.options.emit("session.info", { infoType: "session", message: `Deleted session ${found.id}.` });
+    return undefined;
+  }
+}
