@@ -63,7 +63,7 @@ describe("agent -p with the orchestrating commands", () => {
     initRepo(cwd, BASE_FILES);
     const run = await runAgent(["-p", "/review"], { env: env(), cwd });
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain("Nothing to review: the working tree has no staged, unstaged or untracked changes.");
+    expect(run.stdout).toContain("Nothing to review: the working tree has no staged, unstaged or untracked changes.");
     expect(server.completionRequests).toHaveLength(0);
   });
 
