@@ -30,6 +30,8 @@ import { ToolSet } from "./tool-set.js";
 import { runUserShellCommand } from "./user-shell-command.js";
 import type { AgentSessionOptions } from "./session-options.js";
 import { buildUserMessage, type UserMessageExtra } from "./user-message.js";
+import type { TodoItem } from "../protocol/todos.js";
+import { linkTodoAgents } from "./fleet/todo-agents.js";
 
 export type { AgentSessionOptions } from "./session-options.js";
 
@@ -220,6 +222,14 @@ export class AgentSession {
   /** Every background agent of this session (restored ones included), for /tasks. */
   get agentRecords(): readonly TaskRecord[] {
     return this.subagents.registry.list();
+  }
+
+  /** The todo list (the sql tool's todos), each with its agent when known; read from the file on a resume. */
+  async todos(): Promise<TodoItem[]> {
+    return linkTodoAgents(
+      (await this.options.database?.todos()) ?? [],
+      this.agentRecords.map((record) => record.id),
+    );
   }
 
   get backgroundShells(): BackgroundTasks["shells"] {

@@ -33,6 +33,7 @@ async function applySlashResult(context: RouterContext, result: SlashCommandResu
       else context.emit("session.info", { infoType: "command", message: result.text });
       return { kind: "done" };
     case "prompt": {
+      if (result.info) context.emit("session.info", result.info);
       const attachments = attachmentsFor(result.prompt, context.cwd);
       const run = context.session.dispatch({
         type: "send",

@@ -4,6 +4,7 @@ import { allowAllCommand } from "./allow-all.js";
 import { autopilotCommand } from "./autopilot.js";
 import { clearCommand } from "./clear.js";
 import { exitCommand } from "./exit.js";
+import { fleetCommand } from "./fleet.js";
 import { helpCommand } from "./help.js";
 import { hooksCommand } from "./hooks.js";
 import { mcpCommand } from "./mcp.js";
@@ -22,6 +23,7 @@ export const slashCommands: readonly SlashCommand[] = [
   autopilotCommand,
   clearCommand,
   exitCommand,
+  fleetCommand,
   helpCommand,
   hooksCommand,
   mcpCommand,

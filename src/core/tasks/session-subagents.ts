@@ -29,6 +29,17 @@ export interface SessionSubagentsDeps {
   sink: Pick<EventSink, "addInternal">;
 }
 
+/** The part of an agent id made from the name it was given ("Parse config" → "parse-config"; the id adds "-<n>"). */
+export function agentIdBase(seed: string): string {
+  return (
+    seed
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "")
+      .slice(0, 40) || "agent"
+  );
+}
+
 const ended = new Set<TaskStatus>(["completed", "failed", "cancelled"]);
 
 export class SessionSubagents implements SubagentHost {
@@ -105,12 +116,7 @@ export class SessionSubagents implements SubagentHost {
   }
 
   newAgentId(seed: string): string {
-    const base =
-      seed
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, "-")
-        .replace(/^-|-$/g, "")
-        .slice(0, 40) || "agent";
+    const base = agentIdBase(seed);
     const count = (this.ids.get(base) ?? 0) + 1;
     this.ids.set(base, count);
     return `${base}-${count}`;
