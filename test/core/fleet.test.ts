@@ -1,0 +1,114 @@
+/**
+ * /fleet against the scripted server: the task becomes three todos (one waiting for the other two), the two
+ * independent ones run at the same time as background agents, the third only once both are done, every
+ * todo ends done and linked to its agent, and the run ends with task_complete.
+ */
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { AgentDefinition, AgentDirectory } from "../../src/core/tasks/agent-directory.js";
+import { startHarness, type Harness } from "../support/engine-harness.js";
+import { fleetModel } from "../support/fleet-model.js";
+import { startScriptedServer } from "../support/scripted-server.js";
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+const general: AgentDefinition = {
+  source: "builtin",
+  userInvocable: false,
+  file: "test",
+  name: "general-purpose",
+  displayName: "General",
+  description: "Does anything",
+  systemPrompt: "You are a general agent.",
+  modelInvocable: true,
+};
+const directory: AgentDirectory = {
+  list: () => [general],
+  get: (name) => (name === general.name ? general : undefined),
+  modelInvocable: () => [general],
+  userInvocable: () => [],
+};
+
+async function startFleet() {
+  let dir: string | undefined;
+  const model = fleetModel({ databaseFile: () => (dir ? path.join(dir, "session.db") : undefined) });
+  const server = await startScriptedServer({ responder: model.responder });
+  const h = await startHarness({ agents: directory, server });
+  dir = h.session.dir;
+  const close = h.close;
+  h.close = async () => {
+    await close();
+    await server.close();
+  };
+  return { h, model };
+}
+
+describe("/fleet", () => {
+  it("runs three todos, two in parallel and the third after both, and completes", async () => {
+    const { h, model } = await startFleet();
+    harness = h;
+    const routed = await h.session.dispatch({ type: "input", text: "/fleet Build the two parts and join them" });
+    if (routed.kind !== "prompt") throw new Error(`expected a prompt, got ${routed.kind}`);
+    const result = await routed.run;
+
+    expect(result.outcome).toBe("task_complete");
+    expect(h.session.mode).toBe("autopilot");
+    expect(h.ofType("session.info").map((event) => event.data.message)).toContain("Fleet deployed: Build the two parts and join them");
+    const prompt = h.ofType("user.message").find((event) => !event.agentId)?.data.content ?? "";
+    expect(prompt).toContain("fleet mode");
+    expect(prompt).toContain("Build the two parts and join them");
+
+    // The two independent todos ran at the same time, as background agents started in one response.
+    expect(model.parallel).toBe(true);
+    const started = h.ofType("subagent.started");
+    expect(started.map((event) => event.data.executionMode)).toEqual(["background", "background", "background"]);
+    expect(started[0]?.data.toolCallId).not.toBe(started[1]?.data.toolCallId);
+    // The third began only when both were done.
+    const seenByJoin = model.seenAtStart.get("join-ab") ?? [];
+    expect(seenByJoin.filter((todo) => todo.id !== "join-ab").map((todo) => todo.status)).toEqual(["done", "done"]);
+
+    expect(await h.session.engine.todos()).toEqual([
+      { id: "part-a", title: "Write part A", description: "Do: Write part A", status: "done", dependsOn: [], agentId: "part-a-1" },
+      { id: "part-b", title: "Write part B", description: "Do: Write part B", status: "done", dependsOn: [], agentId: "part-b-1" },
+      { id: "join-ab", title: "Join A and B", description: "Do: Join A and B", status: "done", dependsOn: ["part-a", "part-b"], agentId: "join-ab-1" },
+    ]);
+    // Every change was announced (ephemeral: streamed, never written to the log).
+    const changes = h.ofType("session.todos_changed");
+    expect(changes.length).toBeGreaterThanOrEqual(7);
+    expect(changes.every((event) => event.ephemeral === true)).toBe(true);
+  });
+
+  it("reads the todo list back from the session folder on resume", async () => {
+    const { h } = await startFleet();
+    harness = h;
+    const routed = await h.session.dispatch({ type: "input", text: "/fleet Build the two parts and join them" });
+    if (routed.kind === "prompt") await routed.run;
+    await h.session.dispatch({ type: "settle_background", timeoutMs: 10_000 });
+    const id = h.session.id;
+    h.session.shutdown();
+    const resumed = await startHarness({ agents: directory, server: h.server, home: h.home, cwd: h.cwd, resumeId: id });
+    try {
+      const todos = await resumed.session.engine.todos();
+      expect(todos.map((todo) => [todo.id, todo.status, todo.agentId])).toEqual([
+        ["part-a", "done", "part-a-1"],
+        ["part-b", "done", "part-b-1"],
+        ["join-ab", "done", "join-ab-1"],
+      ]);
+    } finally {
+      resumed.session.shutdown();
+    }
+  });
+
+  it("asks for a task when none is given, without a model call", async () => {
+    const { h } = await startFleet();
+    harness = h;
+    await h.session.dispatch({ type: "input", text: "/fleet" });
+    expect(h.ofType("session.warning").at(-1)?.data.message).toBe("Usage: /fleet <task>: what should the fleet do?");
+    expect(h.session.mode).toBe("interactive");
+    expect(h.server.completionRequests).toHaveLength(0);
+  });
+});
