@@ -38,6 +38,7 @@ async function applySlashResult(context: RouterContext, result: SlashCommandResu
       const run = context.session.dispatch({
         type: "send",
         prompt: result.prompt,
+        ...(result.source ? { source: result.source } : {}),
         ...(attachments.length > 0 ? { attachments } : {}),
         ...(delivery ? { delivery } : {}),
       });

@@ -16,6 +16,11 @@ export const fleetCommand: SlashCommand = {
   run: ({ session, args }) => {
     if (args === "") return { kind: "message", level: "warning", text: "Usage: /fleet <task>: what should the fleet do?" };
     session.dispatch({ type: "set_mode", mode: "autopilot" });
-    return { kind: "prompt", prompt: promptTemplate("fleet", { task: args }), info: { infoType: "fleet", message: fleetDeployedMessage(args) } };
+    return {
+      kind: "prompt",
+      prompt: promptTemplate("fleet", { task: args }),
+      info: { infoType: "fleet", message: fleetDeployedMessage(args) },
+      source: "fleet",
+    };
   },
 };

@@ -9,8 +9,8 @@ export type SlashCommandResult =
   /** The command's own events say everything. */
   | { kind: "done" }
   | { kind: "message"; text: string; level?: "info" | "warning" | "error" }
-  /** Send this prompt to the model (after saying `info`, when given). */
-  | { kind: "prompt"; prompt: string; info?: { infoType: string; message: string } }
+  /** Send this prompt to the model (after saying `info`, when given; `source` marks the user.message). */
+  | { kind: "prompt"; prompt: string; info?: { infoType: string; message: string }; source?: string }
   /** Open a dialog the front end provides. */
   | { kind: "dialog"; dialog: "help" | "model" | "resume" | "agent" }
   /** Start a fresh session in the same directory. */

@@ -121,7 +121,7 @@ export class SessionDatabase {
   }
 }
 
-/** Changes and schema version together: any row written or any table created or dropped moves it. */
+/** Changes and schema version together, so that a written row or a created or dropped table moves it. */
 function stamp(db: Database): string {
   const [changes, version] = db.exec("SELECT total_changes(); PRAGMA schema_version");
   return `${changes?.values[0]?.[0]}:${version?.values[0]?.[0]}`;

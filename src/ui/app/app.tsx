@@ -16,6 +16,7 @@ import { Footer } from "../components/footer.js";
 import { HistoryItem } from "../components/history-item.js";
 import { InteractionDialog } from "../components/interaction-dialog.js";
 import { PermissionDialog } from "../components/permission-dialog.js";
+import { TodoPanel } from "../components/todo-panel.js";
 import type { SessionHost } from "../session-host.js";
 import type { TranscriptStore } from "../state/transcript-store.js";
 import type { TranscriptItem } from "../state/transcript-types.js";
@@ -25,6 +26,7 @@ import { AppDialog } from "./app-dialog.js";
 import { LiveArea } from "./live-area.js";
 import { useAppKeys } from "./use-app-keys.js";
 import { useSubmit, type DialogName } from "./use-submit.js";
+import { useTodos } from "./use-todos.js";
 
 export interface AppProps {
   host: SessionHost;
@@ -104,7 +106,10 @@ export function App(props: AppProps) {
   // output is as tall as the terminal.
   const background = state.background.length > 0 || state.backgroundShells > 0 ? 1 + state.background.length : 0;
   const composerRows = asking ? 0 : 4;
-  const room = Math.max(3, rows - composerRows - 2 - (queued.length > 0 ? queued.length + 1 : 0) - background - 1);
+  const todos = useTodos(host, state.starting === true);
+  const todoRowLimit = Math.max(3, Math.floor(rows / 3));
+  const todoRows = todos.length > 0 ? 1 + Math.min(todos.length, todoRowLimit) : 0;
+  const room = Math.max(3, rows - composerRows - 2 - (queued.length > 0 ? queued.length + 1 : 0) - background - todoRows - 1);
   const usage = state.usage;
 
   return (
@@ -198,6 +203,7 @@ export function App(props: AppProps) {
           }
         />
       </Box>
+      <TodoPanel todos={todos} theme={theme} width={width} maxRows={todoRowLimit} />
       <BackgroundStatus tasks={state.background} shells={state.backgroundShells} theme={theme} width={width} />
       <Footer
         mode={state.mode}

@@ -136,6 +136,8 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
     case "user.message": {
       // A `!cmd` result handed to the model: the tool item already shows it.
       if (event.data.source === "shell") return state;
+      // The orchestration prompt /fleet sends: the typed line and "Fleet deployed" already stand for it.
+      if (event.data.source === "fleet") return { ...state, busy: true, turnStartedAt: state.turnStartedAt ?? now };
       const next = { ...state, busy: true, turnStartedAt: state.turnStartedAt ?? now };
       if (event.data.isAutopilotContinuation)
         return append(next, { kind: "notice", id: event.id, level: "info", text: "↻ Continuing autonomously (autopilot)" });
@@ -219,6 +221,7 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
     case "session.warning":
       return append(state, { kind: "notice", id: event.id, level: "warning", text: event.data.message });
     case "session.info":
+      if (event.data.infoType === "fleet") return append(state, { kind: "fleet", id: event.id, text: event.data.message });
       return append(state, { kind: "notice", id: event.id, level: "info", text: event.data.message });
     case "session.autopilot_stopped":
       return append(state, { kind: "notice", id: event.id, level: "warning", text: event.data.message });
