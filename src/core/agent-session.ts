@@ -35,6 +35,9 @@ import { linkTodoAgents } from "./fleet/todo-agents.js";
 
 export type { AgentSessionOptions } from "./session-options.js";
 
+/** How long autopilot waits for a running background agent before nudging the model on (Copilot's task wait). */
+const BACKGROUND_WAIT_MS = 30 * 60_000;
+
 export class AgentSession {
   readonly id: string;
   readonly dir: string;
@@ -102,6 +105,7 @@ export class AgentSession {
       toolEnvironment: (tools) => this.toolEnvironment(tools, emit),
       preset: () => this.preset,
       maxContinues: options.maxAutopilotContinues,
+      awaitBackground: (signal) => this.subagents.awaitRunning(signal, BACKGROUND_WAIT_MS),
       nextTurnId: this.nextTurnId,
       recordRequest: (model) => this.metrics.recordRequest(model),
       recordCall: (call) => this.metrics.recordCall(call),

@@ -13,6 +13,12 @@ export interface PromptRunContext {
   /** The current mode (it may change while the prompt runs). */
   preset(): ModePreset;
   maxContinues: number;
+  /**
+   * The loop ended without finishing while the mode would go on (autopilot): when background agents of this
+   * agent are running, waits until one answers or ends and says true (the loop then goes on with that news,
+   * which is what it was waiting for, instead of the continuation nudge); false when none runs.
+   */
+  awaitBackground?(signal: AbortSignal): Promise<boolean>;
   /** Injects the mode's continuation message as a user message. */
   continueWith(message: string): void;
 }
@@ -43,6 +49,11 @@ export async function runPrompt(context: PromptRunContext, signal: AbortSignal, 
     }
     const next = context.preset().onLoopEnd({ continuations: result.continuations, maxContinues: context.maxContinues });
     if (next.action === "stop") return;
+    if (context.awaitBackground && (await context.awaitBackground(signal))) continue;
+    if (signal.aborted) {
+      result.outcome = "aborted";
+      return;
+    }
     if (next.action === "stop_at_limit") {
       result.outcome = "max_continues";
       context.emit("session.autopilot_stopped", { reason: "max_continues", continuations: result.continuations, message: next.message });

@@ -6,9 +6,9 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentDefinition, AgentDirectory } from "../../src/core/tasks/agent-directory.js";
-import { startHarness, type Harness } from "../support/engine-harness.js";
+import { startHarness, waitForEvent, type Harness } from "../support/engine-harness.js";
 import { fleetModel } from "../support/fleet-model.js";
-import { startScriptedServer } from "../support/scripted-server.js";
+import { startScriptedServer, text, toolCall, type CompletionRequest, type ScriptedResponse } from "../support/scripted-server.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -110,5 +110,45 @@ describe("/fleet", () => {
     expect(h.ofType("session.warning").at(-1)?.data.message).toBe("Usage: /fleet <task>: what should the fleet do?");
     expect(h.session.mode).toBe("interactive");
     expect(h.server.completionRequests).toHaveLength(0);
+  });
+});
+
+describe("autopilot with background agents", () => {
+  it("a turn that ends while an agent runs waits for its answer instead of nudging the model on", async () => {
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const main: ScriptedResponse[] = [
+      toolCall("task", { description: "Do the work", prompt: "[worker] do it", agent_type: "general-purpose", mode: "background", name: "worker" }),
+      text("Dispatched; waiting for the worker."),
+      toolCall("task_complete", { summary: "The worker did it." }),
+    ];
+    const responder = async (request: CompletionRequest): Promise<ScriptedResponse> => {
+      const first = request.body.messages.find((message) => message.role === "user");
+      if (String(first?.content).includes("[worker]")) {
+        await released;
+        return text("Worker: done.");
+      }
+      return main.shift() ?? text("(nothing scripted)");
+    };
+    const server = await startScriptedServer({ responder });
+    const h = await startHarness({ agents: directory, server, mode: "autopilot" });
+    harness = h;
+    const closeHarness = h.close;
+    h.close = async () => {
+      await closeHarness();
+      await server.close();
+    };
+    const running = h.session.send("get the work done");
+    await waitForEvent(h, (event) => event.type === "assistant.message" && !event.agentId && event.data.content === "Dispatched; waiting for the worker.");
+    release();
+    const result = await running;
+    expect(result.outcome).toBe("task_complete");
+    expect(result.continuations).toBe(0);
+    expect(h.ofType("user.message").filter((event) => event.data.isAutopilotContinuation)).toEqual([]);
+    // The model call after the wait carried the agent's news.
+    const last = h.server.completionRequests
+      .filter((request) => !String(request.body.messages.find((m) => m.role === "user")?.content).includes("[worker]"))
+      .at(-1);
+    expect(JSON.stringify(last?.body.messages.at(-1))).toContain("worker-1");
   });
 });

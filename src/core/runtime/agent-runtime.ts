@@ -31,6 +31,8 @@ export interface AgentRuntimeOptions {
   /** The mode now (it may change while a prompt runs). */
   preset(): ModePreset;
   maxContinues: number;
+  /** See PromptRunContext.awaitBackground: a mode that goes on waits for running background agents first. */
+  awaitBackground?(signal: AbortSignal): Promise<boolean>;
   nextTurnId(): string;
   /** Counts every request made, retries and interrupted ones included. */
   recordRequest(model: string): void;
@@ -204,6 +206,7 @@ export class AgentRuntime {
         emit: this.emit,
         preset: this.options.preset,
         maxContinues: this.options.maxContinues,
+        ...(this.options.awaitBackground ? { awaitBackground: this.options.awaitBackground } : {}),
         continueWith: (message: string) =>
           this.emit("user.message", this.options.userMessage({ prompt: message, source: "autopilot" }, { continuation: true })),
       };

@@ -91,6 +91,24 @@ export class SessionSubagents implements SubagentHost {
     return last;
   }
 
+  /**
+   * Autopilot's end of a turn that did not finish the task: while background agents are running, wait for one
+   * of them to answer or end (true: its notification is queued for the next model call) rather than nudge
+   * the model to go on. False when none is running, on an interrupt, or after `timeoutMs`.
+   */
+  async awaitRunning(signal: AbortSignal, timeoutMs: number): Promise<boolean> {
+    const running = this.registry.active().filter((record) => record.status === "running");
+    if (running.length === 0 || signal.aborted) return false;
+    const turns = running.map((record) => record.turns.length);
+    const answered = () => running.some((record, index) => record.status !== "running" || record.turns.length > (turns[index] as number));
+    // One wait per agent; the first to see news ends the others, so none is left holding a timer.
+    const done = new AbortController();
+    const both = AbortSignal.any([signal, done.signal]);
+    await Promise.race(running.map((record, index) => this.registry.waitFor(record.id, { afterTurns: turns[index] as number, timeoutMs, signal: both })));
+    done.abort();
+    return !signal.aborted && answered();
+  }
+
   get limits(): SubagentLimits {
     return this.deps.limits;
   }
