@@ -24,6 +24,7 @@ import { AgentSession } from "./agent-session.js";
 import { InteractionBroker } from "./interaction-broker.js";
 import { planFile } from "./modes.js";
 import { createExitPlanModeTool } from "./plan/exit-plan-mode.js";
+import { fleetDeployedMessage } from "./fleet/fleet-prompt.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { SubagentLimits } from "./tasks/subagent-host.js";
 import type { PermissionAdvice } from "./permission-advice.js";
@@ -241,6 +242,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
         planFile: () => planFile(dir),
         setMode: (mode) => session.dispatch({ type: "set_mode", mode }),
         unattendedAction: () => (options.autoAcceptPlan ? "autopilot" : undefined),
+        fleetDeployed: (task) => sink.emit("session.info", { infoType: "fleet", message: fleetDeployedMessage(task) }),
       }),
       ...(options.extraTools ?? []),
     ],

@@ -3,6 +3,7 @@
  * independent ones run at the same time as background agents, the third only once both are done, every
  * todo ends done and linked to its agent, and the run ends with task_complete.
  */
+import { realpathSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentDefinition, AgentDirectory } from "../../src/core/tasks/agent-directory.js";
@@ -150,5 +151,41 @@ describe("autopilot with background agents", () => {
       .filter((request) => !String(request.body.messages.find((m) => m.role === "user")?.content).includes("[worker]"))
       .at(-1);
     expect(JSON.stringify(last?.body.messages.at(-1))).toContain("worker-1");
+  });
+});
+
+describe("a plan accepted as a fleet", () => {
+  it("exit_plan_mode with showFleet offers Autopilot + /fleet; choosing it deploys a fleet on the plan", async () => {
+    const h = await startHarness({ mode: "plan", interactive: true, agents: directory });
+    harness = h;
+    const plan = path.join(realpathSync(h.session.dir), "plan.md");
+    h.server.enqueue(
+      toolCall("create", { path: plan, file_text: "# Plan\n1. Part A\n2. Part B\n" }),
+      toolCall("exit_plan_mode", { summary: "- two parts", showFleet: true, recommendedAction: "autopilot_fleet" }),
+      toolCall("task_complete", { summary: "Done." }),
+    );
+    const run = h.session.send("plan two parts");
+    const requested = await waitForEvent(h, (event) => event.type === "exit_plan_mode.requested");
+    if (requested.type !== "exit_plan_mode.requested") throw new Error("unreachable");
+    expect(requested.data).toMatchObject({ actions: ["autopilot", "autopilot_fleet", "interactive", "exit_only"], recommendedAction: "autopilot_fleet" });
+    h.session.respond(requested.data.requestId, { approved: true, selectedAction: "autopilot_fleet" });
+    expect((await run).outcome).toBe("task_complete");
+    expect(h.session.mode).toBe("autopilot");
+    expect(h.ofType("session.info").map((event) => event.data.message)).toContain(`Fleet deployed: Implement the plan in ${plan}`);
+    const review = h.ofType("tool.execution_complete")[1]?.data.result?.content ?? "";
+    expect(review).toContain("Plan approved! Exited plan mode.");
+    expect(review).toContain("fleet mode");
+  });
+
+  it("without showFleet the fleet is not offered, even when recommended", async () => {
+    const h = await startHarness({ mode: "plan", interactive: true, agents: directory });
+    harness = h;
+    h.server.enqueue(toolCall("exit_plan_mode", { summary: "- one part", recommendedAction: "autopilot_fleet" }), text("Stopped."));
+    const run = h.session.send("plan it");
+    const requested = await waitForEvent(h, (event) => event.type === "exit_plan_mode.requested");
+    if (requested.type !== "exit_plan_mode.requested") throw new Error("unreachable");
+    expect(requested.data).toMatchObject({ actions: ["autopilot", "interactive", "exit_only"], recommendedAction: "autopilot" });
+    h.session.respond(requested.data.requestId, { approved: true, selectedAction: "exit_only" });
+    await run;
   });
 });

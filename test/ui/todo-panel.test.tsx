@@ -1,6 +1,7 @@
 /** The todo panel on its own: glyph, title and agent per todo, the counts, and what a long list keeps in view. */
 import { afterEach, describe, expect, it } from "vitest";
 import type { TodoItem } from "../../src/protocol/todos.js";
+import { planChoices } from "../../src/ui/components/plan-review-dialog.js";
 import { TodoPanel } from "../../src/ui/components/todo-panel.js";
 import { plainTheme } from "../../src/ui/theme.js";
 import { renderTui, type TuiHarness } from "../support/render-tui.js";
@@ -46,5 +47,15 @@ describe("todo panel", () => {
     expect(lines).toContain("  ◐ Title of open · open-1");
     expect(lines).toContain("  ○ Title of next");
     expect(lines.at(-1)).toBe("  … 5 more");
+  });
+});
+
+describe("the plan review's fleet choice", () => {
+  it("is listed only when the request offers it, after plain autopilot unless recommended", () => {
+    expect(planChoices("autopilot").map((choice) => choice.action)).toEqual(["autopilot", "interactive", "exit_only", undefined]);
+    const offered = ["autopilot", "autopilot_fleet", "interactive", "exit_only"];
+    expect(planChoices("autopilot", offered).map((choice) => choice.action)).toEqual(["autopilot", "autopilot_fleet", "interactive", "exit_only", undefined]);
+    const fleetFirst = planChoices("autopilot_fleet", offered);
+    expect(fleetFirst[0]).toEqual({ label: "Accept plan and continue in autopilot + /fleet (parallel agents) (recommended)", action: "autopilot_fleet" });
   });
 });

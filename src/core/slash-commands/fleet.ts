@@ -1,8 +1,5 @@
-import { promptTemplate } from "../../config/prompt-templates.js";
+import { fleetDeployedMessage, fleetPrompt } from "../fleet/fleet-prompt.js";
 import type { SlashCommand } from "./types.js";
-
-/** The line every face shows when a fleet starts (the TUI's fleet view opens with it). */
-export const fleetDeployedMessage = (task: string): string => `Fleet deployed: ${task}`;
 
 /**
  * `/fleet <task>` (and `--fleet`): autopilot, plus a prompt that makes the main agent an orchestrator: the
@@ -18,7 +15,7 @@ export const fleetCommand: SlashCommand = {
     session.dispatch({ type: "set_mode", mode: "autopilot" });
     return {
       kind: "prompt",
-      prompt: promptTemplate("fleet", { task: args }),
+      prompt: fleetPrompt(args),
       info: { infoType: "fleet", message: fleetDeployedMessage(args) },
       source: "fleet",
     };
