@@ -20,3 +20,14 @@ describe("--fleet", () => {
     expect(asFleetInput("  ")).toBe("  ");
   });
 });
+
+describe("the sql tool's name", () => {
+  beforeEach(() => vi.stubGlobal("AGENT_VERSION", "test"));
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("is one --excluded-tools knows, and agent files may name it (or Claude Code's TodoWrite)", async () => {
+    expect(parseCommandLine(["--excluded-tools", "sql"]).permissions.excludedTools).toEqual(["sql"]);
+    const { resolveToolNames } = await import("../../src/config/agent-tool-aliases.js");
+    expect(resolveToolNames(["sql", "TodoWrite"])?.tools).toEqual(["sql"]);
+  });
+});
