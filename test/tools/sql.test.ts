@@ -93,3 +93,12 @@ describe("sql tool", () => {
     expect(tool.permission({ description: "x", query: "DROP TABLE todos" }, { cwd: context.cwd, toolCallId: "c" })).toBeNull();
   });
 });
+
+describe("the todo snapshot", () => {
+  it("is empty, not an error, when the model has dropped the todo tables", async () => {
+    const { database, tool, ctx } = setup();
+    await runTool(tool, { description: "drop", query: "INSERT INTO todos (id, title) VALUES ('a', 'A'); DROP TABLE todo_deps; DROP TABLE todos" }, ctx);
+    expect(await database.todos()).toEqual([]);
+    database.close();
+  });
+});

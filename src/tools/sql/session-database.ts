@@ -80,10 +80,16 @@ export class SessionDatabase {
     if (!this.opening && !existsSync(this.file)) return [];
     const db = await this.open();
     const deps = new Map<string, string[]>();
-    for (const [todoId, dependsOn] of db.exec("SELECT todo_id, depends_on FROM todo_deps ORDER BY rowid")[0]?.values ?? []) {
-      deps.set(String(todoId), [...(deps.get(String(todoId)) ?? []), String(dependsOn)]);
+    let rows: SqlValue[][];
+    try {
+      for (const [todoId, dependsOn] of db.exec("SELECT todo_id, depends_on FROM todo_deps ORDER BY rowid")[0]?.values ?? []) {
+        deps.set(String(todoId), [...(deps.get(String(todoId)) ?? []), String(dependsOn)]);
+      }
+      rows = db.exec("SELECT id, title, description, status, agent_id FROM todos ORDER BY created_at, rowid")[0]?.values ?? [];
+    } catch {
+      // The model dropped or reshaped the tables: there is no todo list to show.
+      return [];
     }
-    const rows = db.exec("SELECT id, title, description, status, agent_id FROM todos ORDER BY created_at, rowid")[0]?.values ?? [];
     return rows.map(([id, title, description, status, agentId]) => ({
       id: String(id),
       title: String(title ?? ""),
