@@ -17,7 +17,6 @@ import { openUnlessInUse, type OpenOutcome } from "./open-unless-in-use.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
 import { plainStyle, TextPrinter, type TextStyle } from "./text-printer.js";
-import { asFleetInput } from "./fleet-input.js";
 
 /** Colours only for a terminal; chalk (and its terminal detection) is loaded only then. */
 async function stderrStyle(): Promise<TextStyle> {
@@ -177,7 +176,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
 
   let result: RunResult;
   try {
-    const running = runInput(session, options.fleet ? asFleetInput(options.prompt) : options.prompt);
+    const running = runInput(session, options.prompt);
     // The reader may be gone already (`| true`): stop at once rather than at the first write.
     if (pipeClosed) session.dispatch({ type: "interrupt" });
     result = await running;

@@ -7,6 +7,7 @@ import { BUILTIN_TOOL_NAMES } from "../tools/tool-names.js";
 import { envAllowAllSources, UsageError, type CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
 import { writeFailureResult } from "./json-printer.js";
+import { asFleetInput } from "./fleet-input.js";
 
 declare const AGENT_VERSION: string;
 
@@ -281,7 +282,7 @@ export async function runProgram(args: readonly string[]): Promise<void> {
       return;
     }
     const { runHeadless } = await import("./headless.js");
-    process.exitCode = await runHeadless({ ...options, prompt });
+    process.exitCode = await runHeadless({ ...options, prompt: options.fleet ? asFleetInput(prompt) : prompt });
     return;
   }
   const { runInteractive } = await import("./interactive.js");

@@ -30,13 +30,8 @@ import { ToolSet } from "./tool-set.js";
 import { runUserShellCommand } from "./user-shell-command.js";
 import type { AgentSessionOptions } from "./session-options.js";
 import { buildUserMessage, type UserMessageExtra } from "./user-message.js";
-import type { TodoItem } from "../protocol/todos.js";
-import { linkTodoAgents } from "./fleet/todo-agents.js";
 
 export type { AgentSessionOptions } from "./session-options.js";
-
-/** How long autopilot waits for a running background agent before nudging the model on (Copilot's task wait). */
-const BACKGROUND_WAIT_MS = 30 * 60_000;
 
 export class AgentSession {
   readonly id: string;
@@ -56,6 +51,8 @@ export class AgentSession {
   /** The custom agent the main session runs as (/agent, --agent). */
   private selectedAgent: AgentDefinition | undefined;
   readonly agents: AgentDirectory;
+  /** The todo list (the sql tool's todos) with each todo's agent; read from the file on a resume. */
+  readonly todos = () => this.subagents.todos(this.options.database);
   /** sessionStart's additionalContext, for the first prompt. */
   private startContext: string | undefined;
   private ending: Promise<void> | undefined;
@@ -105,13 +102,13 @@ export class AgentSession {
       toolEnvironment: (tools) => this.toolEnvironment(tools, emit),
       preset: () => this.preset,
       maxContinues: options.maxAutopilotContinues,
-      awaitBackground: (signal) => this.subagents.awaitRunning(signal, BACKGROUND_WAIT_MS),
       nextTurnId: this.nextTurnId,
       recordRequest: (model) => this.metrics.recordRequest(model),
       recordCall: (call) => this.metrics.recordCall(call),
       onTurnEnd: () => options.syncLog(),
       systemPrompt: () => this.systemPrompt(),
       userMessage: (input, extra) => this.userMessage(input, extra),
+      awaitBackground: (signal) => this.subagents.awaitRunning(signal),
       ...(hooks?.has("userPromptSubmitted") || hooks?.has("sessionStart")
         ? { beforePrompt: (input: PromptInput, signal: AbortSignal) => this.beforePrompt(input, signal) }
         : {}),
@@ -226,14 +223,6 @@ export class AgentSession {
   /** Every background agent of this session (restored ones included), for /tasks. */
   get agentRecords(): readonly TaskRecord[] {
     return this.subagents.registry.list();
-  }
-
-  /** The todo list (the sql tool's todos), each with its agent when known; read from the file on a resume. */
-  async todos(): Promise<TodoItem[]> {
-    return linkTodoAgents(
-      (await this.options.database?.todos()) ?? [],
-      this.agentRecords.map((record) => record.id),
-    );
   }
 
   get backgroundShells(): BackgroundTasks["shells"] {

@@ -33,8 +33,8 @@ async function applySlashResult(context: RouterContext, result: SlashCommandResu
       else context.emit("session.info", { infoType: "command", message: result.text });
       return { kind: "done" };
     case "prompt": {
-      if (result.info) context.emit("session.info", result.info);
-      const attachments = attachmentsFor(result.prompt, context.cwd);
+      // A template's text (a diff, say) is not the user's: an `@x` in it attaches nothing.
+      const attachments = result.source ? [] : attachmentsFor(result.prompt, context.cwd);
       const run = context.session.dispatch({
         type: "send",
         prompt: result.prompt,
@@ -68,7 +68,11 @@ export async function routeInput(context: RouterContext, command: Extract<Sessio
         });
         return { kind: "unknown-command", name: slash.name };
       }
-      const result = await slash.command.run({ session: context.session, args: slash.args });
+      const result = await slash.command.run({
+        session: context.session,
+        args: slash.args,
+        info: (infoType, message) => context.emit("session.info", { infoType, message }),
+      });
       return await applySlashResult(context, result, command.delivery);
     } catch (error) {
       context.emit("session.warning", { warningType: "command", message: `/${slash.name}: ${(error as Error).message}` });

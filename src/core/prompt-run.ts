@@ -13,14 +13,14 @@ export interface PromptRunContext {
   /** The current mode (it may change while the prompt runs). */
   preset(): ModePreset;
   maxContinues: number;
+  /** Injects the mode's continuation message as a user message. */
+  continueWith(message: string): void;
   /**
    * The loop ended without finishing while the mode would go on (autopilot): when background agents of this
    * agent are running, waits until one answers or ends and says true (the loop then goes on with that news,
    * which is what it was waiting for, instead of the continuation nudge); false when none runs.
    */
   awaitBackground?(signal: AbortSignal): Promise<boolean>;
-  /** Injects the mode's continuation message as a user message. */
-  continueWith(message: string): void;
 }
 
 export async function runPrompt(context: PromptRunContext, signal: AbortSignal, result: RunResult): Promise<void> {

@@ -4,7 +4,7 @@
  * agent id is that name made into an id plus "-<n>" (the latest such agent wins).
  */
 import type { TodoItem } from "../../protocol/todos.js";
-import { agentIdBase } from "../tasks/session-subagents.js";
+import { agentIdBase } from "../tasks/agent-id.js";
 
 export function linkTodoAgents(todos: readonly TodoItem[], agentIds: readonly string[]): TodoItem[] {
   const latest = new Map<string, { id: string; n: number }>();

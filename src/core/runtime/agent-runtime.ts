@@ -31,8 +31,6 @@ export interface AgentRuntimeOptions {
   /** The mode now (it may change while a prompt runs). */
   preset(): ModePreset;
   maxContinues: number;
-  /** See PromptRunContext.awaitBackground: a mode that goes on waits for running background agents first. */
-  awaitBackground?(signal: AbortSignal): Promise<boolean>;
   nextTurnId(): string;
   /** Counts every request made, retries and interrupted ones included. */
   recordRequest(model: string): void;
@@ -48,6 +46,8 @@ export interface AgentRuntimeOptions {
   onStop?(stopHookActive: boolean, signal: AbortSignal): Promise<string | undefined>;
   /** A run ended (the session emits session.idle for its main agent). */
   onRunEnd?(result: RunResult): void;
+  /** See PromptRunContext.awaitBackground: a mode that goes on waits for running background agents first. */
+  awaitBackground?(signal: AbortSignal): Promise<boolean>;
   /** Runs a user's `!cmd` (only the main agent takes them). */
   runShell?(command: string, signal: AbortSignal): Promise<void>;
 }
@@ -206,9 +206,9 @@ export class AgentRuntime {
         emit: this.emit,
         preset: this.options.preset,
         maxContinues: this.options.maxContinues,
-        ...(this.options.awaitBackground ? { awaitBackground: this.options.awaitBackground } : {}),
         continueWith: (message: string) =>
           this.emit("user.message", this.options.userMessage({ prompt: message, source: "autopilot" }, { continuation: true })),
+        ...(this.options.awaitBackground ? { awaitBackground: this.options.awaitBackground } : {}),
       };
       await runPrompt(prompt, controller.signal, result);
       const { onStop } = this.options;

@@ -10,14 +10,10 @@ export const fleetCommand: SlashCommand = {
   name: "fleet",
   description: "Split a task into todos and run them in parallel with background agents",
   argsHint: "<task>",
-  run: ({ session, args }) => {
+  run: ({ session, args, info }) => {
     if (args === "") return { kind: "message", level: "warning", text: "Usage: /fleet <task>: what should the fleet do?" };
     session.dispatch({ type: "set_mode", mode: "autopilot" });
-    return {
-      kind: "prompt",
-      prompt: fleetPrompt(args),
-      info: { infoType: "fleet", message: fleetDeployedMessage(args) },
-      source: "fleet",
-    };
+    info?.("fleet", fleetDeployedMessage(args));
+    return { kind: "prompt", prompt: fleetPrompt(args), source: "command:fleet" };
   },
 };

@@ -9,8 +9,11 @@ export type SlashCommandResult =
   /** The command's own events say everything. */
   | { kind: "done" }
   | { kind: "message"; text: string; level?: "info" | "warning" | "error" }
-  /** Send this prompt to the model (after saying `info`, when given; `source` marks the user.message). */
-  | { kind: "prompt"; prompt: string; info?: { infoType: string; message: string }; source?: string }
+  /**
+   * Send this prompt to the model. `source` marks a prompt built from a template (`command:review`): faces
+   * show the command as typed, not the template.
+   */
+  | { kind: "prompt"; prompt: string; source?: string }
   /** Open a dialog the front end provides. */
   | { kind: "dialog"; dialog: "help" | "model" | "resume" | "agent" }
   /** Start a fresh session in the same directory. */
@@ -21,6 +24,8 @@ export interface SlashCommandContext {
   session: AgentSession;
   /** Everything after the command name, trimmed. */
   args: string;
+  /** Says something to every face, as a session.info line (`Fleet deployed: …`). */
+  info?(infoType: string, message: string): void;
 }
 
 export interface SlashCommand {

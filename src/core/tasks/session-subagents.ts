@@ -13,6 +13,10 @@ import { createAgentTools } from "./agent-tools.js";
 import type { SubagentHost, SubagentLimits } from "./subagent-host.js";
 import { TaskRegistry, type TaskRecord, type TaskStatus } from "./task-registry.js";
 import { backgroundNotice, createTaskTool } from "./task-tool.js";
+import { agentIdBase } from "./agent-id.js";
+import { linkTodoAgents } from "../fleet/todo-agents.js";
+import type { TodoItem } from "../../protocol/todos.js";
+import type { SessionDatabase } from "../../tools/sql/index.js";
 
 export { DEFAULT_SUBAGENT_LIMITS } from "./limits.js";
 
@@ -29,16 +33,8 @@ export interface SessionSubagentsDeps {
   sink: Pick<EventSink, "addInternal">;
 }
 
-/** The part of an agent id made from the name it was given ("Parse config" → "parse-config"; the id adds "-<n>"). */
-export function agentIdBase(seed: string): string {
-  return (
-    seed
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-|-$/g, "")
-      .slice(0, 40) || "agent"
-  );
-}
+/** How long autopilot waits for a running background agent before nudging the model on (Copilot's task wait). */
+const BACKGROUND_WAIT_MS = 30 * 60_000;
 
 const ended = new Set<TaskStatus>(["completed", "failed", "cancelled"]);
 
@@ -96,7 +92,7 @@ export class SessionSubagents implements SubagentHost {
    * of them to answer or end (true: its notification is queued for the next model call) rather than nudge
    * the model to go on. False when none is running, on an interrupt, or after `timeoutMs`.
    */
-  async awaitRunning(signal: AbortSignal, timeoutMs: number): Promise<boolean> {
+  async awaitRunning(signal: AbortSignal, timeoutMs = BACKGROUND_WAIT_MS): Promise<boolean> {
     const running = this.registry.active().filter((record) => record.status === "running");
     if (running.length === 0 || signal.aborted) return false;
     const turns = running.map((record) => record.turns.length);
@@ -107,6 +103,14 @@ export class SessionSubagents implements SubagentHost {
     await Promise.race(running.map((record, index) => this.registry.waitFor(record.id, { afterTurns: turns[index] as number, timeoutMs, signal: both })));
     done.abort();
     return !signal.aborted && answered();
+  }
+
+  /** The todo list of the session's database (none without one), each todo with the agent working on it. */
+  async todos(database: Pick<SessionDatabase, "todos"> | undefined): Promise<TodoItem[]> {
+    return linkTodoAgents(
+      (await database?.todos()) ?? [],
+      this.registry.list().map((record) => record.id),
+    );
   }
 
   get limits(): SubagentLimits {

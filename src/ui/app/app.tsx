@@ -99,17 +99,19 @@ export function App(props: AppProps) {
   // A plan review, form or question waits behind any permission question.
   const interaction = permission ? undefined : state.questions[0];
   const asking = permission !== undefined || interaction !== undefined;
+  // The todo panel (the session's todo list, live) sits with the background lines under the composer.
+  const todos = useTodos(host, state.starting === true);
+  const todoRowLimit = Math.max(3, Math.floor(rows / 3));
   const composerActive = dialog === undefined && !asking;
   // Rows left for what changes (the live area, a permission dialog) once the composer (3 rows and a hint;
   // hidden while a permission is asked), the footer (two rows when narrow), the queue and the background
   // lines are counted, and one row to spare: Ink redraws the whole screen, scrollback included, when its
   // output is as tall as the terminal.
-  const background = state.background.length > 0 || state.backgroundShells > 0 ? 1 + state.background.length : 0;
+  const background =
+    (state.background.length > 0 || state.backgroundShells > 0 ? 1 + state.background.length : 0) +
+    (todos.length > 0 ? 1 + Math.min(todos.length, todoRowLimit) : 0);
   const composerRows = asking ? 0 : 4;
-  const todos = useTodos(host, state.starting === true);
-  const todoRowLimit = Math.max(3, Math.floor(rows / 3));
-  const todoRows = todos.length > 0 ? 1 + Math.min(todos.length, todoRowLimit) : 0;
-  const room = Math.max(3, rows - composerRows - 2 - (queued.length > 0 ? queued.length + 1 : 0) - background - todoRows - 1);
+  const room = Math.max(3, rows - composerRows - 2 - (queued.length > 0 ? queued.length + 1 : 0) - background - 1);
   const usage = state.usage;
 
   return (

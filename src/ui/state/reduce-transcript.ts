@@ -136,9 +136,9 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
     case "user.message": {
       // A `!cmd` result handed to the model: the tool item already shows it.
       if (event.data.source === "shell") return state;
-      // The orchestration prompt /fleet sends: the typed line and "Fleet deployed" already stand for it.
-      if (event.data.source === "fleet") return { ...state, busy: true, turnStartedAt: state.turnStartedAt ?? now };
       const next = { ...state, busy: true, turnStartedAt: state.turnStartedAt ?? now };
+      // A command's template (/review, /research): the command as typed is already shown (command.execute).
+      if (event.data.source?.startsWith("command:")) return next;
       if (event.data.isAutopilotContinuation)
         return append(next, { kind: "notice", id: event.id, level: "info", text: "↻ Continuing autonomously (autopilot)" });
       return append(next, { kind: "user", id: event.id, text: shortenForTranscript(event.data.content), shell: event.data.agentMode === "shell" });
