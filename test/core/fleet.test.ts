@@ -154,6 +154,39 @@ describe("autopilot with background agents", () => {
   });
 });
 
+describe("interrupting a waiting coordinator", () => {
+  it("Esc while autopilot waits for a background agent ends the run at once; the agent keeps working", async () => {
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const main: ScriptedResponse[] = [
+      toolCall("task", { description: "Slow work", prompt: "[slow] do it", agent_type: "general-purpose", mode: "background", name: "slow" }),
+      text("Waiting for it."),
+    ];
+    const server = await startScriptedServer({
+      responder: async (request: CompletionRequest) => {
+        if (String(request.body.messages.find((message) => message.role === "user")?.content).includes("[slow]")) {
+          await released;
+          return text("Slow: done.");
+        }
+        return main.shift() ?? text("(nothing scripted)");
+      },
+    });
+    const h = await startHarness({ agents: directory, server, mode: "autopilot" });
+    harness = h;
+    const closeHarness = h.close;
+    h.close = async () => {
+      release();
+      await closeHarness();
+      await server.close();
+    };
+    const running = h.session.send("start the slow work");
+    await waitForEvent(h, (event) => event.type === "assistant.message" && !event.agentId && event.data.content === "Waiting for it.");
+    h.session.interrupt();
+    expect((await running).outcome).toBe("aborted");
+    expect(h.session.engine.backgroundAgents.map((agent) => agent.agentId)).toEqual(["slow-1"]);
+  });
+});
+
 describe("a plan accepted as a fleet", () => {
   it("exit_plan_mode with showFleet offers Autopilot + /fleet; choosing it deploys a fleet on the plan", async () => {
     const h = await startHarness({ mode: "plan", interactive: true, agents: directory });
