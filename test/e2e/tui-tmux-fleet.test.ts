@@ -40,8 +40,10 @@ describe.skipIf(!HAS_TMUX)("a fleet in the TUI (tmux)", () => {
         return undefined;
       }
     };
-    // Pacing only (each agent's "done" comes 400 ms after its "in progress"), so a screen poll can see agents at work.
-    const model = fleetModel({ databaseFile, agentDelayMs: 400 });
+    // The two independent agents stay in progress until the screen has shown them at work.
+    let release: () => void = () => undefined;
+    const holdDone = new Promise<void>((resolve) => (release = resolve));
+    const model = fleetModel({ databaseFile, holdDone });
     server = await startScriptedServer({ responder: model.responder });
     const env = agentEnv({ home, baseUrl: server.baseUrl });
     const pane = await tmux.open(`${AGENT} --fleet`, { cwd, env: { ...env, TERM: "tmux-256color" }, height: 40 });
@@ -49,8 +51,12 @@ describe.skipIf(!HAS_TMUX)("a fleet in the TUI (tmux)", () => {
     await pane.type("Build the two parts and join them");
     await pane.sendKeys("Enter");
     await pane.waitForText("Fleet deployed: Build the two parts and join them", { timeoutMs: 20_000 });
-    const working = await pane.waitFor((screen) => /◐ Write part [AB] · part-[ab]-1/.test(screen), { timeoutMs: 20_000, what: "an agent at work" });
+    const working = await pane.waitFor((screen) => screen.includes("◐ Write part A · part-a-1") && screen.includes("◐ Write part B · part-b-1"), {
+      timeoutMs: 20_000,
+      what: "both agents at work",
+    });
     expect(working).toContain("○ Join A and B");
+    release();
     const done = await pane.waitFor((screen) => screen.includes("Todos · 3 done") && screen.includes("Task complete"), {
       timeoutMs: 30_000,
       what: "all todos done",

@@ -52,7 +52,15 @@ function firstUserText(request: CompletionRequest): string {
   return typeof message?.content === "string" ? message.content : JSON.stringify(message?.content ?? "");
 }
 
-export function fleetModel(options: { databaseFile(): string | undefined; todos?: FleetTodo[]; agentDelayMs?: number }): FleetModel {
+export interface FleetModelOptions {
+  /** The session's todo database (session.db in its folder), once the session exists. */
+  databaseFile(): string | undefined;
+  todos?: FleetTodo[];
+  /** Agents without dependencies mark their todos done only once this resolves (a test holds them in progress). */
+  holdDone?: Promise<void>;
+}
+
+export function fleetModel(options: FleetModelOptions): FleetModel {
   const plan = options.todos ?? THREE_TODOS;
   const roots = plan.filter((todo) => (todo.dependsOn ?? []).length === 0).map((todo) => todo.id);
   const dispatched = new Set<string>();
@@ -114,7 +122,7 @@ export function fleetModel(options: { databaseFile(): string | undefined; todos?
         const guard = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000).unref());
         parallel = (await Promise.race([rootsBegun.then(() => true), guard])) || parallel;
       }
-      if (options.agentDelayMs) await new Promise((resolve) => setTimeout(resolve, options.agentDelayMs));
+      if (options.holdDone && roots.includes(id)) await options.holdDone;
       return mark("done");
     }
     return text(`Todo ${id} is done.`);
