@@ -12,7 +12,7 @@ const description = [
   "Run SQL (SQLite) against this session's own database. It is private to this session and shared by you and the agents you start.",
   "Built-in tables, the session's todo list:",
   "- todos(id TEXT PRIMARY KEY, title TEXT NOT NULL, description TEXT, status TEXT DEFAULT 'pending' CHECK (status IN ('pending','in_progress','done','blocked')), agent_id TEXT, created_at, updated_at)",
-  "- todo_deps(todo_id TEXT, depends_on TEXT, PRIMARY KEY (todo_id, depends_on)): todo_id waits for depends_on to be done. Insert both todos before their dependency.",
+  "- todo_deps(todo_id TEXT, depends_on TEXT, PRIMARY KEY (todo_id, depends_on)): todo_id waits for depends_on to be done. Insert the todos before the todo_deps rows that name them.",
   "Use short descriptive ids ('parse-config', 'add-tests'). Update a todo's status as work progresses: in_progress when starting, done when finished, blocked (with the reason in description) when it cannot go on.",
   "Ready todos (pending, every dependency done): SELECT t.* FROM todos t WHERE t.status = 'pending' AND NOT EXISTS (SELECT 1 FROM todo_deps d JOIN todos dep ON dep.id = d.depends_on WHERE d.todo_id = t.id AND dep.status != 'done')",
   "You may create other tables for your own notes. Several statements may be separated by semicolons; results come back as tables.",
