@@ -23,6 +23,19 @@ for (const [from, to] of [
   copyFileSync(path.join(treeSitterDir, from), new URL(to, vendored));
 }
 
+// The todo store's SQLite (sql.js) is WebAssembly too, loaded on the first `sql` call: its runtime (an
+// Emscripten CommonJS file that looks for itself next to __dirname, so it is not bundled) and its wasm.
+const sqlJsDir = path.dirname(createRequire(import.meta.url).resolve("sql.js/dist/sql-wasm.wasm"));
+const sqlVendored = new URL("../dist/sql/", import.meta.url);
+mkdirSync(sqlVendored, { recursive: true });
+for (const [from, to] of [
+  ["sql-wasm.js", "sql-wasm.cjs"],
+  ["sql-wasm.wasm", "sql-wasm.wasm"],
+  ["../LICENSE", "LICENSE"],
+]) {
+  copyFileSync(path.join(sqlJsDir, from), new URL(to, sqlVendored));
+}
+
 // The built-in agents' YAML frontmatter, parsed now (keyed by its text): at run time the YAML parser loads
 // only for the user's or the repository's own agent files.
 const { parse: parseYaml } = await import("yaml");
@@ -62,13 +75,18 @@ await build({
   logLevel: "warning",
   chunkNames: "chunks/[name]-[hash]",
   // Production builds of React and friends: smaller, and far faster than their development builds.
-  // AGENT_TREE_SITTER_DIR: where the vendored tree-sitter files are, relative to the chunks (dist/chunks/).
-  define: { AGENT_VERSION: JSON.stringify(pkg.version), AGENT_TREE_SITTER_DIR: '"../tree-sitter/"', "process.env.NODE_ENV": '"production"' },
+  // AGENT_TREE_SITTER_DIR, AGENT_SQL_JS_DIR: where the vendored wasm files are, relative to the chunks (dist/chunks/).
+  define: {
+    AGENT_VERSION: JSON.stringify(pkg.version),
+    AGENT_TREE_SITTER_DIR: '"../tree-sitter/"',
+    AGENT_SQL_JS_DIR: '"../sql/"',
+    "process.env.NODE_ENV": '"production"',
+  },
   // Less to parse at start-up; identifiers are kept so stack traces stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
   // Some dependencies are CommonJS and call require(); give the ESM bundle a require of its own.
   banner: { js: "import { createRequire as __agentCreateRequire } from 'node:module'; const require = __agentCreateRequire(import.meta.url);" },
-  external: ["react-devtools-core", "@vscode/tree-sitter-wasm"],
+  external: ["react-devtools-core", "@vscode/tree-sitter-wasm", "sql.js"],
   plugins: [zodEnglishOnly],
 });

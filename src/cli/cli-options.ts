@@ -10,6 +10,8 @@ export interface CliOptions {
   mode?: AgentMode;
   /** --plan --autopilot: a finished plan is accepted into autopilot without a review. */
   autoAcceptPlan?: boolean;
+  /** --fleet: the first prompt runs as `/fleet <prompt>`. */
+  fleet?: boolean;
   maxAutopilotContinues?: number;
   /** --max-turns: model calls a subagent may make per prompt. */
   maxTurns?: number;

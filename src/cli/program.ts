@@ -7,6 +7,7 @@ import { BUILTIN_TOOL_NAMES } from "../tools/tool-names.js";
 import { envAllowAllSources, UsageError, type CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
 import { writeFailureResult } from "./json-printer.js";
+import { asFleetInput } from "./fleet-input.js";
 
 declare const AGENT_VERSION: string;
 
@@ -29,6 +30,7 @@ function buildCommand(): Command {
     .option("-s, --silent", "print only the final answer (with -p)")
     .addOption(new Option("--output-format <format>", "text, or json: every event as a JSON line").choices(["text", "json"]).default("text"))
     .option("--autopilot", "start in autopilot mode: work until the task is done")
+    .option("--fleet", "run the prompt (-p, stdin, or the first one typed) as /fleet: todos run in parallel by background agents")
     .addOption(new Option("--mode <mode>", "initial mode").choices(["interactive", "plan", "autopilot"]))
     .option("--plan", "start in plan mode: write a plan for review before changing anything (with --autopilot, -p implements it)")
     .option("--no-ask-user", "do not offer the ask_user tool: the agent decides without asking")
@@ -70,6 +72,7 @@ interface RawOptions {
   silent?: boolean;
   outputFormat: "text" | "json";
   autopilot?: boolean;
+  fleet?: boolean;
   mode?: "interactive" | "plan" | "autopilot";
   plan?: boolean;
   askUser: boolean;
@@ -130,6 +133,7 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
     // --plan --autopilot: plan first, then (with nobody to review it) accept the plan into autopilot.
     mode: raw.plan ? "plan" : raw.autopilot ? "autopilot" : raw.mode,
     ...(raw.plan && raw.autopilot ? { autoAcceptPlan: true } : {}),
+    ...(raw.fleet ? { fleet: true } : {}),
     maxAutopilotContinues: raw.maxAutopilotContinues,
     ...(raw.maxTurns !== undefined ? { maxTurns: raw.maxTurns } : {}),
     model: raw.model,
@@ -278,7 +282,7 @@ export async function runProgram(args: readonly string[]): Promise<void> {
       return;
     }
     const { runHeadless } = await import("./headless.js");
-    process.exitCode = await runHeadless({ ...options, prompt });
+    process.exitCode = await runHeadless({ ...options, prompt: options.fleet ? asFleetInput(prompt) : prompt });
     return;
   }
   const { runInteractive } = await import("./interactive.js");

@@ -12,6 +12,7 @@ import type { SessionHost } from "../ui/session-host.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import type { Bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
+import { asFleetInput } from "./fleet-input.js";
 
 export class TuiSessionHost implements SessionHost {
   private current: AgentSession | undefined;
@@ -26,6 +27,15 @@ export class TuiSessionHost implements SessionHost {
     /** Loads the hooks every session of this TUI runs (trust was settled before it started). */
     private readonly loadHooks?: () => Promise<HookSet | undefined>,
   ) {}
+
+  /** --fleet applies to the first prompt only. */
+  private fleetUsed = false;
+
+  prepareInput(text: string): string {
+    if (this.options.fleet !== true || this.fleetUsed || text.trim() === "") return text;
+    this.fleetUsed = true;
+    return asFleetInput(text);
+  }
 
   /** Loaded once, when the first session opens: after the first frame, so hook files cost it nothing. */
   private hooks: Promise<HookSet | undefined> | undefined;

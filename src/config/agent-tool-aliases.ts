@@ -20,6 +20,7 @@ export const KNOWN_TOOL_NAMES: readonly string[] = [
   "ask_user",
   "web_fetch",
   ...AGENTS,
+  "sql",
 ];
 
 /** Aliases, keyed in lower case (matching is case-insensitive). */
@@ -42,6 +43,9 @@ const ALIASES: Record<string, readonly string[]> = {
   notebookread: ["view"],
   ls: ["glob", "view"],
   webfetch: ["web_fetch"],
+  // The todo list is the sql tool's (Copilot CLI recognises these names the same way).
+  todowrite: ["sql"],
+  todoread: ["sql"],
   rg: ["grep"],
   // VS Code
   runcommands: SHELL,

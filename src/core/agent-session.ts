@@ -54,6 +54,8 @@ export class AgentSession {
   /** The custom agent the main session runs as (/agent, --agent). */
   private selectedAgent: AgentDefinition | undefined;
   readonly agents: AgentDirectory;
+  /** The todo list (the sql tool's todos) with each todo's agent; read from the file on a resume. */
+  readonly todos = () => this.subagents.todos(this.options.database);
   /** sessionStart's additionalContext, for the first prompt. */
   private startContext: string | undefined;
   private ending: Promise<void> | undefined;
@@ -112,6 +114,7 @@ export class AgentSession {
       onTurnEnd: () => options.syncLog(),
       systemPrompt: () => this.systemPrompt(),
       userMessage: (input, extra) => this.userMessage(input, extra),
+      awaitBackground: (signal) => this.subagents.awaitRunning(signal),
       ...(hooks?.has("userPromptSubmitted") || hooks?.has("sessionStart")
         ? { beforePrompt: (input: PromptInput, signal: AbortSignal) => this.beforePrompt(input, signal) }
         : {}),

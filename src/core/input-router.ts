@@ -72,7 +72,11 @@ export async function routeInput(context: RouterContext, command: Extract<Sessio
         });
         return { kind: "unknown-command", name: slash.name };
       }
-      const result = await slash.command.run({ session: context.session, args: slash.args });
+      const result = await slash.command.run({
+        session: context.session,
+        args: slash.args,
+        info: (infoType, message) => context.emit("session.info", { infoType, message }),
+      });
       return await applySlashResult(context, result, command.delivery);
     } catch (error) {
       context.emit("session.warning", { warningType: "command", message: `/${slash.name}: ${(error as Error).message}` });

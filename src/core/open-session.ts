@@ -4,6 +4,7 @@
  */
 import type { ProviderConfig } from "../config/provider-config.js";
 import { realpathSync } from "node:fs";
+import path from "node:path";
 import { loadRememberedApprovals } from "../permissions/permissions-config.js";
 import { PathGate } from "../permissions/paths.js";
 import type { PermissionFlags } from "../permissions/policy.js";
@@ -17,8 +18,10 @@ import { acquireSessionLock } from "../session/session-lock.js";
 import type { SessionStore } from "../session/session-store.js";
 import { describeStatus, ShellManager } from "../tools/bash/index.js";
 import { createBuiltinTools } from "../tools/builtin-tools.js";
+import { createSqlTool, SessionDatabase } from "../tools/sql/index.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import { AgentSession } from "./agent-session.js";
+import { fleetDeployedMessage } from "./fleet/fleet-prompt.js";
 import { InteractionBroker } from "./interaction-broker.js";
 import { planFile } from "./modes.js";
 import { createExitPlanModeTool } from "./plan/exit-plan-mode.js";
@@ -194,6 +197,9 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
   });
 
   const shells = new ShellManager();
+  // One database per session, shared by all its agents; sql.js loads on the first sql call, not here.
+  const database = new SessionDatabase(path.join(dir, "session.db"));
+  database.onChange(() => sink.emit("session.todos_changed", {}));
   const mcp = createMcpManager(
     { agentHome: options.agentHome, cwd: options.cwd, workspace: context.gitRoot, additional: options.mcp?.additional, disabled: options.mcp?.disabled },
     {
@@ -237,10 +243,12 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     interactions,
     tools: [
       ...createBuiltinTools({ shells }),
+      createSqlTool(database),
       createExitPlanModeTool({
         planFile: () => planFile(dir),
         setMode: (mode) => session.dispatch({ type: "set_mode", mode }),
         unattendedAction: () => (options.autoAcceptPlan ? "autopilot" : undefined),
+        fleetDeployed: (task) => sink.emit("session.info", { infoType: "fleet", message: fleetDeployedMessage(task) }),
       }),
       ...(options.extraTools ?? []),
     ],
@@ -254,11 +262,13 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
         onProblems: (problems) => reportAgentFileProblems(sink.emit, problems),
       }),
     ...(mcp ? { mcp } : {}),
+    database,
     backgroundTasks: (): BackgroundTasks => ({ agents: session.backgroundAgents, shells: shells.backgroundShells() }),
     syncLog: () => writer.sync(),
     dispose: () => {
       stopAnnouncing();
       shells.dispose();
+      database.close();
       void mcp?.close();
       try {
         writer.close();

@@ -17,6 +17,12 @@ export interface PromptRunContext {
   objective?(): string | undefined;
   /** Injects the mode's continuation message as a user message. */
   continueWith(message: string): void;
+  /**
+   * The loop ended without finishing while the mode would go on (autopilot): when background agents of this
+   * agent are running, waits until one answers or ends and says true (the loop then goes on with that news,
+   * which is what it was waiting for, instead of the continuation nudge); false when none runs.
+   */
+  awaitBackground?(signal: AbortSignal): Promise<boolean>;
 }
 
 export async function runPrompt(context: PromptRunContext, signal: AbortSignal, result: RunResult): Promise<void> {
@@ -46,6 +52,11 @@ export async function runPrompt(context: PromptRunContext, signal: AbortSignal, 
     const objective = context.objective?.();
     const next = context.preset().onLoopEnd({ continuations: result.continuations, maxContinues: context.maxContinues, ...(objective ? { objective } : {}) });
     if (next.action === "stop") return;
+    if (context.awaitBackground && (await context.awaitBackground(signal))) continue;
+    if (signal.aborted) {
+      result.outcome = "aborted";
+      return;
+    }
     if (next.action === "stop_at_limit") {
       result.outcome = "max_continues";
       context.emit("session.autopilot_stopped", { reason: "max_continues", continuations: result.continuations, message: next.message });

@@ -4,6 +4,7 @@ import type { McpManager } from "../mcp/index.js";
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
 import type { AnyTool } from "../tools/define-tool.js";
+import type { SessionDatabase } from "../tools/sql/index.js";
 import type { Conversation } from "./conversation.js";
 import type { InstructionFile } from "./custom-instructions.js";
 import type { EventSink } from "./event-sink.js";
@@ -54,4 +55,6 @@ export interface AgentSessionOptions {
   store?: SessionStore;
   /** The session's hooks; absent, nothing is ever run. */
   hooks?: SessionHooks;
+  /** The session's own database (the sql tool's), whose todo tables are the todo list. */
+  database?: SessionDatabase;
 }

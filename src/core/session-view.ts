@@ -15,6 +15,7 @@ export type SessionView = Pick<
   | "hasConversation"
   | "instructionPaths"
   | "listModels"
+  | "todos"
   | "subscribe"
   | "dispatch"
 >;

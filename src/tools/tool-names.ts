@@ -13,4 +13,5 @@ export const BUILTIN_TOOL_NAMES = [
   "task_complete",
   "ask_user",
   "exit_plan_mode",
+  "sql",
 ] as const;

@@ -22,6 +22,8 @@ export interface SessionHost {
   /** Switches to another session by id. */
   switchTo(id: string): Promise<void>;
   listSessions(): Promise<SessionMetadata[]>;
+  /** Rewrites a submitted line before it goes to the session (`--fleet` turns the first prompt into `/fleet …`). */
+  prepareInput?(text: string): string;
   /** Called after every switch (startNew, switchTo). */
   onSwitch(listener: () => void): () => void;
 }

@@ -48,9 +48,15 @@ describe("the packed package", () => {
         "dist/tree-sitter/tree-sitter.cjs",
         "dist/tree-sitter/tree-sitter.wasm",
         "dist/tree-sitter/tree-sitter-bash.wasm",
+        "dist/sql/sql-wasm.cjs",
+        "dist/sql/sql-wasm.wasm",
       ]),
     );
-    expect(files.filter((file) => file.endsWith(".wasm")).sort()).toEqual(["dist/tree-sitter/tree-sitter-bash.wasm", "dist/tree-sitter/tree-sitter.wasm"]);
+    expect(files.filter((file) => file.endsWith(".wasm")).sort()).toEqual([
+      "dist/sql/sql-wasm.wasm",
+      "dist/tree-sitter/tree-sitter-bash.wasm",
+      "dist/tree-sitter/tree-sitter.wasm",
+    ]);
     expect(files.filter((file) => file.endsWith(".node") || file.endsWith(".map"))).toEqual([]);
     expect(report.unpackedSize).toBeLessThan(MAX_INSTALLED_BYTES);
   });
@@ -82,5 +88,23 @@ describe("the built program without node_modules", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Listed.");
     expect(run.stderr).toContain("marker.txt");
+  });
+
+  it("runs the sql tool with its own sql.js copy", async () => {
+    const install = tempDir("agent-install-");
+    for (const entry of ["bin", "dist", "package.json"]) cpSync(path.join(ROOT, entry), path.join(install, entry), { recursive: true });
+    server.enqueue(
+      toolCall("sql", { description: "Add a todo", query: "INSERT INTO todos (id, title) VALUES ('t1', 'First'); SELECT id, title, status FROM todos" }),
+      text("Added."),
+    );
+    const child = spawn(process.execPath, [path.join(install, "bin/agent.js"), "-p", "add a todo"], {
+      cwd: tempDir("agent-install-cwd-"),
+      env: agentEnv({ home: tempDir("agent-install-home-"), baseUrl: server.baseUrl }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const run = await collect(child);
+    expect(run.code, run.stderr).toBe(0);
+    const result = server.completionRequests[1]?.body.messages.at(-1);
+    expect(String(result?.content)).toContain("| t1 | First | pending |");
   });
 });

@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { AgentMode } from "../../protocol/events/index.js";
 import { planActionSchema, type PlanAction, type PlanApprovalReply } from "../../protocol/interactions.js";
 import { defineTool, type ToolOutcome } from "../../tools/define-tool.js";
+import { fleetPrompt } from "../fleet/fleet-prompt.js";
 
 export interface PlanModeHost {
   /** The plan file's path (plan.md in the session folder). */
@@ -21,10 +22,14 @@ export interface PlanModeHost {
    * undefined: the plan stays written and the run ends.
    */
   unattendedAction(): "autopilot" | undefined;
+  /** The plan runs as a fleet (Autopilot + /fleet): the session says "Fleet deployed". */
+  fleetDeployed?(task: string): void;
 }
 
 /** The choices the review offers, in the order a face lists them when nothing is recommended. */
 export const PLAN_ACTIONS: readonly PlanAction[] = ["autopilot", "interactive", "exit_only"];
+/** With `showFleet`: running the plan as a fleet is offered after plain autopilot. */
+export const PLAN_ACTIONS_WITH_FLEET: readonly PlanAction[] = ["autopilot", "autopilot_fleet", "interactive", "exit_only"];
 
 /** The plan's text, or a note saying it is missing (the model is then told so by the review's answer). */
 export function readPlan(file: string): { content: string; exists: boolean } {
@@ -59,6 +64,11 @@ export function actOnReview(reply: PlanApprovalReply, host: PlanModeHost): strin
   }
   const mode = action === "interactive" ? "interactive" : "autopilot";
   host.setMode(mode);
+  if (action === "autopilot_fleet") {
+    const task = `Implement the plan in ${file}`;
+    host.fleetDeployed?.(task);
+    return `Plan approved! Exited plan mode. You are now in autopilot, running the plan as a fleet. Start now, in this response.\n\n${fleetPrompt(task)}`;
+  }
   return accepted(mode, file);
 }
 
@@ -74,17 +84,21 @@ export function createExitPlanModeTool(host: PlanModeHost) {
       summary: z.string().describe("A short markdown summary of the plan (a few bullets), shown to the user in the review."),
       recommendedAction: planActionSchema
         .optional()
-        .describe("The choice you recommend: autopilot (implement autonomously), interactive (implement with the user approving changes), or exit_only."),
+        .describe(
+          "The choice you recommend: autopilot (implement autonomously), autopilot_fleet (autonomously, its todos in parallel by background agents; needs showFleet), interactive (implement with the user approving changes), or exit_only.",
+        ),
+      showFleet: z.boolean().optional().describe("Also offer running the plan as a fleet: set it when the plan has several independent parts."),
     }),
     kind: "control",
     readOnly: false,
     title: () => "Plan ready for review",
     permission: () => null,
-    async execute({ summary, recommendedAction }, ctx): Promise<ToolOutcome> {
+    async execute({ summary, recommendedAction, showFleet }, ctx): Promise<ToolOutcome> {
       const file = host.planFile();
       const plan = readPlan(file);
-      const recommended = recommendedAction === "autopilot_fleet" ? "autopilot" : (recommendedAction ?? "autopilot");
-      const answer = await ctx.ask("exit_plan_mode", { summary, planContent: plan.content, actions: [...PLAN_ACTIONS], recommendedAction: recommended });
+      const actions = showFleet ? PLAN_ACTIONS_WITH_FLEET : PLAN_ACTIONS;
+      const recommended = recommendedAction && actions.includes(recommendedAction) ? recommendedAction : "autopilot";
+      const answer = await ctx.ask("exit_plan_mode", { summary, planContent: plan.content, actions: [...actions], recommendedAction: recommended });
       if (answer.source === "aborted") return { content: "The user interrupted the review. You are still in plan mode.", success: false };
       if (answer.source === "headless") {
         const action = host.unattendedAction();

@@ -48,6 +48,8 @@ export interface AgentRuntimeOptions {
   onStop?(stopHookActive: boolean, signal: AbortSignal): Promise<string | undefined>;
   /** A run ended (the session emits session.idle for its main agent). */
   onRunEnd?(result: RunResult): void;
+  /** See PromptRunContext.awaitBackground: a mode that goes on waits for running background agents first. */
+  awaitBackground?(signal: AbortSignal): Promise<boolean>;
   /** Runs a user's `!cmd` (only the main agent takes them). */
   runShell?(command: string, signal: AbortSignal): Promise<void>;
 }
@@ -209,6 +211,7 @@ export class AgentRuntime {
         ...(this.options.objective ? { objective: this.options.objective } : {}),
         continueWith: (message: string) =>
           this.emit("user.message", this.options.userMessage({ prompt: message, source: "autopilot" }, { continuation: true })),
+        ...(this.options.awaitBackground ? { awaitBackground: this.options.awaitBackground } : {}),
       };
       await runPrompt(prompt, controller.signal, result);
       const { onStop } = this.options;

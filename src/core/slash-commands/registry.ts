@@ -9,6 +9,7 @@ import { cwdCommand } from "./cwd.js";
 import { diffCommand } from "./diff.js";
 import { envCommand } from "./env.js";
 import { exitCommand } from "./exit.js";
+import { fleetCommand } from "./fleet.js";
 import { helpCommand } from "./help.js";
 import { hooksCommand } from "./hooks.js";
 import { initCommand } from "./init.js";
@@ -41,6 +42,7 @@ export const slashCommands: readonly SlashCommand[] = [
   diffCommand,
   envCommand,
   exitCommand,
+  fleetCommand,
   helpCommand,
   hooksCommand,
   initCommand,

@@ -30,6 +30,8 @@ export interface SlashCommandContext {
   session: AgentSession;
   /** Everything after the command name, trimmed. */
   args: string;
+  /** Says something to every face, as a session.info line (`Fleet deployed: …`). */
+  info?(infoType: string, message: string): void;
 }
 
 export interface SlashCommand {

@@ -13,6 +13,10 @@ import { createAgentTools } from "./agent-tools.js";
 import type { SubagentHost, SubagentLimits } from "./subagent-host.js";
 import { TaskRegistry, type TaskRecord, type TaskStatus } from "./task-registry.js";
 import { backgroundNotice, createTaskTool } from "./task-tool.js";
+import { agentIdBase } from "./agent-id.js";
+import { linkTodoAgents } from "../fleet/todo-agents.js";
+import type { TodoItem } from "../../protocol/todos.js";
+import type { SessionDatabase } from "../../tools/sql/index.js";
 
 export { DEFAULT_SUBAGENT_LIMITS } from "./limits.js";
 
@@ -28,6 +32,9 @@ export interface SessionSubagentsDeps {
   /** The session's sink, to see what reaches the main conversation. */
   sink: Pick<EventSink, "addInternal">;
 }
+
+/** How long autopilot waits for a running background agent before nudging the model on (Copilot's task wait). */
+const BACKGROUND_WAIT_MS = 30 * 60_000;
 
 const ended = new Set<TaskStatus>(["completed", "failed", "cancelled"]);
 
@@ -80,6 +87,32 @@ export class SessionSubagents implements SubagentHost {
     return last;
   }
 
+  /**
+   * Autopilot's end of a turn that did not finish the task: while background agents are running, wait for one
+   * of them to answer or end (true: its notification is queued for the next model call) rather than nudge
+   * the model to go on. False when none is running, on an interrupt, or after `timeoutMs`.
+   */
+  async awaitRunning(signal: AbortSignal, timeoutMs = BACKGROUND_WAIT_MS): Promise<boolean> {
+    const running = this.registry.active().filter((record) => record.status === "running");
+    if (running.length === 0 || signal.aborted) return false;
+    const turns = running.map((record) => record.turns.length);
+    const answered = () => running.some((record, index) => record.status !== "running" || record.turns.length > (turns[index] as number));
+    // One wait per agent; the first to see news ends the others, so none is left holding a timer.
+    const done = new AbortController();
+    const both = AbortSignal.any([signal, done.signal]);
+    await Promise.race(running.map((record, index) => this.registry.waitFor(record.id, { afterTurns: turns[index] as number, timeoutMs, signal: both })));
+    done.abort();
+    return !signal.aborted && answered();
+  }
+
+  /** The todo list of the session's database (none without one), each todo with the agent working on it. */
+  async todos(database: Pick<SessionDatabase, "todos"> | undefined): Promise<TodoItem[]> {
+    return linkTodoAgents(
+      (await database?.todos()) ?? [],
+      this.registry.list().map((record) => record.id),
+    );
+  }
+
   get limits(): SubagentLimits {
     return this.deps.limits;
   }
@@ -105,12 +138,7 @@ export class SessionSubagents implements SubagentHost {
   }
 
   newAgentId(seed: string): string {
-    const base =
-      seed
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, "-")
-        .replace(/^-|-$/g, "")
-        .slice(0, 40) || "agent";
+    const base = agentIdBase(seed);
     const count = (this.ids.get(base) ?? 0) + 1;
     this.ids.set(base, count);
     return `${base}-${count}`;

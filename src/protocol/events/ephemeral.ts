@@ -18,6 +18,7 @@ const EPHEMERAL: ReadonlySet<string> = new Set<EventType>([
   "session.title_changed",
   "session.usage_info",
   "session.background_tasks_changed",
+  "session.todos_changed",
   "permission.requested",
   "permission.completed",
   "user_input.requested",

@@ -89,6 +89,8 @@ export const sessionEvents = {
   /** Autopilot stopped without task_complete: the continuation limit, or an error it cannot work past. */
   "session.autopilot_stopped": persisted(z.object({ reason: z.enum(["max_continues", "error", "aborted"]), continuations: z.number(), message: z.string() })),
   "session.background_tasks_changed": ephemeral(z.object({})),
+  /** The session's todo list (the sql tool's todos/todo_deps) changed; SessionView.todos() has the new list. */
+  "session.todos_changed": ephemeral(z.object({})),
   /** Allow-all switched on or off (flags, environment, settings or /allow-all); never restored on resume. */
   "session.permissions_changed": ephemeral(
     z.object({

@@ -17,6 +17,7 @@ import { GoalLine } from "../components/goal-line.js";
 import { HistoryItem } from "../components/history-item.js";
 import { InteractionDialog } from "../components/interaction-dialog.js";
 import { PermissionDialog } from "../components/permission-dialog.js";
+import { TodoPanel } from "../components/todo-panel.js";
 import type { SessionHost } from "../session-host.js";
 import type { TranscriptStore } from "../state/transcript-store.js";
 import type { TranscriptItem } from "../state/transcript-types.js";
@@ -27,6 +28,7 @@ import { AppDialog } from "./app-dialog.js";
 import { LiveArea } from "./live-area.js";
 import { useAppKeys } from "./use-app-keys.js";
 import { useSubmit, type DialogName } from "./use-submit.js";
+import { useTodos } from "./use-todos.js";
 
 export interface AppProps {
   host: SessionHost;
@@ -108,12 +110,17 @@ export function App(props: AppProps) {
   // A plan review, form or question waits behind any permission question.
   const interaction = permission ? undefined : state.questions[0];
   const asking = permission !== undefined || interaction !== undefined;
+  // The todo panel (the session's todo list, live) sits with the background lines under the composer.
+  const todos = useTodos(host, state.starting === true);
+  const todoRowLimit = Math.max(3, Math.floor(rows / 3));
   const composerActive = dialog === undefined && !asking;
   // Rows left for what changes (the live area, a permission dialog) once the composer (3 rows and a hint;
   // hidden while a permission is asked), the footer (two rows when narrow), the queue and the background
   // lines are counted, and one row to spare: Ink redraws the whole screen, scrollback included, when its
   // output is as tall as the terminal.
-  const background = state.background.length > 0 || state.backgroundShells > 0 ? 1 + state.background.length : 0;
+  const background =
+    (state.background.length > 0 || state.backgroundShells > 0 ? 1 + state.background.length : 0) +
+    (todos.length > 0 ? 1 + Math.min(todos.length, todoRowLimit) : 0);
   const composerRows = asking ? 0 : 4;
   const goalRows = state.mode === "autopilot" && state.objective ? 1 : 0;
   const room = Math.max(3, rows - composerRows - 2 - (queued.length > 0 ? queued.length + 1 : 0) - background - goalRows - 1);
@@ -211,6 +218,7 @@ export function App(props: AppProps) {
           }
         />
       </Box>
+      <TodoPanel todos={todos} theme={theme} width={width} maxRows={todoRowLimit} />
       <BackgroundStatus tasks={state.background} shells={state.backgroundShells} theme={theme} width={width} />
       <Footer
         mode={state.mode}

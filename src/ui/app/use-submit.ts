@@ -96,8 +96,9 @@ export function useSubmit(options: {
       }
       // Keys typed while a slash command runs belong to what it opens (a picker), not to the prompt.
       const release = submission.text.trimStart().startsWith("/") ? (latest.current.holdInput?.() ?? (() => undefined)) : () => undefined;
+      const text = host.prepareInput ? host.prepareInput(submission.text) : submission.text;
       host.session
-        .dispatch({ type: "input", text: submission.text, ...(submission.attachments.length > 0 ? { attachments: submission.attachments } : {}) })
+        .dispatch({ type: "input", text, ...(submission.attachments.length > 0 ? { attachments: submission.attachments } : {}) })
         .then((result) => handleResult(result, release))
         .catch((error: unknown) => {
           release();

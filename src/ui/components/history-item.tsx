@@ -128,6 +128,8 @@ export function historyItemLines(item: TranscriptItem, width: number, theme: The
       return toolLines(item, columns, theme, styles);
     case "notice":
       return noticeLines(item, columns, styles);
+    case "fleet":
+      return wrapText(`◆ ${item.text}`, columns, (text) => styles.accent(styles.bold(text)));
     case "task-complete":
       return taskCompleteLines(item, columns, theme, styles);
     case "subagent":

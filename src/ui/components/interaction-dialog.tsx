@@ -30,6 +30,7 @@ export function InteractionDialog({ interaction, theme, width, maxHeight, respon
           {...sizing}
           summary={interaction.summary}
           recommendedAction={interaction.recommendedAction}
+          actions={interaction.actions}
           onShowPlan={showPlan}
           onAnswer={(reply, options) => {
             respond(reply);

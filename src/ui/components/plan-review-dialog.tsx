@@ -1,7 +1,8 @@
 /**
- * "Plan ready for review": the model called exit_plan_mode. It shows the plan's summary and four answers,
- * the recommended one first: accept and continue in autopilot · accept and continue interactively (manual
- * approval) · exit plan mode without running it · suggest changes (typed, sent back to the model). Digits,
+ * "Plan ready for review": the model called exit_plan_mode. It shows the plan's summary and the answers,
+ * the recommended one first: accept and continue in autopilot · in autopilot + /fleet (when offered) ·
+ * accept and continue interactively (manual approval) · exit plan mode without running it · suggest
+ * changes (typed, sent back to the model). Digits,
  * ↑/↓ and Enter choose; Ctrl+Y shows the whole plan; Esc leaves the plan unapproved and stops the turn.
  * It fits in `maxHeight` rows: the summary is cut to what the title and the choices leave.
  */
@@ -19,6 +20,8 @@ import type { Theme } from "../theme.js";
 export interface PlanReviewProps {
   summary: string;
   recommendedAction: string;
+  /** The actions the request offers (the default three when absent). */
+  actions?: readonly string[];
   theme: Theme;
   width: number;
   maxHeight?: number;
@@ -33,16 +36,20 @@ export interface PlanChoice {
   action: PlanAction | undefined;
 }
 
-const LABELS: Record<"autopilot" | "interactive" | "exit_only", string> = {
+const LABELS: Record<PlanAction, string> = {
   autopilot: "Accept plan and continue in autopilot",
+  autopilot_fleet: "Accept plan and continue in autopilot + /fleet (parallel agents)",
   interactive: "Accept plan and continue interactively (manual approval)",
   exit_only: "Exit plan mode without running the plan",
 };
 
-/** The answers in the order shown: the recommended one first, marked; "suggest changes" last. */
-export function planChoices(recommended: string): PlanChoice[] {
-  const order: ("autopilot" | "interactive" | "exit_only")[] = ["autopilot", "interactive", "exit_only"];
-  const first = order.find((action) => action === recommended) ?? "autopilot";
+/**
+ * The answers in the order shown: the recommended one first, marked; "suggest changes" last. `offered` is
+ * what the request lists (autopilot + /fleet only when the model offered it).
+ */
+export function planChoices(recommended: string, offered: readonly string[] = ["autopilot", "interactive", "exit_only"]): PlanChoice[] {
+  const order = (Object.keys(LABELS) as PlanAction[]).filter((action) => offered.includes(action));
+  const first = order.find((action) => action === recommended) ?? order[0] ?? "autopilot";
   const sorted = [first, ...order.filter((action) => action !== first)];
   return [
     ...sorted.map((action) => ({ label: action === first ? `${LABELS[action]} (recommended)` : LABELS[action], action })),
@@ -57,8 +64,8 @@ interface View {
   answered: boolean;
 }
 
-export function PlanReviewDialog({ summary, recommendedAction, theme, width, maxHeight, onAnswer, onShowPlan }: PlanReviewProps) {
-  const choices = planChoices(recommendedAction);
+export function PlanReviewDialog({ summary, recommendedAction, actions, theme, width, maxHeight, onAnswer, onShowPlan }: PlanReviewProps) {
+  const choices = planChoices(recommendedAction, actions);
   const [, setView] = useState<View>({ selected: 0, feedback: undefined, answered: false });
   const viewRef = useRef<View>({ selected: 0, feedback: undefined, answered: false });
   const view = viewRef.current;

@@ -221,6 +221,7 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
     case "session.warning":
       return append(state, { kind: "notice", id: event.id, level: "warning", text: event.data.message });
     case "session.info":
+      if (event.data.infoType === "fleet") return append(state, { kind: "fleet", id: event.id, text: event.data.message });
       return append(state, { kind: "notice", id: event.id, level: "info", text: event.data.message });
     case "session.autopilot_stopped":
       return append(state, { kind: "notice", id: event.id, level: "warning", text: event.data.message });

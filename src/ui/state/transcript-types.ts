@@ -20,6 +20,8 @@ export type TranscriptItem =
       durationMs: number;
     }
   | { kind: "notice"; id: string; level: "info" | "warning" | "error"; text: string }
+  /** The fleet view's opening line ("Fleet deployed: <task>"); the todo panel below the transcript follows it. */
+  | { kind: "fleet"; id: string; text: string }
   | { kind: "task-complete"; id: string; summary: string }
   | { kind: "subagent"; id: string; name: string; status: "completed" | "failed"; detail: string }
   /** A tool's whole output, printed on request (Ctrl+O). */
