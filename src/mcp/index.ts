@@ -1,6 +1,7 @@
 /** What the engine needs of MCP: the manager over a session's configured servers. */
 import { loadMcpConfig, type McpSources } from "./mcp-config.js";
 import { McpManager, type McpManagerOptions } from "./mcp-manager.js";
+import { ToolCache, toolCacheDir } from "./tool-cache.js";
 
 export { McpManager, type ServerStatus } from "./mcp-manager.js";
 export type { McpSources } from "./mcp-config.js";
@@ -18,7 +19,7 @@ export interface McpSessionOptions {
  * The manager for a session, or undefined when no server is configured anywhere (then nothing of the SDK
  * is ever loaded). Servers are not started yet: the session calls start() once it has announced itself.
  */
-export function createMcpManager(sources: McpSources, options: Omit<McpManagerOptions, "load">): McpManager | undefined {
+export function createMcpManager(sources: McpSources, options: Omit<McpManagerOptions, "load" | "cache">): McpManager | undefined {
   let first: ReturnType<typeof loadMcpConfig> | undefined = loadMcpConfig(sources);
   if (first.servers.length === 0 && first.problems.length === 0) return undefined;
   const load = () => {
@@ -26,5 +27,5 @@ export function createMcpManager(sources: McpSources, options: Omit<McpManagerOp
     first = undefined;
     return loaded;
   };
-  return new McpManager({ ...options, load });
+  return new McpManager({ ...options, load, cache: new ToolCache(toolCacheDir(sources.agentHome)) });
 }

@@ -12,8 +12,12 @@ import type { ReadBuffer } from "@modelcontextprotocol/sdk/shared/stdio.js";
 /** How long a server may take to exit after SIGTERM before its group gets SIGKILL. */
 const KILL_AFTER_MS = 2_000;
 
-/** Process groups still running, ended when the agent exits however it exits (a group outlives us otherwise). */
-const liveGroups = new Set<number>();
+/**
+ * Process groups still running, ended when the agent exits however it exits (a group outlives us otherwise).
+ * A group told to stop already (SIGTERM from close()) and still there at exit gets SIGKILL: the agent does
+ * not wait for a server's graceful shutdown.
+ */
+const liveGroups = new Map<number, "running" | "stopping">();
 let exitHookInstalled = false;
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {
@@ -40,6 +44,8 @@ export class StdioGroupTransport implements Transport {
   private readBuffer?: ReadBuffer;
   private serialize?: (message: JSONRPCMessage) => string;
   private groupId?: number;
+  /** close() came before the process had spawned: it is ended as soon as it has. */
+  private closeRequested = false;
 
   constructor(private readonly params: StdioServerParams) {}
 
@@ -72,11 +78,11 @@ export class StdioGroupTransport implements Transport {
     this.child = child;
     this.groupId = child.pid;
     if (this.groupId !== undefined) {
-      liveGroups.add(this.groupId);
+      liveGroups.set(this.groupId, "running");
       if (!exitHookInstalled) {
         exitHookInstalled = true;
         process.once("exit", () => {
-          for (const group of liveGroups) signalGroup(group, "SIGTERM");
+          for (const [group, state] of liveGroups) signalGroup(group, state === "stopping" ? "SIGKILL" : "SIGTERM");
         });
       }
     }
@@ -92,6 +98,10 @@ export class StdioGroupTransport implements Transport {
       this.drain();
     });
     child.stderr?.on("data", (chunk: Buffer) => params.onStderr(chunk.toString("utf8")));
+    if (this.closeRequested) {
+      void this.close();
+      throw new Error("The MCP server was stopped while it started.");
+    }
   }
 
   private drain(): void {
@@ -116,15 +126,23 @@ export class StdioGroupTransport implements Transport {
     });
   }
 
-  /** Closes stdin and ends the server's whole process group: SIGTERM at once, SIGKILL if it lingers. */
+  /**
+   * Closes stdin and ends the server's whole process group: SIGTERM at once, SIGKILL if it lingers. The
+   * child and its pipes stop holding the event loop, so a `-p` run exits as soon as its own work is done;
+   * a group still there when the agent exits gets SIGKILL (the exit hook above).
+   */
   async close(): Promise<void> {
+    this.closeRequested = true;
     const child = this.child;
     const group = this.groupId;
     this.readBuffer?.clear();
     if (!child || group === undefined) return;
     const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
     child.stdin?.end();
+    liveGroups.set(group, "stopping");
     signalGroup(group, "SIGTERM");
+    child.unref();
+    for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as { unref?: () => void } | null)?.unref?.();
     let timer: NodeJS.Timeout | undefined;
     const lingered = await Promise.race([
       closed.then(() => false),
