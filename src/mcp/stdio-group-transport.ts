@@ -11,6 +11,8 @@ import type { ReadBuffer } from "@modelcontextprotocol/sdk/shared/stdio.js";
 
 /** How long a server may take to exit after SIGTERM before its group gets SIGKILL. */
 const KILL_AFTER_MS = 2_000;
+/** How long the agent waits for a server to end at SIGTERM before it stops waiting for it (it does not wait for graceful shutdowns). */
+const EXIT_GRACE_MS = 100;
 
 /**
  * Process groups still running, ended when the agent exits however it exits (a group outlives us otherwise).
@@ -127,9 +129,10 @@ export class StdioGroupTransport implements Transport {
   }
 
   /**
-   * Closes stdin and ends the server's whole process group: SIGTERM at once, SIGKILL if it lingers. The
-   * child and its pipes stop holding the event loop, so a `-p` run exits as soon as its own work is done;
-   * a group still there when the agent exits gets SIGKILL (the exit hook above).
+   * Closes stdin and ends the server's whole process group: SIGTERM at once, SIGKILL if it lingers. A server
+   * that ends at SIGTERM (in milliseconds, as most do) is waited for, so it is reaped; one that takes longer
+   * than EXIT_GRACE_MS stops holding the event loop (a `-p` run exits as soon as its own work is done), and
+   * its group gets SIGKILL after KILL_AFTER_MS or when the agent exits, whichever comes first.
    */
   async close(): Promise<void> {
     this.closeRequested = true;
@@ -141,16 +144,28 @@ export class StdioGroupTransport implements Transport {
     child.stdin?.end();
     liveGroups.set(group, "stopping");
     signalGroup(group, "SIGTERM");
-    child.unref();
-    for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as { unref?: () => void } | null)?.unref?.();
-    let timer: NodeJS.Timeout | undefined;
-    const lingered = await Promise.race([
-      closed.then(() => false),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), KILL_AFTER_MS).unref())),
-    ]);
-    clearTimeout(timer);
+    let lingered = await lingers(closed, EXIT_GRACE_MS, false);
+    if (lingered) {
+      child.unref();
+      for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as { unref?: () => void } | null)?.unref?.();
+      lingered = await lingers(closed, KILL_AFTER_MS - EXIT_GRACE_MS, true);
+    }
     // The leader may be gone while others in its group are not: the group gets SIGKILL either way once it lingers.
     if (lingered) signalGroup(group, "SIGKILL");
     liveGroups.delete(group);
   }
+}
+
+/** Whether `closed` is still pending after `ms` (an unref'd timer does not keep the agent alive for it). */
+async function lingers(closed: Promise<void>, ms: number, unref: boolean): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const lingered = await Promise.race([
+    closed.then(() => false),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), ms);
+      if (unref) timer.unref();
+    }),
+  ]);
+  clearTimeout(timer);
+  return lingered;
 }

@@ -59,7 +59,8 @@ export class ToolCache {
   read(server: ConfiguredServer): CachedServer | undefined {
     try {
       const parsed = JSON.parse(readFileSync(this.file(server), "utf8")) as Partial<CachedServer>;
-      if (!Array.isArray(parsed.tools) || !parsed.tools.every((tool) => typeof tool?.name === "string" && typeof tool.inputSchema === "object")) return undefined;
+      if (!Array.isArray(parsed.tools) || !parsed.tools.every((tool) => typeof tool?.name === "string" && typeof tool.inputSchema === "object"))
+        return undefined;
       return { tools: parsed.tools, ...(typeof parsed.instructions === "string" ? { instructions: parsed.instructions } : {}) };
     } catch {
       return undefined;

@@ -5,7 +5,7 @@
  * reached the server at all.
  */
 import { spawn } from "node:child_process";
-import { appendFileSync } from "node:fs";
+import { appendFileSync, existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -118,5 +118,12 @@ if (process.argv.includes("--stdio")) {
   record("started", { pid: process.pid });
   // A helper of the server's own (as an npx wrapper or a forking server has): it must end with the server's group.
   if (process.argv.includes("--spawn-child")) record("child", { pid: spawn("sleep", ["300"], { stdio: "ignore" }).pid });
+  // A slow start: the server answers nothing until the test creates this file (from the environment, so the
+  // server's configuration, and with it the key of its cached tool list, stays the same).
+  const marker = process.env.MCP_TEST_WAIT_FOR;
+  if (marker) {
+    while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 10));
+    record("ready", {});
+  }
   await createTestServer().connect(new StdioServerTransport());
 }
