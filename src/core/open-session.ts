@@ -35,7 +35,8 @@ import type { InteractionKind } from "../protocol/interactions.js";
 import { EventSink, type EventListener } from "./event-sink.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import { SessionHooks } from "./session-hooks.js";
-import { createMcpManager, type McpSessionOptions } from "../mcp/index.js";
+import { createAgentMcpManager, createMcpManager, type ElicitationAsk, type McpSessionOptions } from "../mcp/index.js";
+import type { AgentMcpFactory } from "./agent-mcp.js";
 
 declare const AGENT_VERSION: string;
 export const agentVersion = (): string => (typeof AGENT_VERSION === "string" ? AGENT_VERSION : "0.0.0-dev");
@@ -190,28 +191,32 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
   });
 
   const shells = new ShellManager();
+  const mcpOptions = {
+    env: process.env,
+    cwd: options.cwd,
+    secretEnvVars: options.mcp?.secretEnvVars ?? [],
+    clientVersion: agentVersion(),
+    allowInstructions: options.mcp?.allowAllInstructions === true,
+    // A server's form goes to whoever answers questions; with nobody to ask, the broker declines at once.
+    elicit: async ({ serverName, message, requestedSchema }: ElicitationAsk, signal: AbortSignal) => {
+      const { reply } = await interactions.ask(
+        "elicitation",
+        { message, requestedSchema, elicitationSource: serverName, mode: "form" },
+        { emit: sink.emit, signal },
+      );
+      return reply.action === "accept"
+        ? { action: "accept" as const, ...(reply.content ? { content: reply.content as Record<string, string | number | boolean | string[]> } : {}) }
+        : { action: reply.action };
+    },
+    warn: (message: string) => sink.emit("session.warning", { warningType: "mcp", message }),
+  };
   const mcp = createMcpManager(
     { agentHome: options.agentHome, cwd: options.cwd, workspace: context.gitRoot, additional: options.mcp?.additional, disabled: options.mcp?.disabled },
-    {
-      env: process.env,
-      cwd: options.cwd,
-      secretEnvVars: options.mcp?.secretEnvVars ?? [],
-      clientVersion: agentVersion(),
-      allowInstructions: options.mcp?.allowAllInstructions === true,
-      // A server's form goes to whoever answers questions; with nobody to ask, the broker declines at once.
-      elicit: async ({ serverName, message, requestedSchema }, signal) => {
-        const { reply } = await interactions.ask(
-          "elicitation",
-          { message, requestedSchema, elicitationSource: serverName, mode: "form" },
-          { emit: sink.emit, signal },
-        );
-        return reply.action === "accept"
-          ? { action: "accept", ...(reply.content ? { content: reply.content as Record<string, string | number | boolean | string[]> } : {}) }
-          : { action: reply.action };
-      },
-      warn: (message) => sink.emit("session.warning", { warningType: "mcp", message }),
-    },
+    mcpOptions,
   );
+  // A custom agent's own servers (`mcp-servers`), started when that agent runs.
+  const agentMcp: AgentMcpFactory = (agentName, servers) =>
+    createAgentMcpManager(agentName, servers, { ...mcpOptions, agentHome: options.agentHome, disabled: options.mcp?.disabled ?? [] });
   // A resumed session starts in the mode it had; an explicit --mode then switches it (with a notice).
   const mode = log ? restoredMode(log.events) : (options.mode ?? "interactive");
   const session: AgentSession = new AgentSession({
@@ -248,6 +253,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
         onProblems: (problems) => reportAgentFileProblems(sink.emit, problems),
       }),
     ...(mcp ? { mcp } : {}),
+    agentMcp,
     backgroundTasks: (): BackgroundTasks => ({ agents: session.backgroundAgents, shells: shells.backgroundShells() }),
     syncLog: () => writer.sync(),
     dispose: () => {

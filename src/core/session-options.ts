@@ -47,6 +47,8 @@ export interface AgentSessionOptions {
   turnCount?: number;
   /** The session's MCP servers, when any are configured: their tools join the built-in ones. */
   mcp?: McpManager;
+  /** Starts a custom agent's own MCP servers (`mcp-servers`); without it, agents' servers are not started. */
+  agentMcp?: import("./agent-mcp.js").AgentMcpFactory;
   /** The session's hooks; absent, nothing is ever run. */
   hooks?: SessionHooks;
 }

@@ -60,8 +60,11 @@ export class McpManager {
     return this.servers.length;
   }
 
-  /** Starts every server that is not running yet; returns at once. Problems in the files are reported first. */
-  start(): void {
+  /**
+   * Starts every server that is not running yet; returns at once. Problems in the files are reported first.
+   * `now`: servers with a cached list start at once too (the user asked: /mcp enable, /mcp reload).
+   */
+  start(now = false): void {
     for (const problem of this.problems.splice(0)) this.options.warn(problem);
     for (const server of this.servers) {
       if (this.disabled.has(server.name) || this.connections.has(server.name)) continue;
@@ -86,6 +89,7 @@ export class McpManager {
         onFailure: (message) => this.options.warn(`MCP server ${server.name} stopped: ${message}`),
       });
       this.connections.set(server.name, connection);
+      this.toolCache = undefined; // a cached list is offered at once
       const launch = () => {
         if (this.connections.get(server.name) !== connection) return;
         void connection.ready.then(() => {
@@ -96,7 +100,7 @@ export class McpManager {
       };
       // With its tools known from last time nothing waits for the server, so it starts once the session's own
       // start-up work is done (a call of one of its tools starts it sooner); a short `-p` run never pays for it.
-      if (cached) this.deferred.push(setTimeout(launch, deferredStartMs(this.options.env)).unref());
+      if (cached && !now) this.deferred.push(setTimeout(launch, deferredStartMs(this.options.env)).unref());
       else launch();
     }
   }
@@ -116,8 +120,10 @@ export class McpManager {
    * those that were not ready by then. A server with a cached list is not waited for: its tools are offered
    * already, and a call to one waits for the server instead.
    */
-  async waitForStartup(boundMs: number, signal?: AbortSignal): Promise<string[]> {
-    const starting = [...this.connections.values()].filter((connection) => connection.state === "starting" && !connection.hasCachedTools);
+  async waitForStartup(boundMs: number, signal?: AbortSignal, options: { cachedToo?: boolean } = {}): Promise<string[]> {
+    const starting = [...this.connections.values()].filter(
+      (connection) => connection.state === "starting" && (options.cachedToo === true || !connection.hasCachedTools),
+    );
     if (starting.length === 0) return [];
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -177,7 +183,7 @@ export class McpManager {
       this.connections.delete(name);
       void connection.close();
     }
-    this.start();
+    this.start(true);
   }
 
   /** Stops every server, reads the configuration again and starts its servers. */
@@ -185,7 +191,7 @@ export class McpManager {
     await this.close();
     ({ servers: this.servers, problems: this.problems } = this.options.load());
     this.toolCache = undefined;
-    this.start();
+    this.start(true);
   }
 
   async close(): Promise<void> {

@@ -1,12 +1,16 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startHarness, tempDir, waitForEvent, type Harness } from "../support/engine-harness.js";
 import { text, toolCall } from "../support/scripted-server.js";
 import { mcpConfig, stdioServer } from "./mcp-support.js";
 
 let harness: Harness | undefined;
 const cleanup: string[] = [];
+// A first run waits for the server however loaded the machine is (what is tested here is the run after it).
+beforeEach(() => {
+  process.env.AGENT_MCP_STARTUP_WAIT_MS = "30000";
+});
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
@@ -14,6 +18,7 @@ afterEach(async () => {
   delete process.env.MCP_TEST_LOG;
   delete process.env.MCP_TEST_WAIT_FOR;
   delete process.env.AGENT_MCP_DEFERRED_START_MS;
+  delete process.env.AGENT_MCP_STARTUP_WAIT_MS;
 });
 
 const config = mcpConfig({ mini: stdioServer() });
@@ -84,7 +89,7 @@ describe("the MCP tool cache", () => {
     await harness.session.send("one");
     expect(toolNames(0)).toContain("mini-old_tool");
     expect(toolNames(0)).not.toContain("mini-echo_text");
-    await expect.poll(() => harness!.session.engine.tools().names).toContain("mini-echo_text");
+    await expect.poll(() => harness!.session.engine.tools().names, { timeout: 20_000 }).toContain("mini-echo_text");
     expect(harness.session.engine.tools().names).not.toContain("mini-old_tool");
     harness.server.enqueue(text("second"));
     await harness.session.send("two");

@@ -65,7 +65,7 @@ export const mcpCommand: SlashCommand = {
       }
       case "reload":
         await mcp.reload();
-        await mcp.waitForStartup(5_000);
+        await mcp.waitForStartup(5_000, undefined, { cachedToo: true });
         return {
           kind: "message",
           text: `MCP servers reloaded: ${mcp.list().filter((server) => server.state === "connected").length} of ${mcp.list().length} connected.`,
