@@ -89,6 +89,8 @@ export interface SessionPermissions {
   flags: PermissionFlags;
   rules: readonly Rule[];
   disabledFloorChecks: readonly string[];
+  /** settings.json `mcp.autoApproveReadOnly`, as given (true: every server; a list: those servers). */
+  mcpReadOnly?: boolean | readonly string[];
 }
 
 export interface ResumeReport {
@@ -177,6 +179,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       allowAllPaths: flags.allowAllPaths,
       allowAllUrls: flags.allowAllUrls,
       disabledFloorChecks: new Set(options.permissions.disabledFloorChecks),
+      ...mcpReadOnlyPolicy(options.permissions.mcpReadOnly),
     },
     environment: {
       cwd: options.cwd,
@@ -337,4 +340,10 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     history: log.events,
     resume: { eventCount: log.events.length, skippedLines: log.skipped.length, unknownEvents: log.unknownEvents, repairedToolCalls: unanswered.length },
   };
+}
+
+/** settings.json `mcp.autoApproveReadOnly` as the permission policy takes it (absent when off). */
+function mcpReadOnlyPolicy(setting: boolean | readonly string[] | undefined): { mcpReadOnly?: true | readonly string[] } {
+  if (setting === true) return { mcpReadOnly: true };
+  return Array.isArray(setting) && setting.length > 0 ? { mcpReadOnly: setting } : {};
 }

@@ -25,6 +25,19 @@ export interface PermissionPolicy {
   disabledFloorChecks: ReadonlySet<string>;
   /** The rules the session's mode contributes (plan mode: nothing is written but its plan file). */
   mode?: ModeRules;
+  /**
+   * settings.json `mcp.autoApproveReadOnly`: an MCP tool its server marks read-only (annotations.readOnlyHint)
+   * needs no approval, on every server (`true`) or on those named. The hint is the server's word, so this is
+   * the user's opt-in; deny and ask rules are checked before it.
+   */
+  mcpReadOnly?: true | readonly string[];
+}
+
+/** Whether the call is an MCP tool marked read-only on a server the user lets such tools run without asking. */
+function readOnlyMcpApproved(facts: PermissionFacts, policy: PermissionPolicy): boolean {
+  const { request } = facts;
+  if (request.kind !== "mcp" || !request.readOnly || policy.mcpReadOnly === undefined) return false;
+  return policy.mcpReadOnly === true || policy.mcpReadOnly.includes(request.serverName);
 }
 
 /**
@@ -102,6 +115,7 @@ function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
   const toolAllowed =
     policy.allowAllTools ||
     approvals.tools.has(facts.toolName) ||
+    readOnlyMcpApproved(facts, policy) ||
     Boolean(allowedBy(policy, (rule) => rule.target.kind === "named" && ruleCovers(rule, facts, "allow")));
   const writeAllowed = (resolved: string | undefined) =>
     toolAllowed ||
@@ -228,8 +242,10 @@ export function decide(facts: PermissionFacts, policy: PermissionPolicy): Decisi
         ? "nothing in it needs approval"
         : allowRule
           ? `allowed by ${describeRule(allowRule)}`
-          : policy.allowAllTools
-            ? "--allow-all-tools"
-            : "approved earlier";
+          : readOnlyMcpApproved(facts, policy) && !policy.allowAllTools
+            ? "read-only by its server's hint (settings.json mcp.autoApproveReadOnly)"
+            : policy.allowAllTools
+              ? "--allow-all-tools"
+              : "approved earlier";
   return { verdict: "allow", reason };
 }
