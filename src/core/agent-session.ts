@@ -11,7 +11,8 @@ import type { AnyTool } from "../tools/define-tool.js";
 import { AgentCatalog, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
 import { SessionTools } from "./session-tools.js";
 import { ChildAgent, type ChildAgentSpec } from "./child-agent.js";
-import type { McpManager } from "../mcp/index.js";
+import type { McpManager, McpTaskHost } from "../mcp/index.js";
+import { mcpTaskHost } from "./tasks/mcp-tasks.js";
 import { McpStartupGate } from "./mcp-startup.js";
 import { AgentMcpServers, SelectedAgentMcp } from "./agent-mcp.js";
 import { describeOs, userShell } from "./environment.js";
@@ -214,6 +215,11 @@ export class AgentSession {
   /** The session's MCP servers, when any are configured (for /mcp). */
   get mcp(): McpManager | undefined {
     return this.options.mcp;
+  }
+
+  /** Where the session's MCP tools that require task support run: records of agentType "mcp-task" in the task registry. */
+  get mcpTasks(): McpTaskHost {
+    return mcpTaskHost(() => this.subagents, this.options.sink.emit);
   }
 
   /** Background agents of an earlier process of this session, read from its log (resume). */

@@ -35,7 +35,7 @@ import type { InteractionKind } from "../protocol/interactions.js";
 import { EventSink, type EventListener } from "./event-sink.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import { SessionHooks } from "./session-hooks.js";
-import { createAgentMcpManager, createMcpManager, type ElicitationAsk, type McpSessionOptions } from "../mcp/index.js";
+import { createAgentMcpManager, createMcpManager, type ElicitationAsk, type McpSessionOptions, type McpTaskHost } from "../mcp/index.js";
 import type { AgentMcpFactory } from "./agent-mcp.js";
 
 declare const AGENT_VERSION: string;
@@ -212,6 +212,8 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
         : { action: reply.action };
     },
     warn: (message: string) => sink.emit("session.warning", { warningType: "mcp", message }),
+    // Tools that require task support run as background records of the session (called only once it exists).
+    tasks: { start: (...args) => session.mcpTasks.start(...args) } satisfies McpTaskHost,
   };
   const mcp = createMcpManager(
     { agentHome: options.agentHome, cwd: options.cwd, workspace: context.gitRoot, additional: options.mcp?.additional, disabled: options.mcp?.disabled },

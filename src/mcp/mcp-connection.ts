@@ -235,6 +235,39 @@ export class McpConnection {
     return result as CallToolResult;
   }
 
+  /**
+   * Runs a tool that requires task support (MCP tasks, the SDK's experimental client API): the server makes a
+   * task, its status messages are reported as progress, its result is returned. When `signal` fires the task
+   * is cancelled on the server (tasks/cancel).
+   */
+  async callToolAsTask(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal; onStatus(message: string): void },
+  ): Promise<CallToolResult> {
+    if (this.state === "starting") await this.ready;
+    const client = this.client;
+    if (!client || this.state !== "connected") throw new Error(`MCP server ${this.name} is not connected${this.error ? `: ${this.error}` : ""}`);
+    let taskId: string | undefined;
+    const cancel = () => {
+      if (taskId !== undefined) void client.experimental.tasks.cancelTask(taskId).catch(() => undefined);
+    };
+    options.signal.addEventListener("abort", cancel, { once: true });
+    try {
+      for await (const message of client.experimental.tasks.callToolStream({ name, arguments: args }, undefined, { signal: options.signal })) {
+        if (message.type === "taskCreated") {
+          taskId = message.task.taskId;
+          if (options.signal.aborted) cancel();
+        } else if (message.type === "taskStatus") options.onStatus(message.task.statusMessage ?? message.task.status);
+        else if (message.type === "result") return message.result as CallToolResult;
+        else throw message.error;
+      }
+      throw new Error("the task ended without a result");
+    } finally {
+      options.signal.removeEventListener("abort", cancel);
+    }
+  }
+
   async close(): Promise<void> {
     this.closing = true;
     await this.client?.close().catch(() => undefined);

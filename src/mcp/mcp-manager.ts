@@ -7,7 +7,7 @@
 import type { AnyTool } from "../tools/define-tool.js";
 import { McpConnection, type ConnectionDeps, type ServerState } from "./mcp-connection.js";
 import type { ConfiguredServer, LoadedMcpConfig } from "./mcp-config.js";
-import { createMcpTool, mcpToolName } from "./mcp-tool.js";
+import { createMcpTool, mcpToolName, type McpTaskHost } from "./mcp-tool.js";
 import type { ToolCache } from "./tool-cache.js";
 
 export interface McpManagerOptions {
@@ -24,6 +24,8 @@ export interface McpManagerOptions {
   warn(message: string): void;
   /** Servers' tool lists from their last run: with one, a server's tools are offered before it has started. */
   cache?: ToolCache;
+  /** Where tools that require task support run in the background (the session's task registry). */
+  tasks?: McpTaskHost;
 }
 
 export interface ServerStatus {
@@ -111,7 +113,9 @@ export class McpManager {
 
   /** The tools of every connected server, in configuration order. */
   tools(): AnyTool[] {
-    this.toolCache ??= [...this.connections.values()].flatMap((connection) => connection.offeredTools.map((info) => createMcpTool(connection, info)));
+    this.toolCache ??= [...this.connections.values()].flatMap((connection) =>
+      connection.offeredTools.map((info) => createMcpTool(connection, info, this.options.tasks)),
+    );
     return this.toolCache;
   }
 
