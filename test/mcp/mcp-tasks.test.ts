@@ -86,6 +86,7 @@ describe("MCP tasks", () => {
     const record = mcpTask(h);
     expect(record?.status).toBe("running");
     await expect.poll(() => mcpTask(h)?.intent, { timeout: 20_000 }).toBe("working on it");
+    expect(h.session.engine.dispatch({ type: "message_agent", agentId: record?.id as string, message: "faster" })).toMatch(/takes no follow-up messages/);
     h.session.engine.dispatch({ type: "cancel_agent", agentId: record?.id as string });
     await waitForEvent(h, (event) => event.type === "subagent.failed");
     expect(mcpTask(h)?.status).toBe("cancelled");

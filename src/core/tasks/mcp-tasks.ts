@@ -23,9 +23,11 @@ export function mcpTaskHost(subagents: () => SessionSubagents, emit: Emit): McpT
         agentType: MCP_TASK_AGENT_TYPE,
         executionMode: "background",
       });
+      const id = host.newAgentId(task.name);
       return host.registry.start(
         {
-          id: host.newAgentId(task.name),
+          id,
+          refusesMessages: `${id} is an MCP task: it takes no follow-up messages. Call ${task.name} again to start a new task.`,
           agentType: MCP_TASK_AGENT_TYPE,
           displayName: task.displayName,
           description: task.description,
