@@ -48,6 +48,7 @@ export class StdioGroupTransport implements Transport {
   private groupId?: number;
   /** close() came before the process had spawned: it is ended as soon as it has. */
   private closeRequested = false;
+  private closedNotified = false;
 
   constructor(private readonly params: StdioServerParams) {}
 
@@ -92,7 +93,7 @@ export class StdioGroupTransport implements Transport {
     child.on("close", () => {
       if (this.groupId !== undefined) liveGroups.delete(this.groupId);
       this.child = undefined;
-      this.onclose?.();
+      this.closed();
     });
     child.stdin?.on("error", (error) => this.onerror?.(error));
     child.stdout?.on("data", (chunk: Buffer) => {
@@ -116,6 +117,13 @@ export class StdioGroupTransport implements Transport {
         this.onerror?.(error as Error);
       }
     }
+  }
+
+  /** Tells the client once that the transport is closed. */
+  private closed(): void {
+    if (this.closedNotified) return;
+    this.closedNotified = true;
+    this.onclose?.();
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -148,6 +156,8 @@ export class StdioGroupTransport implements Transport {
     if (lingered) {
       child.unref();
       for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as { unref?: () => void } | null)?.unref?.();
+      // Closed as far as the client is concerned: its requests still waiting (and their timers) end now.
+      this.closed();
       lingered = await lingers(closed, KILL_AFTER_MS - EXIT_GRACE_MS, true);
     }
     // The leader may be gone while others in its group are not: the group gets SIGKILL either way once it lingers.
