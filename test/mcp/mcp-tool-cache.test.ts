@@ -73,6 +73,10 @@ describe("the MCP tool cache", () => {
     expect(toolNames(0)).toEqual(expect.arrayContaining(["mini-echo_text", "mini-count"]));
     expect(records(log)).not.toContain("ready");
     expect(harness.ofType("session.warning").filter((event) => /still starting/.test(event.data.message))).toEqual([]);
+    const before = harness.events.length;
+    await harness.session.engine.dispatch({ type: "input", text: "/mcp" });
+    const said = harness.events.slice(before).map((event) => (event.data as { message?: string }).message ?? "");
+    expect(said.join("\n")).toMatch(/mini \(stdio\) · starting · 8 tools \(from its last run\)/);
     writeFileSync(marker, "");
     const result = await sent;
     expect(result.outcome).toBe("completed");
