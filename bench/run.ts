@@ -12,8 +12,7 @@
  * Env: BENCH_RUNS (default 15), BENCH_WARMUPS (default 2), BENCH_RSS_RUNS (default 5),
  * BENCH_TUI_CPU_RUNS (default 5), BENCH_TUI_KEYS (default 30).
  */
-import { existsSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import { existsSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { measureInstallSize } from "./install-size.js";
@@ -21,6 +20,7 @@ import { checkHeadlessModules, type ModuleReport } from "./module-check.js";
 import { detectRssMethod, peakRssMb, timeInterleaved, type BenchCommand, type Stats } from "./measure.js";
 import { formatTable, mb, ms, summaryLine, writeResults, type Row } from "./report.js";
 import { benchHooks } from "./hooks.js";
+import { benchMcp } from "./mcp.js";
 import { benchSubagent } from "./subagents.js";
 import { benchTodoStore } from "./todo-store.js";
 import { benchTui } from "./tui.js";
@@ -153,22 +153,10 @@ async function main(): Promise<void> {
     });
     rows.push(timeRow("2-turn -p: agent / openai script (node:http fetch)", must(twoTurn, agentTool.label), nodeHttp, undefined));
 
-    // MCP: the same run with three configured stdio servers it never calls, against none.
-    const mcpServer = repo("bench/mcp-server.mjs");
-    const withMcp: BenchCommand = {
-      ...agentTool,
-      label: "agent -p (2 turns, 3 MCP servers)",
-      env: () => {
-        const home = ws.freshHome();
-        const servers = Object.fromEntries(
-          ["one", "two", "three"].map((name) => [name, { type: "local", command: process.execPath, args: [mcpServer], tools: ["*"] }]),
-        );
-        writeFileSync(path.join(home, "mcp-config.json"), JSON.stringify({ mcpServers: servers }));
-        return cleanEnv({ ...providerEnv, AGENT_HOME: home });
-      },
-    };
-    const mcpRuns = await timeInterleaved([withMcp, agentTool], WARMUPS, RUNS);
-    rows.push(timeRow("2-turn -p: 3 unused MCP servers / none", must(mcpRuns, withMcp.label), must(mcpRuns, agentTool.label), 1.05));
+    // MCP: the same run with three configured stdio servers it never calls, against none (bench/mcp.ts).
+    const mcp = await benchMcp({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv, runs: RUNS, warmups: WARMUPS });
+    rows.push(...mcp.rows);
+    const mcpRuns = mcp.timings;
 
     // 3. 2,000-token streamed answer.
     const agentLong = agentCmd("agent -p (2,000 tokens)", LONG_PROMPT, longCheck);

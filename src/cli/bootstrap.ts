@@ -70,7 +70,12 @@ export async function bootstrap(options: CliOptions, env: NodeJS.ProcessEnv = pr
       resumeId,
       maxAutopilotContinues: options.maxAutopilotContinues ?? settings.maxAutopilotContinues ?? 5,
       subagentLimits: subagentLimits({ ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}) }, env, settings),
-      permissions: { flags: options.permissions, rules, disabledFloorChecks },
+      permissions: {
+        flags: options.permissions,
+        rules,
+        disabledFloorChecks,
+        ...(settings.mcp?.autoApproveReadOnly !== undefined ? { mcpReadOnly: settings.mcp.autoApproveReadOnly } : {}),
+      },
     },
   };
 }

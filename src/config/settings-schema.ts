@@ -49,6 +49,11 @@ export const settingsSchema = z.looseObject({
       floor: z.object({ disable: z.array(z.string()).optional() }).optional(),
     })
     .optional(),
+  /**
+   * MCP: `autoApproveReadOnly` lets tools their server marks read-only (`annotations.readOnlyHint`) run without
+   * asking: on every server (`true`) or on the servers named. Off by default; deny and ask rules still apply.
+   */
+  mcp: z.object({ autoApproveReadOnly: z.union([z.boolean(), z.array(z.string())]).optional() }).optional(),
   /** Copilot CLI's URL lists: allowed and denied URLs or domains. */
   allowedUrls: z.array(z.string()).optional(),
   deniedUrls: z.array(z.string()).optional(),

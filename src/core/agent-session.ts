@@ -11,8 +11,10 @@ import type { AnyTool } from "../tools/define-tool.js";
 import { AgentCatalog, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
 import { SessionTools } from "./session-tools.js";
 import { ChildAgent, type ChildAgentSpec } from "./child-agent.js";
-import type { McpManager } from "../mcp/index.js";
+import type { McpManager, McpTaskHost } from "../mcp/index.js";
+import { mcpTaskHost } from "./tasks/mcp-tasks.js";
 import { McpStartupGate } from "./mcp-startup.js";
+import { AgentMcpServers, SelectedAgentMcp } from "./agent-mcp.js";
 import { describeOs, userShell } from "./environment.js";
 import type { Emit, EventListener } from "./event-sink.js";
 import { routeInput } from "./input-router.js";
@@ -42,6 +44,7 @@ export class AgentSession {
   private readonly runtime: AgentRuntime;
   private readonly subagents: SessionSubagents;
   private readonly mcpGate: McpStartupGate | undefined;
+  private readonly agentMcp: SelectedAgentMcp;
   private readonly allTools: readonly AnyTool[];
   private readonly toolbox: SessionTools;
   /** What /cwd, /add-dir, /instructions, /rename and /session delete change. */
@@ -70,6 +73,7 @@ export class AgentSession {
     this.toolbox = new SessionTools({
       tools: options.tools,
       mcpTools: () => options.mcp?.tools() ?? [],
+      agentMcpTools: () => this.agentMcp.tools(),
       ...(options.toolFilter ? { toolFilter: options.toolFilter } : {}),
       preset: () => this.preset,
       selectedAgent: () => this.selectedAgent,
@@ -83,6 +87,7 @@ export class AgentSession {
     const emit = options.sink.emit;
     this.goal = new SessionObjective(emit, options.objective);
     this.mcpGate = options.mcp ? new McpStartupGate(options.mcp, emit) : undefined;
+    this.agentMcp = new SelectedAgentMcp(options.agentMcp, emit);
     options.sink.addInternal((event) => {
       if (event.type === "subagent.started" && event.data.executionMode === "background") this.metrics.backgroundAgents++;
     });
@@ -225,6 +230,11 @@ export class AgentSession {
     return this.options.mcp;
   }
 
+  /** Where the session's MCP tools that require task support run: records of agentType "mcp-task" in the task registry. */
+  get mcpTasks(): McpTaskHost {
+    return mcpTaskHost(() => this.subagents, this.options.sink.emit);
+  }
+
   /** Background agents of an earlier process of this session, read from its log (resume). */
   restoreAgents(events: readonly SessionEvent[]): void {
     this.subagents.restore(events);
@@ -295,8 +305,8 @@ export class AgentSession {
 
   private send(input: PromptInput, delivery?: "enqueue" | "immediate"): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error("The session is shut down."));
-    const waiting = this.mcpGate?.wait();
-    return waiting ? waiting.then(() => this.runtime.submit(input, delivery)) : this.runtime.submit(input, delivery);
+    const waiting = [this.mcpGate?.wait(), this.agentMcp.ready()].filter((wait) => wait !== undefined);
+    return waiting.length > 0 ? Promise.all(waiting).then(() => this.runtime.submit(input, delivery)) : this.runtime.submit(input, delivery);
   }
 
   /** `!cmd`: runs a command for the user (after what is queued); its output goes to the model with the next prompt. */
@@ -323,6 +333,7 @@ export class AgentSession {
   private newChild(spec: ChildAgentSpec, depth: number): ChildAgent {
     const { createProvider } = this.options;
     const agentName = spec.agentName ?? spec.agentId;
+    const ownServers = AgentMcpServers.start(this.options.agentMcp, { name: agentName, mcpServers: spec.mcpServers }, this.options.sink.emit);
     return new ChildAgent(spec, {
       sink: this.options.sink,
       ...(this.options.hooks ? { hooks: this.options.hooks } : {}),
@@ -334,6 +345,7 @@ export class AgentSession {
       recordRequest: (model) => this.metrics.recordRequest(model),
       recordCall: (call) => this.metrics.recordCall(call),
       onTurnEnd: () => this.options.syncLog(),
+      ...(ownServers ? { ownServers } : {}),
     });
   }
 
@@ -395,6 +407,7 @@ export class AgentSession {
     if (name === null) {
       if (!this.selectedAgent) return undefined;
       this.selectedAgent = undefined;
+      this.agentMcp.select(undefined);
       this.runtime.refreshSystemPrompt();
       this.options.sink.emit("subagent.deselected", {});
       return undefined;
@@ -402,6 +415,7 @@ export class AgentSession {
     const agent = this.agents.userInvocable().find((candidate) => candidate.name === name);
     if (!agent) return unknownAgentMessage(name, this.agents.userInvocable());
     this.selectedAgent = agent;
+    this.agentMcp.select(agent);
     this.runtime.refreshSystemPrompt();
     this.options.sink.emit("subagent.selected", { agentName: agent.name, agentDisplayName: agent.displayName, tools: agent.tools ? [...agent.tools] : null });
     return undefined;
@@ -470,6 +484,7 @@ export class AgentSession {
     this.subagents.registry.cancelAll();
     this.runtime.queue.clear();
     this.options.interactions.cancelAll();
+    this.agentMcp.close();
     this.closed = true;
     const { hooks } = this.options;
     if (!hooks) return this.finishShutdown(shutdownType, errorReason);

@@ -15,7 +15,9 @@ import type { ModePreset } from "./modes.js";
 import type { SessionHooks } from "./session-hooks.js";
 import { AgentRuntime } from "./runtime/agent-runtime.js";
 import type { ToolRunEnvironment } from "./tool-runner.js";
-import type { ToolSet } from "./tool-set.js";
+import { ToolSet } from "./tool-set.js";
+import type { AnyTool } from "../tools/define-tool.js";
+import { toolInList } from "./agents/agent-catalog.js";
 
 export interface ChildAgentSpec {
   /** Unique in the session; on every event of the agent's envelope. */
@@ -35,6 +37,8 @@ export interface ChildAgentSpec {
   agentName?: string;
   agentDisplayName?: string;
   agentDescription?: string;
+  /** The agent's own MCP servers (`mcp-servers` in its file): started for it, offered to it alone. */
+  mcpServers?: Record<string, unknown>;
 }
 
 export interface ChildAgentDeps {
@@ -51,6 +55,8 @@ export interface ChildAgentDeps {
   onTurnEnd(): void;
   /** The session's hooks: subagentStart before the prompt, subagentStop when it ends. */
   hooks?: SessionHooks;
+  /** The agent's own MCP servers, running for it: their tools join its own; they stop when it is disposed. */
+  ownServers?: { tools(): readonly AnyTool[]; ready(): Promise<void>; close(): Promise<void> };
 }
 
 /** A subagent answers and stops: no autopilot continuation, no mode of its own. */
@@ -80,6 +86,7 @@ export class ChildAgent {
   private started = false;
   private readonly emit: Emit;
   private readonly hooks: ChildAgentDeps["hooks"];
+  private readonly ownServers: ChildAgentDeps["ownServers"];
 
   constructor(
     readonly spec: ChildAgentSpec,
@@ -109,15 +116,25 @@ export class ChildAgent {
     this.hooks = deps.hooks;
     const agentName = spec.agentName ?? spec.agentId;
     const { hooks } = deps;
-    const allowed = spec.toolNames ? new Set(spec.toolNames) : undefined;
     const all = deps.tools(emit);
-    const tools = allowed ? all.filter((name) => allowed.has(name)) : all;
+    const fixed = all.names.map((name) => all.get(name) as AnyTool).filter((tool) => toolInList(spec.toolNames, tool));
+    // The agent's own servers' tools change as they start (and on list_changed): the set follows them.
+    this.ownServers = deps.ownServers;
+    let ownSeen: readonly AnyTool[] | undefined;
+    let withOwn = new ToolSet(fixed);
+    const tools = (): ToolSet => {
+      const own = this.ownServers?.tools();
+      if (!own || own === ownSeen) return withOwn;
+      ownSeen = own;
+      withOwn = new ToolSet([...fixed, ...own.filter((tool) => toolInList(spec.toolNames, tool))]);
+      return withOwn;
+    };
     this.runtime = new AgentRuntime({
       emit,
       conversation,
       provider: () => deps.provider,
       retry: deps.retry,
-      tools: () => tools,
+      tools,
       toolEnvironment: (offered) => deps.toolEnvironment(offered, emit),
       preset: () => childPreset,
       maxContinues: 0,
@@ -159,6 +176,7 @@ export class ChildAgent {
           signal,
         );
         if (context) prompt = `${context}\n\n${prompt}`;
+        await this.ownServers?.ready();
       }
       const result = await this.runtime.submit({ prompt });
       if (this.budgetHit) return { ...result, outcome: "error", error: { kind: "budget", message: `The agent was stopped: ${this.budgetHit}.` } };
@@ -172,8 +190,9 @@ export class ChildAgent {
     this.runtime.interrupt();
   }
 
-  /** Stops folding the agent's events (it will not run again). */
+  /** Stops folding the agent's events (it will not run again) and stops its own MCP servers. */
   dispose(): void {
     this.unfold();
+    void this.ownServers?.close();
   }
 }

@@ -40,7 +40,8 @@ import type { InteractionKind } from "../protocol/interactions.js";
 import { EventSink, type EventListener } from "./event-sink.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import { SessionHooks } from "./session-hooks.js";
-import { createMcpManager, type McpSessionOptions } from "../mcp/index.js";
+import { createAgentMcpManager, createMcpManager, type ElicitationAsk, type McpSessionOptions, type McpTaskHost } from "../mcp/index.js";
+import type { AgentMcpFactory } from "./agent-mcp.js";
 
 declare const AGENT_VERSION: string;
 export const agentVersion = (): string => (typeof AGENT_VERSION === "string" ? AGENT_VERSION : "0.0.0-dev");
@@ -93,6 +94,8 @@ export interface SessionPermissions {
   flags: PermissionFlags;
   rules: readonly Rule[];
   disabledFloorChecks: readonly string[];
+  /** settings.json `mcp.autoApproveReadOnly`, as given (true: every server; a list: those servers). */
+  mcpReadOnly?: boolean | readonly string[];
 }
 
 export interface ResumeReport {
@@ -183,6 +186,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       disabledFloorChecks: new Set(options.permissions.disabledFloorChecks),
       // The session's own files (research reports) are written without asking, as a rule of the policy.
       ownFolders: [researchFolder(realpathSync(dir))],
+      ...mcpReadOnlyPolicy(options.permissions.mcpReadOnly),
     },
     environment: {
       cwd: options.cwd,
@@ -200,28 +204,34 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
   // One database per session, shared by all its agents; sql.js loads on the first sql call, not here.
   const database = new SessionDatabase(path.join(dir, "session.db"));
   database.onChange(() => sink.emit("session.todos_changed", {}));
+  const mcpOptions = {
+    env: process.env,
+    cwd: options.cwd,
+    secretEnvVars: options.mcp?.secretEnvVars ?? [],
+    clientVersion: agentVersion(),
+    allowInstructions: options.mcp?.allowAllInstructions === true,
+    // A server's form goes to whoever answers questions; with nobody to ask, the broker declines at once.
+    elicit: async ({ serverName, message, requestedSchema }: ElicitationAsk, signal: AbortSignal) => {
+      const { reply } = await interactions.ask(
+        "elicitation",
+        { message, requestedSchema, elicitationSource: serverName, mode: "form" },
+        { emit: sink.emit, signal },
+      );
+      return reply.action === "accept"
+        ? { action: "accept" as const, ...(reply.content ? { content: reply.content as Record<string, string | number | boolean | string[]> } : {}) }
+        : { action: reply.action };
+    },
+    warn: (message: string) => sink.emit("session.warning", { warningType: "mcp", message }),
+    // Tools that require task support run as background records of the session (called only once it exists).
+    tasks: { start: (...args) => session.mcpTasks.start(...args) } satisfies McpTaskHost,
+  };
   const mcp = createMcpManager(
     { agentHome: options.agentHome, cwd: options.cwd, workspace: context.gitRoot, additional: options.mcp?.additional, disabled: options.mcp?.disabled },
-    {
-      env: process.env,
-      cwd: options.cwd,
-      secretEnvVars: options.mcp?.secretEnvVars ?? [],
-      clientVersion: agentVersion(),
-      allowInstructions: options.mcp?.allowAllInstructions === true,
-      // A server's form goes to whoever answers questions; with nobody to ask, the broker declines at once.
-      elicit: async ({ serverName, message, requestedSchema }, signal) => {
-        const { reply } = await interactions.ask(
-          "elicitation",
-          { message, requestedSchema, elicitationSource: serverName, mode: "form" },
-          { emit: sink.emit, signal },
-        );
-        return reply.action === "accept"
-          ? { action: "accept", ...(reply.content ? { content: reply.content as Record<string, string | number | boolean | string[]> } : {}) }
-          : { action: reply.action };
-      },
-      warn: (message) => sink.emit("session.warning", { warningType: "mcp", message }),
-    },
+    mcpOptions,
   );
+  // A custom agent's own servers (`mcp-servers`), started when that agent runs.
+  const agentMcp: AgentMcpFactory = (agentName, servers) =>
+    createAgentMcpManager(agentName, servers, { ...mcpOptions, agentHome: options.agentHome, disabled: options.mcp?.disabled ?? [] });
   // A resumed session starts in the mode it had; an explicit --mode then switches it (with a notice).
   const mode = log ? restoredMode(log.events) : (options.mode ?? "interactive");
   const session: AgentSession = new AgentSession({
@@ -263,6 +273,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       }),
     ...(mcp ? { mcp } : {}),
     database,
+    agentMcp,
     backgroundTasks: (): BackgroundTasks => ({ agents: session.backgroundAgents, shells: shells.backgroundShells() }),
     syncLog: () => writer.sync(),
     dispose: () => {
@@ -347,4 +358,10 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     history: log.events,
     resume: { eventCount: log.events.length, skippedLines: log.skipped.length, unknownEvents: log.unknownEvents, repairedToolCalls: unanswered.length },
   };
+}
+
+/** settings.json `mcp.autoApproveReadOnly` as the permission policy takes it (absent when off). */
+function mcpReadOnlyPolicy(setting: boolean | readonly string[] | undefined): { mcpReadOnly?: true | readonly string[] } {
+  if (setting === true) return { mcpReadOnly: true };
+  return Array.isArray(setting) && setting.length > 0 ? { mcpReadOnly: setting } : {};
 }

@@ -95,7 +95,14 @@ export class PermissionBroker {
       tools: [...from(initial.allowAllTools, given?.tools, "--allow-all-tools"), ...command],
       paths: [...from(initial.allowAllPaths, given?.paths, "--allow-all-paths"), ...command],
       urls: [...from(initial.allowAllUrls, given?.urls, "--allow-all-urls"), ...command],
-      broadRules: this.policy.rules.filter(isBroadAllowRule).map((rule) => `\`${rule.text}\` (${rule.source})`),
+      broadRules: [
+        ...this.policy.rules.filter(isBroadAllowRule).map((rule) => `\`${rule.text}\` (${rule.source})`),
+        ...(this.policy.mcpReadOnly
+          ? [
+              `read-only MCP tools${this.policy.mcpReadOnly === true ? "" : ` of ${this.policy.mcpReadOnly.join(", ")}`} (settings.json mcp.autoApproveReadOnly)`,
+            ]
+          : []),
+      ],
     };
   }
 

@@ -53,6 +53,8 @@ export interface AgentSessionOptions {
   mcp?: McpManager;
   /** Where the session is stored (/session delete removes others from it). */
   store?: SessionStore;
+  /** Starts a custom agent's own MCP servers (`mcp-servers`); without it, agents' servers are not started. */
+  agentMcp?: import("./agent-mcp.js").AgentMcpFactory;
   /** The session's hooks; absent, nothing is ever run. */
   hooks?: SessionHooks;
   /** The session's own database (the sql tool's), whose todo tables are the todo list. */

@@ -14,6 +14,8 @@ export interface SessionToolsDeps {
   tools: readonly AnyTool[];
   /** MCP servers' tools, as they are now. */
   mcpTools(): readonly AnyTool[];
+  /** The selected agent's own MCP servers' tools (its `mcp-servers`): the main agent's only, never a subagent's. */
+  agentMcpTools?(): readonly AnyTool[];
   toolFilter?: { available?: readonly string[]; excluded?: readonly string[] };
   preset(): ModePreset;
   selectedAgent(): AgentDefinition | undefined;
@@ -34,14 +36,16 @@ export class SessionTools {
   forMainAgent(): ToolSet {
     const preset = this.deps.preset();
     const modeTools = this.deps.tools.filter((tool) => this.modeGated.has(tool.name) && preset.extraTools.includes(tool.name));
-    const sessionTools = [this.askUser(preset), ...this.deps.taskTools()].filter((tool) => this.allowedBySelectedAgent(tool.name));
+    const sessionTools = [this.askUser(preset), ...this.deps.taskTools(), ...(this.deps.agentMcpTools?.() ?? [])].filter((tool) =>
+      this.allowedBySelectedAgent(tool),
+    );
     return new ToolSet(this.filtered([...this.base(), ...modeTools, ...sessionTools]));
   }
 
   /** The session's own tools without any mode's extras (what a subagent starts from). */
   base(): AnyTool[] {
     const tools = [...this.deps.tools, ...this.deps.mcpTools()];
-    return this.filtered(tools.filter((tool) => !this.modeGated.has(tool.name) && this.allowedBySelectedAgent(tool.name)));
+    return this.filtered(tools.filter((tool) => !this.modeGated.has(tool.name) && this.allowedBySelectedAgent(tool)));
   }
 
   /** ask_user is a form when a person can answer one; in autopilot or without a person, "decide yourself". */
@@ -50,9 +54,9 @@ export class SessionTools {
   }
 
   /** A selected agent's list narrows the session's tools (the mode's own tools stay the mode's business). */
-  private allowedBySelectedAgent(toolName: string): boolean {
+  private allowedBySelectedAgent(tool: AnyTool): boolean {
     const agent = this.deps.selectedAgent();
-    return agent === undefined || agentAllowsTool(agent, toolName);
+    return agent === undefined || agentAllowsTool(agent, tool);
   }
 
   /** --available-tools / --excluded-tools. */

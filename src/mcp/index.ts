@@ -1,9 +1,12 @@
 /** What the engine needs of MCP: the manager over a session's configured servers. */
-import { loadMcpConfig, type McpSources } from "./mcp-config.js";
+import { agentMcpConfig, loadMcpConfig, type McpSources } from "./mcp-config.js";
 import { McpManager, type McpManagerOptions } from "./mcp-manager.js";
+import { ToolCache, toolCacheDir } from "./tool-cache.js";
 
 export { McpManager, type ServerStatus } from "./mcp-manager.js";
 export type { McpSources } from "./mcp-config.js";
+export type { ElicitationAsk } from "./mcp-connection.js";
+export type { McpTaskHost } from "./mcp-tool.js";
 
 /** The session's MCP options from the command line. */
 export interface McpSessionOptions {
@@ -18,7 +21,7 @@ export interface McpSessionOptions {
  * The manager for a session, or undefined when no server is configured anywhere (then nothing of the SDK
  * is ever loaded). Servers are not started yet: the session calls start() once it has announced itself.
  */
-export function createMcpManager(sources: McpSources, options: Omit<McpManagerOptions, "load">): McpManager | undefined {
+export function createMcpManager(sources: McpSources, options: Omit<McpManagerOptions, "load" | "cache">): McpManager | undefined {
   let first: ReturnType<typeof loadMcpConfig> | undefined = loadMcpConfig(sources);
   if (first.servers.length === 0 && first.problems.length === 0) return undefined;
   const load = () => {
@@ -26,5 +29,20 @@ export function createMcpManager(sources: McpSources, options: Omit<McpManagerOp
     first = undefined;
     return loaded;
   };
-  return new McpManager({ ...options, load });
+  return new McpManager({ ...options, load, cache: new ToolCache(toolCacheDir(sources.agentHome)) });
+}
+
+/**
+ * The manager of one custom agent's own servers (`mcp-servers` in its file), or undefined when it names none.
+ * Its tool lists are cached like the session's; `disabled` are --disable-mcp-server's names.
+ */
+export function createAgentMcpManager(
+  agentName: string,
+  servers: Record<string, unknown>,
+  options: Omit<McpManagerOptions, "load" | "cache"> & { agentHome: string; disabled?: readonly string[] },
+): McpManager | undefined {
+  const { agentHome, disabled, ...rest } = options;
+  const loaded = agentMcpConfig(agentName, servers, disabled);
+  if (loaded.servers.length === 0 && loaded.problems.length === 0) return undefined;
+  return new McpManager({ ...rest, load: () => agentMcpConfig(agentName, servers, disabled), cache: new ToolCache(toolCacheDir(agentHome)) });
 }

@@ -136,3 +136,10 @@ export function loadMcpConfig(sources: McpSources): LoadedMcpConfig {
   const servers = [...byName.values()].filter((server) => !disabled.has(server.name) && server.config.disabled !== true);
   return { servers, problems };
 }
+
+/** A custom agent's own servers (its file's `mcp-servers`, the same shape as mcp-config.json's servers). */
+export function agentMcpConfig(agentName: string, servers: Record<string, unknown>, disabled: readonly string[] = []): LoadedMcpConfig {
+  const parsed = parseConfigDocument(JSON.stringify({ mcpServers: servers }), `agent ${agentName} (mcp-servers)`);
+  const skip = new Set(disabled);
+  return { servers: parsed.servers.filter((server) => !skip.has(server.name) && server.config.disabled !== true), problems: parsed.problems };
+}

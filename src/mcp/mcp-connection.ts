@@ -13,6 +13,7 @@ import type { CallToolResult, ElicitRequest, ElicitResult, Tool as McpToolInfo }
 import { expandEnv, expandRecord } from "./expand-env.js";
 import { StdioGroupTransport } from "./stdio-group-transport.js";
 import type { ConfiguredServer } from "./mcp-config.js";
+import type { CachedServer } from "./tool-cache.js";
 
 export type ServerState = "starting" | "connected" | "failed" | "disabled";
 
@@ -44,6 +45,10 @@ export interface ConnectionDeps {
   elicit?(request: ElicitationAsk, signal: AbortSignal): Promise<ElicitResult>;
   /** The server failed after it had started (a crash): reported once. */
   onFailure(message: string): void;
+  /** What the server offered last time (tool cache): offered while it starts, so nothing waits for it. */
+  cached?: CachedServer;
+  /** The live list (and instructions) once known, and again on every change: the cache keeps it. */
+  onLiveList?(live: CachedServer): void;
 }
 
 export class McpConnection {
@@ -54,13 +59,24 @@ export class McpConnection {
   private client?: Client;
   private readonly stderr: string[] = [];
   private closing = false;
-  readonly ready: Promise<void>;
+  private started?: Promise<void>;
 
   constructor(
     readonly server: ConfiguredServer,
     private readonly deps: ConnectionDeps,
-  ) {
-    this.ready = this.start();
+  ) {}
+
+  /**
+   * Settles once the server is connected or has failed; the first use starts it. (A server with a cached
+   * list is started a little after the session, or by the first call of one of its tools.)
+   */
+  get ready(): Promise<void> {
+    this.started ??= this.start();
+    return this.started;
+  }
+
+  get launched(): boolean {
+    return this.started !== undefined;
   }
 
   get name(): string {
@@ -74,9 +90,19 @@ export class McpConnection {
   /** The server's tools as configured (`tools: ["*"]`, a list, or `[]`). */
   get offeredTools(): McpToolInfo[] {
     const allowed = this.server.config.tools;
-    if (this.state !== "connected") return [];
-    if (allowed === undefined || allowed.includes("*")) return this.tools;
-    return this.tools.filter((tool) => allowed.includes(tool.name));
+    const tools = this.state === "connected" ? this.tools : this.state === "starting" ? (this.deps.cached?.tools ?? []) : [];
+    if (allowed === undefined || allowed.includes("*")) return tools;
+    return tools.filter((tool) => allowed.includes(tool.name));
+  }
+
+  /** Whether its tools are known before it has started (a cached list), so the first request need not wait for it. */
+  get hasCachedTools(): boolean {
+    return this.deps.cached !== undefined;
+  }
+
+  /** The instructions it sent, or (while it starts) those it sent last time. */
+  get currentInstructions(): string | undefined {
+    return this.state === "connected" ? this.instructions : this.state === "starting" ? this.deps.cached?.instructions : undefined;
   }
 
   private async start(): Promise<void> {
@@ -86,6 +112,8 @@ export class McpConnection {
         import("@modelcontextprotocol/sdk/types.js"),
         this.transport(),
       ]);
+      // The session ended while the SDK loaded: nothing to start.
+      if (this.closing) throw new Error("stopped before it started");
       const { elicit } = this.deps;
       const client = new Client(
         { name: "agent", version: this.deps.clientVersion },
@@ -97,6 +125,7 @@ export class McpConnection {
               onChanged: (error, tools) => {
                 if (error || !tools) return;
                 this.tools = tools;
+                this.deps.onLiveList?.({ tools, ...(this.instructions !== undefined ? { instructions: this.instructions } : {}) });
                 this.deps.onToolsChanged();
               },
             },
@@ -111,7 +140,10 @@ export class McpConnection {
       await client.connect(transport, { timeout });
       this.instructions = client.getInstructions();
       this.tools = (await client.listTools(undefined, { timeout })).tools;
-      if (this.state === "starting") this.state = "connected";
+      if (this.state === "starting") {
+        this.state = "connected";
+        this.deps.onLiveList?.({ tools: this.tools, ...(this.instructions !== undefined ? { instructions: this.instructions } : {}) });
+      }
     } catch (error) {
       if (this.state === "starting") {
         this.state = "failed";
@@ -186,6 +218,9 @@ export class McpConnection {
     args: Record<string, unknown>,
     options: { signal: AbortSignal; timeout: number; onProgress(message: string): void },
   ): Promise<CallToolResult> {
+    // Offered from the cache before the server was up: the call starts it if need be and waits for it
+    // (start-up is bounded by the connect timeout).
+    if (this.state === "starting") await this.ready;
     if (!this.client || this.state !== "connected") throw new Error(`MCP server ${this.name} is not connected${this.error ? `: ${this.error}` : ""}`);
     // Progress is reported as it arrives. (The SDK hands notifications to handlers a microtask after the
     // messages around them, so progress that arrives in the same chunk as the result is dropped: harmless.)
@@ -198,6 +233,39 @@ export class McpConnection {
       },
     });
     return result as CallToolResult;
+  }
+
+  /**
+   * Runs a tool that requires task support (MCP tasks, the SDK's experimental client API): the server makes a
+   * task, its status messages are reported as progress, its result is returned. When `signal` fires the task
+   * is cancelled on the server (tasks/cancel).
+   */
+  async callToolAsTask(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal; onStatus(message: string): void },
+  ): Promise<CallToolResult> {
+    if (this.state === "starting") await this.ready;
+    const client = this.client;
+    if (!client || this.state !== "connected") throw new Error(`MCP server ${this.name} is not connected${this.error ? `: ${this.error}` : ""}`);
+    let taskId: string | undefined;
+    const cancel = () => {
+      if (taskId !== undefined) void client.experimental.tasks.cancelTask(taskId).catch(() => undefined);
+    };
+    options.signal.addEventListener("abort", cancel, { once: true });
+    try {
+      for await (const message of client.experimental.tasks.callToolStream({ name, arguments: args }, undefined, { signal: options.signal })) {
+        if (message.type === "taskCreated") {
+          taskId = message.task.taskId;
+          if (options.signal.aborted) cancel();
+        } else if (message.type === "taskStatus") options.onStatus(message.task.statusMessage ?? message.task.status);
+        else if (message.type === "result") return message.result as CallToolResult;
+        else throw message.error;
+      }
+      throw new Error("the task ended without a result");
+    } finally {
+      options.signal.removeEventListener("abort", cancel);
+    }
   }
 
   async close(): Promise<void> {

@@ -7,7 +7,8 @@
 import type { AnyTool } from "../tools/define-tool.js";
 import { McpConnection, type ConnectionDeps, type ServerState } from "./mcp-connection.js";
 import type { ConfiguredServer, LoadedMcpConfig } from "./mcp-config.js";
-import { createMcpTool, mcpToolName } from "./mcp-tool.js";
+import { createMcpTool, mcpToolName, type McpTaskHost } from "./mcp-tool.js";
+import type { ToolCache } from "./tool-cache.js";
 
 export interface McpManagerOptions {
   /** Reads the configuration (again, for /mcp reload). */
@@ -21,6 +22,10 @@ export interface McpManagerOptions {
   elicit?: ConnectionDeps["elicit"];
   /** Reports a problem (session.warning). */
   warn(message: string): void;
+  /** Servers' tool lists from their last run: with one, a server's tools are offered before it has started. */
+  cache?: ToolCache;
+  /** Where tools that require task support run in the background (the session's task registry). */
+  tasks?: McpTaskHost;
 }
 
 export interface ServerStatus {
@@ -35,8 +40,15 @@ export interface ServerStatus {
   target: string;
 }
 
+/** How long after the session starts a server with a cached tool list is started (AGENT_MCP_DEFERRED_START_MS overrides). */
+function deferredStartMs(env: NodeJS.ProcessEnv): number {
+  const fromEnv = Number(env.AGENT_MCP_DEFERRED_START_MS);
+  return env.AGENT_MCP_DEFERRED_START_MS !== undefined && Number.isFinite(fromEnv) && fromEnv >= 0 ? fromEnv : 1_000;
+}
+
 export class McpManager {
   private readonly connections = new Map<string, McpConnection>();
+  private deferred: NodeJS.Timeout[] = [];
   private readonly disabled = new Set<string>();
   private toolCache?: AnyTool[];
   private servers: readonly ConfiguredServer[];
@@ -50,12 +62,26 @@ export class McpManager {
     return this.servers.length;
   }
 
-  /** Starts every server that is not running yet; returns at once. Problems in the files are reported first. */
-  start(): void {
+  /**
+   * Starts every server that is not running yet; returns at once. Problems in the files are reported first.
+   * `now`: servers with a cached list start at once too (the user asked: /mcp enable, /mcp reload).
+   */
+  start(now = false): void {
     for (const problem of this.problems.splice(0)) this.options.warn(problem);
     for (const server of this.servers) {
       if (this.disabled.has(server.name) || this.connections.has(server.name)) continue;
-      const connection = new McpConnection(server, {
+      const { cache } = this.options;
+      let cached = cache?.read(server);
+      const connection: McpConnection = new McpConnection(server, {
+        ...(cached ? { cached } : {}),
+        ...(cache
+          ? {
+              onLiveList: (live: NonNullable<typeof cached>) => {
+                if (cache.update(server, live, cached)) this.invalidate(connection);
+                cached = live;
+              },
+            }
+          : {}),
         env: this.options.env,
         cwd: this.options.cwd,
         secretEnvVars: this.options.secretEnvVars,
@@ -65,11 +91,19 @@ export class McpManager {
         onFailure: (message) => this.options.warn(`MCP server ${server.name} stopped: ${message}`),
       });
       this.connections.set(server.name, connection);
-      void connection.ready.then(() => {
+      this.toolCache = undefined; // a cached list is offered at once
+      const launch = () => {
         if (this.connections.get(server.name) !== connection) return;
-        this.toolCache = undefined;
-        if (connection.state === "failed") this.options.warn(`MCP server ${server.name} failed to start: ${connection.error ?? "unknown error"}`);
-      });
+        void connection.ready.then(() => {
+          if (this.connections.get(server.name) !== connection) return;
+          this.toolCache = undefined;
+          if (connection.state === "failed") this.options.warn(`MCP server ${server.name} failed to start: ${connection.error ?? "unknown error"}`);
+        });
+      };
+      // With its tools known from last time nothing waits for the server, so it starts once the session's own
+      // start-up work is done (a call of one of its tools starts it sooner); a short `-p` run never pays for it.
+      if (cached && !now) this.deferred.push(setTimeout(launch, deferredStartMs(this.options.env)).unref());
+      else launch();
     }
   }
 
@@ -79,13 +113,21 @@ export class McpManager {
 
   /** The tools of every connected server, in configuration order. */
   tools(): AnyTool[] {
-    this.toolCache ??= [...this.connections.values()].flatMap((connection) => connection.offeredTools.map((info) => createMcpTool(connection, info)));
+    this.toolCache ??= [...this.connections.values()].flatMap((connection) =>
+      connection.offeredTools.map((info) => createMcpTool(connection, info, this.options.tasks)),
+    );
     return this.toolCache;
   }
 
-  /** Waits up to `boundMs` for servers still starting; names those that were not ready by then. */
-  async waitForStartup(boundMs: number, signal?: AbortSignal): Promise<string[]> {
-    const starting = [...this.connections.values()].filter((connection) => connection.state === "starting");
+  /**
+   * Waits up to `boundMs` for servers still starting whose tools are not known yet (no cached list); names
+   * those that were not ready by then. A server with a cached list is not waited for: its tools are offered
+   * already, and a call to one waits for the server instead.
+   */
+  async waitForStartup(boundMs: number, signal?: AbortSignal, options: { cachedToo?: boolean } = {}): Promise<string[]> {
+    const starting = [...this.connections.values()].filter(
+      (connection) => connection.state === "starting" && (options.cachedToo === true || !connection.hasCachedTools),
+    );
     if (starting.length === 0) return [];
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -103,8 +145,8 @@ export class McpManager {
   instructions(): { server: string; text: string }[] {
     if (!this.options.allowInstructions) return [];
     return [...this.connections.values()]
-      .filter((connection) => connection.state === "connected" && connection.instructions)
-      .map((connection) => ({ server: connection.name, text: connection.instructions as string }));
+      .filter((connection) => connection.currentInstructions)
+      .map((connection) => ({ server: connection.name, text: connection.currentInstructions as string }));
   }
 
   list(): ServerStatus[] {
@@ -117,7 +159,7 @@ export class McpManager {
         source: server.source,
         state,
         ...(connection?.error && state === "failed" ? { error: connection.error } : {}),
-        tools: state === "connected" && connection ? connection.offeredTools.map((tool) => mcpToolName(server.name, tool.name)) : [],
+        tools: state !== "disabled" && connection ? connection.offeredTools.map((tool) => mcpToolName(server.name, tool.name)) : [],
         stderrTail: connection?.stderrTail ?? [],
         target: server.transport === "stdio" ? [server.config.command, ...(server.config.args ?? [])].join(" ") : (server.config.url ?? ""),
       };
@@ -145,7 +187,7 @@ export class McpManager {
       this.connections.delete(name);
       void connection.close();
     }
-    this.start();
+    this.start(true);
   }
 
   /** Stops every server, reads the configuration again and starts its servers. */
@@ -153,10 +195,11 @@ export class McpManager {
     await this.close();
     ({ servers: this.servers, problems: this.problems } = this.options.load());
     this.toolCache = undefined;
-    this.start();
+    this.start(true);
   }
 
   async close(): Promise<void> {
+    for (const timer of this.deferred.splice(0)) clearTimeout(timer);
     const all = [...this.connections.values()];
     this.connections.clear();
     this.toolCache = undefined;

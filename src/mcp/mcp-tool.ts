@@ -4,7 +4,7 @@
  * object), every call through the permission gate as kind `mcp`.
  */
 import { z } from "zod";
-import { defineTool, ToolError, type AnyTool, type ToolOutcome } from "../tools/define-tool.js";
+import { defineTool, ToolError, type AnyTool, type ToolContext, type ToolOutcome } from "../tools/define-tool.js";
 import type { CallToolResult, McpConnection, McpToolInfo } from "./mcp-connection.js";
 
 /** How long a call may take when the server's configuration names no `timeout`. */
@@ -53,12 +53,24 @@ function describeContent(item: unknown): string {
   }
 }
 
+/**
+ * Where a tool that requires task support runs: a background record in the session's task registry
+ * (agentType "mcp-task"), so it shows in /tasks and list_agents, reports its status messages as progress,
+ * delivers its result like a background agent's, and is cancelled like one.
+ */
+export interface McpTaskHost {
+  start(
+    task: { toolCallId: string; name: string; displayName: string; description: string; prompt: string },
+    body: (control: { signal: AbortSignal; progress(message: string): void; respond(text: string): void }) => Promise<void>,
+  ): { id: string };
+}
+
 function isTimeout(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return code === -32001 || /timed out/i.test((error as Error).message ?? "");
 }
 
-export function createMcpTool(connection: McpConnection, info: McpToolInfo): AnyTool {
+export function createMcpTool(connection: McpConnection, info: McpToolInfo, tasks?: McpTaskHost): AnyTool {
   const serverName = connection.name;
   const name = mcpToolName(serverName, info.name);
   const title = info.annotations?.title ?? info.title ?? info.name;
@@ -77,6 +89,7 @@ export function createMcpTool(connection: McpConnection, info: McpToolInfo): Any
     title: () => `${serverName}: ${title}`,
     permission: (args) => ({ kind: "mcp", serverName, toolName: info.name, toolTitle: title, args, readOnly }),
     execute: async (args, ctx) => {
+      if (info.execution?.taskSupport === "required") return runAsTask(connection, info, name, args, ctx, tasks);
       try {
         return outcomeOf(await connection.callTool(info.name, args, { signal: ctx.signal, timeout, onProgress: ctx.onProgress }));
       } catch (error) {
@@ -91,4 +104,35 @@ export function createMcpTool(connection: McpConnection, info: McpToolInfo): Any
       }
     },
   });
+}
+
+/** A tool that requires task support: in the background when the session has a task registry, else awaited here. */
+async function runAsTask(
+  connection: McpConnection,
+  info: McpToolInfo,
+  name: string,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+  tasks: McpTaskHost | undefined,
+): Promise<ToolOutcome> {
+  const run = async (signal: AbortSignal, onStatus: (message: string) => void): Promise<ToolOutcome> =>
+    outcomeOf(await connection.callToolAsTask(info.name, args, { signal, onStatus }));
+  if (!tasks) return run(ctx.signal, ctx.onProgress);
+  const started = tasks.start(
+    {
+      toolCallId: ctx.toolCallId,
+      name,
+      displayName: `${connection.name}: ${info.annotations?.title ?? info.title ?? info.name}`,
+      description: info.description ?? name,
+      prompt: JSON.stringify(args),
+    },
+    async (control) => {
+      const outcome = await run(control.signal, control.progress);
+      if (outcome.success === false) throw new Error(outcome.content);
+      control.respond(outcome.content);
+    },
+  );
+  return {
+    content: `MCP task started in background with agent_id: ${started.id}. You will be notified when it finishes; then read its result with read_agent. Meanwhile go on with other work.`,
+  };
 }

@@ -11,9 +11,15 @@ import type { ReadBuffer } from "@modelcontextprotocol/sdk/shared/stdio.js";
 
 /** How long a server may take to exit after SIGTERM before its group gets SIGKILL. */
 const KILL_AFTER_MS = 2_000;
+/** How long the agent waits for a server to end at SIGTERM before it stops waiting for it (it does not wait for graceful shutdowns). */
+const EXIT_GRACE_MS = 100;
 
-/** Process groups still running, ended when the agent exits however it exits (a group outlives us otherwise). */
-const liveGroups = new Set<number>();
+/**
+ * Process groups still running, ended when the agent exits however it exits (a group outlives us otherwise).
+ * A group told to stop already (SIGTERM from close()) and still there at exit gets SIGKILL: the agent does
+ * not wait for a server's graceful shutdown.
+ */
+const liveGroups = new Map<number, "running" | "stopping">();
 let exitHookInstalled = false;
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {
@@ -40,6 +46,9 @@ export class StdioGroupTransport implements Transport {
   private readBuffer?: ReadBuffer;
   private serialize?: (message: JSONRPCMessage) => string;
   private groupId?: number;
+  /** close() came before the process had spawned: it is ended as soon as it has. */
+  private closeRequested = false;
+  private closedNotified = false;
 
   constructor(private readonly params: StdioServerParams) {}
 
@@ -72,11 +81,11 @@ export class StdioGroupTransport implements Transport {
     this.child = child;
     this.groupId = child.pid;
     if (this.groupId !== undefined) {
-      liveGroups.add(this.groupId);
+      liveGroups.set(this.groupId, "running");
       if (!exitHookInstalled) {
         exitHookInstalled = true;
         process.once("exit", () => {
-          for (const group of liveGroups) signalGroup(group, "SIGTERM");
+          for (const [group, state] of liveGroups) signalGroup(group, state === "stopping" ? "SIGKILL" : "SIGTERM");
         });
       }
     }
@@ -84,7 +93,7 @@ export class StdioGroupTransport implements Transport {
     child.on("close", () => {
       if (this.groupId !== undefined) liveGroups.delete(this.groupId);
       this.child = undefined;
-      this.onclose?.();
+      this.closed();
     });
     child.stdin?.on("error", (error) => this.onerror?.(error));
     child.stdout?.on("data", (chunk: Buffer) => {
@@ -92,6 +101,10 @@ export class StdioGroupTransport implements Transport {
       this.drain();
     });
     child.stderr?.on("data", (chunk: Buffer) => params.onStderr(chunk.toString("utf8")));
+    if (this.closeRequested) {
+      void this.close();
+      throw new Error("The MCP server was stopped while it started.");
+    }
   }
 
   private drain(): void {
@@ -106,6 +119,13 @@ export class StdioGroupTransport implements Transport {
     }
   }
 
+  /** Tells the client once that the transport is closed. */
+  private closed(): void {
+    if (this.closedNotified) return;
+    this.closedNotified = true;
+    this.onclose?.();
+  }
+
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || !this.serialize) return Promise.reject(new Error("The MCP server is not running."));
@@ -116,23 +136,46 @@ export class StdioGroupTransport implements Transport {
     });
   }
 
-  /** Closes stdin and ends the server's whole process group: SIGTERM at once, SIGKILL if it lingers. */
+  /**
+   * Closes stdin and ends the server's whole process group: SIGTERM at once, SIGKILL if it lingers. A server
+   * that ends at SIGTERM (in milliseconds, as most do) is waited for, so it is reaped; one that takes longer
+   * than EXIT_GRACE_MS stops holding the event loop (a `-p` run exits as soon as its own work is done), and
+   * its group gets SIGKILL after KILL_AFTER_MS or when the agent exits, whichever comes first.
+   */
   async close(): Promise<void> {
+    this.closeRequested = true;
     const child = this.child;
     const group = this.groupId;
     this.readBuffer?.clear();
     if (!child || group === undefined) return;
     const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
     child.stdin?.end();
+    liveGroups.set(group, "stopping");
     signalGroup(group, "SIGTERM");
-    let timer: NodeJS.Timeout | undefined;
-    const lingered = await Promise.race([
-      closed.then(() => false),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), KILL_AFTER_MS).unref())),
-    ]);
-    clearTimeout(timer);
+    let lingered = await lingers(closed, EXIT_GRACE_MS, false);
+    if (lingered) {
+      child.unref();
+      for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as { unref?: () => void } | null)?.unref?.();
+      // Closed as far as the client is concerned: its requests still waiting (and their timers) end now.
+      this.closed();
+      lingered = await lingers(closed, KILL_AFTER_MS - EXIT_GRACE_MS, true);
+    }
     // The leader may be gone while others in its group are not: the group gets SIGKILL either way once it lingers.
     if (lingered) signalGroup(group, "SIGKILL");
     liveGroups.delete(group);
   }
+}
+
+/** Whether `closed` is still pending after `ms` (an unref'd timer does not keep the agent alive for it). */
+async function lingers(closed: Promise<void>, ms: number, unref: boolean): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const lingered = await Promise.race([
+    closed.then(() => false),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), ms);
+      if (unref) timer.unref();
+    }),
+  ]);
+  clearTimeout(timer);
+  return lingered;
 }

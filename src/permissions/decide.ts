@@ -30,6 +30,19 @@ export interface PermissionPolicy {
    * them without asking, in any mode that lets them write. Deny rules and the floor still apply.
    */
   ownFolders?: readonly string[];
+  /**
+   * settings.json `mcp.autoApproveReadOnly`: an MCP tool its server marks read-only (annotations.readOnlyHint)
+   * needs no approval, on every server (`true`) or on those named. The hint is the server's word, so this is
+   * the user's opt-in; deny and ask rules are checked before it.
+   */
+  mcpReadOnly?: true | readonly string[];
+}
+
+/** Whether the call is an MCP tool marked read-only on a server the user lets such tools run without asking. */
+function readOnlyMcpApproved(facts: PermissionFacts, policy: PermissionPolicy): boolean {
+  const { request } = facts;
+  if (request.kind !== "mcp" || !request.readOnly || policy.mcpReadOnly === undefined) return false;
+  return policy.mcpReadOnly === true || policy.mcpReadOnly.includes(request.serverName);
 }
 
 /**
@@ -107,6 +120,7 @@ function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
   const toolAllowed =
     policy.allowAllTools ||
     approvals.tools.has(facts.toolName) ||
+    readOnlyMcpApproved(facts, policy) ||
     Boolean(allowedBy(policy, (rule) => rule.target.kind === "named" && ruleCovers(rule, facts, "allow")));
   const writeAllowed = (resolved: string | undefined) =>
     toolAllowed ||
@@ -242,10 +256,12 @@ export function decide(facts: PermissionFacts, policy: PermissionPolicy): Decisi
         ? "nothing in it needs approval"
         : allowRule
           ? `allowed by ${describeRule(allowRule)}`
-          : policy.allowAllTools
-            ? "--allow-all-tools"
-            : isFileWrite(facts) && inOwnFolder(policy, facts.paths.find((mention) => mention.access === "write")?.resolved)
-              ? "the session's own folder"
-              : "approved earlier";
+          : readOnlyMcpApproved(facts, policy) && !policy.allowAllTools
+            ? "read-only by its server's hint (settings.json mcp.autoApproveReadOnly)"
+            : policy.allowAllTools
+              ? "--allow-all-tools"
+              : isFileWrite(facts) && inOwnFolder(policy, facts.paths.find((mention) => mention.access === "write")?.resolved)
+                ? "the session's own folder"
+                : "approved earlier";
   return { verdict: "allow", reason };
 }

@@ -1,6 +1,6 @@
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { PermissionFlags } from "../../src/permissions/policy.js";
 import { startHarness, waitForEvent, type Harness } from "../support/engine-harness.js";
 import { text, toolCall } from "../support/scripted-server.js";
@@ -9,11 +9,16 @@ import { mcpConfig, stdioServer } from "./mcp-support.js";
 let harness: Harness | undefined;
 let log = "";
 const logs: string[] = [];
+// The first request waits for the test server however loaded the machine is (its start-up bound is tested on its own).
+beforeEach(() => {
+  process.env.AGENT_MCP_STARTUP_WAIT_MS = "30000";
+});
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
   for (const file of logs.splice(0)) rmSync(file, { force: true });
   delete process.env.MCP_TEST_LOG;
+  delete process.env.AGENT_MCP_STARTUP_WAIT_MS;
 });
 
 function calledTools(): string[] {

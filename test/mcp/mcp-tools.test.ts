@@ -1,6 +1,6 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startHarness, waitForEvent, type Harness } from "../support/engine-harness.js";
 import { serveHttp } from "../support/mcp-test-server.js";
 import { text, toolCall } from "../support/scripted-server.js";
@@ -8,11 +8,16 @@ import { mcpConfig, SERVER_SCRIPT, stdioServer } from "./mcp-support.js";
 
 let harness: Harness | undefined;
 const logs: string[] = [];
+// The first request waits for the test server however loaded the machine is (its start-up bound is tested on its own).
+beforeEach(() => {
+  process.env.AGENT_MCP_STARTUP_WAIT_MS = "30000";
+});
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
   for (const file of logs.splice(0)) rmSync(file, { force: true });
   delete process.env.MCP_TEST_LOG;
+  delete process.env.AGENT_MCP_STARTUP_WAIT_MS;
 });
 
 function calls(log: string): { tool: string }[] {

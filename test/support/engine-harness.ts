@@ -88,7 +88,12 @@ export function testProviderConfig(baseUrl: string, overrides: Partial<ProviderC
 export function sessionPermissions(flags: PermissionFlags, settings: Settings = {}): SessionPermissions {
   const { rules, errors } = buildRules(flags, settings);
   if (errors.length > 0) throw new Error(errors.join("\n"));
-  return { flags, rules, disabledFloorChecks: settings.permissions?.floor?.disable ?? [] };
+  return {
+    flags,
+    rules,
+    disabledFloorChecks: settings.permissions?.floor?.disable ?? [],
+    ...(settings.mcp?.autoApproveReadOnly !== undefined ? { mcpReadOnly: settings.mcp.autoApproveReadOnly } : {}),
+  };
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {

@@ -5,11 +5,12 @@
  * reached the server at all.
  */
 import { spawn } from "node:child_process";
-import { appendFileSync } from "node:fs";
+import { appendFileSync, existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js";
 import { z } from "zod";
 
 function record(tool: string, args: unknown): void {
@@ -18,10 +19,17 @@ function record(tool: string, args: unknown): void {
 }
 
 export function createTestServer(): McpServer {
+  // MCP tasks (tools that must run as tasks) only when asked for, so the other tests see the usual tool list.
+  const taskStore = process.env.MCP_TEST_TASKS ? new InMemoryTaskStore() : undefined;
   const server = new McpServer(
     { name: "mini", version: "1.0.0" },
-    { capabilities: { tools: { listChanged: true } }, instructions: "Prefer mini-echo_text for echoes." },
+    {
+      capabilities: { tools: { listChanged: true }, ...(taskStore ? { tasks: { requests: { tools: { call: {} } }, cancel: {}, list: {} } } : {}) },
+      instructions: "Prefer mini-echo_text for echoes.",
+      ...(taskStore ? { taskStore } : {}),
+    },
   );
+  if (taskStore) registerTaskTools(server, taskStore);
   server.registerTool(
     "echo_text",
     { description: "Echoes the text back", inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
@@ -84,6 +92,52 @@ export function createTestServer(): McpServer {
   return server;
 }
 
+/**
+ * Two tools that require task support: `report` works through its steps (status messages as progress) and
+ * stores its result; `forever` works until the client cancels the task, then records that it saw the cancel.
+ */
+function registerTaskTools(server: McpServer, store: InMemoryTaskStore): void {
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
+  server.experimental.tasks.registerToolTask(
+    "report",
+    { description: "Writes a report as a task", inputSchema: { steps: z.number() }, execution: { taskSupport: "required" } },
+    {
+      createTask: async ({ steps }, extra) => {
+        record("report", { steps });
+        const task = await extra.taskStore.createTask({ ttl: 60_000, pollInterval: 20 });
+        void (async () => {
+          for (let step = 1; step <= steps; step++) {
+            await store.updateTaskStatus(task.taskId, "working", `step ${step} of ${steps}`);
+            await pause();
+          }
+          await store.storeTaskResult(task.taskId, "completed", { content: [{ type: "text", text: `report ready after ${steps} steps` }] });
+        })();
+        return { task };
+      },
+      getTask: async (_args, extra) => (await extra.taskStore.getTask(extra.taskId)) as never,
+      getTaskResult: async (_args, extra) => (await extra.taskStore.getTaskResult(extra.taskId)) as never,
+    },
+  );
+  server.experimental.tasks.registerToolTask(
+    "forever",
+    { description: "Works until cancelled, as a task", execution: { taskSupport: "required" } },
+    {
+      createTask: async (extra) => {
+        record("forever", {});
+        const task = await extra.taskStore.createTask({ ttl: 60_000, pollInterval: 20 });
+        void (async () => {
+          await store.updateTaskStatus(task.taskId, "working", "working on it");
+          while ((await store.getTask(task.taskId))?.status !== "cancelled") await pause();
+          record("task_cancelled", { taskId: task.taskId });
+        })();
+        return { task };
+      },
+      getTask: async (extra) => (await extra.taskStore.getTask(extra.taskId)) as never,
+      getTaskResult: async (extra) => (await extra.taskStore.getTaskResult(extra.taskId)) as never,
+    },
+  );
+}
+
 /** Serves a fresh test server per session over streamable HTTP on 127.0.0.1; resolves to its URL. */
 export async function serveHttp(): Promise<{ url: string; close(): Promise<void>; server: Server }> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
@@ -118,5 +172,12 @@ if (process.argv.includes("--stdio")) {
   record("started", { pid: process.pid });
   // A helper of the server's own (as an npx wrapper or a forking server has): it must end with the server's group.
   if (process.argv.includes("--spawn-child")) record("child", { pid: spawn("sleep", ["300"], { stdio: "ignore" }).pid });
+  // A slow start: the server answers nothing until the test creates this file (from the environment, so the
+  // server's configuration, and with it the key of its cached tool list, stays the same).
+  const marker = process.env.MCP_TEST_WAIT_FOR;
+  if (marker) {
+    while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 10));
+    record("ready", {});
+  }
   await createTestServer().connect(new StdioServerTransport());
 }

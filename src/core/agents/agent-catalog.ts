@@ -16,8 +16,21 @@ export interface AgentCatalogOptions extends AgentFileLocations {
 }
 
 /** Whether an agent may use a tool (no list means every tool). */
-export function agentAllowsTool(agent: Pick<AgentDefinition, "tools">, toolName: string): boolean {
-  return agent.tools === undefined || agent.tools.includes(toolName);
+export function agentAllowsTool(agent: Pick<AgentDefinition, "tools">, tool: string | ToolIdentity): boolean {
+  return toolInList(agent.tools, tool);
+}
+
+/** A tool as an agent's `tools` list can name it: our name, or (an MCP tool) `server/tool` or `server/*`, Copilot's spelling. */
+export interface ToolIdentity {
+  name: string;
+  mcp?: { serverName: string; toolName: string };
+}
+
+export function toolInList(list: readonly string[] | undefined, tool: string | ToolIdentity): boolean {
+  if (list === undefined) return true;
+  const { name, mcp } = typeof tool === "string" ? { name: tool, mcp: undefined } : tool;
+  if (list.includes(name)) return true;
+  return mcp !== undefined && (list.includes(`${mcp.serverName}/${mcp.toolName}`) || list.includes(`${mcp.serverName}/*`));
 }
 
 export class AgentCatalog {

@@ -3,7 +3,10 @@ import type { ServerStatus } from "../../mcp/index.js";
 import type { SlashCommand, SlashCommandResult } from "./types.js";
 
 function line(server: ServerStatus): string {
-  const detail = server.state === "connected" ? `${server.tools.length} tool${server.tools.length === 1 ? "" : "s"}` : server.state;
+  const count = `${server.tools.length} tool${server.tools.length === 1 ? "" : "s"}`;
+  // A server still starting with its tools known from its last run already offers them.
+  const detail =
+    server.state === "connected" ? count : server.state === "starting" && server.tools.length > 0 ? `starting · ${count} (from its last run)` : server.state;
   return `  ${server.name} (${server.transport}) · ${detail}${server.error ? ` · ${server.error}` : ""}`;
 }
 
@@ -65,7 +68,7 @@ export const mcpCommand: SlashCommand = {
       }
       case "reload":
         await mcp.reload();
-        await mcp.waitForStartup(5_000);
+        await mcp.waitForStartup(5_000, undefined, { cachedToo: true });
         return {
           kind: "message",
           text: `MCP servers reloaded: ${mcp.list().filter((server) => server.state === "connected").length} of ${mcp.list().length} connected.`,

@@ -25,6 +25,8 @@ export interface TaskRecord {
   intent?: string;
   toolCalls: number;
   tokens: number;
+  /** Why it takes no follow-up messages (an MCP task), said to whoever sends one. */
+  refusesMessages?: string;
 }
 
 /** What an agent's body does with the registry: answer, wait for the next message, finish. */
@@ -203,6 +205,7 @@ export class TaskRegistry {
   sendMessage(id: string, message: string): string | undefined {
     const entry = this.entries.get(id);
     if (!entry) return `No agent with id ${id}.`;
+    if (entry.record.refusesMessages) return entry.record.refusesMessages;
     if (entry.record.status !== "running" && entry.record.status !== "idle") return `Agent ${id} has ${entry.record.status}; start a new one instead.`;
     if (entry.wake) entry.wake(message);
     else entry.messages.push(message);

@@ -101,6 +101,7 @@ export function createTaskTool(host: SubagentHost, depth: number, emit: Emit): A
         systemPrompt: agent.systemPrompt,
         prompt: args.prompt,
         ...(agent.tools ? { toolNames: agent.tools } : {}),
+        ...(agent.mcpServers ? { mcpServers: agent.mcpServers } : {}),
         ...(model ? { model } : {}),
         maxTurns: host.limits.maxTurns,
       };

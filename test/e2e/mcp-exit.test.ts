@@ -1,0 +1,59 @@
+/**
+ * Ending stdio MCP servers adds no wall time to a `-p` run: a server that ignores SIGTERM is not waited for
+ * (beyond a tiny bound); its process group gets SIGKILL when the agent exits.
+ */
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { tempDir } from "../support/engine-harness.js";
+import { agentEnv, runAgent } from "../support/run-agent.js";
+import { startScriptedServer, text, type ScriptedServer } from "../support/scripted-server.js";
+
+let server: ScriptedServer;
+let home: string;
+let cwd: string;
+beforeEach(async () => {
+  server = await startScriptedServer();
+  home = tempDir("mcp-exit-home-");
+  cwd = tempDir("mcp-exit-cwd-");
+});
+afterEach(async () => {
+  await server.close();
+  rmSync(home, { recursive: true, force: true });
+  rmSync(cwd, { recursive: true, force: true });
+});
+
+const gone = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return /\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return true;
+  }
+};
+
+describe("MCP servers at exit", () => {
+  it("a stdio server that ignores SIGTERM does not hold up the end of a -p run, and is killed", async () => {
+    const record = path.join(home, "stubborn.txt");
+    // Never answers `initialize`, and shrugs off SIGTERM (noting when it came).
+    const script = [
+      "const fs = require('node:fs');",
+      `const file = ${JSON.stringify(record)};`,
+      "process.on('SIGTERM', () => fs.appendFileSync(file, ' term ' + Date.now()));",
+      "fs.writeFileSync(file, String(process.pid));",
+      "setInterval(() => {}, 1000);",
+    ].join(" ");
+    writeFileSync(path.join(home, "mcp-config.json"), JSON.stringify({ mcpServers: { stubborn: { command: process.execPath, args: ["-e", script] } } }));
+    server.enqueue(text("Done without it."));
+    // The first request waits for the server long enough that it is surely up (and trapping SIGTERM) by the end.
+    const run = await runAgent(["-p", "hello"], { env: agentEnv({ home, baseUrl: server.baseUrl, extra: { AGENT_MCP_STARTUP_WAIT_MS: "3000" } }), cwd });
+    const exitedAt = Date.now();
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Done without it.");
+    const [pid, , termAt] = readFileSync(record, "utf8").trim().split(/\s+/);
+    expect(Number(termAt)).toBeGreaterThan(0);
+    // Waiting for the group's graceful end would take the kill delay (2 s); the agent waits at most 0.1 s.
+    expect(exitedAt - Number(termAt)).toBeLessThan(1_000);
+    await expect.poll(() => gone(Number(pid))).toBe(true);
+  });
+});
