@@ -39,6 +39,8 @@ export type SessionCommand =
   | { type: "message_agent"; agentId: string; message: string }
   /** Cancels a background agent (and what it started). */
   | { type: "cancel_agent"; agentId: string }
+  /** Moves the main agent's running sync agents (or the one run by this task call) to the background (Ctrl+X B). */
+  | { type: "background_agent"; toolCallId?: string }
   | { type: "shutdown"; reason?: string };
 
 export type RunOutcome = "completed" | "task_complete" | "max_continues" | "error" | "aborted";
@@ -84,6 +86,8 @@ export interface CommandResults {
   message_agent: string | undefined;
   /** False when no such agent is running. */
   cancel_agent: boolean;
+  /** The ids of the agents moved (none when no sync agent was running). */
+  background_agent: string[];
   shutdown: void;
 }
 export type CommandResult<C extends SessionCommand> = CommandResults[C["type"]];

@@ -46,6 +46,8 @@ export interface AgentRuntimeOptions {
   onStop?(stopHookActive: boolean, signal: AbortSignal): Promise<string | undefined>;
   /** A run ended (the session emits session.idle for its main agent). */
   onRunEnd?(result: RunResult): void;
+  /** Whether to stop before the next model call (a subagent's budget); the prompt then ends as aborted. */
+  stopBeforeCall?(): boolean;
   /** Runs a user's `!cmd` (only the main agent takes them). */
   runShell?(command: string, signal: AbortSignal): Promise<void>;
 }
@@ -176,6 +178,7 @@ export class AgentRuntime {
         for (const input of this.queue.takeSteering()) this.emit("user.message", options.userMessage(input, { delivery: "steering" }));
       },
       hasPendingInput: () => this.queue.hasSteering,
+      ...(options.stopBeforeCall ? { stopBeforeCall: options.stopBeforeCall } : {}),
     };
   }
 

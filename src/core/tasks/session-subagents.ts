@@ -10,6 +10,7 @@ import type { RunResult } from "../../protocol/commands.js";
 import type { Emit, EventSink } from "../event-sink.js";
 import type { AgentDirectory } from "./agent-directory.js";
 import { createAgentTools } from "./agent-tools.js";
+import { BudgetLedger } from "./budget.js";
 import type { SubagentHost, SubagentLimits } from "./subagent-host.js";
 import { TaskRegistry, type TaskRecord, type TaskStatus } from "./task-registry.js";
 import { backgroundNotice, createTaskTool } from "./task-tool.js";
@@ -33,13 +34,20 @@ const ended = new Set<TaskStatus>(["completed", "failed", "cancelled"]);
 
 export class SessionSubagents implements SubagentHost {
   readonly registry: TaskRegistry;
+  readonly ledger: BudgetLedger;
   private readonly ids = new Map<string, number>();
   private mainToolList: AnyTool[] | undefined;
+  /** The main agent's sync agents running now, by their task call: each can be moved to the background. */
+  private readonly syncAgents = new Map<string, { agentId: string; detach(): void }>();
 
   /** Notifications in the main conversation that no model call of the main agent has seen yet. */
   private unseenNotifications = 0;
 
   constructor(private readonly deps: SessionSubagentsDeps) {
+    this.ledger = new BudgetLedger({
+      ...(deps.limits.sessionMaxTurns !== undefined ? { maxTurns: deps.limits.sessionMaxTurns } : {}),
+      ...(deps.limits.sessionMaxTokens !== undefined ? { maxTokens: deps.limits.sessionMaxTokens } : {}),
+    });
     this.registry = new TaskRegistry({ maxConcurrent: deps.limits.maxConcurrent, onChange: (record, previous) => this.changed(record, previous) });
     deps.sink.addInternal((event) => {
       if (event.agentId) return;
@@ -114,6 +122,24 @@ export class SessionSubagents implements SubagentHost {
     const count = (this.ids.get(base) ?? 0) + 1;
     this.ids.set(base, count);
     return `${base}-${count}`;
+  }
+
+  registerSync(agent: { toolCallId: string; agentId: string; detach(): void }): () => void {
+    this.syncAgents.set(agent.toolCallId, agent);
+    return () => this.syncAgents.delete(agent.toolCallId);
+  }
+
+  /**
+   * Moves the main agent's running sync agents (or the one of this task call) to the background: their task
+   * calls return at once and the registry runs them on. Returns the moved agents' ids.
+   */
+  moveToBackground(toolCallId?: string): string[] {
+    const moving = [...this.syncAgents.entries()].filter(([id]) => toolCallId === undefined || id === toolCallId);
+    for (const [id, agent] of moving) {
+      this.syncAgents.delete(id);
+      agent.detach();
+    }
+    return moving.map(([, agent]) => agent.agentId);
   }
 
   /** Whether there is any agent the model may start (no task tool without one). */
