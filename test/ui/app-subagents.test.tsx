@@ -1,0 +1,77 @@
+/**
+ * Subagents in the whole app over the real engine (the built-in agents, the scripted server routing the main
+ * agent's and the subagents' requests by their x-initiator header): the sync block with its budget, Ctrl+X B
+ * moving it to the background, and the /tasks dialog.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { renderApp } from "../support/app-harness.js";
+import type { TuiHarness } from "../support/render-tui.js";
+import { text, toolCall, type CompletionRequest, type ScriptedResponse } from "../support/scripted-server.js";
+import { TestSessionHost } from "../support/tui-host.js";
+
+let host: TestSessionHost | undefined;
+let tui: TuiHarness | undefined;
+afterEach(async () => {
+  tui?.unmount();
+  tui = undefined;
+  await host?.close();
+  host = undefined;
+});
+
+type Scripted = ScriptedResponse | Promise<ScriptedResponse>;
+
+async function startApp() {
+  const main: Scripted[] = [];
+  const agents: Scripted[] = [];
+  host = await TestSessionHost.start(
+    {},
+    {
+      responder: async (request: CompletionRequest) =>
+        (await (request.headers["x-initiator"] === "sub-agent" ? agents : main).shift()) ?? text("(nothing scripted)"),
+    },
+  );
+  tui = await renderApp(host);
+  return { host, tui, main, agents };
+}
+
+/** A response the test releases when it wants. */
+function gate(): { response: Promise<ScriptedResponse>; release(response: ScriptedResponse): void } {
+  let release: (response: ScriptedResponse) => void = () => undefined;
+  const response = new Promise<ScriptedResponse>((resolve) => (release = resolve));
+  return { response, release };
+}
+
+const task = (args: Record<string, unknown>, id = "call_task") =>
+  toolCall("task", { description: "find the auth code", prompt: "Find the auth code.", agent_type: "explore", ...args }, { id });
+
+describe("subagents in the app", () => {
+  it("Ctrl+X B moves a running sync agent to the background; the main agent goes on and hears its answer", async () => {
+    const { tui, main, agents } = await startApp();
+    const answer = gate();
+    main.push(task({ name: "finder" }), text("I will go on meanwhile."), text("The finder says: auth.ts."));
+    agents.push(answer.response);
+    tui.bus.type("find it");
+    tui.bus.press("enter");
+    // The sync block: the agent, its description, its use against its budget.
+    const block = await tui.waitForFrame((frame) => frame.includes("Explore · find the auth code"));
+    expect(block).toMatch(/turns 1\/50 · 0 tokens/);
+    tui.bus.press("ctrl+x");
+    await tui.waitForFrame((frame) => frame.includes("Ctrl+X: B moves the running agent to the background"));
+    tui.bus.type("b");
+    const moved = await tui.waitForFrame((frame) => frame.includes("I will go on meanwhile."));
+    expect(moved).toContain("Background · 1 running");
+    expect(moved).toMatch(/● Explore \(explore\) running \d+s · turns 1\/50/);
+    // The chord's B was not typed into the prompt.
+    expect(moved).not.toMatch(/› b\b/);
+    answer.release(text("It is in auth.ts."));
+    const after = await tui.waitForFrame((frame) => frame.includes("The finder says: auth.ts."));
+    expect(after).toContain("finder-1");
+  });
+
+  it("Ctrl+X B with no agent running says so", async () => {
+    const { tui } = await startApp();
+    tui.bus.press("ctrl+x");
+    tui.bus.type("b");
+    await tui.waitForFrame((frame) => frame.includes("No agent is running in the foreground."));
+  });
+});
