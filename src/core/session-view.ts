@@ -15,6 +15,8 @@ export type SessionView = Pick<
   | "hasConversation"
   | "instructionPaths"
   | "listModels"
+  | "agentRecords"
+  | "backgroundShells"
   | "subscribe"
   | "dispatch"
 >;

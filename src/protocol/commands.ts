@@ -99,7 +99,7 @@ export type InputResult =
   /** Handled by the core (a slash command that only changed state, a shell command). */
   | { kind: "done" }
   /** A slash command that needs the face: a dialog, a new session, exit. */
-  | { kind: "dialog"; dialog: "help" | "model" | "resume" | "agent" }
+  | { kind: "dialog"; dialog: "help" | "model" | "resume" | "agent" | "tasks" }
   | { kind: "new-session" }
   | { kind: "exit" }
   /** `/name` that is no command (a session.warning says so, with the closest match). */

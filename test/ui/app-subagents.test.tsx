@@ -60,7 +60,7 @@ describe("subagents in the app", () => {
     tui.bus.type("b");
     const moved = await tui.waitForFrame((frame) => frame.includes("I will go on meanwhile."));
     expect(moved).toContain("Background · 1 running");
-    expect(moved).toMatch(/● Explore \(explore\) running \d+s · turns 1\/50/);
+    expect(moved).toMatch(/● finder-1 \(explore\) running \d+s · turns 1\/50/);
     // The chord's B was not typed into the prompt.
     expect(moved).not.toMatch(/› b\b/);
     answer.release(text("It is in auth.ts."));
@@ -73,5 +73,64 @@ describe("subagents in the app", () => {
     tui.bus.press("ctrl+x");
     tui.bus.type("b");
     await tui.waitForFrame((frame) => frame.includes("No agent is running in the foreground."));
+  });
+
+  it("/tasks lists the agents; m messages one, c cancels another, Enter prints a transcript, Esc closes", async () => {
+    const { host, tui, main, agents } = await startApp();
+    const never = gate();
+    main.push(
+      toolCall("task", { description: "answer then wait", prompt: "First job.", agent_type: "explore", name: "talker", mode: "background" }, { id: "t1" }),
+      text("Started one."),
+    );
+    agents.push(text("First answer."));
+    tui.bus.type("start one");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("Started one."));
+    await tui.waitForFrame(() => host.session.agentRecords[0]?.status === "idle");
+    main.push(
+      toolCall("task", { description: "a slow job", prompt: "Slow job.", agent_type: "explore", name: "slow", mode: "background" }, { id: "t2" }),
+      text("Started two."),
+    );
+    agents.push(never.response);
+    tui.bus.type("start two");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("Started two.") && frame.includes("1 running · 1 idle"));
+
+    tui.bus.type("/tasks");
+    tui.bus.press("enter");
+    const list = await tui.waitForFrame((frame) => frame.includes("Background tasks"));
+    expect(list).toMatch(/❯ ○ talker-1 \(explore\) idle \d+s · answer then wait/);
+    expect(list).toMatch(/● slow-1 \(explore\) running \d+s · a slow job/);
+
+    // m: a follow-up for the idle agent, which wakes and answers.
+    agents.push(text("Second answer."));
+    tui.bus.type("m");
+    await tui.waitForFrame((frame) => frame.includes("Message to talker-1:"));
+    tui.bus.type("and the tests?");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("Sent to talker-1."));
+    await tui.waitForFrame(() => host.session.agentRecords[0]?.latestResponse === "Second answer.");
+
+    // c on the running one cancels it.
+    tui.bus.press("down");
+    tui.bus.type("c");
+    await tui.waitForFrame((frame) => frame.includes("Cancelled slow-1."));
+    expect(host.session.agentRecords[1]?.status).toBe("cancelled");
+
+    // Enter on the first prints its transcript into the history and closes the dialog.
+    tui.bus.press("up");
+    tui.bus.press("enter");
+    const printed = await tui.waitForFrame((frame) => frame.includes("talker-1 transcript"));
+    expect(printed).toContain("› First job.");
+    expect(printed).toContain("First answer.");
+    expect(printed).toContain("› and the tests?");
+    expect(printed).toContain("Second answer.");
+    expect(printed).not.toContain("Background tasks");
+
+    tui.bus.type("/tasks");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("Background tasks"));
+    tui.bus.press("escape");
+    await tui.waitForFrame((frame) => !frame.includes("Background tasks"));
   });
 });

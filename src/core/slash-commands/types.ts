@@ -12,7 +12,7 @@ export type SlashCommandResult =
   /** Send this prompt to the model. */
   | { kind: "prompt"; prompt: string }
   /** Open a dialog the front end provides. */
-  | { kind: "dialog"; dialog: "help" | "model" | "resume" | "agent" }
+  | { kind: "dialog"; dialog: "help" | "model" | "resume" | "agent" | "tasks" }
   /** Start a fresh session in the same directory. */
   | { kind: "new-session" }
   | { kind: "exit" };

@@ -10,6 +10,7 @@ import type { RunResult } from "../../protocol/commands.js";
 import type { Emit, EventSink } from "../event-sink.js";
 import type { AgentDirectory } from "./agent-directory.js";
 import { createAgentTools } from "./agent-tools.js";
+import { AgentTranscripts } from "./agent-transcripts.js";
 import { BudgetLedger } from "./budget.js";
 import type { SubagentHost, SubagentLimits } from "./subagent-host.js";
 import { TaskRegistry, type TaskRecord, type TaskStatus } from "./task-registry.js";
@@ -35,6 +36,7 @@ const ended = new Set<TaskStatus>(["completed", "failed", "cancelled"]);
 export class SessionSubagents implements SubagentHost {
   readonly registry: TaskRegistry;
   readonly ledger: BudgetLedger;
+  private readonly transcripts = new AgentTranscripts();
   private readonly ids = new Map<string, number>();
   private mainToolList: AnyTool[] | undefined;
   /** The main agent's sync agents running now, by their task call: each can be moved to the background. */
@@ -50,7 +52,7 @@ export class SessionSubagents implements SubagentHost {
     });
     this.registry = new TaskRegistry({ maxConcurrent: deps.limits.maxConcurrent, onChange: (record, previous) => this.changed(record, previous) });
     deps.sink.addInternal((event) => {
-      if (event.agentId) return;
+      if (event.agentId) return this.transcripts.add(event);
       if (event.type === "system.notification") this.unseenNotifications++;
       else if (event.type === "assistant.turn_start") this.unseenNotifications = 0;
     });
@@ -168,6 +170,7 @@ export class SessionSubagents implements SubagentHost {
     const answers = new Map<string, string[]>();
     const ends = new Map<string, SessionEvent>();
     for (const event of events) {
+      this.transcripts.add(event);
       if (event.agentId && "parentToolCallId" in event.data && typeof event.data.parentToolCallId === "string")
         agentOf.set(event.data.parentToolCallId, event.agentId);
       if (event.agentId && event.type === "assistant.message" && event.data.content.trim() !== "" && !event.data.toolRequests?.length) {
@@ -197,6 +200,7 @@ export class SessionSubagents implements SubagentHost {
         ...(failed ? { error: end?.type === "subagent.failed" ? end.data.error : "interrupted: the session ended while the agent was running" } : {}),
         toolCalls: 0,
         tokens: 0,
+        transcript: this.transcripts.of(id),
       });
       const base = id.replace(/-\d+$/, "");
       const count = Number(/-(\d+)$/.exec(id)?.[1] ?? 0);
@@ -205,8 +209,9 @@ export class SessionSubagents implements SubagentHost {
   }
 
   private changed(record: TaskRecord, previous: TaskStatus | undefined): void {
+    if (previous === undefined) record.transcript = this.transcripts.of(record.id);
     if (previous === record.status) return;
-    this.deps.emit("session.background_tasks_changed", {});
+    this.emitTasksChanged();
     const identity = { toolCallId: record.toolCallId, agentName: record.agentType, agentDisplayName: record.displayName };
     if (record.status === "completed") {
       this.deps.emit("subagent.completed", {
@@ -221,6 +226,11 @@ export class SessionSubagents implements SubagentHost {
     const notice = backgroundNotice(record);
     // An agent that ends right after answering was already announced by its answer.
     if (notice && !(record.status === "completed" && previous === "idle")) this.notifyMain({ kind: "agent_completed", content: notice });
-    if (ended.has(record.status)) this.deps.emit("session.background_tasks_changed", {});
+    if (ended.has(record.status)) this.emitTasksChanged();
+  }
+
+  private emitTasksChanged(): void {
+    const agents = this.registry.active().map((record) => ({ toolCallId: record.toolCallId, agentId: record.id, status: record.status as "running" | "idle" }));
+    this.deps.emit("session.background_tasks_changed", { agents });
   }
 }

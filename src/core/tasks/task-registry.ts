@@ -3,6 +3,8 @@
  * turns and latest response, their message queue and cancellation, and the concurrency cap. It stores and
  * wakes; it does not reason. A waiting (idle) agent gives its slot back; a message wakes it.
  */
+import type { AgentTranscriptLine } from "./agent-transcripts.js";
+
 export type TaskStatus = "running" | "idle" | "completed" | "failed" | "cancelled";
 
 export interface TaskRecord {
@@ -25,6 +27,8 @@ export interface TaskRecord {
   intent?: string;
   toolCalls: number;
   tokens: number;
+  /** What it said and did, as short lines (for /tasks); the session fills it. */
+  transcript?: readonly AgentTranscriptLine[];
 }
 
 /** What an agent's body does with the registry: answer, wait for the next message, finish. */

@@ -172,6 +172,7 @@ export function App(props: AppProps) {
             close={() => setDialog(undefined)}
             commands={slashCommands}
             notify={(text) => store.addLocal({ kind: "notice", id: `notice-${Date.now()}`, level: "error", text })}
+            print={(title, text) => store.addLocal({ kind: "output", id: `output-${Date.now()}`, title, text })}
           />
         </FitBox>
       )}

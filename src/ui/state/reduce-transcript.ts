@@ -307,6 +307,18 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
         { kind: "subagent", id: event.id, name: event.data.agentDisplayName, status: failed ? "failed" : "completed", detail },
       );
     }
+    case "session.background_tasks_changed": {
+      // Which agents work and which wait for a message; each named by its id from now on (as /tasks names it).
+      const agents = new Map((event.data.agents ?? []).map((agent) => [agent.toolCallId, agent]));
+      if (agents.size === 0) return state;
+      return {
+        ...state,
+        background: state.background.map((task) => {
+          const agent = agents.get(task.id);
+          return agent && (task.status === "running" || task.status === "idle") ? { ...task, name: agent.agentId, status: agent.status } : task;
+        }),
+      };
+    }
     case "system.notification":
       return append(state, { kind: "notice", id: event.id, level: "info", text: event.data.content });
     default:
