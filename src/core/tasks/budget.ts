@@ -22,7 +22,8 @@ export interface SessionBudget {
   maxTokens?: number;
 }
 
-const formatCount = (count: number) => count.toLocaleString("en-US");
+/** 100000 → "100,000" (without toLocaleString: ICU is slow, and this runs as each agent starts). */
+const formatCount = (count: number) => String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
 const calls = (count: number) => `${formatCount(count)} model call${count === 1 ? "" : "s"}`;
 
