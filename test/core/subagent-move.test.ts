@@ -74,6 +74,9 @@ describe("moving a sync agent to the background", () => {
     const notice = await waitForEvent(h, (event) => event.type === "system.notification");
     expect(notice.type === "system.notification" && notice.data.content).toContain("mover-1");
     expect(h.session.engine.agentRecords[0]?.latestResponse).toBe("The moved answer.");
+    // Its transcript (for /tasks) has its whole story, from before the move too.
+    await h.session.dispatch({ type: "input", text: "/tasks view mover-1" });
+    expect(h.ofType("session.info").at(-1)?.data.message).toBe("mover-1 (explore, idle): look around\n\n› Find the answer.\n\nThe moved answer.");
     // An interrupt of the main agent no longer reaches it; cancelling it through the registry does.
     h.session.interrupt();
     expect(h.session.engine.agentRecords[0]?.status).toBe("idle");
