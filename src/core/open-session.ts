@@ -252,6 +252,12 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       }),
     ...(mcp ? { mcp } : {}),
     backgroundTasks: (): BackgroundTasks => ({ agents: session.backgroundAgents, shells: shells.backgroundShells() }),
+    stopShell: async (shellId: string) => {
+      const shell = shells.get(shellId);
+      if (!shell?.running) return false;
+      await shells.stop(shell);
+      return true;
+    },
     syncLog: () => writer.sync(),
     dispose: () => {
       stopAnnouncing();

@@ -39,6 +39,8 @@ export type SessionCommand =
   | { type: "message_agent"; agentId: string; message: string }
   /** Cancels a background agent (and what it started). */
   | { type: "cancel_agent"; agentId: string }
+  /** Stops a background shell (/tasks). */
+  | { type: "stop_shell"; shellId: string }
   /** Moves the main agent's running sync agents (or the one run by this task call) to the background (Ctrl+X B). */
   | { type: "background_agent"; toolCallId?: string }
   | { type: "shutdown"; reason?: string };
@@ -86,6 +88,8 @@ export interface CommandResults {
   message_agent: string | undefined;
   /** False when no such agent is running. */
   cancel_agent: boolean;
+  /** False when no such shell was running. */
+  stop_shell: Promise<boolean>;
   /** The ids of the agents moved (none when no sync agent was running). */
   background_agent: string[];
   shutdown: void;

@@ -20,16 +20,13 @@ afterEach(async () => {
 
 type Scripted = ScriptedResponse | Promise<ScriptedResponse>;
 
-async function startApp() {
+async function startApp(flags: Parameters<typeof TestSessionHost.start>[0] = {}) {
   const main: Scripted[] = [];
   const agents: Scripted[] = [];
-  host = await TestSessionHost.start(
-    {},
-    {
-      responder: async (request: CompletionRequest) =>
-        (await (request.headers["x-initiator"] === "sub-agent" ? agents : main).shift()) ?? text("(nothing scripted)"),
-    },
-  );
+  host = await TestSessionHost.start(flags, {
+    responder: async (request: CompletionRequest) =>
+      (await (request.headers["x-initiator"] === "sub-agent" ? agents : main).shift()) ?? text("(nothing scripted)"),
+  });
   tui = await renderApp(host);
   return { host, tui, main, agents };
 }
@@ -132,5 +129,21 @@ describe("subagents in the app", () => {
     await tui.waitForFrame((frame) => frame.includes("Background tasks"));
     tui.bus.press("escape");
     await tui.waitForFrame((frame) => !frame.includes("Background tasks"));
+  });
+
+  it("/tasks stops a background shell with c", async () => {
+    const { host, tui, main } = await startApp({ allowAllTools: true });
+    main.push(toolCall("bash", { command: "sleep 30", description: "Sleep a while", mode: "async", shellId: "sleeper" }), text("It sleeps."));
+    tui.bus.type("sleep in the background");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("It sleeps."));
+    expect(host.session.backgroundShells.map((shell) => shell.shellId)).toEqual(["sleeper"]);
+    tui.bus.type("/tasks");
+    tui.bus.press("enter");
+    const list = await tui.waitForFrame((frame) => frame.includes("Background tasks"));
+    expect(list).toContain("❯ ● shell sleeper running Sleep a while");
+    tui.bus.type("c");
+    await tui.waitForFrame((frame) => frame.includes("Stopped shell sleeper."), 10_000);
+    expect(host.session.backgroundShells).toEqual([]);
   });
 });

@@ -31,6 +31,14 @@ export const tasksCommand: SlashCommand = {
       };
     }
     const record = records.find((candidate) => candidate.id === id);
+    // `cancel` takes a background shell's id too.
+    if (!record && verb === "cancel" && session.backgroundShells.some((shell) => shell.shellId === id)) {
+      return session
+        .dispatch({ type: "stop_shell", shellId: id })
+        .then((stopped) =>
+          stopped ? { kind: "message", text: `Stopped shell ${id}.` } : { kind: "message", level: "warning", text: `Shell ${id} is not running.` },
+        );
+    }
     if (!record) return { kind: "message", level: "error", text: `No agent ${id || "given"}. Usage: /tasks [view|send|cancel <id> [message]]` };
     switch (verb) {
       case "view":

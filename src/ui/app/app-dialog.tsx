@@ -41,6 +41,7 @@ function TasksDialogFor({ host, theme, width, close, print }: DialogProps) {
       }}
       onMessage={(id, text) => session.dispatch({ type: "message_agent", agentId: id, message: text })}
       onCancel={(id) => session.dispatch({ type: "cancel_agent", agentId: id })}
+      onStopShell={(shellId) => session.dispatch({ type: "stop_shell", shellId })}
       onClose={close}
     />
   );

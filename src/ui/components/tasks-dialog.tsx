@@ -1,7 +1,7 @@
 /**
  * /tasks: the session's background agents and shells (status, elapsed time, description). ↑/↓ pick one;
  * Enter prints an agent's transcript into the history; m writes it a message (Enter sends, Esc goes back);
- * c or x cancels it; Esc closes. Shells are listed (they stop with the agent's stop_bash, or at exit).
+ * c or x cancels it (a shell: stops its processes); Esc closes.
  */
 import { Box, Text } from "ink";
 import { useRef, useState } from "react";
@@ -34,6 +34,8 @@ export interface TasksDialogProps {
   onMessage(id: string, text: string): string | undefined;
   /** Cancels the agent; false when it was not running. */
   onCancel(id: string): boolean;
+  /** Stops the shell; resolves false when it was not running. */
+  onStopShell(shellId: string): Promise<boolean>;
   onClose(): void;
   /** The clock (tests pin it). */
   now?: () => number;
@@ -97,8 +99,14 @@ export function TasksDialog(props: TasksDialogProps) {
         setState(live(agent.status) ? { index, draft: "" } : { index, notice: `${agent.id} has ${agent.status}; it takes no more messages.` });
       } else if ((letter === "c" || letter === "x") && agent) {
         setState({ index, notice: props.onCancel(agent.id) ? `Cancelled ${agent.id}.` : `${agent.id} is not running.` });
-      } else if ((letter === "c" || letter === "x" || letter === "m") && row?.kind === "shell") {
-        setState({ index, notice: "Shells are stopped by the agent (stop_bash), or when the session ends." });
+      } else if ((letter === "c" || letter === "x") && row?.kind === "shell") {
+        const { shellId } = row;
+        setState({ index, notice: `Stopping shell ${shellId}…` });
+        void props.onStopShell(shellId).then((stopped) => {
+          if (!closed.current) setState({ ...stateRef.current, notice: stopped ? `Stopped shell ${shellId}.` : `Shell ${shellId} is not running.` });
+        });
+      } else if (letter === "m" && row?.kind === "shell") {
+        setState({ index, notice: "A shell takes no messages." });
       }
     }
     return true;
