@@ -7,7 +7,8 @@
  *
  * Then the interactive TUI in a pty (bench/tui.ts): first frame, CPU per 1,000 streamed tokens at 10 and
  * 2,000 prior messages, resume of a 10,002-event session (TUI and headless), keystroke echo with 2,000
- * messages in the history.
+ * messages in the history. Then ten background agents streaming at once in the TUI (bench/tui-agents.ts): CPU
+ * per streamed token against one agent, and keystroke echo while they stream.
  *
  * Env: BENCH_RUNS (default 15), BENCH_WARMUPS (default 2), BENCH_RSS_RUNS (default 5),
  * BENCH_TUI_CPU_RUNS (default 5), BENCH_TUI_KEYS (default 30).
@@ -24,6 +25,7 @@ import { benchMcp } from "./mcp.js";
 import { benchSubagent } from "./subagents.js";
 import { benchTodoStore } from "./todo-store.js";
 import { benchTui } from "./tui.js";
+import { benchBackgroundAgents } from "./tui-agents.js";
 import { createWorkspace, FINAL_TEXT, LONG_PROMPT, LONG_TAIL, LONG_TEXT, startBenchServer, TOOL_PROMPT } from "./scenario.js";
 
 const repo = (relative: string) => fileURLToPath(new URL(`../${relative}`, import.meta.url));
@@ -231,6 +233,15 @@ async function main(): Promise<void> {
       const message = error instanceof Error ? error.message : String(error);
       console.error(`bench: the TUI measurements failed: ${message}`);
       rows.push({ name: "TUI measurements", agent: "error", baseline: "—", ratio: undefined, target: "run", pass: false, data: { error: message } });
+    }
+
+    // 7. The TUI with ten background agents streaming at once.
+    try {
+      rows.push(...(await benchBackgroundAgents({ agent: AGENT, cwd: ws.cwd, root: ws.root, env: cleanEnv, cpuRuns: TUI_CPU_RUNS, keys: TUI_KEYS })));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(`bench: the background-agents measurements failed: ${message}`);
+      rows.push({ name: "TUI with background agents", agent: "error", baseline: "—", ratio: undefined, target: "run", pass: false, data: { error: message } });
     }
 
     const timings = new Map([...startup, ...twoTurn, ...mcpRuns, ...long]);

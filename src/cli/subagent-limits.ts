@@ -1,6 +1,7 @@
 /**
  * The subagent limits for a run: the command line first, then the environment (ours, then Copilot's name),
- * then settings.json's `subagents`, then the defaults. Concurrency is capped at 256.
+ * then settings.json's `subagents`, then the defaults. Concurrency is capped at 256. The token, time and
+ * session budgets come from settings only (no limit by default).
  */
 import type { Settings } from "../config/settings.js";
 import { DEFAULT_SUBAGENT_LIMITS } from "../core/tasks/limits.js";
@@ -25,5 +26,9 @@ export function subagentLimits(flags: { maxTurns?: number }, env: NodeJS.Process
         DEFAULT_SUBAGENT_LIMITS.maxConcurrent,
     ),
     maxTurns: flags.maxTurns ?? fromSettings.maxTurns ?? DEFAULT_SUBAGENT_LIMITS.maxTurns,
+    ...(fromSettings.maxTokens !== undefined ? { maxTokens: fromSettings.maxTokens } : {}),
+    ...(fromSettings.maxDurationMs !== undefined ? { maxDurationMs: fromSettings.maxDurationMs } : {}),
+    ...(fromSettings.sessionMaxTurns !== undefined ? { sessionMaxTurns: fromSettings.sessionMaxTurns } : {}),
+    ...(fromSettings.sessionMaxTokens !== undefined ? { sessionMaxTokens: fromSettings.sessionMaxTokens } : {}),
   };
 }

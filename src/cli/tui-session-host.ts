@@ -87,7 +87,9 @@ export class TuiSessionHost implements SessionHost {
       agentHome: boot.agentHome,
       cwd: options.cwd,
       provider: createOpenAIChatProvider(config),
-      createProvider: (model) => createOpenAIChatProvider({ ...config, model }),
+      // A subagent's requests say so (x-initiator), in the TUI as in -p.
+      createProvider: (model, extra) =>
+        createOpenAIChatProvider({ ...config, model, ...(extra?.initiator ? { headers: { ...config.headers, "x-initiator": extra.initiator } } : {}) }),
       providerConfig: config,
       mode: options.mode,
       maxAutopilotContinues: boot.maxAutopilotContinues,

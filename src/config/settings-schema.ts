@@ -32,12 +32,19 @@ export const settingsSchema = z.looseObject({
   model: z.string().optional(),
   defaultMode: z.enum(["interactive", "plan", "autopilot"]).optional(),
   maxAutopilotContinues: z.number().int().min(0).optional(),
-  /** Subagents' limits: nesting depth, background agents at once, model calls per subagent prompt. */
+  /**
+   * Subagents' limits: nesting depth, background agents at once, and budgets: per agent (model calls per
+   * prompt, tokens, working time) and for all the session's subagents together (model calls, tokens).
+   */
   subagents: z
     .object({
       maxDepth: z.number().int().min(1).max(128).optional(),
       maxConcurrency: z.number().int().min(1).max(256).optional(),
       maxTurns: z.number().int().min(1).optional(),
+      maxTokens: z.number().int().min(1).optional(),
+      maxDurationMs: z.number().int().min(1).optional(),
+      sessionMaxTurns: z.number().int().min(1).optional(),
+      sessionMaxTokens: z.number().int().min(1).optional(),
     })
     .optional(),
   permissions: z

@@ -36,6 +36,8 @@ export interface LoopContext {
   beforeModelCall?(): void;
   /** Input waiting to be taken (steering): the loop goes on for it even if the model was done. */
   hasPendingInput?(): boolean;
+  /** Whether the agent must stop before its next model call (a subagent over its budget). */
+  stopBeforeCall?(): boolean;
 }
 
 export type LoopOutcome =
@@ -148,6 +150,8 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
 export async function runToolLoop(ctx: LoopContext, signal: AbortSignal): Promise<LoopOutcome> {
   for (;;) {
     ctx.beforeModelCall?.();
+    // Checked before the turn starts, so every turn_start in the log is a model call made.
+    if (ctx.stopBeforeCall?.()) return { kind: "aborted" };
     const outcome = await runTurn(ctx, signal);
     if (outcome.kind === "tools") continue;
     if (outcome.kind === "final" && ctx.hasPendingInput?.()) continue;

@@ -298,6 +298,10 @@ export class AgentSession {
         return this.subagents.registry.sendMessage(command.agentId, command.message);
       case "cancel_agent":
         return this.subagents.registry.cancel(command.agentId);
+      case "stop_shell":
+        return this.options.stopShell?.(command.shellId) ?? Promise.resolve(false);
+      case "background_agent":
+        return this.subagents.moveToBackground(command.toolCallId);
       case "shutdown":
         return this.shutdown(command.reason ? "error" : "routine", command.reason);
     }

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { RunResult } from "../protocol/commands.js";
+import type { SessionEvent } from "../protocol/events/index.js";
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
 import { Conversation } from "./conversation.js";
@@ -14,6 +15,7 @@ import type { Emit, EventSink } from "./event-sink.js";
 import type { ModePreset } from "./modes.js";
 import type { SessionHooks } from "./session-hooks.js";
 import { AgentRuntime } from "./runtime/agent-runtime.js";
+import { budgetReasons, type BudgetLedger } from "./tasks/budget.js";
 import type { ToolRunEnvironment } from "./tool-runner.js";
 import { ToolSet } from "./tool-set.js";
 import type { AnyTool } from "../tools/define-tool.js";
@@ -33,6 +35,12 @@ export interface ChildAgentSpec {
   model?: string;
   /** Model calls allowed per prompt before the agent is stopped (a runaway guard). */
   maxTurns?: number;
+  /** Tokens (input + output) over the agent's life. */
+  maxTokens?: number;
+  /** Working time over the agent's life (idle time between prompts does not count). */
+  maxDurationMs?: number;
+  /** What all the session's subagents have used together, against the session's budget. */
+  ledger?: BudgetLedger;
   /** The agent's name for hooks (subagentStart/Stop matchers, agentName on its tool calls); its agentId when absent. */
   agentName?: string;
   agentDisplayName?: string;
@@ -75,14 +83,18 @@ export interface ChildUsage {
   turns: number;
   toolCalls: number;
   tokens: number;
+  /** Time spent working (running prompts), in ms; updated when a prompt ends. */
+  workedMs: number;
 }
 
 export class ChildAgent {
-  readonly usage: ChildUsage = { turns: 0, toolCalls: 0, tokens: 0 };
+  readonly usage: ChildUsage = { turns: 0, toolCalls: 0, tokens: 0, workedMs: 0 };
   private readonly runtime: AgentRuntime;
   private readonly unfold: () => void;
   private turnsThisRun = 0;
   private budgetHit: string | undefined;
+  /** The one budget that is per prompt: a new prompt may run again after it. */
+  private readonly turnBudgetReason: string | undefined;
   private started = false;
   private readonly emit: Emit;
   private readonly hooks: ChildAgentDeps["hooks"];
@@ -92,25 +104,28 @@ export class ChildAgent {
     readonly spec: ChildAgentSpec,
     deps: ChildAgentDeps,
   ) {
+    this.turnBudgetReason = spec.maxTurns !== undefined ? budgetReasons.turns(spec.maxTurns) : undefined;
     const scoped = deps.sink.scoped({ agentId: spec.agentId, parentToolCallId: spec.parentToolCallId });
     const conversation = new Conversation(spec.agentId);
     this.unfold = deps.sink.addInternal((event) => {
       conversation.apply(event);
       if (event.agentId !== spec.agentId) return;
       if (event.type === "tool.execution_start") this.usage.toolCalls++;
-      if (event.type === "assistant.usage") this.usage.tokens += (event.data.inputTokens ?? 0) + (event.data.outputTokens ?? 0);
     });
-    // The budget is checked where each model call starts: over it, the agent is stopped with a reason.
+    // Use is counted as it happens; the budgets are checked before each model call (checkBudget).
     const emit: Emit = (type, data) => {
-      if (type === "assistant.turn_start") {
+      const emitted = scoped(type, data);
+      const event = emitted as SessionEvent;
+      if (event.type === "assistant.turn_start") {
         this.usage.turns++;
         this.turnsThisRun++;
-        if (spec.maxTurns !== undefined && this.turnsThisRun > spec.maxTurns && !this.budgetHit) {
-          this.budgetHit = `it reached its turn budget (${spec.maxTurns} model calls)`;
-          queueMicrotask(() => this.runtime.interrupt());
-        }
+        spec.ledger?.addTurn();
+      } else if (event.type === "assistant.usage") {
+        const tokens = (event.data.inputTokens ?? 0) + (event.data.outputTokens ?? 0);
+        this.usage.tokens += tokens;
+        spec.ledger?.addTokens(tokens);
       }
-      return scoped(type, data);
+      return emitted;
     };
     this.emit = emit;
     this.hooks = deps.hooks;
@@ -143,6 +158,7 @@ export class ChildAgent {
       recordCall: deps.recordCall,
       onTurnEnd: deps.onTurnEnd,
       systemPrompt: () => spec.systemPrompt,
+      stopBeforeCall: () => this.checkBudget(),
       ...(hooks?.has("subagentStop")
         ? { onStop: (active: boolean, stopSignal: AbortSignal) => hooks.subagentStop(emit, agentName, "end_turn", active, stopSignal) }
         : {}),
@@ -154,13 +170,38 @@ export class ChildAgent {
     return this.runtime.busy;
   }
 
-  /** Runs one prompt to its end; `signal` (the caller's) stops it. A budget hit ends it as an error. */
+  /** Whether a budget is spent (the first reason found is kept): the agent makes no more model calls. */
+  private checkBudget(): boolean {
+    const { spec } = this;
+    if (this.turnBudgetReason && this.turnsThisRun >= (spec.maxTurns ?? Infinity)) this.budgetHit ??= this.turnBudgetReason;
+    else if (spec.maxTokens !== undefined && this.usage.tokens >= spec.maxTokens) this.budgetHit ??= budgetReasons.tokens(spec.maxTokens);
+    else this.budgetHit ??= spec.ledger?.spent();
+    return this.budgetHit !== undefined;
+  }
+
+  /** Stops the agent now, in the middle of what it does (its time is up). */
+  private stopNow(reason: string): void {
+    this.budgetHit ??= reason;
+    this.runtime.interrupt();
+  }
+
+  /**
+   * Runs one prompt to its end; `signal` (the caller's) stops it. A budget hit ends it as an error, unless
+   * the answer was already whole when the stop landed.
+   */
   async run(prompt: string, signal: AbortSignal): Promise<RunResult> {
     if (signal.aborted) return { outcome: "aborted", finalMessage: "", continuations: 0 };
     this.turnsThisRun = 0;
-    this.budgetHit = undefined;
+    // Lifetime budgets stay spent across prompts; the per-prompt turn budget starts again.
+    if (this.budgetHit === this.turnBudgetReason) this.budgetHit = undefined;
     const onAbort = () => this.runtime.interrupt();
     signal.addEventListener("abort", onAbort, { once: true });
+    const startedAt = Date.now();
+    const { maxDurationMs } = this.spec;
+    const timer =
+      maxDurationMs !== undefined
+        ? setTimeout(() => this.stopNow(budgetReasons.duration(maxDurationMs)), Math.max(0, maxDurationMs - this.usage.workedMs))
+        : undefined;
     try {
       // subagentStart's additionalContext goes before the agent's first prompt (seed 004).
       if (!this.started) {
@@ -178,10 +219,16 @@ export class ChildAgent {
         if (context) prompt = `${context}\n\n${prompt}`;
         await this.ownServers?.ready();
       }
-      const result = await this.runtime.submit({ prompt });
-      if (this.budgetHit) return { ...result, outcome: "error", error: { kind: "budget", message: `The agent was stopped: ${this.budgetHit}.` } };
-      return result;
+      const result = this.checkBudget() ? undefined : await this.runtime.submit({ prompt });
+      if (result && (!this.budgetHit || result.outcome === "completed")) return result;
+      return {
+        ...(result ?? { finalMessage: "", continuations: 0 }),
+        outcome: "error",
+        error: { kind: "budget", message: `stopped by its budget: ${this.budgetHit}` },
+      };
     } finally {
+      clearTimeout(timer);
+      this.usage.workedMs += Date.now() - startedAt;
       signal.removeEventListener("abort", onAbort);
     }
   }

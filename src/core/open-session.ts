@@ -125,7 +125,10 @@ export interface OpenedSession {
 function unfinishedAgents(events: readonly SessionEvent[]): SessionEventOf<"subagent.started">[] {
   const ended = new Set<string>();
   for (const event of events) if (event.type === "subagent.completed" || event.type === "subagent.failed") ended.add(event.data.toolCallId);
-  return events.filter((event): event is SessionEventOf<"subagent.started"> => event.type === "subagent.started" && !ended.has(event.data.toolCallId));
+  // One per task call: a sync agent moved to the background was announced twice (sync, then background).
+  const unfinished = new Map<string, SessionEventOf<"subagent.started">>();
+  for (const event of events) if (event.type === "subagent.started" && !ended.has(event.data.toolCallId)) unfinished.set(event.data.toolCallId, event);
+  return [...unfinished.values()];
 }
 
 export async function openSession(options: OpenSessionOptions): Promise<OpenedSession> {
@@ -275,6 +278,12 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     database,
     agentMcp,
     backgroundTasks: (): BackgroundTasks => ({ agents: session.backgroundAgents, shells: shells.backgroundShells() }),
+    stopShell: async (shellId: string) => {
+      const shell = shells.get(shellId);
+      if (!shell?.running) return false;
+      await shells.stop(shell);
+      return true;
+    },
     syncLog: () => writer.sync(),
     dispose: () => {
       stopAnnouncing();

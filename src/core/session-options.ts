@@ -44,6 +44,8 @@ export interface AgentSessionOptions {
   /** The agents a session can delegate to or run as (loaded on first use); built-ins only when absent. */
   agents?: AgentDirectory;
   backgroundTasks(): BackgroundTasks;
+  /** Stops a background shell (its whole process group); false when there is no such running shell. */
+  stopShell?(shellId: string): Promise<boolean>;
   /** Flushes the log to disk (turn boundaries). */
   syncLog(): void;
   /** Releases what the session holds (background shells, the log); called by shutdown(). */

@@ -16,6 +16,8 @@ export type SessionView = Pick<
   | "instructionPaths"
   | "listModels"
   | "todos"
+  | "agentRecords"
+  | "backgroundShells"
   | "subscribe"
   | "dispatch"
 >;

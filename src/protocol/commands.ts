@@ -51,6 +51,10 @@ export type SessionCommand =
   | { type: "set_instruction"; path: string; enabled: boolean }
   /** /session delete: removes another stored session (never the running one, nor one another process holds). */
   | { type: "delete_session"; id: string }
+  /** Stops a background shell (/tasks). */
+  | { type: "stop_shell"; shellId: string }
+  /** Moves the main agent's running sync agents (or the one run by this task call) to the background (Ctrl+X B). */
+  | { type: "background_agent"; toolCallId?: string }
   | { type: "shutdown"; reason?: string };
 
 export type RunOutcome = "completed" | "task_complete" | "max_continues" | "error" | "aborted";
@@ -103,6 +107,10 @@ export interface CommandResults {
   add_dir: string | undefined;
   set_instruction: string | undefined;
   delete_session: Promise<string | undefined>;
+  /** False when no such shell was running. */
+  stop_shell: Promise<boolean>;
+  /** The ids of the agents moved (none when no sync agent was running). */
+  background_agent: string[];
   shutdown: void;
 }
 export type CommandResult<C extends SessionCommand> = CommandResults[C["type"]];
@@ -114,7 +122,7 @@ export type InputResult =
   /** Handled by the core (a slash command that only changed state, a shell command). */
   | { kind: "done" }
   /** A slash command that needs the face: a dialog, a new session, exit. */
-  | { kind: "dialog"; dialog: "help" | "model" | "resume" | "agent" }
+  | { kind: "dialog"; dialog: "help" | "model" | "resume" | "agent" | "tasks" }
   | { kind: "new-session" }
   | { kind: "exit" }
   /** Text a command produced for the person (a plan, a checkpoint): shown as a block, printed to stdout by -p. */

@@ -18,4 +18,17 @@ describe("subagent limits", () => {
       maxTurns: 9,
     });
   });
+
+  it("take the token, time and session budgets from settings", () => {
+    const settings = { subagents: { maxTokens: 5000, maxDurationMs: 60_000, sessionMaxTurns: 200, sessionMaxTokens: 90_000 } };
+    expect(subagentLimits({}, {}, settings)).toEqual({
+      maxDepth: 6,
+      maxConcurrent: 8,
+      maxTurns: 50,
+      maxTokens: 5000,
+      maxDurationMs: 60_000,
+      sessionMaxTurns: 200,
+      sessionMaxTokens: 90_000,
+    });
+  });
 });

@@ -48,6 +48,13 @@ describe("background status", () => {
     expect(frame).not.toMatch(/completed \d/);
   });
 
+  it("shows a running agent's use against its budget", async () => {
+    const use = { turns: 3, tokens: 2_500, budget: { maxTurns: 50, maxDurationMs: 600_000 } };
+    tui = renderTui(<BackgroundStatus tasks={[task({ use, intent: "grep auth" })]} shells={0} theme={plainTheme} width={120} now={65_000} />);
+    const frame = await tui.waitForFrame((text) => text.includes("Background"));
+    expect(frame).toContain("● explore-auth (explore) running 1m 05s · turns 3/50 · 2.5k tokens · 1m 05s/10m 00s — grep auth");
+  });
+
   it("shows background shells alone", async () => {
     tui = renderTui(<BackgroundStatus tasks={[]} shells={1} theme={plainTheme} width={80} />);
     expect(await tui.waitForFrame((text) => text !== "")).toBe("Background · 1 shell");

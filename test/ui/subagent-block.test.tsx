@@ -38,8 +38,53 @@ describe("a sync subagent under its task call", () => {
     tui = renderTui(<RunningTools tools={state.running} theme={plainTheme} width={80} now={5000} />);
     await tui.flush();
     const frame = tui.frame();
-    expect(frame).toContain("Explore · find the auth code (4s) · 2 tool calls");
+    expect(frame).toContain("Explore · find the auth code (4s) · 2 tool calls · turns 0 · 0 tokens");
     expect(frame).toContain("↳ src/auth.ts");
     expect(frame).not.toContain("grep login");
+  });
+
+  it("shows the agent's model calls, tokens and time against its budget", async () => {
+    const state = fold([
+      event("tool.execution_start", { toolCallId: "call_task", toolName: "task", toolTitle: "find it" }),
+      event("subagent.started", {
+        toolCallId: "call_task",
+        agentName: "explore",
+        agentDisplayName: "Explore",
+        agentDescription: "find it",
+        executionMode: "sync",
+        budget: { maxTurns: 50, maxTokens: 100_000, maxDurationMs: 300_000 },
+      }),
+      event("assistant.turn_start", { turnId: "2", parentToolCallId: "call_task" }, "explore-1"),
+      event("assistant.usage", { model: "m", inputTokens: 11_000, outputTokens: 1_400, parentToolCallId: "call_task" }, "explore-1"),
+      event("assistant.message_delta", { messageId: "m1", deltaContent: "thinking", parentToolCallId: "call_task" }, "explore-1"),
+      event("assistant.turn_start", { turnId: "3", parentToolCallId: "call_task" }, "explore-1"),
+    ]);
+    tui = renderTui(<RunningTools tools={state.running} theme={plainTheme} width={120} now={66_000} />);
+    await tui.flush();
+    expect(tui.frame()).toContain("Explore · find it (1m 05s) · 0 tool calls · turns 2/50 · 12k/100k tokens · 1m 05s/5m 00s");
+  });
+
+  it("a sync agent moved to the background keeps its start and its use in the background panel", () => {
+    const started = { toolCallId: "call_task", agentName: "explore", agentDisplayName: "Explore", agentDescription: "find it" };
+    const state = fold([
+      event("tool.execution_start", { toolCallId: "call_task", toolName: "task", toolTitle: "find it" }),
+      event("subagent.started", { ...started, executionMode: "sync", budget: { maxTurns: 5 } }),
+      event("assistant.turn_start", { turnId: "2", parentToolCallId: "call_task" }, "explore-1"),
+      event("subagent.started", { ...started, executionMode: "background", budget: { maxTurns: 5 } }),
+      event("tool.execution_complete", { toolCallId: "call_task", success: true, result: { content: "moved to the background" } }),
+      event("assistant.turn_start", { turnId: "4", parentToolCallId: "call_task" }, "explore-1"),
+    ]);
+    expect(state.running).toEqual([]);
+    expect(state.background).toEqual([
+      {
+        id: "call_task",
+        name: "Explore",
+        type: "explore",
+        status: "running",
+        startedAt: 1000,
+        intent: "find it",
+        use: { turns: 2, tokens: 0, budget: { maxTurns: 5 } },
+      },
+    ]);
   });
 });

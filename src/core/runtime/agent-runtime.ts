@@ -50,6 +50,8 @@ export interface AgentRuntimeOptions {
   onRunEnd?(result: RunResult): void;
   /** See PromptRunContext.awaitBackground: a mode that goes on waits for running background agents first. */
   awaitBackground?(signal: AbortSignal): Promise<boolean>;
+  /** Whether to stop before the next model call (a subagent's budget); the prompt then ends as aborted. */
+  stopBeforeCall?(): boolean;
   /** Runs a user's `!cmd` (only the main agent takes them). */
   runShell?(command: string, signal: AbortSignal): Promise<void>;
 }
@@ -180,6 +182,7 @@ export class AgentRuntime {
         for (const input of this.queue.takeSteering()) this.emit("user.message", options.userMessage(input, { delivery: "steering" }));
       },
       hasPendingInput: () => this.queue.hasSteering,
+      ...(options.stopBeforeCall ? { stopBeforeCall: options.stopBeforeCall } : {}),
     };
   }
 

@@ -1,3 +1,4 @@
+import { describeAgent } from "../tasks/agent-transcripts.js";
 import type { SlashCommand } from "./types.js";
 
 const elapsed = (from: number, to?: number) => `${Math.round(((to ?? Date.now()) - from) / 1000)} s`;
@@ -13,6 +14,8 @@ export const tasksCommand: SlashCommand = {
   run: ({ session, args }) => {
     const [verb = "", id = "", ...rest] = args.split(/\s+/).filter((part) => part !== "");
     const records = session.agentRecords;
+    // With a screen, the list is a dialog (pick one to view, message or cancel); without one, a message.
+    if (verb === "" && session.interactive) return { kind: "dialog", dialog: "tasks" };
     if (verb === "") {
       const agents = records.map(
         (record) =>
@@ -28,13 +31,18 @@ export const tasksCommand: SlashCommand = {
       };
     }
     const record = records.find((candidate) => candidate.id === id);
+    // `cancel` takes a background shell's id too.
+    if (!record && verb === "cancel" && session.backgroundShells.some((shell) => shell.shellId === id)) {
+      return session
+        .dispatch({ type: "stop_shell", shellId: id })
+        .then((stopped) =>
+          stopped ? { kind: "message", text: `Stopped shell ${id}.` } : { kind: "message", level: "warning", text: `Shell ${id} is not running.` },
+        );
+    }
     if (!record) return { kind: "message", level: "error", text: `No agent ${id || "given"}. Usage: /tasks [view|send|cancel <id> [message]]` };
     switch (verb) {
       case "view":
-        return {
-          kind: "message",
-          text: `${record.id} (${record.agentType}, ${record.status}): ${record.description}\n${record.error ? `Error: ${record.error}\n` : ""}${record.latestResponse ?? "(no answer yet)"}`,
-        };
+        return { kind: "message", text: describeAgent(record) };
       case "send": {
         const message = rest.join(" ");
         if (message === "") return { kind: "message", level: "error", text: "Usage: /tasks send <id> <message>" };

@@ -15,7 +15,7 @@ export type SlashCommandResult =
    */
   | { kind: "prompt"; prompt: string; source?: string }
   /** Open a dialog the front end provides. */
-  | { kind: "dialog"; dialog: "help" | "model" | "resume" | "agent" }
+  | { kind: "dialog"; dialog: "help" | "model" | "resume" | "agent" | "tasks" }
   /** Start a fresh session in the same directory. */
   | { kind: "new-session" }
   | { kind: "exit" }

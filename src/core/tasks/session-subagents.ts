@@ -10,6 +10,8 @@ import type { RunResult } from "../../protocol/commands.js";
 import type { Emit, EventSink } from "../event-sink.js";
 import type { AgentDirectory } from "./agent-directory.js";
 import { createAgentTools } from "./agent-tools.js";
+import { AgentTranscripts } from "./agent-transcripts.js";
+import { BudgetLedger } from "./budget.js";
 import type { SubagentHost, SubagentLimits } from "./subagent-host.js";
 import { TaskRegistry, type TaskRecord, type TaskStatus } from "./task-registry.js";
 import { backgroundNotice, createTaskTool } from "./task-tool.js";
@@ -40,16 +42,24 @@ const ended = new Set<TaskStatus>(["completed", "failed", "cancelled"]);
 
 export class SessionSubagents implements SubagentHost {
   readonly registry: TaskRegistry;
+  readonly ledger: BudgetLedger;
+  private readonly transcripts = new AgentTranscripts();
   private readonly ids = new Map<string, number>();
   private mainToolList: AnyTool[] | undefined;
+  /** The main agent's sync agents running now, by their task call: each can be moved to the background. */
+  private readonly syncAgents = new Map<string, { agentId: string; detach(): void }>();
 
   /** Notifications in the main conversation that no model call of the main agent has seen yet. */
   private unseenNotifications = 0;
 
   constructor(private readonly deps: SessionSubagentsDeps) {
+    this.ledger = new BudgetLedger({
+      ...(deps.limits.sessionMaxTurns !== undefined ? { maxTurns: deps.limits.sessionMaxTurns } : {}),
+      ...(deps.limits.sessionMaxTokens !== undefined ? { maxTokens: deps.limits.sessionMaxTokens } : {}),
+    });
     this.registry = new TaskRegistry({ maxConcurrent: deps.limits.maxConcurrent, onChange: (record, previous) => this.changed(record, previous) });
     deps.sink.addInternal((event) => {
-      if (event.agentId) return;
+      if (event.agentId) return this.transcripts.add(event);
       if (event.type === "system.notification") this.unseenNotifications++;
       else if (event.type === "assistant.turn_start") this.unseenNotifications = 0;
     });
@@ -144,6 +154,24 @@ export class SessionSubagents implements SubagentHost {
     return `${base}-${count}`;
   }
 
+  registerSync(agent: { toolCallId: string; agentId: string; detach(): void }): () => void {
+    this.syncAgents.set(agent.toolCallId, agent);
+    return () => this.syncAgents.delete(agent.toolCallId);
+  }
+
+  /**
+   * Moves the main agent's running sync agents (or the one of this task call) to the background: their task
+   * calls return at once and the registry runs them on. Returns the moved agents' ids.
+   */
+  moveToBackground(toolCallId?: string): string[] {
+    const moving = [...this.syncAgents.entries()].filter(([id]) => toolCallId === undefined || id === toolCallId);
+    for (const [id, agent] of moving) {
+      this.syncAgents.delete(id);
+      agent.detach();
+    }
+    return moving.map(([, agent]) => agent.agentId);
+  }
+
   /** Whether there is any agent the model may start (no task tool without one). */
   private get anyAgent(): boolean {
     return this.deps.agents().modelInvocable().length > 0;
@@ -170,6 +198,7 @@ export class SessionSubagents implements SubagentHost {
     const answers = new Map<string, string[]>();
     const ends = new Map<string, SessionEvent>();
     for (const event of events) {
+      this.transcripts.add(event);
       if (event.agentId && "parentToolCallId" in event.data && typeof event.data.parentToolCallId === "string")
         agentOf.set(event.data.parentToolCallId, event.agentId);
       if (event.agentId && event.type === "assistant.message" && event.data.content.trim() !== "" && !event.data.toolRequests?.length) {
@@ -199,6 +228,7 @@ export class SessionSubagents implements SubagentHost {
         ...(failed ? { error: end?.type === "subagent.failed" ? end.data.error : "interrupted: the session ended while the agent was running" } : {}),
         toolCalls: 0,
         tokens: 0,
+        transcript: this.transcripts.of(id),
       });
       const base = id.replace(/-\d+$/, "");
       const count = Number(/-(\d+)$/.exec(id)?.[1] ?? 0);
@@ -207,8 +237,9 @@ export class SessionSubagents implements SubagentHost {
   }
 
   private changed(record: TaskRecord, previous: TaskStatus | undefined): void {
+    if (previous === undefined) record.transcript = this.transcripts.of(record.id);
     if (previous === record.status) return;
-    this.deps.emit("session.background_tasks_changed", {});
+    this.emitTasksChanged();
     const identity = { toolCallId: record.toolCallId, agentName: record.agentType, agentDisplayName: record.displayName };
     if (record.status === "completed") {
       this.deps.emit("subagent.completed", {
@@ -223,6 +254,11 @@ export class SessionSubagents implements SubagentHost {
     const notice = backgroundNotice(record);
     // An agent that ends right after answering was already announced by its answer.
     if (notice && !(record.status === "completed" && previous === "idle")) this.notifyMain({ kind: "agent_completed", content: notice });
-    if (ended.has(record.status)) this.deps.emit("session.background_tasks_changed", {});
+    if (ended.has(record.status)) this.emitTasksChanged();
+  }
+
+  private emitTasksChanged(): void {
+    const agents = this.registry.active().map((record) => ({ toolCallId: record.toolCallId, agentId: record.id, status: record.status as "running" | "idle" }));
+    this.deps.emit("session.background_tasks_changed", { agents });
   }
 }

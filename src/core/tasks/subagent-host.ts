@@ -5,6 +5,7 @@
 import type { EventData } from "../../protocol/events/index.js";
 import type { ChildAgent, ChildAgentSpec } from "../child-agent.js";
 import type { AgentDirectory } from "./agent-directory.js";
+import type { BudgetLedger } from "./budget.js";
 import type { TaskRegistry } from "./task-registry.js";
 
 export interface SubagentLimits {
@@ -14,12 +15,22 @@ export interface SubagentLimits {
   maxConcurrent: number;
   /** Model calls a subagent may make per prompt. */
   maxTurns: number;
+  /** Tokens one subagent may use over its life (none when absent). */
+  maxTokens?: number;
+  /** Working time one subagent may take, in ms (none when absent). */
+  maxDurationMs?: number;
+  /** Model calls all subagents of the session may make together. */
+  sessionMaxTurns?: number;
+  /** Tokens all subagents of the session may use together. */
+  sessionMaxTokens?: number;
 }
 
 export interface SubagentHost {
   agents(): AgentDirectory;
   limits: SubagentLimits;
   registry: TaskRegistry;
+  /** What the session's subagents have used together, against the session's budget. */
+  ledger: BudgetLedger;
   /** The models the endpoint lists (undefined when it cannot list them). */
   availableModels(signal: AbortSignal): Promise<string[] | undefined>;
   sessionModel(): string;
@@ -29,4 +40,9 @@ export interface SubagentHost {
   notifyMain(notification: EventData<"system.notification">): void;
   /** A readable id, unique in the session, seeded by the agent's name. */
   newAgentId(seed: string): string;
+  /**
+   * A sync agent of the main agent, running inside its task call: `detach` moves it to the background when
+   * a person asks (background_agent). Returns the function that forgets it (when the call ends).
+   */
+  registerSync(agent: { toolCallId: string; agentId: string; detach(): void }): () => void;
 }

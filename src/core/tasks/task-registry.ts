@@ -3,6 +3,8 @@
  * turns and latest response, their message queue and cancellation, and the concurrency cap. It stores and
  * wakes; it does not reason. A waiting (idle) agent gives its slot back; a message wakes it.
  */
+import type { AgentTranscriptLine } from "./agent-transcripts.js";
+
 export type TaskStatus = "running" | "idle" | "completed" | "failed" | "cancelled";
 
 export interface TaskRecord {
@@ -27,6 +29,8 @@ export interface TaskRecord {
   tokens: number;
   /** Why it takes no follow-up messages (an MCP task), said to whoever sends one. */
   refusesMessages?: string;
+  /** What it said and did, as short lines (for /tasks); the session fills it. */
+  transcript?: readonly AgentTranscriptLine[];
 }
 
 /** What an agent's body does with the registry: answer, wait for the next message, finish. */
@@ -68,17 +72,20 @@ export class TaskRegistry {
     return this.options.maxConcurrent;
   }
 
-  /** Starts an agent; it waits for a slot when the cap is reached. */
-  start(record: Omit<TaskRecord, "status" | "startedAt" | "turns" | "toolCalls" | "tokens">, body: Body): TaskRecord {
+  /**
+   * Starts an agent; it waits for a slot when the cap is reached. `adopted`: an agent that already runs (a
+   * sync agent moved to the background) takes a slot at once, even past the cap, since it is working already.
+   */
+  start(record: Omit<TaskRecord, "status" | "startedAt" | "turns" | "toolCalls" | "tokens">, body: Body, adopted?: { startedAt: number }): TaskRecord {
     const entry: Entry = {
-      record: { ...record, status: "running", startedAt: Date.now(), turns: [], toolCalls: 0, tokens: 0 },
+      record: { ...record, status: "running", startedAt: adopted?.startedAt ?? Date.now(), turns: [], toolCalls: 0, tokens: 0 },
       controller: new AbortController(),
       messages: [],
       changed: new Set(),
     };
     this.entries.set(record.id, entry);
     this.notify(entry, undefined);
-    void this.execute(entry, body);
+    void this.execute(entry, body, adopted !== undefined);
     return entry.record;
   }
 
@@ -94,11 +101,12 @@ export class TaskRegistry {
     this.waitingForSlot.shift()?.();
   }
 
-  private async execute(entry: Entry, body: Body): Promise<void> {
+  private async execute(entry: Entry, body: Body, adopted: boolean): Promise<void> {
     const { signal } = entry.controller;
     const onAbort = () => this.waitingForSlot.splice(0).forEach((resolve) => resolve());
     signal.addEventListener("abort", onAbort, { once: true });
-    await this.acquire(signal);
+    if (adopted) this.running++;
+    else await this.acquire(signal);
     let holding = true;
     const control: TaskControl = {
       signal,

@@ -10,6 +10,7 @@ import type { Emit } from "../event-sink.js";
 import { describeAgentTypes } from "../agents/agent-catalog.js";
 import type { AgentDefinition } from "./agent-directory.js";
 import type { SubagentHost } from "./subagent-host.js";
+import { runSync, startInBackground } from "./task-run.js";
 import type { TaskRecord } from "./task-registry.js";
 
 export const taskParameters = z.object({
@@ -38,12 +39,7 @@ function taskDescription(agents: readonly AgentDefinition[]): string {
   ].join("\n");
 }
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-
-/** The line under a subagent's answer: who did it and what it cost. */
-export function resultFooter(agent: AgentDefinition, usage: { turns: number; toolCalls: number; tokens: number }, durationMs: number): string {
-  return `— ${agent.displayName} · ${usage.turns} turn${usage.turns === 1 ? "" : "s"} · ${usage.toolCalls} tool call${usage.toolCalls === 1 ? "" : "s"} · ${usage.tokens} tokens · ${seconds(durationMs)}`;
-}
+export { resultFooter } from "./task-run.js";
 
 function describeRecord(record: TaskRecord): string {
   return `${record.id} (${record.agentType}, ${record.status})`;
@@ -81,14 +77,22 @@ export function createTaskTool(host: SubagentHost, depth: number, emit: Emit): A
           throw new ToolError(`The model "${args.model}" is not offered by the endpoint. Available models: ${available.join(", ")}.`, "unknown_model");
         }
       }
+      const spent = host.ledger.spent();
+      if (spent) throw new ToolError(`No more subagents in this session: ${spent}. Do the task yourself instead.`, "budget_spent");
       const background = args.mode === "background" && depth === 0;
       const agentId = host.newAgentId(args.name ?? agent.name);
+      const { limits } = host;
+      const budget = {
+        maxTurns: limits.maxTurns,
+        ...(limits.maxTokens !== undefined ? { maxTokens: limits.maxTokens } : {}),
+        ...(limits.maxDurationMs !== undefined ? { maxDurationMs: limits.maxDurationMs } : {}),
+      };
+      const started = { agentDescription: args.description, model: model ?? host.sessionModel(), budget };
       emit("subagent.started", {
         toolCallId: ctx.toolCallId,
         agentName: agent.name,
         agentDisplayName: agent.displayName,
-        agentDescription: args.description,
-        model: model ?? host.sessionModel(),
+        ...started,
         agentType: agent.name,
         executionMode: background ? "background" : "sync",
       });
@@ -103,62 +107,11 @@ export function createTaskTool(host: SubagentHost, depth: number, emit: Emit): A
         ...(agent.tools ? { toolNames: agent.tools } : {}),
         ...(agent.mcpServers ? { mcpServers: agent.mcpServers } : {}),
         ...(model ? { model } : {}),
-        maxTurns: host.limits.maxTurns,
+        ...budget,
+        ledger: host.ledger,
       };
-      if (background) return startInBackground();
-
-      const started = Date.now();
-      const child = host.newChild(spec, depth + 1);
-      try {
-        const result = await child.run(args.prompt, ctx.signal);
-        const ended = { toolCallId: ctx.toolCallId, agentName: agent.name, agentDisplayName: agent.displayName };
-        if (result.outcome === "completed") {
-          emit("subagent.completed", { ...ended, totalToolCalls: child.usage.toolCalls, totalTokens: child.usage.tokens, durationMs: Date.now() - started });
-          return { content: `${result.finalMessage || "(the agent gave no answer)"}\n\n${resultFooter(agent, child.usage, Date.now() - started)}` };
-        }
-        const error = result.outcome === "aborted" ? "interrupted by the user" : (result.error?.message ?? "it failed");
-        emit("subagent.failed", { ...ended, error });
-        return {
-          content: `The ${agent.displayName} agent did not finish: ${error}${result.finalMessage ? `\nIts last words: ${result.finalMessage}` : ""}`,
-          success: false,
-          errorCode: "subagent_failed",
-        };
-      } finally {
-        child.dispose();
-      }
-
-      function startInBackground() {
-        const record = host.registry.start(
-          {
-            id: agentId,
-            agentType: agent?.name ?? args.agent_type,
-            displayName: agent?.displayName ?? args.agent_type,
-            description: args.description,
-            prompt: args.prompt,
-            toolCallId: ctx.toolCallId,
-            ...(model ? { model } : {}),
-          },
-          async (control) => {
-            const child = host.newChild(spec, 1);
-            try {
-              let prompt: string | undefined = args.prompt;
-              while (prompt !== undefined) {
-                const result = await child.run(prompt, control.signal);
-                control.progress({ toolCalls: child.usage.toolCalls, tokens: child.usage.tokens });
-                if (result.outcome === "aborted") return;
-                if (result.outcome !== "completed") throw new Error(result.error?.message ?? "the agent failed");
-                control.respond(result.finalMessage);
-                prompt = await control.nextMessage();
-              }
-            } finally {
-              child.dispose();
-            }
-          },
-        );
-        return {
-          content: `Agent started in background with agent_id: ${record.id}. You will be notified when it answers; then read its result with read_agent. Meanwhile go on with other work.`,
-        };
-      }
+      const run = { host, agent, spec, description: args.description, model, depth, emit, started };
+      return background ? startInBackground(run, ctx) : runSync(run, ctx);
     },
   }) as unknown as AnyTool;
 }

@@ -88,7 +88,12 @@ export const sessionEvents = {
   "session.model_change": persisted(z.object({ previousModel: z.string().optional(), newModel: z.string(), source: z.string().optional() })),
   /** Autopilot stopped without task_complete: the continuation limit, or an error it cannot work past. */
   "session.autopilot_stopped": persisted(z.object({ reason: z.enum(["max_continues", "error", "aborted"]), continuations: z.number(), message: z.string() })),
-  "session.background_tasks_changed": ephemeral(z.object({})),
+  "session.background_tasks_changed": ephemeral(
+    z.object({
+      /** The background agents still running or waiting (idle), by the task call that started them. */
+      agents: z.array(z.object({ toolCallId: z.string(), agentId: z.string(), status: z.enum(["running", "idle"]) })).optional(),
+    }),
+  ),
   /** The session's todo list (the sql tool's todos/todo_deps) changed; SessionView.todos() has the new list. */
   "session.todos_changed": ephemeral(z.object({})),
   /** Allow-all switched on or off (flags, environment, settings or /allow-all); never restored on resume. */

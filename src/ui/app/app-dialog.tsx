@@ -1,4 +1,4 @@
-/** The dialogs the app opens on request: /help, ?, /model and /resume. */
+/** The dialogs the app opens on request: /help, ?, /model, /resume, /agent and /tasks. */
 import { useEffect, useState } from "react";
 import type { SlashCommand } from "../../core/slash-commands/registry.js";
 import type { SessionMetadata } from "../../session/session-metadata.js";
@@ -8,6 +8,8 @@ import { HelpOverlay } from "../components/help-overlay.js";
 import { ModelPicker } from "../components/model-picker.js";
 import { QuickHelp } from "../components/quick-help.js";
 import { ResumePicker } from "../components/resume-picker.js";
+import { TasksDialog } from "../components/tasks-dialog.js";
+import { describeAgent } from "../../core/tasks/agent-transcripts.js";
 import type { SessionHost } from "../session-host.js";
 import type { Theme } from "../theme.js";
 import type { DialogName } from "./use-submit.js";
@@ -19,6 +21,30 @@ interface DialogProps {
   close(): void;
   /** Shows an error in the transcript (e.g. a session that another agent process has open). */
   notify?(text: string): void;
+  /** Prints a text into the history (an agent's transcript). */
+  print?(title: string, text: string): void;
+}
+
+function TasksDialogFor({ host, theme, width, close, print }: DialogProps) {
+  const { session } = host;
+  return (
+    <TasksDialog
+      agents={() => session.agentRecords}
+      shells={() => session.backgroundShells}
+      theme={theme}
+      width={width}
+      onView={(id) => {
+        close();
+        const record = session.agentRecords.find((candidate) => candidate.id === id);
+        // What agents said comes from the model: neutralised like any other outside text.
+        if (record) print?.(`${id} transcript`, neutraliseTerminalText(describeAgent(record)));
+      }}
+      onMessage={(id, text) => session.dispatch({ type: "message_agent", agentId: id, message: text })}
+      onCancel={(id) => session.dispatch({ type: "cancel_agent", agentId: id })}
+      onStopShell={(shellId) => session.dispatch({ type: "stop_shell", shellId })}
+      onClose={close}
+    />
+  );
 }
 
 function ModelDialog({ host, theme, width, close }: DialogProps) {
@@ -117,5 +143,7 @@ export function AppDialog(props: DialogProps & { dialog: DialogName; commands: r
       return <ResumeDialog {...props} />;
     case "agent":
       return <AgentDialog {...props} />;
+    case "tasks":
+      return <TasksDialogFor {...props} />;
   }
 }

@@ -99,6 +99,10 @@ export function App(props: AppProps) {
       if (plan === undefined) store.addLocal({ kind: "notice", id: `notice-${Date.now()}`, level: "info", text: "No plan has been put up for review yet." });
       else store.addLocal({ kind: "output", id: `plan-${Date.now()}`, title: "plan.md", text: plan });
     },
+    moveAgentToBackground: () => {
+      const moved = host.ready ? host.session.dispatch({ type: "background_agent" }) : [];
+      if (moved.length === 0) store.addLocal({ kind: "notice", id: `notice-${Date.now()}`, level: "info", text: "No agent is running in the foreground." });
+    },
     showToolOutput: () => {
       const last = [...store.getState().items].reverse().find((item) => item.kind === "tool");
       if (last?.kind === "tool") store.addLocal({ kind: "output", id: `output-${last.id}-${Date.now()}`, title: last.title, text: last.output });
@@ -187,6 +191,7 @@ export function App(props: AppProps) {
             close={() => setDialog(undefined)}
             commands={slashCommands}
             notify={(text) => store.addLocal({ kind: "notice", id: `notice-${Date.now()}`, level: "error", text })}
+            print={(title, text) => store.addLocal({ kind: "output", id: `output-${Date.now()}`, title, text })}
           />
         </FitBox>
       )}

@@ -5,6 +5,8 @@
  *   Ctrl+D: exit (the composer lets it through only when the prompt is empty).
  *   Esc: stop the turn.   Shift+Tab: next mode.   Ctrl+T: show/hide reasoning.   Ctrl+O: print the last tool's output.
  *   Ctrl+Y: print the last plan put up for review.
+ *   Ctrl+X then B: move the running sync subagent to the background (Copilot's chord; the second key is
+ *   taken before the composer sees it, so the B is never typed).
  */
 import { useEffect, useRef, useState } from "react";
 import type { AgentMode } from "../../protocol/events/index.js";
@@ -25,6 +27,7 @@ export function useAppKeys(options: {
   toggleReasoning(): void;
   showToolOutput(): void;
   showPlan(): void;
+  moveAgentToBackground(): void;
 }): { exitHint: string | undefined } {
   const [exitPending, setExitPendingState] = useState(false);
   // Read by the key handler: two presses can arrive before React renders the first one's state.
@@ -37,6 +40,22 @@ export function useAppKeys(options: {
   /** When Ctrl+C last asked a busy turn to stop: a second press while it is still busy forces the exit. */
   const interruptedAt = useRef(0);
   useEffect(() => () => clearTimeout(timer.current), []);
+
+  // Ctrl+X starts a chord: the next key is the chord's, whoever would have taken it otherwise.
+  const [chordPending, setChordPending] = useState(false);
+  const chordNow = useRef(false);
+  useKeys((key) => {
+    if (chordNow.current) {
+      chordNow.current = false;
+      setChordPending(false);
+      if (isKey(key, "b") || isKey(key, "ctrl+b")) options.moveAgentToBackground();
+      return true;
+    }
+    if (!isKey(key, "ctrl+x")) return false;
+    chordNow.current = true;
+    setChordPending(true);
+    return true;
+  }, Priority.dialog + 2);
 
   // Any other key cancels a pending "press Ctrl+C again" (it looks at every key first and consumes none).
   useKeys((key) => {
@@ -94,5 +113,5 @@ export function useAppKeys(options: {
     return false;
   }, Priority.app);
 
-  return { exitHint: exitPending ? "Press Ctrl+C again to exit" : undefined };
+  return { exitHint: exitPending ? "Press Ctrl+C again to exit" : chordPending ? "Ctrl+X: B moves the running agent to the background" : undefined };
 }

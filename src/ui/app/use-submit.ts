@@ -16,7 +16,7 @@ export interface Submission {
   attachments: Attachment[];
 }
 
-export type DialogName = "help" | "quick-help" | "model" | "resume" | "agent";
+export type DialogName = "help" | "quick-help" | "model" | "resume" | "agent" | "tasks";
 
 export interface SubmitActions {
   submit(submission: Submission): void;

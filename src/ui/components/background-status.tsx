@@ -7,6 +7,7 @@
 import { Box, Text } from "ink";
 import type { Theme } from "../theme.js";
 import type { BackgroundTask } from "../state/transcript-types.js";
+import { formatAgentUse } from "./agent-use.js";
 import { cleanOutputLine, formatElapsed, useTicker } from "./running-tools.js";
 
 export interface BackgroundStatusProps {
@@ -56,6 +57,7 @@ function TaskRow({ task, theme, width, clock }: { task: BackgroundTask; theme: T
         <Text color={color}>{mark}</Text> <Text bold>{task.name}</Text>
         <Text color={theme.muted}> ({task.type})</Text> <Text color={color}>{task.status}</Text>
         {live ? <Text color={theme.muted}> {formatElapsed(clock - task.startedAt)}</Text> : null}
+        {live && task.use ? <Text color={theme.muted}> · {formatAgentUse(task.use, clock - task.startedAt)}</Text> : null}
         {intent ? <Text color={theme.muted}> — {intent}</Text> : null}
       </Text>
     </Box>

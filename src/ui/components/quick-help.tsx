@@ -28,6 +28,7 @@ export const KEY_HELP: readonly KeyHelp[] = [
   { keys: "Ctrl+D", action: "exit (empty prompt)" },
   { keys: "Ctrl+T", action: "show or hide reasoning" },
   { keys: "Ctrl+O", action: "full output of the last tool" },
+  { keys: "Ctrl+X B", action: "move a running agent to the background" },
 ];
 
 /** The key list as rows; two columns side by side when `width` allows. */

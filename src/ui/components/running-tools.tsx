@@ -8,6 +8,7 @@ import { useEffect, useState } from "react";
 import { neutraliseTerminalText } from "../../util/terminal-text.js";
 import type { Theme } from "../theme.js";
 import type { RunningTool } from "../state/transcript-types.js";
+import { formatAgentUse } from "./agent-use.js";
 
 export const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] as const;
 export const SPINNER_INTERVAL_MS = 100;
@@ -90,6 +91,7 @@ export function RunningTools({ tools, theme, width, now, outputLines = TAIL_LINE
                 {" "}
                 ({formatElapsed(clock - tool.startedAt)}){tool.progress ? ` ${cleanOutputLine(tool.progress)}` : ""}
                 {tool.agent ? ` · ${tool.agent.toolCalls} tool call${tool.agent.toolCalls === 1 ? "" : "s"}` : ""}
+                {tool.agent?.use ? ` · ${formatAgentUse(tool.agent.use, clock - tool.startedAt)}` : ""}
               </Text>
             </Text>
           </Box>

@@ -7,7 +7,7 @@ import { toolCallSubject } from "../../protocol/tool-subject.js";
 import type { SessionEvent } from "../../protocol/events/index.js";
 import { neutraliseDeep, neutraliseTerminalText, splitTrailingEscape } from "../../util/terminal-text.js";
 import { findSafeSplit } from "../markdown/safe-split.js";
-import type { TranscriptItem, TranscriptState } from "./transcript-types.js";
+import type { AgentUse, TranscriptItem, TranscriptState } from "./transcript-types.js";
 
 const LIVE_OUTPUT_TAIL = 4096;
 
@@ -62,22 +62,44 @@ function finishLive(state: TranscriptState, messageId?: string): TranscriptState
   return text === "" ? next : append(next, { kind: "assistant", id: `${live.messageId}:${state.items.length}`, markdown: text });
 }
 
-/** A subagent's tool call shows as its agent's live intent and count, under the call that runs it. */
+/** How one event of a subagent changes what it has used: a model call, or its tokens. */
+function countUse(use: AgentUse | undefined, event: SessionEvent): AgentUse | undefined {
+  if (!use) return use;
+  if (event.type === "assistant.turn_start") return { ...use, turns: use.turns + 1 };
+  if (event.type === "assistant.usage") return { ...use, tokens: use.tokens + (event.data.inputTokens ?? 0) + (event.data.outputTokens ?? 0) };
+  return use;
+}
+
+/**
+ * A subagent's own events show as its agent's activity under the call that runs it (a sync agent) or in
+ * its background row: its latest tool as intent, its tool count, its model calls and tokens. Anything else
+ * (its streamed text above all) changes nothing and costs no new state.
+ */
 function reduceAgentActivity(state: TranscriptState, event: SessionEvent): TranscriptState {
-  if (event.type !== "tool.execution_start") return state;
-  const parent = event.data.parentToolCallId;
+  if (event.type !== "tool.execution_start" && event.type !== "assistant.turn_start" && event.type !== "assistant.usage") return state;
+  const parent = (event.data as { parentToolCallId?: string }).parentToolCallId;
   if (parent === undefined) return state;
-  const intent = event.data.toolTitle ?? describeArguments(event.data.toolName, event.data.arguments);
+  const intent = event.type === "tool.execution_start" ? (event.data.toolTitle ?? describeArguments(event.data.toolName, event.data.arguments)) : undefined;
   if (state.running.some((tool) => tool.toolCallId === parent && tool.agent)) {
     return {
       ...state,
-      running: state.running.map((tool) =>
-        tool.toolCallId === parent && tool.agent ? { ...tool, agent: { ...tool.agent, intent, toolCalls: tool.agent.toolCalls + 1 } } : tool,
-      ),
+      running: state.running.map((tool) => {
+        if (tool.toolCallId !== parent || !tool.agent) return tool;
+        const use = countUse(tool.agent.use, event);
+        const agent = intent === undefined ? { ...tool.agent } : { ...tool.agent, intent, toolCalls: tool.agent.toolCalls + 1 };
+        return { ...tool, agent: use ? { ...agent, use } : agent };
+      }),
     };
   }
   if (state.background.some((task) => task.id === parent))
-    return { ...state, background: state.background.map((task) => (task.id === parent ? { ...task, intent } : task)) };
+    return {
+      ...state,
+      background: state.background.map((task) => {
+        if (task.id !== parent) return task;
+        const use = countUse(task.use, event);
+        return { ...task, ...(intent !== undefined ? { intent } : {}), ...(use ? { use } : {}) };
+      }),
+    };
   return state;
 }
 const agentOf = (event: SessionEvent): { agentId?: string } => (event.agentId ? { agentId: event.agentId } : {});
@@ -248,15 +270,18 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
         turnStartedAt: undefined,
         backgroundShells: event.data.backgroundTasks?.shells.length ?? 0,
       };
-    case "subagent.started":
+    case "subagent.started": {
+      const fresh: AgentUse = { turns: 0, tokens: 0, ...(event.data.budget ? { budget: event.data.budget } : {}) };
       if (event.data.executionMode === "sync") {
         return {
           ...state,
           running: state.running.map((tool) =>
-            tool.toolCallId === event.data.toolCallId ? { ...tool, agent: { name: event.data.agentDisplayName, toolCalls: 0 } } : tool,
+            tool.toolCallId === event.data.toolCallId ? { ...tool, agent: { name: event.data.agentDisplayName, toolCalls: 0, use: fresh } } : tool,
           ),
         };
       }
+      // A sync agent moved to the background keeps its start, its intent and what it has used.
+      const moved = state.running.find((tool) => tool.toolCallId === event.data.toolCallId && tool.agent);
       return {
         ...state,
         background: [
@@ -266,11 +291,13 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
             name: event.data.agentDisplayName,
             type: event.data.agentType ?? event.data.agentName,
             status: "running",
-            startedAt: now,
-            intent: event.data.agentDescription,
+            startedAt: moved?.startedAt ?? now,
+            intent: moved?.agent?.intent ?? event.data.agentDescription,
+            use: moved?.agent?.use ?? fresh,
           },
         ],
       };
+    }
     case "subagent.completed":
     case "subagent.failed": {
       const failed = event.type === "subagent.failed";
@@ -284,6 +311,18 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
         },
         { kind: "subagent", id: event.id, name: event.data.agentDisplayName, status: failed ? "failed" : "completed", detail },
       );
+    }
+    case "session.background_tasks_changed": {
+      // Which agents work and which wait for a message; each named by its id from now on (as /tasks names it).
+      const agents = new Map((event.data.agents ?? []).map((agent) => [agent.toolCallId, agent]));
+      if (agents.size === 0) return state;
+      return {
+        ...state,
+        background: state.background.map((task) => {
+          const agent = agents.get(task.id);
+          return agent && (task.status === "running" || task.status === "idle") ? { ...task, name: agent.agentId, status: agent.status } : task;
+        }),
+      };
     }
     case "system.notification":
       return append(state, { kind: "notice", id: event.id, level: "info", text: event.data.content });

@@ -38,7 +38,21 @@ export interface RunningTool {
   output: string;
   progress?: string;
   /** A sync subagent run by this call (the task tool): who, what it is doing, how much it has done. */
-  agent?: { name: string; intent?: string; toolCalls: number };
+  agent?: { name: string; intent?: string; toolCalls: number; use?: AgentUse };
+}
+
+/** A subagent's budget as subagent.started gives it (absent: no limit). */
+export interface AgentBudgetView {
+  maxTurns?: number;
+  maxTokens?: number;
+  maxDurationMs?: number;
+}
+
+/** What a running subagent has used so far, against its budget. */
+export interface AgentUse {
+  turns: number;
+  tokens: number;
+  budget?: AgentBudgetView;
 }
 
 export interface BackgroundTask {
@@ -48,6 +62,7 @@ export interface BackgroundTask {
   status: "running" | "idle" | "completed" | "failed";
   startedAt: number;
   intent?: string;
+  use?: AgentUse;
 }
 
 /** A question other than a permission, waiting for a person: a plan review, a form, a plain question. */

@@ -1,0 +1,94 @@
+/**
+ * Subagents in the real TUI (tmux): a sync agent's block under its task call (name, description, use against
+ * its budget), Ctrl+X then B moving it to the background panel while the main agent goes on, and the agent's
+ * answer reaching the main agent.
+ */
+import { rmSync } from "node:fs";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { tempDir } from "../support/engine-harness.js";
+import { AGENT_BIN, agentEnv } from "../support/run-agent.js";
+import { startScriptedServer, text, toolCall, type CompletionRequest, type ScriptedResponse, type ScriptedServer } from "../support/scripted-server.js";
+import { HAS_TMUX, shellQuote, TmuxServer, type TmuxPane } from "../support/tmux.js";
+
+const AGENT = `${shellQuote(process.execPath)} ${shellQuote(AGENT_BIN)}`;
+
+let tmux: TmuxServer;
+let server: ScriptedServer;
+let home: string;
+let cwd: string;
+let pane: TmuxPane | undefined;
+const main: (ScriptedResponse | Promise<ScriptedResponse>)[] = [];
+const agents: (ScriptedResponse | Promise<ScriptedResponse>)[] = [];
+
+describe.skipIf(!HAS_TMUX)("subagents in the TUI (tmux)", () => {
+  beforeAll(async () => {
+    tmux = await TmuxServer.start();
+  });
+  afterAll(async () => {
+    await tmux?.kill();
+  });
+  beforeEach(async () => {
+    main.length = 0;
+    agents.length = 0;
+    server = await startScriptedServer({
+      model: "demo",
+      responder: async (request: CompletionRequest) =>
+        (await (request.headers["x-initiator"] === "sub-agent" ? agents : main).shift()) ?? text("(nothing scripted)"),
+    });
+    home = tempDir("tui-sub-home-");
+    cwd = tempDir("tui-sub-cwd-");
+  });
+  afterEach(async () => {
+    await pane?.close();
+    pane = undefined;
+    await server.close();
+    for (const dir of [home, cwd]) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  });
+
+  it("shows the sync block with its budget; Ctrl+X B moves it to the background and the main agent goes on", { timeout: 60_000 }, async () => {
+    let release: (response: ScriptedResponse) => void = () => undefined;
+    main.push(
+      toolCall("task", { description: "find the auth code", prompt: "Find it.", agent_type: "explore", name: "finder" }),
+      text("Going on meanwhile."),
+      text("FINDER REPORTED auth.ts"),
+    );
+    agents.push(new Promise<ScriptedResponse>((resolve) => (release = resolve)));
+    const env = agentEnv({ home, baseUrl: server.baseUrl, model: "demo" });
+    pane = await tmux.open(AGENT, { cwd, env: { ...env, TERM: "tmux-256color" } });
+    await pane.waitForText("Ask anything", { timeoutMs: 20_000 });
+    await pane.type("find it");
+    await pane.waitForText("find it");
+    await pane.sendKeys("Enter");
+    const block = await pane.waitFor((s) => s.includes("Explore · find the auth code"), { timeoutMs: 20_000, what: "the subagent block" });
+    expect(block).toMatch(/turns 1\/50 · 0 tokens/);
+
+    await pane.sendKeys("C-x");
+    await pane.waitForText("Ctrl+X: B moves the running agent to the background", { timeoutMs: 10_000 });
+    await pane.sendKeys("b");
+    const moved = await pane.waitFor((s) => s.includes("Going on meanwhile.") && s.includes("Background · 1 running"), {
+      timeoutMs: 20_000,
+      what: "the agent in the background panel",
+    });
+    expect(moved).toMatch(/● finder-1 \(explore\) running/);
+
+    release(text("It is in auth.ts."));
+    await pane.waitFor((s) => s.includes("FINDER REPORTED auth.ts") && s.includes("1 idle"), {
+      timeoutMs: 20_000,
+      what: "the main agent's turn for the answer",
+    });
+
+    // /tasks: the agent waits for a message; Enter prints its transcript.
+    await pane.type("/tasks");
+    await pane.waitForText("/tasks");
+    await pane.sendKeys("Enter");
+    const list = await pane.waitFor((s) => s.includes("Background tasks"), { timeoutMs: 10_000, what: "the /tasks dialog" });
+    expect(list).toMatch(/❯ ○ finder-1 \(explore\) idle \d+s · find the auth code/);
+    await pane.sendKeys("Enter");
+    const printed = await pane.waitFor((s) => s.includes("finder-1 transcript") && !s.includes("Background tasks"), {
+      timeoutMs: 10_000,
+      what: "the transcript",
+    });
+    expect(printed).toContain("› Find it.");
+    expect(printed).toContain("It is in auth.ts.");
+  });
+});
