@@ -17,6 +17,7 @@ import { acquireSessionLock } from "../session/session-lock.js";
 import type { SessionStore } from "../session/session-store.js";
 import { describeStatus, ShellManager } from "../tools/bash/index.js";
 import { createBuiltinTools } from "../tools/builtin-tools.js";
+import type { ToolBackends } from "../tools/backends.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import { AgentSession } from "./agent-session.js";
 import { InteractionBroker } from "./interaction-broker.js";
@@ -81,6 +82,8 @@ export interface OpenSessionOptions {
   hooks?: HookSet;
   /** The prompt the session was started with (`-p`), for the sessionStart hook. */
   initialPrompt?: string;
+  /** Where the tools read and write files and run commands (a client that offers to); local when absent. */
+  toolBackends?: ToolBackends;
 }
 
 /** The permission setup of a session: flags, the rules from every source, floor checks switched off. */
@@ -248,6 +251,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
         onProblems: (problems) => reportAgentFileProblems(sink.emit, problems),
       }),
     ...(mcp ? { mcp } : {}),
+    ...(options.toolBackends ? { toolBackends: options.toolBackends } : {}),
     backgroundTasks: (): BackgroundTasks => ({ agents: session.backgroundAgents, shells: shells.backgroundShells() }),
     syncLog: () => writer.sync(),
     dispose: () => {

@@ -3,6 +3,7 @@ import type { AgentMode, BackgroundTasks, WorkingDirectoryContext } from "../pro
 import type { McpManager } from "../mcp/index.js";
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
+import type { ToolBackends } from "../tools/backends.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import type { Conversation } from "./conversation.js";
 import type { InstructionFile } from "./custom-instructions.js";
@@ -49,4 +50,6 @@ export interface AgentSessionOptions {
   mcp?: McpManager;
   /** The session's hooks; absent, nothing is ever run. */
   hooks?: SessionHooks;
+  /** Where the tools read and write files and run commands; local when absent. */
+  toolBackends?: ToolBackends;
 }

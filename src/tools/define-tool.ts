@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { PermissionRequest } from "../protocol/events/index.js";
 import type { Answer, InteractionKind, InteractionRequests } from "../protocol/interactions.js";
+import type { CommandBackend, FileBackend } from "./backends.js";
 
 /** What a tool does, for the permission gate and the UI. */
 export type ToolKind = "read" | "search" | "write" | "shell" | "control";
@@ -23,6 +24,10 @@ export interface ToolContext {
    * interaction broker; with nobody to ask, the kind's headless answer comes back at once.
    */
   ask<K extends InteractionKind>(kind: K, request: InteractionRequests[K]): Promise<Answer<K>>;
+  /** Reads and writes text files somewhere else than the local disk (a client's editor buffers); local when absent. */
+  files?: FileBackend;
+  /** Runs foreground commands somewhere else than a local process (a client's terminal); local when absent. */
+  commands?: CommandBackend;
 }
 
 /** What a permission check may look at. */
