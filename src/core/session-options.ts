@@ -4,6 +4,7 @@ import type { McpManager } from "../mcp/index.js";
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
 import type { ToolBackends } from "../tools/backends.js";
+export type { CommandBackend, CommandRequest, CommandResult, FileBackend, ToolBackends } from "../tools/backends.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import type { Conversation } from "./conversation.js";
 import type { InstructionFile } from "./custom-instructions.js";

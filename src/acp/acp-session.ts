@@ -1,0 +1,155 @@
+/**
+ * One ACP session over one engine session: the engine's events go out as `session/update`s (in order, and all
+ * of a prompt's before its answer), its permission questions as `session/request_permission`, and a prompt
+ * is a typed line dispatched to the engine. No loop, no queue of its own: the engine's.
+ */
+import { RequestError, type AgentContext, type ContentBlock, type SessionUpdate, type StopReason } from "@agentclientprotocol/sdk";
+import type { SessionView } from "../core/session-view.js";
+import type { RunResult } from "../protocol/commands.js";
+import type { SessionEvent, SessionEventOf } from "../protocol/events/index.js";
+import { UpdateTranslator } from "./event-updates.js";
+import { permissionOptions, permissionReply, permissionTitle } from "./permission-options.js";
+import { planUpdate, todosOf, type Todo } from "./plan-updates.js";
+import { promptInput, type SaveImage } from "./prompt-content.js";
+import { toolKind } from "./tool-call-info.js";
+
+export interface AcpSessionOptions {
+  client: AgentContext;
+  session: SessionView;
+  saveImage: SaveImage;
+  /** Where failures nobody asked about go (stderr). */
+  log(message: string): void;
+}
+
+/** How a run ended, in ACP's words. */
+export function stopReasonOf(result: RunResult, finishReason: string | undefined): StopReason {
+  switch (result.outcome) {
+    case "aborted":
+      return "cancelled";
+    case "max_continues":
+      return "max_turn_requests";
+    case "completed":
+    case "task_complete":
+      if (finishReason === "content_filter") return "refusal";
+      if (finishReason === "length") return "max_tokens";
+      return "end_turn";
+    case "error":
+      throw RequestError.internalError({ kind: result.error?.kind }, result.error?.message ?? "The model call failed.");
+  }
+}
+
+export class AcpSession {
+  private readonly translator: UpdateTranslator;
+  private sending: Promise<void> = Promise.resolve();
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly options: AcpSessionOptions) {
+    this.translator = new UpdateTranslator({ cwd: options.session.cwd });
+    this.unsubscribe = options.session.subscribe((event) => this.onEvent(event));
+  }
+
+  get id(): string {
+    return this.options.session.id;
+  }
+
+  /** Sends an update after every one before it. */
+  update(update: SessionUpdate): void {
+    const { client, log } = this.options;
+    this.sending = this.sending
+      .then(() => client.notify("session/update", { sessionId: this.id, update }))
+      .catch((error: unknown) => log(`session/update failed: ${(error as Error).message}`));
+  }
+
+  /** Resolves once every update queued so far has been written. */
+  flush(): Promise<void> {
+    return this.sending;
+  }
+
+  /** A loaded session's past, told as updates (the log's own translator: it sends the user's messages too). */
+  replay(history: readonly SessionEvent[]): Promise<void> {
+    const translator = new UpdateTranslator({ cwd: this.options.session.cwd, replay: true });
+    for (const event of history) for (const update of translator.translate(event)) this.update(update);
+    const todos = todosOf(this.options.session);
+    if (todos && todos.length > 0) this.update(planUpdate(todos));
+    return this.flush();
+  }
+
+  async prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
+    const { session, saveImage } = this.options;
+    const input = promptInput(blocks, saveImage);
+    this.translator.lastFinishReason = undefined;
+    const routed = await session.dispatch({ type: "input", text: input.text, ...(input.attachments.length > 0 ? { attachments: input.attachments } : {}) });
+    try {
+      switch (routed.kind) {
+        case "prompt":
+          return stopReasonOf(await routed.run, this.translator.lastFinishReason);
+        case "dialog":
+          this.say(`/${routed.dialog} needs the terminal UI (run agent in a terminal).`);
+          return "end_turn";
+        case "new-session":
+          this.say("Start a new session from the editor to begin afresh.");
+          return "end_turn";
+        case "exit":
+          this.say("Close the session from the editor to end it.");
+          return "end_turn";
+        case "done":
+        case "unknown-command":
+          return "end_turn";
+      }
+    } finally {
+      await this.flush();
+    }
+  }
+
+  cancel(): void {
+    this.options.session.dispatch({ type: "interrupt" });
+  }
+
+  close(): void {
+    this.unsubscribe();
+  }
+
+  private say(text: string): void {
+    this.update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+  }
+
+  private onEvent(event: SessionEvent): void {
+    for (const update of this.translator.translate(event)) this.update(update);
+    if (event.type === "permission.requested") this.askPermission(event);
+    // The todo store's event (when the engine has one): the whole list goes out as the plan.
+    if ((event.type as string) === "session.todos_changed") {
+      const todos = todosOf(this.options.session) ?? (event.data as { todos?: Todo[] }).todos;
+      if (todos) this.update(planUpdate(todos));
+    }
+  }
+
+  /** Asked after the updates before it (the client has seen the tool call); the answer goes back as `respond`. */
+  private askPermission(event: SessionEventOf<"permission.requested">): void {
+    const { client, session, log } = this.options;
+    const { requestId, permissionRequest } = event.data;
+    const toolCallId = permissionRequest.toolCallId ?? requestId;
+    const ask = this.sending.then(() =>
+      client.request("session/request_permission", {
+        sessionId: this.id,
+        toolCall: {
+          toolCallId,
+          title: permissionTitle(permissionRequest),
+          ...(permissionRequest.kind === "shell" ? { kind: toolKind("bash") } : {}),
+          status: "pending",
+          rawInput: permissionRequest,
+        },
+        options: permissionOptions(permissionRequest),
+      }),
+    );
+    ask.then(
+      (response) => {
+        // A late answer (the prompt was cancelled meanwhile) finds no question waiting: nothing to do.
+        session.dispatch({ type: "respond", requestId, reply: permissionReply(response.outcome) });
+      },
+      (error: unknown) => {
+        log(`session/request_permission failed: ${(error as Error).message}`);
+        session.dispatch({ type: "respond", requestId, reply: { kind: "deny", message: "The client could not be asked." } });
+      },
+    );
+  }
+}
