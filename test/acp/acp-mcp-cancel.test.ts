@@ -1,0 +1,77 @@
+/** `agent --acp`: a client's MCP servers join the session; a cancel while a permission question is open. */
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SERVER_SCRIPT } from "../mcp/mcp-support.js";
+import { choose, startAcpClient, type AcpClientHandlers, type AcpTestClient } from "../support/acp-client.js";
+import { tempDir } from "../support/engine-harness.js";
+import { agentEnv } from "../support/run-agent.js";
+import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
+
+let server: ScriptedServer;
+let home: string;
+let cwd: string;
+const clients: AcpTestClient[] = [];
+
+beforeEach(async () => {
+  server = await startScriptedServer();
+  home = tempDir("acp-home-");
+  cwd = tempDir("acp-cwd-");
+  mkdirSync(path.join(cwd, ".git"));
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await server.close();
+});
+
+async function connect(handlers: AcpClientHandlers, extra: Record<string, string> = {}): Promise<AcpTestClient> {
+  const client = startAcpClient({ env: agentEnv({ home, baseUrl: server.baseUrl, extra }), cwd, handlers });
+  clients.push(client);
+  await client.agent.request("initialize", { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+  return client;
+}
+
+describe("agent --acp", () => {
+  it("an MCP server named in session/new is started for the session and its tool is called", async () => {
+    const log = path.join(home, "mcp-calls.jsonl");
+    const client = await connect({ permission: choose("allow-once") }, { MCP_TEST_LOG: log, AGENT_MCP_STARTUP_WAIT_MS: "30000" });
+    // The first prompt waits for the server however slow the machine (it goes on as soon as the server is up).
+    // tsx by absolute path: the server is started in the session's directory, which has no node_modules.
+    const loader = path.resolve("node_modules/tsx/dist/loader.mjs");
+    const { sessionId } = await client.agent.request("session/new", {
+      cwd,
+      mcpServers: [{ name: "mini", command: process.execPath, args: ["--import", loader, SERVER_SCRIPT, "--stdio"], env: [] }],
+    });
+    server.enqueue(toolCall("mini-echo_text", { text: "from the editor" }), text("The server echoed."));
+    const response = await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "echo it" }] });
+    expect(response.stopReason).toBe("end_turn");
+    expect(server.completionRequests[0]?.body.tools?.some((tool) => (tool as { function: { name: string } }).function.name === "mini-echo_text")).toBe(true);
+    expect(readFileSync(log, "utf8")).toContain('"text":"from the editor"');
+    const toolMessage = server.completionRequests[1]?.body.messages.find((message) => message.role === "tool");
+    expect(String(toolMessage?.content)).toContain("echo: from the editor");
+  });
+
+  it("cancel while a permission question is open: the prompt ends cancelled, the tool never runs, the late answer is ignored", async () => {
+    let answer: (optionId: string) => void = () => undefined;
+    let markAsked: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => (markAsked = resolve));
+    const client = await connect({
+      permission: () => {
+        markAsked();
+        return new Promise((resolve) => (answer = (optionId) => resolve({ outcome: { outcome: "selected", optionId } })));
+      },
+    });
+    const { sessionId } = await client.agent.request("session/new", { cwd, mcpServers: [] });
+    server.enqueue(toolCall("bash", { command: "touch never-marker", description: "Make a marker" }));
+    const prompt = client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "make a marker" }] });
+    await asked;
+    await client.agent.notify("session/cancel", { sessionId });
+    expect((await prompt).stopReason).toBe("cancelled");
+    answer("allow-once");
+    server.enqueue(text("Still here."));
+    expect((await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello?" }] })).stopReason).toBe("end_turn");
+    expect(client.agentText(sessionId)).toBe("Still here.");
+    expect(existsSync(path.join(cwd, "never-marker"))).toBe(false);
+  });
+});
