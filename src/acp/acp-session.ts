@@ -3,15 +3,26 @@
  * of a prompt's before its answer), its permission questions as `session/request_permission`, and a prompt
  * is a typed line dispatched to the engine. No loop, no queue of its own: the engine's.
  */
-import { RequestError, type AgentContext, type ContentBlock, type SessionUpdate, type StopReason } from "@agentclientprotocol/sdk";
+import {
+  RequestError,
+  type AgentContext,
+  type ContentBlock,
+  type PermissionOption,
+  type RequestPermissionOutcome,
+  type SessionUpdate,
+  type StopReason,
+  type ToolCallUpdate,
+} from "@agentclientprotocol/sdk";
 import type { SessionView } from "../core/session-view.js";
 import type { RunResult } from "../protocol/commands.js";
+import type { InteractionReply } from "../protocol/interactions.js";
 import type { SessionEvent, SessionEventOf } from "../protocol/events/index.js";
 import { UpdateTranslator } from "./event-updates.js";
 import { permissionOptions, permissionReply, permissionTitle } from "./permission-options.js";
+import { planApprovalOptions, planApprovalReply } from "./plan-approval.js";
 import { planUpdate, todosOf, type Todo } from "./plan-updates.js";
 import { promptInput, type SaveImage } from "./prompt-content.js";
-import { toolKind } from "./tool-call-info.js";
+import { textContent, toolKind } from "./tool-call-info.js";
 
 export interface AcpSessionOptions {
   client: AgentContext;
@@ -116,6 +127,7 @@ export class AcpSession {
   private onEvent(event: SessionEvent): void {
     for (const update of this.translator.translate(event)) this.update(update);
     if (event.type === "permission.requested") this.askPermission(event);
+    if (event.type === "exit_plan_mode.requested") this.askPlanApproval(event);
     // The todo store's event (when the engine has one): the whole list goes out as the plan.
     if ((event.type as string) === "session.todos_changed") {
       const todos = todosOf(this.options.session) ?? (event.data as { todos?: Todo[] }).todos;
@@ -125,30 +137,55 @@ export class AcpSession {
 
   /** Asked after the updates before it (the client has seen the tool call); the answer goes back as `respond`. */
   private askPermission(event: SessionEventOf<"permission.requested">): void {
-    const { client, session, log } = this.options;
     const { requestId, permissionRequest } = event.data;
-    const toolCallId = permissionRequest.toolCallId ?? requestId;
-    const ask = this.sending.then(() =>
-      client.request("session/request_permission", {
-        sessionId: this.id,
-        toolCall: {
-          toolCallId,
-          title: permissionTitle(permissionRequest),
-          ...(permissionRequest.kind === "shell" ? { kind: toolKind("bash") } : {}),
-          status: "pending",
-          rawInput: permissionRequest,
-        },
-        options: permissionOptions(permissionRequest),
-      }),
-    );
-    ask.then(
-      (response) => {
-        // A late answer (the prompt was cancelled meanwhile) finds no question waiting: nothing to do.
-        session.dispatch({ type: "respond", requestId, reply: permissionReply(response.outcome) });
+    this.ask(
+      requestId,
+      {
+        toolCallId: permissionRequest.toolCallId ?? requestId,
+        title: permissionTitle(permissionRequest),
+        ...(permissionRequest.kind === "shell" ? { kind: toolKind("bash") } : {}),
+        status: "pending",
+        rawInput: permissionRequest,
       },
+      permissionOptions(permissionRequest),
+      (outcome) => permissionReply(outcome),
+      { kind: "deny", message: "The client could not be asked." },
+    );
+  }
+
+  /** The plan review, asked as a permission to switch mode, on the exit_plan_mode call the client has seen. */
+  private askPlanApproval(event: SessionEventOf<"exit_plan_mode.requested">): void {
+    const { requestId, summary, planContent, actions, recommendedAction } = event.data;
+    this.ask(
+      requestId,
+      {
+        toolCallId: this.translator.lastCallNamed("exit_plan_mode") ?? requestId,
+        title: summary || "Ready to implement the plan?",
+        kind: "switch_mode",
+        status: "pending",
+        content: [textContent(planContent)],
+      },
+      planApprovalOptions(actions, recommendedAction),
+      (outcome) => planApprovalReply(outcome),
+      { approved: false },
+    );
+  }
+
+  private ask(
+    requestId: string,
+    toolCall: ToolCallUpdate,
+    options: PermissionOption[],
+    toReply: (outcome: RequestPermissionOutcome) => InteractionReply,
+    fallback: InteractionReply,
+  ): void {
+    const { client, session, log } = this.options;
+    const asked = this.sending.then(() => client.request("session/request_permission", { sessionId: this.id, toolCall, options }));
+    asked.then(
+      // A late answer (the prompt was cancelled meanwhile) finds no question waiting: nothing to do.
+      (response) => void session.dispatch({ type: "respond", requestId, reply: toReply(response.outcome) }),
       (error: unknown) => {
         log(`session/request_permission failed: ${(error as Error).message}`);
-        session.dispatch({ type: "respond", requestId, reply: { kind: "deny", message: "The client could not be asked." } });
+        session.dispatch({ type: "respond", requestId, reply: fallback });
       },
     );
   }

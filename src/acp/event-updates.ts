@@ -29,6 +29,11 @@ export class UpdateTranslator {
 
   constructor(private readonly options: TranslatorOptions) {}
 
+  /** The latest call of this tool the model asked for (the plan review belongs to its exit_plan_mode call). */
+  lastCallNamed(name: string): string | undefined {
+    return [...this.calls].reverse().find(([, call]) => call.name === name)?.[0];
+  }
+
   translate(event: SessionEvent): SessionUpdate[] {
     // A subagent's words are its own business; its tool calls are still shown (they change things).
     const main = event.agentId === undefined;

@@ -49,9 +49,9 @@ export async function runAcp(options: CliOptions): Promise<number> {
     mode: options.mode,
     maxAutopilotContinues: value.maxAutopilotContinues,
     subagentLimits: value.subagentLimits,
-    // A person is at the editor, but the protocol only lets them answer permission questions.
+    // A person is at the editor, but the protocol only lets them answer permission questions (the plan review is asked as one).
     interactive: true,
-    canAnswer: (kind) => kind === "permission",
+    canAnswer: (kind) => kind === "permission" || kind === "exit_plan_mode",
     permissions: value.permissions,
     customInstructions: options.customInstructions,
     explainAdvice: adviceText,

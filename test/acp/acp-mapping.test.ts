@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { UpdateTranslator } from "../../src/acp/event-updates.js";
 import { mcpConfigOf } from "../../src/acp/mcp-servers.js";
 import { permissionOptions, permissionReply } from "../../src/acp/permission-options.js";
+import { planApprovalOptions, planApprovalReply } from "../../src/acp/plan-approval.js";
 import { planUpdate, todosOf } from "../../src/acp/plan-updates.js";
 import { promptInput } from "../../src/acp/prompt-content.js";
 import type { EventData, EventType, SessionEvent } from "../../src/protocol/events/index.js";
@@ -184,5 +185,19 @@ describe("MCP servers from the client", () => {
         remote: { type: "http", url: "http://127.0.0.1:1/mcp", headers: { Authorization: "Bearer x" }, tools: ["*"] },
       },
     });
+  });
+});
+
+describe("plan review", () => {
+  it("offers each way on (the recommended first) and 'keep planning'; the choice becomes the review's reply", () => {
+    expect(planApprovalOptions(["interactive", "autopilot", "exit_only"], "autopilot").map((option) => [option.optionId, option.kind])).toEqual([
+      ["plan:autopilot", "allow_once"],
+      ["plan:interactive", "allow_once"],
+      ["plan:exit_only", "allow_once"],
+      ["keep-planning", "reject_once"],
+    ]);
+    expect(planApprovalReply({ outcome: "selected", optionId: "plan:interactive" })).toEqual({ approved: true, selectedAction: "interactive" });
+    expect(planApprovalReply({ outcome: "selected", optionId: "keep-planning" })).toEqual({ approved: false });
+    expect(planApprovalReply({ outcome: "cancelled" })).toEqual({ approved: false });
   });
 });

@@ -1,4 +1,7 @@
-/** `agent --acp`: a client's MCP servers join the session; a cancel while a permission question is open. */
+/**
+ * `agent --acp`: a client's MCP servers join the session; a cancel while a permission question is open; plan
+ * mode and its review asked as a permission to switch mode.
+ */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
@@ -73,5 +76,26 @@ describe("agent --acp", () => {
     expect((await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello?" }] })).stopReason).toBe("end_turn");
     expect(client.agentText(sessionId)).toBe("Still here.");
     expect(existsSync(path.join(cwd, "never-marker"))).toBe(false);
+  });
+
+  it("plan mode: the plan review is a permission request; accepting it switches back and implements", async () => {
+    const client = await connect({ permission: choose("plan:interactive") });
+    const { sessionId } = await client.agent.request("session/new", { cwd, mcpServers: [] });
+    await client.agent.request("session/set_mode", { sessionId, modeId: "plan" });
+    await client.waitForUpdate((update) => update.sessionUpdate === "current_mode_update" && update.currentModeId === "plan");
+    const session = path.join(home, "session-state", sessionId);
+    server.enqueue(
+      toolCall("create", { path: path.join(session, "plan.md"), file_text: "# Plan\n1. Say hi\n" }),
+      toolCall("exit_plan_mode", { summary: "Say hi" }),
+      text("Implementing now."),
+    );
+    const response = await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "plan a greeting" }] });
+    expect(response.stopReason).toBe("end_turn");
+    const review = client.permissionRequests.find((request) => request.toolCall.kind === "switch_mode");
+    // The recommended way first, then the others, and "keep planning".
+    expect(review?.options.map((option) => option.optionId)).toEqual(["plan:autopilot", "plan:interactive", "plan:exit_only", "keep-planning"]);
+    expect(review?.toolCall.content).toEqual([{ type: "content", content: { type: "text", text: "# Plan\n1. Say hi\n" } }]);
+    await client.waitForUpdate((update) => update.sessionUpdate === "current_mode_update" && update.currentModeId === "interactive");
+    expect(client.agentText(sessionId)).toBe("Implementing now.");
   });
 });
