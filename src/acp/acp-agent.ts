@@ -23,7 +23,8 @@ import { clientBackends } from "./client-backends.js";
 import { mcpConfigOf } from "./mcp-servers.js";
 
 export interface AcpAgentOptions {
-  manager: SessionManager;
+  /** The engine, possibly still loading: `initialize` is answered without waiting for it. */
+  manager: SessionManager | Promise<SessionManager>;
   /** The command line's MCP options; a client's servers are added to them. */
   mcp?: { additional?: readonly string[]; disabled?: readonly string[]; secretEnvVars?: readonly string[]; allowAllInstructions?: boolean };
   version: string;
@@ -55,6 +56,8 @@ export class AcpAgent {
   private capabilities: ClientCapabilities | undefined;
   private connection: AgentConnection | undefined;
   private images = 0;
+  /** The manager once loaded (every session was opened through it, so it is there when one exists). */
+  private loaded: SessionManager | undefined;
 
   constructor(private readonly options: AcpAgentOptions) {}
 
@@ -77,19 +80,19 @@ export class AcpAgent {
       })
       .onRequest("session/new", async ({ params }) => {
         const session = await this.open(params.cwd, params.mcpServers);
-        return { sessionId: session.id, modes: modes(this.options.manager.get(session.id)?.mode ?? "interactive") };
+        return { sessionId: session.id, modes: modes(session.mode) };
       })
       .onRequest("session/load", async ({ params }) => {
-        const { manager } = this.options;
+        const manager = await this.manager();
         if (!manager.store.exists(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);
         // Loading a session this process holds starts it afresh from its log.
         if (manager.get(params.sessionId)) this.close(params.sessionId);
         const session = await this.open(params.cwd, params.mcpServers, params.sessionId);
         await session.acp.replay(session.history);
-        return { modes: modes(manager.get(session.id)?.mode ?? "interactive") };
+        return { modes: modes(session.mode) };
       })
       .onRequest("session/list", async ({ params }) => {
-        const stored = await this.options.manager.list();
+        const stored = await (await this.manager()).list();
         const sessions: SessionInfo[] = stored
           .filter((meta) => !params.cwd || meta.cwd === params.cwd)
           .map((meta) => ({
@@ -106,7 +109,7 @@ export class AcpAgent {
         return {};
       })
       .onRequest("session/set_mode", ({ params }) => {
-        const session = this.options.manager.get(params.sessionId);
+        const session = this.loaded?.get(params.sessionId);
         if (!session) throw RequestError.sessionNotFound(params.sessionId);
         if (!MODES.some((mode) => mode.id === params.modeId)) throw RequestError.invalidParams({ modeId: params.modeId }, `Unknown mode ${params.modeId}`);
         session.dispatch({ type: "set_mode", mode: params.modeId as AgentMode });
@@ -126,20 +129,26 @@ export class AcpAgent {
 
   /** Ends every session (the client went away); resolves when their logs are closed. */
   async closeAll(): Promise<void> {
-    const ending = [...this.sessions.keys()].map((id) => this.options.manager.get(id)?.whenEnded());
+    const ending = [...this.sessions.keys()].map((id) => this.loaded?.get(id)?.whenEnded());
     for (const id of [...this.sessions.keys()]) this.close(id);
     await Promise.all(ending);
+  }
+
+  private async manager(): Promise<SessionManager> {
+    this.loaded ??= await this.options.manager;
+    return this.loaded;
   }
 
   private close(id: string): void {
     this.sessions.get(id)?.close();
     this.sessions.delete(id);
-    this.options.manager.close(id);
+    this.loaded?.close(id);
   }
 
   private async open(cwd: string, mcpServers: readonly McpServer[] | undefined, resumeId?: string) {
     checkCwd(cwd);
-    const { manager, log } = this.options;
+    const { log } = this.options;
+    const manager = await this.manager();
     const client = this.connection?.client;
     if (!client) throw RequestError.internalError(undefined, "Not connected.");
     let id = resumeId ?? "";
@@ -156,12 +165,12 @@ export class AcpAgent {
     id = opened.session.id;
     bound = new AcpSession({ client, session: opened.session, log, saveImage: (data, mimeType) => this.saveImage(id, data, mimeType) });
     this.sessions.set(id, bound);
-    return { id, acp: bound, history: opened.history };
+    return { id, acp: bound, history: opened.history, mode: opened.session.mode };
   }
 
   /** An image the client sent, kept in the session's folder so the model can be pointed at it. */
   private saveImage(sessionId: string, data: Buffer, mimeType: string): string {
-    const dir = path.join(this.options.manager.store.dirOf(sessionId), "files");
+    const dir = path.join((this.loaded as SessionManager).store.dirOf(sessionId), "files");
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `image-${++this.images}.${IMAGE_EXTENSIONS[mimeType] ?? "bin"}`);
     writeFileSync(file, data);

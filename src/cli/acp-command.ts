@@ -4,14 +4,11 @@
  */
 import { AcpAgent } from "../acp/acp-agent.js";
 import { stdioStream } from "../acp/stdio.js";
-import { SessionManager } from "../core/session-manager.js";
 import type { HookSet } from "../hooks/hook-set.js";
-import { createOpenAIChatProvider } from "../provider/openai-chat.js";
 import { bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
-import { adviceText } from "./permission-advice-text.js";
 
 declare const AGENT_VERSION: string;
 
@@ -33,30 +30,39 @@ export async function runAcp(options: CliOptions): Promise<number> {
     return ExitCode.config;
   }
   const { value } = boot;
-  const hooks = await loadHooks(options, value.agentHome, value.settings);
-  const manager = new SessionManager({
-    store: value.store,
-    agentHome: value.agentHome,
-    cwd: options.cwd,
-    provider: createOpenAIChatProvider(value.providerConfig),
-    createProvider: (model, extra) =>
-      createOpenAIChatProvider({
-        ...value.providerConfig,
-        model,
-        ...(extra?.initiator ? { headers: { ...value.providerConfig.headers, "x-initiator": extra.initiator } } : {}),
-      }),
-    providerConfig: value.providerConfig,
-    mode: options.mode,
-    maxAutopilotContinues: value.maxAutopilotContinues,
-    subagentLimits: value.subagentLimits,
-    // A person is at the editor, but the protocol only lets them answer permission questions (the plan review is asked as one).
-    interactive: true,
-    canAnswer: (kind) => kind === "permission" || kind === "exit_plan_mode",
-    permissions: value.permissions,
-    customInstructions: options.customInstructions,
-    explainAdvice: adviceText,
-    ...(hooks ? { hooks } : {}),
-  });
+  // The engine loads while the editor's `initialize` is answered; sessions wait for it.
+  const manager = (async () => {
+    const [{ SessionManager }, { createOpenAIChatProvider }, { adviceText }, hooks] = await Promise.all([
+      import("../core/session-manager.js"),
+      import("../provider/openai-chat.js"),
+      import("./permission-advice-text.js"),
+      loadHooks(options, value.agentHome, value.settings),
+    ]);
+    return new SessionManager({
+      store: value.store,
+      agentHome: value.agentHome,
+      cwd: options.cwd,
+      provider: createOpenAIChatProvider(value.providerConfig),
+      createProvider: (model, extra) =>
+        createOpenAIChatProvider({
+          ...value.providerConfig,
+          model,
+          ...(extra?.initiator ? { headers: { ...value.providerConfig.headers, "x-initiator": extra.initiator } } : {}),
+        }),
+      providerConfig: value.providerConfig,
+      mode: options.mode,
+      maxAutopilotContinues: value.maxAutopilotContinues,
+      subagentLimits: value.subagentLimits,
+      // A person is at the editor, but the protocol only lets them answer permission questions (the plan review is asked as one).
+      interactive: true,
+      canAnswer: (kind) => kind === "permission" || kind === "exit_plan_mode",
+      permissions: value.permissions,
+      customInstructions: options.customInstructions,
+      explainAdvice: adviceText,
+      ...(hooks ? { hooks } : {}),
+    });
+  })();
+  manager.catch((error: unknown) => log(`could not load the engine: ${(error as Error).message}`));
   const acp = new AcpAgent({ manager, ...(options.mcp ? { mcp: options.mcp } : {}), version: AGENT_VERSION, log });
   const connection = acp.connect(stdioStream());
   const stop = () => connection.close();
