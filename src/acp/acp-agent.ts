@@ -19,6 +19,7 @@ import {
 import type { SessionManager } from "../core/session-manager.js";
 import type { AgentMode } from "../protocol/events/index.js";
 import { AcpSession } from "./acp-session.js";
+import { availableCommands } from "./available-commands.js";
 import { clientBackends } from "./client-backends.js";
 import { mcpConfigOf } from "./mcp-servers.js";
 
@@ -165,6 +166,7 @@ export class AcpAgent {
     id = opened.session.id;
     bound = new AcpSession({ client, session: opened.session, log, saveImage: (data, mimeType) => this.saveImage(id, data, mimeType) });
     this.sessions.set(id, bound);
+    bound.update({ sessionUpdate: "available_commands_update", availableCommands: await availableCommands() });
     return { id, acp: bound, history: opened.history, mode: opened.session.mode };
   }
 

@@ -69,6 +69,20 @@ describe("agent --acp", () => {
     expect(String(user?.content)).toContain("Say hello");
   });
 
+  it("offers the slash commands, and a prompt that is one runs it (/plan switches the mode)", async () => {
+    const client = await connect();
+    const sessionId = await newSession(client);
+    const offered = await client.waitForUpdate((update) => update.sessionUpdate === "available_commands_update");
+    const names = offered.sessionUpdate === "available_commands_update" ? offered.availableCommands.map((command) => command.name) : [];
+    expect(names).toEqual(expect.arrayContaining(["plan", "autopilot", "allow-all"]));
+    expect(names).not.toContain("exit");
+    const response = await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/plan" }] });
+    expect(response.stopReason).toBe("end_turn");
+    expect(ofKind(client.updates(sessionId), "current_mode_update").map((update) => update.currentModeId)).toEqual(["plan"]);
+    expect(client.agentText(sessionId)).toContain("Plan mode");
+    expect(server.completionRequests).toHaveLength(0);
+  });
+
   it("a tool call asks permission through session/request_permission; approved, it runs", async () => {
     const client = await connect({ permission: choose("allow-once") });
     const sessionId = await newSession(client);
