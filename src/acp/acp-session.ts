@@ -11,6 +11,7 @@ import {
   type RequestPermissionOutcome,
   type SessionUpdate,
   type StopReason,
+  type ToolCallContent,
   type ToolCallUpdate,
 } from "@agentclientprotocol/sdk";
 import type { SessionView } from "../core/session-view.js";
@@ -53,6 +54,8 @@ export class AcpSession {
   private readonly translator: UpdateTranslator;
   private sending: Promise<void> = Promise.resolve();
   private readonly unsubscribe: () => void;
+  /** The client terminals that show a tool call's command, by call. */
+  private readonly terminals = new Map<string, ToolCallContent>();
 
   constructor(private readonly options: AcpSessionOptions) {
     this.translator = new UpdateTranslator({ cwd: options.session.cwd });
@@ -66,9 +69,26 @@ export class AcpSession {
   /** Sends an update after every one before it. */
   update(update: SessionUpdate): void {
     const { client, log } = this.options;
+    if (update.sessionUpdate === "tool_call_update") update = this.keepTerminal(update);
     this.sending = this.sending
       .then(() => client.notify("session/update", { sessionId: this.id, update }))
       .catch((error: unknown) => log(`session/update failed: ${(error as Error).message}`));
+  }
+
+  /**
+   * A command run in the client's terminal: the terminal stays in the call's content when the result comes
+   * (an update's content replaces the call's), so the editor keeps showing the command's output.
+   */
+  private keepTerminal(update: Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }>): SessionUpdate {
+    const terminal = update.content?.find((content) => content.type === "terminal");
+    if (terminal) {
+      this.terminals.set(update.toolCallId, terminal);
+      return update;
+    }
+    const shown = this.terminals.get(update.toolCallId);
+    if (!shown || !update.content) return update;
+    if (update.status === "completed" || update.status === "failed") this.terminals.delete(update.toolCallId);
+    return { ...update, content: [shown, ...update.content] };
   }
 
   /** Resolves once every update queued so far has been written. */
