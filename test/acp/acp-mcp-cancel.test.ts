@@ -98,4 +98,20 @@ describe("agent --acp", () => {
     await client.waitForUpdate((update) => update.sessionUpdate === "current_mode_update" && update.currentModeId === "interactive");
     expect(client.agentText(sessionId)).toBe("Implementing now.");
   });
+
+  it("a client that goes away mid-turn: the turn ends, the log is closed, the process exits", async () => {
+    const client = await connect({});
+    const { sessionId } = await client.agent.request("session/new", { cwd, mcpServers: [] });
+    server.enqueue(text("This stream stalls.", { chunkSize: 4, hangAfterChunks: 2 }));
+    void client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "talk" }] }).catch(() => undefined);
+    await server.waitForHang();
+    const exited = new Promise<number | null>((resolve) => client.child.once("exit", (code) => resolve(code)));
+    client.child.stdin?.end();
+    expect(await exited).toBe(0);
+    const log = readFileSync(path.join(home, "session-state", sessionId, "events.jsonl"), "utf8")
+      .trim()
+      .split("\n");
+    expect(JSON.parse(log.at(-1) ?? "{}").type).toBe("session.shutdown");
+    expect(existsSync(path.join(home, "session-state", sessionId, "session.lock"))).toBe(false);
+  });
 });
