@@ -18,6 +18,7 @@ import {
 } from "@agentclientprotocol/sdk";
 import type { SessionManager } from "../core/session-manager.js";
 import type { AgentMode } from "../protocol/events/index.js";
+import type { InteractionKind } from "../protocol/interactions.js";
 import { AcpSession } from "./acp-session.js";
 import { availableCommands } from "./available-commands.js";
 import { clientBackends } from "./client-backends.js";
@@ -135,6 +136,15 @@ export class AcpAgent {
     await Promise.all(ending);
   }
 
+  /**
+   * The questions the editor can be asked: permissions and the plan review (as permission requests), and
+   * forms (ask_user, an MCP server's elicitation) when it renders them. The rest get their headless answer.
+   */
+  private canAnswer(kind: InteractionKind): boolean {
+    if (kind === "permission" || kind === "exit_plan_mode") return true;
+    return kind === "elicitation" && this.capabilities?.elicitation?.form !== undefined && this.capabilities.elicitation.form !== null;
+  }
+
   private async manager(): Promise<SessionManager> {
     this.loaded ??= await this.options.manager;
     return this.loaded;
@@ -159,6 +169,7 @@ export class AcpAgent {
     const mcp = clientServers ? { ...this.options.mcp, additional: [...(this.options.mcp?.additional ?? []), clientServers] } : this.options.mcp;
     const opened = await manager.openSession({
       cwd,
+      canAnswer: (kind) => this.canAnswer(kind),
       ...(resumeId ? { resumeId } : {}),
       ...(mcp ? { mcp } : {}),
       ...(backends ? { toolBackends: backends } : {}),

@@ -7,6 +7,7 @@ import {
   RequestError,
   type AgentContext,
   type ContentBlock,
+  type ElicitationSchema,
   type PermissionOption,
   type RequestPermissionOutcome,
   type SessionUpdate,
@@ -148,6 +149,7 @@ export class AcpSession {
     for (const update of this.translator.translate(event)) this.update(update);
     if (event.type === "permission.requested") this.askPermission(event);
     if (event.type === "exit_plan_mode.requested") this.askPlanApproval(event);
+    if (event.type === "elicitation.requested") this.askForm(event);
     // The todo store's event (when the engine has one): the whole list goes out as the plan.
     if ((event.type as string) === "session.todos_changed") {
       const todos = todosOf(this.options.session) ?? (event.data as { todos?: Todo[] }).todos;
@@ -188,6 +190,32 @@ export class AcpSession {
       planApprovalOptions(actions, recommendedAction),
       (outcome) => planApprovalReply(outcome),
       { approved: false },
+    );
+  }
+
+  /** A form (ask_user, an MCP server's elicitation) as ACP's `elicitation/create`, when the client renders forms. */
+  private askForm(event: SessionEventOf<"elicitation.requested">): void {
+    const { client, session, log } = this.options;
+    const { requestId, message, toolCallId, requestedSchema } = event.data;
+    const asked = this.sending.then(() =>
+      client.request("elicitation/create", {
+        mode: "form",
+        sessionId: this.id,
+        ...(toolCallId ? { toolCallId } : {}),
+        message,
+        requestedSchema: requestedSchema as ElicitationSchema,
+      }),
+    );
+    asked.then(
+      (response) => {
+        const action = response.action === "accept" || response.action === "decline" ? response.action : "cancel";
+        const content = action === "accept" && "content" in response && response.content ? { content: response.content as Record<string, unknown> } : {};
+        session.dispatch({ type: "respond", requestId, reply: { action, ...content } });
+      },
+      (error: unknown) => {
+        log(`elicitation/create failed: ${(error as Error).message}`);
+        session.dispatch({ type: "respond", requestId, reply: { action: "cancel" } });
+      },
     );
   }
 

@@ -53,9 +53,8 @@ export async function runAcp(options: CliOptions): Promise<number> {
       mode: options.mode,
       maxAutopilotContinues: value.maxAutopilotContinues,
       subagentLimits: value.subagentLimits,
-      // A person is at the editor, but the protocol only lets them answer permission questions (the plan review is asked as one).
+      // A person is at the editor; which questions reach them depends on what the editor can ask (AcpAgent says).
       interactive: true,
-      canAnswer: (kind) => kind === "permission" || kind === "exit_plan_mode",
       permissions: value.permissions,
       customInstructions: options.customInstructions,
       explainAdvice: adviceText,

@@ -10,6 +10,8 @@ import {
   type ClientCapabilities,
   type ClientContext,
   type ClientConnection,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
   type CreateTerminalRequest,
   type ReadTextFileRequest,
   type RequestPermissionRequest,
@@ -26,6 +28,7 @@ export interface AcpClientHandlers {
   writeTextFile?(request: WriteTextFileRequest): void;
   /** terminal/create: what the command printed and its exit code. */
   terminal?(request: CreateTerminalRequest): { output: string; exitCode: number };
+  elicitation?(request: CreateElicitationRequest): CreateElicitationResponse;
 }
 
 export interface AcpTestClient {
@@ -81,6 +84,7 @@ export function startAcpClient(options: {
     })
     .onRequest("terminal/output", ({ params }) => ({ output: terminals.get(params.terminalId)?.output ?? "", truncated: false }))
     .onRequest("terminal/wait_for_exit", ({ params }) => ({ exitCode: terminals.get(params.terminalId)?.exitCode ?? 0, signal: null }))
+    .onRequest("elicitation/create", ({ params }) => handlers.elicitation?.(params) ?? { action: "cancel" })
     .onRequest("terminal/kill", () => ({}))
     .onRequest("terminal/release", () => ({}));
   const stream = ndJsonStream(

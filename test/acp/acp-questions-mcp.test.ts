@@ -1,6 +1,6 @@
 /**
  * `agent --acp`: a client's MCP servers join the session; a cancel while a permission question is open; plan
- * mode and its review asked as a permission to switch mode.
+ * mode and its review asked as a permission to switch mode; a client that goes away; ask_user as a form.
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -113,5 +113,29 @@ describe("agent --acp", () => {
       .split("\n");
     expect(JSON.parse(log.at(-1) ?? "{}").type).toBe("session.shutdown");
     expect(existsSync(path.join(home, "session-state", sessionId, "session.lock"))).toBe(false);
+  });
+
+  it("ask_user is a form the editor fills in (elicitation/create) when it renders forms", async () => {
+    const asked: unknown[] = [];
+    const client = startAcpClient({
+      env: agentEnv({ home, baseUrl: server.baseUrl }),
+      cwd,
+      handlers: {
+        elicitation: (request) => {
+          asked.push(request);
+          return { action: "accept", content: { color: "blue" } };
+        },
+      },
+    });
+    clients.push(client);
+    await client.agent.request("initialize", { protocolVersion: PROTOCOL_VERSION, clientCapabilities: { elicitation: { form: {} } } });
+    const { sessionId } = await client.agent.request("session/new", { cwd, mcpServers: [] });
+    const form = { message: "Which colour?", requestedSchema: { type: "object", properties: { color: { type: "string", enum: ["red", "blue"] } } } };
+    server.enqueue(toolCall("ask_user", form), text("Blue it is."));
+    const response = await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "paint it" }] });
+    expect(response.stopReason).toBe("end_turn");
+    expect(asked).toMatchObject([{ mode: "form", sessionId, message: "Which colour?", requestedSchema: form.requestedSchema }]);
+    const toolMessage = server.completionRequests[1]?.body.messages.find((message) => message.role === "tool");
+    expect(String(toolMessage?.content)).toContain('"color": "blue"');
   });
 });
