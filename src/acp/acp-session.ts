@@ -55,6 +55,8 @@ export class AcpSession {
   private readonly translator: UpdateTranslator;
   private sending: Promise<void> = Promise.resolve();
   private readonly unsubscribe: () => void;
+  /** The questions the client has been asked and not answered, by the engine's request id. */
+  private readonly questions = new Map<string, AbortController>();
   /** The client terminals that show a tool call's command, by call. */
   private readonly terminals = new Map<string, ToolCallContent>();
 
@@ -150,6 +152,9 @@ export class AcpSession {
     if (event.type === "permission.requested") this.askPermission(event);
     if (event.type === "exit_plan_mode.requested") this.askPlanApproval(event);
     if (event.type === "elicitation.requested") this.askForm(event);
+    if (event.type === "permission.completed" || event.type === "exit_plan_mode.completed" || event.type === "elicitation.completed") {
+      this.questionClosed(event.data.requestId);
+    }
     // The todo store's event (when the engine has one): the whole list goes out as the plan.
     if ((event.type as string) === "session.todos_changed") {
       const todos = todosOf(this.options.session) ?? (event.data as { todos?: Todo[] }).todos;
@@ -195,27 +200,20 @@ export class AcpSession {
 
   /** A form (ask_user, an MCP server's elicitation) as ACP's `elicitation/create`, when the client renders forms. */
   private askForm(event: SessionEventOf<"elicitation.requested">): void {
-    const { client, session, log } = this.options;
     const { requestId, message, toolCallId, requestedSchema } = event.data;
-    const asked = this.sending.then(() =>
-      client.request("elicitation/create", {
-        mode: "form",
-        sessionId: this.id,
-        ...(toolCallId ? { toolCallId } : {}),
-        message,
-        requestedSchema: requestedSchema as ElicitationSchema,
-      }),
-    );
-    asked.then(
+    this.question(
+      requestId,
+      (cancellationSignal) =>
+        this.options.client.request(
+          "elicitation/create",
+          { mode: "form", sessionId: this.id, ...(toolCallId ? { toolCallId } : {}), message, requestedSchema: requestedSchema as ElicitationSchema },
+          { cancellationSignal },
+        ),
       (response) => {
         const action = response.action === "accept" || response.action === "decline" ? response.action : "cancel";
-        const content = action === "accept" && "content" in response && response.content ? { content: response.content as Record<string, unknown> } : {};
-        session.dispatch({ type: "respond", requestId, reply: { action, ...content } });
+        return action === "accept" && "content" in response && response.content ? { action, content: response.content as Record<string, unknown> } : { action };
       },
-      (error: unknown) => {
-        log(`elicitation/create failed: ${(error as Error).message}`);
-        session.dispatch({ type: "respond", requestId, reply: { action: "cancel" } });
-      },
+      { action: "cancel" },
     );
   }
 
@@ -226,15 +224,47 @@ export class AcpSession {
     toReply: (outcome: RequestPermissionOutcome) => InteractionReply,
     fallback: InteractionReply,
   ): void {
-    const { client, session, log } = this.options;
-    const asked = this.sending.then(() => client.request("session/request_permission", { sessionId: this.id, toolCall, options }));
-    asked.then(
-      // A late answer (the prompt was cancelled meanwhile) finds no question waiting: nothing to do.
-      (response) => void session.dispatch({ type: "respond", requestId, reply: toReply(response.outcome) }),
-      (error: unknown) => {
-        log(`session/request_permission failed: ${(error as Error).message}`);
-        session.dispatch({ type: "respond", requestId, reply: fallback });
-      },
+    this.question(
+      requestId,
+      (cancellationSignal) => this.options.client.request("session/request_permission", { sessionId: this.id, toolCall, options }, { cancellationSignal }),
+      (response) => toReply(response.outcome),
+      fallback,
     );
+  }
+
+  /**
+   * Sends a question after the updates before it and hands the answer to the engine. When the engine stops
+   * waiting first (the turn was cancelled), the client is told to close the question (`$/cancel_request`).
+   */
+  private question<T>(
+    requestId: string,
+    send: (signal: AbortSignal) => Promise<T>,
+    toReply: (response: T) => InteractionReply,
+    fallback: InteractionReply,
+  ): void {
+    const { session, log } = this.options;
+    const controller = new AbortController();
+    this.questions.set(requestId, controller);
+    this.sending
+      .then(() => send(controller.signal))
+      .then(
+        // A late answer finds no question waiting in the engine: nothing happens.
+        (response) => toReply(response),
+        (error: unknown) => {
+          if (!controller.signal.aborted) log(`asking the client failed: ${(error as Error).message}`);
+          return fallback;
+        },
+      )
+      .then((reply) => {
+        this.questions.delete(requestId);
+        session.dispatch({ type: "respond", requestId, reply });
+      });
+  }
+
+  /** The engine no longer waits for this question (answered, or given up). */
+  private questionClosed(requestId: string): void {
+    const controller = this.questions.get(requestId);
+    this.questions.delete(requestId);
+    controller?.abort();
   }
 }

@@ -58,10 +58,13 @@ describe("agent --acp", () => {
   it("cancel while a permission question is open: the prompt ends cancelled, the tool never runs, the late answer is ignored", async () => {
     let answer: (optionId: string) => void = () => undefined;
     let markAsked: () => void = () => undefined;
+    let markWithdrawn: () => void = () => undefined;
     const asked = new Promise<void>((resolve) => (markAsked = resolve));
+    const withdrawn = new Promise<void>((resolve) => (markWithdrawn = resolve));
     const client = await connect({
-      permission: () => {
+      permission: (_request, signal) => {
         markAsked();
+        signal.addEventListener("abort", () => markWithdrawn(), { once: true });
         return new Promise((resolve) => (answer = (optionId) => resolve({ outcome: { outcome: "selected", optionId } })));
       },
     });
@@ -71,6 +74,8 @@ describe("agent --acp", () => {
     await asked;
     await client.agent.notify("session/cancel", { sessionId });
     expect((await prompt).stopReason).toBe("cancelled");
+    // The agent withdraws the question it no longer waits for; an answer given anyway changes nothing.
+    await withdrawn;
     answer("allow-once");
     server.enqueue(text("Still here."));
     expect((await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello?" }] })).stopReason).toBe("end_turn");

@@ -23,7 +23,8 @@ import {
 import { AGENT_BIN } from "./run-agent.js";
 
 export interface AcpClientHandlers {
-  permission?(request: RequestPermissionRequest): RequestPermissionResponse | Promise<RequestPermissionResponse>;
+  /** `signal` fires when the agent withdraws the question (`$/cancel_request`). */
+  permission?(request: RequestPermissionRequest, signal: AbortSignal): RequestPermissionResponse | Promise<RequestPermissionResponse>;
   readTextFile?(request: ReadTextFileRequest): string;
   writeTextFile?(request: WriteTextFileRequest): void;
   /** terminal/create: what the command printed and its exit code. */
@@ -67,10 +68,10 @@ export function startAcpClient(options: {
       notifications.push(params);
       for (const waiter of [...waiters]) waiter();
     })
-    .onRequest("session/request_permission", async ({ params }) => {
+    .onRequest("session/request_permission", async ({ params, signal }) => {
       permissionRequests.push(params);
       if (!handlers.permission) return { outcome: { outcome: "cancelled" } };
-      return handlers.permission(params);
+      return handlers.permission(params, signal);
     })
     .onRequest("fs/read_text_file", ({ params }) => ({ content: handlers.readTextFile?.(params) ?? "" }))
     .onRequest("fs/write_text_file", ({ params }) => {
