@@ -74,7 +74,7 @@ export class AcpAgent {
             loadSession: true,
             promptCapabilities: { image: true, audio: false, embeddedContext: true },
             mcpCapabilities: { http: true, sse: true },
-            sessionCapabilities: { list: {}, close: {} },
+            sessionCapabilities: { list: {}, close: {}, resume: {}, delete: {} },
           },
           agentInfo: { name: "agent", title: "agent", version: this.options.version },
           authMethods: [],
@@ -92,6 +92,22 @@ export class AcpAgent {
         const session = await this.open(params.cwd, params.mcpServers, params.sessionId);
         await session.acp.replay(session.history);
         return { modes: modes(session.mode) };
+      })
+      .onRequest("session/resume", async ({ params }) => {
+        const manager = await this.manager();
+        if (!manager.store.exists(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);
+        // Resuming without a replay: the client keeps what it shows; a session this process holds goes on as it is.
+        const held = this.sessions.get(params.sessionId) ? manager.get(params.sessionId) : undefined;
+        if (held) return { modes: modes(held.mode) };
+        const session = await this.open(params.cwd, params.mcpServers, params.sessionId);
+        return { modes: modes(session.mode) };
+      })
+      .onRequest("session/delete", async ({ params }) => {
+        const manager = await this.manager();
+        if (!manager.store.exists(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);
+        if (this.sessions.has(params.sessionId)) this.close(params.sessionId);
+        manager.delete(params.sessionId);
+        return {};
       })
       .onRequest("session/list", async ({ params }) => {
         const stored = await (await this.manager()).list();

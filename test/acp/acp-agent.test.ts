@@ -168,6 +168,27 @@ describe("agent --acp", () => {
     expect(messages.some((message) => message.role === "assistant" && String(message.content).includes("The first answer."))).toBe(true);
   });
 
+  it("session/resume goes on without a replay; session/delete removes the session", async () => {
+    const first = await connect();
+    const sessionId = await newSession(first);
+    server.enqueue(text("Remember the word tulip."));
+    await first.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "a word" }] });
+    await first.close();
+
+    const second = await connect();
+    await second.agent.request("session/resume", { sessionId, cwd, mcpServers: [] });
+    expect(second.updates(sessionId).filter((update) => update.sessionUpdate !== "available_commands_update")).toEqual([]);
+    server.enqueue(text("It was tulip."));
+    await second.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "which word?" }] });
+    expect(second.agentText(sessionId)).toBe("It was tulip.");
+    const messages = server.completionRequests.at(-1)?.body.messages ?? [];
+    expect(messages.some((message) => message.role === "assistant" && String(message.content).includes("tulip"))).toBe(true);
+
+    await second.agent.request("session/delete", { sessionId });
+    const { sessions } = await second.agent.request("session/list", {});
+    expect(sessions.map((session) => session.sessionId)).not.toContain(sessionId);
+  });
+
   it("uses the client's file system and terminal when it offers them", async () => {
     const buffers = new Map<string, string>([[path.join(cwd, "open.txt"), "unsaved editor text\n"]]);
     const commands: string[][] = [];
