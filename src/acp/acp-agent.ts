@@ -23,6 +23,7 @@ import { AcpSession } from "./acp-session.js";
 import { availableCommands } from "./available-commands.js";
 import { clientBackends } from "./client-backends.js";
 import { mcpConfigOf } from "./mcp-servers.js";
+import { MODEL_OPTION_ID } from "./model-option.js";
 
 export interface AcpAgentOptions {
   /** The engine, possibly still loading: `initialize` is answered without waiting for it. */
@@ -82,7 +83,7 @@ export class AcpAgent {
       })
       .onRequest("session/new", async ({ params }) => {
         const session = await this.open(params.cwd, params.mcpServers);
-        return { sessionId: session.id, modes: modes(session.mode) };
+        return { sessionId: session.id, modes: modes(session.mode), configOptions: session.acp.configOptions() };
       })
       .onRequest("session/load", async ({ params }) => {
         const manager = await this.manager();
@@ -91,16 +92,17 @@ export class AcpAgent {
         if (manager.get(params.sessionId)) this.close(params.sessionId);
         const session = await this.open(params.cwd, params.mcpServers, params.sessionId);
         await session.acp.replay(session.history);
-        return { modes: modes(session.mode) };
+        return { modes: modes(session.mode), configOptions: session.acp.configOptions() };
       })
       .onRequest("session/resume", async ({ params }) => {
         const manager = await this.manager();
         if (!manager.store.exists(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);
         // Resuming without a replay: the client keeps what it shows; a session this process holds goes on as it is.
-        const held = this.sessions.get(params.sessionId) ? manager.get(params.sessionId) : undefined;
-        if (held) return { modes: modes(held.mode) };
+        const bound = this.sessions.get(params.sessionId);
+        const held = bound ? manager.get(params.sessionId) : undefined;
+        if (held && bound) return { modes: modes(held.mode), configOptions: bound.configOptions() };
         const session = await this.open(params.cwd, params.mcpServers, params.sessionId);
-        return { modes: modes(session.mode) };
+        return { modes: modes(session.mode), configOptions: session.acp.configOptions() };
       })
       .onRequest("session/delete", async ({ params }) => {
         const manager = await this.manager();
@@ -132,6 +134,16 @@ export class AcpAgent {
         if (!MODES.some((mode) => mode.id === params.modeId)) throw RequestError.invalidParams({ modeId: params.modeId }, `Unknown mode ${params.modeId}`);
         session.dispatch({ type: "set_mode", mode: params.modeId as AgentMode });
         return {};
+      })
+      .onRequest("session/set_config_option", ({ params }) => {
+        const session = this.loaded?.get(params.sessionId);
+        const bound = this.sessions.get(params.sessionId);
+        if (!session || !bound) throw RequestError.sessionNotFound(params.sessionId);
+        if (params.configId !== MODEL_OPTION_ID || typeof params.value !== "string") {
+          throw RequestError.invalidParams({ configId: params.configId }, `Unknown option ${params.configId}`);
+        }
+        session.dispatch({ type: "set_model", model: params.value });
+        return { configOptions: bound.configOptions() };
       })
       .onRequest("session/prompt", async ({ params }) => {
         const session = this.sessions.get(params.sessionId);
@@ -194,6 +206,7 @@ export class AcpAgent {
     bound = new AcpSession({ client, session: opened.session, log, saveImage: (data, mimeType) => this.saveImage(id, data, mimeType) });
     this.sessions.set(id, bound);
     bound.update({ sessionUpdate: "available_commands_update", availableCommands: await availableCommands() });
+    bound.announceModels();
     return { id, acp: bound, history: opened.history, mode: opened.session.mode };
   }
 

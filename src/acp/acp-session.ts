@@ -10,6 +10,7 @@ import {
   type ElicitationSchema,
   type PermissionOption,
   type RequestPermissionOutcome,
+  type SessionConfigOption,
   type SessionUpdate,
   type StopReason,
   type ToolCallContent,
@@ -23,6 +24,7 @@ import { UpdateTranslator } from "./event-updates.js";
 import { permissionOptions, permissionReply, permissionTitle } from "./permission-options.js";
 import { planApprovalOptions, planApprovalReply } from "./plan-approval.js";
 import { planUpdate, todosOf, type Todo } from "./plan-updates.js";
+import { listModels, modelOption } from "./model-option.js";
 import { promptInput, type SaveImage } from "./prompt-content.js";
 import { textContent, toolKind } from "./tool-call-info.js";
 
@@ -57,6 +59,8 @@ export class AcpSession {
   private readonly unsubscribe: () => void;
   /** The questions the client has been asked and not answered, by the engine's request id. */
   private readonly questions = new Map<string, AbortController>();
+  /** The endpoint's models, once listed. */
+  private models: string[] = [];
   /** The client terminals that show a tool call's command, by call. */
   private readonly terminals = new Map<string, ToolCallContent>();
 
@@ -92,6 +96,19 @@ export class AcpSession {
     if (!shown || !update.content) return update;
     if (update.status === "completed" || update.status === "failed") this.terminals.delete(update.toolCallId);
     return { ...update, content: [shown, ...update.content] };
+  }
+
+  /** The model picker's state: the current model and, once the endpoint has listed them, the others. */
+  configOptions(): SessionConfigOption[] {
+    return [modelOption(this.options.session.model, this.models)];
+  }
+
+  /** Asks the endpoint for its models and tells the client when they are known. */
+  announceModels(): void {
+    void listModels(this.options.session).then((models) => {
+      this.models = models;
+      if (models.length > 0) this.update({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });
+    });
   }
 
   /** Resolves once every update queued so far has been written. */
@@ -149,6 +166,7 @@ export class AcpSession {
 
   private onEvent(event: SessionEvent): void {
     for (const update of this.translator.translate(event)) this.update(update);
+    if (event.type === "session.model_change") this.update({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });
     if (event.type === "permission.requested") this.askPermission(event);
     if (event.type === "exit_plan_mode.requested") this.askPlanApproval(event);
     if (event.type === "elicitation.requested") this.askForm(event);

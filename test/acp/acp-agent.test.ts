@@ -83,6 +83,22 @@ describe("agent --acp", () => {
     expect(server.completionRequests).toHaveLength(0);
   });
 
+  it("the model is a config option: the endpoint's models follow, and choosing one switches the session's model", async () => {
+    await server.close();
+    server = await startScriptedServer({ models: ["scripted-model", "bigger-model"] });
+    const client = await connect();
+    const created = await client.agent.request("session/new", { cwd, mcpServers: [] });
+    expect(created.configOptions?.[0]).toMatchObject({ id: "model", category: "model", currentValue: "scripted-model" });
+    const listed = await client.waitForUpdate((update) => update.sessionUpdate === "config_option_update");
+    const values = listed.sessionUpdate === "config_option_update" && listed.configOptions[0]?.type === "select" ? listed.configOptions[0].options : [];
+    expect(values.map((option) => ("value" in option ? option.value : "")).sort()).toEqual(["bigger-model", "scripted-model"]);
+    const changed = await client.agent.request("session/set_config_option", { sessionId: created.sessionId, configId: "model", value: "bigger-model" });
+    expect(changed.configOptions[0]).toMatchObject({ currentValue: "bigger-model" });
+    server.enqueue(text("From the bigger model."));
+    await client.agent.request("session/prompt", { sessionId: created.sessionId, prompt: [{ type: "text", text: "hi" }] });
+    expect(server.completionRequests.at(-1)?.body.model).toBe("bigger-model");
+  });
+
   it("a tool call asks permission through session/request_permission; approved, it runs", async () => {
     const client = await connect({ permission: choose("allow-once") });
     const sessionId = await newSession(client);
@@ -177,7 +193,8 @@ describe("agent --acp", () => {
 
     const second = await connect();
     await second.agent.request("session/resume", { sessionId, cwd, mcpServers: [] });
-    expect(second.updates(sessionId).filter((update) => update.sessionUpdate !== "available_commands_update")).toEqual([]);
+    const conversation = ["user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update"];
+    expect(second.updates(sessionId).filter((update) => conversation.includes(update.sessionUpdate))).toEqual([]);
     server.enqueue(text("It was tulip."));
     await second.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "which word?" }] });
     expect(second.agentText(sessionId)).toBe("It was tulip.");
