@@ -1,32 +1,25 @@
 /**
  * One ACP session over one engine session: the engine's events go out as `session/update`s (in order, and all
- * of a prompt's before its answer), its permission questions as `session/request_permission`, and a prompt
- * is a typed line dispatched to the engine. No loop, no queue of its own: the engine's.
+ * of a prompt's before its answer), its questions go to the client (client-questions.ts), and a prompt is a
+ * typed line dispatched to the engine. No loop, no queue of its own: the engine's.
  */
 import {
   RequestError,
   type AgentContext,
   type ContentBlock,
-  type ElicitationSchema,
-  type PermissionOption,
-  type RequestPermissionOutcome,
   type SessionConfigOption,
   type SessionUpdate,
   type StopReason,
   type ToolCallContent,
-  type ToolCallUpdate,
 } from "@agentclientprotocol/sdk";
 import type { SessionView } from "../core/session-view.js";
 import type { RunResult } from "../protocol/commands.js";
-import type { InteractionReply } from "../protocol/interactions.js";
-import type { SessionEvent, SessionEventOf } from "../protocol/events/index.js";
+import type { SessionEvent } from "../protocol/events/index.js";
+import { ClientQuestions } from "./client-questions.js";
 import { UpdateTranslator } from "./event-updates.js";
-import { permissionOptions, permissionReply, permissionTitle } from "./permission-options.js";
-import { planApprovalOptions, planApprovalReply } from "./plan-approval.js";
 import { planUpdate, todosOf, type Todo } from "./plan-updates.js";
 import { listModels, modelOption } from "./model-option.js";
 import { promptInput, type SaveImage } from "./prompt-content.js";
-import { textContent, toolKind } from "./tool-call-info.js";
 
 export interface AcpSessionOptions {
   client: AgentContext;
@@ -57,8 +50,7 @@ export class AcpSession {
   private readonly translator: UpdateTranslator;
   private sending: Promise<void> = Promise.resolve();
   private readonly unsubscribe: () => void;
-  /** The questions the client has been asked and not answered, by the engine's request id. */
-  private readonly questions = new Map<string, AbortController>();
+  private readonly questions: ClientQuestions;
   /** The endpoint's models, once listed. */
   private models: string[] = [];
   /** The client terminals that show a tool call's command, by call. */
@@ -66,6 +58,14 @@ export class AcpSession {
 
   constructor(private readonly options: AcpSessionOptions) {
     this.translator = new UpdateTranslator({ cwd: options.session.cwd });
+    this.questions = new ClientQuestions({
+      client: options.client,
+      session: options.session,
+      log: options.log,
+      // Asked after the updates before them: the client has seen the tool call it is asked about.
+      after: () => this.sending,
+      lastCallNamed: (name) => this.translator.lastCallNamed(name),
+    });
     this.unsubscribe = options.session.subscribe((event) => this.onEvent(event));
   }
 
@@ -167,122 +167,11 @@ export class AcpSession {
   private onEvent(event: SessionEvent): void {
     for (const update of this.translator.translate(event)) this.update(update);
     if (event.type === "session.model_change") this.update({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });
-    if (event.type === "permission.requested") this.askPermission(event);
-    if (event.type === "exit_plan_mode.requested") this.askPlanApproval(event);
-    if (event.type === "elicitation.requested") this.askForm(event);
-    if (event.type === "permission.completed" || event.type === "exit_plan_mode.completed" || event.type === "elicitation.completed") {
-      this.questionClosed(event.data.requestId);
-    }
+    this.questions.onEvent(event);
     // The todo store's event (when the engine has one): the whole list goes out as the plan.
     if ((event.type as string) === "session.todos_changed") {
       const todos = todosOf(this.options.session) ?? (event.data as { todos?: Todo[] }).todos;
       if (todos) this.update(planUpdate(todos));
     }
-  }
-
-  /** Asked after the updates before it (the client has seen the tool call); the answer goes back as `respond`. */
-  private askPermission(event: SessionEventOf<"permission.requested">): void {
-    const { requestId, permissionRequest } = event.data;
-    this.ask(
-      requestId,
-      {
-        toolCallId: permissionRequest.toolCallId ?? requestId,
-        title: permissionTitle(permissionRequest),
-        ...(permissionRequest.kind === "shell" ? { kind: toolKind("bash") } : {}),
-        status: "pending",
-        rawInput: permissionRequest,
-      },
-      permissionOptions(permissionRequest),
-      (outcome) => permissionReply(outcome),
-      { kind: "deny", message: "The client could not be asked." },
-    );
-  }
-
-  /** The plan review, asked as a permission to switch mode, on the exit_plan_mode call the client has seen. */
-  private askPlanApproval(event: SessionEventOf<"exit_plan_mode.requested">): void {
-    const { requestId, summary, planContent, actions, recommendedAction } = event.data;
-    this.ask(
-      requestId,
-      {
-        toolCallId: this.translator.lastCallNamed("exit_plan_mode") ?? requestId,
-        title: summary || "Ready to implement the plan?",
-        kind: "switch_mode",
-        status: "pending",
-        content: [textContent(planContent)],
-      },
-      planApprovalOptions(actions, recommendedAction),
-      (outcome) => planApprovalReply(outcome),
-      { approved: false },
-    );
-  }
-
-  /** A form (ask_user, an MCP server's elicitation) as ACP's `elicitation/create`, when the client renders forms. */
-  private askForm(event: SessionEventOf<"elicitation.requested">): void {
-    const { requestId, message, toolCallId, requestedSchema } = event.data;
-    this.question(
-      requestId,
-      (cancellationSignal) =>
-        this.options.client.request(
-          "elicitation/create",
-          { mode: "form", sessionId: this.id, ...(toolCallId ? { toolCallId } : {}), message, requestedSchema: requestedSchema as ElicitationSchema },
-          { cancellationSignal },
-        ),
-      (response) => {
-        const action = response.action === "accept" || response.action === "decline" ? response.action : "cancel";
-        return action === "accept" && "content" in response && response.content ? { action, content: response.content as Record<string, unknown> } : { action };
-      },
-      { action: "cancel" },
-    );
-  }
-
-  private ask(
-    requestId: string,
-    toolCall: ToolCallUpdate,
-    options: PermissionOption[],
-    toReply: (outcome: RequestPermissionOutcome) => InteractionReply,
-    fallback: InteractionReply,
-  ): void {
-    this.question(
-      requestId,
-      (cancellationSignal) => this.options.client.request("session/request_permission", { sessionId: this.id, toolCall, options }, { cancellationSignal }),
-      (response) => toReply(response.outcome),
-      fallback,
-    );
-  }
-
-  /**
-   * Sends a question after the updates before it and hands the answer to the engine. When the engine stops
-   * waiting first (the turn was cancelled), the client is told to close the question (`$/cancel_request`).
-   */
-  private question<T>(
-    requestId: string,
-    send: (signal: AbortSignal) => Promise<T>,
-    toReply: (response: T) => InteractionReply,
-    fallback: InteractionReply,
-  ): void {
-    const { session, log } = this.options;
-    const controller = new AbortController();
-    this.questions.set(requestId, controller);
-    this.sending
-      .then(() => send(controller.signal))
-      .then(
-        // A late answer finds no question waiting in the engine: nothing happens.
-        (response) => toReply(response),
-        (error: unknown) => {
-          if (!controller.signal.aborted) log(`asking the client failed: ${(error as Error).message}`);
-          return fallback;
-        },
-      )
-      .then((reply) => {
-        this.questions.delete(requestId);
-        session.dispatch({ type: "respond", requestId, reply });
-      });
-  }
-
-  /** The engine no longer waits for this question (answered, or given up). */
-  private questionClosed(requestId: string): void {
-    const controller = this.questions.get(requestId);
-    this.questions.delete(requestId);
-    controller?.abort();
   }
 }
