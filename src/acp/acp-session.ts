@@ -51,6 +51,7 @@ export class AcpSession {
   private sending: Promise<void> = Promise.resolve();
   private readonly unsubscribe: () => void;
   private readonly questions: ClientQuestions;
+  private updateFailed = false;
   /** The endpoint's models, once listed. */
   private models: string[] = [];
   /** The client terminals that show a tool call's command, by call. */
@@ -79,7 +80,11 @@ export class AcpSession {
     if (update.sessionUpdate === "tool_call_update") update = this.keepTerminal(update);
     this.sending = this.sending
       .then(() => client.notify("session/update", { sessionId: this.id, update }))
-      .catch((error: unknown) => log(`session/update failed: ${(error as Error).message}`));
+      .catch((error: unknown) => {
+        // Once the client is gone every update fails: say so once.
+        if (!this.updateFailed) log(`session/update failed: ${(error as Error).message}`);
+        this.updateFailed = true;
+      });
   }
 
   /**
