@@ -205,8 +205,12 @@ export class AcpAgent {
     id = opened.session.id;
     bound = new AcpSession({ client, session: opened.session, log, saveImage: (data, mimeType) => this.saveImage(id, data, mimeType) });
     this.sessions.set(id, bound);
-    bound.update({ sessionUpdate: "available_commands_update", availableCommands: await availableCommands() });
-    bound.announceModels();
+    const commands = await availableCommands();
+    // After the answer to session/new: a client cannot place updates for a session it has not heard of yet.
+    setImmediate(() => {
+      bound.update({ sessionUpdate: "available_commands_update", availableCommands: commands });
+      bound.announceModels();
+    });
     return { id, acp: bound, history: opened.history, mode: opened.session.mode };
   }
 

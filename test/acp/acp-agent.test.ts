@@ -73,6 +73,11 @@ describe("agent --acp", () => {
     const client = await connect();
     const sessionId = await newSession(client);
     const offered = await client.waitForUpdate((update) => update.sessionUpdate === "available_commands_update");
+    // Sent after the answer to session/new, so the client knows the session it is about.
+    const answered = client.incoming.findIndex((message) => "result" in message && (message.result as { sessionId?: string })?.sessionId === sessionId);
+    const firstUpdate = client.incoming.findIndex((message) => "method" in message && message.method === "session/update");
+    expect(answered).toBeGreaterThanOrEqual(0);
+    expect(firstUpdate).toBeGreaterThan(answered);
     const names = offered.sessionUpdate === "available_commands_update" ? offered.availableCommands.map((command) => command.name) : [];
     expect(names).toEqual(expect.arrayContaining(["plan", "autopilot", "allow-all"]));
     expect(names).not.toContain("exit");

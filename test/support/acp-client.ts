@@ -7,6 +7,7 @@ import { Readable, Writable } from "node:stream";
 import {
   client,
   ndJsonStream,
+  type AnyMessage,
   type ClientCapabilities,
   type ClientContext,
   type ClientConnection,
@@ -38,6 +39,7 @@ export interface AcpTestClient {
   child: ChildProcess;
   notifications: SessionNotification[];
   permissionRequests: RequestPermissionRequest[];
+  incoming: AnyMessage[];
   /** The updates of one session, in arrival order. */
   updates(sessionId: string): SessionUpdate[];
   /** The text of a session's agent message chunks so far. */
@@ -92,7 +94,20 @@ export function startAcpClient(options: {
     Writable.toWeb(child.stdin as Writable) as WritableStream<Uint8Array>,
     Readable.toWeb(child.stdout as Readable) as unknown as ReadableStream<Uint8Array>,
   );
-  const connection = app.connect(stream);
+  // Every message from the agent, in the order it arrived (to check what comes before what).
+  const incoming: AnyMessage[] = [];
+  const recorded = {
+    writable: stream.writable,
+    readable: stream.readable.pipeThrough(
+      new TransformStream<AnyMessage, AnyMessage>({
+        transform: (message, controller) => {
+          incoming.push(message);
+          controller.enqueue(message);
+        },
+      }),
+    ),
+  };
+  const connection = app.connect(recorded);
   const updates = (sessionId: string) => notifications.filter((note) => note.sessionId === sessionId).map((note) => note.update);
   return {
     agent: connection.agent,
@@ -100,6 +115,7 @@ export function startAcpClient(options: {
     child,
     notifications,
     permissionRequests,
+    incoming,
     updates,
     agentText: (sessionId) =>
       updates(sessionId)
