@@ -60,6 +60,9 @@ export class UpdateTranslator {
         return [this.completed(event.data)];
       case "session.mode_changed":
         return [{ sessionUpdate: "current_mode_update", currentModeId: event.data.newMode }];
+      case "session.usage_info":
+        // How full the context window is (the editor's context meter); a subagent's window is its own.
+        return main ? [{ sessionUpdate: "usage_update", used: event.data.currentTokens, size: event.data.tokenLimit }] : [];
       case "session.title_changed":
         return [{ sessionUpdate: "session_info_update", title: event.data.title }];
       case "session.info":

@@ -80,6 +80,13 @@ describe("UpdateTranslator", () => {
     expect(replay.translate(event("user.message", { content: "go on", isAutopilotContinuation: true }))).toEqual([]);
   });
 
+  it("reports how full the context window is", () => {
+    const translator = new UpdateTranslator({ cwd: "/work" });
+    expect(translator.translate(event("session.usage_info", { tokenLimit: 128000, currentTokens: 5200, messagesLength: 4 }))).toEqual([
+      { sessionUpdate: "usage_update", used: 5200, size: 128000 },
+    ]);
+  });
+
   it("reports mode changes and remembers how the answer ended", () => {
     const translator = new UpdateTranslator({ cwd: "/work" });
     expect(translator.translate(event("session.mode_changed", { previousMode: "interactive", newMode: "plan" }))).toEqual([
