@@ -31,6 +31,8 @@ export interface CliOptions {
   cwd: string;
   /** --reset-allowed-tools: forget the approvals remembered for cwd instead of running anything. */
   resetAllowedTools?: boolean;
+  /** --acp: serve the Agent Client Protocol on stdio instead of running a prompt or the TUI. */
+  acp?: boolean;
 }
 
 export class UsageError extends Error {

@@ -61,6 +61,7 @@ function buildCommand(): Command {
     .option("--secret-env-vars <vars...>", "keep these environment variables out of MCP servers' environments")
     .option("--allow-all-mcp-server-instructions", "include every MCP server's instructions in the system prompt")
     .option("-C <dir>", "change to this directory first")
+    .option("--acp", "serve the Agent Client Protocol on stdio, for an editor (Zed and others)")
     .option("--reset-allowed-tools", 'forget the approvals remembered ("always in this directory") for the working directory, then exit')
     .showHelpAfterError("(run agent --help for usage)")
     .exitOverride()
@@ -104,6 +105,7 @@ interface RawOptions {
   allowAllMcpServerInstructions?: boolean;
   C?: string;
   resetAllowedTools?: boolean;
+  acp?: boolean;
 }
 
 export function parseCommandLine(args: readonly string[]): CliOptions {
@@ -155,6 +157,7 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
     },
     cwd,
     ...(raw.resetAllowedTools ? { resetAllowedTools: true } : {}),
+    ...(raw.acp ? { acp: true } : {}),
   };
 }
 
@@ -270,6 +273,11 @@ export async function runProgram(args: readonly string[]): Promise<void> {
       usageFailure(args, problem);
       return;
     }
+  }
+  if (options.acp) {
+    const { runAcp } = await import("./acp-command.js");
+    process.exitCode = await runAcp(options);
+    return;
   }
   const headless = options.prompt !== undefined || !process.stdin.isTTY;
   if (headless) {

@@ -365,6 +365,7 @@ export class AgentSession {
       permissions: this.options.permissions.forAgent(emit),
       ask: (kind, request, signal) => this.options.interactions.ask(kind, request, { emit, signal }),
       onCodeChange: (change) => this.metrics.recordCodeChange(change),
+      ...(this.options.toolBackends ? { backends: this.options.toolBackends } : {}),
     };
   }
 

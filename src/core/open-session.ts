@@ -19,6 +19,7 @@ import type { SessionStore } from "../session/session-store.js";
 import { describeStatus, ShellManager } from "../tools/bash/index.js";
 import { createBuiltinTools } from "../tools/builtin-tools.js";
 import { createSqlTool, SessionDatabase } from "../tools/sql/index.js";
+import type { ToolBackends } from "../tools/backends.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import { AgentSession } from "./agent-session.js";
 import { fleetDeployedMessage } from "./fleet/fleet-prompt.js";
@@ -87,6 +88,8 @@ export interface OpenSessionOptions {
   hooks?: HookSet;
   /** The prompt the session was started with (`-p`), for the sessionStart hook. */
   initialPrompt?: string;
+  /** Where the tools read and write files and run commands (a client that offers to); local when absent. */
+  toolBackends?: ToolBackends;
 }
 
 /** The permission setup of a session: flags, the rules from every source, floor checks switched off. */
@@ -277,6 +280,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     ...(mcp ? { mcp } : {}),
     database,
     agentMcp,
+    ...(options.toolBackends ? { toolBackends: options.toolBackends } : {}),
     backgroundTasks: (): BackgroundTasks => ({ agents: session.backgroundAgents, shells: shells.backgroundShells() }),
     stopShell: async (shellId: string) => {
       const shell = shells.get(shellId);

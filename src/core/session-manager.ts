@@ -10,7 +10,9 @@ import { openSession, type OpenedSession, type OpenSessionOptions } from "./open
 /** What differs between the sessions a manager opens: which one, its name, its listeners. */
 export type OpenRequest = Partial<
   Pick<OpenSessionOptions, "resumeId" | "sessionId" | "name" | "listeners" | "mode" | "provider" | "createProvider" | "cwd" | "canAnswer">
->;
+> &
+  /** A client's own MCP servers and tool backends (an editor over ACP). */
+  Partial<Pick<OpenSessionOptions, "mcp" | "toolBackends">>;
 
 export class SessionManager {
   private readonly open = new Map<string, AgentSession>();

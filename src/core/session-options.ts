@@ -3,6 +3,8 @@ import type { AgentMode, BackgroundTasks, WorkingDirectoryContext } from "../pro
 import type { McpManager } from "../mcp/index.js";
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
+import type { ToolBackends } from "../tools/backends.js";
+export type { CommandBackend, CommandRequest, CommandResult, FileBackend, ToolBackends } from "../tools/backends.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import type { SessionDatabase } from "../tools/sql/index.js";
 import type { Conversation } from "./conversation.js";
@@ -61,4 +63,6 @@ export interface AgentSessionOptions {
   hooks?: SessionHooks;
   /** The session's own database (the sql tool's), whose todo tables are the todo list. */
   database?: SessionDatabase;
+  /** Where the tools read and write files and run commands; local when absent. */
+  toolBackends?: ToolBackends;
 }

@@ -5,6 +5,7 @@
  * (bad arguments, unknown tool, denial, failure, interrupt).
  */
 import { z } from "zod";
+import type { ToolBackends } from "../tools/backends.js";
 import { ToolError, type AnyTool, type ToolOutcome } from "../tools/define-tool.js";
 import type { ToolRequest } from "../protocol/events/index.js";
 import type { Answer, InteractionKind, InteractionRequests } from "../protocol/interactions.js";
@@ -29,6 +30,8 @@ export interface ToolRunEnvironment {
   onCodeChange(change: NonNullable<ToolOutcome["codeChange"]>): void;
   /** The session's hooks as this agent fires them; absent when none of the tool events has a hook. */
   hooks?: ToolHooks;
+  /** Where the tools read and write files and run commands, when not locally (a face's client). */
+  backends?: ToolBackends;
 }
 
 /** The hook events around a tool call (preToolUse, permissionRequest, postToolUse/postToolUseFailure). */
@@ -149,6 +152,7 @@ async function execute(call: Extract<Prepared, { ready: true }>, env: ToolRunEnv
         const outcome = await env.permissions.check({ ...asked, toolCallId: request.toolCallId }, tool.name, signal);
         return outcome.approved ? { approved: true } : { approved: false, message: outcome.message };
       },
+      ...env.backends,
     });
   } catch (error) {
     if (error instanceof ToolError) return { content: error.message, success: false, errorCode: error.code };

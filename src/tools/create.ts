@@ -41,7 +41,8 @@ export const createTool = defineTool({
     try {
       await mkdir(path.dirname(abs), { recursive: true });
       // "wx" fails if the file appeared since the check above.
-      await writeFile(abs, args.file_text, { encoding: "utf8", flag: "wx" });
+      if (ctx.files) await ctx.files.writeTextFile(abs, args.file_text);
+      else await writeFile(abs, args.file_text, { encoding: "utf8", flag: "wx" });
     } catch (error) {
       const err = error as NodeJS.ErrnoException;
       if (err.code === "EEXIST") throw new ToolError(`Cannot create ${abs}: a file already exists at that path.`, "already_exists");

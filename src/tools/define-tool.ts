@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { PermissionRequest } from "../protocol/events/index.js";
 import type { Answer, InteractionKind, InteractionRequests } from "../protocol/interactions.js";
+import type { CommandBackend, FileBackend } from "./backends.js";
 
 /** What a tool does, for the permission gate and the UI. */
 export type ToolKind = "read" | "search" | "write" | "shell" | "control";
@@ -28,6 +29,10 @@ export interface ToolContext {
    * permissions, as this tool; absent where no gate is wired (then the tool must refuse such steps).
    */
   checkPermission?(request: PermissionRequest): Promise<{ approved: boolean; message?: string }>;
+  /** Reads and writes text files somewhere else than the local disk (a client's editor buffers); local when absent. */
+  files?: FileBackend;
+  /** Runs foreground commands somewhere else than a local process (a client's terminal); local when absent. */
+  commands?: CommandBackend;
 }
 
 /** What a permission check may look at. */

@@ -2,6 +2,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import type { FileBackend } from "./backends.js";
 import { defineTool, ToolError } from "./define-tool.js";
 import { countLineChanges, resolveToolPath, statOrNull, unifiedDiff } from "./resolve-path.js";
 
@@ -32,7 +33,7 @@ function countOccurrences(haystack: string, needle: string): number {
 }
 
 /** Works out the new file content, or throws a ToolError explaining why the edit cannot apply. */
-async function planEdit(args: EditArgs, cwd: string): Promise<PlannedEdit> {
+async function planEdit(args: EditArgs, cwd: string, files?: FileBackend): Promise<PlannedEdit> {
   const abs = resolveToolPath(args.path, cwd);
   const oldStr = args.old_str ?? "";
   const newStr = args.new_str ?? "";
@@ -52,7 +53,7 @@ async function planEdit(args: EditArgs, cwd: string): Promise<PlannedEdit> {
   }
   if (oldStr === newStr) throw new ToolError("old_str and new_str are identical; there is nothing to change.", "no_change");
 
-  const before = await readFile(abs, "utf8");
+  const before = files ? await files.readTextFile(abs) : await readFile(abs, "utf8");
   let find = oldStr;
   let replacement = newStr;
   let matches = countOccurrences(before, find);
@@ -106,10 +107,11 @@ export const editTool = defineTool({
     }
   },
   async execute(args, ctx) {
-    const plan = await planEdit(args, ctx.cwd);
+    const plan = await planEdit(args, ctx.cwd, ctx.files);
     try {
       if (plan.created) await mkdir(path.dirname(plan.abs), { recursive: true });
-      await writeFile(plan.abs, plan.after, { encoding: "utf8", flag: plan.created ? "wx" : "w" });
+      if (ctx.files) await ctx.files.writeTextFile(plan.abs, plan.after);
+      else await writeFile(plan.abs, plan.after, { encoding: "utf8", flag: plan.created ? "wx" : "w" });
     } catch (error) {
       throw new ToolError(`Cannot write ${plan.abs}: ${(error as Error).message}`, "write_failed");
     }

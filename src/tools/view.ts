@@ -66,7 +66,9 @@ export const viewTool = defineTool({
         "file_too_large",
       );
     }
-    return await viewFile(abs, args, info.size > LARGE_FILE_BYTES, ctx.signal);
+    // A client that reads files itself sees its unsaved buffers too: ask it for the text.
+    const lines = ctx.files ? linesOf(await ctx.files.readTextFile(abs)) : undefined;
+    return await viewFile(abs, args, info.size > LARGE_FILE_BYTES, ctx.signal, lines);
   },
 });
 
@@ -75,6 +77,7 @@ async function viewFile(
   args: ViewArgs,
   stopEarly: boolean,
   signal: AbortSignal,
+  given?: readonly string[],
 ): Promise<{ content: string; telemetry: Record<string, unknown> }> {
   const range = args.view_range;
   const start = range?.[0] ?? 1;
@@ -93,10 +96,10 @@ async function viewFile(
   let truncated = false;
   let cutShort = false;
   let countedAll = true;
-  const stream = createReadStream(abs, { encoding: "utf8" });
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  const stream = given ? undefined : createReadStream(abs, { encoding: "utf8" });
+  const lines = stream ? createInterface({ input: stream, crlfDelay: Infinity }) : undefined;
   try {
-    for await (const line of lines) {
+    for await (const line of lines ?? given ?? []) {
       total++;
       if (total % 10000 === 0) throwIfAborted(signal, "Reading the file");
       const pastRange = truncated || (requestedEnd !== -1 && total > requestedEnd);
@@ -123,8 +126,8 @@ async function viewFile(
       lastShown = total;
     }
   } finally {
-    lines.close();
-    stream.destroy();
+    lines?.close();
+    stream?.destroy();
   }
 
   if (total === 0) {
@@ -147,6 +150,14 @@ async function viewFile(
     content += `\n\n[The file has ${total} lines; showed lines ${start}-${total}.]`;
   }
   return { content, telemetry: { lines: total, truncated } };
+}
+
+/** A text's lines as readline splits a file: CRLF or LF, no empty last line after a final newline. */
+function linesOf(text: string): string[] {
+  if (text === "") return [];
+  const lines = text.split(/\r?\n/);
+  if (lines.at(-1) === "") lines.pop();
+  return lines;
 }
 
 /** Lists a directory two levels deep, hidden entries skipped, directories suffixed with "/". */

@@ -1,6 +1,7 @@
 /** The `bash` tool: runs one command in a fresh process, in the foreground (sync) or in the background (async). */
 import { z } from "zod";
 import { defineTool, ToolError, type ToolContext, type ToolOutcome } from "../define-tool.js";
+import { runDelegatedCommand } from "./delegated-command.js";
 import { withStatusLine } from "./output-buffer.js";
 import { describeStatus, type Shell, type ShellManager } from "./shell-manager.js";
 
@@ -125,6 +126,8 @@ export function createBashTool(manager: ShellManager) {
       if (args.detach && mode !== "async") throw new ToolError('detach can only be used with mode "async".');
       if (args.command.trim() === "") throw new ToolError("The command is empty.");
       if (ctx.signal.aborted) return { content: "<command interrupted>", success: false, errorCode: "interrupted" };
+      // Background shells stay local: only a foreground command can go to another runner.
+      if (ctx.commands && mode === "sync") return runDelegatedCommand(ctx.commands, args.command, clampSeconds(args.initial_wait), ctx);
       const shell = await manager.start({
         command: args.command,
         description: args.description,

@@ -1,0 +1,225 @@
+/**
+ * `agent --acp`: the Agent Client Protocol's agent side (the ACP library does the JSON-RPC and the framing).
+ * Sessions are the engine's, opened through the session manager; each is bound to an AcpSession that turns
+ * its events into updates and its questions into permission requests.
+ */
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import {
+  agent,
+  PROTOCOL_VERSION,
+  RequestError,
+  type AgentConnection,
+  type ClientCapabilities,
+  type McpServer,
+  type SessionInfo,
+  type SessionModeState,
+  type Stream,
+} from "@agentclientprotocol/sdk";
+import type { SessionManager } from "../core/session-manager.js";
+import type { AgentMode } from "../protocol/events/index.js";
+import type { InteractionKind } from "../protocol/interactions.js";
+import { AcpSession } from "./acp-session.js";
+import { availableCommands } from "./available-commands.js";
+import { clientBackends } from "./client-backends.js";
+import { mcpConfigOf } from "./mcp-servers.js";
+import { MODEL_OPTION_ID } from "./model-option.js";
+
+export interface AcpAgentOptions {
+  /** The engine, possibly still loading: `initialize` is answered without waiting for it. */
+  manager: SessionManager | Promise<SessionManager>;
+  /** The command line's MCP options; a client's servers are added to them. */
+  mcp?: { additional?: readonly string[]; disabled?: readonly string[]; secretEnvVars?: readonly string[]; allowAllInstructions?: boolean };
+  version: string;
+  log(message: string): void;
+}
+
+const MODES: SessionModeState["availableModes"] = [
+  { id: "interactive", name: "Interactive", description: "Ask before acting; answer and stop when the request is handled." },
+  { id: "plan", name: "Plan", description: "Analyse and write a plan for review before changing anything." },
+  { id: "autopilot", name: "Autopilot", description: "Work on until the task is done." },
+];
+
+const modes = (current: AgentMode): SessionModeState => ({ currentModeId: current, availableModes: MODES });
+
+function checkCwd(cwd: string): void {
+  let isDir = false;
+  try {
+    isDir = path.isAbsolute(cwd) && statSync(cwd).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw RequestError.invalidParams({ cwd }, `cwd must be an absolute path to a directory: ${cwd}`);
+}
+
+const IMAGE_EXTENSIONS: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp" };
+
+export class AcpAgent {
+  private readonly sessions = new Map<string, AcpSession>();
+  private capabilities: ClientCapabilities | undefined;
+  private connection: AgentConnection | undefined;
+  private images = 0;
+  /** The manager once loaded (every session was opened through it, so it is there when one exists). */
+  private loaded: SessionManager | undefined;
+
+  constructor(private readonly options: AcpAgentOptions) {}
+
+  /** Serves one client on the stream until it goes away. */
+  connect(stream: Stream): AgentConnection {
+    const app = agent({ name: "agent" })
+      .onRequest("initialize", ({ params }) => {
+        this.capabilities = params.clientCapabilities;
+        return {
+          protocolVersion: Math.min(params.protocolVersion, PROTOCOL_VERSION),
+          agentCapabilities: {
+            loadSession: true,
+            promptCapabilities: { image: true, audio: false, embeddedContext: true },
+            mcpCapabilities: { http: true, sse: true },
+            sessionCapabilities: { list: {}, close: {}, resume: {}, delete: {} },
+          },
+          agentInfo: { name: "agent", title: "agent", version: this.options.version },
+          authMethods: [],
+        };
+      })
+      .onRequest("session/new", async ({ params }) => {
+        const session = await this.open(params.cwd, params.mcpServers);
+        return { sessionId: session.id, modes: modes(session.mode), configOptions: session.acp.configOptions() };
+      })
+      .onRequest("session/load", async ({ params }) => {
+        const manager = await this.manager();
+        if (!manager.store.exists(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);
+        // Loading a session this process holds starts it afresh from its log.
+        if (manager.get(params.sessionId)) this.close(params.sessionId);
+        const session = await this.open(params.cwd, params.mcpServers, params.sessionId);
+        await session.acp.replay(session.history);
+        return { modes: modes(session.mode), configOptions: session.acp.configOptions() };
+      })
+      .onRequest("session/resume", async ({ params }) => {
+        const manager = await this.manager();
+        if (!manager.store.exists(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);
+        // Resuming without a replay: the client keeps what it shows; a session this process holds goes on as it is.
+        const bound = this.sessions.get(params.sessionId);
+        const held = bound ? manager.get(params.sessionId) : undefined;
+        if (held && bound) return { modes: modes(held.mode), configOptions: bound.configOptions() };
+        const session = await this.open(params.cwd, params.mcpServers, params.sessionId);
+        return { modes: modes(session.mode), configOptions: session.acp.configOptions() };
+      })
+      .onRequest("session/delete", async ({ params }) => {
+        const manager = await this.manager();
+        if (!manager.store.exists(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);
+        if (this.sessions.has(params.sessionId)) this.close(params.sessionId);
+        manager.delete(params.sessionId);
+        return {};
+      })
+      .onRequest("session/list", async ({ params }) => {
+        const stored = await (await this.manager()).list();
+        const sessions: SessionInfo[] = stored
+          .filter((meta) => !params.cwd || meta.cwd === params.cwd)
+          .map((meta) => ({
+            sessionId: meta.id,
+            cwd: meta.cwd,
+            ...(meta.name || meta.firstPrompt ? { title: meta.name ?? meta.firstPrompt } : {}),
+            updatedAt: meta.updatedAt,
+          }));
+        return { sessions };
+      })
+      .onRequest("session/close", ({ params }) => {
+        if (!this.sessions.has(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);
+        this.close(params.sessionId);
+        return {};
+      })
+      .onRequest("session/set_mode", ({ params }) => {
+        const session = this.loaded?.get(params.sessionId);
+        if (!session) throw RequestError.sessionNotFound(params.sessionId);
+        if (!MODES.some((mode) => mode.id === params.modeId)) throw RequestError.invalidParams({ modeId: params.modeId }, `Unknown mode ${params.modeId}`);
+        session.dispatch({ type: "set_mode", mode: params.modeId as AgentMode });
+        return {};
+      })
+      .onRequest("session/set_config_option", ({ params }) => {
+        const session = this.loaded?.get(params.sessionId);
+        const bound = this.sessions.get(params.sessionId);
+        if (!session || !bound) throw RequestError.sessionNotFound(params.sessionId);
+        if (params.configId !== MODEL_OPTION_ID || typeof params.value !== "string") {
+          throw RequestError.invalidParams({ configId: params.configId }, `Unknown option ${params.configId}`);
+        }
+        session.dispatch({ type: "set_model", model: params.value });
+        return { configOptions: bound.configOptions() };
+      })
+      .onRequest("session/prompt", async ({ params }) => {
+        const session = this.sessions.get(params.sessionId);
+        if (!session) throw RequestError.sessionNotFound(params.sessionId);
+        return { stopReason: await session.prompt(params.prompt) };
+      })
+      .onNotification("session/cancel", ({ params }) => {
+        this.sessions.get(params.sessionId)?.cancel();
+      });
+    this.connection = app.connect(stream);
+    return this.connection;
+  }
+
+  /** Ends every session (the client went away); resolves when their logs are closed. */
+  async closeAll(): Promise<void> {
+    const ending = [...this.sessions.keys()].map((id) => this.loaded?.get(id)?.whenEnded());
+    for (const id of [...this.sessions.keys()]) this.close(id);
+    await Promise.all(ending);
+  }
+
+  /**
+   * The questions the editor can be asked: permissions and the plan review (as permission requests), and
+   * forms (ask_user, an MCP server's elicitation) when it renders them. The rest get their headless answer.
+   */
+  private canAnswer(kind: InteractionKind): boolean {
+    if (kind === "permission" || kind === "exit_plan_mode") return true;
+    return kind === "elicitation" && this.capabilities?.elicitation?.form !== undefined && this.capabilities.elicitation.form !== null;
+  }
+
+  private async manager(): Promise<SessionManager> {
+    this.loaded ??= await this.options.manager;
+    return this.loaded;
+  }
+
+  private close(id: string): void {
+    this.sessions.get(id)?.close();
+    this.sessions.delete(id);
+    this.loaded?.close(id);
+  }
+
+  private async open(cwd: string, mcpServers: readonly McpServer[] | undefined, resumeId?: string) {
+    checkCwd(cwd);
+    const { log } = this.options;
+    const manager = await this.manager();
+    const client = this.connection?.client;
+    if (!client) throw RequestError.internalError(undefined, "Not connected.");
+    let id = resumeId ?? "";
+    let bound: AcpSession | undefined;
+    const backends = clientBackends({ client, capabilities: this.capabilities, sessionId: () => id, update: (update) => bound?.update(update) });
+    const clientServers = mcpConfigOf(mcpServers);
+    const mcp = clientServers ? { ...this.options.mcp, additional: [...(this.options.mcp?.additional ?? []), clientServers] } : this.options.mcp;
+    const opened = await manager.openSession({
+      cwd,
+      canAnswer: (kind) => this.canAnswer(kind),
+      ...(resumeId ? { resumeId } : {}),
+      ...(mcp ? { mcp } : {}),
+      ...(backends ? { toolBackends: backends } : {}),
+    });
+    id = opened.session.id;
+    bound = new AcpSession({ client, session: opened.session, log, saveImage: (data, mimeType) => this.saveImage(id, data, mimeType) });
+    this.sessions.set(id, bound);
+    const commands = await availableCommands();
+    // After the answer to session/new: a client cannot place updates for a session it has not heard of yet.
+    setImmediate(() => {
+      bound.update({ sessionUpdate: "available_commands_update", availableCommands: commands });
+      bound.announceModels();
+    });
+    return { id, acp: bound, history: opened.history, mode: opened.session.mode };
+  }
+
+  /** An image the client sent, kept in the session's folder so the model can be pointed at it. */
+  private saveImage(sessionId: string, data: Buffer, mimeType: string): string {
+    const dir = path.join((this.loaded as SessionManager).store.dirOf(sessionId), "files");
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `image-${++this.images}.${IMAGE_EXTENSIONS[mimeType] ?? "bin"}`);
+    writeFileSync(file, data);
+    return file;
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * `agent --acp`: serves the Agent Client Protocol on stdio for an editor. Composition only: the same
+ * bootstrap, provider and session manager as the other faces; stdout carries nothing but protocol messages.
+ */
+import { AcpAgent } from "../acp/acp-agent.js";
+import { stdioStream } from "../acp/stdio.js";
+import type { HookSet } from "../hooks/hook-set.js";
+import { bootstrap } from "./bootstrap.js";
+import type { CliOptions } from "./cli-options.js";
+import { ExitCode } from "./exit-codes.js";
+import { anyHooksConfigured } from "./hook-files-present.js";
+
+declare const AGENT_VERSION: string;
+
+const log = (message: string): void => void process.stderr.write(`agent: ${message}\n`);
+
+async function loadHooks(options: CliOptions, agentHome: string, settings: Parameters<typeof anyHooksConfigured>[2]): Promise<HookSet | undefined> {
+  if (!options.hooks || !anyHooksConfigured(agentHome, options.cwd, settings)) return undefined;
+  const { hookConfig, untrustedNote } = await import("./session-hook-config.js");
+  const hooks = hookConfig({ agentHome, cwd: options.cwd, settings, enabled: options.hooks });
+  // Nobody to ask before the editor connects: an untrusted folder's repository hooks stay off.
+  if (hooks.repoFiles.length > 0 && !hooks.trusted) log(untrustedNote(hooks.repoFiles, options.cwd, agentHome));
+  return hooks.load(hooks.trusted);
+}
+
+export async function runAcp(options: CliOptions): Promise<number> {
+  const boot = await bootstrap(options);
+  if (!boot.ok) {
+    log(boot.message);
+    return ExitCode.config;
+  }
+  const { value } = boot;
+  // The engine loads while the editor's `initialize` is answered; sessions wait for it.
+  const manager = (async () => {
+    const [{ SessionManager }, { createOpenAIChatProvider }, { adviceText }, hooks] = await Promise.all([
+      import("../core/session-manager.js"),
+      import("../provider/openai-chat.js"),
+      import("./permission-advice-text.js"),
+      loadHooks(options, value.agentHome, value.settings),
+    ]);
+    return new SessionManager({
+      store: value.store,
+      agentHome: value.agentHome,
+      cwd: options.cwd,
+      provider: createOpenAIChatProvider(value.providerConfig),
+      createProvider: (model, extra) =>
+        createOpenAIChatProvider({
+          ...value.providerConfig,
+          model,
+          ...(extra?.initiator ? { headers: { ...value.providerConfig.headers, "x-initiator": extra.initiator } } : {}),
+        }),
+      providerConfig: value.providerConfig,
+      mode: options.mode,
+      maxAutopilotContinues: value.maxAutopilotContinues,
+      subagentLimits: value.subagentLimits,
+      // A person is at the editor; which questions reach them depends on what the editor can ask (AcpAgent says).
+      interactive: true,
+      permissions: value.permissions,
+      customInstructions: options.customInstructions,
+      explainAdvice: adviceText,
+      ...(hooks ? { hooks } : {}),
+    });
+  })();
+  manager.catch((error: unknown) => log(`could not load the engine: ${(error as Error).message}`));
+  const acp = new AcpAgent({ manager, ...(options.mcp ? { mcp: options.mcp } : {}), version: AGENT_VERSION, log });
+  const connection = acp.connect(stdioStream());
+  const stop = () => connection.close();
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  await connection.closed;
+  await acp.closeAll();
+  process.off("SIGINT", stop);
+  process.off("SIGTERM", stop);
+  // Nothing should keep the process alive once the client is gone.
+  setTimeout(() => process.exit(ExitCode.ok), 3000).unref();
+  return ExitCode.ok;
+}

@@ -1,0 +1,66 @@
+/** AcpSession over a stand-in session: the todo list as the plan (behind its feature check) and the stop reasons. */
+import type { AgentContext, SessionNotification } from "@agentclientprotocol/sdk";
+import { describe, expect, it } from "vitest";
+import { AcpSession, stopReasonOf } from "../../src/acp/acp-session.js";
+import type { SessionView } from "../../src/core/session-view.js";
+import type { SessionEvent } from "../../src/protocol/events/index.js";
+
+function standIn(todos?: () => { id: string; title: string; status: string }[]) {
+  let listener: (event: SessionEvent) => void = () => undefined;
+  const session = {
+    id: "s1",
+    cwd: "/work",
+    model: "m",
+    subscribe: (next: (event: SessionEvent) => void) => {
+      listener = next;
+      return () => undefined;
+    },
+    ...(todos ? { todos } : {}),
+  };
+  const sent: SessionNotification[] = [];
+  const client = { notify: async (_method: string, params: SessionNotification) => void sent.push(params) };
+  const acp = new AcpSession({
+    client: client as unknown as AgentContext,
+    session: session as unknown as SessionView,
+    saveImage: () => "/dev/null",
+    log: () => undefined,
+  });
+  const emit = (type: string, data: unknown) => listener({ id: "e", timestamp: "", parentId: null, type, data } as unknown as SessionEvent);
+  return { acp, sent, emit };
+}
+
+describe("AcpSession", () => {
+  it("sends the todo list as the plan when the session has a todo store", async () => {
+    let todos = [{ id: "1", title: "Read", status: "pending" }];
+    const { acp, sent, emit } = standIn(() => todos);
+    emit("session.todos_changed", {});
+    todos = [{ id: "1", title: "Read", status: "done" }];
+    emit("session.todos_changed", {});
+    await acp.flush();
+    expect(sent.map((note) => note.update)).toEqual([
+      { sessionUpdate: "plan", entries: [{ content: "Read", priority: "medium", status: "pending" }] },
+      { sessionUpdate: "plan", entries: [{ content: "Read", priority: "medium", status: "completed" }] },
+    ]);
+  });
+
+  it("without a todo store, takes the list the event carries, and sends nothing when there is none", async () => {
+    const { acp, sent, emit } = standIn();
+    emit("session.todos_changed", {});
+    emit("session.todos_changed", { todos: [{ id: "1", title: "Ship", status: "in_progress" }] });
+    await acp.flush();
+    expect(sent.map((note) => note.update)).toEqual([{ sessionUpdate: "plan", entries: [{ content: "Ship", priority: "medium", status: "in_progress" }] }]);
+  });
+
+  it("maps how a run ended to ACP's stop reasons", () => {
+    const run = (outcome: "completed" | "aborted" | "max_continues" | "task_complete") => ({ outcome, finalMessage: "", continuations: 0 });
+    expect(stopReasonOf(run("completed"), "stop")).toBe("end_turn");
+    expect(stopReasonOf(run("task_complete"), undefined)).toBe("end_turn");
+    expect(stopReasonOf(run("completed"), "content_filter")).toBe("refusal");
+    expect(stopReasonOf(run("completed"), "length")).toBe("max_tokens");
+    expect(stopReasonOf(run("aborted"), undefined)).toBe("cancelled");
+    expect(stopReasonOf(run("max_continues"), undefined)).toBe("max_turn_requests");
+    expect(() => stopReasonOf({ outcome: "error", finalMessage: "", continuations: 0, error: { kind: "auth", message: "bad key" } }, undefined)).toThrow(
+      /bad key/,
+    );
+  });
+});
