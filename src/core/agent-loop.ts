@@ -6,6 +6,7 @@
 import type { ProviderError } from "../provider/errors.js";
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
+import type { Compactor } from "./compaction/compactor.js";
 import type { Conversation } from "./conversation.js";
 import type { ToolRequest } from "../protocol/events/index.js";
 import type { Emit } from "./event-sink.js";
@@ -26,7 +27,7 @@ export interface LoopContext {
   /** Called as every request is sent (retries included). */
   recordRequest(model: string): void;
   /** Called after every model call with what it cost (`completed: false` for one that failed or was interrupted). */
-  recordCall(call: { model: string; inputTokens: number; outputTokens: number; durationMs: number; completed?: boolean }): void;
+  recordCall(call: { model: string; inputTokens: number; outputTokens: number; cacheReadTokens?: number; durationMs: number; completed?: boolean }): void;
   /** Called at turn boundaries (the log is flushed to disk there). */
   onTurnEnd(): void;
   /**
@@ -36,6 +37,8 @@ export interface LoopContext {
   beforeModelCall?(): void;
   /** Input waiting to be taken (steering): the loop goes on for it even if the model was done. */
   hasPendingInput?(): boolean;
+  /** The agent's compaction: before a request past the threshold, and once when the endpoint says "too long". */
+  compaction?: Compactor;
 }
 
 export type LoopOutcome =
@@ -63,16 +66,26 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
     emit("assistant.turn_end", { turnId, model: ctx.provider.model });
     ctx.onTurnEnd();
   };
-  const call = await callModel({
-    provider: ctx.provider,
-    retry: ctx.retry,
-    emit,
-    turnId,
-    messages: ctx.conversation.messages(),
-    tools: tools.schemas(),
-    signal,
-    onRequest: () => ctx.recordRequest(ctx.provider.model),
-  });
+  const request = () =>
+    callModel({
+      provider: ctx.provider,
+      retry: ctx.retry,
+      emit,
+      turnId,
+      messages: ctx.conversation.messages(),
+      tools: tools.schemas(),
+      signal,
+      onRequest: () => ctx.recordRequest(ctx.provider.model),
+    });
+  let call = await request();
+  // Too long for the endpoint after all (the estimate was short): compact once, then send again.
+  if (call.kind === "error" && call.error.kind === "context_length" && ctx.compaction) {
+    const refused = call;
+    if (await ctx.compaction.afterContextLimit(signal)) {
+      ctx.recordCall({ model: ctx.provider.model, inputTokens: 0, outputTokens: 0, durationMs: refused.durationMs, completed: false });
+      call = await request();
+    }
+  }
   if (call.kind !== "response") {
     ctx.recordCall({ model: ctx.provider.model, inputTokens: 0, outputTokens: 0, durationMs: call.durationMs, completed: false });
   }
@@ -108,6 +121,7 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
     ...(response.finishReason ? { finishReason: response.finishReason } : {}),
     turnId,
   });
+  ctx.compaction?.observeUsage(response.usage);
   const inputTokens = response.usage?.inputTokens ?? ctx.conversation.estimateTokens();
   const outputTokens = response.usage?.outputTokens ?? Math.ceil(response.content.length / 4);
   emit("assistant.usage", {
@@ -122,7 +136,7 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
     apiEndpoint: ctx.provider.apiEndpoint,
   });
   // Keyed by the model asked for, like the request count, even when the endpoint names a dated variant.
-  ctx.recordCall({ model: ctx.provider.model, inputTokens, outputTokens, durationMs: call.durationMs });
+  ctx.recordCall({ model: ctx.provider.model, inputTokens, outputTokens, cacheReadTokens: response.usage?.cacheReadTokens ?? 0, durationMs: call.durationMs });
   emit("session.usage_info", {
     tokenLimit: ctx.provider.limits.maxPromptTokens,
     currentTokens: inputTokens + outputTokens,
@@ -148,6 +162,7 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
 export async function runToolLoop(ctx: LoopContext, signal: AbortSignal): Promise<LoopOutcome> {
   for (;;) {
     ctx.beforeModelCall?.();
+    await ctx.compaction?.beforeRequest(signal);
     const outcome = await runTurn(ctx, signal);
     if (outcome.kind === "tools") continue;
     if (outcome.kind === "final" && ctx.hasPendingInput?.()) continue;

@@ -11,6 +11,7 @@ import type { AnyTool } from "../tools/define-tool.js";
 import { AgentCatalog, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
 import { SessionTools } from "./session-tools.js";
 import { ChildAgent, type ChildAgentSpec } from "./child-agent.js";
+import { compactionOptions, reportContext } from "./compaction/session-compaction.js";
 import type { McpManager } from "../mcp/index.js";
 import { McpStartupGate } from "./mcp-startup.js";
 import { describeOs, userShell } from "./environment.js";
@@ -104,6 +105,7 @@ export class AgentSession {
       recordRequest: (model) => this.metrics.recordRequest(model),
       recordCall: (call) => this.metrics.recordCall(call),
       onTurnEnd: () => options.syncLog(),
+      compaction: compactionOptions({ sessionDir: options.dir, settings: options.compaction, hooks, emit }),
       systemPrompt: () => this.systemPrompt(),
       userMessage: (input, extra) => this.userMessage(input, extra),
       ...(hooks?.has("userPromptSubmitted") || hooks?.has("sessionStart")
@@ -193,6 +195,11 @@ export class AgentSession {
     return this.provider.limits.maxPromptTokens;
   }
 
+  /** /context: how the main agent's prompt limit is used now, without a model call. */
+  contextUsage(): ReturnType<typeof reportContext> {
+    return reportContext(this.runtime.compactor, this.options.mcp?.tools() ?? [], this.options.sink.emit);
+  }
+
   /** The models the endpoint offers. */
   async listModels(signal?: AbortSignal): Promise<string[]> {
     return this.provider.listModels ? this.provider.listModels(signal) : [this.provider.model];
@@ -272,6 +279,8 @@ export class AgentSession {
         return this.subagents.registry.sendMessage(command.agentId, command.message);
       case "cancel_agent":
         return this.subagents.registry.cancel(command.agentId);
+      case "compact":
+        return this.runtime.compact(command.focus);
       case "shutdown":
         return this.shutdown(command.reason ? "error" : "routine", command.reason);
     }
@@ -318,6 +327,7 @@ export class AgentSession {
       recordRequest: (model) => this.metrics.recordRequest(model),
       recordCall: (call) => this.metrics.recordCall(call),
       onTurnEnd: () => this.options.syncLog(),
+      compaction: (emit) => compactionOptions({ sessionDir: this.dir, settings: this.options.compaction, hooks: this.options.hooks, emit, agentId: spec.agentId }),
     });
   }
 

@@ -13,7 +13,7 @@ import { Conversation } from "./conversation.js";
 import type { Emit, EventSink } from "./event-sink.js";
 import type { ModePreset } from "./modes.js";
 import type { SessionHooks } from "./session-hooks.js";
-import { AgentRuntime } from "./runtime/agent-runtime.js";
+import { AgentRuntime, type AgentRuntimeOptions } from "./runtime/agent-runtime.js";
 import type { ToolRunEnvironment } from "./tool-runner.js";
 import type { ToolSet } from "./tool-set.js";
 
@@ -51,6 +51,8 @@ export interface ChildAgentDeps {
   onTurnEnd(): void;
   /** The session's hooks: subagentStart before the prompt, subagentStop when it ends. */
   hooks?: SessionHooks;
+  /** The agent compacts its own conversation as the main agent does (given its emit). */
+  compaction?(emit: Emit): NonNullable<AgentRuntimeOptions["compaction"]>;
 }
 
 /** A subagent answers and stops: no autopilot continuation, no mode of its own. */
@@ -126,6 +128,7 @@ export class ChildAgent {
       recordCall: deps.recordCall,
       onTurnEnd: deps.onTurnEnd,
       systemPrompt: () => spec.systemPrompt,
+      ...(deps.compaction ? { compaction: deps.compaction(emit) } : {}),
       ...(hooks?.has("subagentStop")
         ? { onStop: (active: boolean, stopSignal: AbortSignal) => hooks.subagentStop(emit, agentName, "end_turn", active, stopSignal) }
         : {}),

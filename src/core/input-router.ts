@@ -30,7 +30,7 @@ async function applySlashResult(context: RouterContext, result: SlashCommandResu
       return { kind: "done" };
     case "message":
       if (result.level === "warning" || result.level === "error") context.emit("session.warning", { warningType: "command", message: result.text });
-      else context.emit("session.info", { infoType: "command", message: result.text });
+      else context.emit("session.info", { infoType: result.infoType ?? "command", message: result.text });
       return { kind: "done" };
     case "prompt": {
       const attachments = attachmentsFor(result.prompt, context.cwd);

@@ -18,7 +18,7 @@ import type { SessionStore } from "../session/session-store.js";
 import { describeStatus, ShellManager } from "../tools/bash/index.js";
 import { createBuiltinTools } from "../tools/builtin-tools.js";
 import type { AnyTool } from "../tools/define-tool.js";
-import { AgentSession } from "./agent-session.js";
+import { AgentSession, type AgentSessionOptions } from "./agent-session.js";
 import { InteractionBroker } from "./interaction-broker.js";
 import { planFile } from "./modes.js";
 import { createExitPlanModeTool } from "./plan/exit-plan-mode.js";
@@ -81,6 +81,8 @@ export interface OpenSessionOptions {
   hooks?: HookSet;
   /** The prompt the session was started with (`-p`), for the sessionStart hook. */
   initialPrompt?: string;
+  /** settings.json `compaction`. */
+  compaction?: AgentSessionOptions["compaction"];
 }
 
 /** The permission setup of a session: flags, the rules from every source, floor checks switched off. */
@@ -227,6 +229,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     mode,
     maxAutopilotContinues: options.maxAutopilotContinues,
     interactive: options.interactive,
+    ...(options.compaction ? { compaction: options.compaction } : {}),
     permissions,
     interactions,
     tools: [

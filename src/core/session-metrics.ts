@@ -3,7 +3,7 @@ import type { CodeChanges } from "../protocol/events/index.js";
 
 export interface ModelMetric {
   requests: { count: number; cost: number };
-  usage: { inputTokens: number; outputTokens: number };
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number };
 }
 
 export class SessionMetrics {
@@ -31,12 +31,13 @@ export class SessionMetrics {
   }
 
   /** A model call ended: its time, and what it cost when it completed (tokens are 0 when it did not). */
-  recordCall(call: { model: string; inputTokens: number; outputTokens: number; durationMs: number; completed?: boolean }): void {
+  recordCall(call: { model: string; inputTokens: number; outputTokens: number; cacheReadTokens?: number; durationMs: number; completed?: boolean }): void {
     this.totalApiDurationMs += call.durationMs;
     if (call.completed !== false) this.completedCalls++;
     const metric = this.metric(call.model);
     metric.usage.inputTokens += call.inputTokens;
     metric.usage.outputTokens += call.outputTokens;
+    if (call.cacheReadTokens) metric.usage.cacheReadTokens = (metric.usage.cacheReadTokens ?? 0) + call.cacheReadTokens;
   }
 
   recordCodeChange(change: { path: string; linesAdded: number; linesRemoved: number }): void {

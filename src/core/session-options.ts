@@ -4,6 +4,7 @@ import type { McpManager } from "../mcp/index.js";
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
 import type { AnyTool } from "../tools/define-tool.js";
+import type { CompactionSettings } from "./compaction/compactor.js";
 import type { Conversation } from "./conversation.js";
 import type { InstructionFile } from "./custom-instructions.js";
 import type { EventSink } from "./event-sink.js";
@@ -49,4 +50,6 @@ export interface AgentSessionOptions {
   mcp?: McpManager;
   /** The session's hooks; absent, nothing is ever run. */
   hooks?: SessionHooks;
+  /** settings.json `compaction` (threshold, auto); the defaults when absent. */
+  compaction?: Partial<CompactionSettings>;
 }

@@ -39,6 +39,8 @@ export type SessionCommand =
   | { type: "message_agent"; agentId: string; message: string }
   /** Cancels a background agent (and what it started). */
   | { type: "cancel_agent"; agentId: string }
+  /** /compact: summarises the conversation so far into a checkpoint and continues from the summary. */
+  | { type: "compact"; focus?: string }
   | { type: "shutdown"; reason?: string };
 
 export type RunOutcome = "completed" | "task_complete" | "max_continues" | "error" | "aborted";
@@ -84,7 +86,20 @@ export interface CommandResults {
   message_agent: string | undefined;
   /** False when no such agent is running. */
   cancel_agent: boolean;
+  compact: Promise<CompactResult>;
   shutdown: void;
+}
+
+/** How a compaction ended; on failure the conversation is as it was. */
+export interface CompactResult {
+  success: boolean;
+  error?: string;
+  preCompactionTokens?: number;
+  postCompactionTokens?: number;
+  messagesRemoved?: number;
+  checkpointNumber?: number;
+  checkpointPath?: string;
+  title?: string;
 }
 export type CommandResult<C extends SessionCommand> = CommandResults[C["type"]];
 

@@ -105,6 +105,7 @@ export function createOpenAIChatProvider(config: ProviderConfig, client = create
               model: config.model,
               messages: toWireMessages(request.messages),
               ...(request.tools.length > 0 ? { tools: toWireTools(request.tools) } : {}),
+              ...(request.toolChoice && request.tools.length > 0 ? { tool_choice: request.toolChoice } : {}),
               ...(config.maxOutputTokens ? { max_tokens: config.maxOutputTokens } : {}),
               stream: true,
               stream_options: { include_usage: true },

@@ -31,6 +31,8 @@ export interface ChatRequest {
   messages: ChatMessage[];
   tools: ToolSchema[];
   signal: AbortSignal;
+  /** "none": the tools are offered (the history mentions them) but the model must answer in text (compaction). */
+  toolChoice?: "none";
 }
 
 /** Called while a response streams in. */

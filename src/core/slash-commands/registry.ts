@@ -3,6 +3,8 @@ import { agentCommand } from "./agent.js";
 import { allowAllCommand } from "./allow-all.js";
 import { autopilotCommand } from "./autopilot.js";
 import { clearCommand } from "./clear.js";
+import { compactCommand } from "./compact.js";
+import { contextCommand } from "./context.js";
 import { exitCommand } from "./exit.js";
 import { helpCommand } from "./help.js";
 import { hooksCommand } from "./hooks.js";
@@ -12,6 +14,7 @@ import { planCommand } from "./plan.js";
 import { resetAllowedToolsCommand } from "./reset-allowed-tools.js";
 import { resumeCommand } from "./resume.js";
 import { tasksCommand } from "./tasks.js";
+import { usageCommand } from "./usage.js";
 import type { SlashCommand } from "./types.js";
 
 export type { SlashCommand, SlashCommandContext, SlashCommandResult } from "./types.js";
@@ -21,6 +24,8 @@ export const slashCommands: readonly SlashCommand[] = [
   allowAllCommand,
   autopilotCommand,
   clearCommand,
+  compactCommand,
+  contextCommand,
   exitCommand,
   helpCommand,
   hooksCommand,
@@ -30,6 +35,7 @@ export const slashCommands: readonly SlashCommand[] = [
   resetAllowedToolsCommand,
   resumeCommand,
   tasksCommand,
+  usageCommand,
 ];
 
 export function findSlashCommand(name: string): SlashCommand | undefined {

@@ -8,7 +8,8 @@ import type { AgentSession } from "../agent-session.js";
 export type SlashCommandResult =
   /** The command's own events say everything. */
   | { kind: "done" }
-  | { kind: "message"; text: string; level?: "info" | "warning" | "error" }
+  /** Told as session.info (infoType "command", or the one given: "context", "usage") or session.warning. */
+  | { kind: "message"; text: string; level?: "info" | "warning" | "error"; infoType?: string }
   /** Send this prompt to the model. */
   | { kind: "prompt"; prompt: string }
   /** Open a dialog the front end provides. */
