@@ -327,7 +327,8 @@ export class AgentSession {
       recordRequest: (model) => this.metrics.recordRequest(model),
       recordCall: (call) => this.metrics.recordCall(call),
       onTurnEnd: () => this.options.syncLog(),
-      compaction: (emit) => compactionOptions({ sessionDir: this.dir, settings: this.options.compaction, hooks: this.options.hooks, emit, agentId: spec.agentId }),
+      compaction: (emit) =>
+        compactionOptions({ sessionDir: this.dir, settings: this.options.compaction, hooks: this.options.hooks, emit, agentId: spec.agentId }),
     });
   }
 

@@ -143,7 +143,13 @@ export class Compactor {
       conversationTokens: tokensForChars(conversation.messagesChars),
       toolDefinitionsTokens,
     });
-    const common = { trigger, tokenLimit: limit, preCompactionTokens: before, preCompactionMessagesLength: conversation.length, ...(focus ? { customInstructions: focus } : {}) };
+    const common = {
+      trigger,
+      tokenLimit: limit,
+      preCompactionTokens: before,
+      preCompactionMessagesLength: conversation.length,
+      ...(focus ? { customInstructions: focus } : {}),
+    };
     const fail = (error: string): CompactResult => {
       emit("session.compaction_complete", { success: false, error, ...common });
       return { success: false, error, preCompactionTokens: before };

@@ -79,7 +79,9 @@ export const sessionEvents = {
       /** The focus given to /compact. */
       customInstructions: z.string().optional(),
       tokenLimit: z.number().optional(),
-      compactionTokensUsed: z.object({ inputTokens: z.number().optional(), outputTokens: z.number().optional(), duration: z.number().optional(), model: z.string().optional() }).optional(),
+      compactionTokensUsed: z
+        .object({ inputTokens: z.number().optional(), outputTokens: z.number().optional(), duration: z.number().optional(), model: z.string().optional() })
+        .optional(),
       error: z.string().optional(),
       preCompactionTokens: z.number().optional(),
       postCompactionTokens: z.number().optional(),

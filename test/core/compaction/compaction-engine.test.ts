@@ -1,0 +1,255 @@
+/**
+ * Compaction through the real engine against the scripted server: automatic (threshold), after the endpoint
+ * refuses a request as too long, /compact, a failure that changes nothing, a subagent's own compaction, and a
+ * resume that folds the compacted view. Token counts are driven by the usage the scripted model reports.
+ */
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { AgentDefinition, AgentDirectory } from "../../../src/core/tasks/agent-directory.js";
+import { HookSet } from "../../../src/hooks/hook-set.js";
+import { startHarness, tempDir, type Harness } from "../../support/engine-harness.js";
+import { estimateTokens } from "../../support/scripted-chunks.js";
+import { contextLengthExceeded, httpError, startScriptedServer, text, toolCall, type CompletionRequest } from "../../support/scripted-server.js";
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+const LIMIT = 50_000;
+const SUMMARY = "<overview>The user asks questions.</overview>\n<next_steps>None</next_steps>\n<checkpoint_title>Questions so far</checkpoint_title>";
+/** A response whose reported usage puts the context at `promptTokens`. */
+const answer = (content: string, promptTokens: number) => text(content, { usage: { prompt_tokens: promptTokens, completion_tokens: 10 } });
+const contents = (request: CompletionRequest | undefined) => (request?.body.messages ?? []).map((message) => String(message.content ?? ""));
+
+function start(extra: Parameters<typeof startHarness>[0] = {}) {
+  return startHarness({ provider: { maxPromptTokens: LIMIT }, ...extra });
+}
+
+describe("automatic compaction", () => {
+  it("compacts before a request past 80% of the limit: the summary request has tool_choice none, the next one carries the summary", async () => {
+    harness = await start();
+    harness.server.enqueue(answer("first answer", 45_000), text(SUMMARY), text("second answer"));
+    await harness.session.send("first question");
+    const result = await harness.session.send("second question");
+    expect(result.finalMessage).toBe("second answer");
+
+    const [, summarising, next] = harness.server.completionRequests;
+    expect(summarising?.body.tool_choice).toBe("none");
+    expect((summarising?.body.tools ?? []).length).toBeGreaterThan(0);
+    expect(contents(summarising).join("\n")).toContain("first question");
+    expect(contents(summarising).at(-1)).toContain("<checkpoint_title>");
+    expect(contents(next)[1]).toContain("<conversation_summary>");
+    expect(contents(next)[1]).toContain("The user asks questions.");
+    expect(contents(next).join("\n")).not.toContain("first question");
+    expect(contents(next).at(-1)).toContain("second question");
+
+    const [started] = harness.ofType("session.compaction_start");
+    expect(started?.data).toMatchObject({ trigger: "threshold", tokenLimit: LIMIT, model: "scripted-model" });
+    expect(started?.data.currentTokens).toBeGreaterThan(0.8 * LIMIT);
+    const [complete] = harness.ofType("session.compaction_complete");
+    expect(complete?.data).toMatchObject({ success: true, trigger: "threshold", messagesRemoved: 2, checkpointNumber: 1, summaryContent: SUMMARY });
+    expect(complete?.data.postCompactionTokens).toBeLessThan(complete?.data.preCompactionTokens ?? 0);
+    const file = complete?.data.checkpointPath ?? "";
+    expect(path.relative(harness.session.dir, file)).toBe(path.join("checkpoints", "001-questions-so-far.md"));
+    expect(readFileSync(file, "utf8")).toContain("The user asks questions.");
+    expect(readFileSync(path.join(harness.session.dir, "checkpoints", "index.md"), "utf8")).toContain("| 1 | Questions so far | 001-questions-so-far.md |");
+    // The log keeps every message.
+    const log = readFileSync(harness.store.eventsFileOf(harness.session.id), "utf8");
+    expect(log).toContain("first question");
+    // Compaction comes before the turn it makes room for.
+    const types = harness.types({ persistedOnly: true });
+    expect(types.lastIndexOf("session.compaction_complete")).toBeLessThan(types.lastIndexOf("assistant.turn_start"));
+  });
+
+  it("is off with compaction.auto false", async () => {
+    harness = await start({ settings: { compaction: { auto: false } } });
+    harness.server.enqueue(answer("first answer", 45_000), text("second answer"));
+    await harness.session.send("first question");
+    await harness.session.send("second question");
+    expect(harness.ofType("session.compaction_start")).toHaveLength(0);
+    expect(harness.server.completionRequests).toHaveLength(2);
+  });
+
+  it("follows compaction.threshold", async () => {
+    harness = await start({ settings: { compaction: { threshold: 0.95 } } });
+    harness.server.enqueue(answer("first answer", 45_000), text("second answer"));
+    await harness.session.send("first question");
+    await harness.session.send("second question");
+    expect(harness.ofType("session.compaction_start")).toHaveLength(0);
+  });
+
+  it("compacts once and retries when the endpoint says the context is too long", async () => {
+    harness = await start();
+    harness.server.enqueue(text("first answer"), contextLengthExceeded(), text(SUMMARY), text("second answer"));
+    await harness.session.send("first question");
+    const result = await harness.session.send("second question");
+    expect(result.outcome).toBe("completed");
+    expect(result.finalMessage).toBe("second answer");
+    expect(harness.ofType("session.error")).toHaveLength(0);
+    expect(harness.ofType("session.compaction_complete")[0]?.data).toMatchObject({ success: true, trigger: "context_limit_retry" });
+    expect(harness.server.completionRequests[2]?.body.tool_choice).toBe("none");
+    expect(contents(harness.server.completionRequests[3])[1]).toContain("<conversation_summary>");
+    expect(harness.ofType("assistant.turn_start")).toHaveLength(2);
+  });
+
+  it("retries only once: refused again after the compaction, the error stands", async () => {
+    harness = await start();
+    harness.server.enqueue(text("first answer"), contextLengthExceeded(), text(SUMMARY), contextLengthExceeded());
+    await harness.session.send("first question");
+    const result = await harness.session.send("second question");
+    expect(result.outcome).toBe("error");
+    expect(result.error?.kind).toBe("context_length");
+    expect(harness.ofType("session.compaction_start")).toHaveLength(1);
+    expect(harness.server.completionRequests).toHaveLength(4);
+  });
+});
+
+describe("/compact", () => {
+  it("compacts with the focus folded into the request, fires preCompact, and says nothing more than its events", async () => {
+    const dir = tempDir("compact-hook-");
+    const log = path.join(dir, "pre-compact.json");
+    harness = await start({
+      hooks: new HookSet([{ event: "preCompact", command: `cat > ${log}`, timeoutMs: 10_000, source: { kind: "user", file: "/test/hooks.json" } }], dir),
+    });
+    harness.server.enqueue(text("first answer"), text(SUMMARY));
+    await harness.session.send("first question");
+    const routed = await harness.session.dispatch({ type: "input", text: "/compact keep the test names" });
+    expect(routed.kind).toBe("done");
+    const summarising = harness.server.completionRequests[1];
+    expect(contents(summarising).at(-1)).toContain("Give special attention to: keep the test names");
+    expect(harness.ofType("session.compaction_complete")[0]?.data).toMatchObject({
+      success: true,
+      trigger: "manual",
+      customInstructions: "keep the test names",
+    });
+    expect(JSON.parse(readFileSync(log, "utf8"))).toMatchObject({ trigger: "manual", customInstructions: "keep the test names" });
+    expect(harness.ofType("session.warning")).toHaveLength(0);
+  });
+
+  it("says there is nothing to compact in a new session, without a model call", async () => {
+    harness = await start();
+    await harness.session.dispatch({ type: "input", text: "/compact" });
+    expect(harness.server.completionRequests).toHaveLength(0);
+    expect(harness.ofType("session.warning")[0]?.data.message).toContain("nothing to compact");
+  });
+
+  it("changes nothing when the summary request fails, and says why", async () => {
+    harness = await start();
+    harness.server.enqueue(text("first answer"), httpError(400, { message: "no summaries today" }), text("second answer"));
+    await harness.session.send("first question");
+    const result = await harness.session.dispatch({ type: "compact" });
+    expect(result.success).toBe(false);
+    const [complete] = harness.ofType("session.compaction_complete");
+    expect(complete?.data.success).toBe(false);
+    expect(complete?.data.error).toContain("no summaries today");
+    expect(existsSync(path.join(harness.session.dir, "checkpoints"))).toBe(false);
+    await harness.session.send("second question");
+    const next = contents(harness.server.completionRequests[2]);
+    expect(next.slice(1)).toEqual([expect.stringContaining("first question"), "first answer", expect.stringContaining("second question")]);
+  });
+});
+
+describe("resume", () => {
+  it("folds the compacted view: the resumed session's request is the live one's", async () => {
+    const server = await startScriptedServer();
+    const home = tempDir("compact-home-");
+    const cwd = tempDir("compact-cwd-");
+    const first = await start({ server, home, cwd });
+    server.enqueue(answer("first answer", 45_000), text(SUMMARY), text("second answer"));
+    await first.session.send("first question");
+    await first.session.send("second question");
+    const id = first.session.id;
+    await first.close();
+
+    harness = await start({ server, home, cwd, resumeId: id });
+    server.enqueue(text("third answer"));
+    await harness.session.send("third question");
+    const resumed = contents(server.completionRequests.at(-1));
+    expect(resumed[1]).toContain("<conversation_summary>");
+    expect(resumed.join("\n")).not.toContain("first question");
+    expect(resumed.slice(2)).toEqual([expect.stringContaining("second question"), "second answer", expect.stringContaining("third question")]);
+    const resumedHarness = harness;
+    harness.close = async () => {
+      resumedHarness.session.shutdown();
+      await server.close();
+      for (const dir of [home, cwd]) rmSync(dir, { recursive: true, force: true });
+    };
+  });
+});
+
+const AGENTS: AgentDefinition[] = [
+  {
+    source: "builtin",
+    userInvocable: false,
+    file: "test",
+    name: "worker",
+    displayName: "Worker",
+    description: "Works",
+    systemPrompt: "You are a worker.",
+    modelInvocable: true,
+  },
+];
+const agents: AgentDirectory = {
+  list: () => AGENTS,
+  get: (name) => AGENTS.find((agent) => agent.name === name),
+  modelInvocable: () => AGENTS,
+  userInvocable: () => [],
+};
+
+describe("subagents", () => {
+  it("compact their own conversation, as themselves", async () => {
+    harness = await start({ agents, allowAllTools: true });
+    const notes = path.join(harness.cwd, "notes.txt");
+    writeFileSync(notes, "alpha\n");
+    harness.server.enqueue(
+      toolCall("task", { description: "read", prompt: "Read notes.txt.", agent_type: "worker", name: "reader" }, { id: "call_task" }),
+      toolCall("view", { path: notes }, { usage: { prompt_tokens: 45_000, completion_tokens: 10 } }),
+      text(SUMMARY),
+      text("It says alpha."),
+      text("Done: alpha."),
+    );
+    const result = await harness.session.send("what do the notes say?");
+    expect(result.finalMessage).toBe("Done: alpha.");
+    const [complete] = harness.ofType("session.compaction_complete");
+    expect(complete?.agentId).toBeDefined();
+    expect(complete?.data.success).toBe(true);
+    const childAfter = harness.server.completionRequests[3];
+    expect(String(childAfter?.body.messages[0]?.content)).toBe("You are a worker.");
+    expect(contents(childAfter)[1]).toContain("<conversation_summary>");
+    // The main agent's conversation is untouched.
+    expect(contents(harness.server.completionRequests[4]).join("\n")).toContain("what do the notes say?");
+  });
+});
+
+describe("a long session", () => {
+  it("keeps 200 turns' requests under the prompt limit, the model seeing the summary", async () => {
+    const limit = 12_000;
+    const server = await startScriptedServer({
+      // A strict endpoint: a request over the limit is refused, as a real one would.
+      responder: (request) => {
+        if (estimateTokens(JSON.stringify(request.body.messages)) > limit) return contextLengthExceeded();
+        if (request.body.tool_choice === "none") return text(`${SUMMARY} (summary #${request.index})`);
+        return text(`Answer ${request.index}: ${"words ".repeat(60)}`);
+      },
+    });
+    harness = await startHarness({ server, provider: { maxPromptTokens: limit } });
+    const turns = 200;
+    for (let turn = 0; turn < turns; turn++) {
+      const result = await harness.session.send(`Question ${turn}: ${"detail ".repeat(80)}`);
+      expect(result.outcome).toBe("completed");
+    }
+    const sizes = server.completionRequests.map((request) => estimateTokens(JSON.stringify(request.body.messages)));
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(limit);
+    expect(harness.ofType("session.error")).toHaveLength(0);
+    const compactions = harness.ofType("session.compaction_complete");
+    expect(compactions.length).toBeGreaterThan(3);
+    expect(compactions.every((event) => event.data.success && event.data.trigger === "threshold")).toBe(true);
+    const last = contents(server.completionRequests.at(-1));
+    expect(last[1]).toContain("<conversation_summary>");
+    expect(last.at(-1)).toContain(`Question ${turns - 1}:`);
+    await server.close();
+  }, 60_000);
+});
