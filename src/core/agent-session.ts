@@ -196,9 +196,7 @@ export class AgentSession {
   }
 
   /** /context: how the main agent's prompt limit is used now, without a model call. */
-  contextUsage(): ReturnType<typeof reportContext> {
-    return reportContext(this.runtime.compactor, this.options.mcp?.tools() ?? [], this.options.sink.emit);
-  }
+  readonly contextUsage = () => reportContext(this.runtime.compactor, this.options.mcp?.tools() ?? [], this.options.sink.emit);
 
   /** The models the endpoint offers. */
   async listModels(signal?: AbortSignal): Promise<string[]> {
@@ -327,8 +325,7 @@ export class AgentSession {
       recordRequest: (model) => this.metrics.recordRequest(model),
       recordCall: (call) => this.metrics.recordCall(call),
       onTurnEnd: () => this.options.syncLog(),
-      compaction: (emit) =>
-        compactionOptions({ sessionDir: this.dir, settings: this.options.compaction, hooks: this.options.hooks, emit, agentId: spec.agentId }),
+      compaction: (emit, agentId) => compactionOptions({ sessionDir: this.dir, settings: this.options.compaction, hooks: this.options.hooks, emit, agentId }),
     });
   }
 

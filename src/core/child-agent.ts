@@ -52,7 +52,7 @@ export interface ChildAgentDeps {
   /** The session's hooks: subagentStart before the prompt, subagentStop when it ends. */
   hooks?: SessionHooks;
   /** The agent compacts its own conversation as the main agent does (given its emit). */
-  compaction?(emit: Emit): NonNullable<AgentRuntimeOptions["compaction"]>;
+  compaction?(emit: Emit, agentId: string): NonNullable<AgentRuntimeOptions["compaction"]>;
 }
 
 /** A subagent answers and stops: no autopilot continuation, no mode of its own. */
@@ -128,7 +128,7 @@ export class ChildAgent {
       recordCall: deps.recordCall,
       onTurnEnd: deps.onTurnEnd,
       systemPrompt: () => spec.systemPrompt,
-      ...(deps.compaction ? { compaction: deps.compaction(emit) } : {}),
+      ...(deps.compaction ? { compaction: deps.compaction(emit, spec.agentId) } : {}),
       ...(hooks?.has("subagentStop")
         ? { onStop: (active: boolean, stopSignal: AbortSignal) => hooks.subagentStop(emit, agentName, "end_turn", active, stopSignal) }
         : {}),

@@ -23,7 +23,20 @@ export type TranscriptItem =
   | { kind: "task-complete"; id: string; summary: string }
   | { kind: "subagent"; id: string; name: string; status: "completed" | "failed"; detail: string }
   /** A tool's whole output, printed on request (Ctrl+O). */
-  | { kind: "output"; id: string; title: string; text: string };
+  | { kind: "output"; id: string; title: string; text: string }
+  /** /context: the prompt limit's use, drawn as a grid; `footnote` is the report's last line (when it compacts). */
+  | { kind: "context"; id: string; usage: ContextUsageView; model: string; footnote: string };
+
+/** How the prompt limit is used, as /context's session.usage_info tells it. */
+export interface ContextUsageView {
+  tokenLimit: number;
+  currentTokens: number;
+  messagesLength: number;
+  systemTokens: number;
+  toolsTokens: number;
+  mcpToolsTokens: number;
+  messagesTokens: number;
+}
 
 export interface RunningTool {
   toolCallId: string;
@@ -74,6 +87,10 @@ export interface TranscriptState {
   /** The custom agent the session runs as (/agent, --agent). */
   agentName?: string;
   usage?: { currentTokens: number; tokenLimit: number };
+  /** The last full breakdown of the context (/context). */
+  context?: ContextUsageView;
+  /** The main agent's conversation is being compacted. */
+  compacting?: boolean;
   intent?: string;
   turnStartedAt?: number;
   /** The session is still opening: prompts wait until it is open. */
