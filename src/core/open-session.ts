@@ -27,6 +27,7 @@ import type { SubagentLimits } from "./tasks/subagent-host.js";
 import type { PermissionAdvice } from "./permission-advice.js";
 import { PermissionBroker } from "./permission-broker.js";
 import { AgentCatalog, reportAgentFileProblems, restoreSelectedAgent } from "./agents/agent-catalog.js";
+import { priorUsage } from "./usage/prior-usage.js";
 import { Conversation } from "./conversation.js";
 import { loadCustomInstructions } from "./custom-instructions.js";
 import { workingDirectoryContext } from "./environment.js";
@@ -316,6 +317,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     });
   }
   session.restoreAgents(log.events);
+  session.metrics.earlier = priorUsage(log.events);
   for (const started of unfinishedAgents(log.events)) {
     const emit = started.agentId ? sink.scoped({ agentId: started.agentId }) : sink.emit;
     emit("subagent.failed", {

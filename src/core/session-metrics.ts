@@ -1,5 +1,6 @@
 /** What a session has cost and changed, for session.shutdown and the headless result line. */
 import type { CodeChanges } from "../protocol/events/index.js";
+import type { PriorUsage } from "./usage/prior-usage.js";
 
 export interface ModelMetric {
   requests: { count: number; cost: number };
@@ -19,6 +20,9 @@ export class SessionMetrics {
   completedCalls = 0;
   /** Background agents started in this process. */
   backgroundAgents = 0;
+
+  /** A resumed session: what its earlier processes used (for /usage; never part of this process's shutdown record). */
+  earlier: PriorUsage | undefined;
 
   private metric(model: string): ModelMetric {
     return (this.modelMetrics[model] ??= { requests: { count: 0, cost: 0 }, usage: { inputTokens: 0, outputTokens: 0 } });
