@@ -81,7 +81,11 @@ describe("/context and /usage with the real agent", () => {
   it("report without a model call, /usage counting the session's earlier runs", async () => {
     const file = path.join(cwd, "made.txt");
     server.enqueue(
-      toolCall("create", { path: file, file_text: "one\ntwo\n" }, { usage: { prompt_tokens: 3_000, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 1_000 } } }),
+      toolCall(
+        "create",
+        { path: file, file_text: "one\ntwo\n" },
+        { usage: { prompt_tokens: 3_000, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 1_000 } } },
+      ),
       text("Made it.", { usage: { prompt_tokens: 3_100, completion_tokens: 5 } }),
     );
     expect((await runAgent(["-p", "make a file", "--allow-all-tools"], { env: env(), cwd })).code).toBe(0);
