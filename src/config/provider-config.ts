@@ -88,6 +88,7 @@ export function resolveProviderConfig(input: {
       apiKey,
       model,
       maxPromptTokens: maxPrompt ?? provider.maxPromptTokens ?? DEFAULT_MAX_PROMPT_TOKENS,
+      ...(maxPrompt === undefined && provider.maxPromptTokens === undefined ? { maxPromptTokensFrom: "default" as const } : {}),
       maxOutputTokens: maxOutput ?? provider.maxOutputTokens,
       headers: { ...provider.headers, ...parseHeaderLines(env.COPILOT_PROVIDER_HEADERS) },
       azureApiVersion: provider.azureApiVersion ?? "2024-10-21",

@@ -77,6 +77,11 @@ export class Compactor {
     return this.deps.provider().limits.maxPromptTokens;
   }
 
+  /** Learns an unset prompt limit from the endpoint's listing (once; later calls cost nothing). */
+  async probeLimits(signal?: AbortSignal): Promise<void> {
+    await this.deps.provider().probeLimits?.(signal);
+  }
+
   /** /context's numbers: no model call, only what is in memory. */
   breakdown(isMcpTool: (name: string) => boolean): ContextBreakdown {
     const { conversation, settings } = this.deps;
@@ -97,6 +102,9 @@ export class Compactor {
   /** Before a model request: compacts when the context has passed the threshold. */
   async beforeRequest(signal: AbortSignal): Promise<void> {
     const { settings } = this.deps;
+    // An unset limit may be learnt from the endpoint's listing: asked for once, in the background, so the
+    // first request does not wait for it; a "too long" answer waits for it (afterContextLimit).
+    void this.deps.provider().probeLimits?.();
     if (!settings.auto || this.running || this.autoFailures >= MAX_AUTO_FAILURES) return;
     if (this.currentTokens() < settings.threshold * this.tokenLimit) return;
     await this.compact("threshold", signal);
@@ -105,6 +113,7 @@ export class Compactor {
   /** The endpoint refused the request as too long: compacts once; true when the request may be retried. */
   async afterContextLimit(signal: AbortSignal): Promise<boolean> {
     if (!this.deps.settings.auto || this.running) return false;
+    await this.deps.provider().probeLimits?.(signal);
     return (await this.compact("context_limit_retry", signal)).success;
   }
 

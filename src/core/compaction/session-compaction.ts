@@ -9,6 +9,9 @@ import type { AgentRuntimeOptions } from "../runtime/agent-runtime.js";
 import { DEFAULT_COMPACTION, type CompactionSettings, type Compactor } from "./compactor.js";
 import type { ContextBreakdown } from "./token-accounting.js";
 
+/** How long /context waits for the endpoint's model listing before it reports with the limit it has. */
+const PROBE_TIMEOUT_MS = 3_000;
+
 export function compactionOptions(input: {
   sessionDir: string;
   settings: Partial<CompactionSettings> | undefined;
@@ -25,9 +28,16 @@ export function compactionOptions(input: {
   };
 }
 
-/** /context: the breakdown from memory (no model call), also told as session.usage_info for every face. */
-export function reportContext(compactor: Compactor | undefined, mcpTools: readonly AnyTool[], emit: Emit): ContextBreakdown | undefined {
+/**
+ * /context: the breakdown from memory (no model call), also told as session.usage_info for every face. An
+ * unset prompt limit is first looked up in the endpoint's model listing (once per model).
+ */
+export async function reportContext(compactor: Compactor | undefined, mcpTools: readonly AnyTool[], emit: Emit): Promise<ContextBreakdown | undefined> {
   if (!compactor) return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const patience = new Promise<void>((resolve) => (timer = setTimeout(resolve, PROBE_TIMEOUT_MS)));
+  await Promise.race([compactor.probeLimits(), patience]);
+  clearTimeout(timer);
   const mcp = new Set(mcpTools.map((tool) => tool.name));
   const breakdown = compactor.breakdown((name) => mcp.has(name));
   emit("session.usage_info", {

@@ -5,8 +5,8 @@ import type { SlashCommand } from "./types.js";
 export const contextCommand: SlashCommand = {
   name: "context",
   description: "Show how much of the model's context is used, and by what",
-  run: ({ session }) => {
-    const report = session.contextUsage();
+  run: async ({ session }) => {
+    const report = await session.contextUsage();
     if (!report) return { kind: "message", level: "warning", text: "This session keeps no context count." };
     return { kind: "message", infoType: "context", text: contextReportText(report) };
   },

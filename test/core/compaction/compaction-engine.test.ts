@@ -253,3 +253,38 @@ describe("a long session", () => {
     await server.close();
   }, 60_000);
 });
+
+describe("the prompt limit", () => {
+  it("comes from the endpoint's model listing when none is configured, minus the output it may ask for", async () => {
+    const server = await startScriptedServer({ modelFields: { max_model_len: 20_000 } });
+    harness = await startHarness({ server, provider: { maxPromptTokensFrom: "default", maxOutputTokens: 4_000 } });
+    server.enqueue(text("first answer"));
+    await harness.session.send("first question");
+    await harness.session.dispatch({ type: "input", text: "/context" });
+    expect(harness.ofType("session.info").at(-1)?.data.message).toMatch(/\/16k tokens/);
+    expect(server.requests.filter((request) => request.path === "/v1/models")).toHaveLength(1);
+    await server.close();
+  });
+
+  it("stays as configured: the listing is not asked", async () => {
+    const server = await startScriptedServer({ modelFields: { max_model_len: 20_000 } });
+    harness = await startHarness({ server, provider: { maxPromptTokens: 50_000 } });
+    server.enqueue(text("first answer"));
+    await harness.session.send("first question");
+    await harness.session.dispatch({ type: "input", text: "/context" });
+    expect(harness.ofType("session.info").at(-1)?.data.message).toMatch(/\/50k tokens/);
+    expect(server.requests.filter((request) => request.path === "/v1/models")).toHaveLength(0);
+    await server.close();
+  });
+
+  it("is learnt before the compaction that follows a context-length refusal", async () => {
+    const server = await startScriptedServer({ modelFields: { context_length: 10_000 } });
+    harness = await startHarness({ server, provider: { maxPromptTokensFrom: "default" } });
+    server.enqueue(text("first answer"), contextLengthExceeded(), text(SUMMARY), text("second answer"));
+    await harness.session.send("first question");
+    const result = await harness.session.send("second question");
+    expect(result.finalMessage).toBe("second answer");
+    expect(harness.ofType("session.compaction_start")[0]?.data.tokenLimit).toBe(10_000);
+    await server.close();
+  });
+});
