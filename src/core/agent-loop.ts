@@ -66,8 +66,11 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
     emit("assistant.turn_end", { turnId, model: ctx.provider.model });
     ctx.onTurnEnd();
   };
-  const request = () =>
-    callModel({
+  // The conversation's size as sent: the endpoint's prompt count is for this, what comes after is estimated.
+  let sentSize = ctx.conversation.size;
+  const request = () => {
+    sentSize = ctx.conversation.size;
+    return callModel({
       provider: ctx.provider,
       retry: ctx.retry,
       emit,
@@ -77,6 +80,7 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
       signal,
       onRequest: () => ctx.recordRequest(ctx.provider.model),
     });
+  };
   let call = await request();
   // Too long for the endpoint after all (the estimate was short): compact once, then send again.
   if (call.kind === "error" && call.error.kind === "context_length" && ctx.compaction) {
@@ -121,7 +125,7 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
     ...(response.finishReason ? { finishReason: response.finishReason } : {}),
     turnId,
   });
-  ctx.compaction?.observeUsage(response.usage);
+  ctx.compaction?.observeUsage(response.usage, sentSize);
   const inputTokens = response.usage?.inputTokens ?? ctx.conversation.estimateTokens();
   const outputTokens = response.usage?.outputTokens ?? Math.ceil(response.content.length / 4);
   emit("assistant.usage", {

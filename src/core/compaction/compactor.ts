@@ -58,9 +58,9 @@ export class Compactor {
 
   constructor(private readonly deps: CompactorDeps) {}
 
-  /** A response arrived: anchor the count on the endpoint's usage (its message is already in the conversation). */
-  observeUsage(usage: TokenUsage | undefined): void {
-    if (usage) this.gauge.observe(usage, this.deps.conversation.size);
+  /** A response arrived: anchor the count on its prompt tokens, for the conversation as it was sent (`charsSent`). */
+  observeUsage(usage: TokenUsage | undefined, charsSent: number): void {
+    if (usage && usage.inputTokens > 0) this.gauge.observe(usage.inputTokens, charsSent);
   }
 
   private toolChars(): { all: number; schemas: ReturnType<ToolSet["schemas"]> } {

@@ -1,7 +1,8 @@
 /**
- * How full the model's context is, without a tokenizer. The endpoint tells us the truth once per response
- * (usage.prompt_tokens, and the completion it just wrote joins the conversation); what was appended since
- * (tool results, a new prompt) is estimated at four characters a token. Why an estimate: an
+ * How full the model's context is, without a tokenizer. The endpoint tells us the truth once per response:
+ * usage.prompt_tokens, the size of what was sent. What joined the conversation since (the answer itself,
+ * tool results, a new prompt) is estimated at four characters a token; the answer is counted by what is
+ * kept of it, not by completion_tokens, which include reasoning that is never sent back. Why an estimate: an
  * OpenAI-compatible endpoint may run any model with any tokenizer, and shipping one per model would cost
  * start-up time and size for a number that only has to be roughly right: it is re-anchored on the
  * endpoint's own count after every response, the threshold (80 %) leaves a margin, and an endpoint that
@@ -35,15 +36,15 @@ export function toolSchemaChars(schemas: readonly ToolSchema[]): number {
 }
 
 /**
- * The endpoint's last count plus an estimate of what came after. `observe` anchors on a response's usage
- * (prompt + completion tokens, at the conversation's size then); `reset` drops the anchor when the
+ * The endpoint's last count plus an estimate of what came after. `observe` anchors on a response's prompt
+ * tokens and the conversation's size when that request was sent; `reset` drops the anchor when the
  * conversation shrank (a compaction), so the estimate starts over from the characters.
  */
 export class TokenGauge {
   private anchor: { tokens: number; chars: number } | undefined;
 
-  observe(usage: { inputTokens: number; outputTokens: number }, conversationChars: number): void {
-    this.anchor = { tokens: usage.inputTokens + usage.outputTokens, chars: conversationChars };
+  observe(promptTokens: number, charsSent: number): void {
+    this.anchor = { tokens: promptTokens, chars: charsSent };
   }
 
   reset(): void {

@@ -11,13 +11,13 @@ describe("token accounting", () => {
     expect(tokensForChars(-5)).toBe(0);
   });
 
-  it("counts from characters until the endpoint reports usage, then from its count plus what came after", () => {
+  it("counts from characters until the endpoint reports usage, then from its prompt count plus what joined after", () => {
     const gauge = new TokenGauge();
     expect(gauge.current(4000, 400)).toBe(1100);
-    gauge.observe({ inputTokens: 5000, outputTokens: 200 }, 4000);
-    expect(gauge.current(4000, 400)).toBe(5200);
-    // A tool result of 8000 characters arrived since.
-    expect(gauge.current(12_000, 400)).toBe(7200);
+    gauge.observe(5000, 4000);
+    expect(gauge.current(4000, 400)).toBe(5000);
+    // The answer (800 characters) and a tool result of 8000 characters joined since.
+    expect(gauge.current(12_800, 400)).toBe(7200);
     gauge.reset();
     expect(gauge.current(1000, 400)).toBe(350);
   });
