@@ -51,7 +51,7 @@ describe("composer: the / palette", () => {
     await h.tui.waitForFrame((frame) => frame.includes("❯ /allow-all"));
     h.tui.bus.press("up");
     h.tui.bus.press("up"); // wraps to the last command
-    await h.tui.waitForFrame((frame) => frame.includes("❯ /tasks"));
+    await h.tui.waitForFrame((frame) => frame.includes("❯ /usage"));
     h.tui.bus.press("ctrl+u");
     h.tui.bus.type("/he");
     await h.tui.waitForFrame((frame) => frame.includes("❯ /help"));
