@@ -48,7 +48,7 @@ export interface CompactorDeps {
   agentId?: string;
 }
 
-/** Automatic compactions that may fail in a row before the agent stops trying (until one succeeds). */
+/** Automatic compactions that may fail (or not help) in a row before the agent stops trying, until /compact succeeds. */
 const MAX_AUTO_FAILURES = 2;
 
 export class Compactor {
@@ -124,8 +124,20 @@ export class Compactor {
     this.running = true;
     try {
       const result = await this.run(trigger, signal, history, focus?.trim() || undefined);
-      if (trigger !== "manual") this.autoFailures = result.success ? 0 : this.autoFailures + 1;
-      else if (result.success) this.autoFailures = 0;
+      if (trigger === "manual") {
+        if (result.success) this.autoFailures = 0;
+      } else {
+        // A compaction that leaves the context past the threshold (a huge system prompt or last message) did
+        // not help: counted like a failure, so requests are not each preceded by another one.
+        const helped = result.success && (result.postCompactionTokens ?? 0) < this.deps.settings.threshold * this.tokenLimit;
+        this.autoFailures = helped ? 0 : this.autoFailures + 1;
+        if (this.autoFailures === MAX_AUTO_FAILURES) {
+          this.deps.emit("session.warning", {
+            warningType: "compaction",
+            message: `Automatic compaction is paused: the last ${MAX_AUTO_FAILURES} did not bring the context under ${Math.round(this.deps.settings.threshold * 100)}% of the limit. /compact tries again.`,
+          });
+        }
+      }
       return result;
     } finally {
       this.running = false;
@@ -203,10 +215,9 @@ export class Compactor {
     } catch (error) {
       return fail(`The checkpoint could not be written: ${(error as Error).message}`);
     }
-    const kept = history.slice(removed);
-    const after = tokensForChars(
-      (system?.length ?? 0) + tools.all + summaryMessage(summary).length + kept.reduce((sum, message) => sum + messageChars(message), 0),
-    );
+    // Counted in the same frame as `before` (the endpoint's count when there is one): less what goes, plus the summary.
+    const removedChars = history.slice(0, removed).reduce((sum, message) => sum + messageChars(message), 0);
+    const after = Math.max(0, before - tokensForChars(removedChars) + tokensForChars(summaryMessage(summary).length));
     const complete: EventData<"session.compaction_complete"> = {
       success: true,
       ...common,
@@ -219,7 +230,7 @@ export class Compactor {
       compactionTokensUsed: { inputTokens: usage?.inputTokens ?? 0, outputTokens: usage?.outputTokens ?? 0, duration: call.durationMs, model: response.model },
     };
     emit("session.compaction_complete", complete);
-    this.gauge.reset();
+    this.gauge.rebase(after, conversation.size);
     return {
       success: true,
       preCompactionTokens: before,

@@ -37,8 +37,8 @@ export function toolSchemaChars(schemas: readonly ToolSchema[]): number {
 
 /**
  * The endpoint's last count plus an estimate of what came after. `observe` anchors on a response's prompt
- * tokens and the conversation's size when that request was sent; `reset` drops the anchor when the
- * conversation shrank (a compaction), so the estimate starts over from the characters.
+ * tokens and the conversation's size when that request was sent; `rebase` moves it when a compaction
+ * shrank the conversation, so the count stays in the endpoint's frame.
  */
 export class TokenGauge {
   private anchor: { tokens: number; chars: number } | undefined;
@@ -47,8 +47,9 @@ export class TokenGauge {
     this.anchor = { tokens: promptTokens, chars: charsSent };
   }
 
-  reset(): void {
-    this.anchor = undefined;
+  /** The conversation was compacted: an anchored count moves to the new size (`tokens` in the same frame). */
+  rebase(tokens: number, conversationChars: number): void {
+    if (this.anchor) this.anchor = { tokens, chars: conversationChars };
   }
 
   get anchored(): boolean {

@@ -51,7 +51,6 @@ describe("automatic compaction", () => {
     expect(started?.data.currentTokens).toBeGreaterThan(0.8 * LIMIT);
     const [complete] = harness.ofType("session.compaction_complete");
     expect(complete?.data).toMatchObject({ success: true, trigger: "threshold", messagesRemoved: 2, checkpointNumber: 1, summaryContent: SUMMARY });
-    expect(complete?.data.postCompactionTokens).toBeLessThan(complete?.data.preCompactionTokens ?? 0);
     const file = complete?.data.checkpointPath ?? "";
     expect(path.relative(harness.session.dir, file)).toBe(path.join("checkpoints", "001-questions-so-far.md"));
     expect(readFileSync(file, "utf8")).toContain("The user asks questions.");
@@ -247,6 +246,8 @@ describe("a long session", () => {
     const compactions = harness.ofType("session.compaction_complete");
     expect(compactions.length).toBeGreaterThan(3);
     expect(compactions.every((event) => event.data.success && event.data.trigger === "threshold")).toBe(true);
+    expect(compactions.every((event) => (event.data.postCompactionTokens ?? limit) < 0.8 * limit)).toBe(true);
+    expect(harness.ofType("session.warning")).toHaveLength(0);
     const last = contents(server.completionRequests.at(-1));
     expect(last[1]).toContain("<conversation_summary>");
     expect(last.at(-1)).toContain(`Question ${turns - 1}:`);
@@ -286,5 +287,17 @@ describe("the prompt limit", () => {
     expect(result.finalMessage).toBe("second answer");
     expect(harness.ofType("session.compaction_start")[0]?.data.tokenLimit).toBe(10_000);
     await server.close();
+  });
+});
+
+describe("a compaction that does not help", () => {
+  it("is not repeated before every request: after two, automatic compaction pauses and says so", async () => {
+    harness = await start();
+    // The endpoint keeps counting 45k of 50k whatever is sent (a huge system prompt, say).
+    harness.server.enqueue(answer("a1", 45_000), text(SUMMARY), answer("a2", 45_000), text(SUMMARY), answer("a3", 45_000), answer("a4", 45_000));
+    for (const prompt of ["q1", "q2", "q3", "q4"]) await harness.session.send(prompt);
+    expect(harness.ofType("session.compaction_complete")).toHaveLength(2);
+    expect(harness.ofType("session.warning").map((event) => event.data.message)).toEqual([expect.stringContaining("Automatic compaction is paused")]);
+    expect(harness.server.completionRequests).toHaveLength(6);
   });
 });

@@ -18,8 +18,12 @@ describe("token accounting", () => {
     expect(gauge.current(4000, 400)).toBe(5000);
     // The answer (800 characters) and a tool result of 8000 characters joined since.
     expect(gauge.current(12_800, 400)).toBe(7200);
-    gauge.reset();
-    expect(gauge.current(1000, 400)).toBe(350);
+    // Compacted to 1000 characters, counted at 2000 tokens in the endpoint's frame; 400 characters more since.
+    gauge.rebase(2000, 1000);
+    expect(gauge.current(1400, 400)).toBe(2100);
+    const unanchored = new TokenGauge();
+    unanchored.rebase(2000, 1000);
+    expect(unanchored.current(1000, 400)).toBe(350);
   });
 
   it("breaks the count down and gives the endpoint's surplus to the messages", () => {
