@@ -124,3 +124,11 @@ describe("the app", () => {
     expect(compacted).toContain("checkpoint 1");
   });
 });
+
+describe("a resumed log that ended mid-compaction", () => {
+  it("shows no spinner", async () => {
+    const { transcriptFromLog } = await import("../../src/ui/state/history-from-log.js");
+    const state = transcriptFromLog([event("session.compaction_start", { trigger: "threshold" })], initialTranscript({ mode: "interactive", model: "m" }));
+    expect(state.compacting).toBe(false);
+  });
+});
