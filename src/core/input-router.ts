@@ -42,6 +42,8 @@ async function applySlashResult(context: RouterContext, result: SlashCommandResu
       });
       return { kind: "prompt", run };
     }
+    case "run":
+      return { kind: "prompt", run: result.run };
     case "dialog":
       return { kind: "dialog", dialog: result.dialog };
     case "new-session":

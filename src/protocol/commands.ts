@@ -94,6 +94,8 @@ export interface CommandResults {
 export interface CompactResult {
   success: boolean;
   error?: string;
+  /** The compaction was stopped by an interrupt. */
+  interrupted?: boolean;
   preCompactionTokens?: number;
   postCompactionTokens?: number;
   messagesRemoved?: number;

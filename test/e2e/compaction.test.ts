@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDir } from "../support/engine-harness.js";
 import { agentEnv, runAgent } from "../support/run-agent.js";
-import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
+import { httpError, startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
 
 let server: ScriptedServer;
 let home: string;
@@ -48,6 +48,23 @@ describe("compaction with the real agent", () => {
     expect(last[1]).toContain("Said hello.");
     expect(last.join("\n")).not.toContain("hello there");
     expect(last.slice(2)).toEqual(["Hello to you.", expect.stringContaining("are you there?")]);
+  });
+
+  it('`-p "/compact"` that fails says why, changes nothing and exits 3; with nothing to compact it says so', async () => {
+    server.enqueue(text("Hello to you."));
+    expect((await runAgent(["-p", "hello there"], { env: env(), cwd })).code).toBe(0);
+    const id = onlySession();
+    server.enqueue(httpError(400, { message: "no summaries here" }));
+    const failed = await runAgent(["--resume", id, "-p", "/compact"], { env: env(), cwd });
+    expect(failed.code).toBe(3);
+    expect(failed.stderr).toContain("! Compaction failed, the conversation is unchanged: The summary request failed");
+    expect(failed.stderr).toContain("no summaries here");
+    expect(existsSync(path.join(home, "session-state", id, "checkpoints"))).toBe(false);
+
+    const fresh = await runAgent(["-p", "/compact"], { env: env(), cwd: tempDir("compact-e2e-fresh-") });
+    expect(fresh.code).toBe(0);
+    expect(fresh.stderr).toContain("Nothing was compacted: There is nothing to compact yet.");
+    expect(server.completionRequests).toHaveLength(2);
   });
 
   it("a `-p` run compacts by itself before a request past 80% of AGENT_MAX_PROMPT_TOKENS", async () => {

@@ -173,7 +173,7 @@ export class Compactor {
     };
     const fail = (error: string): CompactResult => {
       emit("session.compaction_complete", { success: false, error, ...common });
-      return { success: false, error, preCompactionTokens: before };
+      return { success: false, error, preCompactionTokens: before, ...(signal.aborted ? { interrupted: true } : {}) };
     };
 
     const removed = messagesToReplace(history, Math.floor(limit * TAIL_SHARE));

@@ -3,6 +3,7 @@
  * run function that acts on the session and returns what the front end should do next. The core defines
  * them; the TUI (and later a JSON-RPC client) only interprets the result.
  */
+import type { RunResult } from "../../protocol/commands.js";
 import type { AgentSession } from "../agent-session.js";
 
 export type SlashCommandResult =
@@ -12,6 +13,8 @@ export type SlashCommandResult =
   | { kind: "message"; text: string; level?: "info" | "warning" | "error"; infoType?: string }
   /** Send this prompt to the model. */
   | { kind: "prompt"; prompt: string }
+  /** Work the command started (a compaction): a face waits for it as for a prompt's run, without holding input. */
+  | { kind: "run"; run: Promise<RunResult> }
   /** Open a dialog the front end provides. */
   | { kind: "dialog"; dialog: "help" | "model" | "resume" | "agent" }
   /** Start a fresh session in the same directory. */

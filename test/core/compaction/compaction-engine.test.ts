@@ -10,7 +10,7 @@ import type { AgentDefinition, AgentDirectory } from "../../../src/core/tasks/ag
 import { HookSet } from "../../../src/hooks/hook-set.js";
 import { startHarness, tempDir, type Harness } from "../../support/engine-harness.js";
 import { estimateTokens } from "../../support/scripted-chunks.js";
-import { contextLengthExceeded, httpError, startScriptedServer, text, toolCall, type CompletionRequest } from "../../support/scripted-server.js";
+import { contextLengthExceeded, hang, httpError, startScriptedServer, text, toolCall, type CompletionRequest } from "../../support/scripted-server.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -116,7 +116,9 @@ describe("/compact", () => {
     harness.server.enqueue(text("first answer"), text(SUMMARY));
     await harness.session.send("first question");
     const routed = await harness.session.dispatch({ type: "input", text: "/compact keep the test names" });
-    expect(routed.kind).toBe("done");
+    // Waited for like a prompt's run (the TUI does not hold the keyboard meanwhile).
+    expect(routed.kind).toBe("prompt");
+    expect(routed.kind === "prompt" && (await routed.run).outcome).toBe("completed");
     const summarising = harness.server.completionRequests[1];
     expect(contents(summarising).at(-1)).toContain("Give special attention to: keep the test names");
     expect(harness.ofType("session.compaction_complete")[0]?.data).toMatchObject({
@@ -133,6 +135,18 @@ describe("/compact", () => {
     await harness.session.dispatch({ type: "input", text: "/compact" });
     expect(harness.server.completionRequests).toHaveLength(0);
     expect(harness.ofType("session.warning")[0]?.data.message).toContain("nothing to compact");
+  });
+
+  it("ends as an interrupted run when interrupted, changing nothing", async () => {
+    harness = await start();
+    harness.server.enqueue(text("first answer"), hang());
+    await harness.session.send("first question");
+    const routed = await harness.session.dispatch({ type: "input", text: "/compact" });
+    await harness.server.waitForHang();
+    harness.session.interrupt();
+    expect(routed.kind === "prompt" && (await routed.run).outcome).toBe("aborted");
+    expect(harness.ofType("session.compaction_complete")[0]?.data).toMatchObject({ success: false, error: "The compaction was interrupted." });
+    expect(harness.session.busy).toBe(false);
   });
 
   it("changes nothing when the summary request fails, and says why", async () => {
