@@ -231,6 +231,8 @@ export class Compactor {
     };
     emit("session.compaction_complete", complete);
     this.gauge.rebase(after, conversation.size);
+    // The footers' count drops now, not at the next answer.
+    emit("session.usage_info", { tokenLimit: limit, currentTokens: this.currentTokens(), messagesLength: conversation.length });
     return {
       success: true,
       preCompactionTokens: before,

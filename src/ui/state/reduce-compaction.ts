@@ -19,8 +19,9 @@ export function reduceCompaction(state: TranscriptState, event: SessionEvent): T
       };
     case "session.usage_info": {
       const { data } = event;
+      // A turn's usage_info (no breakdown) is the footer's business, in reduce-transcript.ts.
+      if (data.systemTokens === undefined) return undefined;
       const usage = { currentTokens: data.currentTokens, tokenLimit: data.tokenLimit };
-      if (data.systemTokens === undefined) return { ...state, usage };
       const tools = data.toolDefinitionsTokens ?? 0;
       const mcp = data.mcpToolsTokens ?? 0;
       const context: ContextUsageView = {
