@@ -11,8 +11,10 @@ export const TAIL_SHARE = 0.2;
 /**
  * How many of the oldest messages the summary replaces. The newest messages stay as they are, up to
  * `tailTokens` and at most half of the messages (so a compaction always frees something). The tail never
- * starts with a tool result: an assistant's tool calls and their results stay together, on one side or
- * the other, so the request after the compaction is still a valid conversation.
+ * starts with a tool result: an assistant's tool calls and their results stay together, so the request
+ * after the compaction is still a valid conversation. When the cut falls among tool results, the tail
+ * reaches back to the assistant message that asked for them if that still fits the budget (mid-task, the
+ * model then sees its last call and what came of it), else the results go with the summary.
  */
 export function messagesToReplace(history: readonly ChatMessage[], tailTokens: number): number {
   const maxKept = Math.floor(history.length / 2);
@@ -24,6 +26,14 @@ export function messagesToReplace(history: readonly ChatMessage[], tailTokens: n
     used += cost;
     start--;
   }
+  if (history[start]?.role !== "tool") return start;
+  let owner = start;
+  let extra = 0;
+  while (owner > 0 && history[owner]?.role === "tool") {
+    owner--;
+    extra += messageTokens(history[owner] as ChatMessage);
+  }
+  if (owner > 0 && history[owner]?.role === "assistant" && used + extra <= tailTokens) return owner;
   while (start < history.length && history[start]?.role === "tool") start++;
   return start;
 }

@@ -62,6 +62,16 @@ describe("the compaction plan", () => {
     expect(removed).toBe(4);
   });
 
+  it("reaches back to the assistant's call when the cut falls among its results and the budget allows", () => {
+    const midTask = [user("do it"), assistantCall("c1"), result("c1", "done")];
+    // At most half (one message) would keep only the result: the call joins it, the request goes with the summary.
+    expect(messagesToReplace(midTask, 1000)).toBe(1);
+    // Without room for the call, the results go with the summary too.
+    expect(messagesToReplace(midTask, 1)).toBe(3);
+    // The first message is never kept this way: something must be replaced.
+    expect(messagesToReplace([assistantCall("c0"), result("c0", "x"), result("c0", "y")], 1000)).toBe(3);
+  });
+
   it("shortens the longest contents to fit the summary request, keeping every message", () => {
     const history = [user("short"), result("c", `${"h".repeat(5000)}${"t".repeat(5000)}`), user("x".repeat(300))];
     const fitted = fitForSummary(history, 2000);
