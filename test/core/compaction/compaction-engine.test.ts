@@ -10,7 +10,17 @@ import type { AgentDefinition, AgentDirectory } from "../../../src/core/tasks/ag
 import { HookSet } from "../../../src/hooks/hook-set.js";
 import { startHarness, tempDir, type Harness } from "../../support/engine-harness.js";
 import { estimateTokens } from "../../support/scripted-chunks.js";
-import { contextLengthExceeded, hang, httpError, startScriptedServer, text, toolCall, type CompletionRequest } from "../../support/scripted-server.js";
+import {
+  contextLengthExceeded,
+  hang,
+  httpError,
+  startScriptedServer,
+  text,
+  toolCall,
+  toolCalls,
+  type ChatMessageLike,
+  type CompletionRequest,
+} from "../../support/scripted-server.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -237,22 +247,49 @@ describe("subagents", () => {
   });
 });
 
+/** What a real endpoint refuses: a tool result without its call, or a call whose results do not all follow. */
+function invalidSequence(messages: readonly ChatMessageLike[]): string | undefined {
+  let open: Set<string> | undefined;
+  for (const [index, message] of messages.entries()) {
+    if (message.role === "tool") {
+      const id = String(message.tool_call_id);
+      if (!open?.delete(id)) return `message ${index}: tool result ${id} without its call`;
+      continue;
+    }
+    if (open && open.size > 0) return `message ${index}: results missing for ${[...open].join(", ")}`;
+    const calls = (message.tool_calls ?? []) as { id: string }[];
+    open = message.role === "assistant" && calls.length > 0 ? new Set(calls.map((call) => call.id)) : undefined;
+  }
+  return open && open.size > 0 ? "the last call has no results" : undefined;
+}
+
 describe("a long session", () => {
-  it("keeps 200 turns' requests under the prompt limit, the model seeing the summary", async () => {
+  it("keeps 200 turns' requests (each a tool call, its result, an answer) valid and under the limit, the model seeing the summary", async () => {
     const limit = 12_000;
     const server = await startScriptedServer({
-      // A strict endpoint: a request over the limit is refused, as a real one would.
+      // A strict endpoint: a request over the limit, or with a broken call/result pairing, is refused, as a real one would.
       responder: (request) => {
-        if (estimateTokens(JSON.stringify(request.body.messages)) > limit) return contextLengthExceeded();
+        const { messages } = request.body;
+        if (estimateTokens(JSON.stringify(messages)) > limit) return contextLengthExceeded();
+        const broken = invalidSequence(messages);
+        if (broken) return httpError(400, { message: `invalid conversation: ${broken}` });
         if (request.body.tool_choice === "none") return text(`${SUMMARY} (summary #${request.index})`);
-        return text(`Answer ${request.index}: ${"words ".repeat(60)}`);
+        if (messages.at(-1)?.role === "tool") return text(`Answer ${request.index}: ${"words ".repeat(60)}`);
+        // Three calls at once, of different sizes, so a cut can fall among one call's results.
+        return toolCalls(["large", "medium", "small"].map((name) => ({ name: "view", arguments: { path: path.join(harness?.cwd ?? "", `${name}.txt`) } })));
       },
     });
     harness = await startHarness({ server, provider: { maxPromptTokens: limit } });
+    for (const [name, lines] of [
+      ["large", 600],
+      ["medium", 30],
+      ["small", 3],
+    ] as const)
+      writeFileSync(path.join(harness.cwd, `${name}.txt`), "a line of notes\n".repeat(lines));
     const turns = 200;
     for (let turn = 0; turn < turns; turn++) {
-      const result = await harness.session.send(`Question ${turn}: ${"detail ".repeat(80)}`);
-      expect(result.outcome).toBe("completed");
+      const result = await harness.session.send(`Question ${turn}: ${"detail ".repeat(40)}`);
+      expect(result.outcome, result.error?.message).toBe("completed");
     }
     const sizes = server.completionRequests.map((request) => estimateTokens(JSON.stringify(request.body.messages)));
     expect(Math.max(...sizes)).toBeLessThanOrEqual(limit);
@@ -264,9 +301,9 @@ describe("a long session", () => {
     expect(harness.ofType("session.warning")).toHaveLength(0);
     const last = contents(server.completionRequests.at(-1));
     expect(last[1]).toContain("<conversation_summary>");
-    expect(last.at(-1)).toContain(`Question ${turns - 1}:`);
+    expect(last.join("\n")).toContain(`Question ${turns - 1}:`);
     await server.close();
-  }, 60_000);
+  }, 120_000);
 });
 
 describe("the prompt limit", () => {
