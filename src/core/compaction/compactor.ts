@@ -177,7 +177,12 @@ export class Compactor {
     };
 
     const removed = messagesToReplace(history, Math.floor(limit * TAIL_SHARE));
-    const instructions = promptTemplate("compaction", { focus: focus ? `\nGive special attention to: ${focus}` : "" });
+    let instructions: string;
+    try {
+      instructions = promptTemplate("compaction", { focus: focus ? `\nGive special attention to: ${focus}` : "" });
+    } catch (error) {
+      return fail(`The compaction prompt could not be read: ${(error as Error).message}`);
+    }
     const fitted = fitForSummary(history, summaryBudgetChars(limit, systemTokens + toolDefinitionsTokens + tokensForChars(instructions.length)));
     const call = await callModel({
       provider,
