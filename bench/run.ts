@@ -24,6 +24,7 @@ import { benchHooks } from "./hooks.js";
 import { benchMcp } from "./mcp.js";
 import { benchSubagent } from "./subagents.js";
 import { benchTodoStore } from "./todo-store.js";
+import { benchContext } from "./context.js";
 import { benchTui } from "./tui.js";
 import { benchBackgroundAgents } from "./tui-agents.js";
 import { createWorkspace, FINAL_TEXT, LONG_PROMPT, LONG_TAIL, LONG_TEXT, startBenchServer, TOOL_PROMPT } from "./scenario.js";
@@ -186,6 +187,8 @@ async function main(): Promise<void> {
     rows.push(await benchSubagent({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv, runs: RUNS, warmups: WARMUPS }));
     // The todo store's sql.js stays unloaded until the sql tool is first called.
     rows.push(...(await benchTodoStore({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv })));
+    // /context on a 10,002-event session, in process (no model call).
+    rows.push(await benchContext(RUNS));
     // 6. Installed size: npm pack, then npm install of the tarball into an empty directory.
     const INSTALL_TARGET_MB = 20;
     try {

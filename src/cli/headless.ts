@@ -134,6 +134,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         mode: options.mode,
         ...(options.autoAcceptPlan ? { autoAcceptPlan: true } : {}),
         maxAutopilotContinues: value.maxAutopilotContinues,
+        ...(value.settings.compaction ? { compaction: value.settings.compaction } : {}),
         subagentLimits: value.subagentLimits,
         interactive: false,
         permissions: value.permissions,

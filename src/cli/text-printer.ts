@@ -10,6 +10,7 @@
  */
 import type { RunResult } from "../protocol/commands.js";
 import type { SessionEvent } from "../protocol/events/index.js";
+import { compactionLine } from "../core/compaction/compaction-line.js";
 import type { SessionMetrics } from "../core/session-metrics.js";
 import { neutraliseTerminalText as safe, splitTrailingEscape } from "../util/terminal-text.js";
 import { StreamedAttempt } from "./streamed-attempt.js";
@@ -146,6 +147,13 @@ export class TextPrinter {
           this.endLine();
           this.out(`${this.answer(event.data.message)}\n`);
         } else if (!silent) this.err(style.dim(safe(event.data.message)));
+        break;
+      case "session.compaction_start":
+        if (!silent) this.err(style.dim("● Compacting the conversation…"));
+        break;
+      case "session.compaction_complete":
+        if (event.data.success && !silent) this.err(style.dim(`  └ ${safe(compactionLine(event.data))}`));
+        if (!event.data.success) this.err(style.yellow(`! ${safe(compactionLine(event.data))}`));
         break;
       default:
         break;

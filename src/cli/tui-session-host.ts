@@ -93,6 +93,7 @@ export class TuiSessionHost implements SessionHost {
       providerConfig: config,
       mode: options.mode,
       maxAutopilotContinues: boot.maxAutopilotContinues,
+      ...(boot.settings.compaction ? { compaction: boot.settings.compaction } : {}),
       subagentLimits: boot.subagentLimits,
       interactive: true,
       permissions: boot.permissions,

@@ -1,7 +1,8 @@
 /**
  * Which endpoint and model to use. Highest first: flags (--model), environment (OPENAI_BASE_URL,
- * OPENAI_API_KEY, AGENT_MODEL, and Copilot's COPILOT_PROVIDER_BASE_URL, COPILOT_PROVIDER_API_KEY,
- * COPILOT_MODEL as aliases), then $AGENT_HOME/settings.json's `provider`.
+ * OPENAI_API_KEY, AGENT_MODEL, AGENT_MAX_PROMPT_TOKENS, and Copilot's COPILOT_PROVIDER_BASE_URL,
+ * COPILOT_PROVIDER_API_KEY, COPILOT_MODEL, COPILOT_PROVIDER_MAX_PROMPT_TOKENS as aliases), then
+ * $AGENT_HOME/settings.json's `provider`.
  */
 import type { ProviderConfig } from "../provider/provider-config.js";
 import { defaultRetryPolicy } from "../provider/retry.js";
@@ -70,7 +71,8 @@ export function resolveProviderConfig(input: {
   if (provider.apiKeyEnv && !env[provider.apiKeyEnv] && !apiKey) {
     return { ok: false, message: `${settingsFile} names apiKeyEnv "${provider.apiKeyEnv}", but that variable is not set.` };
   }
-  const maxPrompt = positiveInt(env.COPILOT_PROVIDER_MAX_PROMPT_TOKENS, "COPILOT_PROVIDER_MAX_PROMPT_TOKENS");
+  const promptVariable = firstSet(env.AGENT_MAX_PROMPT_TOKENS) ? "AGENT_MAX_PROMPT_TOKENS" : "COPILOT_PROVIDER_MAX_PROMPT_TOKENS";
+  const maxPrompt = positiveInt(env[promptVariable], promptVariable);
   const maxOutput = positiveInt(env.COPILOT_PROVIDER_MAX_OUTPUT_TOKENS, "COPILOT_PROVIDER_MAX_OUTPUT_TOKENS");
   if (maxPrompt instanceof Error) return { ok: false, message: maxPrompt.message };
   if (maxOutput instanceof Error) return { ok: false, message: maxOutput.message };
@@ -86,6 +88,7 @@ export function resolveProviderConfig(input: {
       apiKey,
       model,
       maxPromptTokens: maxPrompt ?? provider.maxPromptTokens ?? DEFAULT_MAX_PROMPT_TOKENS,
+      ...(maxPrompt === undefined && provider.maxPromptTokens === undefined ? { maxPromptTokensFrom: "default" as const } : {}),
       maxOutputTokens: maxOutput ?? provider.maxOutputTokens,
       headers: { ...provider.headers, ...parseHeaderLines(env.COPILOT_PROVIDER_HEADERS) },
       azureApiVersion: provider.azureApiVersion ?? "2024-10-21",

@@ -68,5 +68,7 @@ export const settingsSchema = z.looseObject({
   hooks: z.unknown().optional(),
   /** Turns every hook off (as --no-hooks does). */
   disableAllHooks: z.boolean().optional(),
+  /** Automatic compaction: at `threshold` × the model's prompt limit (default 0.8); `auto: false` leaves only /compact. */
+  compaction: z.object({ threshold: z.number().gt(0).max(1).optional(), auto: z.boolean().optional() }).optional(),
 });
 export type Settings = z.infer<typeof settingsSchema>;

@@ -6,6 +6,7 @@
 import type { ProviderError } from "../provider/errors.js";
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
+import type { Compactor } from "./compaction/compactor.js";
 import type { Conversation } from "./conversation.js";
 import type { ToolRequest } from "../protocol/events/index.js";
 import type { Emit } from "./event-sink.js";
@@ -26,7 +27,7 @@ export interface LoopContext {
   /** Called as every request is sent (retries included). */
   recordRequest(model: string): void;
   /** Called after every model call with what it cost (`completed: false` for one that failed or was interrupted). */
-  recordCall(call: { model: string; inputTokens: number; outputTokens: number; durationMs: number; completed?: boolean }): void;
+  recordCall(call: { model: string; inputTokens: number; outputTokens: number; cacheReadTokens?: number; durationMs: number; completed?: boolean }): void;
   /** Called at turn boundaries (the log is flushed to disk there). */
   onTurnEnd(): void;
   /**
@@ -38,6 +39,8 @@ export interface LoopContext {
   hasPendingInput?(): boolean;
   /** Whether the agent must stop before its next model call (a subagent over its budget). */
   stopBeforeCall?(): boolean;
+  /** The agent's compaction: before a request past the threshold, and once when the endpoint says "too long". */
+  compaction?: Compactor;
 }
 
 export type LoopOutcome =
@@ -65,16 +68,30 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
     emit("assistant.turn_end", { turnId, model: ctx.provider.model });
     ctx.onTurnEnd();
   };
-  const call = await callModel({
-    provider: ctx.provider,
-    retry: ctx.retry,
-    emit,
-    turnId,
-    messages: ctx.conversation.messages(),
-    tools: tools.schemas(),
-    signal,
-    onRequest: () => ctx.recordRequest(ctx.provider.model),
-  });
+  // The conversation's size as sent: the endpoint's prompt count is for this, what comes after is estimated.
+  let sentSize = ctx.conversation.size;
+  const request = () => {
+    sentSize = ctx.conversation.size;
+    return callModel({
+      provider: ctx.provider,
+      retry: ctx.retry,
+      emit,
+      turnId,
+      messages: ctx.conversation.messages(),
+      tools: tools.schemas(),
+      signal,
+      onRequest: () => ctx.recordRequest(ctx.provider.model),
+    });
+  };
+  let call = await request();
+  // Too long for the endpoint after all (the estimate was short): compact once, then send again.
+  if (call.kind === "error" && call.error.kind === "context_length" && ctx.compaction) {
+    const refused = call;
+    if (await ctx.compaction.afterContextLimit(signal)) {
+      ctx.recordCall({ model: ctx.provider.model, inputTokens: 0, outputTokens: 0, durationMs: refused.durationMs, completed: false });
+      call = await request();
+    }
+  }
   if (call.kind !== "response") {
     ctx.recordCall({ model: ctx.provider.model, inputTokens: 0, outputTokens: 0, durationMs: call.durationMs, completed: false });
   }
@@ -110,6 +127,7 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
     ...(response.finishReason ? { finishReason: response.finishReason } : {}),
     turnId,
   });
+  ctx.compaction?.observeUsage(response.usage, sentSize);
   const inputTokens = response.usage?.inputTokens ?? ctx.conversation.estimateTokens();
   const outputTokens = response.usage?.outputTokens ?? Math.ceil(response.content.length / 4);
   emit("assistant.usage", {
@@ -124,7 +142,7 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
     apiEndpoint: ctx.provider.apiEndpoint,
   });
   // Keyed by the model asked for, like the request count, even when the endpoint names a dated variant.
-  ctx.recordCall({ model: ctx.provider.model, inputTokens, outputTokens, durationMs: call.durationMs });
+  ctx.recordCall({ model: ctx.provider.model, inputTokens, outputTokens, cacheReadTokens: response.usage?.cacheReadTokens ?? 0, durationMs: call.durationMs });
   emit("session.usage_info", {
     tokenLimit: ctx.provider.limits.maxPromptTokens,
     currentTokens: inputTokens + outputTokens,
@@ -152,6 +170,7 @@ export async function runToolLoop(ctx: LoopContext, signal: AbortSignal): Promis
     ctx.beforeModelCall?.();
     // Checked before the turn starts, so every turn_start in the log is a model call made.
     if (ctx.stopBeforeCall?.()) return { kind: "aborted" };
+    await ctx.compaction?.beforeRequest(signal);
     const outcome = await runTurn(ctx, signal);
     if (outcome.kind === "tools") continue;
     if (outcome.kind === "final" && ctx.hasPendingInput?.()) continue;

@@ -13,6 +13,7 @@ import { SessionTools } from "./session-tools.js";
 import { ChildAgent, type ChildAgentSpec } from "./child-agent.js";
 import type { McpManager, McpTaskHost } from "../mcp/index.js";
 import { mcpTaskHost } from "./tasks/mcp-tasks.js";
+import { compactionOptions, reportContext } from "./compaction/session-compaction.js";
 import { McpStartupGate } from "./mcp-startup.js";
 import { AgentMcpServers, SelectedAgentMcp } from "./agent-mcp.js";
 import { describeOs, userShell } from "./environment.js";
@@ -117,6 +118,7 @@ export class AgentSession {
       recordRequest: (model) => this.metrics.recordRequest(model),
       recordCall: (call) => this.metrics.recordCall(call),
       onTurnEnd: () => options.syncLog(),
+      compaction: compactionOptions({ sessionDir: options.dir, settings: options.compaction, hooks, emit }),
       systemPrompt: () => this.systemPrompt(),
       userMessage: (input, extra) => this.userMessage(input, extra),
       awaitBackground: (signal) => this.subagents.awaitRunning(signal),
@@ -211,6 +213,9 @@ export class AgentSession {
     return this.provider.limits.maxPromptTokens;
   }
 
+  /** /context: how the main agent's prompt limit is used now, without a model call. */
+  readonly contextUsage = () => reportContext(this.runtime.compactor, this.options.mcp?.tools() ?? [], this.options.sink.emit);
+
   /** The models the endpoint offers. */
   async listModels(signal?: AbortSignal): Promise<string[]> {
     return this.provider.listModels ? this.provider.listModels(signal) : [this.provider.model];
@@ -302,6 +307,8 @@ export class AgentSession {
         return this.options.stopShell?.(command.shellId) ?? Promise.resolve(false);
       case "background_agent":
         return this.subagents.moveToBackground(command.toolCallId);
+      case "compact":
+        return this.runtime.compact(command.focus);
       case "shutdown":
         return this.shutdown(command.reason ? "error" : "routine", command.reason);
     }
@@ -350,6 +357,7 @@ export class AgentSession {
       recordCall: (call) => this.metrics.recordCall(call),
       onTurnEnd: () => this.options.syncLog(),
       ...(ownServers ? { ownServers } : {}),
+      compaction: (emit, agentId) => compactionOptions({ sessionDir: this.dir, settings: this.options.compaction, hooks: this.options.hooks, emit, agentId }),
     });
   }
 

@@ -14,7 +14,7 @@ import { Conversation } from "./conversation.js";
 import type { Emit, EventSink } from "./event-sink.js";
 import type { ModePreset } from "./modes.js";
 import type { SessionHooks } from "./session-hooks.js";
-import { AgentRuntime } from "./runtime/agent-runtime.js";
+import { AgentRuntime, type AgentRuntimeOptions } from "./runtime/agent-runtime.js";
 import { budgetReasons, type BudgetLedger } from "./tasks/budget.js";
 import type { ToolRunEnvironment } from "./tool-runner.js";
 import { ToolSet } from "./tool-set.js";
@@ -65,6 +65,8 @@ export interface ChildAgentDeps {
   hooks?: SessionHooks;
   /** The agent's own MCP servers, running for it: their tools join its own; they stop when it is disposed. */
   ownServers?: { tools(): readonly AnyTool[]; ready(): Promise<void>; close(): Promise<void> };
+  /** The agent compacts its own conversation as the main agent does (given its emit). */
+  compaction?(emit: Emit, agentId: string): NonNullable<AgentRuntimeOptions["compaction"]>;
 }
 
 /** A subagent answers and stops: no autopilot continuation, no mode of its own. */
@@ -159,6 +161,7 @@ export class ChildAgent {
       onTurnEnd: deps.onTurnEnd,
       systemPrompt: () => spec.systemPrompt,
       stopBeforeCall: () => this.checkBudget(),
+      ...(deps.compaction ? { compaction: deps.compaction(emit, spec.agentId) } : {}),
       ...(hooks?.has("subagentStop")
         ? { onStop: (active: boolean, stopSignal: AbortSignal) => hooks.subagentStop(emit, agentName, "end_turn", active, stopSignal) }
         : {}),

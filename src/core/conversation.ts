@@ -4,6 +4,8 @@
  */
 import type { ChatMessage, ChatToolCall } from "../provider/types.js";
 import type { SessionEvent, ToolRequest } from "../protocol/events/index.js";
+import { summaryMessage } from "./compaction/compaction-plan.js";
+import { messageChars } from "./compaction/token-accounting.js";
 
 export function toolCallArguments(request: ToolRequest): string {
   if (typeof request.arguments === "string") return request.arguments;
@@ -52,6 +54,12 @@ export class Conversation {
       case "system.notification":
         this.push({ role: "user", content: `<system_notification>\n${event.data.content}\n</system_notification>` });
         break;
+      case "session.compaction_complete": {
+        // The same replacement live and on resume: the first messagesRemoved messages become the summary.
+        const { success, summaryContent, messagesRemoved } = event.data;
+        if (success && summaryContent !== undefined && messagesRemoved !== undefined) this.compact(summaryContent, messagesRemoved);
+        break;
+      }
       default:
         break;
     }
@@ -59,7 +67,32 @@ export class Conversation {
 
   private push(message: ChatMessage): void {
     this.items.push(message);
-    this.chars += message.content.length + (message.role === "assistant" ? JSON.stringify(message.toolCalls ?? []).length : 0);
+    this.chars += messageChars(message);
+  }
+
+  private compact(summary: string, removed: number): void {
+    const dropped = this.items.splice(0, Math.min(removed, this.items.length), { role: "user", content: summaryMessage(summary) });
+    for (const message of dropped) if (message.role === "assistant") for (const call of message.toolCalls ?? []) this.pending.delete(call.id);
+    this.chars = this.items.reduce((sum, message) => sum + messageChars(message), 0);
+  }
+
+  /** The messages after the system prompt (a copy). */
+  history(): ChatMessage[] {
+    return [...this.items];
+  }
+
+  get systemPrompt(): string | undefined {
+    return this.system;
+  }
+
+  /** Characters of the messages after the system prompt. */
+  get messagesChars(): number {
+    return this.chars;
+  }
+
+  /** Characters of everything a request carries but the tools: system prompt and messages. */
+  get size(): number {
+    return this.chars + (this.system?.length ?? 0);
   }
 
   get hasSystemPrompt(): boolean {

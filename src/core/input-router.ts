@@ -30,7 +30,7 @@ async function applySlashResult(context: RouterContext, result: SlashCommandResu
       return { kind: "done" };
     case "message":
       if (result.level === "warning" || result.level === "error") context.emit("session.warning", { warningType: "command", message: result.text });
-      else context.emit("session.info", { infoType: "command", message: result.text });
+      else context.emit("session.info", { infoType: result.infoType ?? "command", message: result.text });
       return { kind: "done" };
     case "prompt": {
       // A template's text (a diff, say) is not the user's: an `@x` in it attaches nothing.
@@ -44,6 +44,8 @@ async function applySlashResult(context: RouterContext, result: SlashCommandResu
       });
       return { kind: "prompt", run };
     }
+    case "run":
+      return { kind: "prompt", run: result.run };
     case "dialog":
       return { kind: "dialog", dialog: result.dialog };
     case "new-session":

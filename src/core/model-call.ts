@@ -6,7 +6,10 @@ import { randomUUID } from "node:crypto";
 import { classifyProviderError, type ProviderError } from "../provider/errors.js";
 import { decideRetry, sleep, type RetryPolicy } from "../provider/retry.js";
 import type { ChatMessage, ChatProvider, ChatResponse, ToolSchema } from "../provider/types.js";
-import type { Emit } from "./event-sink.js";
+import type { EventData, EventType } from "../protocol/events/index.js";
+
+/** Where the call's deltas and retries go (the agent's emit; a compaction's call shows nothing). */
+export type ModelCallEmit = <T extends EventType>(type: T, data: EventData<T>) => unknown;
 
 export type ModelCallResult =
   | { kind: "response"; response: ChatResponse; messageId: string; reasoningId: string; durationMs: number }
@@ -16,10 +19,11 @@ export type ModelCallResult =
 export interface ModelCallInput {
   provider: ChatProvider;
   retry: RetryPolicy;
-  emit: Emit;
+  emit: ModelCallEmit;
   turnId: string;
   messages: ChatMessage[];
   tools: ToolSchema[];
+  toolChoice?: "none";
   signal: AbortSignal;
   random?: () => number;
   /** Called as each attempt is sent, retries included: every request counts, whatever becomes of it. */
@@ -38,7 +42,7 @@ export async function callModel(input: ModelCallInput): Promise<ModelCallResult>
     input.onRequest?.();
     try {
       const response = await provider.stream(
-        { messages: input.messages, tools: input.tools, signal },
+        { messages: input.messages, tools: input.tools, signal, ...(input.toolChoice ? { toolChoice: input.toolChoice } : {}) },
         {
           onText: (deltaContent) => {
             partialText += deltaContent;

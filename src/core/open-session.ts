@@ -21,7 +21,7 @@ import { createBuiltinTools } from "../tools/builtin-tools.js";
 import { createSqlTool, SessionDatabase } from "../tools/sql/index.js";
 import type { ToolBackends } from "../tools/backends.js";
 import type { AnyTool } from "../tools/define-tool.js";
-import { AgentSession } from "./agent-session.js";
+import { AgentSession, type AgentSessionOptions } from "./agent-session.js";
 import { fleetDeployedMessage } from "./fleet/fleet-prompt.js";
 import { InteractionBroker } from "./interaction-broker.js";
 import { planFile } from "./modes.js";
@@ -33,6 +33,7 @@ import type { SubagentLimits } from "./tasks/subagent-host.js";
 import type { PermissionAdvice } from "./permission-advice.js";
 import { PermissionBroker } from "./permission-broker.js";
 import { AgentCatalog, reportAgentFileProblems, restoreSelectedAgent } from "./agents/agent-catalog.js";
+import { priorUsage } from "./usage/prior-usage.js";
 import { Conversation } from "./conversation.js";
 import { loadCustomInstructions } from "./custom-instructions.js";
 import { workingDirectoryContext } from "./environment.js";
@@ -90,6 +91,8 @@ export interface OpenSessionOptions {
   initialPrompt?: string;
   /** Where the tools read and write files and run commands (a client that offers to); local when absent. */
   toolBackends?: ToolBackends;
+  /** settings.json `compaction`. */
+  compaction?: AgentSessionOptions["compaction"];
 }
 
 /** The permission setup of a session: flags, the rules from every source, floor checks switched off. */
@@ -255,6 +258,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     ...(log && mode === "autopilot" ? { objective: restoredObjective(log.events) } : {}),
     maxAutopilotContinues: options.maxAutopilotContinues,
     interactive: options.interactive,
+    ...(options.compaction ? { compaction: options.compaction } : {}),
     permissions,
     interactions,
     tools: [
@@ -353,6 +357,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     });
   }
   session.restoreAgents(log.events);
+  session.metrics.earlier = priorUsage(log.events);
   for (const started of unfinishedAgents(log.events)) {
     const emit = started.agentId ? sink.scoped({ agentId: started.agentId }) : sink.emit;
     emit("subagent.failed", {

@@ -1,9 +1,10 @@
 /** What a session has cost and changed, for session.shutdown and the headless result line. */
 import type { CodeChanges } from "../protocol/events/index.js";
+import type { PriorUsage } from "./usage/prior-usage.js";
 
 export interface ModelMetric {
   requests: { count: number; cost: number };
-  usage: { inputTokens: number; outputTokens: number };
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number };
 }
 
 export class SessionMetrics {
@@ -20,6 +21,9 @@ export class SessionMetrics {
   /** Background agents started in this process. */
   backgroundAgents = 0;
 
+  /** A resumed session: what its earlier processes used (for /usage; never part of this process's shutdown record). */
+  earlier: PriorUsage | undefined;
+
   private metric(model: string): ModelMetric {
     return (this.modelMetrics[model] ??= { requests: { count: 0, cost: 0 }, usage: { inputTokens: 0, outputTokens: 0 } });
   }
@@ -31,12 +35,13 @@ export class SessionMetrics {
   }
 
   /** A model call ended: its time, and what it cost when it completed (tokens are 0 when it did not). */
-  recordCall(call: { model: string; inputTokens: number; outputTokens: number; durationMs: number; completed?: boolean }): void {
+  recordCall(call: { model: string; inputTokens: number; outputTokens: number; cacheReadTokens?: number; durationMs: number; completed?: boolean }): void {
     this.totalApiDurationMs += call.durationMs;
     if (call.completed !== false) this.completedCalls++;
     const metric = this.metric(call.model);
     metric.usage.inputTokens += call.inputTokens;
     metric.usage.outputTokens += call.outputTokens;
+    if (call.cacheReadTokens) metric.usage.cacheReadTokens = (metric.usage.cacheReadTokens ?? 0) + call.cacheReadTokens;
   }
 
   recordCodeChange(change: { path: string; linesAdded: number; linesRemoved: number }): void {

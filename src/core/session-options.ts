@@ -7,6 +7,7 @@ import type { ToolBackends } from "../tools/backends.js";
 export type { CommandBackend, CommandRequest, CommandResult, FileBackend, ToolBackends } from "../tools/backends.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import type { SessionDatabase } from "../tools/sql/index.js";
+import type { CompactionSettings } from "./compaction/compactor.js";
 import type { Conversation } from "./conversation.js";
 import type { InstructionFile } from "./custom-instructions.js";
 import type { EventSink } from "./event-sink.js";
@@ -65,4 +66,6 @@ export interface AgentSessionOptions {
   database?: SessionDatabase;
   /** Where the tools read and write files and run commands; local when absent. */
   toolBackends?: ToolBackends;
+  /** settings.json `compaction` (threshold, auto); the defaults when absent. */
+  compaction?: Partial<CompactionSettings>;
 }

@@ -55,6 +55,8 @@ export type SessionCommand =
   | { type: "stop_shell"; shellId: string }
   /** Moves the main agent's running sync agents (or the one run by this task call) to the background (Ctrl+X B). */
   | { type: "background_agent"; toolCallId?: string }
+  /** /compact: summarises the conversation so far into a checkpoint and continues from the summary. */
+  | { type: "compact"; focus?: string }
   | { type: "shutdown"; reason?: string };
 
 export type RunOutcome = "completed" | "task_complete" | "max_continues" | "error" | "aborted";
@@ -111,7 +113,22 @@ export interface CommandResults {
   stop_shell: Promise<boolean>;
   /** The ids of the agents moved (none when no sync agent was running). */
   background_agent: string[];
+  compact: Promise<CompactResult>;
   shutdown: void;
+}
+
+/** How a compaction ended; on failure the conversation is as it was. */
+export interface CompactResult {
+  success: boolean;
+  error?: string;
+  /** The compaction was stopped by an interrupt. */
+  interrupted?: boolean;
+  preCompactionTokens?: number;
+  postCompactionTokens?: number;
+  messagesRemoved?: number;
+  checkpointNumber?: number;
+  checkpointPath?: string;
+  title?: string;
 }
 export type CommandResult<C extends SessionCommand> = CommandResults[C["type"]];
 

@@ -11,7 +11,8 @@ import { classifyProviderError, ProviderError } from "./errors.js";
 import { ResponseAssembler } from "./chat-chunks.js";
 import { readChatResponse } from "./chat-response.js";
 import { nodeFetch } from "./node-fetch.js";
-import type { ChatMessage, ChatProvider, ChatRequest, ChatResponse, StreamHandlers, ToolSchema } from "./types.js";
+import { listedContextLength, promptLimitFor } from "./model-limits.js";
+import type { ChatMessage, ChatProvider, ChatRequest, ChatResponse, ModelLimits, StreamHandlers, ToolSchema } from "./types.js";
 
 function toWireMessages(messages: ChatMessage[]): ChatCompletionMessageParam[] {
   return messages.map((message): ChatCompletionMessageParam => {
@@ -70,10 +71,28 @@ export function createOpenAIClient(config: ProviderConfig): OpenAI {
 }
 
 export function createOpenAIChatProvider(config: ProviderConfig, client = createOpenAIClient(config)): ChatProvider {
+  const limits: ModelLimits = { maxPromptTokens: config.maxPromptTokens, maxOutputTokens: config.maxOutputTokens };
+  let probing: Promise<void> | undefined;
   return {
     model: config.model,
-    limits: { maxPromptTokens: config.maxPromptTokens, maxOutputTokens: config.maxOutputTokens },
+    limits,
     apiEndpoint: "/chat/completions",
+    probeLimits(signal?: AbortSignal): Promise<void> {
+      if (config.maxPromptTokensFrom !== "default") return Promise.resolve();
+      probing ??= (async () => {
+        try {
+          for await (const entry of client.models.list({ signal })) {
+            if (entry.id !== config.model) continue;
+            const length = listedContextLength(entry);
+            if (length !== undefined) limits.maxPromptTokens = promptLimitFor(length, config.maxOutputTokens);
+            return;
+          }
+        } catch {
+          // No listing (404, an old server): the default limit stays.
+        }
+      })();
+      return probing;
+    },
     async listModels(signal?: AbortSignal): Promise<string[]> {
       try {
         const models: string[] = [];
@@ -105,6 +124,7 @@ export function createOpenAIChatProvider(config: ProviderConfig, client = create
               model: config.model,
               messages: toWireMessages(request.messages),
               ...(request.tools.length > 0 ? { tools: toWireTools(request.tools) } : {}),
+              ...(request.toolChoice && request.tools.length > 0 ? { tool_choice: request.toolChoice } : {}),
               ...(config.maxOutputTokens ? { max_tokens: config.maxOutputTokens } : {}),
               stream: true,
               stream_options: { include_usage: true },

@@ -7,6 +7,8 @@ export interface ProviderConfig {
   apiKey?: string;
   model: string;
   maxPromptTokens: number;
+  /** "default": no one set the limit; the endpoint's model listing may know the model's real one (probeLimits). */
+  maxPromptTokensFrom?: "default";
   maxOutputTokens?: number;
   headers: Record<string, string>;
   azureApiVersion: string;

@@ -31,6 +31,8 @@ export interface ChatRequest {
   messages: ChatMessage[];
   tools: ToolSchema[];
   signal: AbortSignal;
+  /** "none": the tools are offered (the history mentions them) but the model must answer in text (compaction). */
+  toolChoice?: "none";
 }
 
 /** Called while a response streams in. */
@@ -67,4 +69,9 @@ export interface ChatProvider {
   stream(request: ChatRequest, handlers: StreamHandlers): Promise<ChatResponse>;
   /** The models the endpoint offers (GET /models), for the model picker. */
   listModels?(signal?: AbortSignal): Promise<string[]>;
+  /**
+   * When no limit was configured: reads the model's context length from the endpoint's listing (vLLM's
+   * max_model_len, OpenRouter's context_length…) into `limits`, once. Never fails (the default stays).
+   */
+  probeLimits?(signal?: AbortSignal): Promise<void>;
 }

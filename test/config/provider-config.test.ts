@@ -52,4 +52,17 @@ describe("provider configuration", () => {
     const badLimit = resolve({ OPENAI_BASE_URL: "http://x/v1", AGENT_MODEL: "m", COPILOT_PROVIDER_MAX_PROMPT_TOKENS: "lots" });
     expect(badLimit.ok === false && badLimit.message).toMatch(/positive integer/);
   });
+
+  it("takes the prompt limit from AGENT_MAX_PROMPT_TOKENS first, and marks a defaulted one so the endpoint's listing may refine it", () => {
+    const base = { OPENAI_BASE_URL: "http://x/v1", AGENT_MODEL: "m" };
+    expect(resolve({ ...base, AGENT_MAX_PROMPT_TOKENS: "9000", COPILOT_PROVIDER_MAX_PROMPT_TOKENS: "7000" })).toMatchObject({
+      ok: true,
+      config: { maxPromptTokens: 9000 },
+    });
+    const fromSettings = resolve(base, { provider: { maxPromptTokens: 5000 } });
+    expect(fromSettings.ok && fromSettings.config.maxPromptTokensFrom).toBeUndefined();
+    expect(resolve(base)).toMatchObject({ ok: true, config: { maxPromptTokens: 128_000, maxPromptTokensFrom: "default" } });
+    const bad = resolve({ ...base, AGENT_MAX_PROMPT_TOKENS: "0" });
+    expect(bad.ok === false && bad.message).toMatch(/AGENT_MAX_PROMPT_TOKENS must be a positive integer/);
+  });
 });

@@ -6,14 +6,27 @@
  *                            request offers a tool named `task_complete`; otherwise the streamed text
  *                            `The command printed N lines.` (N = lines of the tool message content);
  *                            after a `task_complete` result: `All done.`;
+ *  - `tool_choice: "none"` → a compaction summary (DEMO_SUMMARY);
  *  - anything else        → a short greeting.
  */
 import { text, toolCall, type ChatMessageLike, type CompletionRequest, type ScriptedResponse } from "./scripted-responses.js";
 
 export const DEMO_INTRO = "I'll list the files in the current directory.";
 
+export const DEMO_SUMMARY = [
+  "<overview>The user asked for the files of the current directory; they were listed.</overview>",
+  "<history>1. The user asked; `ls` was run.</history>",
+  "<work_done>Listed the files.</work_done>",
+  "<technical_details>None.</technical_details>",
+  "<important_files>None.</important_files>",
+  "<next_steps>None</next_steps>",
+  "<checkpoint_title>Listed the files</checkpoint_title>",
+].join("\n");
+
 export function demoResponder(request: Pick<CompletionRequest, "body">): ScriptedResponse {
   const messages = request.body.messages;
+  // A compaction request (tool_choice "none"): a summary in the asked-for sections.
+  if (request.body.tool_choice === "none") return text(DEMO_SUMMARY);
   const last = messages.at(-1);
   if (last?.role === "user") {
     return toolCall("bash", { command: "ls", description: "List files" }, { text: DEMO_INTRO });

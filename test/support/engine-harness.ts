@@ -129,6 +129,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.autoAcceptPlan ? { autoAcceptPlan: true } : {}),
     ...(options.mcp ? { mcp: options.mcp } : {}),
+    ...(options.settings?.compaction ? { compaction: options.settings.compaction } : {}),
   });
   const session = new CommandSession(opened.session);
   const resume = opened.resume;

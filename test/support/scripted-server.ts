@@ -27,6 +27,8 @@ export interface ScriptedServerOptions {
   model?: string;
   /** Ids listed by `GET /v1/models` (default: `[model]`); `null` makes that route answer 404, as servers that cannot list do. */
   models?: string[] | null;
+  /** Extra fields of every listed model (a context length: `{ max_model_len: 8192 }`). */
+  modelFields?: Record<string, unknown>;
   /** Called for completion requests once the queue is empty. */
   responder?: Responder;
   /** Initial queue (same as calling `enqueue`). */
@@ -188,7 +190,7 @@ export class ScriptedServer {
       } else if (recorded.method === "GET" && path === "/v1/models") {
         const ids = this.options.models === undefined ? [this.options.model ?? "scripted-model"] : this.options.models;
         if (ids === null) sendJson(res, 404, errorBody("scripted server: this endpoint does not list models", "invalid_request_error"));
-        else sendJson(res, 200, { object: "list", data: ids.map((id) => ({ id, object: "model", owned_by: "test" })) });
+        else sendJson(res, 200, { object: "list", data: ids.map((id) => ({ id, object: "model", owned_by: "test", ...this.options.modelFields })) });
       } else {
         sendJson(res, 404, errorBody(`scripted server: no route for ${recorded.method} ${path}`, "invalid_request_error"));
       }

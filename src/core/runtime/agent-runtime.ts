@@ -4,11 +4,12 @@
  * loop and one queue however many agents run; what differs (system prompt, tools, mode, how a user
  * message is dressed) comes in through the options.
  */
-import type { RunResult } from "../../protocol/commands.js";
+import type { CompactResult, RunResult } from "../../protocol/commands.js";
 import type { EventData } from "../../protocol/events/index.js";
 import type { RetryPolicy } from "../../provider/retry.js";
 import type { ChatProvider } from "../../provider/types.js";
 import type { LoopContext } from "../agent-loop.js";
+import { Compactor, type CompactorDeps } from "../compaction/compactor.js";
 import type { Conversation } from "../conversation.js";
 import type { Emit } from "../event-sink.js";
 import type { ModePreset } from "../modes.js";
@@ -54,6 +55,8 @@ export interface AgentRuntimeOptions {
   stopBeforeCall?(): boolean;
   /** Runs a user's `!cmd` (only the main agent takes them). */
   runShell?(command: string, signal: AbortSignal): Promise<void>;
+  /** Compaction of this agent's conversation (the session folder for checkpoints, the settings, the hook). */
+  compaction?: Pick<CompactorDeps, "sessionDir" | "settings" | "preCompact" | "agentId">;
 }
 
 /** How many times stop hooks may send the agent back to work in one prompt, so a hook cannot loop forever. */
@@ -67,8 +70,38 @@ export class AgentRuntime {
   private systemPromptSent = false;
   private lastMessage = "";
 
+  /** This agent's compaction, when the session gave it a folder for checkpoints. */
+  readonly compactor: Compactor | undefined;
+
   constructor(private readonly options: AgentRuntimeOptions) {
     this.queue = new PromptQueue(options.emit);
+    const { compaction } = options;
+    this.compactor = compaction
+      ? new Compactor({
+          ...compaction,
+          emit: options.emit,
+          conversation: options.conversation,
+          provider: options.provider,
+          retry: options.retry,
+          tools: options.tools,
+          recordRequest: options.recordRequest,
+          recordCall: options.recordCall,
+        })
+      : undefined;
+  }
+
+  /** /compact: summarises the conversation now; not while a prompt runs (automatic compaction covers that). */
+  async compact(focus?: string): Promise<CompactResult> {
+    const { compactor } = this;
+    if (!compactor) return { success: false, error: "This agent cannot compact its conversation." };
+    if (this.controller) return { success: false, error: "The agent is working; compact when it is idle (it compacts by itself when the context fills up)." };
+    return this.exclusive(async (signal) => {
+      try {
+        return await compactor.compact("manual", signal, focus);
+      } finally {
+        this.options.onTurnEnd();
+      }
+    });
   }
 
   get busy(): boolean {
@@ -183,6 +216,7 @@ export class AgentRuntime {
       },
       hasPendingInput: () => this.queue.hasSteering,
       ...(options.stopBeforeCall ? { stopBeforeCall: options.stopBeforeCall } : {}),
+      ...(this.compactor ? { compaction: this.compactor } : {}),
     };
   }
 

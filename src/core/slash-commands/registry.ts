@@ -4,6 +4,8 @@ import { agentCommand } from "./agent.js";
 import { allowAllCommand } from "./allow-all.js";
 import { autopilotCommand } from "./autopilot.js";
 import { clearCommand } from "./clear.js";
+import { compactCommand } from "./compact.js";
+import { contextCommand } from "./context.js";
 import { copyCommand } from "./copy.js";
 import { cwdCommand } from "./cwd.js";
 import { diffCommand } from "./diff.js";
@@ -27,6 +29,7 @@ import { reviewCommand } from "./review.js";
 import { sessionCommand } from "./session.js";
 import { shareCommand } from "./share.js";
 import { tasksCommand } from "./tasks.js";
+import { usageCommand } from "./usage.js";
 import type { SlashCommand } from "./types.js";
 
 export type { SlashCommand, SlashCommandContext, SlashCommandResult } from "./types.js";
@@ -37,6 +40,8 @@ export const slashCommands: readonly SlashCommand[] = [
   allowAllCommand,
   autopilotCommand,
   clearCommand,
+  compactCommand,
+  contextCommand,
   copyCommand,
   cwdCommand,
   diffCommand,
@@ -60,6 +65,7 @@ export const slashCommands: readonly SlashCommand[] = [
   sessionCommand,
   shareCommand,
   tasksCommand,
+  usageCommand,
 ];
 
 export function findSlashCommand(name: string): SlashCommand | undefined {

@@ -3,17 +3,21 @@
  * run function that acts on the session and returns what the front end should do next. The core defines
  * them; the TUI (and later a JSON-RPC client) only interprets the result.
  */
+import type { RunResult } from "../../protocol/commands.js";
 import type { AgentSession } from "../agent-session.js";
 
 export type SlashCommandResult =
   /** The command's own events say everything. */
   | { kind: "done" }
-  | { kind: "message"; text: string; level?: "info" | "warning" | "error" }
+  /** Told as session.info (infoType "command", or the one given: "context", "usage") or session.warning. */
+  | { kind: "message"; text: string; level?: "info" | "warning" | "error"; infoType?: string }
   /**
    * Send this prompt to the model. `source` marks a prompt built from a template (`command:review`): faces
    * show the command as typed, not the template.
    */
   | { kind: "prompt"; prompt: string; source?: string }
+  /** Work the command started (a compaction): a face waits for it as for a prompt's run, without holding input. */
+  | { kind: "run"; run: Promise<RunResult> }
   /** Open a dialog the front end provides. */
   | { kind: "dialog"; dialog: "help" | "model" | "resume" | "agent" | "tasks" }
   /** Start a fresh session in the same directory. */

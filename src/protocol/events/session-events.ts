@@ -2,6 +2,8 @@ import { z } from "zod";
 import { ephemeral, persisted } from "./define-event.js";
 import { agentModeSchema, attachmentSchema, backgroundTasksSchema, codeChangesSchema, workingDirectoryContextSchema } from "./shared-schemas.js";
 
+const compactionTriggerSchema = z.enum(["threshold", "context_limit_retry", "manual"]);
+
 const modelMetricSchema = z.object({
   requests: z.object({ count: z.number(), cost: z.number() }),
   usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), cacheReadTokens: z.number().optional() }),
@@ -54,10 +56,32 @@ export const sessionEvents = {
   ),
   "session.info": persisted(z.object({ infoType: z.string(), message: z.string() })),
   "session.warning": persisted(z.object({ warningType: z.string(), message: z.string() })),
-  "session.compaction_start": persisted(z.object({})),
+  /** Compaction began: why, and how full the context was (seed 002 leaves it empty; the SDK names these fields). */
+  "session.compaction_start": persisted(
+    z.object({
+      trigger: compactionTriggerSchema.optional(),
+      model: z.string().optional(),
+      currentTokens: z.number().optional(),
+      tokenLimit: z.number().optional(),
+      systemTokens: z.number().optional(),
+      conversationTokens: z.number().optional(),
+      toolDefinitionsTokens: z.number().optional(),
+    }),
+  ),
+  /**
+   * Compaction ended. On success the conversation's first `messagesRemoved` messages are replaced by
+   * `summaryContent` (the fold in core/conversation.ts does it, live and on resume); on failure nothing changes.
+   */
   "session.compaction_complete": persisted(
     z.object({
       success: z.boolean(),
+      trigger: compactionTriggerSchema.optional(),
+      /** The focus given to /compact. */
+      customInstructions: z.string().optional(),
+      tokenLimit: z.number().optional(),
+      compactionTokensUsed: z
+        .object({ inputTokens: z.number().optional(), outputTokens: z.number().optional(), duration: z.number().optional(), model: z.string().optional() })
+        .optional(),
       error: z.string().optional(),
       preCompactionTokens: z.number().optional(),
       postCompactionTokens: z.number().optional(),
@@ -79,6 +103,8 @@ export const sessionEvents = {
       systemTokens: z.number().optional(),
       conversationTokens: z.number().optional(),
       toolDefinitionsTokens: z.number().optional(),
+      /** The part of toolDefinitionsTokens that is MCP servers' tools (for /context). */
+      mcpToolsTokens: z.number().optional(),
     }),
   ),
   "session.task_complete": persisted(z.object({ summary: z.string().optional(), success: z.boolean().optional() })),

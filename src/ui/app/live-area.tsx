@@ -24,7 +24,7 @@ export function liveBudget(maxRows: number, runningCount: number, reasoningRows:
 
 export function LiveArea(props: { state: TranscriptState; theme: Theme; width: number; maxLines: number; showReasoning: boolean }) {
   const { state, theme, width, maxLines, showReasoning } = props;
-  const idleWork = state.busy && !state.live && state.running.length === 0 && state.permissions.length === 0;
+  const idleWork = (state.busy || state.compacting === true) && !state.live && state.running.length === 0 && state.permissions.length === 0;
   // The whole area stays within `maxLines` rows: Ink redraws the entire screen when its output is taller.
   const reasoningRows = !state.liveReasoning ? 0 : showReasoning ? Math.max(1, Math.floor(maxLines / 2)) : 1;
   const budget = liveBudget(maxLines - (idleWork ? 1 : 0), state.running.length, reasoningRows);
@@ -39,7 +39,7 @@ export function LiveArea(props: { state: TranscriptState; theme: Theme; width: n
       {idleWork && (
         <Box>
           <Spinner theme={theme} />
-          <Text color={theme.muted}> {state.intent ?? "Working"}… (esc to interrupt)</Text>
+          <Text color={theme.muted}> {state.compacting ? "Compacting the conversation" : (state.intent ?? "Working")}… (esc to interrupt)</Text>
         </Box>
       )}
     </Box>

@@ -10,6 +10,7 @@ import { stylesFor, type MarkdownStyles } from "../markdown/styles.js";
 import { displayWidth, truncateToWidth, wrapText, type Style } from "../markdown/wrap.js";
 import type { TranscriptItem } from "../state/transcript-types.js";
 import type { Theme } from "../theme.js";
+import { contextGridLines } from "./context-grid.js";
 
 export interface HistoryItemProps {
   item: TranscriptItem;
@@ -136,6 +137,8 @@ export function historyItemLines(item: TranscriptItem, width: number, theme: The
       return subagentLines(item, columns, styles);
     case "diff":
       return workingTreeDiffLines(item, columns, theme, styles);
+    case "context":
+      return contextGridLines(item.usage, item.model, item.footnote, columns, styles);
     case "output":
       return [
         styles.muted(`── output of ${item.title} ──`),

@@ -23,7 +23,7 @@ export function transcriptFromLog(events: readonly SessionEvent[], initial: Tran
     state = reduceTranscript(state, event, Date.parse(event.timestamp) || 0);
   }
   // Whatever was in flight when the log ended is over now.
-  state = { ...state, live: undefined, liveReasoning: undefined, running: [], permissions: [], busy: false, turnStartedAt: undefined };
+  state = { ...state, live: undefined, liveReasoning: undefined, running: [], permissions: [], busy: false, turnStartedAt: undefined, compacting: false };
   if (state.items.length > tail) {
     hidden += state.items.length - tail;
     state = { ...state, items: state.items.slice(-tail) };

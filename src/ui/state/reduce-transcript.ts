@@ -7,6 +7,7 @@ import { toolCallSubject } from "../../protocol/tool-subject.js";
 import type { SessionEvent } from "../../protocol/events/index.js";
 import { neutraliseDeep, neutraliseTerminalText, splitTrailingEscape } from "../../util/terminal-text.js";
 import { findSafeSplit } from "../markdown/safe-split.js";
+import { reduceCompaction } from "./reduce-compaction.js";
 import type { AgentUse, TranscriptItem, TranscriptState } from "./transcript-types.js";
 
 const LIVE_OUTPUT_TAIL = 4096;
@@ -148,6 +149,8 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
       break;
   }
   if (event.agentId) return reduceAgentActivity(state, event); // sub-agents' own events only show as their activity
+  const compaction = reduceCompaction(state, event);
+  if (compaction) return compaction;
   switch (event.type) {
     case "command.execute":
       return append(state, { kind: "user", id: event.id, text: shortenForTranscript(event.data.command) });

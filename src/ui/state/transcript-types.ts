@@ -27,7 +27,20 @@ export type TranscriptItem =
   /** A tool's whole output, printed on request (Ctrl+O). */
   | { kind: "output"; id: string; title: string; text: string }
   /** The working tree's changes (/diff): a summary line, then each file's diff. */
-  | { kind: "diff"; id: string; summary: string; patch: string };
+  | { kind: "diff"; id: string; summary: string; patch: string }
+  /** /context: the prompt limit's use, drawn as a grid; `footnote` is the report's last line (when it compacts). */
+  | { kind: "context"; id: string; usage: ContextUsageView; model: string; footnote: string };
+
+/** How the prompt limit is used, as /context's session.usage_info tells it. */
+export interface ContextUsageView {
+  tokenLimit: number;
+  currentTokens: number;
+  messagesLength: number;
+  systemTokens: number;
+  toolsTokens: number;
+  mcpToolsTokens: number;
+  messagesTokens: number;
+}
 
 export interface RunningTool {
   toolCallId: string;
@@ -95,6 +108,10 @@ export interface TranscriptState {
   /** The custom agent the session runs as (/agent, --agent). */
   agentName?: string;
   usage?: { currentTokens: number; tokenLimit: number };
+  /** The last full breakdown of the context (/context). */
+  context?: ContextUsageView;
+  /** The main agent's conversation is being compacted. */
+  compacting?: boolean;
   intent?: string;
   turnStartedAt?: number;
   /** The session is still opening: prompts wait until it is open. */

@@ -1,0 +1,53 @@
+/**
+ * The session's side of compaction, kept out of the facade: the options every agent's runtime gets (the
+ * session folder for checkpoints, the settings, the preCompact hook as that agent), and /context's report.
+ */
+import type { AnyTool } from "../../tools/define-tool.js";
+import type { Emit } from "../event-sink.js";
+import type { SessionHooks } from "../session-hooks.js";
+import type { AgentRuntimeOptions } from "../runtime/agent-runtime.js";
+import { DEFAULT_COMPACTION, type CompactionSettings, type Compactor } from "./compactor.js";
+import type { ContextBreakdown } from "./token-accounting.js";
+
+/** How long /context waits for the endpoint's model listing before it reports with the limit it has. */
+const PROBE_TIMEOUT_MS = 3_000;
+
+export function compactionOptions(input: {
+  sessionDir: string;
+  settings: Partial<CompactionSettings> | undefined;
+  hooks: SessionHooks | undefined;
+  emit: Emit;
+  agentId?: string;
+}): NonNullable<AgentRuntimeOptions["compaction"]> {
+  const { hooks, emit } = input;
+  return {
+    sessionDir: input.sessionDir,
+    settings: { ...DEFAULT_COMPACTION, ...input.settings },
+    ...(hooks?.has("preCompact") ? { preCompact: (trigger: "manual" | "auto", focus: string | undefined) => hooks.preCompact(emit, trigger, focus) } : {}),
+    ...(input.agentId ? { agentId: input.agentId } : {}),
+  };
+}
+
+/**
+ * /context: the breakdown from memory (no model call), also told as session.usage_info for every face. An
+ * unset prompt limit is first looked up in the endpoint's model listing (once per model).
+ */
+export async function reportContext(compactor: Compactor | undefined, mcpTools: readonly AnyTool[], emit: Emit): Promise<ContextBreakdown | undefined> {
+  if (!compactor) return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const patience = new Promise<void>((resolve) => (timer = setTimeout(resolve, PROBE_TIMEOUT_MS)));
+  await Promise.race([compactor.probeLimits(), patience]);
+  clearTimeout(timer);
+  const mcp = new Set(mcpTools.map((tool) => tool.name));
+  const breakdown = compactor.breakdown((name) => mcp.has(name));
+  emit("session.usage_info", {
+    tokenLimit: breakdown.tokenLimit,
+    currentTokens: breakdown.currentTokens,
+    messagesLength: breakdown.messagesLength,
+    systemTokens: breakdown.systemTokens,
+    conversationTokens: breakdown.messagesTokens,
+    toolDefinitionsTokens: breakdown.toolsTokens + breakdown.mcpToolsTokens,
+    mcpToolsTokens: breakdown.mcpToolsTokens,
+  });
+  return breakdown;
+}
