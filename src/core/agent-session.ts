@@ -10,14 +10,14 @@ import type { ChatProvider } from "../provider/types.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import { AgentCatalog, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
 import { SessionTools } from "./session-tools.js";
-import { ChildAgent, type ChildAgentSpec } from "./child-agent.js";
+import type { ChildAgentSpec } from "./child-agent.js";
 import type { McpManager, McpTaskHost } from "../mcp/index.js";
 import { mcpTaskHost } from "./tasks/mcp-tasks.js";
 import { compactionOptions, reportContext } from "./compaction/session-compaction.js";
 import { McpStartupGate } from "./mcp-startup.js";
-import { AgentMcpServers, SelectedAgentMcp } from "./agent-mcp.js";
+import { SelectedAgentMcp } from "./agent-mcp.js";
 import { describeOs, userShell } from "./environment.js";
-import type { Emit, EventListener } from "./event-sink.js";
+import type { EventListener } from "./event-sink.js";
 import { routeInput } from "./input-router.js";
 import { modePreset, type ModePreset } from "./modes.js";
 import type { PermissionSummary } from "./permission-summary.js";
@@ -27,13 +27,14 @@ import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { TaskRecord } from "./tasks/task-registry.js";
 import { DEFAULT_SUBAGENT_LIMITS, SessionSubagents } from "./tasks/session-subagents.js";
 import type { SessionHooks } from "./session-hooks.js";
-import type { ToolRunEnvironment } from "./tool-runner.js";
 import { buildSystemPrompt } from "./system-prompt.js";
 import { ToolSet } from "./tool-set.js";
 import { runUserShellCommand } from "./user-shell-command.js";
 import type { AgentSessionOptions } from "./session-options.js";
 import { buildUserMessage, type UserMessageExtra } from "./user-message.js";
 import { SessionObjective } from "./orchestrate/objective.js";
+import { SessionAgents } from "./session-agents.js";
+import { finishSession } from "./session-shutdown.js";
 import { isWorkspaceCommand, SessionWorkspace } from "./session-admin/session-workspace.js";
 
 export type { AgentSessionOptions } from "./session-options.js";
@@ -48,6 +49,7 @@ export class AgentSession {
   private readonly agentMcp: SelectedAgentMcp;
   private readonly allTools: readonly AnyTool[];
   private readonly toolbox: SessionTools;
+  private readonly agentKit: SessionAgents;
   /** What /cwd, /add-dir, /instructions, /rename and /session delete change. */
   readonly workspace: SessionWorkspace;
   private preset: ModePreset;
@@ -83,6 +85,15 @@ export class AgentSession {
     });
     this.turnCount = options.turnCount ?? 0;
     this.provider = options.provider;
+    this.agentKit = new SessionAgents({
+      options,
+      metrics: this.metrics,
+      toolbox: this.toolbox,
+      subagents: () => this.subagents,
+      provider: () => this.provider,
+      cwd: () => this.cwd,
+      nextTurnId: this.nextTurnId,
+    });
     this.applyModeRules();
     this.agents = options.agents ?? new AgentCatalog({});
     const emit = options.sink.emit;
@@ -97,7 +108,7 @@ export class AgentSession {
       limits: options.subagentLimits ?? DEFAULT_SUBAGENT_LIMITS,
       availableModels: async (signal) => (this.provider.listModels ? this.provider.listModels(signal).catch(() => undefined) : undefined),
       sessionModel: () => this.provider.model,
-      newChild: (spec, depth) => this.newChild(spec, depth),
+      newChild: (spec, depth) => this.agentKit.child(spec, depth),
       notifyMain: (notification) => this.notify(notification),
       emit,
       sink: options.sink,
@@ -110,7 +121,7 @@ export class AgentSession {
       provider: () => this.provider,
       retry: options.retry,
       tools: () => this.tools(),
-      toolEnvironment: (tools) => this.toolEnvironment(tools, emit),
+      toolEnvironment: (tools) => this.agentKit.toolEnvironment(tools, emit),
       preset: () => this.preset,
       maxContinues: options.maxAutopilotContinues,
       objective: () => this.goal.current,
@@ -135,7 +146,7 @@ export class AgentSession {
       },
       runShell: async (command, signal) => {
         try {
-          await runUserShellCommand(command, this.toolEnvironment(new ToolSet(this.allTools), emit), signal);
+          await runUserShellCommand(command, this.agentKit.toolEnvironment(new ToolSet(this.allTools), emit), signal);
         } finally {
           options.syncLog();
           this.emitIdle(false);
@@ -332,49 +343,12 @@ export class AgentSession {
    * interrupts it.
    */
   async runChild(spec: ChildAgentSpec, signal: AbortSignal): Promise<RunResult> {
-    const child = this.newChild(spec, 1);
+    const child = this.agentKit.child(spec, 1);
     try {
       return await child.run(spec.prompt, signal);
     } finally {
       child.dispose();
     }
-  }
-
-  /** A subagent at `depth`: the session's tools (no mode's extras) and, below the depth cap, its own task tool. */
-  private newChild(spec: ChildAgentSpec, depth: number): ChildAgent {
-    const { createProvider } = this.options;
-    const agentName = spec.agentName ?? spec.agentId;
-    const ownServers = AgentMcpServers.start(this.options.agentMcp, { name: agentName, mcpServers: spec.mcpServers }, this.options.sink.emit);
-    return new ChildAgent(spec, {
-      sink: this.options.sink,
-      ...(this.options.hooks ? { hooks: this.options.hooks } : {}),
-      provider: createProvider ? createProvider(spec.model ?? this.provider.model, { initiator: "sub-agent" }) : this.provider,
-      retry: this.options.retry,
-      tools: (emit) => new ToolSet([...this.toolbox.base(), ...this.subagents.childTools(depth, emit)]),
-      toolEnvironment: (tools, emit) => this.toolEnvironment(tools, emit, agentName),
-      nextTurnId: this.nextTurnId,
-      recordRequest: (model) => this.metrics.recordRequest(model),
-      recordCall: (call) => this.metrics.recordCall(call),
-      onTurnEnd: () => this.options.syncLog(),
-      ...(ownServers ? { ownServers } : {}),
-      compaction: (emit, agentId) => compactionOptions({ sessionDir: this.dir, settings: this.options.compaction, hooks: this.options.hooks, emit, agentId }),
-    });
-  }
-
-  /** What a tool call of any agent of this session runs with; `emit` and `agentName` say which agent. */
-  private toolEnvironment(tools: ToolSet, emit: Emit, agentName?: string): ToolRunEnvironment {
-    const toolHooks = this.options.hooks?.forTools(emit, agentName);
-    return {
-      ...(toolHooks ? { hooks: toolHooks } : {}),
-      tools,
-      cwd: this.cwd,
-      sessionDir: this.dir,
-      emit,
-      permissions: this.options.permissions.forAgent(emit),
-      ask: (kind, request, signal) => this.options.interactions.ask(kind, request, { emit, signal }),
-      onCodeChange: (change) => this.metrics.recordCodeChange(change),
-      ...(this.options.toolBackends ? { backends: this.options.toolBackends } : {}),
-    };
   }
 
   /** userPromptSubmitted, plus what sessionStart left for the first prompt. */
@@ -499,29 +473,7 @@ export class AgentSession {
     this.options.interactions.cancelAll();
     this.agentMcp.close();
     this.closed = true;
-    const { hooks } = this.options;
-    if (!hooks) return this.finishShutdown(shutdownType, errorReason);
     // The log stays open until the sessionEnd hooks (and any still running) are done and reported.
-    this.ending = hooks
-      .sessionEnd(this.options.sink.emit, shutdownType === "error" ? "error" : "complete")
-      .then(() => hooks.settle())
-      .finally(() => this.finishShutdown(shutdownType, errorReason));
-  }
-
-  private finishShutdown(shutdownType: "routine" | "error", errorReason: string | undefined): void {
-    const tokens = this.options.conversation.estimateTokens();
-    this.options.sink.emit("session.shutdown", {
-      shutdownType,
-      ...(errorReason ? { errorReason } : {}),
-      totalPremiumRequests: 0,
-      totalApiDurationMs: this.metrics.totalApiDurationMs,
-      sessionStartTime: this.metrics.startTime,
-      codeChanges: this.metrics.codeChanges,
-      modelMetrics: this.metrics.modelMetrics,
-      currentModel: this.model,
-      currentTokens: tokens,
-    });
-    this.options.sink.close();
-    this.options.dispose();
+    this.ending = finishSession({ ...this.options, model: this.model, metrics: this.metrics }, shutdownType, errorReason);
   }
 }
