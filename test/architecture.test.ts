@@ -51,7 +51,8 @@ const layers: Record<string, readonly string[]> = {
   mcp: ["protocol", "util", "config", "tools"],
   core: ["protocol", "util", "provider", "config", "session", "permissions", "tools", "hooks", "mcp"],
   ui: ["protocol", "util", "core", "session", "config"],
-  cli: ["protocol", "util", "provider", "config", "session", "permissions", "tools", "hooks", "mcp", "core", "ui"],
+  server: ["protocol", "util", "config", "session", "core", "hooks", "mcp"],
+  cli: ["protocol", "util", "provider", "config", "session", "permissions", "tools", "hooks", "mcp", "core", "ui", "server"],
 };
 
 function folderOf(file: string): string {

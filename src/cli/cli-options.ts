@@ -29,6 +29,8 @@ export interface CliOptions {
   cwd: string;
   /** --reset-allowed-tools: forget the approvals remembered for cwd instead of running anything. */
   resetAllowedTools?: boolean;
+  /** --headless (the Copilot SDK's server mode): JSON-RPC on stdio, or on a TCP port. */
+  server?: { port?: number };
 }
 
 export class UsageError extends Error {

@@ -60,6 +60,17 @@ function buildCommand(): Command {
     .option("--allow-all-mcp-server-instructions", "include every MCP server's instructions in the system prompt")
     .option("-C <dir>", "change to this directory first")
     .option("--reset-allowed-tools", 'forget the approvals remembered ("always in this directory") for the working directory, then exit')
+    .option("--headless", "serve the Copilot SDK's JSON-RPC protocol instead of a TUI (with --stdio or --port)")
+    .option("--stdio", "with --headless: speak JSON-RPC on stdin/stdout (the default)")
+    .option("--port <n>", "with --headless: listen for JSON-RPC clients on this TCP port of 127.0.0.1 (0 picks a free port)", positiveInteger)
+    // Flags the Copilot SDK passes to its CLI that mean nothing here: accepted and ignored.
+    .addOption(new Option("--server").hideHelp())
+    .addOption(new Option("--no-auto-update").hideHelp())
+    .addOption(new Option("--no-auto-login").hideHelp())
+    .addOption(new Option("--remote").hideHelp())
+    .addOption(new Option("--log-level <level>").hideHelp())
+    .addOption(new Option("--auth-token-env <variable>").hideHelp())
+    .addOption(new Option("--session-idle-timeout <seconds>").hideHelp())
     .showHelpAfterError("(run agent --help for usage)")
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text), writeOut: (text) => process.stdout.write(text) });
@@ -101,16 +112,26 @@ interface RawOptions {
   allowAllMcpServerInstructions?: boolean;
   C?: string;
   resetAllowedTools?: boolean;
+  headless?: boolean;
+  server?: boolean;
+  stdio?: boolean;
+  port?: number;
 }
+
+/** The SDK puts its caller's arguments first: in server mode, flags this agent does not know are ignored. */
+const isServerMode = (args: readonly string[]) => args.includes("--headless") || args.includes("--server");
 
 export function parseCommandLine(args: readonly string[]): CliOptions {
   const command = buildCommand();
+  const serving = isServerMode(args);
+  if (serving) command.allowUnknownOption().allowExcessArguments();
   command.parse([...args], { from: "user" });
-  if (command.args.length > 0) throw new UsageError(`unexpected argument "${command.args[0]}" (put the prompt after -p, in quotes)`);
+  if (command.args.length > 0 && !serving) throw new UsageError(`unexpected argument "${command.args[0]}" (put the prompt after -p, in quotes)`);
   const raw = command.opts<RawOptions>();
   if (raw.autopilot && raw.mode && raw.mode !== "autopilot") throw new UsageError("--autopilot conflicts with --mode " + raw.mode);
   if (raw.plan && raw.mode && raw.mode !== "plan") throw new UsageError("--plan conflicts with --mode " + raw.mode);
   if (raw.resume !== undefined && raw.continue) throw new UsageError("use either --resume or --continue, not both");
+  if (raw.stdio && raw.port !== undefined) throw new UsageError("--stdio cannot be combined with --port");
   let cwd = process.cwd();
   if (raw.C !== undefined) {
     cwd = path.resolve(raw.C);
@@ -151,6 +172,7 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
     },
     cwd,
     ...(raw.resetAllowedTools ? { resetAllowedTools: true } : {}),
+    ...(raw.headless || raw.server ? { server: raw.port !== undefined ? { port: raw.port } : {} } : {}),
   };
 }
 
@@ -266,6 +288,11 @@ export async function runProgram(args: readonly string[]): Promise<void> {
       usageFailure(args, problem);
       return;
     }
+  }
+  if (options.server) {
+    const { runServer } = await import("./server-mode.js");
+    process.exitCode = await runServer(options, options.server);
+    return;
   }
   const headless = options.prompt !== undefined || !process.stdin.isTTY;
   if (headless) {

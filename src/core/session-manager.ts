@@ -9,7 +9,25 @@ import { openSession, type OpenedSession, type OpenSessionOptions } from "./open
 
 /** What differs between the sessions a manager opens: which one, its name, its listeners. */
 export type OpenRequest = Partial<
-  Pick<OpenSessionOptions, "resumeId" | "sessionId" | "name" | "listeners" | "mode" | "provider" | "createProvider" | "cwd" | "canAnswer">
+  Pick<
+    OpenSessionOptions,
+    | "resumeId"
+    | "sessionId"
+    | "name"
+    | "listeners"
+    | "mode"
+    | "provider"
+    | "createProvider"
+    | "providerConfig"
+    | "cwd"
+    | "canAnswer"
+    | "permissions"
+    | "extraTools"
+    | "extraInstructions"
+    | "extraAgents"
+    | "mcp"
+    | "agents"
+  >
 >;
 
 export class SessionManager {

@@ -1,0 +1,253 @@
+/**
+ * The server the Copilot SDK drives: one process, any number of client connections (one over stdio, or
+ * several over TCP), any number of sessions. A thin face over the engine: sessions are opened, resumed,
+ * listed and deleted through the SessionManager, every change is a `dispatch`, and the events are the
+ * engine's own, forwarded by ServedSession. A client that goes away takes its sessions down cleanly.
+ */
+import type { MessageConnection } from "vscode-jsonrpc";
+import { ResponseError } from "vscode-jsonrpc";
+import type { SessionManager } from "../core/session-manager.js";
+import type { ProviderConfig } from "../config/provider-config.js";
+import { readEventLog } from "../session/event-log-reader.js";
+import { ServedSession, type ClientAbilities, type ClientLink } from "./served-session.js";
+import { sessionInfo, matchesFilter } from "./session-info.js";
+import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
+import { registerSessionMethods } from "./session-methods.js";
+import { AUTHENTICATION_FAILED, listSchema, PROTOCOL_VERSION, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
+
+export interface AgentServerOptions extends SessionRequestDefaults {
+  manager: SessionManager;
+  version: string;
+  /** The server's own endpoint, when it has one (models.list); sessions may bring theirs. */
+  defaultProvider?: ProviderConfig;
+  /** How long a question may wait for the client before it lapses. */
+  questionTimeoutMs: number;
+  /** TCP: the token every connection must present in `connect` (COPILOT_CONNECTION_TOKEN). */
+  connectionToken?: string;
+  /** The server was asked to stop (runtime.shutdown) and its sessions are closed: the process may end soon. */
+  onShutdownRequest(): void;
+}
+
+function abilitiesOf(config: SessionConfig): ClientAbilities {
+  return {
+    streaming: config.streaming === true,
+    requestPermission: config.requestPermission === true,
+    requestUserInput: config.requestUserInput === true,
+    requestElicitation: config.requestElicitation === true,
+    requestExitPlanMode: config.requestExitPlanMode === true,
+  };
+}
+
+export class AgentServer {
+  readonly served = new Map<string, ServedSession>();
+  private readonly links = new Set<ClientLink>();
+
+  constructor(readonly options: AgentServerOptions) {}
+
+  get manager(): SessionManager {
+    return this.options.manager;
+  }
+
+  /** Serves one client until its connection closes; resolves once its sessions are shut down. */
+  serve(connection: MessageConnection, options: { needsToken: boolean }): Promise<void> {
+    const link: ClientLink = { connection, alive: true };
+    this.links.add(link);
+    let authenticated = !options.needsToken || this.options.connectionToken === undefined;
+    const guard =
+      <P, R>(handler: (params: P) => R | Promise<R>) =>
+      async (params: P): Promise<R> => {
+        if (!authenticated) throw new ResponseError(AUTHENTICATION_FAILED, "AUTHENTICATION_FAILED");
+        return handler(params);
+      };
+    const handshake = { ok: true, protocolVersion: PROTOCOL_VERSION, version: this.options.version };
+    connection.onRequest("connect", (params: { token?: string } | undefined) => {
+      if (options.needsToken && this.options.connectionToken !== undefined && params?.token !== this.options.connectionToken) {
+        throw new ResponseError(AUTHENTICATION_FAILED, "AUTHENTICATION_FAILED");
+      }
+      authenticated = true;
+      return { ...handshake, taskKinds: [] };
+    });
+    connection.onRequest(
+      "ping",
+      guard((params: { message?: string } | undefined) => ({
+        message: params?.message ? `pong: ${params.message}` : "pong",
+        timestamp: new Date().toISOString(),
+        protocolVersion: PROTOCOL_VERSION,
+      })),
+    );
+    connection.onRequest(
+      "status.get",
+      guard(() => ({ version: this.options.version, protocolVersion: PROTOCOL_VERSION })),
+    );
+    connection.onRequest(
+      "auth.getStatus",
+      guard(() => ({ isAuthenticated: true, authType: "api-key", statusMessage: "agent uses the endpoint configured for each session" })),
+    );
+    connection.onRequest("models.list", guard(() => this.models()));
+    connection.onRequest(
+      "runtime.shutdown",
+      guard(async () => {
+        // Sessions end before the answer; the process ends when the client lets go (or shortly after).
+        await this.closeAll();
+        this.options.onShutdownRequest();
+        return {};
+      }),
+    );
+    connection.onRequest("session.create", guard((params: unknown) => this.create(link, sessionConfigSchema.parse(params))));
+    connection.onRequest("session.resume", guard((params: unknown) => this.resume(link, sessionConfigSchema.parse(params))));
+    connection.onRequest("session.list", guard((params: unknown) => this.list(listSchema.parse(params ?? {}).filter)));
+    connection.onRequest(
+      "session.getMetadata",
+      guard(async (params: unknown) => {
+        const { sessionId } = sessionIdSchema.parse(params);
+        const found = (await this.manager.store.list()).find((metadata) => metadata.id === sessionId);
+        return found ? { session: sessionInfo(found) } : {};
+      }),
+    );
+    connection.onRequest(
+      "session.getLastId",
+      guard(async () => {
+        const [latest] = await this.manager.list();
+        return latest ? { sessionId: latest.id } : {};
+      }),
+    );
+    connection.onRequest(
+      "session.delete",
+      guard(async (params: unknown) => {
+        const { sessionId } = sessionIdSchema.parse(params);
+        if (!this.manager.store.exists(sessionId)) return { success: false, error: `Session not found: ${sessionId}` };
+        await this.close(sessionId);
+        this.manager.delete(sessionId);
+        return { success: true };
+      }),
+    );
+    for (const method of ["session.detach", "session.destroy"]) {
+      connection.onRequest(
+        method,
+        guard(async (params: unknown) => {
+          await this.close(sessionIdSchema.parse(params).sessionId);
+          return { success: true };
+        }),
+      );
+    }
+    connection.onRequest(
+      "session.getMessages",
+      guard((params: unknown) => {
+        const { sessionId } = sessionIdSchema.parse(params);
+        if (!this.manager.store.exists(sessionId)) throw new Error(`Session not found: ${sessionId}`);
+        return { events: readEventLog(this.manager.store.eventsFileOf(sessionId)).events };
+      }),
+    );
+    registerSessionMethods(connection, (sessionId) => this.owned(link, sessionId), guard);
+    connection.listen();
+    return new Promise((resolve) => connection.onClose(() => void this.drop(link).then(resolve)));
+  }
+
+  /** A session this client holds; anything else is an error for the client. */
+  private owned(link: ClientLink, sessionId: string): ServedSession {
+    const served = this.served.get(sessionId);
+    if (!served?.session || served.client !== link) throw new Error(`Session not found for sessionId: ${sessionId}`);
+    return served;
+  }
+
+  private async models() {
+    const config = this.options.defaultProvider;
+    let ids: string[] = config ? [config.model] : [];
+    if (config) ids = await this.options.makeProvider(config).listModels?.().catch(() => ids) ?? ids;
+    const limit = config?.maxPromptTokens ?? 128_000;
+    return {
+      models: ids.map((id) => ({
+        id,
+        name: id,
+        capabilities: { supports: { vision: false, reasoningEffort: false }, limits: { max_context_window_tokens: limit, max_prompt_tokens: limit } },
+      })),
+    };
+  }
+
+  private async create(link: ClientLink, config: SessionConfig) {
+    if (this.served.has(config.sessionId) || this.manager.store.exists(config.sessionId)) {
+      throw new Error(`A session with id ${config.sessionId} already exists; resume it instead.`);
+    }
+    return this.open(link, config, undefined);
+  }
+
+  private async resume(link: ClientLink, config: SessionConfig) {
+    const open = this.served.get(config.sessionId);
+    if (open?.session) {
+      // Open in this process already: the new client takes it over (the old one, if still there, lets go).
+      if (open.client.alive && open.client !== link) throw new Error(`Session ${config.sessionId} is in use by another client.`);
+      open.client = link;
+      open.abilities = abilitiesOf(config);
+      return { sessionId: config.sessionId, workspacePath: open.session.dir, capabilities: capabilities(config) };
+    }
+    if (!this.manager.store.exists(config.sessionId)) throw new Error(`Session not found: ${config.sessionId}`);
+    return this.open(link, config, config.sessionId);
+  }
+
+  private async open(link: ClientLink, config: SessionConfig, resumeId: string | undefined) {
+    const request = sessionRequest(config, this.options);
+    const served = new ServedSession(config.sessionId, link, abilitiesOf(config), this.options.questionTimeoutMs);
+    this.served.set(config.sessionId, served);
+    try {
+      const { session } = await this.manager.openSession({
+        ...request,
+        ...(resumeId ? { resumeId, sessionId: undefined } : {}),
+        canAnswer: served.canAnswer,
+        listeners: [served.onEvent],
+      });
+      served.session = session;
+      session.subscribe((event) => {
+        if (event.type === "session.shutdown" && !event.agentId) this.forget(served);
+      });
+      if (config.agent) {
+        const problem = session.dispatch({ type: "select_agent", name: config.agent });
+        if (problem) throw new Error(problem);
+      }
+      if (!link.alive) await this.close(config.sessionId);
+      return { sessionId: session.id, workspacePath: session.dir, capabilities: capabilities(config) };
+    } catch (error) {
+      if (served.session) this.manager.close(served.session.id);
+      this.forget(served);
+      throw error;
+    }
+  }
+
+  private forget(served: ServedSession): void {
+    served.dispose();
+    if (this.served.get(served.id) === served) this.served.delete(served.id);
+  }
+
+  private async list(filter: Parameters<typeof matchesFilter>[1]) {
+    const all = await this.manager.list();
+    return { sessions: all.filter((metadata) => matchesFilter(metadata, filter)).map(sessionInfo) };
+  }
+
+  /** Shuts a session down (its log closed, its lock released) and waits for its end hooks. */
+  async close(sessionId: string): Promise<void> {
+    const served = this.served.get(sessionId);
+    const session = served?.session ?? this.manager.get(sessionId);
+    if (!session) return;
+    this.manager.close(sessionId);
+    await session.whenEnded();
+    if (served) this.forget(served);
+  }
+
+  /** The client is gone: its questions lapse, its turns are interrupted, its sessions closed. */
+  private async drop(link: ClientLink): Promise<void> {
+    if (!this.links.delete(link)) return;
+    link.alive = false;
+    const mine = [...this.served.values()].filter((served) => served.client === link);
+    await Promise.all(mine.map((served) => this.close(served.id)));
+  }
+
+  /** Every session of every client, shut down (SIGTERM, stdin closed, runtime.shutdown). */
+  async closeAll(): Promise<void> {
+    for (const link of this.links) link.alive = false;
+    await Promise.all([...this.served.keys()].map((id) => this.close(id)));
+    this.manager.closeAll();
+  }
+}
+
+function capabilities(config: SessionConfig) {
+  return { ui: { elicitation: config.requestElicitation === true } };
+}

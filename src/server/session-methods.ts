@@ -1,0 +1,96 @@
+/**
+ * The per-session methods of a client's sessions: send, abort, the answers to pending questions, mode and
+ * model. Each one is a command dispatched to the session; none waits for a turn to finish.
+ */
+import { randomUUID } from "node:crypto";
+import type { MessageConnection } from "vscode-jsonrpc";
+import type { Attachment } from "../protocol/events/index.js";
+import { agentModeSchema } from "../protocol/events/index.js";
+import { externalToolReply, permissionReply } from "./replies.js";
+import type { ServedSession } from "./served-session.js";
+import { pendingAnswerSchema, pendingToolCallSchema, sendSchema, sessionIdSchema } from "./wire.js";
+import { elicitationReplySchema } from "../protocol/interactions.js";
+import { z } from "zod";
+
+type Guard = <P, R>(handler: (params: P) => R | Promise<R>) => (params: P) => Promise<R>;
+
+const ATTACHABLE = new Set(["file", "directory", "selection"]);
+
+function attachments(list: z.infer<typeof sendSchema>["attachments"]): Attachment[] | undefined {
+  const kept = (list ?? []).flatMap((item): Attachment[] =>
+    ATTACHABLE.has(item.type) && item.path
+      ? [{ type: item.type as Attachment["type"], path: item.path, ...(item.displayName ? { displayName: item.displayName } : {}) }]
+      : [],
+  );
+  return kept.length > 0 ? kept : undefined;
+}
+
+const modeSetSchema = z.looseObject({ sessionId: z.string(), mode: agentModeSchema });
+const modelSwitchSchema = z.looseObject({ sessionId: z.string(), modelId: z.string() });
+
+export function registerSessionMethods(connection: MessageConnection, owned: (sessionId: string) => ServedSession, guard: Guard): void {
+  const on = (method: string, handler: (params: unknown) => unknown) => connection.onRequest(method, guard(handler));
+  const engine = (sessionId: string) => {
+    const served = owned(sessionId);
+    return { served, session: served.session as NonNullable<ServedSession["session"]> };
+  };
+
+  on("session.send", (params) => {
+    const request = sendSchema.parse(params);
+    const { session } = engine(request.sessionId);
+    const mode = agentModeSchema.safeParse(request.agentMode);
+    if (mode.success) session.dispatch({ type: "set_mode", mode: mode.data });
+    const files = attachments(request.attachments);
+    // The reply goes out at once; the turn's events follow as notifications, its end is session.idle.
+    session
+      .dispatch({
+        type: "send",
+        prompt: request.prompt,
+        ...(files ? { attachments: files } : {}),
+        ...(request.mode ? { delivery: request.mode } : {}),
+      })
+      .catch(() => undefined);
+    return { messageId: randomUUID() };
+  });
+  on("session.abort", (params) => {
+    engine(sessionIdSchema.parse(params).sessionId).session.dispatch({ type: "interrupt" });
+    return { success: true };
+  });
+  on("session.tools.handlePendingToolCall", (params) => {
+    const { sessionId, requestId, result, error } = pendingToolCallSchema.parse(params);
+    return answered(engine(sessionId).served.answer(requestId, externalToolReply(result, error)));
+  });
+  on("session.permissions.handlePendingPermissionRequest", (params) => {
+    const { sessionId, requestId, result } = pendingAnswerSchema.parse(params);
+    return answered(engine(sessionId).served.answer(requestId, permissionReply(result)));
+  });
+  on("session.ui.handlePendingElicitation", (params) => {
+    const { sessionId, requestId, result } = pendingAnswerSchema.parse(params);
+    const reply = elicitationReplySchema.safeParse(result);
+    return answered(engine(sessionId).served.answer(requestId, reply.success ? reply.data : { action: "cancel" }));
+  });
+  on("session.mode.get", (params) => engine(sessionIdSchema.parse(params).sessionId).session.mode);
+  on("session.mode.set", (params) => {
+    const { sessionId, mode } = modeSetSchema.parse(params);
+    const { session } = engine(sessionId);
+    const unchanged = session.mode === mode;
+    session.dispatch({ type: "set_mode", mode });
+    return { status: unchanged ? "unchanged" : "applied", modelChanged: false, modeApplied: mode };
+  });
+  on("session.model.getCurrent", (params) => ({ modelId: engine(sessionIdSchema.parse(params).sessionId).session.model }));
+  on("session.model.switchTo", (params) => {
+    const { sessionId, modelId } = modelSwitchSchema.parse(params);
+    const { session } = engine(sessionId);
+    session.dispatch({ type: "set_model", model: modelId });
+    return { status: "applied", modelId: session.model };
+  });
+  // Options this agent has no counterpart for (coauthor, skills…): accepted, so a client's create succeeds.
+  on("session.options.update", (params) => {
+    engine(sessionIdSchema.parse(params).sessionId);
+    return { success: true };
+  });
+}
+
+function answered(problem: string | undefined): { success: boolean; error?: string } {
+  return problem ? { success: false, error: problem } : { success: true };
+}
