@@ -83,7 +83,10 @@ export class AgentServer {
       "auth.getStatus",
       guard(() => ({ isAuthenticated: true, authType: "api-key", statusMessage: "agent uses the endpoint configured for each session" })),
     );
-    connection.onRequest("models.list", guard(() => this.models()));
+    connection.onRequest(
+      "models.list",
+      guard(() => this.models()),
+    );
     connection.onRequest(
       "runtime.shutdown",
       guard(async () => {
@@ -93,9 +96,18 @@ export class AgentServer {
         return {};
       }),
     );
-    connection.onRequest("session.create", guard((params: unknown) => this.create(link, sessionConfigSchema.parse(params))));
-    connection.onRequest("session.resume", guard((params: unknown) => this.resume(link, sessionConfigSchema.parse(params))));
-    connection.onRequest("session.list", guard((params: unknown) => this.list(listSchema.parse(params ?? {}).filter)));
+    connection.onRequest(
+      "session.create",
+      guard((params: unknown) => this.create(link, sessionConfigSchema.parse(params))),
+    );
+    connection.onRequest(
+      "session.resume",
+      guard((params: unknown) => this.resume(link, sessionConfigSchema.parse(params))),
+    );
+    connection.onRequest(
+      "session.list",
+      guard((params: unknown) => this.list(listSchema.parse(params ?? {}).filter)),
+    );
     connection.onRequest(
       "session.getMetadata",
       guard(async (params: unknown) => {
@@ -153,7 +165,12 @@ export class AgentServer {
   private async models() {
     const config = this.options.defaultProvider;
     let ids: string[] = config ? [config.model] : [];
-    if (config) ids = await this.options.makeProvider(config).listModels?.().catch(() => ids) ?? ids;
+    if (config)
+      ids =
+        (await this.options
+          .makeProvider(config)
+          .listModels?.()
+          .catch(() => ids)) ?? ids;
     const limit = config?.maxPromptTokens ?? 128_000;
     return {
       models: ids.map((id) => ({

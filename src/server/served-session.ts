@@ -84,10 +84,7 @@ export class ServedSession {
     const kind = REQUESTED[event.type];
     if (!kind) return;
     const requestId = (event.data as { requestId: string }).requestId;
-    this.timers.set(
-      requestId,
-      setTimeout(() => this.answer(requestId, LAPSED[kind]), this.questionTimeoutMs).unref(),
-    );
+    this.timers.set(requestId, setTimeout(() => this.answer(requestId, LAPSED[kind]), this.questionTimeoutMs).unref());
     if (event.type === "user_input.requested") {
       const { question, choices, allowFreeform } = event.data;
       this.askClient(link, requestId, "userInput.request", { sessionId: this.id, question, choices, allowFreeform: allowFreeform ?? true }, userInputReply);

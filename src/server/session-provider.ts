@@ -54,7 +54,13 @@ export function sessionProvider(request: { model?: string; provider?: ByokProvid
     OPENAI_BASE_URL: byok.baseUrl,
     ...(key ? { OPENAI_API_KEY: key } : {}),
     ...(byok.type ? { COPILOT_PROVIDER_TYPE: byok.type } : {}),
-    ...(byok.headers ? { COPILOT_PROVIDER_HEADERS: Object.entries(byok.headers).map(([name, value]) => `${name}: ${value}`).join("\n") } : {}),
+    ...(byok.headers
+      ? {
+          COPILOT_PROVIDER_HEADERS: Object.entries(byok.headers)
+            .map(([name, value]) => `${name}: ${value}`)
+            .join("\n"),
+        }
+      : {}),
     ...(byok.maxPromptTokens ? { COPILOT_PROVIDER_MAX_PROMPT_TOKENS: String(byok.maxPromptTokens) } : {}),
     ...(byok.maxOutputTokens ? { COPILOT_PROVIDER_MAX_OUTPUT_TOKENS: String(byok.maxOutputTokens) } : {}),
   });

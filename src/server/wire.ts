@@ -72,7 +72,12 @@ export const sendSchema = z.looseObject({
 
 export const sessionIdSchema = z.looseObject({ sessionId: z.string() });
 
-export const pendingToolCallSchema = z.looseObject({ sessionId: z.string(), requestId: z.string(), result: z.unknown().optional(), error: z.unknown().optional() });
+export const pendingToolCallSchema = z.looseObject({
+  sessionId: z.string(),
+  requestId: z.string(),
+  result: z.unknown().optional(),
+  error: z.unknown().optional(),
+});
 export const pendingAnswerSchema = z.looseObject({ sessionId: z.string(), requestId: z.string(), result: z.unknown() });
 
 export const listSchema = z.looseObject({
