@@ -69,6 +69,7 @@ export class AgentSession {
       selectedAgent: () => this.selectedAgent,
       taskTools: () => this.subagents.mainTools(),
       canAnswerForms: () => options.interactions.canAnswer("elicitation"),
+      canAnswerQuestions: () => options.interactions.canAnswer("user_input"),
     });
     this.turnCount = options.turnCount ?? 0;
     this.provider = options.provider;

@@ -28,6 +28,9 @@ export interface AgentServerOptions extends SessionRequestDefaults {
   onShutdownRequest(): void;
 }
 
+/** How long an interrupted turn may take to end before its session is closed anyway. */
+const TURN_END_GRACE_MS = 5_000;
+
 function abilitiesOf(config: SessionConfig): ClientAbilities {
   return {
     streaming: config.streaming === true,
@@ -239,11 +242,29 @@ export class AgentServer {
     return { sessions: all.filter((metadata) => matchesFilter(metadata, filter)).map(sessionInfo) };
   }
 
-  /** Shuts a session down (its log closed, its lock released) and waits for its end hooks. */
+  /**
+   * Shuts a session down (its log closed, its lock released) and waits for its end hooks. A turn still
+   * running is interrupted first and given a moment to end, so its log tells how it ended (abort).
+   */
   async close(sessionId: string): Promise<void> {
     const served = this.served.get(sessionId);
     const session = served?.session ?? this.manager.get(sessionId);
     if (!session) return;
+    if (session.busy) {
+      const idle = new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          off();
+          resolve();
+        };
+        const timer = setTimeout(done, TURN_END_GRACE_MS);
+        const off = session.subscribe((event) => {
+          if (event.type === "session.idle" && !event.agentId) done();
+        });
+      });
+      session.dispatch({ type: "interrupt" });
+      await idle;
+    }
     this.manager.close(sessionId);
     await session.whenEnded();
     if (served) this.forget(served);
