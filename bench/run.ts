@@ -22,6 +22,7 @@ import { detectRssMethod, peakRssMb, timeInterleaved, type BenchCommand, type St
 import { formatTable, mb, ms, summaryLine, writeResults, type Row } from "./report.js";
 import { benchHooks } from "./hooks.js";
 import { benchSubagent } from "./subagents.js";
+import { benchSdkServer } from "./sdk-server.js";
 import { benchTui } from "./tui.js";
 import { createWorkspace, FINAL_TEXT, LONG_PROMPT, LONG_TAIL, LONG_TEXT, startBenchServer, TOOL_PROMPT } from "./scenario.js";
 
@@ -193,6 +194,19 @@ async function main(): Promise<void> {
     rows.push(await benchHooks({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv, runs: RUNS, warmups: WARMUPS }));
     // A sync subagent's overhead against the same read done by the main agent.
     rows.push(await benchSubagent({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv, runs: RUNS, warmups: WARMUPS }));
+    // The Copilot SDK driving agent: its start-up, and a streamed answer through it against -p.
+    rows.push(
+      ...(await benchSdkServer({
+        agent: AGENT,
+        driver: repo("bench/sdk-driver.mjs"),
+        cwd: ws.cwd,
+        freshHome: () => ws.freshHome(),
+        env: cleanEnv,
+        baseUrl: server.baseUrl,
+        runs: RUNS,
+        warmups: WARMUPS,
+      })),
+    );
     // 6. Installed size: npm pack, then npm install of the tarball into an empty directory.
     const INSTALL_TARGET_MB = 20;
     try {

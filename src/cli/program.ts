@@ -293,7 +293,7 @@ export async function runProgram(args: readonly string[]): Promise<void> {
   }
   if (options.server) {
     const { runServer } = await import("./server-mode.js");
-    process.exitCode = await runServer(options, options.server);
+    process.exitCode = await runServer(args);
     return;
   }
   const headless = options.prompt !== undefined || !process.stdin.isTTY;

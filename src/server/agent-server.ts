@@ -1,54 +1,64 @@
 /**
  * The server the Copilot SDK drives: one process, any number of client connections (one over stdio, or
- * several over TCP), any number of sessions. A thin face over the engine: sessions are opened, resumed,
- * listed and deleted through the SessionManager, every change is a `dispatch`, and the events are the
- * engine's own, forwarded by ServedSession. A client that goes away takes its sessions down cleanly.
+ * several over TCP). This front answers the handshake itself and hands every session method to the
+ * SessionHost, which is loaded (with the whole engine) in the background while the handshake is answered:
+ * a client's `start()` never waits for the engine. Only the methods named here exist; anything else is
+ * JSON-RPC "method not found".
  */
 import type { MessageConnection } from "vscode-jsonrpc";
 import { ResponseError } from "vscode-jsonrpc";
-import type { SessionManager } from "../core/session-manager.js";
-import type { ProviderConfig } from "../config/provider-config.js";
-import { readEventLog } from "../session/event-log-reader.js";
-import { ServedSession, type ClientAbilities, type ClientLink } from "./served-session.js";
-import { sessionInfo, matchesFilter } from "./session-info.js";
-import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
-import { registerSessionMethods } from "./session-methods.js";
-import { AUTHENTICATION_FAILED, listSchema, PROTOCOL_VERSION, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
+import type { ClientLink } from "./served-session.js";
+import type { SessionHost } from "./session-host.js";
 
-export interface AgentServerOptions extends SessionRequestDefaults {
-  manager: SessionManager;
+export const PROTOCOL_VERSION = 3;
+
+/** The JSON-RPC error the real runtime answers a bad TCP connection token with. */
+export const AUTHENTICATION_FAILED = -32002;
+
+/** The methods the SessionHost answers. */
+export const SESSION_METHODS = [
+  "models.list",
+  "session.create",
+  "session.resume",
+  "session.list",
+  "session.getMetadata",
+  "session.getLastId",
+  "session.delete",
+  "session.detach",
+  "session.destroy",
+  "session.getMessages",
+  "session.send",
+  "session.abort",
+  "session.tools.handlePendingToolCall",
+  "session.permissions.handlePendingPermissionRequest",
+  "session.ui.handlePendingElicitation",
+  "session.mode.get",
+  "session.mode.set",
+  "session.model.getCurrent",
+  "session.model.switchTo",
+  "session.options.update",
+] as const;
+export type SessionMethod = (typeof SESSION_METHODS)[number];
+
+export interface AgentServerOptions {
   version: string;
-  /** The server's own endpoint, when it has one (models.list); sessions may bring theirs. */
-  defaultProvider?: ProviderConfig;
-  /** How long a question may wait for the client before it lapses. */
-  questionTimeoutMs: number;
+  /** Loads the engine (once); the server starts loading it as soon as it listens. */
+  host(): Promise<SessionHost>;
   /** TCP: the token every connection must present in `connect` (COPILOT_CONNECTION_TOKEN). */
   connectionToken?: string;
   /** The server was asked to stop (runtime.shutdown) and its sessions are closed: the process may end soon. */
   onShutdownRequest(): void;
 }
 
-/** How long an interrupted turn may take to end before its session is closed anyway. */
-const TURN_END_GRACE_MS = 5_000;
-
-function abilitiesOf(config: SessionConfig): ClientAbilities {
-  return {
-    streaming: config.streaming === true,
-    requestPermission: config.requestPermission === true,
-    requestUserInput: config.requestUserInput === true,
-    requestElicitation: config.requestElicitation === true,
-    requestExitPlanMode: config.requestExitPlanMode === true,
-  };
-}
-
 export class AgentServer {
-  readonly served = new Map<string, ServedSession>();
   private readonly links = new Set<ClientLink>();
+  private loaded: SessionHost | undefined;
 
-  constructor(readonly options: AgentServerOptions) {}
+  constructor(private readonly options: AgentServerOptions) {}
 
-  get manager(): SessionManager {
-    return this.options.manager;
+  private async host(): Promise<SessionHost> {
+    this.loaded ??= await this.options.host();
+    return this.loaded;
   }
 
   /** Serves one client until its connection closes; resolves once its sessions are shut down. */
@@ -62,13 +72,12 @@ export class AgentServer {
         if (!authenticated) throw new ResponseError(AUTHENTICATION_FAILED, "AUTHENTICATION_FAILED");
         return handler(params);
       };
-    const handshake = { ok: true, protocolVersion: PROTOCOL_VERSION, version: this.options.version };
     connection.onRequest("connect", (params: { token?: string } | undefined) => {
       if (options.needsToken && this.options.connectionToken !== undefined && params?.token !== this.options.connectionToken) {
         throw new ResponseError(AUTHENTICATION_FAILED, "AUTHENTICATION_FAILED");
       }
       authenticated = true;
-      return { ...handshake, taskKinds: [] };
+      return { ok: true, protocolVersion: PROTOCOL_VERSION, version: this.options.version, taskKinds: [] };
     });
     connection.onRequest(
       "ping",
@@ -87,10 +96,6 @@ export class AgentServer {
       guard(() => ({ isAuthenticated: true, authType: "api-key", statusMessage: "agent uses the endpoint configured for each session" })),
     );
     connection.onRequest(
-      "models.list",
-      guard(() => this.models()),
-    );
-    connection.onRequest(
       "runtime.shutdown",
       guard(async () => {
         // Sessions end before the answer; the process ends when the client lets go (or shortly after).
@@ -99,193 +104,26 @@ export class AgentServer {
         return {};
       }),
     );
-    connection.onRequest(
-      "session.create",
-      guard((params: unknown) => this.create(link, sessionConfigSchema.parse(params))),
-    );
-    connection.onRequest(
-      "session.resume",
-      guard((params: unknown) => this.resume(link, sessionConfigSchema.parse(params))),
-    );
-    connection.onRequest(
-      "session.list",
-      guard((params: unknown) => this.list(listSchema.parse(params ?? {}).filter)),
-    );
-    connection.onRequest(
-      "session.getMetadata",
-      guard(async (params: unknown) => {
-        const { sessionId } = sessionIdSchema.parse(params);
-        const found = (await this.manager.store.list()).find((metadata) => metadata.id === sessionId);
-        return found ? { session: sessionInfo(found) } : {};
-      }),
-    );
-    connection.onRequest(
-      "session.getLastId",
-      guard(async () => {
-        const [latest] = await this.manager.list();
-        return latest ? { sessionId: latest.id } : {};
-      }),
-    );
-    connection.onRequest(
-      "session.delete",
-      guard(async (params: unknown) => {
-        const { sessionId } = sessionIdSchema.parse(params);
-        if (!this.manager.store.exists(sessionId)) return { success: false, error: `Session not found: ${sessionId}` };
-        await this.close(sessionId);
-        this.manager.delete(sessionId);
-        return { success: true };
-      }),
-    );
-    for (const method of ["session.detach", "session.destroy"]) {
+    for (const method of SESSION_METHODS) {
       connection.onRequest(
         method,
-        guard(async (params: unknown) => {
-          await this.close(sessionIdSchema.parse(params).sessionId);
-          return { success: true };
-        }),
+        guard(async (params: unknown) => (await this.host()).handle(method, link, params)),
       );
     }
-    connection.onRequest(
-      "session.getMessages",
-      guard((params: unknown) => {
-        const { sessionId } = sessionIdSchema.parse(params);
-        if (!this.manager.store.exists(sessionId)) throw new Error(`Session not found: ${sessionId}`);
-        return { events: readEventLog(this.manager.store.eventsFileOf(sessionId)).events };
-      }),
-    );
-    registerSessionMethods(connection, (sessionId) => this.owned(link, sessionId), guard);
     connection.listen();
     return new Promise((resolve) => connection.onClose(() => void this.drop(link).then(resolve)));
-  }
-
-  /** A session this client holds; anything else is an error for the client. */
-  private owned(link: ClientLink, sessionId: string): ServedSession {
-    const served = this.served.get(sessionId);
-    if (!served?.session || served.client !== link) throw new Error(`Session not found for sessionId: ${sessionId}`);
-    return served;
-  }
-
-  private async models() {
-    const config = this.options.defaultProvider;
-    let ids: string[] = config ? [config.model] : [];
-    if (config)
-      ids =
-        (await this.options
-          .makeProvider(config)
-          .listModels?.()
-          .catch(() => ids)) ?? ids;
-    const limit = config?.maxPromptTokens ?? 128_000;
-    return {
-      models: ids.map((id) => ({
-        id,
-        name: id,
-        capabilities: { supports: { vision: false, reasoningEffort: false }, limits: { max_context_window_tokens: limit, max_prompt_tokens: limit } },
-      })),
-    };
-  }
-
-  private async create(link: ClientLink, config: SessionConfig) {
-    if (this.served.has(config.sessionId) || this.manager.store.exists(config.sessionId)) {
-      throw new Error(`A session with id ${config.sessionId} already exists; resume it instead.`);
-    }
-    return this.open(link, config, undefined);
-  }
-
-  private async resume(link: ClientLink, config: SessionConfig) {
-    const open = this.served.get(config.sessionId);
-    if (open?.session) {
-      // Open in this process already: the new client takes it over (the old one, if still there, lets go).
-      if (open.client.alive && open.client !== link) throw new Error(`Session ${config.sessionId} is in use by another client.`);
-      open.client = link;
-      open.abilities = abilitiesOf(config);
-      return { sessionId: config.sessionId, workspacePath: open.session.dir, capabilities: capabilities(config) };
-    }
-    if (!this.manager.store.exists(config.sessionId)) throw new Error(`Session not found: ${config.sessionId}`);
-    return this.open(link, config, config.sessionId);
-  }
-
-  private async open(link: ClientLink, config: SessionConfig, resumeId: string | undefined) {
-    const request = sessionRequest(config, this.options);
-    const served = new ServedSession(config.sessionId, link, abilitiesOf(config), this.options.questionTimeoutMs);
-    this.served.set(config.sessionId, served);
-    try {
-      const { session } = await this.manager.openSession({
-        ...request,
-        ...(resumeId ? { resumeId, sessionId: undefined } : {}),
-        canAnswer: served.canAnswer,
-        listeners: [served.onEvent],
-      });
-      served.session = session;
-      session.subscribe((event) => {
-        if (event.type === "session.shutdown" && !event.agentId) this.forget(served);
-      });
-      if (config.agent) {
-        const problem = session.dispatch({ type: "select_agent", name: config.agent });
-        if (problem) throw new Error(problem);
-      }
-      if (!link.alive) await this.close(config.sessionId);
-      return { sessionId: session.id, workspacePath: session.dir, capabilities: capabilities(config) };
-    } catch (error) {
-      if (served.session) this.manager.close(served.session.id);
-      this.forget(served);
-      throw error;
-    }
-  }
-
-  private forget(served: ServedSession): void {
-    served.dispose();
-    if (this.served.get(served.id) === served) this.served.delete(served.id);
-  }
-
-  private async list(filter: Parameters<typeof matchesFilter>[1]) {
-    const all = await this.manager.list();
-    return { sessions: all.filter((metadata) => matchesFilter(metadata, filter)).map(sessionInfo) };
-  }
-
-  /**
-   * Shuts a session down (its log closed, its lock released) and waits for its end hooks. A turn still
-   * running is interrupted first and given a moment to end, so its log tells how it ended (abort).
-   */
-  async close(sessionId: string): Promise<void> {
-    const served = this.served.get(sessionId);
-    const session = served?.session ?? this.manager.get(sessionId);
-    if (!session) return;
-    if (session.busy) {
-      const idle = new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          off();
-          resolve();
-        };
-        const timer = setTimeout(done, TURN_END_GRACE_MS);
-        const off = session.subscribe((event) => {
-          if (event.type === "session.idle" && !event.agentId) done();
-        });
-      });
-      session.dispatch({ type: "interrupt" });
-      await idle;
-    }
-    this.manager.close(sessionId);
-    await session.whenEnded();
-    if (served) this.forget(served);
   }
 
   /** The client is gone: its questions lapse, its turns are interrupted, its sessions closed. */
   private async drop(link: ClientLink): Promise<void> {
     if (!this.links.delete(link)) return;
     link.alive = false;
-    const mine = [...this.served.values()].filter((served) => served.client === link);
-    await Promise.all(mine.map((served) => this.close(served.id)));
+    await this.loaded?.drop(link);
   }
 
   /** Every session of every client, shut down (SIGTERM, stdin closed, runtime.shutdown). */
   async closeAll(): Promise<void> {
     for (const link of this.links) link.alive = false;
-    await Promise.all([...this.served.keys()].map((id) => this.close(id)));
-    this.manager.closeAll();
+    await this.loaded?.closeAll();
   }
-}
-
-function capabilities(config: SessionConfig) {
-  return { ui: { elicitation: config.requestElicitation === true } };
 }

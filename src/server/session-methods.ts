@@ -3,16 +3,13 @@
  * model. Each one is a command dispatched to the session; none waits for a turn to finish.
  */
 import { randomUUID } from "node:crypto";
-import type { MessageConnection } from "vscode-jsonrpc";
 import type { Attachment } from "../protocol/events/index.js";
 import { agentModeSchema } from "../protocol/events/index.js";
 import { externalToolReply, permissionReply } from "./replies.js";
-import type { ServedSession } from "./served-session.js";
+import type { ClientLink, ServedSession } from "./served-session.js";
 import { pendingAnswerSchema, pendingToolCallSchema, sendSchema, sessionIdSchema } from "./wire.js";
 import { elicitationReplySchema } from "../protocol/interactions.js";
 import { z } from "zod";
-
-type Guard = <P, R>(handler: (params: P) => R | Promise<R>) => (params: P) => Promise<R>;
 
 const ATTACHABLE = new Set(["file", "directory", "selection"]);
 
@@ -28,16 +25,32 @@ function attachments(list: z.infer<typeof sendSchema>["attachments"]): Attachmen
 const modeSetSchema = z.looseObject({ sessionId: z.string(), mode: agentModeSchema });
 const modelSwitchSchema = z.looseObject({ sessionId: z.string(), modelId: z.string() });
 
-export function registerSessionMethods(connection: MessageConnection, owned: (sessionId: string) => ServedSession, guard: Guard): void {
-  const on = (method: string, handler: (params: unknown) => unknown) => connection.onRequest(method, guard(handler));
-  const engine = (sessionId: string) => {
-    const served = owned(sessionId);
+type Method =
+  | "session.send"
+  | "session.abort"
+  | "session.tools.handlePendingToolCall"
+  | "session.permissions.handlePendingPermissionRequest"
+  | "session.ui.handlePendingElicitation"
+  | "session.mode.get"
+  | "session.mode.set"
+  | "session.model.getCurrent"
+  | "session.model.switchTo"
+  | "session.options.update";
+
+/** The methods on one session the calling client holds (`owned` throws for any other). */
+export function sessionMethods(owned: (link: ClientLink, sessionId: string) => ServedSession): Record<Method, (link: ClientLink, params: unknown) => unknown> {
+  const methods = {} as Record<Method, (link: ClientLink, params: unknown) => unknown>;
+  const on = (method: Method, handler: (link: ClientLink, params: unknown) => unknown) => {
+    methods[method] = handler;
+  };
+  const engine = (link: ClientLink, sessionId: string) => {
+    const served = owned(link, sessionId);
     return { served, session: served.session as NonNullable<ServedSession["session"]> };
   };
 
-  on("session.send", (params) => {
+  on("session.send", (link, params) => {
     const request = sendSchema.parse(params);
-    const { session } = engine(request.sessionId);
+    const { session } = engine(link, request.sessionId);
     const mode = agentModeSchema.safeParse(request.agentMode);
     if (mode.success) session.dispatch({ type: "set_mode", mode: mode.data });
     const files = attachments(request.attachments);
@@ -52,43 +65,44 @@ export function registerSessionMethods(connection: MessageConnection, owned: (se
       .catch(() => undefined);
     return { messageId: randomUUID() };
   });
-  on("session.abort", (params) => {
-    engine(sessionIdSchema.parse(params).sessionId).session.dispatch({ type: "interrupt" });
+  on("session.abort", (link, params) => {
+    engine(link, sessionIdSchema.parse(params).sessionId).session.dispatch({ type: "interrupt" });
     return { success: true };
   });
-  on("session.tools.handlePendingToolCall", (params) => {
+  on("session.tools.handlePendingToolCall", (link, params) => {
     const { sessionId, requestId, result, error } = pendingToolCallSchema.parse(params);
-    return answered(engine(sessionId).served.answer(requestId, externalToolReply(result, error)));
+    return answered(engine(link, sessionId).served.answer(requestId, externalToolReply(result, error)));
   });
-  on("session.permissions.handlePendingPermissionRequest", (params) => {
+  on("session.permissions.handlePendingPermissionRequest", (link, params) => {
     const { sessionId, requestId, result } = pendingAnswerSchema.parse(params);
-    return answered(engine(sessionId).served.answer(requestId, permissionReply(result)));
+    return answered(engine(link, sessionId).served.answer(requestId, permissionReply(result)));
   });
-  on("session.ui.handlePendingElicitation", (params) => {
+  on("session.ui.handlePendingElicitation", (link, params) => {
     const { sessionId, requestId, result } = pendingAnswerSchema.parse(params);
     const reply = elicitationReplySchema.safeParse(result);
-    return answered(engine(sessionId).served.answer(requestId, reply.success ? reply.data : { action: "cancel" }));
+    return answered(engine(link, sessionId).served.answer(requestId, reply.success ? reply.data : { action: "cancel" }));
   });
-  on("session.mode.get", (params) => engine(sessionIdSchema.parse(params).sessionId).session.mode);
-  on("session.mode.set", (params) => {
+  on("session.mode.get", (link, params) => engine(link, sessionIdSchema.parse(params).sessionId).session.mode);
+  on("session.mode.set", (link, params) => {
     const { sessionId, mode } = modeSetSchema.parse(params);
-    const { session } = engine(sessionId);
+    const { session } = engine(link, sessionId);
     const unchanged = session.mode === mode;
     session.dispatch({ type: "set_mode", mode });
     return { status: unchanged ? "unchanged" : "applied", modelChanged: false, modeApplied: mode };
   });
-  on("session.model.getCurrent", (params) => ({ modelId: engine(sessionIdSchema.parse(params).sessionId).session.model }));
-  on("session.model.switchTo", (params) => {
+  on("session.model.getCurrent", (link, params) => ({ modelId: engine(link, sessionIdSchema.parse(params).sessionId).session.model }));
+  on("session.model.switchTo", (link, params) => {
     const { sessionId, modelId } = modelSwitchSchema.parse(params);
-    const { session } = engine(sessionId);
+    const { session } = engine(link, sessionId);
     session.dispatch({ type: "set_model", model: modelId });
     return { status: "applied", modelId: session.model };
   });
   // Options this agent has no counterpart for (coauthor, skills…): accepted, so a client's create succeeds.
-  on("session.options.update", (params) => {
-    engine(sessionIdSchema.parse(params).sessionId);
+  on("session.options.update", (link, params) => {
+    engine(link, sessionIdSchema.parse(params).sessionId);
     return { success: true };
   });
+  return methods;
 }
 
 function answered(problem: string | undefined): { success: boolean; error?: string } {

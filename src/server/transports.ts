@@ -4,12 +4,13 @@
  * (`--port N`, 0 for any free port), announced on stdout as the SDK expects ("listening on port N").
  */
 import net from "node:net";
-import { createMessageConnection, SocketMessageReader, SocketMessageWriter, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node.js";
+import { createMessageConnection, SocketMessageReader, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node.js";
+import { CoalescingWritable } from "./coalescing-writable.js";
 import type { AgentServer } from "./agent-server.js";
 
 /** Serves the one client on stdin/stdout; resolves when it has gone (stdin closed) and its sessions are shut down. */
 export function serveStdio(server: AgentServer): Promise<void> {
-  const connection = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
+  const connection = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(new CoalescingWritable(process.stdout)));
   return server.serve(connection, { needsToken: false });
 }
 
@@ -17,7 +18,7 @@ export function serveStdio(server: AgentServer): Promise<void> {
 export function serveTcp(server: AgentServer, port: number, log: (message: string) => void): Promise<{ port: number; close(): void }> {
   const listener = net.createServer((socket) => {
     socket.setNoDelay(true);
-    const connection = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
+    const connection = createMessageConnection(new SocketMessageReader(socket), new StreamMessageWriter(new CoalescingWritable(socket)));
     void server.serve(connection, { needsToken: true }).then(() => socket.destroy());
     socket.on("error", (error) => log(`client connection: ${error.message}`));
   });

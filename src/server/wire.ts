@@ -1,13 +1,8 @@
 /**
  * What the Copilot SDK sends, as much of it as the server reads (loose: the SDK sends many fields this
- * agent has no use for, and newer SDKs add more). Protocol version 3, as the SDK 1.0.x requires.
+ * agent has no use for, and newer SDKs add more).
  */
 import { z } from "zod";
-
-export const PROTOCOL_VERSION = 3;
-
-/** The JSON-RPC error the real runtime answers a bad TCP connection token with. */
-export const AUTHENTICATION_FAILED = -32002;
 
 const toolDeclaration = z.looseObject({
   name: z.string(),
