@@ -42,7 +42,7 @@ export async function loadSessionHost(args: readonly string[]): Promise<SessionH
     cwd: options.cwd,
     permissions: value.permissions,
     ...(options.mcp ? { mcp: options.mcp } : {}),
-    provider: { env: process.env, settings: value.settings, settingsFile: settingsPath(value.agentHome) },
+    provider: { ...(options.model ? { model: options.model } : {}), env: process.env, settings: value.settings, settingsFile: settingsPath(value.agentHome) },
     makeProvider: (config) => createOpenAIChatProvider(config),
     ...(value.providerConfig ? { defaultProvider: value.providerConfig } : {}),
     questionTimeoutMs: QUESTION_TIMEOUT_MS,

@@ -25,6 +25,7 @@ export type OpenRequest = Partial<
     | "extraTools"
     | "extraInstructions"
     | "extraAgents"
+    | "hooks"
     | "mcp"
     | "agents"
   >

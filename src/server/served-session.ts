@@ -9,6 +9,7 @@ import type { MessageConnection } from "vscode-jsonrpc";
 import type { AgentSession } from "../core/agent-session.js";
 import type { SessionEvent } from "../protocol/events/index.js";
 import type { InteractionKind, InteractionReply } from "../protocol/interactions.js";
+import { DeltaBatcher } from "./delta-batcher.js";
 import { planReply, userInputReply } from "./replies.js";
 
 /** One client connection, as its sessions see it. */
@@ -50,6 +51,9 @@ export class ServedSession {
   /** Set once the engine has opened it (events flow before that: session.start, session.resume). */
   session: AgentSession | undefined;
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly outgoing = new DeltaBatcher((event) => {
+    if (this.client.alive) void this.client.connection.sendNotification("session.event", { sessionId: this.id, event }).catch(() => undefined);
+  });
 
   constructor(
     readonly id: string,
@@ -80,7 +84,7 @@ export class ServedSession {
     if (!link.alive) return;
     if (event.type === "permission.completed" || event.type.endsWith(".completed")) this.clearTimer((event.data as { requestId?: string }).requestId);
     if (STREAMED.has(event.type) && !this.abilities.streaming) return;
-    void link.connection.sendNotification("session.event", { sessionId: this.id, event: forClient(event) }).catch(() => undefined);
+    this.outgoing.push(forClient(event));
     const kind = REQUESTED[event.type];
     if (!kind) return;
     const requestId = (event.data as { requestId: string }).requestId;
@@ -93,6 +97,14 @@ export class ServedSession {
       this.askClient(link, requestId, "exitPlanMode.request", { sessionId: this.id, summary, planContent, actions, recommendedAction }, planReply);
     }
   };
+
+  /** A hook the client answers (`hooks.invoke`): its `output`, or nothing when the client is gone. */
+  async invokeHook(hookType: string, input: Record<string, unknown>): Promise<unknown> {
+    const link = this.client;
+    if (!link.alive) return undefined;
+    const answer = (await link.connection.sendRequest("hooks.invoke", { sessionId: this.id, hookType, input })) as { output?: unknown } | null;
+    return answer?.output;
+  }
 
   /** Hands the client's answer to the engine; an error message when no such question waits. */
   answer(requestId: string, reply: InteractionReply): string | undefined {

@@ -9,6 +9,7 @@ import type { ProviderConfig } from "../config/provider-config.js";
 import { readEventLog } from "../session/event-log-reader.js";
 import type { SessionMethod } from "./agent-server.js";
 import { ServedSession, type ClientAbilities, type ClientLink } from "./served-session.js";
+import { clientHooks } from "./client-hooks.js";
 import { sessionInfo, matchesFilter } from "./session-info.js";
 import { sessionMethods } from "./session-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
@@ -143,6 +144,7 @@ export class SessionHost {
         ...(resumeId ? { resumeId, sessionId: undefined } : {}),
         canAnswer: served.canAnswer,
         listeners: [served.onEvent],
+        ...(config.hooks ? { hooks: clientHooks((hookType, input) => served.invokeHook(hookType, input), request.cwd ?? this.options.cwd) } : {}),
       });
       served.session = session;
       session.subscribe((event) => {

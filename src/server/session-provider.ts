@@ -20,6 +20,8 @@ export interface ByokProvider {
 }
 
 export interface ProviderDefaults {
+  /** The server's --model, for sessions that name none. */
+  model?: string;
   env: NodeJS.ProcessEnv;
   settings: Settings;
   settingsFile: string;
@@ -41,7 +43,7 @@ export type SessionProviderResult = { ok: true; config: ProviderConfig } | { ok:
 
 export function sessionProvider(request: { model?: string; provider?: ByokProvider }, defaults: ProviderDefaults): SessionProviderResult {
   const byok = request.provider;
-  const model = request.model ?? byok?.wireModel ?? byok?.modelId;
+  const model = request.model ?? byok?.wireModel ?? byok?.modelId ?? defaults.model;
   if (!byok) return resolveProviderConfig({ flags: { model }, env: defaults.env, settings: defaults.settings, settingsFile: defaults.settingsFile });
   if (byok.type !== undefined && byok.type !== "openai" && byok.type !== "azure") {
     return { ok: false, message: `Provider type "${byok.type}" is not supported: agent speaks the OpenAI chat API (type "openai" or "azure").` };

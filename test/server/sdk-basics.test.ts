@@ -33,7 +33,7 @@ describe("the SDK server", () => {
   });
 
   it("runs a BYOK session: streamed deltas, the final message, session.idle, the log on disk", async () => {
-    server.enqueue(text("Hello from the scripted model.", { chunkSize: 5 }));
+    server.enqueue(text("Hello from the scripted model.", { chunkSize: 5, chunkDelayMs: 5 }));
     const client = world.client();
     const session = await client.createSession({
       model: "scripted-model",

@@ -1,0 +1,84 @@
+/**
+ * What an SDK application adds to a session beyond tools and permissions, through the real Copilot SDK and
+ * the real bin/agent.js: hooks answered by the client (hooks.invoke), custom agents, a system message.
+ */
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { approveAll } from "@github/copilot-sdk";
+import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
+import { scriptedProvider, sdkWorld, type SdkWorld } from "../support/sdk-client.js";
+
+let server: ScriptedServer;
+let world: SdkWorld;
+
+beforeEach(async () => {
+  server = await startScriptedServer();
+  world = sdkWorld();
+  mkdirSync(world.cwd, { recursive: true });
+});
+
+afterEach(async () => {
+  world.cleanup();
+  await server.close();
+});
+
+describe("SDK client features", () => {
+  it("runs the client's hooks: a prompt's added context, a tool call denied before it runs", async () => {
+    const marker = path.join(world.cwd, "hooked.txt");
+    server.enqueue(toolCall("bash", { command: `touch ${marker}`, description: "marker" }), text("Understood."));
+    const seen: string[] = [];
+    const client = world.client();
+    const session = await client.createSession({
+      provider: scriptedProvider(server.baseUrl),
+      model: "scripted-model",
+      onPermissionRequest: approveAll,
+      hooks: {
+        onSessionStart: () => void seen.push("sessionStart"),
+        onUserPromptSubmitted: (input) => {
+          seen.push(`prompt: ${input.prompt}`);
+          return { additionalContext: "The application says: be brief." };
+        },
+        onPreToolUse: (input) => {
+          seen.push(`tool: ${input.toolName} ${JSON.stringify(input.toolArgs)}`);
+          return { permissionDecision: "deny", permissionDecisionReason: "no shell from this app" };
+        },
+      },
+    });
+    await session.sendAndWait({ prompt: "make a marker" });
+    expect(seen[0]).toBe("sessionStart");
+    expect(seen).toContain("prompt: make a marker");
+    expect(seen.find((line) => line.startsWith("tool: bash"))).toContain(marker);
+    expect(existsSync(marker)).toBe(false);
+    expect(JSON.stringify(server.completionRequests[0]?.body.messages)).toContain("The application says: be brief.");
+    expect(JSON.stringify(server.completionRequests[1]?.body.messages)).toContain("no shell from this app");
+    await client.stop();
+  });
+
+  it("offers the client's custom agents to the model and runs the session as the chosen one, with its system message", async () => {
+    server.enqueue(text("Arr."));
+    const client = world.client();
+    const session = await client.createSession({
+      provider: scriptedProvider(server.baseUrl),
+      model: "scripted-model",
+      onPermissionRequest: approveAll,
+      systemMessage: { mode: "append", content: "Always answer in one word." },
+      customAgents: [{ name: "pirate", displayName: "Pirate", description: "Talks like a pirate", prompt: "You are a pirate. Say arr." }],
+      agent: "pirate",
+    });
+    expect((await session.sendAndWait({ prompt: "hello" }))?.data.content).toBe("Arr.");
+    const system = JSON.stringify(server.completionRequests[0]?.body.messages[0]);
+    expect(system).toContain("You are a pirate. Say arr.");
+    expect(system).toContain("Always answer in one word.");
+    await client.stop();
+  });
+
+  it("refuses a session whose provider it cannot speak to, and one with no endpoint at all", async () => {
+    const client = world.client();
+    await expect(
+      client.createSession({ provider: { type: "anthropic", baseUrl: "http://127.0.0.1:9" }, model: "m", onPermissionRequest: approveAll }),
+    ).rejects.toThrow(/not supported/);
+    await expect(client.createSession({ model: "m", onPermissionRequest: approveAll })).rejects.toThrow(/No model endpoint is configured/);
+    await client.stop();
+  });
+});
