@@ -10,13 +10,18 @@ import { ExitCode } from "./exit-codes.js";
 
 declare const AGENT_VERSION: string;
 
-/** `--port N` / `--port=N`, read before the full command line is parsed; undefined means stdio. */
+/**
+ * The transport, read before the full command line is parsed: `--stdio`, or TCP on `--port N` (`--port=N`).
+ * As with Copilot's runtime, `--headless` without `--stdio` is TCP, on a free port when none is named (the
+ * SDK's TCP connection passes no --port unless the application chose one). Undefined means stdio.
+ */
 export function serverPort(args: readonly string[]): number | undefined {
+  if (args.includes("--stdio")) return undefined;
   for (const [index, arg] of args.entries()) {
     const value = arg === "--port" ? args[index + 1] : arg.startsWith("--port=") ? arg.slice("--port=".length) : undefined;
     if (value !== undefined && /^\d+$/.test(value)) return Number(value);
   }
-  return undefined;
+  return 0;
 }
 
 export async function runServer(args: readonly string[]): Promise<number> {

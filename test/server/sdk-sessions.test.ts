@@ -132,6 +132,14 @@ describe("SDK sessions", () => {
     await client.stop();
   });
 
+  it("works over TCP when the SDK starts the server itself (a free port, read from its stdout)", async () => {
+    server.enqueue(text("Over TCP."));
+    const client = world.client({ tcp: true });
+    const session = await client.createSession({ provider: provider(), model: "scripted-model", onPermissionRequest: approveAll });
+    expect((await session.sendAndWait({ prompt: "hi" }))?.data.content).toBe("Over TCP.");
+    expect(await client.stop()).toEqual([]);
+  });
+
   it("over TCP: checks the token, answers unknown methods with method-not-found, and closes a vanished client's session", async () => {
     const { port, child } = await startTcpServer("s3cret");
     const socket = net.connect(port, "127.0.0.1");
