@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { approveAll } from "@github/copilot-sdk";
 import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
 import { scriptedProvider, sdkWorld, type SdkWorld } from "../support/sdk-client.js";
@@ -71,6 +71,25 @@ describe("SDK client features", () => {
     expect(system).toContain("You are a pirate. Say arr.");
     expect(system).toContain("Always answer in one word.");
     await client.stop();
+  });
+
+  it("lets a question the client never answers lapse after the time limit: the call is denied, the turn ends", async () => {
+    const lapsing = sdkWorld({ AGENT_SERVER_QUESTION_TIMEOUT_MS: "300" });
+    onTestFinished(() => lapsing.cleanup());
+    mkdirSync(lapsing.cwd, { recursive: true });
+    const marker = path.join(lapsing.cwd, "lapsed.txt");
+    server.enqueue(toolCall("bash", { command: `touch ${marker}`, description: "marker" }), text("Gave up."));
+    const client = lapsing.client();
+    const session = await client.createSession({
+      provider: scriptedProvider(server.baseUrl),
+      model: "scripted-model",
+      // A handler that never decides.
+      onPermissionRequest: () => new Promise<never>(() => undefined),
+    });
+    expect((await session.sendAndWait({ prompt: "touch it" }, 20_000))?.data.content).toBe("Gave up.");
+    expect(existsSync(marker)).toBe(false);
+    expect(JSON.stringify(server.completionRequests[1]?.body.messages)).toContain("did not answer the permission request in time");
+    await client.forceStop();
   });
 
   it("refuses a session whose provider it cannot speak to, and one with no endpoint at all", async () => {
