@@ -9,7 +9,7 @@ import net from "node:net";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { CopilotClient, RuntimeConnection, approveAll } from "@github/copilot-sdk";
-import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from "vscode-jsonrpc/node.js";
+import { createMessageConnection, SocketMessageReader, SocketMessageWriter, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node.js";
 import { AGENT_BIN } from "../support/run-agent.js";
 import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
 import { nextEvent, scriptedProvider, sdkWorld, type SdkWorld } from "../support/sdk-client.js";
@@ -130,6 +130,34 @@ describe("SDK sessions", () => {
     await session.sendAndWait({ prompt: "touch it" });
     expect(existsSync(marker)).toBe(false);
     await client.stop();
+  });
+
+  it("over stdio: a client that goes away mid-turn (stdin closed) leaves a closed log, no lock, and the server exits", async () => {
+    server.enqueue({ kind: "stream", text: "a long answer that never ends", hangAfterChunks: 2 });
+    const child = spawn(process.execPath, [AGENT_BIN, "--headless", "--stdio"], { cwd: world.cwd, env: world.env, stdio: ["pipe", "pipe", "pipe"] });
+    children.push(child);
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const rpc = createMessageConnection(
+      new StreamMessageReader(child.stdout as NodeJS.ReadableStream),
+      new StreamMessageWriter(child.stdin as NodeJS.WritableStream),
+    );
+    rpc.listen();
+    const sessionId = "stdio-gone";
+    await rpc.sendRequest("connect", {});
+    await rpc.sendRequest("session.create", { sessionId, model: "scripted-model", provider: provider(), requestPermission: true });
+    await rpc.sendRequest("session.send", { sessionId, prompt: "talk" });
+    await server.waitForHang();
+    rpc.dispose();
+    child.stdin?.end();
+    expect(await exited).toBe(0);
+    const dir = path.join(world.home, "session-state", sessionId);
+    expect(existsSync(path.join(dir, "session.lock"))).toBe(false);
+    const types = readFileSync(path.join(dir, "events.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line).type);
+    expect(types).toContain("abort");
+    expect(types.at(-1)).toBe("session.shutdown");
   });
 
   it("works over TCP when the SDK starts the server itself (a free port, read from its stdout)", async () => {
