@@ -61,9 +61,9 @@ function buildCommand(): Command {
       .option("--allow-all-mcp-server-instructions", "include every MCP server's instructions in the system prompt")
       .option("-C <dir>", "change to this directory first")
       .option("--reset-allowed-tools", 'forget the approvals remembered ("always in this directory") for the working directory, then exit')
-      .option("--headless", "serve the Copilot SDK's JSON-RPC protocol instead of a TUI (with --stdio or --port)")
-      .option("--stdio", "with --headless: speak JSON-RPC on stdin/stdout (the default)")
-      .option("--port <n>", "with --headless: listen for JSON-RPC clients on this TCP port of 127.0.0.1 (0 picks a free port)", positiveInteger)
+      .option("--headless", "serve the Copilot SDK's JSON-RPC protocol instead of a TUI: on stdio with --stdio, else on TCP")
+      .option("--stdio", "with --headless: speak JSON-RPC on stdin/stdout")
+      .option("--port <n>", "with --headless: listen for JSON-RPC clients on this TCP port of 127.0.0.1 (default: a free port)", positiveInteger)
       // Flags the Copilot SDK passes to its CLI that mean nothing here: accepted and ignored.
       .addOption(new Option("--server").hideHelp())
       .addOption(new Option("--no-auto-update").hideHelp())

@@ -82,7 +82,7 @@ export class ServedSession {
   readonly onEvent = (event: SessionEvent): void => {
     const link = this.client;
     if (!link.alive) return;
-    if (event.type === "permission.completed" || event.type.endsWith(".completed")) this.clearTimer((event.data as { requestId?: string }).requestId);
+    if (event.type.endsWith(".completed")) this.clearTimer((event.data as { requestId?: string }).requestId);
     if (STREAMED.has(event.type) && !this.abilities.streaming) return;
     this.outgoing.push(forClient(event));
     const kind = REQUESTED[event.type];
