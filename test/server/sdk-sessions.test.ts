@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { CopilotClient, RuntimeConnection, approveAll } from "@github/copilot-sdk";
 import { createMessageConnection, SocketMessageReader, SocketMessageWriter, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node.js";
-import { AGENT_BIN } from "../support/run-agent.js";
+import { AGENT_BIN, runAgent } from "../support/run-agent.js";
 import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
 import { nextEvent, scriptedProvider, sdkWorld, type SdkWorld } from "../support/sdk-client.js";
 
@@ -69,6 +69,22 @@ describe("SDK sessions", () => {
     expect(types).toContain("session.resume");
     await expect(second.resumeSession("no-such-session", { provider: provider(), onPermissionRequest: approveAll })).rejects.toThrow(/not found/i);
     await second.stop();
+  });
+
+  it("resumes through the SDK a session started with agent -p, and -p resumes it back", async () => {
+    server.enqueue(text("Started in the terminal."), text("Continued through the SDK."), text("Back in the terminal."));
+    const env = { ...world.env, OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "test-key", AGENT_MODEL: "scripted-model" };
+    const first = await runAgent(["-p", "start here"], { env, cwd: world.cwd });
+    const id = /agent --resume (\S+)/.exec(first.stderr)?.[1] as string;
+    expect(id).toBeDefined();
+    const client = world.client();
+    const session = await client.resumeSession(id, { provider: provider(), model: "scripted-model", onPermissionRequest: approveAll });
+    expect((await session.sendAndWait({ prompt: "go on" }))?.data.content).toBe("Continued through the SDK.");
+    expect(JSON.stringify(server.completionRequests[1]?.body.messages)).toContain("Started in the terminal.");
+    await client.stop();
+    const last = await runAgent(["--resume", id, "-p", "and now?"], { env, cwd: world.cwd });
+    expect(last.stdout).toContain("Back in the terminal.");
+    expect(JSON.stringify(server.completionRequests[2]?.body.messages)).toContain("Continued through the SDK.");
   });
 
   it("lists and deletes sessions", async () => {
