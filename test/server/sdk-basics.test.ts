@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { approveAll, defineTool, type PermissionRequest } from "@github/copilot-sdk";
-import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
+import { httpError, startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
 import { nextEvent, recordEvents, scriptedProvider, sdkWorld, type SdkWorld } from "../support/sdk-client.js";
 
 let server: ScriptedServer;
@@ -14,7 +14,8 @@ let world: SdkWorld;
 
 beforeEach(async () => {
   server = await startScriptedServer();
-  world = sdkWorld();
+  // An endpoint in the environment that would fail: each session's BYOK provider must win over it.
+  world = sdkWorld({ OPENAI_BASE_URL: "http://127.0.0.1:9/v1", OPENAI_API_KEY: "env-key", AGENT_MODEL: "env-model" });
   mkdirSync(world.cwd, { recursive: true });
 });
 
@@ -48,8 +49,9 @@ describe("the SDK server", () => {
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join("")).toBe("Hello from the scripted model.");
     expect(events.at(-1)?.type).toBe("session.idle");
-    // The key came from the session's provider, not the (empty) environment.
+    // The endpoint, key and model came from the session, not from the environment.
     expect(server.completionRequests[0]?.headers.authorization).toBe("Bearer test-key");
+    expect(server.completionRequests[0]?.body.model).toBe("scripted-model");
     const stored = (await session.getEvents()).map((event) => event.type);
     expect(stored).toEqual(expect.arrayContaining(["session.start", "user.message", "assistant.message"]));
     expect(stored).not.toContain("assistant.message_delta");
@@ -142,6 +144,14 @@ describe("the SDK server", () => {
     });
     await session.sendAndWait({ prompt: "echo ping" }, 30_000);
     expect(JSON.stringify(server.completionRequests[1]?.body)).toContain("echo: ping");
+    await client.stop();
+  });
+
+  it("reports the endpoint's failure as session.error, so sendAndWait rejects with it", async () => {
+    server.enqueue(httpError(401));
+    const client = world.client();
+    const session = await client.createSession({ provider: scriptedProvider(server.baseUrl), model: "scripted-model", onPermissionRequest: approveAll });
+    await expect(session.sendAndWait({ prompt: "hi" })).rejects.toThrow(/401|auth/i);
     await client.stop();
   });
 
