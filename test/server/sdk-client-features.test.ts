@@ -92,6 +92,23 @@ describe("SDK client features", () => {
     await client.forceStop();
   });
 
+  it("switches the model and the mode on the client's request", async () => {
+    server.enqueue(text("first"), text("second"));
+    const client = world.client();
+    const session = await client.createSession({ provider: scriptedProvider(server.baseUrl), model: "scripted-model", onPermissionRequest: approveAll });
+    await session.sendAndWait({ prompt: "one" });
+    await session.setModel("other-model");
+    expect(await session.rpc.model.getCurrent()).toMatchObject({ modelId: "other-model" });
+    expect(await session.rpc.mode.get()).toBe("interactive");
+    await session.rpc.mode.set({ mode: "plan" });
+    expect(await session.rpc.mode.get()).toBe("plan");
+    await session.sendAndWait({ prompt: "two" });
+    expect(server.completionRequests[1]?.body.model).toBe("other-model");
+    const types = (await session.getEvents()).map((event) => event.type);
+    expect(types).toEqual(expect.arrayContaining(["session.model_change", "session.mode_changed"]));
+    await client.stop();
+  });
+
   it("refuses a session whose provider it cannot speak to, and one with no endpoint at all", async () => {
     const client = world.client();
     await expect(
