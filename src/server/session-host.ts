@@ -95,18 +95,17 @@ export class SessionHost {
     return served;
   }
 
+  /** The server's own endpoint's models (sessions with a BYOK provider name theirs when they are created). */
   private async models() {
     const config = this.options.defaultProvider;
-    let ids: string[] = config ? [config.model] : [];
-    if (config)
-      ids =
-        (await this.options
-          .makeProvider(config)
-          .listModels?.()
-          .catch(() => ids)) ?? ids;
-    const limit = config?.maxPromptTokens ?? 128_000;
+    if (!config) return { models: [] };
+    const listed = await this.options
+      .makeProvider(config)
+      .listModels?.()
+      .catch(() => undefined);
+    const limit = config.maxPromptTokens;
     return {
-      models: ids.map((id) => ({
+      models: (listed ?? [config.model]).map((id) => ({
         id,
         name: id,
         capabilities: { supports: { vision: false, reasoningEffort: false }, limits: { max_context_window_tokens: limit, max_prompt_tokens: limit } },

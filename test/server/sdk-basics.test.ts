@@ -30,6 +30,8 @@ describe("the SDK server", () => {
     await client.start();
     expect(await client.getStatus()).toMatchObject({ protocolVersion: 3 });
     expect((await client.ping("hi")).message).toBe("pong: hi");
+    // The environment's endpoint cannot list its models (nothing listens): its configured model stands in.
+    expect((await client.listModels()).map((model) => model.id)).toEqual(["env-model"]);
     expect(await client.stop()).toEqual([]);
   });
 
