@@ -30,6 +30,7 @@ import { ToolSet } from "./tool-set.js";
 import { runUserShellCommand } from "./user-shell-command.js";
 import type { AgentSessionOptions } from "./session-options.js";
 import { buildUserMessage, type UserMessageExtra } from "./user-message.js";
+import { logMessage } from "./client-log.js";
 
 export type { AgentSessionOptions } from "./session-options.js";
 
@@ -273,6 +274,8 @@ export class AgentSession {
         return this.subagents.registry.sendMessage(command.agentId, command.message);
       case "cancel_agent":
         return this.subagents.registry.cancel(command.agentId);
+      case "log":
+        return logMessage(this.options.sink.emit, command.level, command.message);
       case "shutdown":
         return this.shutdown(command.reason ? "error" : "routine", command.reason);
     }

@@ -39,6 +39,8 @@ export type SessionCommand =
   | { type: "message_agent"; agentId: string; message: string }
   /** Cancels a background agent (and what it started). */
   | { type: "cancel_agent"; agentId: string }
+  /** A message for the session's record from its client (the Copilot SDK's session.log): info, warning or error. */
+  | { type: "log"; level: "info" | "warning" | "error"; message: string }
   | { type: "shutdown"; reason?: string };
 
 export type RunOutcome = "completed" | "task_complete" | "max_continues" | "error" | "aborted";
@@ -84,6 +86,8 @@ export interface CommandResults {
   message_agent: string | undefined;
   /** False when no such agent is running. */
   cancel_agent: boolean;
+  /** The id of the event the message became. */
+  log: string;
   shutdown: void;
 }
 export type CommandResult<C extends SessionCommand> = CommandResults[C["type"]];

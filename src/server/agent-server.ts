@@ -37,6 +37,7 @@ export const SESSION_METHODS = [
   "session.model.getCurrent",
   "session.model.switchTo",
   "session.options.update",
+  "session.log",
 ] as const;
 export type SessionMethod = (typeof SESSION_METHODS)[number];
 

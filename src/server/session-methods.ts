@@ -23,6 +23,7 @@ function attachments(list: z.infer<typeof sendSchema>["attachments"]): Attachmen
 }
 
 const modeSetSchema = z.looseObject({ sessionId: z.string(), mode: agentModeSchema });
+const logSchema = z.looseObject({ sessionId: z.string(), message: z.string(), level: z.enum(["info", "warning", "error"]).optional() });
 const modelSwitchSchema = z.looseObject({ sessionId: z.string(), modelId: z.string() });
 
 type Method =
@@ -35,7 +36,8 @@ type Method =
   | "session.mode.set"
   | "session.model.getCurrent"
   | "session.model.switchTo"
-  | "session.options.update";
+  | "session.options.update"
+  | "session.log";
 
 /** The methods on one session the calling client holds (`owned` throws for any other). */
 export function sessionMethods(owned: (link: ClientLink, sessionId: string) => ServedSession): Record<Method, (link: ClientLink, params: unknown) => unknown> {
@@ -101,6 +103,10 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
   on("session.options.update", (link, params) => {
     engine(link, sessionIdSchema.parse(params).sessionId);
     return { success: true };
+  });
+  on("session.log", (link, params) => {
+    const { sessionId, message, level } = logSchema.parse(params);
+    return { eventId: engine(link, sessionId).session.dispatch({ type: "log", level: level ?? "info", message }) };
   });
   return methods;
 }

@@ -92,7 +92,7 @@ describe("SDK client features", () => {
     await client.forceStop();
   });
 
-  it("switches the model and the mode on the client's request", async () => {
+  it("switches the model and the mode, and records the client's log message, on the client's request", async () => {
     server.enqueue(text("first"), text("second"));
     const client = world.client();
     const session = await client.createSession({ provider: scriptedProvider(server.baseUrl), model: "scripted-model", onPermissionRequest: approveAll });
@@ -104,8 +104,10 @@ describe("SDK client features", () => {
     expect(await session.rpc.mode.get()).toBe("plan");
     await session.sendAndWait({ prompt: "two" });
     expect(server.completionRequests[1]?.body.model).toBe("other-model");
-    const types = (await session.getEvents()).map((event) => event.type);
-    expect(types).toEqual(expect.arrayContaining(["session.model_change", "session.mode_changed"]));
+    await session.log("noted by the application", { level: "warning" });
+    const events = await session.getEvents();
+    expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(["session.model_change", "session.mode_changed"]));
+    expect(events.find((event) => event.type === "session.warning")?.data).toMatchObject({ message: "noted by the application" });
     await client.stop();
   });
 
