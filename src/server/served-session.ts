@@ -21,6 +21,8 @@ export interface ClientLink {
 /** What the client said it can answer, and whether it wants the streamed deltas. */
 export interface ClientAbilities {
   streaming: boolean;
+  /** Subagents' deltas too (the SDK's includeSubAgentStreamingEvents, on unless turned off). */
+  subagentStreaming: boolean;
   requestPermission: boolean;
   requestUserInput: boolean;
   requestElicitation: boolean;
@@ -83,7 +85,7 @@ export class ServedSession {
     const link = this.client;
     if (!link.alive) return;
     if (event.type.endsWith(".completed")) this.clearTimer((event.data as { requestId?: string }).requestId);
-    if (STREAMED.has(event.type) && !this.abilities.streaming) return;
+    if (STREAMED.has(event.type) && (!this.abilities.streaming || (event.agentId !== undefined && !this.abilities.subagentStreaming))) return;
     this.outgoing.push(forClient(event));
     const kind = REQUESTED[event.type];
     if (!kind) return;

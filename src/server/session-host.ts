@@ -29,6 +29,7 @@ const TURN_END_GRACE_MS = 5_000;
 function abilitiesOf(config: SessionConfig): ClientAbilities {
   return {
     streaming: config.streaming === true,
+    subagentStreaming: config.includeSubAgentStreamingEvents !== false,
     requestPermission: config.requestPermission === true,
     requestUserInput: config.requestUserInput === true,
     requestElicitation: config.requestElicitation === true,

@@ -38,6 +38,7 @@ export const sessionConfigSchema = z.looseObject({
   model: z.string().optional(),
   provider: provider.optional(),
   streaming: z.boolean().optional(),
+  includeSubAgentStreamingEvents: z.boolean().optional(),
   systemMessage: z.looseObject({ mode: z.string().optional(), content: z.string().optional() }).optional(),
   availableTools: z.array(z.string()).optional(),
   excludedTools: z.array(z.string()).optional(),
