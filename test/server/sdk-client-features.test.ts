@@ -73,6 +73,40 @@ describe("SDK client features", () => {
     await client.stop();
   });
 
+  it("asks the client to review a plan (exitPlanMode.request) and leaves plan mode as it chose", async () => {
+    server.enqueue(toolCall("exit_plan_mode", { summary: "- add a cache", recommendedAction: "interactive" }), text("Implementing it now."));
+    const reviews: string[] = [];
+    const client = world.client();
+    const session = await client.createSession({
+      provider: scriptedProvider(server.baseUrl),
+      model: "scripted-model",
+      onPermissionRequest: approveAll,
+      onExitPlanModeRequest: (request) => {
+        reviews.push(request.summary);
+        return { approved: true, selectedAction: "interactive" };
+      },
+    });
+    expect((await session.sendAndWait({ prompt: "plan a cache", agentMode: "plan" }))?.data.content).toBe("Implementing it now.");
+    expect(reviews).toEqual(["- add a cache"]);
+    expect(await session.rpc.mode.get()).toBe("interactive");
+    await client.stop();
+  });
+
+  it("puts ask_user's form to the client's elicitation handler", async () => {
+    const form = { type: "object", properties: { colour: { type: "string", enum: ["red", "blue"] } }, required: ["colour"] };
+    server.enqueue(toolCall("ask_user", { message: "Which colour?", requestedSchema: form }), text("Blue, then."));
+    const client = world.client();
+    const session = await client.createSession({
+      provider: scriptedProvider(server.baseUrl),
+      model: "scripted-model",
+      onPermissionRequest: approveAll,
+      onElicitationRequest: (request) => ({ action: "accept", content: { colour: request.message.includes("colour") ? "blue" : "red" } }),
+    });
+    expect((await session.sendAndWait({ prompt: "ask me" }))?.data.content).toBe("Blue, then.");
+    expect(JSON.stringify(server.completionRequests[1]?.body.messages)).toContain("blue");
+    await client.stop();
+  });
+
   it("lets a question the client never answers lapse after the time limit: the call is denied, the turn ends", async () => {
     const lapsing = sdkWorld({ AGENT_SERVER_QUESTION_TIMEOUT_MS: "300" });
     onTestFinished(() => lapsing.cleanup());
