@@ -25,6 +25,7 @@ import { benchMcp } from "./mcp.js";
 import { benchSubagent } from "./subagents.js";
 import { benchTodoStore } from "./todo-store.js";
 import { benchContext } from "./context.js";
+import { benchSdkServer } from "./sdk-server.js";
 import { benchTui } from "./tui.js";
 import { benchBackgroundAgents } from "./tui-agents.js";
 import { createWorkspace, FINAL_TEXT, LONG_PROMPT, LONG_TAIL, LONG_TEXT, startBenchServer, TOOL_PROMPT } from "./scenario.js";
@@ -189,6 +190,19 @@ async function main(): Promise<void> {
     rows.push(...(await benchTodoStore({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv })));
     // /context on a 10,002-event session, in process (no model call).
     rows.push(await benchContext(RUNS));
+    // The Copilot SDK driving agent: its start-up, and a streamed answer through it against -p.
+    rows.push(
+      ...(await benchSdkServer({
+        agent: AGENT,
+        driver: repo("bench/sdk-driver.mjs"),
+        cwd: ws.cwd,
+        freshHome: () => ws.freshHome(),
+        env: cleanEnv,
+        baseUrl: server.baseUrl,
+        runs: RUNS,
+        warmups: WARMUPS,
+      })),
+    );
     // 6. Installed size: npm pack, then npm install of the tarball into an empty directory.
     const INSTALL_TARGET_MB = 20;
     try {

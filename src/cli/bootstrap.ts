@@ -28,7 +28,25 @@ export interface Bootstrap {
 
 export type BootstrapResult = { ok: true; value: Bootstrap } | { ok: false; message: string };
 
+/** The server's start: each session may bring its own endpoint, so a missing default one is only noted. */
+export type ServerBootstrap = Omit<Bootstrap, "providerConfig"> & { providerConfig?: ProviderConfig; providerProblem?: string };
+
 export async function bootstrap(options: CliOptions, env: NodeJS.ProcessEnv = process.env): Promise<BootstrapResult> {
+  const result = await bootstrapAny(options, env, true);
+  if (!result.ok) return result;
+  const { providerConfig, providerProblem: _none, ...rest } = result.value;
+  return { ok: true, value: { ...rest, providerConfig: providerConfig as ProviderConfig } };
+}
+
+export async function bootstrapServer(options: CliOptions, env: NodeJS.ProcessEnv = process.env) {
+  return bootstrapAny(options, env, false);
+}
+
+async function bootstrapAny(
+  options: CliOptions,
+  env: NodeJS.ProcessEnv,
+  requireProvider: boolean,
+): Promise<{ ok: true; value: ServerBootstrap } | { ok: false; message: string }> {
   const agentHome = resolveAgentHome(env);
   let settings: Settings;
   try {
@@ -38,7 +56,7 @@ export async function bootstrap(options: CliOptions, env: NodeJS.ProcessEnv = pr
     throw error;
   }
   const resolved = resolveProviderConfig({ flags: { model: options.model }, env, settings, settingsFile: settingsPath(agentHome) });
-  if (!resolved.ok) return { ok: false, message: resolved.message };
+  if (!resolved.ok && requireProvider) return { ok: false, message: resolved.message };
   const { rules, errors } = buildRules(options.permissions, settings);
   if (errors.length > 0) return { ok: false, message: `Invalid permission rules:\n  ${errors.join("\n  ")}` };
   const disabledFloorChecks = settings.permissions?.floor?.disable ?? [];
@@ -65,7 +83,7 @@ export async function bootstrap(options: CliOptions, env: NodeJS.ProcessEnv = pr
     value: {
       agentHome,
       settings,
-      providerConfig: resolved.config,
+      ...(resolved.ok ? { providerConfig: resolved.config } : { providerProblem: resolved.message }),
       store,
       resumeId,
       maxAutopilotContinues: options.maxAutopilotContinues ?? settings.maxAutopilotContinues ?? 5,

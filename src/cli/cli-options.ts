@@ -33,6 +33,8 @@ export interface CliOptions {
   resetAllowedTools?: boolean;
   /** --acp: serve the Agent Client Protocol on stdio instead of running a prompt or the TUI. */
   acp?: boolean;
+  /** --headless (the Copilot SDK's server mode): JSON-RPC on stdio, or on a TCP port. */
+  server?: { port?: number };
 }
 
 export class UsageError extends Error {

@@ -18,6 +18,10 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
   } finally {
     process.stdin.setRawMode(false);
   }
+} else if ((args.includes("--headless") || args.includes("--server")) && !args.includes("--help") && !args.includes("-h")) {
+  // The Copilot SDK's server mode: the handshake is answered before the command line and the engine load.
+  const { runServer } = await import("./server-mode.js");
+  process.exitCode = await runServer(args);
 } else {
   const { runProgram } = await import("./program.js");
   await runProgram(args);

@@ -21,6 +21,7 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
+/** The hidden flags are the Copilot SDK's own, passed to its CLI; they mean nothing here and are ignored. */
 function buildCommand(): Command {
   return new Command("agent")
     .description("A coding agent in your terminal, for any OpenAI-compatible endpoint.")
@@ -63,6 +64,16 @@ function buildCommand(): Command {
     .option("-C <dir>", "change to this directory first")
     .option("--acp", "serve the Agent Client Protocol on stdio, for an editor (Zed and others)")
     .option("--reset-allowed-tools", 'forget the approvals remembered ("always in this directory") for the working directory, then exit')
+    .option("--headless", "serve the Copilot SDK's JSON-RPC protocol instead of a TUI: on stdio with --stdio, else on TCP")
+    .option("--stdio", "with --headless: speak JSON-RPC on stdin/stdout")
+    .option("--port <n>", "with --headless: listen for JSON-RPC clients on this TCP port of 127.0.0.1 (default: a free port)", positiveInteger)
+    .addOption(new Option("--server").hideHelp())
+    .addOption(new Option("--no-auto-update").hideHelp())
+    .addOption(new Option("--no-auto-login").hideHelp())
+    .addOption(new Option("--remote").hideHelp())
+    .addOption(new Option("--log-level <level>").hideHelp())
+    .addOption(new Option("--auth-token-env <variable>").hideHelp())
+    .addOption(new Option("--session-idle-timeout <seconds>").hideHelp())
     .showHelpAfterError("(run agent --help for usage)")
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text), writeOut: (text) => process.stdout.write(text) });
@@ -106,16 +117,26 @@ interface RawOptions {
   C?: string;
   resetAllowedTools?: boolean;
   acp?: boolean;
+  headless?: boolean;
+  server?: boolean;
+  stdio?: boolean;
+  port?: number;
 }
+
+/** The SDK puts its caller's arguments first: in server mode, flags this agent does not know are ignored. */
+const isServerMode = (args: readonly string[]) => args.includes("--headless") || args.includes("--server");
 
 export function parseCommandLine(args: readonly string[]): CliOptions {
   const command = buildCommand();
+  const serving = isServerMode(args);
+  if (serving) command.allowUnknownOption().allowExcessArguments();
   command.parse([...args], { from: "user" });
-  if (command.args.length > 0) throw new UsageError(`unexpected argument "${command.args[0]}" (put the prompt after -p, in quotes)`);
+  if (command.args.length > 0 && !serving) throw new UsageError(`unexpected argument "${command.args[0]}" (put the prompt after -p, in quotes)`);
   const raw = command.opts<RawOptions>();
   if (raw.autopilot && raw.mode && raw.mode !== "autopilot") throw new UsageError("--autopilot conflicts with --mode " + raw.mode);
   if (raw.plan && raw.mode && raw.mode !== "plan") throw new UsageError("--plan conflicts with --mode " + raw.mode);
   if (raw.resume !== undefined && raw.continue) throw new UsageError("use either --resume or --continue, not both");
+  if (raw.stdio && raw.port !== undefined) throw new UsageError("--stdio cannot be combined with --port");
   let cwd = process.cwd();
   if (raw.C !== undefined) {
     cwd = path.resolve(raw.C);
@@ -158,6 +179,7 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
     cwd,
     ...(raw.resetAllowedTools ? { resetAllowedTools: true } : {}),
     ...(raw.acp ? { acp: true } : {}),
+    ...(raw.headless || raw.server ? { server: raw.port !== undefined ? { port: raw.port } : {} } : {}),
   };
 }
 
@@ -277,6 +299,11 @@ export async function runProgram(args: readonly string[]): Promise<void> {
   if (options.acp) {
     const { runAcp } = await import("./acp-command.js");
     process.exitCode = await runAcp(options);
+    return;
+  }
+  if (options.server) {
+    const { runServer } = await import("./server-mode.js");
+    process.exitCode = await runServer(args);
     return;
   }
   const headless = options.prompt !== undefined || !process.stdin.isTTY;

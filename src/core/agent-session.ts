@@ -36,6 +36,7 @@ import { SessionObjective } from "./orchestrate/objective.js";
 import { SessionAgents } from "./session-agents.js";
 import { finishSession } from "./session-shutdown.js";
 import { isWorkspaceCommand, SessionWorkspace } from "./session-admin/session-workspace.js";
+import { logMessage } from "./client-log.js";
 
 export type { AgentSessionOptions } from "./session-options.js";
 
@@ -82,6 +83,7 @@ export class AgentSession {
       selectedAgent: () => this.selectedAgent,
       taskTools: () => this.subagents.mainTools(),
       canAnswerForms: () => options.interactions.canAnswer("elicitation"),
+      canAnswerQuestions: () => options.interactions.canAnswer("user_input"),
     });
     this.turnCount = options.turnCount ?? 0;
     this.provider = options.provider;
@@ -320,6 +322,8 @@ export class AgentSession {
         return this.subagents.moveToBackground(command.toolCallId);
       case "compact":
         return this.runtime.compact(command.focus);
+      case "log":
+        return logMessage(this.options.sink.emit, command.level, command.message);
       case "shutdown":
         return this.shutdown(command.reason ? "error" : "routine", command.reason);
     }

@@ -32,10 +32,10 @@ import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { SubagentLimits } from "./tasks/subagent-host.js";
 import type { PermissionAdvice } from "./permission-advice.js";
 import { PermissionBroker } from "./permission-broker.js";
-import { AgentCatalog, reportAgentFileProblems, restoreSelectedAgent } from "./agents/agent-catalog.js";
+import { AgentCatalog, reportAgentFileProblems, restoreSelectedAgent, type AgentDefinition } from "./agents/agent-catalog.js";
 import { priorUsage } from "./usage/prior-usage.js";
 import { Conversation } from "./conversation.js";
-import { loadCustomInstructions } from "./custom-instructions.js";
+import { loadCustomInstructions, type InstructionFile } from "./custom-instructions.js";
 import { workingDirectoryContext } from "./environment.js";
 import type { AgentMode, BackgroundTasks, SessionEvent, SessionEventOf } from "../protocol/events/index.js";
 import type { InteractionKind } from "../protocol/interactions.js";
@@ -79,6 +79,10 @@ export interface OpenSessionOptions {
   explainAdvice?(advice: PermissionAdvice): string;
   /** `--plan --autopilot`: with nobody to review it, a finished plan is accepted into autopilot and implemented. */
   autoAcceptPlan?: boolean;
+  /** Instructions beyond the instruction files (a client's system message), appended to the system prompt. */
+  extraInstructions?: readonly InstructionFile[];
+  /** Agents a client defined for this session, beside the agent files. */
+  extraAgents?: readonly AgentDefinition[];
   /** Tools beyond the built-in ones (a face's or a test's own). */
   extraTools?: readonly AnyTool[];
   /** MCP servers beyond $AGENT_HOME/mcp-config.json and the repository's files, and which to leave out. */
@@ -273,13 +277,17 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       ...(options.extraTools ?? []),
     ],
     toolFilter: { available: flags.availableTools, excluded: flags.excludedTools },
-    instructions: options.customInstructions ? loadCustomInstructions({ cwd: options.cwd, gitRoot: context.gitRoot, agentHome: options.agentHome }) : [],
+    instructions: [
+      ...(options.customInstructions ? loadCustomInstructions({ cwd: options.cwd, gitRoot: context.gitRoot, agentHome: options.agentHome }) : []),
+      ...(options.extraInstructions ?? []),
+    ],
     agents:
       options.agents ??
       new AgentCatalog({
         agentHome: options.agentHome,
         gitRoot: context.gitRoot,
         onProblems: (problems) => reportAgentFileProblems(sink.emit, problems),
+        ...(options.extraAgents ? { extra: options.extraAgents } : {}),
       }),
     ...(mcp ? { mcp } : {}),
     database,

@@ -9,10 +9,29 @@ import { openSession, type OpenedSession, type OpenSessionOptions } from "./open
 
 /** What differs between the sessions a manager opens: which one, its name, its listeners. */
 export type OpenRequest = Partial<
-  Pick<OpenSessionOptions, "resumeId" | "sessionId" | "name" | "listeners" | "mode" | "provider" | "createProvider" | "cwd" | "canAnswer">
-> &
-  /** A client's own MCP servers and tool backends (an editor over ACP). */
-  Partial<Pick<OpenSessionOptions, "mcp" | "toolBackends">>;
+  Pick<
+    OpenSessionOptions,
+    | "resumeId"
+    | "sessionId"
+    | "name"
+    | "listeners"
+    | "mode"
+    | "provider"
+    | "createProvider"
+    | "providerConfig"
+    | "cwd"
+    | "canAnswer"
+    | "permissions"
+    | "extraTools"
+    | "extraInstructions"
+    | "extraAgents"
+    | "hooks"
+    | "mcp"
+    | "agents"
+    /** A client's own tool backends (an editor over ACP). */
+    | "toolBackends"
+  >
+>;
 
 export class SessionManager {
   private readonly open = new Map<string, AgentSession>();

@@ -4,7 +4,7 @@
  * the variant that fits, and the task tools.
  */
 import type { AnyTool } from "../tools/define-tool.js";
-import { askUserChoicesTool, askUserFormTool } from "../tools/ask-user.js";
+import { askUserChoicesTool, askUserFormTool, askUserQuestionTool } from "../tools/ask-user.js";
 import { agentAllowsTool, type AgentDefinition } from "./agents/agent-catalog.js";
 import { availableModes, modePreset, type ModePreset } from "./modes.js";
 import { ToolSet } from "./tool-set.js";
@@ -23,6 +23,8 @@ export interface SessionToolsDeps {
   taskTools(): readonly AnyTool[];
   /** Whether a person (or client) can fill in a form. */
   canAnswerForms(): boolean;
+  /** Someone answers plain questions (a client's user-input handler) though not forms. */
+  canAnswerQuestions?(): boolean;
 }
 
 export class SessionTools {
@@ -50,7 +52,9 @@ export class SessionTools {
 
   /** ask_user is a form when a person can answer one; in autopilot or without a person, "decide yourself". */
   private askUser(preset: ModePreset): AnyTool {
-    return preset.mode !== "autopilot" && this.deps.canAnswerForms() ? askUserFormTool : askUserChoicesTool;
+    if (preset.mode === "autopilot") return askUserChoicesTool;
+    if (this.deps.canAnswerForms()) return askUserFormTool;
+    return this.deps.canAnswerQuestions?.() ? askUserQuestionTool : askUserChoicesTool;
   }
 
   /** A selected agent's list narrows the session's tools (the mode's own tools stay the mode's business). */

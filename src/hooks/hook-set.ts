@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { hookOutputSchemas, type HookEventName } from "./hook-schema.js";
 import type { HookDefinition } from "./load-hooks.js";
-import { runHookCommand, type HookRunResult } from "./run-hook.js";
+import { invokeClientHook, runHookCommand, type HookRunResult } from "./run-hook.js";
 
 /** How a run is told: the core turns these into hook.start / hook.end / session.warning events. */
 export interface HookReporter {
@@ -94,7 +94,7 @@ export class HookSet {
   ): Promise<HookAnswer> {
     const hookInvocationId = randomUUID();
     reporter.start({ hookInvocationId, hookType: event, input: payload });
-    const run = await runHookCommand(hook, payload, this.cwd, signal);
+    const run = hook.invoke ? await invokeClientHook({ ...hook, invoke: hook.invoke }, payload, signal) : await runHookCommand(hook, payload, this.cwd, signal);
     const answer: HookAnswer = { hook };
     if (run.aborted) {
       reporter.end({ hookInvocationId, hookType: event, success: false, error: { message: "interrupted" } });

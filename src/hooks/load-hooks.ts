@@ -20,6 +20,11 @@ export interface HookDefinition {
   matcher?: RegExp;
   /** Where it came from, for /hooks and for warnings. */
   source: { kind: HookSourceKind; file: string };
+  /**
+   * A hook a client answers (the Copilot SDK's `hooks.invoke`) instead of a command: it gets the payload and
+   * resolves with what the hook answered (an object, or nothing); `command` is then only its name.
+   */
+  invoke?(payload: Record<string, unknown>, signal?: AbortSignal): Promise<unknown>;
 }
 
 export interface HookLoadResult {

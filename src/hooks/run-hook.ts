@@ -98,3 +98,35 @@ export async function runHookCommand(
     killGroup(subprocess.pid);
   }
 }
+
+/** A client's hook (HookDefinition.invoke), with the same timeout and the same result shape as a command's. */
+export async function invokeClientHook(
+  hook: HookDefinition & { invoke: NonNullable<HookDefinition["invoke"]> },
+  payload: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<HookRunResult> {
+  const started = performance.now();
+  const result = (partial: Partial<HookRunResult>): HookRunResult => ({
+    stdout: "",
+    stderr: "",
+    timedOut: false,
+    durationMs: performance.now() - started,
+    ...partial,
+  });
+  if (signal?.aborted) return result({ aborted: true });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), hook.timeoutMs)));
+  const aborted = new Promise<"aborted">((resolve) => signal?.addEventListener("abort", () => resolve("aborted"), { once: true }));
+  try {
+    const answer = await Promise.race([hook.invoke(payload, signal), timeout, aborted]);
+    if (answer === "timeout") return result({ timedOut: true });
+    if (answer === "aborted") return result({ aborted: true });
+    if (answer === undefined || answer === null) return result({ exitCode: 0 });
+    if (typeof answer !== "object" || Array.isArray(answer)) return result({ exitCode: 0, badJson: true });
+    return result({ exitCode: 0, json: answer as Record<string, unknown> });
+  } catch (error) {
+    return result({ startError: (error as Error).message });
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -57,6 +57,8 @@ export type SessionCommand =
   | { type: "background_agent"; toolCallId?: string }
   /** /compact: summarises the conversation so far into a checkpoint and continues from the summary. */
   | { type: "compact"; focus?: string }
+  /** A message for the session's record from its client (the Copilot SDK's session.log): info, warning or error. */
+  | { type: "log"; level: "info" | "warning" | "error"; message: string }
   | { type: "shutdown"; reason?: string };
 
 export type RunOutcome = "completed" | "task_complete" | "max_continues" | "error" | "aborted";
@@ -114,6 +116,8 @@ export interface CommandResults {
   /** The ids of the agents moved (none when no sync agent was running). */
   background_agent: string[];
   compact: Promise<CompactResult>;
+  /** The id of the event the message became. */
+  log: string;
   shutdown: void;
 }
 

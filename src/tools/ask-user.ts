@@ -85,3 +85,18 @@ export const askUserChoicesTool = defineTool({
     return { content: USER_NOT_AVAILABLE };
   },
 });
+
+/**
+ * The question/choices variant for a client that answers plain questions but no forms (the Copilot SDK's
+ * onUserInputRequest): the question is asked and waited for.
+ */
+export const askUserQuestionTool = defineTool({
+  ...askUserChoicesTool,
+  description: "Ask the user a question, optionally with choices, when you cannot proceed well without their answer.",
+  async execute({ question, choices }, ctx): Promise<ToolOutcome> {
+    const answer = await ctx.ask("user_input", { question, ...(choices ? { choices } : {}), allowFreeform: true, toolCallId: ctx.toolCallId });
+    if (answer.source === "headless") return { content: USER_NOT_AVAILABLE };
+    if ("cancelled" in answer.reply) return { content: "The user did not answer. Proceed with your best judgement and state the assumptions you make." };
+    return { content: `The user answered: ${answer.reply.answer}` };
+  },
+});

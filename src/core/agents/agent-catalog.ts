@@ -13,6 +13,8 @@ export type { AgentDefinition, AgentFileProblem, AgentSource } from "../../confi
 export interface AgentCatalogOptions extends AgentFileLocations {
   /** Told once, at the first load, about files that failed to load or loaded with something dropped. */
   onProblems?(problems: { errors: AgentFileProblem[]; warnings: AgentFileProblem[] }): void;
+  /** Agents a client defined for this session (no file): listed first, before files of the same name. */
+  extra?: readonly AgentDefinition[];
 }
 
 /** Whether an agent may use a tool (no list means every tool). */
@@ -42,7 +44,9 @@ export class AgentCatalog {
   list(): readonly AgentDefinition[] {
     if (!this.loaded) {
       const { agents, errors, warnings } = loadAgentFiles(this.options);
-      this.loaded = [...agents.filter((agent) => agent.source !== "builtin"), ...agents.filter((agent) => agent.source === "builtin")];
+      const extra = this.options.extra ?? [];
+      const files = agents.filter((agent) => !extra.some((own) => own.name === agent.name));
+      this.loaded = [...extra, ...files.filter((agent) => agent.source !== "builtin"), ...files.filter((agent) => agent.source === "builtin")];
       if (errors.length + warnings.length > 0) this.options.onProblems?.({ errors, warnings });
     }
     return this.loaded;

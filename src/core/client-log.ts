@@ -1,0 +1,13 @@
+/** A message a client puts on a session's record (the Copilot SDK's session.log), as the event of its level. */
+import type { Emit } from "./event-sink.js";
+
+export function logMessage(emit: Emit, level: "info" | "warning" | "error", message: string): string {
+  switch (level) {
+    case "info":
+      return emit("session.info", { infoType: "client", message }).id;
+    case "warning":
+      return emit("session.warning", { warningType: "client", message }).id;
+    case "error":
+      return emit("session.error", { errorType: "client", message }).id;
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The server the Copilot SDK drives: one process, any number of client connections (one over stdio, or
+ * several over TCP). This front answers the handshake itself and hands every session method to the
+ * SessionHost, which is loaded (with the whole engine) in the background while the handshake is answered:
+ * a client's `start()` never waits for the engine. Only the methods named here exist; anything else is
+ * JSON-RPC "method not found".
+ */
+import type { MessageConnection } from "vscode-jsonrpc";
+import { ResponseError } from "vscode-jsonrpc";
+import type { ClientLink } from "./served-session.js";
+import type { SessionHost } from "./session-host.js";
+
+export const PROTOCOL_VERSION = 3;
+
+/** The JSON-RPC error the real runtime answers a bad TCP connection token with. */
+export const AUTHENTICATION_FAILED = -32002;
+
+/** The methods the SessionHost answers. */
+export const SESSION_METHODS = [
+  "models.list",
+  "session.create",
+  "session.resume",
+  "session.list",
+  "session.getMetadata",
+  "session.getLastId",
+  "session.delete",
+  "session.detach",
+  "session.destroy",
+  "session.getMessages",
+  "session.send",
+  "session.abort",
+  "session.tools.handlePendingToolCall",
+  "session.permissions.handlePendingPermissionRequest",
+  "session.ui.handlePendingElicitation",
+  "session.mode.get",
+  "session.mode.set",
+  "session.model.getCurrent",
+  "session.model.switchTo",
+  "session.options.update",
+  "session.log",
+] as const;
+export type SessionMethod = (typeof SESSION_METHODS)[number];
+
+export interface AgentServerOptions {
+  version: string;
+  /** Loads the engine (once); the server starts loading it as soon as it listens. */
+  host(): Promise<SessionHost>;
+  /** TCP: the token every connection must present in `connect` (COPILOT_CONNECTION_TOKEN). */
+  connectionToken?: string;
+  /** The server was asked to stop (runtime.shutdown) and its sessions are closed: the process may end soon. */
+  onShutdownRequest(): void;
+}
+
+export class AgentServer {
+  private readonly links = new Set<ClientLink>();
+  private loaded: SessionHost | undefined;
+
+  constructor(private readonly options: AgentServerOptions) {}
+
+  private async host(): Promise<SessionHost> {
+    this.loaded ??= await this.options.host();
+    return this.loaded;
+  }
+
+  /** Serves one client until its connection closes; resolves once its sessions are shut down. */
+  serve(connection: MessageConnection, options: { needsToken: boolean }): Promise<void> {
+    const link: ClientLink = { connection, alive: true };
+    this.links.add(link);
+    let authenticated = !options.needsToken || this.options.connectionToken === undefined;
+    const guard =
+      <P, R>(handler: (params: P) => R | Promise<R>) =>
+      async (params: P): Promise<R> => {
+        if (!authenticated) throw new ResponseError(AUTHENTICATION_FAILED, "AUTHENTICATION_FAILED");
+        return handler(params);
+      };
+    connection.onRequest("connect", (params: { token?: string } | undefined) => {
+      if (options.needsToken && this.options.connectionToken !== undefined && params?.token !== this.options.connectionToken) {
+        throw new ResponseError(AUTHENTICATION_FAILED, "AUTHENTICATION_FAILED");
+      }
+      authenticated = true;
+      return { ok: true, protocolVersion: PROTOCOL_VERSION, version: this.options.version, taskKinds: [] };
+    });
+    connection.onRequest(
+      "ping",
+      guard((params: { message?: string } | undefined) => ({
+        message: params?.message ? `pong: ${params.message}` : "pong",
+        timestamp: new Date().toISOString(),
+        protocolVersion: PROTOCOL_VERSION,
+      })),
+    );
+    connection.onRequest(
+      "status.get",
+      guard(() => ({ version: this.options.version, protocolVersion: PROTOCOL_VERSION })),
+    );
+    connection.onRequest(
+      "auth.getStatus",
+      guard(() => ({ isAuthenticated: true, authType: "api-key", statusMessage: "agent uses the endpoint configured for each session" })),
+    );
+    connection.onRequest(
+      "runtime.shutdown",
+      guard(async () => {
+        // Sessions end before the answer; the process ends when the client lets go (or shortly after).
+        await this.closeAll();
+        this.options.onShutdownRequest();
+        return {};
+      }),
+    );
+    for (const method of SESSION_METHODS) {
+      connection.onRequest(
+        method,
+        guard(async (params: unknown) => (await this.host()).handle(method, link, params)),
+      );
+    }
+    connection.listen();
+    return new Promise((resolve) => connection.onClose(() => void this.drop(link).then(resolve)));
+  }
+
+  /** The client is gone: its questions lapse, its turns are interrupted, its sessions closed. */
+  private async drop(link: ClientLink): Promise<void> {
+    if (!this.links.delete(link)) return;
+    link.alive = false;
+    await this.loaded?.drop(link);
+  }
+
+  /** Every session of every client, shut down (SIGTERM, stdin closed, runtime.shutdown). */
+  async closeAll(): Promise<void> {
+    for (const link of this.links) link.alive = false;
+    await this.loaded?.closeAll();
+  }
+}

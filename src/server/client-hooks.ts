@@ -1,0 +1,43 @@
+/**
+ * A client's hooks (the Copilot SDK's `hooks: {onPreToolUse, …}`): one hook per event the SDK has a
+ * handler slot for, each answered by the client through `hooks.invoke`. They run where hook files' hooks
+ * run, with the same payload and the same reading of the answer (src/core/session-hooks.ts).
+ */
+import { HookSet } from "../hooks/hook-set.js";
+import type { HookEventName } from "../hooks/hook-schema.js";
+import { DEFAULT_HOOK_TIMEOUT_SEC } from "../hooks/load-hooks.js";
+
+/** The events the SDK dispatches to a handler; the others it answers with nothing, so they are not asked. */
+const CLIENT_HOOK_EVENTS: readonly HookEventName[] = [
+  "sessionStart",
+  "sessionEnd",
+  "userPromptSubmitted",
+  "preToolUse",
+  "postToolUse",
+  "postToolUseFailure",
+  "agentStop",
+  "errorOccurred",
+];
+
+/** The payload as the SDK's handlers read it: a tool's arguments as the object they are. */
+function clientInput(payload: Record<string, unknown>): Record<string, unknown> {
+  if (typeof payload.toolArgs !== "string") return payload;
+  try {
+    return { ...payload, toolArgs: JSON.parse(payload.toolArgs) as unknown };
+  } catch {
+    return payload;
+  }
+}
+
+export function clientHooks(invoke: (hookType: HookEventName, input: Record<string, unknown>) => Promise<unknown>, cwd: string): HookSet {
+  return new HookSet(
+    CLIENT_HOOK_EVENTS.map((event) => ({
+      event,
+      command: `the client's ${event} hook`,
+      timeoutMs: DEFAULT_HOOK_TIMEOUT_SEC * 1000,
+      source: { kind: "settings" as const, file: "the SDK client" },
+      invoke: (payload: Record<string, unknown>) => invoke(event, clientInput(payload)),
+    })),
+    cwd,
+  );
+}

@@ -1,0 +1,147 @@
+/**
+ * One session as a client sees it: its events go out as `session.event` notifications (in order, the
+ * engine's envelope as it is), and the engine's questions go to the client. Questions the SDK answers from
+ * the event itself (permission, client tools, forms) wait for its RPC; ask_user and plan approval are the
+ * SDK's own requests (`userInput.request`, `exitPlanMode.request`). Every question has a time limit, and a
+ * kind the client has no handler for gets the engine's headless answer (a permission is denied).
+ */
+import type { MessageConnection } from "vscode-jsonrpc";
+import type { AgentSession } from "../core/agent-session.js";
+import type { SessionEvent } from "../protocol/events/index.js";
+import type { InteractionKind, InteractionReply } from "../protocol/interactions.js";
+import { DeltaBatcher } from "./delta-batcher.js";
+import { planReply, userInputReply } from "./replies.js";
+
+/** One client connection, as its sessions see it. */
+export interface ClientLink {
+  readonly connection: MessageConnection;
+  alive: boolean;
+}
+
+/** What the client said it can answer, and whether it wants the streamed deltas. */
+export interface ClientAbilities {
+  streaming: boolean;
+  /** Subagents' deltas too (the SDK's includeSubAgentStreamingEvents, on unless turned off). */
+  subagentStreaming: boolean;
+  requestPermission: boolean;
+  requestUserInput: boolean;
+  requestElicitation: boolean;
+  requestExitPlanMode: boolean;
+}
+
+/** Sent only to a client that asked for streaming (the real runtime's `streaming` switch). */
+const STREAMED = new Set<string>(["assistant.message_delta", "assistant.reasoning_delta", "assistant.streaming_delta"]);
+
+/** What the engine is told when the client lets a question lapse. */
+const LAPSED: Record<InteractionKind, InteractionReply> = {
+  permission: { kind: "deny", message: "The client did not answer the permission request in time." },
+  user_input: { cancelled: true },
+  exit_plan_mode: { approved: false },
+  external_tool: { content: "The client did not run the tool in time.", success: false },
+  elicitation: { action: "cancel" },
+};
+
+const REQUESTED: Partial<Record<string, InteractionKind>> = {
+  "permission.requested": "permission",
+  "external_tool.requested": "external_tool",
+  "elicitation.requested": "elicitation",
+  "user_input.requested": "user_input",
+  "exit_plan_mode.requested": "exit_plan_mode",
+};
+
+export class ServedSession {
+  /** Set once the engine has opened it (events flow before that: session.start, session.resume). */
+  session: AgentSession | undefined;
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly outgoing = new DeltaBatcher((event) => {
+    if (this.client.alive) void this.client.connection.sendNotification("session.event", { sessionId: this.id, event }).catch(() => undefined);
+  });
+
+  constructor(
+    readonly id: string,
+    public client: ClientLink,
+    public abilities: ClientAbilities,
+    private readonly questionTimeoutMs: number,
+  ) {}
+
+  /** The interaction broker's question: can anyone answer this kind now? */
+  readonly canAnswer = (kind: InteractionKind): boolean => {
+    if (!this.client.alive) return false;
+    switch (kind) {
+      case "permission":
+        return this.abilities.requestPermission;
+      case "user_input":
+        return this.abilities.requestUserInput;
+      case "elicitation":
+        return this.abilities.requestElicitation;
+      case "exit_plan_mode":
+        return this.abilities.requestExitPlanMode;
+      case "external_tool":
+        return true;
+    }
+  };
+
+  readonly onEvent = (event: SessionEvent): void => {
+    const link = this.client;
+    if (!link.alive) return;
+    if (event.type.endsWith(".completed")) this.clearTimer((event.data as { requestId?: string }).requestId);
+    if (STREAMED.has(event.type) && (!this.abilities.streaming || (event.agentId !== undefined && !this.abilities.subagentStreaming))) return;
+    this.outgoing.push(forClient(event));
+    const kind = REQUESTED[event.type];
+    if (!kind) return;
+    const requestId = (event.data as { requestId: string }).requestId;
+    this.timers.set(requestId, setTimeout(() => this.answer(requestId, LAPSED[kind]), this.questionTimeoutMs).unref());
+    if (event.type === "user_input.requested") {
+      const { question, choices, allowFreeform } = event.data;
+      this.askClient(link, requestId, "userInput.request", { sessionId: this.id, question, choices, allowFreeform: allowFreeform ?? true }, userInputReply);
+    } else if (event.type === "exit_plan_mode.requested") {
+      const { summary, planContent, actions, recommendedAction } = event.data;
+      this.askClient(link, requestId, "exitPlanMode.request", { sessionId: this.id, summary, planContent, actions, recommendedAction }, planReply);
+    }
+  };
+
+  /** A hook the client answers (`hooks.invoke`): its `output`, or nothing when the client is gone. */
+  async invokeHook(hookType: string, input: Record<string, unknown>): Promise<unknown> {
+    const link = this.client;
+    if (!link.alive) return undefined;
+    const answer = (await link.connection.sendRequest("hooks.invoke", { sessionId: this.id, hookType, input })) as { output?: unknown } | null;
+    return answer?.output;
+  }
+
+  /** Hands the client's answer to the engine; an error message when no such question waits. */
+  answer(requestId: string, reply: InteractionReply): string | undefined {
+    this.clearTimer(requestId);
+    return this.session?.dispatch({ type: "respond", requestId, reply }) ?? "The session is not open.";
+  }
+
+  private askClient(link: ClientLink, requestId: string, method: string, params: object, read: (result: unknown) => InteractionReply): void {
+    link.connection.sendRequest(method, params).then(
+      (result) => this.answer(requestId, read(result)),
+      // No handler, a handler that threw, or the client went away: the question ends unanswered.
+      () => this.answer(requestId, read(undefined)),
+    );
+  }
+
+  private clearTimer(requestId: string | undefined): void {
+    if (requestId === undefined) return;
+    const timer = this.timers.get(requestId);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(requestId);
+  }
+
+  dispose(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+}
+
+/**
+ * The event as the client gets it. One change: the SDK's sendAndWait ignores a `session.idle` marked
+ * autopilot (the real runtime sends more idles while autopilot continues); this engine's idle comes once,
+ * when the whole run is over, so it is sent without the mark.
+ */
+function forClient(event: SessionEvent): SessionEvent {
+  if (event.type !== "session.idle" || event.data.mode !== "autopilot") return event;
+  const { mode: _autopilot, ...data } = event.data;
+  return { ...event, data };
+}

@@ -1,0 +1,219 @@
+/**
+ * The sessions of every client, over the engine: opened, resumed, listed and deleted through the
+ * SessionManager; every change a `dispatch`; the events the engine's own, forwarded by ServedSession. A
+ * client that goes away takes its sessions down cleanly. Loaded by the AgentServer in the background, so
+ * the handshake never waits for the engine.
+ */
+import type { SessionManager } from "../core/session-manager.js";
+import type { ProviderConfig } from "../config/provider-config.js";
+import { readEventLog } from "../session/event-log-reader.js";
+import type { SessionMethod } from "./agent-server.js";
+import { ServedSession, type ClientAbilities, type ClientLink } from "./served-session.js";
+import { clientHooks } from "./client-hooks.js";
+import { sessionInfo, matchesFilter } from "./session-info.js";
+import { sessionMethods } from "./session-methods.js";
+import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
+import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
+
+export interface SessionHostOptions extends SessionRequestDefaults {
+  manager: SessionManager;
+  /** The server's own endpoint, when it has one (models.list); sessions may bring theirs. */
+  defaultProvider?: ProviderConfig;
+  /** How long a question may wait for the client before it lapses. */
+  questionTimeoutMs: number;
+}
+
+/** How long an interrupted turn may take to end before its session is closed anyway. */
+const TURN_END_GRACE_MS = 5_000;
+
+function abilitiesOf(config: SessionConfig): ClientAbilities {
+  return {
+    streaming: config.streaming === true,
+    subagentStreaming: config.includeSubAgentStreamingEvents !== false,
+    requestPermission: config.requestPermission === true,
+    requestUserInput: config.requestUserInput === true,
+    requestElicitation: config.requestElicitation === true,
+    requestExitPlanMode: config.requestExitPlanMode === true,
+  };
+}
+
+type Handler = (link: ClientLink, params: unknown) => unknown;
+
+export class SessionHost {
+  readonly served = new Map<string, ServedSession>();
+  private readonly handlers: Record<SessionMethod, Handler>;
+
+  constructor(readonly options: SessionHostOptions) {
+    this.handlers = {
+      "models.list": () => this.models(),
+      "session.create": (link, params) => this.create(link, sessionConfigSchema.parse(params)),
+      "session.resume": (link, params) => this.resume(link, sessionConfigSchema.parse(params)),
+      "session.list": (_link, params) => this.list(listSchema.parse(params ?? {}).filter),
+      "session.getMetadata": async (_link, params) => {
+        const { sessionId } = sessionIdSchema.parse(params);
+        const found = (await this.manager.store.list()).find((metadata) => metadata.id === sessionId);
+        return found ? { session: sessionInfo(found) } : {};
+      },
+      "session.getLastId": async () => {
+        const [latest] = await this.manager.list();
+        return latest ? { sessionId: latest.id } : {};
+      },
+      "session.delete": async (_link, params) => {
+        const { sessionId } = sessionIdSchema.parse(params);
+        if (!this.manager.store.exists(sessionId)) return { success: false, error: `Session not found: ${sessionId}` };
+        await this.close(sessionId);
+        this.manager.delete(sessionId);
+        return { success: true };
+      },
+      "session.detach": (_link, params) => this.detach(params),
+      "session.destroy": (_link, params) => this.detach(params),
+      "session.getMessages": (_link, params) => {
+        const { sessionId } = sessionIdSchema.parse(params);
+        if (!this.manager.store.exists(sessionId)) throw new Error(`Session not found: ${sessionId}`);
+        return { events: readEventLog(this.manager.store.eventsFileOf(sessionId)).events };
+      },
+      ...sessionMethods((link, sessionId) => this.owned(link, sessionId)),
+    };
+  }
+
+  get manager(): SessionManager {
+    return this.options.manager;
+  }
+
+  handle(method: SessionMethod, link: ClientLink, params: unknown): unknown {
+    return this.handlers[method](link, params);
+  }
+
+  private async detach(params: unknown) {
+    await this.close(sessionIdSchema.parse(params).sessionId);
+    return { success: true };
+  }
+
+  /** A session this client holds; anything else is an error for the client. */
+  private owned(link: ClientLink, sessionId: string): ServedSession {
+    const served = this.served.get(sessionId);
+    if (!served?.session || served.client !== link) throw new Error(`Session not found for sessionId: ${sessionId}`);
+    return served;
+  }
+
+  /** The server's own endpoint's models (sessions with a BYOK provider name theirs when they are created). */
+  private async models() {
+    const config = this.options.defaultProvider;
+    if (!config) return { models: [] };
+    const listed = await this.options
+      .makeProvider(config)
+      .listModels?.()
+      .catch(() => undefined);
+    const limit = config.maxPromptTokens;
+    return {
+      models: (listed ?? [config.model]).map((id) => ({
+        id,
+        name: id,
+        capabilities: { supports: { vision: false, reasoningEffort: false }, limits: { max_context_window_tokens: limit, max_prompt_tokens: limit } },
+      })),
+    };
+  }
+
+  private async create(link: ClientLink, config: SessionConfig) {
+    if (this.served.has(config.sessionId) || this.manager.store.exists(config.sessionId)) {
+      throw new Error(`A session with id ${config.sessionId} already exists; resume it instead.`);
+    }
+    return this.open(link, config, undefined);
+  }
+
+  private async resume(link: ClientLink, config: SessionConfig) {
+    const open = this.served.get(config.sessionId);
+    if (open?.session) {
+      // Open in this process already: the new client takes it over (the old one, if still there, lets go).
+      if (open.client.alive && open.client !== link) throw new Error(`Session ${config.sessionId} is in use by another client.`);
+      open.client = link;
+      open.abilities = abilitiesOf(config);
+      return { sessionId: config.sessionId, workspacePath: open.session.dir, capabilities: capabilities(config) };
+    }
+    if (!this.manager.store.exists(config.sessionId)) throw new Error(`Session not found: ${config.sessionId}`);
+    return this.open(link, config, config.sessionId);
+  }
+
+  private async open(link: ClientLink, config: SessionConfig, resumeId: string | undefined) {
+    const request = sessionRequest(config, this.options);
+    const served = new ServedSession(config.sessionId, link, abilitiesOf(config), this.options.questionTimeoutMs);
+    this.served.set(config.sessionId, served);
+    try {
+      const { session } = await this.manager.openSession({
+        ...request,
+        ...(resumeId ? { resumeId, sessionId: undefined } : {}),
+        canAnswer: served.canAnswer,
+        listeners: [served.onEvent],
+        ...(config.hooks ? { hooks: clientHooks((hookType, input) => served.invokeHook(hookType, input), request.cwd ?? this.options.cwd) } : {}),
+      });
+      served.session = session;
+      session.subscribe((event) => {
+        if (event.type === "session.shutdown" && !event.agentId) this.forget(served);
+      });
+      if (config.agent) {
+        const problem = session.dispatch({ type: "select_agent", name: config.agent });
+        if (problem) throw new Error(problem);
+      }
+      if (!link.alive) await this.close(config.sessionId);
+      return { sessionId: session.id, workspacePath: session.dir, capabilities: capabilities(config) };
+    } catch (error) {
+      if (served.session) this.manager.close(served.session.id);
+      this.forget(served);
+      throw error;
+    }
+  }
+
+  private forget(served: ServedSession): void {
+    served.dispose();
+    if (this.served.get(served.id) === served) this.served.delete(served.id);
+  }
+
+  private async list(filter: Parameters<typeof matchesFilter>[1]) {
+    const all = await this.manager.list();
+    return { sessions: all.filter((metadata) => matchesFilter(metadata, filter)).map(sessionInfo) };
+  }
+
+  /**
+   * Shuts a session down (its log closed, its lock released) and waits for its end hooks. A turn still
+   * running is interrupted first and given a moment to end, so its log tells how it ended (abort).
+   */
+  async close(sessionId: string): Promise<void> {
+    const served = this.served.get(sessionId);
+    const session = served?.session ?? this.manager.get(sessionId);
+    if (!session) return;
+    if (session.busy) {
+      const idle = new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          off();
+          resolve();
+        };
+        const timer = setTimeout(done, TURN_END_GRACE_MS);
+        const off = session.subscribe((event) => {
+          if (event.type === "session.idle" && !event.agentId) done();
+        });
+      });
+      session.dispatch({ type: "interrupt" });
+      await idle;
+    }
+    this.manager.close(sessionId);
+    await session.whenEnded();
+    if (served) this.forget(served);
+  }
+
+  /** The client is gone: its questions lapse, its turns are interrupted, its sessions closed. */
+  async drop(link: ClientLink): Promise<void> {
+    const mine = [...this.served.values()].filter((served) => served.client === link);
+    await Promise.all(mine.map((served) => this.close(served.id)));
+  }
+
+  /** Every session of every client, shut down (SIGTERM, stdin closed, runtime.shutdown). */
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.served.keys()].map((id) => this.close(id)));
+    this.manager.closeAll();
+  }
+}
+
+function capabilities(config: SessionConfig) {
+  return { ui: { elicitation: config.requestElicitation === true } };
+}

@@ -1,0 +1,70 @@
+/**
+ * Which endpoint a client's session talks to. A session's BYOK `provider` wins over the server's
+ * environment and settings; it is resolved by the same rules as the command line (the same checks and
+ * defaults), as if its fields were the environment variables of their names.
+ */
+import { resolveProviderConfig, type ProviderConfig } from "../config/provider-config.js";
+import type { Settings } from "../config/settings.js";
+
+/** The SDK's ProviderConfig, as much of it as an OpenAI-compatible endpoint can use. */
+export interface ByokProvider {
+  type?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  bearerToken?: string;
+  headers?: Record<string, string>;
+  modelId?: string;
+  wireModel?: string;
+  maxPromptTokens?: number;
+  maxOutputTokens?: number;
+}
+
+export interface ProviderDefaults {
+  /** The server's --model, for sessions that name none. */
+  model?: string;
+  env: NodeJS.ProcessEnv;
+  settings: Settings;
+  settingsFile: string;
+}
+
+/** Variables a BYOK provider replaces wholesale, so nothing of the server's own endpoint leaks into it. */
+const ENDPOINT_VARIABLES = [
+  "OPENAI_BASE_URL",
+  "OPENAI_API_KEY",
+  "COPILOT_PROVIDER_BASE_URL",
+  "COPILOT_PROVIDER_API_KEY",
+  "COPILOT_PROVIDER_TYPE",
+  "COPILOT_PROVIDER_HEADERS",
+  "COPILOT_PROVIDER_MAX_PROMPT_TOKENS",
+  "COPILOT_PROVIDER_MAX_OUTPUT_TOKENS",
+];
+
+export type SessionProviderResult = { ok: true; config: ProviderConfig } | { ok: false; message: string };
+
+export function sessionProvider(request: { model?: string; provider?: ByokProvider }, defaults: ProviderDefaults): SessionProviderResult {
+  const byok = request.provider;
+  const model = request.model ?? byok?.wireModel ?? byok?.modelId ?? defaults.model;
+  if (!byok) return resolveProviderConfig({ flags: { model }, env: defaults.env, settings: defaults.settings, settingsFile: defaults.settingsFile });
+  if (byok.type !== undefined && byok.type !== "openai" && byok.type !== "azure") {
+    return { ok: false, message: `Provider type "${byok.type}" is not supported: agent speaks the OpenAI chat API (type "openai" or "azure").` };
+  }
+  if (!byok.baseUrl) return { ok: false, message: "The session's provider has no baseUrl." };
+  const env: NodeJS.ProcessEnv = { ...defaults.env };
+  for (const name of ENDPOINT_VARIABLES) delete env[name];
+  const key = byok.apiKey ?? byok.bearerToken;
+  Object.assign(env, {
+    OPENAI_BASE_URL: byok.baseUrl,
+    ...(key ? { OPENAI_API_KEY: key } : {}),
+    ...(byok.type ? { COPILOT_PROVIDER_TYPE: byok.type } : {}),
+    ...(byok.headers
+      ? {
+          COPILOT_PROVIDER_HEADERS: Object.entries(byok.headers)
+            .map(([name, value]) => `${name}: ${value}`)
+            .join("\n"),
+        }
+      : {}),
+    ...(byok.maxPromptTokens ? { COPILOT_PROVIDER_MAX_PROMPT_TOKENS: String(byok.maxPromptTokens) } : {}),
+    ...(byok.maxOutputTokens ? { COPILOT_PROVIDER_MAX_OUTPUT_TOKENS: String(byok.maxOutputTokens) } : {}),
+  });
+  return resolveProviderConfig({ flags: { model }, env, settings: defaults.settings, settingsFile: defaults.settingsFile });
+}

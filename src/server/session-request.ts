@@ -1,0 +1,78 @@
+/**
+ * A client's session configuration (session.create / session.resume) as the engine's open request: its
+ * endpoint and model, working directory, system message, tool filter, client tools, MCP servers and custom
+ * agents. Everything else the session is made of is the server's (its permission rules, settings, store).
+ */
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import type { ProviderConfig } from "../config/provider-config.js";
+import { createClientTool } from "../core/client-tools.js";
+import type { OpenSessionOptions, SessionPermissions } from "../core/open-session.js";
+import type { OpenRequest } from "../core/session-manager.js";
+import { sessionProvider, type ProviderDefaults } from "./session-provider.js";
+import type { CustomAgentConfig, SessionConfig } from "./wire.js";
+
+export interface SessionRequestDefaults {
+  cwd: string;
+  permissions: SessionPermissions;
+  mcp?: OpenSessionOptions["mcp"];
+  provider: ProviderDefaults;
+  makeProvider(config: ProviderConfig): OpenSessionOptions["provider"];
+}
+
+function workingDirectory(config: SessionConfig, fallback: string): string {
+  if (!config.workingDirectory) return fallback;
+  const dir = path.resolve(fallback, config.workingDirectory);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`The working directory ${dir} does not exist.`);
+  return dir;
+}
+
+function clientAgent(agent: CustomAgentConfig) {
+  return {
+    name: agent.name,
+    displayName: agent.displayName ?? agent.name,
+    description: agent.description ?? "",
+    ...(agent.tools ? { tools: agent.tools } : {}),
+    ...(agent.model ? { model: agent.model } : {}),
+    source: "user" as const,
+    systemPrompt: agent.prompt,
+    userInvocable: true,
+    modelInvocable: true,
+    file: `(client: ${agent.name})`,
+  };
+}
+
+/** The open request for a client's session; throws (a JSON-RPC error for the client) when it cannot be served. */
+export function sessionRequest(config: SessionConfig, defaults: SessionRequestDefaults): OpenRequest {
+  const resolved = sessionProvider({ model: config.model, provider: config.provider }, defaults.provider);
+  if (!resolved.ok) throw new Error(resolved.message);
+  const providerConfig = resolved.config;
+  const cwd = workingDirectory(config, defaults.cwd);
+  const { flags } = defaults.permissions;
+  const mcpServers = config.mcpServers && Object.keys(config.mcpServers).length > 0 ? JSON.stringify({ mcpServers: config.mcpServers }) : undefined;
+  const instructions = config.systemMessage?.content?.trim();
+  return {
+    sessionId: config.sessionId,
+    cwd,
+    providerConfig,
+    provider: defaults.makeProvider(providerConfig),
+    createProvider: (model, extra) =>
+      defaults.makeProvider({
+        ...providerConfig,
+        model,
+        ...(extra?.initiator ? { headers: { ...providerConfig.headers, "x-initiator": extra.initiator } } : {}),
+      }),
+    permissions: {
+      ...defaults.permissions,
+      flags: {
+        ...flags,
+        ...(config.availableTools ? { availableTools: config.availableTools } : {}),
+        ...(config.excludedTools ? { excludedTools: [...(flags.excludedTools ?? []), ...config.excludedTools] } : {}),
+      },
+    },
+    ...(mcpServers || defaults.mcp ? { mcp: { ...defaults.mcp, additional: [...(defaults.mcp?.additional ?? []), ...(mcpServers ? [mcpServers] : [])] } } : {}),
+    ...(instructions ? { extraInstructions: [{ path: "client:systemMessage", content: instructions }] } : {}),
+    ...(config.tools?.length ? { extraTools: config.tools.map((tool) => createClientTool(tool, { sessionId: config.sessionId, cwd })) } : {}),
+    ...(config.customAgents?.length ? { extraAgents: config.customAgents.map(clientAgent) } : {}),
+  };
+}

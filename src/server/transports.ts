@@ -1,0 +1,32 @@
+/**
+ * The two ways the SDK reaches the server, both Content-Length framed JSON-RPC (vscode-jsonrpc, the
+ * library the SDK itself uses): the process's stdin/stdout (`--stdio`, the SDK's default), or TCP
+ * (`--port N`, 0 for any free port), announced on stdout as the SDK expects ("listening on port N").
+ */
+import net from "node:net";
+import { createMessageConnection, SocketMessageReader, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node.js";
+import { CoalescingWritable } from "./coalescing-writable.js";
+import type { AgentServer } from "./agent-server.js";
+
+/** Serves the one client on stdin/stdout; resolves when it has gone (stdin closed) and its sessions are shut down. */
+export function serveStdio(server: AgentServer): Promise<void> {
+  const connection = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(new CoalescingWritable(process.stdout)));
+  return server.serve(connection, { needsToken: false });
+}
+
+/** Listens on 127.0.0.1; each connection is a client of its own. Resolves with the port once listening. */
+export function serveTcp(server: AgentServer, port: number, log: (message: string) => void): Promise<{ port: number; close(): void }> {
+  const listener = net.createServer((socket) => {
+    socket.setNoDelay(true);
+    const connection = createMessageConnection(new SocketMessageReader(socket), new StreamMessageWriter(new CoalescingWritable(socket)));
+    void server.serve(connection, { needsToken: true }).then(() => socket.destroy());
+    socket.on("error", (error) => log(`client connection: ${error.message}`));
+  });
+  return new Promise((resolve, reject) => {
+    listener.once("error", reject);
+    listener.listen(port, "127.0.0.1", () => {
+      const address = listener.address() as net.AddressInfo;
+      resolve({ port: address.port, close: () => listener.close() });
+    });
+  });
+}

@@ -1,0 +1,81 @@
+/**
+ * What the Copilot SDK sends, as much of it as the server reads (loose: the SDK sends many fields this
+ * agent has no use for, and newer SDKs add more).
+ */
+import { z } from "zod";
+
+const toolDeclaration = z.looseObject({
+  name: z.string(),
+  description: z.string().optional(),
+  parameters: z.record(z.string(), z.unknown()).optional(),
+  skipPermission: z.boolean().optional(),
+});
+
+const provider = z.looseObject({
+  type: z.string().optional(),
+  baseUrl: z.string().optional(),
+  apiKey: z.string().optional(),
+  bearerToken: z.string().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  modelId: z.string().optional(),
+  wireModel: z.string().optional(),
+  maxPromptTokens: z.number().optional(),
+  maxOutputTokens: z.number().optional(),
+});
+
+const customAgent = z.looseObject({
+  name: z.string(),
+  displayName: z.string().optional(),
+  description: z.string().optional(),
+  tools: z.array(z.string()).nullable().optional(),
+  prompt: z.string(),
+  model: z.string().optional(),
+});
+
+/** session.create and session.resume share the configuration. */
+export const sessionConfigSchema = z.looseObject({
+  sessionId: z.string(),
+  model: z.string().optional(),
+  provider: provider.optional(),
+  streaming: z.boolean().optional(),
+  includeSubAgentStreamingEvents: z.boolean().optional(),
+  systemMessage: z.looseObject({ mode: z.string().optional(), content: z.string().optional() }).optional(),
+  availableTools: z.array(z.string()).optional(),
+  excludedTools: z.array(z.string()).optional(),
+  tools: z.array(toolDeclaration).optional(),
+  mcpServers: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  customAgents: z.array(customAgent).optional(),
+  agent: z.string().optional(),
+  workingDirectory: z.string().optional(),
+  requestPermission: z.boolean().optional(),
+  requestUserInput: z.boolean().optional(),
+  requestElicitation: z.boolean().optional(),
+  requestExitPlanMode: z.boolean().optional(),
+  hooks: z.boolean().optional(),
+  disableResume: z.boolean().optional(),
+});
+export type SessionConfig = z.infer<typeof sessionConfigSchema>;
+export type CustomAgentConfig = z.infer<typeof customAgent>;
+
+export const sendSchema = z.looseObject({
+  sessionId: z.string(),
+  prompt: z.string(),
+  source: z.string().optional(),
+  attachments: z.array(z.looseObject({ type: z.string(), path: z.string().optional(), displayName: z.string().optional() })).optional(),
+  mode: z.enum(["enqueue", "immediate"]).optional(),
+  agentMode: z.string().optional(),
+});
+
+export const sessionIdSchema = z.looseObject({ sessionId: z.string() });
+
+export const pendingToolCallSchema = z.looseObject({
+  sessionId: z.string(),
+  requestId: z.string(),
+  result: z.unknown().optional(),
+  error: z.unknown().optional(),
+});
+export const pendingAnswerSchema = z.looseObject({ sessionId: z.string(), requestId: z.string(), result: z.unknown() });
+
+export const listSchema = z.looseObject({
+  filter: z.looseObject({ cwd: z.string().optional(), gitRoot: z.string().optional(), branch: z.string().optional() }).optional(),
+});

@@ -1,0 +1,70 @@
+/**
+ * The real Copilot SDK (@github/copilot-sdk) pointed at the real built bin/agent.js: a hermetic
+ * environment (AGENT_HOME and HOME in a temp dir, no endpoint in the environment: each session brings its
+ * BYOK provider), and helpers to wait on session events instead of sleeping.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { CopilotClient, RuntimeConnection, type CopilotSession, type SessionEvent } from "@github/copilot-sdk";
+import { AGENT_BIN } from "./run-agent.js";
+
+export interface SdkWorld {
+  home: string;
+  cwd: string;
+  env: Record<string, string>;
+  client(options?: { args?: string[]; tcp?: boolean }): CopilotClient;
+  cleanup(): void;
+}
+
+export function sdkWorld(extraEnv: Record<string, string> = {}): SdkWorld {
+  const root = mkdtempSync(path.join(os.tmpdir(), "agent-sdk-"));
+  const home = path.join(root, "home");
+  const cwd = path.join(root, "work");
+  for (const dir of [home, cwd]) rmSync(dir, { recursive: true, force: true });
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: home, AGENT_HOME: home, LANG: "C.UTF-8", ...extraEnv };
+  const clients: CopilotClient[] = [];
+  return {
+    home,
+    cwd,
+    env,
+    client: ({ args = [], tcp = false } = {}) => {
+      const connection = tcp ? RuntimeConnection.forTcp({ path: AGENT_BIN, args, env }) : RuntimeConnection.forStdio({ path: AGENT_BIN, args, env });
+      const client = new CopilotClient({ connection, workingDirectory: cwd });
+      clients.push(client);
+      return client;
+    },
+    cleanup: () => {
+      for (const client of clients) void client.forceStop().catch(() => undefined);
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A BYOK provider for the scripted server. */
+export function scriptedProvider(baseUrl: string) {
+  return { type: "openai" as const, baseUrl, apiKey: "test-key" };
+}
+
+/** Resolves with the first event of this type (and matching `where`) the session emits from now on. */
+export function nextEvent<T extends SessionEvent["type"]>(
+  session: CopilotSession,
+  type: T,
+  where: (event: Extract<SessionEvent, { type: T }>) => boolean = () => true,
+): Promise<Extract<SessionEvent, { type: T }>> {
+  return new Promise((resolve) => {
+    const off = session.on((event) => {
+      if (event.type === type && where(event as Extract<SessionEvent, { type: T }>)) {
+        off();
+        resolve(event as Extract<SessionEvent, { type: T }>);
+      }
+    });
+  });
+}
+
+/** Every event the session emits from now on, in order. */
+export function recordEvents(session: CopilotSession): SessionEvent[] {
+  const events: SessionEvent[] = [];
+  session.on((event) => void events.push(event));
+  return events;
+}
