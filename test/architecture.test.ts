@@ -52,7 +52,7 @@ const layers: Record<string, readonly string[]> = {
   core: ["protocol", "util", "provider", "config", "session", "permissions", "tools", "hooks", "mcp"],
   ui: ["protocol", "util", "core", "session", "config"],
   acp: ["protocol", "util", "config", "session", "core"],
-  server: ["protocol", "util", "config", "session", "core", "hooks", "mcp"],
+  server: ["protocol", "util", "provider", "config", "session", "core", "hooks", "mcp"],
   cli: ["protocol", "util", "provider", "config", "session", "permissions", "tools", "hooks", "mcp", "core", "ui", "acp", "server"],
 };
 

@@ -7,6 +7,7 @@ import { stdioStream } from "../acp/stdio.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import { bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
+import { sessionProviders } from "../provider/session-providers.js";
 import { ExitCode } from "./exit-codes.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
 
@@ -42,13 +43,7 @@ export async function runAcp(options: CliOptions): Promise<number> {
       store: value.store,
       agentHome: value.agentHome,
       cwd: options.cwd,
-      provider: createOpenAIChatProvider(value.providerConfig),
-      createProvider: (model, extra) =>
-        createOpenAIChatProvider({
-          ...value.providerConfig,
-          model,
-          ...(extra?.initiator ? { headers: { ...value.providerConfig.headers, "x-initiator": extra.initiator } } : {}),
-        }),
+      ...sessionProviders(value.providerConfig, createOpenAIChatProvider),
       providerConfig: value.providerConfig,
       mode: options.mode,
       maxAutopilotContinues: value.maxAutopilotContinues,

@@ -6,6 +6,7 @@ import { adviceText } from "./permission-advice-text.js";
 import type { AgentSession } from "../core/agent-session.js";
 import type { RunResult } from "../protocol/commands.js";
 import { createOpenAIChatProvider } from "../provider/openai-chat.js";
+import { sessionProviders } from "../provider/session-providers.js";
 import { bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
@@ -123,13 +124,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         store: value.store,
         agentHome: value.agentHome,
         cwd: options.cwd,
-        provider: createOpenAIChatProvider(value.providerConfig),
-        createProvider: (model, extra) =>
-          createOpenAIChatProvider({
-            ...value.providerConfig,
-            model,
-            ...(extra?.initiator ? { headers: { ...value.providerConfig.headers, "x-initiator": extra.initiator } } : {}),
-          }),
+        ...sessionProviders(value.providerConfig, createOpenAIChatProvider),
         providerConfig: value.providerConfig,
         mode: options.mode,
         ...(options.autoAcceptPlan ? { autoAcceptPlan: true } : {}),

@@ -13,6 +13,7 @@ import type { HookSet } from "../hooks/hook-set.js";
 import type { Bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { asFleetInput } from "./fleet-input.js";
+import { sessionProviders } from "../provider/session-providers.js";
 
 export class TuiSessionHost implements SessionHost {
   private current: AgentSession | undefined;
@@ -86,10 +87,7 @@ export class TuiSessionHost implements SessionHost {
       store: boot.store,
       agentHome: boot.agentHome,
       cwd: options.cwd,
-      provider: createOpenAIChatProvider(config),
-      // A subagent's requests say so (x-initiator), in the TUI as in -p.
-      createProvider: (model, extra) =>
-        createOpenAIChatProvider({ ...config, model, ...(extra?.initiator ? { headers: { ...config.headers, "x-initiator": extra.initiator } } : {}) }),
+      ...sessionProviders(config, createOpenAIChatProvider),
       providerConfig: config,
       mode: options.mode,
       maxAutopilotContinues: boot.maxAutopilotContinues,

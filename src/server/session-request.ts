@@ -6,6 +6,7 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { ProviderConfig } from "../config/provider-config.js";
+import { sessionProviders } from "../provider/session-providers.js";
 import { createClientTool } from "../core/client-tools.js";
 import type { OpenSessionOptions, SessionPermissions } from "../core/open-session.js";
 import type { OpenRequest } from "../core/session-manager.js";
@@ -55,13 +56,7 @@ export function sessionRequest(config: SessionConfig, defaults: SessionRequestDe
     sessionId: config.sessionId,
     cwd,
     providerConfig,
-    provider: defaults.makeProvider(providerConfig),
-    createProvider: (model, extra) =>
-      defaults.makeProvider({
-        ...providerConfig,
-        model,
-        ...(extra?.initiator ? { headers: { ...providerConfig.headers, "x-initiator": extra.initiator } } : {}),
-      }),
+    ...sessionProviders(providerConfig, defaults.makeProvider),
     permissions: {
       ...defaults.permissions,
       flags: {
