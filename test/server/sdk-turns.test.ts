@@ -1,0 +1,61 @@
+/**
+ * How turns end for an SDK client, through the real Copilot SDK and the real bin/agent.js: a prompt queued
+ * behind a running one waits for its own answer, questions end with the turn that asked them, and a
+ * resumed session with nobody to approve is refused at once.
+ */
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
+import { nextEvent, scriptedProvider, sdkWorld, type SdkWorld } from "../support/sdk-client.js";
+
+let server: ScriptedServer;
+let world: SdkWorld;
+
+beforeEach(async () => {
+  server = await startScriptedServer();
+  world = sdkWorld();
+  mkdirSync(world.cwd, { recursive: true });
+});
+
+afterEach(async () => {
+  world.cleanup();
+  await server.close();
+});
+
+/** A promise and the function that settles it. */
+function gate(): { opened: Promise<void>; open(): void } {
+  let open = () => undefined as void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+describe("SDK turns", () => {
+  it("resolves a sendAndWait queued behind a running prompt with its own answer, not the running one's", async () => {
+    const marker = path.join(world.cwd, "first.txt");
+    server.enqueue(toolCall("bash", { command: `touch ${marker}`, description: "marker" }), text("First answer."), text("Second answer."));
+    const approval = gate();
+    const client = world.client();
+    const session = await client.createSession({
+      provider: scriptedProvider(server.baseUrl),
+      model: "scripted-model",
+      // The first prompt waits on this approval, so the second is sure to be queued behind it.
+      onPermissionRequest: async () => {
+        await approval.opened;
+        return { kind: "approve-once" };
+      },
+    });
+    const asked = nextEvent(session, "permission.requested");
+    await session.send({ prompt: "one" });
+    await asked;
+    const queued = nextEvent(session, "pending_messages.modified");
+    const second = session.sendAndWait({ prompt: "two", mode: "enqueue" });
+    await queued;
+    approval.open();
+    expect((await second)?.data.content).toBe("Second answer.");
+    expect(existsSync(marker)).toBe(true);
+    await client.stop();
+  });
+});
