@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { approveAll } from "@github/copilot-sdk";
 import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
 import { nextEvent, scriptedProvider, sdkWorld, type SdkWorld } from "../support/sdk-client.js";
 
@@ -57,5 +58,31 @@ describe("SDK turns", () => {
     expect((await second)?.data.content).toBe("Second answer.");
     expect(existsSync(marker)).toBe(true);
     await client.stop();
+  });
+
+  it("after a resume without a permission handler, leaves the request to the application, which answers it by RPC", async () => {
+    // The SDK then sends requestPermission: true but answers nothing itself ("left pending for the consumer to
+    // resolve via the pending permission RPC"): the server cannot tell, so the application's own answer must work.
+    const marker = path.join(world.cwd, "resumed.txt");
+    server.enqueue(text("Started."), toolCall("bash", { command: `touch ${marker}`, description: "marker" }), text("Refused, fine."));
+    const first = world.client();
+    const created = await first.createSession({ provider: scriptedProvider(server.baseUrl), model: "scripted-model", onPermissionRequest: approveAll });
+    await created.sendAndWait({ prompt: "start" });
+    await first.stop();
+
+    const second = world.client();
+    const session = await second.resumeSession(created.sessionId, { provider: scriptedProvider(server.baseUrl), model: "scripted-model" });
+    session.on("permission.requested", (event) => {
+      void session.rpc.permissions.handlePendingPermissionRequest({
+        requestId: event.data.requestId,
+        result: { kind: "reject", feedback: "not from this app" },
+      });
+    });
+    const started = Date.now();
+    expect((await session.sendAndWait({ prompt: "touch it" }))?.data.content).toBe("Refused, fine.");
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(existsSync(marker)).toBe(false);
+    expect(JSON.stringify(server.completionRequests.at(-1)?.body.messages)).toContain("not from this app");
+    await second.stop();
   });
 });
