@@ -144,7 +144,9 @@ export class SessionHost {
         ...(resumeId ? { resumeId, sessionId: undefined } : {}),
         canAnswer: served.canAnswer,
         listeners: [served.onEvent],
-        ...(config.hooks ? { hooks: clientHooks((hookType, input) => served.invokeHook(hookType, input), request.cwd ?? this.options.cwd) } : {}),
+        ...(config.hooks
+          ? { hooks: clientHooks((hookType, input, signal) => served.invokeHook(hookType, input, signal), request.cwd ?? this.options.cwd) }
+          : {}),
       });
       served.session = session;
       session.subscribe((event) => {

@@ -6,7 +6,8 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { approveAll } from "@github/copilot-sdk";
+import { approveAll, type CopilotClient } from "@github/copilot-sdk";
+import { Trace, type MessageConnection } from "vscode-jsonrpc";
 import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
 import { nextEvent, scriptedProvider, sdkWorld, type SdkWorld } from "../support/sdk-client.js";
 
@@ -31,6 +32,19 @@ function gate(): { opened: Promise<void>; open(): void } {
     open = resolve;
   });
   return { opened, open };
+}
+
+/** Resolves when the client receives `$/cancelRequest` (read from its connection's trace: the SDK exposes no hook for it). */
+async function cancelReceived(client: CopilotClient): Promise<void> {
+  await client.start();
+  const { connection } = client as unknown as { connection: MessageConnection };
+  return new Promise((resolve) => {
+    void connection.trace(Trace.Messages, {
+      log: (message: string) => {
+        if (message.includes("$/cancelRequest")) resolve();
+      },
+    });
+  });
 }
 
 describe("SDK turns", () => {
@@ -84,5 +98,36 @@ describe("SDK turns", () => {
     expect(existsSync(marker)).toBe(false);
     expect(JSON.stringify(server.completionRequests.at(-1)?.body.messages)).toContain("not from this app");
     await second.stop();
+  });
+
+  it("interrupting a turn that waits on the client's user-input handler ends the turn at once and withdraws the request", async () => {
+    server.enqueue(toolCall("ask_user", { question: "Which colour?", choices: ["red", "blue"] }), text("Fresh start."));
+    const asked = gate();
+    const late = gate();
+    const client = world.client();
+    const cancelled = cancelReceived(client);
+    const session = await client.createSession({
+      provider: scriptedProvider(server.baseUrl),
+      model: "scripted-model",
+      onPermissionRequest: approveAll,
+      onUserInputRequest: async () => {
+        asked.open();
+        await late.opened;
+        return { answer: "crimson, too late", wasFreeform: true };
+      },
+    });
+    const idle = nextEvent(session, "session.idle");
+    const completed = nextEvent(session, "user_input.completed");
+    await session.send({ prompt: "pick" });
+    await asked.opened;
+    await session.abort();
+    expect((await idle).data.aborted).toBe(true);
+    expect((await completed).data.answer).toBeUndefined();
+    await cancelled;
+    // The user answers anyway, too late: nothing changes, and the next prompt starts clean.
+    late.open();
+    expect((await session.sendAndWait({ prompt: "again" }))?.data.content).toBe("Fresh start.");
+    expect(JSON.stringify(server.completionRequests.at(-1)?.body.messages)).not.toContain("crimson");
+    await client.stop();
   });
 });
