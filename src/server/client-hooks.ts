@@ -41,3 +41,14 @@ export function clientHooks(invoke: (hookType: HookEventName, input: Record<stri
     cwd,
   );
 }
+
+/** The hook files' hooks and the client's, as one set: every hook of an event runs, the files' first. */
+export function combineHooks(cwd: string, ...sets: (HookSet | undefined)[]): HookSet | undefined {
+  const present = sets.filter((set): set is HookSet => set !== undefined);
+  if (present.length <= 1) return present[0];
+  return new HookSet(
+    present.flatMap((set) => set.definitions),
+    cwd,
+    present.flatMap((set) => set.problems),
+  );
+}

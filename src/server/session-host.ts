@@ -6,10 +6,11 @@
  */
 import type { SessionManager } from "../core/session-manager.js";
 import type { ProviderConfig } from "../config/provider-config.js";
+import type { HookSet } from "../hooks/hook-set.js";
 import { readEventLog } from "../session/event-log-reader.js";
 import type { SessionMethod } from "./agent-server.js";
 import { ServedSession, type ClientAbilities, type ClientLink } from "./served-session.js";
-import { clientHooks } from "./client-hooks.js";
+import { clientHooks, combineHooks } from "./client-hooks.js";
 import { sessionInfo, matchesFilter } from "./session-info.js";
 import { sessionMethods } from "./session-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
@@ -21,6 +22,8 @@ export interface SessionHostOptions extends SessionRequestDefaults {
   defaultProvider?: ProviderConfig;
   /** How long a question may wait for the client before it lapses. */
   questionTimeoutMs: number;
+  /** The hook files' hooks for a session in this directory (the user's always, the repository's if trusted). */
+  fileHooks?(cwd: string): HookSet | undefined;
 }
 
 /** How long an interrupted turn may take to end before its session is closed anyway. */
@@ -138,15 +141,20 @@ export class SessionHost {
     const request = sessionRequest(config, this.options);
     const served = new ServedSession(config.sessionId, link, abilitiesOf(config), this.options.questionTimeoutMs);
     this.served.set(config.sessionId, served);
+    const cwd = request.cwd ?? this.options.cwd;
     try {
+      // The SDK's enableFileHooks: false (its "empty" mode) keeps hook files out; the client's hooks still run.
+      const hooks = combineHooks(
+        cwd,
+        config.enableFileHooks === false ? undefined : this.options.fileHooks?.(cwd),
+        config.hooks ? clientHooks((hookType, input, signal) => served.invokeHook(hookType, input, signal), cwd) : undefined,
+      );
       const { session } = await this.manager.openSession({
         ...request,
         ...(resumeId ? { resumeId, sessionId: undefined } : {}),
         canAnswer: served.canAnswer,
         listeners: [served.onEvent],
-        ...(config.hooks
-          ? { hooks: clientHooks((hookType, input, signal) => served.invokeHook(hookType, input, signal), request.cwd ?? this.options.cwd) }
-          : {}),
+        ...(hooks ? { hooks } : {}),
       });
       served.session = session;
       session.subscribe((event) => {
