@@ -11,6 +11,7 @@ import { readEventLog } from "../session/event-log-reader.js";
 import type { SessionMethod } from "./agent-server.js";
 import { ServedSession, type ClientAbilities, type ClientLink } from "./served-session.js";
 import { clientHooks, combineHooks } from "./client-hooks.js";
+import { followLifecycle, type Announce } from "./lifecycle.js";
 import { sessionInfo, matchesFilter } from "./session-info.js";
 import { sessionMethods } from "./session-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
@@ -45,6 +46,8 @@ type Handler = (link: ClientLink, params: unknown) => unknown;
 export class SessionHost {
   readonly served = new Map<string, ServedSession>();
   private readonly handlers: Record<SessionMethod, Handler>;
+  /** Where session.lifecycle notifications go (the AgentServer sends them to every client). */
+  private announce: Announce = () => undefined;
 
   constructor(readonly options: SessionHostOptions) {
     this.handlers = {
@@ -66,6 +69,7 @@ export class SessionHost {
         if (!this.manager.store.exists(sessionId)) return { success: false, error: `Session not found: ${sessionId}` };
         await this.close(sessionId);
         this.manager.delete(sessionId);
+        this.announce({ type: "session.deleted", sessionId });
         return { success: true };
       },
       "session.detach": (_link, params) => this.detach(params),
@@ -81,6 +85,10 @@ export class SessionHost {
 
   get manager(): SessionManager {
     return this.options.manager;
+  }
+
+  onLifecycle(announce: Announce): void {
+    this.announce = announce;
   }
 
   handle(method: SessionMethod, link: ClientLink, params: unknown): unknown {
@@ -151,7 +159,7 @@ export class SessionHost {
       );
       const { session } = await this.manager.openSession({
         ...request,
-        ...(resumeId ? { resumeId, sessionId: undefined } : {}),
+        ...(resumeId ? { resumeId, sessionId: undefined, ...(config.disableResume ? { silentResume: true } : {}) } : {}),
         canAnswer: served.canAnswer,
         listeners: [served.onEvent],
         ...(hooks ? { hooks } : {}),
@@ -164,6 +172,7 @@ export class SessionHost {
         const problem = session.dispatch({ type: "select_agent", name: config.agent });
         if (problem) throw new Error(problem);
       }
+      session.subscribe(await followLifecycle(session, resumeId === undefined, (notification) => this.announce(notification)));
       if (!link.alive) await this.close(config.sessionId);
       return { sessionId: session.id, workspacePath: session.dir, capabilities: capabilities(config) };
     } catch (error) {
