@@ -12,6 +12,11 @@ import { defaultRetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
 import { SessionHost } from "../server/session-host.js";
 import { bootstrapServer } from "./bootstrap.js";
+import { anyHooksConfigured } from "./hook-files-present.js";
+import { hookConfig } from "./session-hook-config.js";
+import { configFilePath } from "../config/folder-trust.js";
+import { HookSet } from "../hooks/hook-set.js";
+import type { Settings } from "../config/settings.js";
 import { adviceText } from "./permission-advice-text.js";
 import { parseCommandLine } from "./program.js";
 
@@ -46,7 +51,23 @@ export async function loadSessionHost(args: readonly string[]): Promise<SessionH
     makeProvider: (config) => createOpenAIChatProvider(config),
     ...(value.providerConfig ? { defaultProvider: value.providerConfig } : {}),
     questionTimeoutMs: QUESTION_TIMEOUT_MS,
+    fileHooks: (cwd) => fileHooks({ agentHome: value.agentHome, cwd, settings: value.settings, enabled: options.hooks }),
   });
+}
+
+/**
+ * A session's hook files, as -p loads them: the user's and settings' always, the repository's only in a
+ * trusted folder (nobody can be asked here). Left out, they are named in a warning the client receives.
+ */
+function fileHooks(input: { agentHome: string; cwd: string; settings: Settings; enabled: boolean }): HookSet | undefined {
+  if (!input.enabled || !anyHooksConfigured(input.agentHome, input.cwd, input.settings)) return undefined;
+  const config = hookConfig(input);
+  const loaded = config.load(config.trusted);
+  if (config.repoFiles.length === 0 || config.trusted) return loaded;
+  const note =
+    `${config.repoFiles.join(", ")}: this folder is not trusted, so its repository hooks do not run. ` +
+    `To trust it, add "${input.cwd}" to "trustedFolders" in ${configFilePath(input.agentHome)}.`;
+  return new HookSet(loaded?.definitions ?? [], input.cwd, [...(loaded?.problems ?? []), note]);
 }
 
 /** Stands in for the manager's default endpoint, which a server never uses: each session names its own. */

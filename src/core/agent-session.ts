@@ -440,7 +440,9 @@ export class AgentSession {
     });
   }
 
+  /** Idle means nothing left to do (the SDK's sendAndWait waits for it): a queued prompt about to run defers it. */
   private emitIdle(aborted: boolean): void {
+    if (this.runtime.queue.length > 0 && !this.runtime.queue.isPaused) return;
     this.options.sink.emit("session.idle", { backgroundTasks: this.options.backgroundTasks(), ...(aborted ? { aborted: true } : {}), mode: this.preset.mode });
   }
 

@@ -68,6 +68,8 @@ export interface OpenSessionOptions {
   customInstructions: boolean;
   /** Resume this existing session instead of creating one. */
   resumeId?: string;
+  /** Resume without a session.resume event (a client's reconnect: the SDK's suppressResumeEvent). */
+  silentResume?: boolean;
   /** The id for a new session (a client may choose it); a fresh UUID when absent. */
   sessionId?: string;
   /**
@@ -344,15 +346,17 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
   }
 
   const unanswered = conversation.unansweredToolCalls();
-  sink.emit("session.resume", {
-    resumeTime: now,
-    eventCount: log.events.length + log.unknownEvents,
-    eventsFileSizeBytes: log.fileSizeBytes,
-    selectedModel: provider.model,
-    context,
-    ...(log.skipped.length > 0 ? { skippedLines: log.skipped.length } : {}),
-    ...(unanswered.length > 0 ? { repairedToolCalls: unanswered.length } : {}),
-  });
+  if (!options.silentResume) {
+    sink.emit("session.resume", {
+      resumeTime: now,
+      eventCount: log.events.length + log.unknownEvents,
+      eventsFileSizeBytes: log.fileSizeBytes,
+      selectedModel: provider.model,
+      context,
+      ...(log.skipped.length > 0 ? { skippedLines: log.skipped.length } : {}),
+      ...(unanswered.length > 0 ? { repairedToolCalls: unanswered.length } : {}),
+    });
+  }
   mcp?.start();
   for (const call of unanswered) {
     sink.emit("tool.execution_complete", {

@@ -12,6 +12,7 @@ export type OpenRequest = Partial<
   Pick<
     OpenSessionOptions,
     | "resumeId"
+    | "silentResume"
     | "sessionId"
     | "name"
     | "listeners"

@@ -8,6 +8,7 @@
 import type { MessageConnection } from "vscode-jsonrpc";
 import { ResponseError } from "vscode-jsonrpc";
 import type { ClientLink } from "./served-session.js";
+import type { LifecycleNotification } from "./lifecycle.js";
 import type { SessionHost } from "./session-host.js";
 
 export const PROTOCOL_VERSION = 3;
@@ -53,13 +54,25 @@ export interface AgentServerOptions {
 
 export class AgentServer {
   private readonly links = new Set<ClientLink>();
+  /** The clients past the handshake's token check: they hear every session's lifecycle. */
+  private readonly admitted = new Set<ClientLink>();
   private loaded: SessionHost | undefined;
 
   constructor(private readonly options: AgentServerOptions) {}
 
   private async host(): Promise<SessionHost> {
-    this.loaded ??= await this.options.host();
+    if (!this.loaded) {
+      const host = await this.options.host();
+      host.onLifecycle((notification) => this.broadcast(notification));
+      this.loaded = host;
+    }
     return this.loaded;
+  }
+
+  private broadcast(notification: LifecycleNotification): void {
+    for (const link of this.admitted) {
+      if (link.alive) void link.connection.sendNotification("session.lifecycle", notification).catch(() => undefined);
+    }
   }
 
   /** Serves one client until its connection closes; resolves once its sessions are shut down. */
@@ -67,6 +80,7 @@ export class AgentServer {
     const link: ClientLink = { connection, alive: true };
     this.links.add(link);
     let authenticated = !options.needsToken || this.options.connectionToken === undefined;
+    if (authenticated) this.admitted.add(link);
     const guard =
       <P, R>(handler: (params: P) => R | Promise<R>) =>
       async (params: P): Promise<R> => {
@@ -78,6 +92,7 @@ export class AgentServer {
         throw new ResponseError(AUTHENTICATION_FAILED, "AUTHENTICATION_FAILED");
       }
       authenticated = true;
+      this.admitted.add(link);
       return { ok: true, protocolVersion: PROTOCOL_VERSION, version: this.options.version, taskKinds: [] };
     });
     connection.onRequest(
@@ -117,6 +132,7 @@ export class AgentServer {
 
   /** The client is gone: its questions lapse, its turns are interrupted, its sessions closed. */
   private async drop(link: ClientLink): Promise<void> {
+    this.admitted.delete(link);
     if (!this.links.delete(link)) return;
     link.alive = false;
     await this.loaded?.drop(link);

@@ -29,15 +29,26 @@ function clientInput(payload: Record<string, unknown>): Record<string, unknown> 
   }
 }
 
-export function clientHooks(invoke: (hookType: HookEventName, input: Record<string, unknown>) => Promise<unknown>, cwd: string): HookSet {
+export function clientHooks(invoke: (hookType: HookEventName, input: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>, cwd: string): HookSet {
   return new HookSet(
     CLIENT_HOOK_EVENTS.map((event) => ({
       event,
       command: `the client's ${event} hook`,
       timeoutMs: DEFAULT_HOOK_TIMEOUT_SEC * 1000,
       source: { kind: "settings" as const, file: "the SDK client" },
-      invoke: (payload: Record<string, unknown>) => invoke(event, clientInput(payload)),
+      invoke: (payload: Record<string, unknown>, signal?: AbortSignal) => invoke(event, clientInput(payload), signal),
     })),
     cwd,
+  );
+}
+
+/** The hook files' hooks and the client's, as one set: every hook of an event runs, the files' first. */
+export function combineHooks(cwd: string, ...sets: (HookSet | undefined)[]): HookSet | undefined {
+  const present = sets.filter((set): set is HookSet => set !== undefined);
+  if (present.length <= 1) return present[0];
+  return new HookSet(
+    present.flatMap((set) => set.definitions),
+    cwd,
+    present.flatMap((set) => set.problems),
   );
 }

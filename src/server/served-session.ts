@@ -5,7 +5,7 @@
  * SDK's own requests (`userInput.request`, `exitPlanMode.request`). Every question has a time limit, and a
  * kind the client has no handler for gets the engine's headless answer (a permission is denied).
  */
-import type { MessageConnection } from "vscode-jsonrpc";
+import { CancellationTokenSource, type MessageConnection } from "vscode-jsonrpc";
 import type { AgentSession } from "../core/agent-session.js";
 import type { SessionEvent } from "../protocol/events/index.js";
 import type { InteractionKind, InteractionReply } from "../protocol/interactions.js";
@@ -53,6 +53,8 @@ export class ServedSession {
   /** Set once the engine has opened it (events flow before that: session.start, session.resume). */
   session: AgentSession | undefined;
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Our own requests to the client still out (userInput.request, exitPlanMode.request), by the question's id. */
+  private readonly asked = new Map<string, CancellationTokenSource>();
   private readonly outgoing = new DeltaBatcher((event) => {
     if (this.client.alive) void this.client.connection.sendNotification("session.event", { sessionId: this.id, event }).catch(() => undefined);
   });
@@ -84,7 +86,12 @@ export class ServedSession {
   readonly onEvent = (event: SessionEvent): void => {
     const link = this.client;
     if (!link.alive) return;
-    if (event.type.endsWith(".completed")) this.clearTimer((event.data as { requestId?: string }).requestId);
+    if (event.type.endsWith(".completed")) {
+      // Answered, lapsed or ended with the turn (an abort): the client's request, if one is still out, is withdrawn.
+      const { requestId } = event.data as { requestId?: string };
+      this.clearTimer(requestId);
+      this.withdraw(requestId);
+    }
     if (STREAMED.has(event.type) && (!this.abilities.streaming || (event.agentId !== undefined && !this.abilities.subagentStreaming))) return;
     this.outgoing.push(forClient(event));
     const kind = REQUESTED[event.type];
@@ -101,11 +108,20 @@ export class ServedSession {
   };
 
   /** A hook the client answers (`hooks.invoke`): its `output`, or nothing when the client is gone. */
-  async invokeHook(hookType: string, input: Record<string, unknown>): Promise<unknown> {
+  async invokeHook(hookType: string, input: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
     const link = this.client;
-    if (!link.alive) return undefined;
-    const answer = (await link.connection.sendRequest("hooks.invoke", { sessionId: this.id, hookType, input })) as { output?: unknown } | null;
-    return answer?.output;
+    if (!link.alive || signal?.aborted) return undefined;
+    // An interrupted turn does not wait for the hook (the runner races the signal); the client is told to stop.
+    const cancel = new CancellationTokenSource();
+    const onAbort = () => cancel.cancel();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const answer = (await link.connection.sendRequest("hooks.invoke", { sessionId: this.id, hookType, input }, cancel.token)) as { output?: unknown } | null;
+      return answer?.output;
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+      cancel.dispose();
+    }
   }
 
   /** Hands the client's answer to the engine; an error message when no such question waits. */
@@ -115,11 +131,29 @@ export class ServedSession {
   }
 
   private askClient(link: ClientLink, requestId: string, method: string, params: object, read: (result: unknown) => InteractionReply): void {
-    link.connection.sendRequest(method, params).then(
-      (result) => this.answer(requestId, read(result)),
+    const cancel = new CancellationTokenSource();
+    this.asked.set(requestId, cancel);
+    const settle = (result: unknown) => {
+      // A late answer to a question that already ended (the turn was interrupted, it lapsed) is dropped here.
+      if (this.asked.get(requestId) !== cancel) return;
+      this.asked.delete(requestId);
+      cancel.dispose();
+      this.answer(requestId, read(result));
+    };
+    link.connection.sendRequest(method, params, cancel.token).then(
+      settle,
       // No handler, a handler that threw, or the client went away: the question ends unanswered.
-      () => this.answer(requestId, read(undefined)),
+      () => settle(undefined),
     );
+  }
+
+  /** The question ended without the client's answer: `$/cancelRequest` tells the client to stop asking its user. */
+  private withdraw(requestId: string | undefined): void {
+    const cancel = requestId === undefined ? undefined : this.asked.get(requestId);
+    if (!cancel || requestId === undefined) return;
+    this.asked.delete(requestId);
+    cancel.cancel();
+    cancel.dispose();
   }
 
   private clearTimer(requestId: string | undefined): void {
@@ -132,6 +166,7 @@ export class ServedSession {
   dispose(): void {
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+    for (const requestId of [...this.asked.keys()]) this.withdraw(requestId);
   }
 }
 

@@ -6,10 +6,12 @@
  */
 import type { SessionManager } from "../core/session-manager.js";
 import type { ProviderConfig } from "../config/provider-config.js";
+import type { HookSet } from "../hooks/hook-set.js";
 import { readEventLog } from "../session/event-log-reader.js";
 import type { SessionMethod } from "./agent-server.js";
 import { ServedSession, type ClientAbilities, type ClientLink } from "./served-session.js";
-import { clientHooks } from "./client-hooks.js";
+import { clientHooks, combineHooks } from "./client-hooks.js";
+import { followLifecycle, type Announce } from "./lifecycle.js";
 import { sessionInfo, matchesFilter } from "./session-info.js";
 import { sessionMethods } from "./session-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
@@ -21,6 +23,8 @@ export interface SessionHostOptions extends SessionRequestDefaults {
   defaultProvider?: ProviderConfig;
   /** How long a question may wait for the client before it lapses. */
   questionTimeoutMs: number;
+  /** The hook files' hooks for a session in this directory (the user's always, the repository's if trusted). */
+  fileHooks?(cwd: string): HookSet | undefined;
 }
 
 /** How long an interrupted turn may take to end before its session is closed anyway. */
@@ -42,6 +46,8 @@ type Handler = (link: ClientLink, params: unknown) => unknown;
 export class SessionHost {
   readonly served = new Map<string, ServedSession>();
   private readonly handlers: Record<SessionMethod, Handler>;
+  /** Where session.lifecycle notifications go (the AgentServer sends them to every client). */
+  private announce: Announce = () => undefined;
 
   constructor(readonly options: SessionHostOptions) {
     this.handlers = {
@@ -63,6 +69,7 @@ export class SessionHost {
         if (!this.manager.store.exists(sessionId)) return { success: false, error: `Session not found: ${sessionId}` };
         await this.close(sessionId);
         this.manager.delete(sessionId);
+        this.announce({ type: "session.deleted", sessionId });
         return { success: true };
       },
       "session.detach": (_link, params) => this.detach(params),
@@ -78,6 +85,10 @@ export class SessionHost {
 
   get manager(): SessionManager {
     return this.options.manager;
+  }
+
+  onLifecycle(announce: Announce): void {
+    this.announce = announce;
   }
 
   handle(method: SessionMethod, link: ClientLink, params: unknown): unknown {
@@ -138,13 +149,20 @@ export class SessionHost {
     const request = sessionRequest(config, this.options);
     const served = new ServedSession(config.sessionId, link, abilitiesOf(config), this.options.questionTimeoutMs);
     this.served.set(config.sessionId, served);
+    const cwd = request.cwd ?? this.options.cwd;
     try {
+      // The SDK's enableFileHooks: false (its "empty" mode) keeps hook files out; the client's hooks still run.
+      const hooks = combineHooks(
+        cwd,
+        config.enableFileHooks === false ? undefined : this.options.fileHooks?.(cwd),
+        config.hooks ? clientHooks((hookType, input, signal) => served.invokeHook(hookType, input, signal), cwd) : undefined,
+      );
       const { session } = await this.manager.openSession({
         ...request,
-        ...(resumeId ? { resumeId, sessionId: undefined } : {}),
+        ...(resumeId ? { resumeId, sessionId: undefined, ...(config.disableResume ? { silentResume: true } : {}) } : {}),
         canAnswer: served.canAnswer,
         listeners: [served.onEvent],
-        ...(config.hooks ? { hooks: clientHooks((hookType, input) => served.invokeHook(hookType, input), request.cwd ?? this.options.cwd) } : {}),
+        ...(hooks ? { hooks } : {}),
       });
       served.session = session;
       session.subscribe((event) => {
@@ -154,6 +172,7 @@ export class SessionHost {
         const problem = session.dispatch({ type: "select_agent", name: config.agent });
         if (problem) throw new Error(problem);
       }
+      session.subscribe(await followLifecycle(session, resumeId === undefined, (notification) => this.announce(notification)));
       if (!link.alive) await this.close(config.sessionId);
       return { sessionId: session.id, workspacePath: session.dir, capabilities: capabilities(config) };
     } catch (error) {

@@ -52,6 +52,7 @@ export const sessionConfigSchema = z.looseObject({
   requestElicitation: z.boolean().optional(),
   requestExitPlanMode: z.boolean().optional(),
   hooks: z.boolean().optional(),
+  enableFileHooks: z.boolean().optional(),
   disableResume: z.boolean().optional(),
 });
 export type SessionConfig = z.infer<typeof sessionConfigSchema>;
