@@ -18,6 +18,8 @@ export interface E2eWorkspace {
   readonly cwd: string;
   /** bin/agent's environment: this test's AGENT_HOME and the server's address, plus `extra`. */
   env(extra?: Record<string, string>): NodeJS.ProcessEnv;
+  /** Closes this test's server and starts another with `options` in its place (closed after the test like the first). */
+  replaceServer(options: ScriptedServerOptions): Promise<ScriptedServer>;
 }
 
 export interface E2eWorkspaceOptions {
@@ -58,6 +60,11 @@ export function useE2eWorkspace(options: E2eWorkspaceOptions = {}): E2eWorkspace
       return cwd;
     },
     env: (extra = {}) => agentEnv({ home, baseUrl: current().baseUrl, extra }),
+    replaceServer: async (serverOptions) => {
+      await current().close();
+      server = await startScriptedServer(serverOptions);
+      return server;
+    },
   };
 }
 
