@@ -12,7 +12,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { startScriptedServer, text, toolCalls, type CompletionRequest, type ScriptedResponse } from "../test/support/scripted-server.js";
-import { median } from "./measure.js";
+import { median, percentile } from "./measure.js";
 import { cpuMs, hasScript, PtyRun, stripAnsi } from "./pty.js";
 import { ms, type Row } from "./report.js";
 
@@ -43,11 +43,6 @@ function agentAnswer(): string {
   let out = "";
   for (let i = 0; out.length < AGENT_TOKENS * CHARS_PER_TOKEN; i++) out += `${words[i % words.length] ?? "x"} `;
   return out.slice(0, AGENT_TOKENS * CHARS_PER_TOKEN);
-}
-
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
 const delay = (msToWait: number) => new Promise((resolve) => setTimeout(resolve, msToWait));

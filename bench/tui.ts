@@ -17,7 +17,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { startScriptedServer, text, type CompletionRequest, type ScriptedResponse } from "../test/support/scripted-server.js";
-import { median } from "./measure.js";
+import { median, percentile } from "./measure.js";
 import { cpuMs, hasScript, PtyRun } from "./pty.js";
 import { ms, type Row } from "./report.js";
 import { copyHome, prepareSession, type PreparedSession } from "./tui-sessions.js";
@@ -65,11 +65,6 @@ function streamText(): string {
   let out = "";
   for (let i = 0; out.length < total; i++) out += (words[i % words.length] ?? "x") + (i % 40 === 39 ? "\n\n" : " ");
   return `${out.slice(0, total)} ${STREAM_END}`;
-}
-
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
 /** Wall time of one headless run, spawn → exit; a failed run fails the bench (its figure would mean nothing). */
