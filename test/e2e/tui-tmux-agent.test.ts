@@ -7,9 +7,8 @@ import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { text } from "../support/scripted-server.js";
 import { HAS_TMUX } from "../support/tmux.js";
-import { AGENT_COMMAND as AGENT, useTmuxAgent } from "../support/tmux-agent.js";
+import { AGENT_COMMAND as AGENT, idle, useTmuxAgent } from "../support/tmux-agent.js";
 
-const idle = (screen: string): boolean => screen.includes("› Ask anything") && !screen.includes("esc to interrupt");
 const footer = (screen: string): string =>
   screen
     .split("\n")

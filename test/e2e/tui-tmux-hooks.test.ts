@@ -8,13 +8,11 @@ import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { text } from "../support/scripted-server.js";
 import { HAS_TMUX, waitUntil, type TmuxPane } from "../support/tmux.js";
-import { AGENT_COMMAND as AGENT, useTmuxAgent } from "../support/tmux-agent.js";
+import { AGENT_COMMAND as AGENT, idle, useTmuxAgent } from "../support/tmux-agent.js";
 
 const WAIT_MS = 20_000;
 
 const tt = useTmuxAgent({ prefix: "tui-hooks" });
-
-const idle = (screen: string): boolean => screen.includes("› Ask anything") && !screen.includes("esc to interrupt");
 
 describe.skipIf(!HAS_TMUX)("the TUI's folder trust question", () => {
   beforeEach(async () => {

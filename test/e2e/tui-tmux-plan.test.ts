@@ -9,15 +9,13 @@ import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { text, toolCall, type CompletionRequest, type ScriptedResponse } from "../support/scripted-server.js";
 import { HAS_TMUX, waitUntil, type TmuxPane } from "../support/tmux.js";
-import { AGENT_COMMAND as AGENT, useTmuxAgent } from "../support/tmux-agent.js";
+import { AGENT_COMMAND as AGENT, idle, sendPrompt, useTmuxAgent } from "../support/tmux-agent.js";
 
-const START_MS = 20_000;
 const TURN_MS = 20_000;
 
 let steps: ((request: CompletionRequest) => ScriptedResponse)[] = [];
 const tt = useTmuxAgent({ prefix: "tui-plan", server: { responder: (request) => (steps[request.index] ?? (() => text("(unscripted)")))(request) } });
 
-const idle = (screen: string): boolean => screen.includes("› Ask anything") && !screen.includes("esc to interrupt");
 const contentOf = (message: { content?: unknown } | undefined): string =>
   typeof message?.content === "string" ? message.content : JSON.stringify(message?.content ?? "");
 const lastTool = (request: CompletionRequest | undefined): string => contentOf(request?.body.messages.filter((m) => m.role === "tool").at(-1));
@@ -28,17 +26,7 @@ function sessionFolder(request: CompletionRequest): string {
   return match[1];
 }
 
-async function open(args: string): Promise<TmuxPane> {
-  const pane = await tt.open(`${AGENT} ${args}`);
-  await pane.waitFor(idle, { timeoutMs: START_MS, what: "the first idle prompt" });
-  return pane;
-}
-
-async function send(p: TmuxPane, prompt: string): Promise<void> {
-  await p.type(prompt);
-  await p.waitForText(prompt);
-  await p.sendKeys("Enter");
-}
+const open = (args: string): Promise<TmuxPane> => tt.launch(`${AGENT} ${args}`);
 
 describe.skipIf(!HAS_TMUX)("plan mode and ask_user in tmux", () => {
   beforeEach(async () => {
@@ -57,7 +45,7 @@ describe.skipIf(!HAS_TMUX)("plan mode and ask_user in tmux", () => {
     ];
     const p = await open("--plan");
     expect(await p.waitForText("Plan")).toBeTruthy();
-    await send(p, "plan a greeting");
+    await sendPrompt(p, "plan a greeting");
     const dialog = await p.waitFor((s) => s.includes("Plan ready for review") && s.includes("Suggest changes"), {
       timeoutMs: TURN_MS,
       what: "the plan review",
@@ -93,7 +81,7 @@ describe.skipIf(!HAS_TMUX)("plan mode and ask_user in tmux", () => {
       () => text("Thanks, noted."),
     ];
     const p = await open("");
-    await send(p, "set up storage");
+    await sendPrompt(p, "set up storage");
     await p.waitFor((s) => s.includes("Pick the storage.") && s.includes("2. postgres"), { timeoutMs: TURN_MS, what: "the form" });
     await p.type("2");
     await p.waitForText("Anything else?");

@@ -5,14 +5,13 @@
 import { describe, expect, it } from "vitest";
 import { text, toolCall, type CompletionRequest } from "../support/scripted-server.js";
 import { HAS_TMUX, waitUntil, type TmuxPane } from "../support/tmux.js";
-import { AGENT_COMMAND as AGENT, useTmuxAgent } from "../support/tmux-agent.js";
+import { AGENT_COMMAND as AGENT, idle, useTmuxAgent } from "../support/tmux-agent.js";
 
 const START_MS = 20_000;
 const TURN_MS = 20_000;
 
 const tt = useTmuxAgent({ prefix: "tui-trust" });
 
-const idle = (screen: string): boolean => screen.includes("› Ask anything") && !screen.includes("esc to interrupt");
 const contentOf = (message: { content?: unknown } | undefined): string =>
   typeof message?.content === "string" ? message.content : JSON.stringify(message?.content ?? "");
 const lastUser = (request: CompletionRequest | undefined): string => contentOf(request?.body.messages.filter((m) => m.role === "user").at(-1));

@@ -9,9 +9,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { AGENT_BIN } from "../support/run-agent.js";
 import { text, toolCall, type CompletionRequest, type ScriptedResponse } from "../support/scripted-server.js";
 import { childPids, HAS_TMUX, processState, waitUntil, type TmuxPane } from "../support/tmux.js";
-import { AGENT_COMMAND as AGENT, useTmuxAgent } from "../support/tmux-agent.js";
+import { AGENT_COMMAND as AGENT, idle, sendPrompt, useTmuxAgent } from "../support/tmux-agent.js";
 
-const START_MS = 20_000;
 const TURN_MS = 20_000;
 
 let respond: (request: CompletionRequest) => ScriptedResponse | Promise<ScriptedResponse>;
@@ -22,8 +21,6 @@ const tt = useTmuxAgent({
   server: { responder: (request) => respond(request) },
 });
 
-/** The prompt is empty and nothing is running (the footer says "esc to interrupt" while busy). */
-const idle = (screen: string): boolean => screen.includes("› Ask anything") && !screen.includes("esc to interrupt");
 const lastLine = (screen: string): string =>
   screen
     .split("\n")
@@ -35,17 +32,7 @@ const lastUser = (request: CompletionRequest | undefined): string => contentOf(r
 const toolMessage = (request: CompletionRequest | undefined): string => contentOf(request?.body.messages.find((m) => m.role === "tool"));
 
 /** Start the agent (or a shell line around it: `wrap(agentCommand)`) and wait for its first idle frame. */
-async function launch(wrap: (agent: string) => string = (agent) => agent): Promise<TmuxPane> {
-  const pane = await tt.open(wrap(AGENT));
-  await pane.waitFor(idle, { timeoutMs: START_MS, what: "the first idle prompt" });
-  return pane;
-}
-
-async function send(p: TmuxPane, prompt: string): Promise<void> {
-  await p.type(prompt);
-  await p.waitForText(prompt);
-  await p.sendKeys("Enter");
-}
+const launch = (wrap: (agent: string) => string = (agent) => agent): Promise<TmuxPane> => tt.launch(wrap(AGENT));
 
 /** Occurrences of each `<prefix>NNNN` in a capture. */
 function countNumbered(capture: string, prefix: string): Map<string, number> {
@@ -87,7 +74,7 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
     const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
     tt.server.enqueue(text(`Streaming answer begins. ${words} ANSWER-END`, { chunkSize: 4, chunkDelayMs: 40 }));
     const p = await launch();
-    await send(p, "hello agent");
+    await sendPrompt(p, "hello agent");
     const partial = await p.waitForText("Streaming answer begins.", { timeoutMs: TURN_MS });
     expect(partial).not.toContain("ANSWER-END");
     const done = await p.waitFor((s) => s.includes("ANSWER-END") && idle(s), { timeoutMs: TURN_MS, what: "the whole answer" });
@@ -99,7 +86,7 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
   it("runs a shell command approved with 1 and shows its result", { timeout: 60_000 }, async () => {
     tt.server.enqueue(toolCall("bash", { command: "echo approved-output > made.txt && cat made.txt", description: "Make a file" }), text("The file is made."));
     const p = await launch();
-    await send(p, "make a file");
+    await sendPrompt(p, "make a file");
     const dialog = await p.waitForText("Do you want to run this command?", { timeoutMs: TURN_MS });
     expect(dialog).toContain("echo approved-output > made.txt && cat made.txt");
     expect(dialog).toMatch(/1\. Yes/);
@@ -117,11 +104,11 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
   it("denies a command with 4 and a message, and the model receives the message", { timeout: 60_000 }, async () => {
     tt.server.enqueue(toolCall("bash", { command: "touch denied.txt", description: "Touch a file" }), text("Understood, I will use the Makefile."));
     const p = await launch();
-    await send(p, "touch a file");
+    await sendPrompt(p, "touch a file");
     await p.waitForText("Do you want to run this command?", { timeoutMs: TURN_MS });
     await p.type("4");
     await p.waitForText("Tell agent what to do differently");
-    await send(p, "use the Makefile instead");
+    await sendPrompt(p, "use the Makefile instead");
     await p.waitFor((s) => s.includes("Understood, I will use the Makefile.") && idle(s), { timeoutMs: TURN_MS, what: "the answer after the denial" });
     expect(existsSync(path.join(tt.cwd, "denied.txt"))).toBe(false);
     expect(tt.server.completionRequests).toHaveLength(2);
@@ -134,7 +121,7 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
     const p = await launch((agent) => `${agent}; echo "AGENT-EXIT=$?"`);
     const agentPid = childPids((await p.info()).pid).find((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(AGENT_BIN));
     expect(agentPid).toBeDefined();
-    await send(p, "hi");
+    await sendPrompt(p, "hi");
     await p.waitFor((s) => s.includes("Hi there.") && idle(s), { timeoutMs: TURN_MS, what: "the answer" });
     await p.sendKeys("C-c");
     expect(lastLine(await p.waitForText("Press Ctrl+C again to exit"))).toMatch(/Press Ctrl\+C again to exit/);
@@ -150,7 +137,7 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
   it("leaves the terminal settings as they were (stty -g before = after)", { timeout: 60_000 }, async () => {
     tt.server.enqueue(text("Noted."));
     const p = await launch((agent) => `stty -g > stty-before.txt; ${agent}; code=$?; stty -g > stty-after.txt; echo "STTY-DONE $code"`);
-    await send(p, "note this");
+    await sendPrompt(p, "note this");
     await p.waitFor((s) => s.includes("Noted.") && idle(s), { timeoutMs: TURN_MS, what: "the answer" });
     await p.sendKeys("C-c");
     await p.waitForText("Press Ctrl+C again to exit");
@@ -165,7 +152,7 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
     const lines = numbered("line ", 2000);
     tt.server.enqueue(text(`${lines.join("\n\n")}\n\nLONG-END`, { chunkSize: 16 }));
     const p = await launch();
-    await send(p, "count to 2000");
+    await sendPrompt(p, "count to 2000");
     await p.waitFor((s) => s.includes("LONG-END") && idle(s), { timeoutMs: 60_000, what: "the end of the long answer" });
     const counts = countNumbered(await p.captureAll(), "line ");
     const wrong = lines.map((line) => line.slice(5)).filter((n) => counts.get(n) !== 1);
@@ -176,7 +163,7 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
     const lines = numbered("code ", 2000);
     tt.server.enqueue(text(`Here it is:\n\n\`\`\`text\n${lines.join("\n")}\n\`\`\`\n\nCODE-END`, { chunkSize: 16 }));
     const p = await launch();
-    await send(p, "print 2000 lines of code");
+    await sendPrompt(p, "print 2000 lines of code");
     await p.waitFor((s) => s.includes("CODE-END") && idle(s), { timeoutMs: 60_000, what: "the end of the code block" });
     const counts = countNumbered(await p.captureAll(), "code ");
     const wrong = lines.map((line) => line.slice(5)).filter((n) => counts.get(n) !== 1);
@@ -186,7 +173,7 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
   it("stops a running `sleep 30` on Esc: idle again within seconds, the process gone", { timeout: 60_000 }, async () => {
     tt.server.enqueue(toolCall("bash", { command: "sleep 30 && touch slept.txt", description: "Sleep a while" }), text("Carrying on."));
     const p = await launch();
-    await send(p, "sleep please");
+    await sendPrompt(p, "sleep please");
     await p.waitForText("Do you want to run this command?", { timeoutMs: TURN_MS });
     await p.type("1");
     await waitUntil(() => sleepsIn(tt.cwd, "30").length > 0, TURN_MS, "the sleep process to start");
@@ -201,7 +188,7 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
     expect(existsSync(path.join(tt.cwd, "slept.txt"))).toBe(false);
     expect((await p.info()).dead).toBe(false);
     // The history stays valid: the interrupted call has its tool message in the next request.
-    await send(p, "go on");
+    await sendPrompt(p, "go on");
     await p.waitFor((s) => s.includes("Carrying on.") && idle(s), { timeoutMs: TURN_MS, what: "the next answer" });
     expect(tt.server.completionRequests).toHaveLength(2);
     expect(toolMessage(tt.server.completionRequests[1])).toMatch(/interrupted/);
@@ -218,10 +205,10 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
       return text(`Second answer to: ${lastUser(request).split("\n").at(-1) ?? ""}`);
     };
     const p = await launch();
-    await send(p, "first question");
+    await sendPrompt(p, "first question");
     await tt.server.waitForRequests(1, { timeoutMs: TURN_MS });
     await p.waitForText("esc to interrupt");
-    await send(p, "second question");
+    await sendPrompt(p, "second question");
     const queued = await p.waitForText("Queued (1)");
     expect(queued).toContain("↳ second question");
     expect(tt.server.completionRequests).toHaveLength(1);
@@ -242,7 +229,7 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
     await p.sendKeys("BTab");
     await p.waitFor((s) => lastLine(s).startsWith("Autopilot"), { what: "the footer to say Autopilot" });
     // The engine is in autopilot too: the model is offered task_complete.
-    await send(p, "do it");
+    await sendPrompt(p, "do it");
     await p.waitFor((s) => s.includes("All set.") && idle(s), { timeoutMs: TURN_MS, what: "the task to complete" });
     const tools = (tt.server.completionRequests[0]?.body.tools ?? []) as { function: { name: string } }[];
     expect(tools.map((tool) => tool.function.name)).toContain("task_complete");
@@ -251,7 +238,7 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
   it("resumes a session below what the shell printed before, without clearing the scrollback", { timeout: 60_000 }, async () => {
     tt.server.enqueue(text("An answer worth remembering."));
     const first = await launch();
-    await send(first, "remember this");
+    await sendPrompt(first, "remember this");
     await first.waitFor((s) => s.includes("An answer worth remembering.") && idle(s), { timeoutMs: TURN_MS, what: "the answer" });
     await first.sendKeys("C-c");
     await first.sendKeys("C-c");
@@ -285,7 +272,7 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
     const lines = numbered("rline ", 120).map((line) => `${line} ${"lorem ipsum dolor sit amet ".repeat(3).trim()}`);
     tt.server.enqueue(text(`${lines.join("\n\n")}\n\nRESIZE-END`, { chunkSize: 12, chunkDelayMs: 8 }));
     const p = await launch();
-    await send(p, "stream while I resize");
+    await sendPrompt(p, "stream while I resize");
     await p.waitForText("rline 0010", { timeoutMs: TURN_MS, all: true });
     await p.resize(60);
     await p.waitForText("rline 0040", { timeoutMs: TURN_MS, all: true });

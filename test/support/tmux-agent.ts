@@ -9,6 +9,16 @@ import { AGENT_BIN, agentEnv } from "./run-agent.js";
 import { startScriptedServer, type ScriptedServer, type ScriptedServerOptions } from "./scripted-server.js";
 import { HAS_TMUX, shellQuote, TmuxServer, type TmuxPane } from "./tmux.js";
 
+/** The prompt is empty and nothing is running (the footer says "esc to interrupt" while busy). */
+export const idle = (screen: string): boolean => screen.includes("› Ask anything") && !screen.includes("esc to interrupt");
+
+/** Types `prompt`, waits until the screen shows it, and presses Enter. */
+export async function sendPrompt(pane: TmuxPane, prompt: string): Promise<void> {
+  await pane.type(prompt);
+  await pane.waitForText(prompt);
+  await pane.sendKeys("Enter");
+}
+
 /** The command line that starts the built agent. */
 export const AGENT_COMMAND = `${shellQuote(process.execPath)} ${shellQuote(AGENT_BIN)}`;
 
@@ -29,6 +39,8 @@ export interface TmuxAgent {
   readonly cwd: string;
   /** Runs `command` in a new pane with this test's agent environment (TERM=tmux-256color); the last pane opened is closed after the test. */
   open(command: string, size?: { width?: number; height?: number }): Promise<TmuxPane>;
+  /** `open`, then waits (up to 20 s) for the agent's first idle prompt. */
+  launch(command: string): Promise<TmuxPane>;
 }
 
 /** Registers the hooks at the file's top level; the tmux server is started only where tmux exists. */
@@ -59,6 +71,11 @@ export function useTmuxAgent(options: TmuxAgentOptions): TmuxAgent {
     if (value === undefined) throw new Error(`useTmuxAgent: no ${what} outside a test`);
     return value;
   };
+  const open = async (command: string, size: { width?: number; height?: number } = {}): Promise<TmuxPane> => {
+    const env = agentEnv({ home, baseUrl: need(server, "scripted server").baseUrl, model: "demo" });
+    pane = await need(tmux, "tmux server").open(command, { cwd, env: { ...env, TERM: "tmux-256color" }, ...size });
+    return pane;
+  };
   return {
     get tmux() {
       return need(tmux, "tmux server");
@@ -72,10 +89,11 @@ export function useTmuxAgent(options: TmuxAgentOptions): TmuxAgent {
     get cwd() {
       return cwd;
     },
-    open: async (command, size = {}) => {
-      const env = agentEnv({ home, baseUrl: need(server, "scripted server").baseUrl, model: "demo" });
-      pane = await need(tmux, "tmux server").open(command, { cwd, env: { ...env, TERM: "tmux-256color" }, ...size });
-      return pane;
+    open,
+    launch: async (command) => {
+      const opened = await open(command);
+      await opened.waitFor(idle, { timeoutMs: 20_000, what: "the first idle prompt" });
+      return opened;
     },
   };
 }
