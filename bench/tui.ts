@@ -18,7 +18,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { startScriptedServer, text, type CompletionRequest, type ScriptedResponse } from "../test/support/scripted-server.js";
 import { median, percentile } from "./measure.js";
-import { cpuMs, hasScript, PtyRun } from "./pty.js";
+import { cpuMs, hasScript, ptyAgentEnv, PtyRun } from "./pty.js";
 import { ms, type Row } from "./report.js";
 import { copyHome, prepareSession, type PreparedSession } from "./tui-sessions.js";
 
@@ -112,16 +112,7 @@ export async function benchTui(options: TuiBenchOptions): Promise<TuiBenchResult
     mkdirSync(dir, { recursive: true });
     return dir;
   };
-  const envFor = (home: string): NodeJS.ProcessEnv =>
-    options.env({
-      HOME: home,
-      AGENT_HOME: home,
-      TERM: "xterm-256color",
-      LANG: "C.UTF-8",
-      OPENAI_BASE_URL: server.baseUrl,
-      OPENAI_API_KEY: "test",
-      AGENT_MODEL: MODEL,
-    });
+  const envFor = (home: string): NodeJS.ProcessEnv => options.env(ptyAgentEnv(home, server.baseUrl, MODEL));
   const started: PtyRun[] = [];
   const agentPty = (home: string, args: string[] = []): PtyRun => {
     const run = new PtyRun([process.execPath, options.agent, ...args], { cwd: options.cwd, env: envFor(home), cols: 100, rows: 30 });
