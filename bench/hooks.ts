@@ -5,25 +5,17 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { timeInterleaved, type BenchCommand } from "./measure.js";
+import { stdoutHas, timeInterleaved, type BenchCommand, type BenchRunOptions } from "./measure.js";
 import { ms, type Row } from "./report.js";
 import { FINAL_TEXT, HOOK_BENCH_CALLS, HOOKS_MARKER } from "./scenario.js";
 
-export interface HookBenchOptions {
-  agent: string;
-  cwd: string;
-  freshHome(): string;
-  env(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
-  providerEnv: NodeJS.ProcessEnv;
-  runs: number;
-  warmups: number;
-}
+export type HookBenchOptions = BenchRunOptions;
 
 const TARGET_MS = 20;
 
 export async function benchHooks(options: HookBenchOptions): Promise<Row> {
   const prompt = `${HOOKS_MARKER}: read notes.txt ${HOOK_BENCH_CALLS} times.`;
-  const check: BenchCommand["check"] = (result) => (result.stdout.includes(FINAL_TEXT) ? undefined : `stdout lacks "${FINAL_TEXT}"`);
+  const check = stdoutHas(FINAL_TEXT);
   const command = (label: string, withHook: boolean): BenchCommand => ({
     label,
     args: [options.agent, "-p", prompt],

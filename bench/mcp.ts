@@ -9,39 +9,18 @@
 import { cpSync, existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { median, runOnce, timeInterleaved, type BenchCommand, type Stats } from "./measure.js";
+import { median, runOnce, stdoutHas, timeInterleaved, type BenchCommand, type BenchRunOptions, type Stats } from "./measure.js";
 import { hasScript, PtyRun } from "./pty.js";
-import { ms, type Row } from "./report.js";
+import { ms, ratioRow, type Row } from "./report.js";
 import { createWorkspace, FINAL_TEXT, startBenchServer, TOOL_PROMPT } from "./scenario.js";
 
-export interface McpBenchOptions {
-  agent: string;
-  cwd: string;
-  freshHome(): string;
-  env(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
-  providerEnv: NodeJS.ProcessEnv;
-  runs: number;
-  warmups: number;
-}
+export type McpBenchOptions = BenchRunOptions;
 
 const TARGET_RATIO = 1.05;
 const SERVER = fileURLToPath(new URL("./mcp-server.mjs", import.meta.url));
 
-function row(name: string, agent: Stats, baseline: Stats, target: number | undefined): Row {
-  const ratio = agent.median / baseline.median;
-  return {
-    name,
-    agent: `${ms(agent.median)} (min ${agent.min.toFixed(1)})`,
-    baseline: `${ms(baseline.median)} (min ${baseline.min.toFixed(1)})`,
-    ratio,
-    target: target === undefined ? "—" : `≤ ${target.toFixed(2)}×`,
-    pass: target === undefined ? undefined : ratio <= target,
-    data: { agent, baseline, ratio, ...(target === undefined ? {} : { targetRatio: target }) },
-  };
-}
-
 export async function benchMcp(options: McpBenchOptions): Promise<{ rows: Row[]; timings: Map<string, Stats> }> {
-  const check: BenchCommand["check"] = (result) => (result.stdout.includes(FINAL_TEXT) ? undefined : `stdout lacks "${FINAL_TEXT}"`);
+  const check = stdoutHas(FINAL_TEXT);
   const config = JSON.stringify({
     mcpServers: Object.fromEntries(["one", "two", "three"].map((name) => [name, { type: "local", command: process.execPath, args: [SERVER], tools: ["*"] }])),
   });
@@ -77,8 +56,8 @@ export async function benchMcp(options: McpBenchOptions): Promise<{ rows: Row[];
     return stats;
   };
   const rows = [
-    row("2-turn -p: 3 unused MCP servers (tools cached) / none", get(cached.label), get(none.label), TARGET_RATIO),
-    row("2-turn -p: 3 unused MCP servers, first run ever / none", get(firstRun.label), get(none.label), undefined),
+    ratioRow("2-turn -p: 3 unused MCP servers (tools cached) / none", get(cached.label), get(none.label), TARGET_RATIO, 2),
+    ratioRow("2-turn -p: 3 unused MCP servers, first run ever / none", get(firstRun.label), get(none.label), undefined),
   ];
   if (hasScript()) rows.push(await tuiFirstFrame(options, () => homeWithServers(primed)));
   return { rows, timings };

@@ -114,6 +114,29 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
+/** The nearest-rank percentile (p in 0–100); NaN for no values. */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+/** A check that the run printed `expected` on stdout. */
+export function stdoutHas(expected: string): BenchCommand["check"] {
+  return (result) => (result.stdout.includes(expected) ? undefined : `stdout lacks "${expected}"`);
+}
+
+/** What the benches of one `-p` run against another are given by bench/run.ts. */
+export interface BenchRunOptions {
+  agent: string;
+  cwd: string;
+  /** A new empty AGENT_HOME for each run. */
+  freshHome(): string;
+  env(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
+  providerEnv: NodeJS.ProcessEnv;
+  runs: number;
+  warmups: number;
+}
+
 export function statsOf(results: readonly RunResult[]): Stats {
   const walls = results.map((r) => r.wallMs);
   return {

@@ -44,6 +44,11 @@ export function hasScript(): boolean {
   }
 }
 
+/** What an agent in a pseudo-terminal needs to reach a scripted server: its own HOME and AGENT_HOME, a terminal, the endpoint and model. */
+export function ptyAgentEnv(home: string, baseUrl: string, model: string): NodeJS.ProcessEnv {
+  return { HOME: home, AGENT_HOME: home, TERM: "xterm-256color", LANG: "C.UTF-8", OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: "test", AGENT_MODEL: model };
+}
+
 export interface PtyOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;

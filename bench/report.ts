@@ -1,5 +1,6 @@
 /** Table and JSON output for the bench. */
 import { writeFileSync } from "node:fs";
+import type { Stats } from "./measure.js";
 
 export interface Row {
   /** What is measured. */
@@ -27,6 +28,20 @@ export function mb(value: number | undefined): string {
 
 export function ratioText(value: number | undefined): string {
   return value === undefined || !Number.isFinite(value) ? "—" : `${value.toFixed(2)}×`;
+}
+
+/** A row of the agent's median against a baseline's, passing when their ratio is at most `limit` (shown with `digits` decimals). */
+export function ratioRow(name: string, agent: Stats, baseline: Stats, limit: number | undefined, digits = 1): Row {
+  const ratio = agent.median / baseline.median;
+  return {
+    name,
+    agent: `${ms(agent.median)} (min ${agent.min.toFixed(1)})`,
+    baseline: `${ms(baseline.median)} (min ${baseline.min.toFixed(1)})`,
+    ratio,
+    target: limit === undefined ? "—" : `≤ ${limit.toFixed(digits)}×`,
+    pass: limit === undefined ? undefined : ratio <= limit,
+    data: { agent, baseline, ratio, ...(limit === undefined ? {} : { targetRatio: limit }) },
+  };
 }
 
 function verdict(pass: boolean | undefined): string {

@@ -18,8 +18,8 @@ import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { measureInstallSize } from "./install-size.js";
 import { checkHeadlessModules, type ModuleReport } from "./module-check.js";
-import { detectRssMethod, peakRssMb, timeInterleaved, type BenchCommand, type Stats } from "./measure.js";
-import { formatTable, mb, ms, summaryLine, writeResults, type Row } from "./report.js";
+import { detectRssMethod, peakRssMb, stdoutHas, timeInterleaved, type BenchCommand, type Stats } from "./measure.js";
+import { formatTable, mb, ms, ratioRow, summaryLine, writeResults, type Row } from "./report.js";
 import { benchHooks } from "./hooks.js";
 import { benchMcp } from "./mcp.js";
 import { benchSubagent } from "./subagents.js";
@@ -54,10 +54,6 @@ function cleanEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return env;
 }
 
-function stdoutHas(expected: string): BenchCommand["check"] {
-  return (result) => (result.stdout.includes(expected) ? undefined : `stdout lacks "${expected}"`);
-}
-
 const longCheck: BenchCommand["check"] = (result) =>
   result.stdout.includes(LONG_TAIL) && result.stdout.length >= LONG_TEXT.length
     ? undefined
@@ -66,19 +62,6 @@ const longCheck: BenchCommand["check"] = (result) =>
 function describe(stats: Stats): string {
   const tail = Number.isFinite(stats.tailMedian) ? ms(stats.tailMedian) : "n/a";
   return `median ${ms(stats.median)}, min ${ms(stats.min)}, max ${ms(stats.max)}; last output → exit ${tail}; drained after exit ${ms(stats.drainMedian)}`;
-}
-
-function timeRow(name: string, agent: Stats, baseline: Stats, limit: number | undefined): Row {
-  const ratio = agent.median / baseline.median;
-  return {
-    name,
-    agent: `${ms(agent.median)} (min ${agent.min.toFixed(1)})`,
-    baseline: `${ms(baseline.median)} (min ${baseline.min.toFixed(1)})`,
-    ratio,
-    target: limit === undefined ? "—" : `≤ ${limit.toFixed(1)}×`,
-    pass: limit === undefined ? undefined : ratio <= limit,
-    data: { agent, baseline, ratio, ...(limit === undefined ? {} : { targetRatio: limit }) },
-  };
 }
 
 function must<T>(map: Map<string, T>, key: string): T {
@@ -118,14 +101,14 @@ async function main(): Promise<void> {
     const version: BenchCommand = { label: "agent --version", args: [AGENT, "--version"], cwd: ws.cwd, env: () => cleanEnv({}), check: stdoutHas("agent ") };
     const nodeNoop: BenchCommand = { label: "node -e 0", args: ["-e", "0"], cwd: ws.cwd, env: () => cleanEnv({}) };
     const startup = await timeInterleaved([version, nodeNoop], WARMUPS, RUNS);
-    rows.push(timeRow("start-up: agent --version / node -e 0", must(startup, version.label), must(startup, nodeNoop.label), 2));
+    rows.push(ratioRow("start-up: agent --version / node -e 0", must(startup, version.label), must(startup, nodeNoop.label), 2));
 
     // 2. Two-turn -p run (view, then a short answer).
     const agentTool = agentCmd("agent -p (2 turns)", TOOL_PROMPT, stdoutHas(FINAL_TEXT));
     const baseTool = baselineCmd("openai script (2 turns, built-in fetch)", "tool", "builtin", stdoutHas(FINAL_TEXT));
     const baseToolHttp = baselineCmd("openai script (2 turns, node:http fetch)", "tool", "node-http", stdoutHas(FINAL_TEXT));
     const twoTurn = await timeInterleaved([agentTool, baseTool, baseToolHttp], WARMUPS, RUNS);
-    rows.push(timeRow("2-turn -p: agent / openai script (built-in fetch)", must(twoTurn, agentTool.label), must(twoTurn, baseTool.label), 1.2));
+    rows.push(ratioRow("2-turn -p: agent / openai script (built-in fetch)", must(twoTurn, agentTool.label), must(twoTurn, baseTool.label), 1.2));
 
     // Peak RSS of the same exchange.
     const rssMethod = await detectRssMethod(ws.cwd);
@@ -144,7 +127,7 @@ async function main(): Promise<void> {
     // The undici keep-alive effect, shown on the baseline alone.
     const builtin = must(twoTurn, baseTool.label);
     const nodeHttp = must(twoTurn, baseToolHttp.label);
-    const keepAlive = timeRow("undici effect: openai script built-in fetch / node:http fetch", builtin, nodeHttp, undefined);
+    const keepAlive = ratioRow("undici effect: openai script built-in fetch / node:http fetch", builtin, nodeHttp, undefined);
     rows.push({ ...keepAlive, data: { ...keepAlive.data, extraMs: builtin.median - nodeHttp.median } });
     rows.push({
       name: "  of which: last output → exit, built-in / node:http",
@@ -155,7 +138,7 @@ async function main(): Promise<void> {
       pass: undefined,
       data: { builtinTailMs: builtin.tailMedian, nodeHttpTailMs: nodeHttp.tailMedian },
     });
-    rows.push(timeRow("2-turn -p: agent / openai script (node:http fetch)", must(twoTurn, agentTool.label), nodeHttp, undefined));
+    rows.push(ratioRow("2-turn -p: agent / openai script (node:http fetch)", must(twoTurn, agentTool.label), nodeHttp, undefined));
 
     // MCP: the same run with three configured stdio servers it never calls, against none (bench/mcp.ts).
     const mcp = await benchMcp({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv, runs: RUNS, warmups: WARMUPS });
@@ -167,8 +150,8 @@ async function main(): Promise<void> {
     const baseLong = baselineCmd("openai script (2,000 tokens, built-in fetch)", "long", "builtin", longCheck);
     const baseLongHttp = baselineCmd("openai script (2,000 tokens, node:http fetch)", "long", "node-http", longCheck);
     const long = await timeInterleaved([agentLong, baseLong, baseLongHttp], WARMUPS, RUNS);
-    rows.push(timeRow("2,000-token stream: agent / openai script (built-in fetch)", must(long, agentLong.label), must(long, baseLong.label), 1.2));
-    rows.push(timeRow("2,000-token stream: agent / openai script (node:http fetch)", must(long, agentLong.label), must(long, baseLongHttp.label), undefined));
+    rows.push(ratioRow("2,000-token stream: agent / openai script (built-in fetch)", must(long, agentLong.label), must(long, baseLong.label), 1.2));
+    rows.push(ratioRow("2,000-token stream: agent / openai script (node:http fetch)", must(long, agentLong.label), must(long, baseLongHttp.label), undefined));
 
     // 4. ink/react on the headless path.
     const modules: ModuleReport = await checkHeadlessModules(agentCmd("agent -p (module tracker)", TOOL_PROMPT, stdoutHas(FINAL_TEXT)), DIST);

@@ -4,24 +4,16 @@
  * itself (view → the answer), interleaved. The difference is the subagent's overhead plus its one model
  * call; the bench server answers a call in about a millisecond, so nearly all of it is overhead.
  */
-import { timeInterleaved, type BenchCommand } from "./measure.js";
+import { stdoutHas, timeInterleaved, type BenchCommand, type BenchRunOptions } from "./measure.js";
 import { ms, type Row } from "./report.js";
 import { FINAL_TEXT, SUBAGENT_MARKER, TOOL_PROMPT } from "./scenario.js";
 
-export interface SubagentBenchOptions {
-  agent: string;
-  cwd: string;
-  freshHome(): string;
-  env(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
-  providerEnv: NodeJS.ProcessEnv;
-  runs: number;
-  warmups: number;
-}
+export type SubagentBenchOptions = BenchRunOptions;
 
 const TARGET_MS = 15;
 
 export async function benchSubagent(options: SubagentBenchOptions): Promise<Row> {
-  const check: BenchCommand["check"] = (result) => (result.stdout.includes(FINAL_TEXT) ? undefined : `stdout lacks "${FINAL_TEXT}"`);
+  const check = stdoutHas(FINAL_TEXT);
   const command = (label: string, prompt: string): BenchCommand => ({
     label,
     args: [options.agent, "-p", prompt, "--allow-all-tools"],

@@ -12,8 +12,8 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { startScriptedServer, text, toolCalls, type CompletionRequest, type ScriptedResponse } from "../test/support/scripted-server.js";
-import { median } from "./measure.js";
-import { cpuMs, hasScript, PtyRun, stripAnsi } from "./pty.js";
+import { median, percentile } from "./measure.js";
+import { cpuMs, hasScript, ptyAgentEnv, PtyRun, stripAnsi } from "./pty.js";
 import { ms, type Row } from "./report.js";
 
 export interface AgentsBenchOptions {
@@ -43,11 +43,6 @@ function agentAnswer(): string {
   let out = "";
   for (let i = 0; out.length < AGENT_TOKENS * CHARS_PER_TOKEN; i++) out += `${words[i % words.length] ?? "x"} `;
   return out.slice(0, AGENT_TOKENS * CHARS_PER_TOKEN);
-}
-
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
 const delay = (msToWait: number) => new Promise((resolve) => setTimeout(resolve, msToWait));
@@ -104,16 +99,7 @@ export async function benchBackgroundAgents(options: AgentsBenchOptions): Promis
   const launch = async (): Promise<{ pty: PtyRun; pid: number }> => {
     const home = path.join(options.root, `agents-${dirs++}`);
     mkdirSync(home, { recursive: true });
-    const env = options.env({
-      HOME: home,
-      AGENT_HOME: home,
-      TERM: "xterm-256color",
-      LANG: "C.UTF-8",
-      OPENAI_BASE_URL: server.baseUrl,
-      OPENAI_API_KEY: "test",
-      AGENT_MODEL: MODEL,
-      AGENT_SUBAGENT_MAX_CONCURRENT: String(MANY),
-    });
+    const env = options.env({ ...ptyAgentEnv(home, server.baseUrl, MODEL), AGENT_SUBAGENT_MAX_CONCURRENT: String(MANY) });
     const pty = new PtyRun([process.execPath, options.agent], { cwd: options.cwd, env, cols: 120, rows: 40 });
     started.push(pty);
     await pty.waitForText(`Manual Approval · ${MODEL}`);

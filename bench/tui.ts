@@ -17,8 +17,8 @@ import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { startScriptedServer, text, type CompletionRequest, type ScriptedResponse } from "../test/support/scripted-server.js";
-import { median } from "./measure.js";
-import { cpuMs, hasScript, PtyRun } from "./pty.js";
+import { median, percentile } from "./measure.js";
+import { cpuMs, hasScript, ptyAgentEnv, PtyRun } from "./pty.js";
 import { ms, type Row } from "./report.js";
 import { copyHome, prepareSession, type PreparedSession } from "./tui-sessions.js";
 
@@ -67,11 +67,6 @@ function streamText(): string {
   return `${out.slice(0, total)} ${STREAM_END}`;
 }
 
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
-
 /** Wall time of one headless run, spawn → exit; a failed run fails the bench (its figure would mean nothing). */
 function timeHeadless(agent: string, cwd: string, env: NodeJS.ProcessEnv, args: string[]): Promise<number> {
   const started = performance.now();
@@ -117,16 +112,7 @@ export async function benchTui(options: TuiBenchOptions): Promise<TuiBenchResult
     mkdirSync(dir, { recursive: true });
     return dir;
   };
-  const envFor = (home: string): NodeJS.ProcessEnv =>
-    options.env({
-      HOME: home,
-      AGENT_HOME: home,
-      TERM: "xterm-256color",
-      LANG: "C.UTF-8",
-      OPENAI_BASE_URL: server.baseUrl,
-      OPENAI_API_KEY: "test",
-      AGENT_MODEL: MODEL,
-    });
+  const envFor = (home: string): NodeJS.ProcessEnv => options.env(ptyAgentEnv(home, server.baseUrl, MODEL));
   const started: PtyRun[] = [];
   const agentPty = (home: string, args: string[] = []): PtyRun => {
     const run = new PtyRun([process.execPath, options.agent, ...args], { cwd: options.cwd, env: envFor(home), cols: 100, rows: 30 });

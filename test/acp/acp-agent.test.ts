@@ -1,38 +1,18 @@
 /** `agent --acp` driven by the ACP library's client side: the real bin/agent.js against the scripted model. */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { PROTOCOL_VERSION, type SessionUpdate } from "@agentclientprotocol/sdk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { choose, startAcpClient, type AcpClientHandlers, type AcpTestClient } from "../support/acp-client.js";
-import { tempDir } from "../support/engine-harness.js";
-import { agentEnv } from "../support/run-agent.js";
-import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
+import { PROTOCOL_VERSION, type ClientCapabilities, type SessionUpdate } from "@agentclientprotocol/sdk";
+import { describe, expect, it } from "vitest";
+import { choose, type AcpClientHandlers, type AcpTestClient } from "../support/acp-client.js";
+import { text, toolCall } from "../support/scripted-server.js";
+import { useAcpWorkspace } from "../support/acp-workspace.js";
 
-let server: ScriptedServer;
-let home: string;
-let cwd: string;
-const clients: AcpTestClient[] = [];
-
-beforeEach(async () => {
-  server = await startScriptedServer();
-  home = tempDir("acp-home-");
-  cwd = tempDir("acp-cwd-");
-  mkdirSync(path.join(cwd, ".git"));
-});
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await server.close();
-});
-
-async function connect(handlers: AcpClientHandlers = {}, capabilities = {}): Promise<AcpTestClient> {
-  const client = startAcpClient({ env: agentEnv({ home, baseUrl: server.baseUrl }), cwd, handlers, capabilities });
-  clients.push(client);
-  await client.agent.request("initialize", { protocolVersion: PROTOCOL_VERSION, clientCapabilities: capabilities });
-  return client;
-}
+const acp = useAcpWorkspace();
+const { ws } = acp;
+const connect = (handlers: AcpClientHandlers = {}, capabilities: ClientCapabilities = {}) => acp.connect({ handlers, capabilities });
 
 async function newSession(client: AcpTestClient): Promise<string> {
-  return (await client.agent.request("session/new", { cwd, mcpServers: [] })).sessionId;
+  return (await client.agent.request("session/new", { cwd: ws.cwd, mcpServers: [] })).sessionId;
 }
 
 const ofKind = <K extends SessionUpdate["sessionUpdate"]>(updates: SessionUpdate[], kind: K) =>
@@ -40,8 +20,7 @@ const ofKind = <K extends SessionUpdate["sessionUpdate"]>(updates: SessionUpdate
 
 describe("agent --acp", () => {
   it("initialize advertises load session, MCP over http/sse, image and embedded-context prompts, list and close", async () => {
-    const client = startAcpClient({ env: agentEnv({ home, baseUrl: server.baseUrl }), cwd });
-    clients.push(client);
+    const client = acp.start();
     const response = await client.agent.request("initialize", { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
     expect(response.protocolVersion).toBe(1);
     expect(response.agentCapabilities).toMatchObject({
@@ -55,9 +34,9 @@ describe("agent --acp", () => {
 
   it("a prompt streams the answer as message chunks and ends the turn", async () => {
     const client = await connect();
-    const { sessionId, modes } = await client.agent.request("session/new", { cwd, mcpServers: [] });
+    const { sessionId, modes } = await client.agent.request("session/new", { cwd: ws.cwd, mcpServers: [] });
     expect(modes?.currentModeId).toBe("interactive");
-    server.enqueue(text("Hello from the scripted model.", { chunkSize: 6, reasoning: "Thinking it over." }));
+    ws.server.enqueue(text("Hello from the scripted model.", { chunkSize: 6, reasoning: "Thinking it over." }));
     const response = await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Say hello" }] });
     expect(response.stopReason).toBe("end_turn");
     const chunks = ofKind(client.updates(sessionId), "agent_message_chunk");
@@ -65,7 +44,7 @@ describe("agent --acp", () => {
     expect(client.agentText(sessionId)).toBe("Hello from the scripted model.");
     const thought = ofKind(client.updates(sessionId), "agent_thought_chunk").map((update) => (update.content.type === "text" ? update.content.text : ""));
     expect(thought.join("")).toBe("Thinking it over.");
-    const user = server.completionRequests[0]?.body.messages.filter((message) => message.role === "user").at(-1);
+    const user = ws.server.completionRequests[0]?.body.messages.filter((message) => message.role === "user").at(-1);
     expect(String(user?.content)).toContain("Say hello");
   });
 
@@ -85,32 +64,31 @@ describe("agent --acp", () => {
     expect(response.stopReason).toBe("end_turn");
     expect(ofKind(client.updates(sessionId), "current_mode_update").map((update) => update.currentModeId)).toEqual(["plan"]);
     expect(client.agentText(sessionId)).toContain("Plan mode");
-    expect(server.completionRequests).toHaveLength(0);
+    expect(ws.server.completionRequests).toHaveLength(0);
   });
 
   it("the model is a config option: the endpoint's models follow, and choosing one switches the session's model", async () => {
-    await server.close();
-    server = await startScriptedServer({ models: ["scripted-model", "bigger-model"] });
+    await ws.replaceServer({ models: ["scripted-model", "bigger-model"] });
     const client = await connect();
-    const created = await client.agent.request("session/new", { cwd, mcpServers: [] });
+    const created = await client.agent.request("session/new", { cwd: ws.cwd, mcpServers: [] });
     expect(created.configOptions?.[0]).toMatchObject({ id: "model", category: "model", currentValue: "scripted-model" });
     const listed = await client.waitForUpdate((update) => update.sessionUpdate === "config_option_update");
     const values = listed.sessionUpdate === "config_option_update" && listed.configOptions[0]?.type === "select" ? listed.configOptions[0].options : [];
     expect(values.map((option) => ("value" in option ? option.value : "")).sort()).toEqual(["bigger-model", "scripted-model"]);
     const changed = await client.agent.request("session/set_config_option", { sessionId: created.sessionId, configId: "model", value: "bigger-model" });
     expect(changed.configOptions[0]).toMatchObject({ currentValue: "bigger-model" });
-    server.enqueue(text("From the bigger model."));
+    ws.server.enqueue(text("From the bigger model."));
     await client.agent.request("session/prompt", { sessionId: created.sessionId, prompt: [{ type: "text", text: "hi" }] });
-    expect(server.completionRequests.at(-1)?.body.model).toBe("bigger-model");
+    expect(ws.server.completionRequests.at(-1)?.body.model).toBe("bigger-model");
   });
 
   it("a tool call asks permission through session/request_permission; approved, it runs", async () => {
     const client = await connect({ permission: choose("allow-once") });
     const sessionId = await newSession(client);
-    server.enqueue(toolCall("bash", { command: "touch approved-marker", description: "Make a marker" }), text("Made it."));
+    ws.server.enqueue(toolCall("bash", { command: "touch approved-marker", description: "Make a marker" }), text("Made it."));
     const response = await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "make a marker" }] });
     expect(response.stopReason).toBe("end_turn");
-    expect(existsSync(path.join(cwd, "approved-marker"))).toBe(true);
+    expect(existsSync(path.join(ws.cwd, "approved-marker"))).toBe(true);
     const [asked] = client.permissionRequests;
     expect(asked?.options.map((option) => option.kind)).toEqual(expect.arrayContaining(["allow_once", "allow_always", "reject_once"]));
     const updates = client.updates(sessionId);
@@ -128,10 +106,10 @@ describe("agent --acp", () => {
   it("rejected, the tool does not run and the call is reported failed", async () => {
     const client = await connect({ permission: choose("reject") });
     const sessionId = await newSession(client);
-    server.enqueue(toolCall("bash", { command: "touch rejected-marker", description: "Make a marker" }), text("I was not allowed."));
+    ws.server.enqueue(toolCall("bash", { command: "touch rejected-marker", description: "Make a marker" }), text("I was not allowed."));
     const response = await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "make a marker" }] });
     expect(response.stopReason).toBe("end_turn");
-    expect(existsSync(path.join(cwd, "rejected-marker"))).toBe(false);
+    expect(existsSync(path.join(ws.cwd, "rejected-marker"))).toBe(false);
     expect(client.permissionRequests).toHaveLength(1);
     expect(ofKind(client.updates(sessionId), "tool_call_update").at(-1)?.status).toBe("failed");
   });
@@ -139,8 +117,8 @@ describe("agent --acp", () => {
   it("an edit is shown as a diff with its location", async () => {
     const client = await connect({ permission: choose("allow-once") });
     const sessionId = await newSession(client);
-    const file = path.join(cwd, "notes.txt");
-    server.enqueue(toolCall("create", { path: file, file_text: "first line\n" }), text("Created."));
+    const file = path.join(ws.cwd, "notes.txt");
+    ws.server.enqueue(toolCall("create", { path: file, file_text: "first line\n" }), text("Created."));
     await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write notes" }] });
     expect(readFileSync(file, "utf8")).toBe("first line\n");
     const call = ofKind(client.updates(sessionId), "tool_call")[0];
@@ -150,14 +128,14 @@ describe("agent --acp", () => {
   it("cancel during a slow stream ends the prompt as cancelled, and the next prompt works", async () => {
     const client = await connect();
     const sessionId = await newSession(client);
-    server.enqueue(text("This answer never finishes because the stream stalls.", { chunkSize: 4, hangAfterChunks: 3 }));
+    ws.server.enqueue(text("This answer never finishes because the stream stalls.", { chunkSize: 4, hangAfterChunks: 3 }));
     const prompt = client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "talk slowly" }] });
-    await server.waitForHang();
+    await ws.server.waitForHang();
     await client.waitForUpdate((update) => update.sessionUpdate === "agent_message_chunk");
     await client.agent.notify("session/cancel", { sessionId });
     expect((await prompt).stopReason).toBe("cancelled");
 
-    server.enqueue(text("Back again."));
+    ws.server.enqueue(text("Back again."));
     const next = await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "again" }] });
     expect(next.stopReason).toBe("end_turn");
     expect(client.agentText(sessionId)).toMatch(/Back again\.$/);
@@ -166,14 +144,14 @@ describe("agent --acp", () => {
   it("session/load in a new process replays the conversation; session/list names it", async () => {
     const first = await connect({ permission: choose("allow-once") });
     const sessionId = await newSession(first);
-    server.enqueue(toolCall("bash", { command: "echo listed", description: "Echo a word" }), text("The first answer."));
+    ws.server.enqueue(toolCall("bash", { command: "echo listed", description: "Echo a word" }), text("The first answer."));
     await first.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "the first question" }] });
     await first.close();
 
     const second = await connect();
-    const { sessions } = await second.agent.request("session/list", { cwd });
+    const { sessions } = await second.agent.request("session/list", { cwd: ws.cwd });
     expect(sessions.map((session) => session.sessionId)).toContain(sessionId);
-    await second.agent.request("session/load", { sessionId, cwd, mcpServers: [] });
+    await second.agent.request("session/load", { sessionId, cwd: ws.cwd, mcpServers: [] });
     const replayed = second.updates(sessionId);
     const kinds = replayed.map((update) => update.sessionUpdate);
     expect(kinds.indexOf("user_message_chunk")).toBeLessThan(kinds.indexOf("tool_call"));
@@ -183,27 +161,27 @@ describe("agent --acp", () => {
     expect(second.agentText(sessionId)).toBe("The first answer.");
 
     // The conversation goes on where it was: the model sees the earlier exchange.
-    server.enqueue(text("The second answer."));
+    ws.server.enqueue(text("The second answer."));
     await second.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "and then?" }] });
-    const messages = server.completionRequests.at(-1)?.body.messages ?? [];
+    const messages = ws.server.completionRequests.at(-1)?.body.messages ?? [];
     expect(messages.some((message) => message.role === "assistant" && String(message.content).includes("The first answer."))).toBe(true);
   });
 
   it("session/resume goes on without a replay; session/delete removes the session", async () => {
     const first = await connect();
     const sessionId = await newSession(first);
-    server.enqueue(text("Remember the word tulip."));
+    ws.server.enqueue(text("Remember the word tulip."));
     await first.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "a word" }] });
     await first.close();
 
     const second = await connect();
-    await second.agent.request("session/resume", { sessionId, cwd, mcpServers: [] });
+    await second.agent.request("session/resume", { sessionId, cwd: ws.cwd, mcpServers: [] });
     const conversation = ["user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update"];
     expect(second.updates(sessionId).filter((update) => conversation.includes(update.sessionUpdate))).toEqual([]);
-    server.enqueue(text("It was tulip."));
+    ws.server.enqueue(text("It was tulip."));
     await second.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "which word?" }] });
     expect(second.agentText(sessionId)).toBe("It was tulip.");
-    const messages = server.completionRequests.at(-1)?.body.messages ?? [];
+    const messages = ws.server.completionRequests.at(-1)?.body.messages ?? [];
     expect(messages.some((message) => message.role === "assistant" && String(message.content).includes("tulip"))).toBe(true);
 
     await second.agent.request("session/delete", { sessionId });
@@ -212,7 +190,7 @@ describe("agent --acp", () => {
   });
 
   it("uses the client's file system and terminal when it offers them", async () => {
-    const buffers = new Map<string, string>([[path.join(cwd, "open.txt"), "unsaved editor text\n"]]);
+    const buffers = new Map<string, string>([[path.join(ws.cwd, "open.txt"), "unsaved editor text\n"]]);
     const commands: string[][] = [];
     const client = await connect(
       {
@@ -227,23 +205,23 @@ describe("agent --acp", () => {
       { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
     );
     const sessionId = await newSession(client);
-    const onDisk = path.join(cwd, "open.txt");
+    const onDisk = path.join(ws.cwd, "open.txt");
     await import("node:fs/promises").then((fs) => fs.writeFile(onDisk, "saved text\n"));
-    server.enqueue(
+    ws.server.enqueue(
       toolCall("view", { path: onDisk }),
-      toolCall("create", { path: path.join(cwd, "made.txt"), file_text: "made by the agent\n" }),
+      toolCall("create", { path: path.join(ws.cwd, "made.txt"), file_text: "made by the agent\n" }),
       toolCall("bash", { command: "echo hi", description: "Say hi" }),
       text("All done."),
     );
     const response = await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "use the editor" }] });
     expect(response.stopReason).toBe("end_turn");
-    const toolResults = server.completionRequests
+    const toolResults = ws.server.completionRequests
       .slice(1)
       .map((request) => request.body.messages.filter((message) => message.role === "tool").at(-1)?.content)
       .map(String);
     expect(toolResults[0]).toContain("1. unsaved editor text");
-    expect(buffers.get(path.join(cwd, "made.txt"))).toBe("made by the agent\n");
-    expect(existsSync(path.join(cwd, "made.txt"))).toBe(false);
+    expect(buffers.get(path.join(ws.cwd, "made.txt"))).toBe("made by the agent\n");
+    expect(existsSync(path.join(ws.cwd, "made.txt"))).toBe(false);
     expect(commands).toEqual([["bash", "-c", "echo hi"]]);
     expect(toolResults[2]).toContain("printed in the editor's terminal");
     // The editor shows the terminal in the call, and still does once the result is in.

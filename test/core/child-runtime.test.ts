@@ -3,39 +3,19 @@
  * chain) tagged with agentId and parentToolCallId, each agent folds only its own conversation, and a resume
  * folds both the same way.
  */
-import { z } from "zod";
 import { afterEach, describe, expect, it } from "vitest";
 import { Conversation } from "../../src/core/conversation.js";
 import type { AgentSession } from "../../src/core/agent-session.js";
 import { readEventLog } from "../../src/session/event-log-reader.js";
-import { defineTool, type AnyTool } from "../../src/tools/define-tool.js";
 import { startHarness, type Harness } from "../support/engine-harness.js";
 import { hang, text, toolCall } from "../support/scripted-server.js";
+import { delegateTool } from "../support/delegate-tool.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
-
-/** A tool that runs a child agent through the session, as the task tool will. */
-function delegateTool(session: () => AgentSession): AnyTool {
-  return defineTool({
-    name: "delegate",
-    description: "Runs a helper agent",
-    parameters: z.object({ prompt: z.string() }),
-    kind: "control",
-    readOnly: false,
-    permission: () => null,
-    execute: async ({ prompt }, ctx) => {
-      const result = await session().runChild(
-        { agentId: "helper-1", parentToolCallId: ctx.toolCallId, systemPrompt: "You are a helper.", prompt, toolNames: ["view"] },
-        ctx.signal,
-      );
-      return { content: `helper said: ${result.finalMessage}`, success: result.outcome === "completed" };
-    },
-  }) as unknown as AnyTool;
-}
 
 async function startWithDelegate(): Promise<Harness> {
   let engine: AgentSession | undefined;

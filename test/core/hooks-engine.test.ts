@@ -5,16 +5,15 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { z } from "zod";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentSession } from "../../src/core/agent-session.js";
 import { HookSet } from "../../src/hooks/hook-set.js";
 import type { HookDefinition } from "../../src/hooks/load-hooks.js";
 import type { HookEventName } from "../../src/hooks/hook-schema.js";
-import { defineTool, type AnyTool } from "../../src/tools/define-tool.js";
 import { startHarness, tempDir, type Harness } from "../support/engine-harness.js";
 import { existsSync } from "node:fs";
 import { httpError, text, toolCall } from "../support/scripted-server.js";
+import { delegateTool } from "../support/delegate-tool.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -29,24 +28,6 @@ const hook = (event: HookEventName, command: string, matcher?: string): HookDefi
   ...(matcher ? { matcher: new RegExp(`^(?:${matcher})$`) } : {}),
   source: { kind: "user", file: "/test/hooks/test.json" },
 });
-
-function delegateTool(session: () => AgentSession): AnyTool {
-  return defineTool({
-    name: "delegate",
-    description: "Runs a helper agent",
-    parameters: z.object({ prompt: z.string() }),
-    kind: "control",
-    readOnly: false,
-    permission: () => null,
-    execute: async ({ prompt }, ctx) => {
-      const result = await session().runChild(
-        { agentId: "helper-1", agentName: "explore", parentToolCallId: ctx.toolCallId, systemPrompt: "You are a helper.", prompt, toolNames: ["view"] },
-        ctx.signal,
-      );
-      return { content: `helper said: ${result.finalMessage}`, success: result.outcome === "completed" };
-    },
-  }) as unknown as AnyTool;
-}
 
 const payloads = (file: string): Record<string, unknown>[] =>
   readFileSync(file, "utf8")
@@ -67,7 +48,7 @@ describe("hooks in the engine", () => {
       ],
       dir,
     );
-    harness = await startHarness({ extraTools: [delegateTool(() => engine as AgentSession)], hooks });
+    harness = await startHarness({ extraTools: [delegateTool(() => engine as AgentSession, { agentName: "explore" })], hooks });
     engine = harness.session.engine;
     harness.server.enqueue(
       toolCall("delegate", { prompt: "find it" }, { id: "call_parent" }),

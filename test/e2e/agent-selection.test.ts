@@ -2,24 +2,12 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "../support/engine-harness.js";
-import { agentEnv, runAgent } from "../support/run-agent.js";
-import { startScriptedServer, text, type ScriptedServer } from "../support/scripted-server.js";
+import { describe, expect, it } from "vitest";
+import { runAgent } from "../support/run-agent.js";
+import { text } from "../support/scripted-server.js";
+import { useE2eWorkspace } from "../support/e2e-workspace.js";
 
-let server: ScriptedServer;
-let home: string;
-let cwd: string;
-beforeEach(async () => {
-  server = await startScriptedServer();
-  home = tempDir("e2e-home-");
-  cwd = tempDir("e2e-cwd-");
-});
-afterEach(async () => {
-  await server.close();
-});
-
-const env = () => agentEnv({ home, baseUrl: server.baseUrl });
+const ws = useE2eWorkspace();
 
 function writeAgent(dir: string, name: string, content: string): void {
   mkdirSync(dir, { recursive: true });
@@ -27,7 +15,7 @@ function writeAgent(dir: string, name: string, content: string): void {
 }
 
 function sent(index = 0): { system: string; tools: string[] } {
-  const body = server.completionRequests[index]?.body as
+  const body = ws.server.completionRequests[index]?.body as
     { messages: { role: string; content: unknown }[]; tools?: { function: { name: string } }[] } | undefined;
   return {
     system: String(body?.messages.find((message) => message.role === "system")?.content ?? ""),
@@ -37,9 +25,9 @@ function sent(index = 0): { system: string; tools: string[] } {
 
 describe("--agent", () => {
   it("runs the session as a user agent: its body in the system prompt, its tools only", async () => {
-    writeAgent(path.join(home, "agents"), "reader", "---\ndescription: Reads\ntools: [Read, Grep]\n---\nREADER BODY MARKER\n");
-    server.enqueue(text("done"));
-    const run = await runAgent(["--agent", "reader", "-p", "look around"], { env: env(), cwd });
+    writeAgent(path.join(ws.home, "agents"), "reader", "---\ndescription: Reads\ntools: [Read, Grep]\n---\nREADER BODY MARKER\n");
+    ws.server.enqueue(text("done"));
+    const run = await runAgent(["--agent", "reader", "-p", "look around"], { env: ws.env(), cwd: ws.cwd });
     expect(run.stderr).not.toContain("Agent file");
     expect(run.code).toBe(0);
     expect(sent().system).toContain("READER BODY MARKER");
@@ -47,11 +35,11 @@ describe("--agent", () => {
   });
 
   it("prefers the repository's agent over the user's of the same name", async () => {
-    execFileSync("git", ["init", "-q"], { cwd });
-    writeAgent(path.join(home, "agents"), "helper", "---\ndescription: user\n---\nUSER HELPER\n");
-    writeAgent(path.join(cwd, ".github", "agents"), "helper", "---\ndescription: repo\ntools: [shell]\n---\nREPO HELPER\n");
-    server.enqueue(text("done"));
-    const run = await runAgent(["--agent", "helper", "-p", "go"], { env: env(), cwd });
+    execFileSync("git", ["init", "-q"], { cwd: ws.cwd });
+    writeAgent(path.join(ws.home, "agents"), "helper", "---\ndescription: user\n---\nUSER HELPER\n");
+    writeAgent(path.join(ws.cwd, ".github", "agents"), "helper", "---\ndescription: repo\ntools: [shell]\n---\nREPO HELPER\n");
+    ws.server.enqueue(text("done"));
+    const run = await runAgent(["--agent", "helper", "-p", "go"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(0);
     expect(sent().system).toContain("REPO HELPER");
     expect(sent().system).not.toContain("USER HELPER");
@@ -59,31 +47,31 @@ describe("--agent", () => {
   });
 
   it("an unknown name exits 2 listing the valid agents, without calling the model", async () => {
-    writeAgent(path.join(home, "agents"), "reader", "---\ndescription: Reads\n---\nbody\n");
-    const run = await runAgent(["--agent", "bogus", "-p", "hi"], { env: env(), cwd });
+    writeAgent(path.join(ws.home, "agents"), "reader", "---\ndescription: Reads\n---\nbody\n");
+    const run = await runAgent(["--agent", "bogus", "-p", "hi"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('Unknown agent "bogus"');
     expect(run.stderr).toContain("reader");
     expect(run.stderr).toContain("explore");
-    expect(server.completionRequests).toHaveLength(0);
+    expect(ws.server.completionRequests).toHaveLength(0);
   });
 
   it("a bad agent file is reported on stderr (file and field) while a good one still works", async () => {
-    writeAgent(path.join(home, "agents"), "reader", "---\ndescription: Reads\ntools: [view]\n---\nGOOD BODY\n");
-    writeAgent(path.join(home, "agents"), "broken", "---\ndescription: d\nmodel: 42\n---\nbody\n");
-    server.enqueue(text("fine"));
-    const run = await runAgent(["--agent", "reader", "-p", "hi"], { env: env(), cwd });
+    writeAgent(path.join(ws.home, "agents"), "reader", "---\ndescription: Reads\ntools: [view]\n---\nGOOD BODY\n");
+    writeAgent(path.join(ws.home, "agents"), "broken", "---\ndescription: d\nmodel: 42\n---\nbody\n");
+    ws.server.enqueue(text("fine"));
+    const run = await runAgent(["--agent", "reader", "-p", "hi"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("fine");
-    expect(run.stderr).toContain(`${path.join(home, "agents", "broken.agent.md")}: field "model"`);
+    expect(run.stderr).toContain(`${path.join(ws.home, "agents", "broken.agent.md")}: field "model"`);
     expect(sent().system).toContain("GOOD BODY");
   });
 });
 
 describe("/agent in -p", () => {
   it('-p "/agent reader" selects it, and the log records subagent.selected', async () => {
-    writeAgent(path.join(home, "agents"), "reader", "---\ndescription: Reads\ntools: [view]\n---\nbody\n");
-    const run = await runAgent(["--output-format", "json", "-p", "/agent reader"], { env: env(), cwd });
+    writeAgent(path.join(ws.home, "agents"), "reader", "---\ndescription: Reads\ntools: [view]\n---\nbody\n");
+    const run = await runAgent(["--output-format", "json", "-p", "/agent reader"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(0);
     const selected = run.stdout
       .split("\n")

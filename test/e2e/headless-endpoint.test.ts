@@ -5,29 +5,20 @@
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "../support/engine-harness.js";
+import { beforeEach, describe, expect, it } from "vitest";
 import { AGENT_BIN, agentEnv, collect, runAgent, startAgent } from "../support/run-agent.js";
-import { httpError, sse, startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
+import { httpError, sse, startScriptedServer, text, toolCall } from "../support/scripted-server.js";
+import { useE2eWorkspace } from "../support/e2e-workspace.js";
 
-let server: ScriptedServer;
-let home: string;
-let cwd: string;
-beforeEach(async () => {
-  server = await startScriptedServer();
-  home = tempDir("e2e-home-");
-  cwd = tempDir("e2e-cwd-");
+const ws = useE2eWorkspace();
+beforeEach(() => {
   // Retries within milliseconds, so tests of retried responses do not wait out the real backoff.
-  writeFileSync(path.join(home, "settings.json"), JSON.stringify({ provider: { retry: { baseDelayMs: 1, maxDelayMs: 5 } } }));
-});
-afterEach(async () => {
-  await server.close();
+  writeFileSync(path.join(ws.home, "settings.json"), JSON.stringify({ provider: { retry: { baseDelayMs: 1, maxDelayMs: 5 } } }));
 });
 
-const env = (extra: Record<string, string> = {}) => agentEnv({ home, baseUrl: server.baseUrl, extra });
-const sessionIds = () => (existsSync(path.join(home, "session-state")) ? readdirSync(path.join(home, "session-state")) : []);
+const sessionIds = () => (existsSync(path.join(ws.home, "session-state")) ? readdirSync(path.join(ws.home, "session-state")) : []);
 const logOf = (id: string) =>
-  readFileSync(path.join(home, "session-state", id, "events.jsonl"), "utf8")
+  readFileSync(path.join(ws.home, "session-state", id, "events.jsonl"), "utf8")
     .trim()
     .split("\n")
     .map((line) => JSON.parse(line) as { id: string; parentId: string | null; type: string });
@@ -40,7 +31,11 @@ const jsonLines = (stdout: string) =>
 /** `agent … | head -1` through a real shell; the agent's own exit code is reported on stderr. */
 function throughHead(args: string[]): Promise<{ stdout: string; stderr: string; agentCode: number }> {
   const quoted = [process.execPath, AGENT_BIN, ...args].map((arg) => `'${arg.replace(/'/g, "'\\''")}'`).join(" ");
-  const child = spawn("bash", ["-c", `${quoted} | head -1; echo "agent-exit=\${PIPESTATUS[0]}" >&2`], { cwd, env: env(), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("bash", ["-c", `${quoted} | head -1; echo "agent-exit=\${PIPESTATUS[0]}" >&2`], {
+    cwd: ws.cwd,
+    env: ws.env(),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   return collect(child).then((run) => {
     const match = /agent-exit=(\d+)/.exec(run.stderr);
     return { stdout: run.stdout, stderr: run.stderr.replace(/agent-exit=\d+\n?/, ""), agentCode: Number(match?.[1] ?? -1) };
@@ -55,7 +50,7 @@ describe("a closed pipe is a normal ending", () => {
     ["text", []],
     ["json", ["--output-format", "json"]],
   ])("%s output piped into head -1", async (_name, extra) => {
-    server.enqueue(toolCall("glob", { pattern: "*" }, { text: `${long}\n`, chunkSize: 400 }), text("never printed"));
+    ws.server.enqueue(toolCall("glob", { pattern: "*" }, { text: `${long}\n`, chunkSize: 400 }), text("never printed"));
     const run = await throughHead(["-p", "hi", ...extra]);
     expect(run.stdout.split("\n")).toHaveLength(2);
     expect(run.stderr).not.toMatch(/EPIPE|Error|at .+:\d+:\d+/);
@@ -69,16 +64,16 @@ describe("a closed pipe is a normal ending", () => {
 
 describe("stdout is only the answer", () => {
   it("drops a retried attempt's partial text", async () => {
-    server.enqueue({ kind: "stream", text: "PARTIAL answer that will be cut off", chunkSize: 4, dropAfterChunks: 4 }, text("The full answer."));
-    const run = await runAgent(["-p", "hi"], { env: env(), cwd });
+    ws.server.enqueue({ kind: "stream", text: "PARTIAL answer that will be cut off", chunkSize: 4, dropAfterChunks: 4 }, text("The full answer."));
+    const run = await runAgent(["-p", "hi"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("The full answer.\n");
     expect(run.stderr).toMatch(/retry 1/);
   });
 
   it("prints nothing of an attempt that failed for good", async () => {
-    server.enqueue({ kind: "stream", text: "PARTIAL", chunkSize: 2, dropAfterChunks: 2 }, httpError(401));
-    const run = await runAgent(["-p", "hi"], { env: env(), cwd });
+    ws.server.enqueue({ kind: "stream", text: "PARTIAL", chunkSize: 2, dropAfterChunks: 2 }, httpError(401));
+    const run = await runAgent(["-p", "hi"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(3);
     expect(run.stdout).toBe("");
   });
@@ -86,25 +81,25 @@ describe("stdout is only the answer", () => {
 
 describe("malformed responses, end to end", () => {
   it("answers through junk data lines", async () => {
-    server.enqueue(sse("null", "42", "{}", JSON.stringify({ choices: [{ index: 0, delta: { content: "Fine." } }] }), "[DONE]"));
-    const run = await runAgent(["-p", "hi"], { env: env(), cwd });
+    ws.server.enqueue(sse("null", "42", "{}", JSON.stringify({ choices: [{ index: 0, delta: { content: "Fine." } }] }), "[DONE]"));
+    const run = await runAgent(["-p", "hi"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("Fine.\n");
     expect(run.stderr).not.toMatch(/Cannot read properties/);
   });
 
   it("accepts a non-streamed chat.completion", async () => {
-    server.enqueue({
+    ws.server.enqueue({
       kind: "json",
       body: { object: "chat.completion", model: "m", choices: [{ index: 0, message: { role: "assistant", content: "Not streamed." }, finish_reason: "stop" }] },
     });
-    const run = await runAgent(["-p", "hi", "-s"], { env: env(), cwd });
+    const run = await runAgent(["-p", "hi", "-s"], { env: ws.env(), cwd: ws.cwd });
     expect(run.stdout).toBe("Not streamed.\n");
   });
 
   it("exits 3 for an HTML page, saying so", async () => {
-    server.enqueue({ kind: "raw", body: "<html><body>Welcome</body></html>", headers: { "content-type": "text/html" } });
-    const run = await runAgent(["-p", "hi"], { env: env(), cwd });
+    ws.server.enqueue({ kind: "raw", body: "<html><body>Welcome</body></html>", headers: { "content-type": "text/html" } });
+    const run = await runAgent(["-p", "hi"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/HTML page/);
     expect(run.stdout).toBe("");
@@ -112,13 +107,13 @@ describe("malformed responses, end to end", () => {
 
   it("exits 3 for a response with nothing usable, after retrying it", async () => {
     const empty = sse(JSON.stringify({ choices: [] }), "[DONE]");
-    server.enqueue(empty, empty, empty, empty, empty, empty);
-    const run = await runAgent(["-p", "hi", "--output-format", "json"], { env: env(), cwd });
+    ws.server.enqueue(empty, empty, empty, empty, empty, empty);
+    const run = await runAgent(["-p", "hi", "--output-format", "json"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(3);
     const lines = jsonLines(run.stdout);
     expect(lines.find((line) => line.type === "session.error")).toMatchObject({ data: { errorType: "empty_response" } });
     expect(lines.at(-1)).toMatchObject({ type: "result", exitCode: 3, outcome: "error", error: { kind: "empty_response" } });
-    expect(server.completionRequests).toHaveLength(6);
+    expect(ws.server.completionRequests).toHaveLength(6);
   });
 });
 
@@ -127,7 +122,7 @@ describe("failing fast where nothing can succeed", () => {
     const closed = await startScriptedServer();
     await closed.close();
     const started = performance.now();
-    const run = await runAgent(["-p", "hi"], { env: agentEnv({ home, baseUrl: closed.baseUrl }), cwd });
+    const run = await runAgent(["-p", "hi"], { env: agentEnv({ home: ws.home, baseUrl: closed.baseUrl }), cwd: ws.cwd });
     expect(performance.now() - started).toBeLessThan(5000);
     expect(run.code).toBe(3);
     expect(run.stderr).toContain(closed.baseUrl);
@@ -137,26 +132,26 @@ describe("failing fast where nothing can succeed", () => {
   });
 
   it("says model_not_found for a 404 naming the model, with no resume hint", async () => {
-    server.enqueue(httpError(404, { message: "The model `scripted-model` does not exist", code: "model_not_found" }));
-    const run = await runAgent(["-p", "hi"], { env: env(), cwd });
+    ws.server.enqueue(httpError(404, { message: "The model `scripted-model` does not exist", code: "model_not_found" }));
+    const run = await runAgent(["-p", "hi"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/The model "scripted-model" was not found/);
     expect(run.stderr).not.toContain("Resume");
   });
 
   it("keeps the resume hint when the model answered", async () => {
-    server.enqueue(text("hello"));
-    const run = await runAgent(["-p", "hi"], { env: env(), cwd });
+    ws.server.enqueue(text("hello"));
+    const run = await runAgent(["-p", "hi"], { env: ws.env(), cwd: ws.cwd });
     expect(run.stderr).toContain("Resume     agent --resume");
   });
 });
 
 describe("figures that tell the truth", () => {
   it("counts the request interrupted by Ctrl+C", async () => {
-    server.enqueue({ kind: "stream", text: "a slow answer", chunkSize: 2, hangAfterChunks: 3 });
-    const child = startAgent(["-p", "hi"], { env: env(), cwd });
+    ws.server.enqueue({ kind: "stream", text: "a slow answer", chunkSize: 2, hangAfterChunks: 3 });
+    const child = startAgent(["-p", "hi"], { env: ws.env(), cwd: ws.cwd });
     const done = collect(child);
-    await server.waitForHang();
+    await ws.server.waitForHang();
     child.kill("SIGINT");
     const run = await done;
     expect(run.code).toBe(130);
@@ -166,7 +161,7 @@ describe("figures that tell the truth", () => {
 
 describe("JSON mode is JSON to the end", () => {
   it("ends a configuration error with a result line", async () => {
-    const run = await runAgent(["-p", "hi", "--output-format", "json"], { env: agentEnv({ home }), cwd });
+    const run = await runAgent(["-p", "hi", "--output-format", "json"], { env: agentEnv({ home: ws.home }), cwd: ws.cwd });
     expect(run.code).toBe(1);
     const result = jsonLines(run.stdout).at(-1);
     expect(result).toMatchObject({ type: "result", exitCode: 1, outcome: "error", error: { kind: "config" } });
@@ -174,7 +169,7 @@ describe("JSON mode is JSON to the end", () => {
   });
 
   it("ends a resume error with a result line", async () => {
-    const run = await runAgent(["--resume", "0123456789", "-p", "hi", "--output-format", "json"], { env: env(), cwd });
+    const run = await runAgent(["--resume", "0123456789", "-p", "hi", "--output-format", "json"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(1);
     expect(jsonLines(run.stdout).at(-1)).toMatchObject({
       type: "result",
@@ -184,14 +179,14 @@ describe("JSON mode is JSON to the end", () => {
   });
 
   it("ends a usage error with a result line", async () => {
-    const run = await runAgent(["--output-format", "json", "--no-such-flag"], { env: env(), cwd });
+    const run = await runAgent(["--output-format", "json", "--no-such-flag"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(2);
     expect(jsonLines(run.stdout).at(-1)).toMatchObject({ type: "result", exitCode: 2, error: { kind: "usage" } });
   });
 
   it("with -s prints only the result line", async () => {
-    server.enqueue(text("quiet"));
-    const run = await runAgent(["-p", "hi", "--output-format", "json", "-s"], { env: env(), cwd });
+    ws.server.enqueue(text("quiet"));
+    const run = await runAgent(["-p", "hi", "--output-format", "json", "-s"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(0);
     const lines = jsonLines(run.stdout);
     expect(lines).toHaveLength(1);

@@ -2,26 +2,14 @@
  * Ending stdio MCP servers adds no wall time to a `-p` run: a server that ignores SIGTERM is not waited for
  * (beyond a tiny bound); its process group gets SIGKILL when the agent exits.
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "../support/engine-harness.js";
-import { agentEnv, runAgent } from "../support/run-agent.js";
-import { startScriptedServer, text, type ScriptedServer } from "../support/scripted-server.js";
+import { describe, expect, it } from "vitest";
+import { runAgent } from "../support/run-agent.js";
+import { text } from "../support/scripted-server.js";
+import { useE2eWorkspace } from "../support/e2e-workspace.js";
 
-let server: ScriptedServer;
-let home: string;
-let cwd: string;
-beforeEach(async () => {
-  server = await startScriptedServer();
-  home = tempDir("mcp-exit-home-");
-  cwd = tempDir("mcp-exit-cwd-");
-});
-afterEach(async () => {
-  await server.close();
-  rmSync(home, { recursive: true, force: true });
-  rmSync(cwd, { recursive: true, force: true });
-});
+const ws = useE2eWorkspace({ prefix: "mcp-exit", removeDirs: true });
 
 const gone = (pid: number): boolean => {
   try {
@@ -34,7 +22,7 @@ const gone = (pid: number): boolean => {
 
 describe("MCP servers at exit", () => {
   it("a stdio server that ignores SIGTERM does not hold up the end of a -p run, and is killed", async () => {
-    const record = path.join(home, "stubborn.txt");
+    const record = path.join(ws.home, "stubborn.txt");
     // Never answers `initialize`, and shrugs off SIGTERM (noting when it came).
     const script = [
       "const fs = require('node:fs');",
@@ -43,10 +31,10 @@ describe("MCP servers at exit", () => {
       "fs.writeFileSync(file, String(process.pid));",
       "setInterval(() => {}, 1000);",
     ].join(" ");
-    writeFileSync(path.join(home, "mcp-config.json"), JSON.stringify({ mcpServers: { stubborn: { command: process.execPath, args: ["-e", script] } } }));
-    server.enqueue(text("Done without it."));
+    writeFileSync(path.join(ws.home, "mcp-config.json"), JSON.stringify({ mcpServers: { stubborn: { command: process.execPath, args: ["-e", script] } } }));
+    ws.server.enqueue(text("Done without it."));
     // The first request waits for the server long enough that it is surely up (and trapping SIGTERM) by the end.
-    const run = await runAgent(["-p", "hello"], { env: agentEnv({ home, baseUrl: server.baseUrl, extra: { AGENT_MCP_STARTUP_WAIT_MS: "3000" } }), cwd });
+    const run = await runAgent(["-p", "hello"], { env: ws.env({ AGENT_MCP_STARTUP_WAIT_MS: "3000" }), cwd: ws.cwd });
     const exitedAt = Date.now();
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Done without it.");

@@ -1,28 +1,18 @@
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "../support/engine-harness.js";
-import { agentEnv, runAgent } from "../support/run-agent.js";
-import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { runAgent } from "../support/run-agent.js";
+import { text, toolCall } from "../support/scripted-server.js";
 import { stdioServer } from "../mcp/mcp-support.js";
+import { useE2eWorkspace } from "../support/e2e-workspace.js";
 
-let server: ScriptedServer;
-let home: string;
-let cwd: string;
 let log: string;
-beforeEach(async () => {
-  server = await startScriptedServer();
-  home = tempDir("mcp-home-");
-  cwd = tempDir("mcp-cwd-");
-  log = path.join(home, "mcp-calls.jsonl");
-});
-afterEach(async () => {
-  await server.close();
-  rmSync(home, { recursive: true, force: true });
-  rmSync(cwd, { recursive: true, force: true });
+const ws = useE2eWorkspace({ prefix: "mcp", removeDirs: true });
+beforeEach(() => {
+  log = path.join(ws.home, "mcp-calls.jsonl");
 });
 
-const env = (extra: Record<string, string> = {}) => agentEnv({ home, baseUrl: server.baseUrl, extra: { MCP_TEST_LOG: log, ...extra } });
+const env = (extra: Record<string, string> = {}) => ws.env({ MCP_TEST_LOG: log, ...extra });
 const records = (): { tool: string; args: { pid?: number } }[] => {
   try {
     return readFileSync(log, "utf8")
@@ -45,9 +35,12 @@ const alive = (pid: number): boolean => {
 
 describe("MCP in agent -p", () => {
   it("a Copilot mcp-config.json works unchanged: the tool is offered, called, and its server ends with the run", async () => {
-    writeFileSync(path.join(home, "mcp-config.json"), JSON.stringify({ mcpServers: { mini: stdioServer({ env: { GREETING: "${MCP_E2E_GREETING}" } }) } }));
-    server.enqueue(toolCall("mini-show_env", { name: "GREETING" }), text("The server said hello."));
-    const run = await runAgent(["-p", "ask the server", "--allow-all-tools", "--output-format", "json"], { env: env({ MCP_E2E_GREETING: "hello" }), cwd });
+    writeFileSync(path.join(ws.home, "mcp-config.json"), JSON.stringify({ mcpServers: { mini: stdioServer({ env: { GREETING: "${MCP_E2E_GREETING}" } }) } }));
+    ws.server.enqueue(toolCall("mini-show_env", { name: "GREETING" }), text("The server said hello."));
+    const run = await runAgent(["-p", "ask the server", "--allow-all-tools", "--output-format", "json"], {
+      env: env({ MCP_E2E_GREETING: "hello" }),
+      cwd: ws.cwd,
+    });
     expect(run.code).toBe(0);
     const events = run.stdout
       .trim()
@@ -61,12 +54,15 @@ describe("MCP in agent -p", () => {
   });
 
   it("a NAME(tool) deny rule beats --allow-all-tools, before the call reaches the server", async () => {
-    server.enqueue(toolCall("mini-echo_text", { text: "x" }), text("It was refused."));
+    ws.server.enqueue(toolCall("mini-echo_text", { text: "x" }), text("It was refused."));
     const config = JSON.stringify({ mcpServers: { mini: stdioServer() } });
-    const run = await runAgent(["-p", "echo", "--allow-all-tools", "--deny-tool", "mini(echo_text)", "--additional-mcp-config", config], { env: env(), cwd });
+    const run = await runAgent(["-p", "echo", "--allow-all-tools", "--deny-tool", "mini(echo_text)", "--additional-mcp-config", config], {
+      env: env(),
+      cwd: ws.cwd,
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("It was refused.\n");
-    const toolMessage = server.completionRequests.at(-1)?.body.messages.find((message) => message.role === "tool");
+    const toolMessage = ws.server.completionRequests.at(-1)?.body.messages.find((message) => message.role === "tool");
     expect(String(toolMessage?.content)).toMatch(/mini\(echo_text\)/);
     expect(records().map((record) => record.tool)).not.toContain("echo_text");
   });
@@ -88,10 +84,10 @@ describe("MCP in agent -p", () => {
         path.resolve("test/support/mcp-test-server.ts"),
         "--stdio",
       ],
-      { env: env(), cwd },
+      { env: env(), cwd: ws.cwd },
     );
     expect(added.code).toBe(0);
-    const file = JSON.parse(readFileSync(path.join(home, "mcp-config.json"), "utf8")) as { mcpServers: Record<string, Record<string, unknown>> };
+    const file = JSON.parse(readFileSync(path.join(ws.home, "mcp-config.json"), "utf8")) as { mcpServers: Record<string, Record<string, unknown>> };
     expect(file.mcpServers.mini).toMatchObject({
       type: "local",
       command: process.execPath,
@@ -99,22 +95,22 @@ describe("MCP in agent -p", () => {
       env: { A: "1" },
       tools: ["echo_text"],
     });
-    await runAgent(["mcp", "add", "--transport", "http", "remote", "http://127.0.0.1:9/mcp", "--header", "X-Key: v"], { env: env(), cwd });
-    const listed = await runAgent(["mcp", "list"], { env: env(), cwd });
+    await runAgent(["mcp", "add", "--transport", "http", "remote", "http://127.0.0.1:9/mcp", "--header", "X-Key: v"], { env: env(), cwd: ws.cwd });
+    const listed = await runAgent(["mcp", "list"], { env: env(), cwd: ws.cwd });
     expect(listed.stdout).toMatch(/mini \(local\)/);
     expect(listed.stdout).toMatch(/remote \(http\): http:\/\/127\.0\.0\.1:9\/mcp/);
-    await runAgent(["mcp", "remove", "remote"], { env: env(), cwd });
-    await runAgent(["mcp", "disable", "mini"], { env: env(), cwd });
-    expect((JSON.parse(readFileSync(path.join(home, "mcp-config.json"), "utf8")) as { mcpServers: Record<string, { disabled?: boolean }> }).mcpServers).toEqual(
-      { mini: expect.objectContaining({ disabled: true }) },
-    );
-    server.enqueue(text("no tools"));
-    await runAgent(["-p", "hi"], { env: env(), cwd });
-    await runAgent(["mcp", "enable", "mini"], { env: env(), cwd });
-    server.enqueue(text("still none"));
-    await runAgent(["-p", "hi", "--disable-mcp-server", "mini"], { env: env(), cwd });
+    await runAgent(["mcp", "remove", "remote"], { env: env(), cwd: ws.cwd });
+    await runAgent(["mcp", "disable", "mini"], { env: env(), cwd: ws.cwd });
+    expect(
+      (JSON.parse(readFileSync(path.join(ws.home, "mcp-config.json"), "utf8")) as { mcpServers: Record<string, { disabled?: boolean }> }).mcpServers,
+    ).toEqual({ mini: expect.objectContaining({ disabled: true }) });
+    ws.server.enqueue(text("no tools"));
+    await runAgent(["-p", "hi"], { env: env(), cwd: ws.cwd });
+    await runAgent(["mcp", "enable", "mini"], { env: env(), cwd: ws.cwd });
+    ws.server.enqueue(text("still none"));
+    await runAgent(["-p", "hi", "--disable-mcp-server", "mini"], { env: env(), cwd: ws.cwd });
     expect(records()).toEqual([]); // not even started
-    for (const request of server.completionRequests) {
+    for (const request of ws.server.completionRequests) {
       expect((request.body.tools as { function: { name: string } }[]).map((tool) => tool.function.name).filter((name) => name.startsWith("mini-"))).toEqual([]);
     }
   });

@@ -1,61 +1,53 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { tempDir } from "../support/engine-harness.js";
 import { suggestedArgv } from "../support/advice-flags.js";
-import { agentEnv, runAgent } from "../support/run-agent.js";
-import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
+import { runAgent } from "../support/run-agent.js";
+import { text, toolCall } from "../support/scripted-server.js";
+import { useE2eWorkspace } from "../support/e2e-workspace.js";
 
-let server: ScriptedServer;
-let home: string;
-let cwd: string;
 let adviceOutside = "";
-beforeEach(async () => {
-  server = await startScriptedServer();
-  home = tempDir("perm-home-");
-  cwd = tempDir("perm-cwd-");
-  mkdirSync(path.join(cwd, ".git"));
-});
-afterEach(async () => {
-  await server.close();
+const ws = useE2eWorkspace({ prefix: "perm" });
+beforeEach(() => {
+  mkdirSync(path.join(ws.cwd, ".git"));
 });
 
-const env = () => agentEnv({ home, baseUrl: server.baseUrl });
-const toolResult = () => String(server.completionRequests.at(-1)?.body.messages.find((message) => message.role === "tool")?.content);
+const toolResult = () => String(ws.server.completionRequests.at(-1)?.body.messages.find((message) => message.role === "tool")?.content);
 
 describe("permissions in agent -p", () => {
   it("a deny rule wins over --allow-all-tools: nothing is deleted, the model is told which rule, the run ends", async () => {
-    writeFileSync(path.join(cwd, "victim.txt"), "precious");
-    server.enqueue(toolCall("bash", { command: "echo cleaning && rm victim.txt", description: "Clean" }), text("I was not allowed to delete it."));
-    const run = await runAgent(["-p", "delete victim.txt", "--allow-all-tools", "--deny-tool", "shell(rm)"], { env: env(), cwd });
+    writeFileSync(path.join(ws.cwd, "victim.txt"), "precious");
+    ws.server.enqueue(toolCall("bash", { command: "echo cleaning && rm victim.txt", description: "Clean" }), text("I was not allowed to delete it."));
+    const run = await runAgent(["-p", "delete victim.txt", "--allow-all-tools", "--deny-tool", "shell(rm)"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(0);
-    expect(existsSync(path.join(cwd, "victim.txt"))).toBe(true);
+    expect(existsSync(path.join(ws.cwd, "victim.txt"))).toBe(true);
     expect(toolResult()).toBe("Permission to run this tool was denied due to the following rules: `shell(rm)` (--deny-tool)");
     expect(run.stdout).toBe("I was not allowed to delete it.\n");
   });
 
   it("shell(git:*) does not approve what is chained after git", async () => {
-    writeFileSync(path.join(cwd, "keep.txt"), "x");
-    server.enqueue(toolCall("bash", { command: "git status; rm keep.txt", description: "Sneaky" }), text("ok"));
-    const run = await runAgent(["-p", "x", "--allow-tool", "shell(git:*)"], { env: env(), cwd });
+    writeFileSync(path.join(ws.cwd, "keep.txt"), "x");
+    ws.server.enqueue(toolCall("bash", { command: "git status; rm keep.txt", description: "Sneaky" }), text("ok"));
+    const run = await runAgent(["-p", "x", "--allow-tool", "shell(git:*)"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(0);
-    expect(existsSync(path.join(cwd, "keep.txt"))).toBe(true);
+    expect(existsSync(path.join(ws.cwd, "keep.txt"))).toBe(true);
     expect(toolResult()).toMatch(/`rm` needs approval.*--allow-tool 'shell\(rm\)'/s);
   });
 
   it("a path outside the workspace is refused, and --add-dir allows it", async () => {
     const outside = tempDir("perm-outside-");
     writeFileSync(path.join(outside, "secret.txt"), "the secret");
-    server.enqueue(toolCall("view", { path: path.join(outside, "secret.txt") }), text("could not"));
-    const refused = await runAgent(["-p", "read it", "--disallow-temp-dir"], { env: env(), cwd });
+    ws.server.enqueue(toolCall("view", { path: path.join(outside, "secret.txt") }), text("could not"));
+    const refused = await runAgent(["-p", "read it", "--disallow-temp-dir"], { env: ws.env(), cwd: ws.cwd });
     expect(refused.code).toBe(0);
     expect(toolResult()).toContain("outside the allowed directories");
     expect(toolResult()).toContain(`--add-dir ${outside} `);
     expect(toolResult()).not.toContain("the secret");
 
-    server.enqueue(toolCall("view", { path: path.join(outside, "secret.txt") }), text("read it"));
-    const allowed = await runAgent(["-p", "read it", "--disallow-temp-dir", "--add-dir", outside], { env: env(), cwd });
+    ws.server.enqueue(toolCall("view", { path: path.join(outside, "secret.txt") }), text("read it"));
+    const allowed = await runAgent(["-p", "read it", "--disallow-temp-dir", "--add-dir", outside], { env: ws.env(), cwd: ws.cwd });
     expect(allowed.code).toBe(0);
     expect(toolResult()).toContain("1. the secret");
   });
@@ -66,8 +58,8 @@ describe("permissions in agent -p", () => {
       for (const dir of ["ws/.git", "neighbour", "mytmp"]) mkdirSync(path.join(slash, dir), { recursive: true });
       const neighbour = path.join(slash, "neighbour", "x.txt");
       const inTemp = path.join(slash, "mytmp", "x.txt");
-      server.enqueue(toolCall("create", { path: neighbour, file_text: "x" }), toolCall("create", { path: inTemp, file_text: "t" }), text("ok"));
-      const tmpEnv = { ...env(), TMPDIR: path.join(slash, "mytmp") };
+      ws.server.enqueue(toolCall("create", { path: neighbour, file_text: "x" }), toolCall("create", { path: inTemp, file_text: "t" }), text("ok"));
+      const tmpEnv = { ...ws.env(), TMPDIR: path.join(slash, "mytmp") };
       const run = await runAgent(["-p", "write", "--allow-all-tools"], { env: tmpEnv, cwd: path.join(slash, "ws") });
       expect(run.code).toBe(0);
       expect(existsSync(neighbour)).toBe(false);
@@ -78,7 +70,7 @@ describe("permissions in agent -p", () => {
   });
 
   it.each([
-    ["a command", () => toolCall("bash", { command: "touch made.txt", description: "Touch" }), () => existsSync(path.join(cwd, "made.txt"))],
+    ["a command", () => toolCall("bash", { command: "touch made.txt", description: "Touch" }), () => existsSync(path.join(ws.cwd, "made.txt"))],
     [
       "a new file in a new directory outside",
       () => toolCall("create", { path: path.join(adviceOutside, "new", "x.txt"), file_text: "x" }),
@@ -93,36 +85,36 @@ describe("permissions in agent -p", () => {
   ])("%s: every alternative the denial suggests lets the call run", async (_name, call, ran) => {
     adviceOutside = tempDir("perm-advice-out-");
     writeFileSync(path.join(adviceOutside, "seen.txt"), "seen");
-    server.enqueue(call(), text("refused"));
-    await runAgent(["-p", "go", "--disallow-temp-dir"], { env: env(), cwd });
+    ws.server.enqueue(call(), text("refused"));
+    await runAgent(["-p", "go", "--disallow-temp-dir"], { env: ws.env(), cwd: ws.cwd });
     expect(ran()).toBe(false);
     const alternatives = suggestedArgv(toolResult());
     expect(alternatives.length, toolResult()).toBe(3);
     for (const flags of alternatives) {
       rmSync(path.join(adviceOutside, "new"), { recursive: true, force: true });
-      rmSync(path.join(cwd, "made.txt"), { force: true });
+      rmSync(path.join(ws.cwd, "made.txt"), { force: true });
       rmSync(path.join(adviceOutside, "out.txt"), { force: true });
-      server.enqueue(call(), text("done"));
-      const run = await runAgent(["-p", "go", "--disallow-temp-dir", ...flags], { env: env(), cwd });
+      ws.server.enqueue(call(), text("done"));
+      const run = await runAgent(["-p", "go", "--disallow-temp-dir", ...flags], { env: ws.env(), cwd: ws.cwd });
       expect(run.code, `${flags.join(" ")}: ${run.stderr}`).toBe(0);
       expect(ran(), `${flags.join(" ")}: ${toolResult()}`).toBe(true);
     }
   });
 
   it("reads deny rules from settings.json", async () => {
-    writeFileSync(path.join(home, "settings.json"), JSON.stringify({ permissions: { deny: ["write(.env)"] } }));
-    server.enqueue(toolCall("create", { path: path.join(cwd, ".env"), file_text: "TOKEN=1" }), text("ok"));
-    await runAgent(["-p", "x", "--yolo"], { env: env(), cwd });
-    expect(existsSync(path.join(cwd, ".env"))).toBe(false);
+    writeFileSync(path.join(ws.home, "settings.json"), JSON.stringify({ permissions: { deny: ["write(.env)"] } }));
+    ws.server.enqueue(toolCall("create", { path: path.join(ws.cwd, ".env"), file_text: "TOKEN=1" }), text("ok"));
+    await runAgent(["-p", "x", "--yolo"], { env: ws.env(), cwd: ws.cwd });
+    expect(existsSync(path.join(ws.cwd, ".env"))).toBe(false);
     expect(toolResult()).toContain("`write(.env)` (settings.json permissions.deny)");
   });
 
   it("refuses catastrophic commands even with --yolo", async () => {
-    server.enqueue(toolCall("bash", { command: "rm -rf ~", description: "Tidy" }), text("ok"));
-    const run = await runAgent(["-p", "x", "--yolo"], { env: env(), cwd });
+    ws.server.enqueue(toolCall("bash", { command: "rm -rf ~", description: "Tidy" }), text("ok"));
+    const run = await runAgent(["-p", "x", "--yolo"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(0);
     expect(toolResult()).toMatch(/Refused: `rm -rf .*` would delete your home directory.*recursive-delete/);
-    expect(existsSync(home)).toBe(true);
+    expect(existsSync(ws.home)).toBe(true);
   });
 
   it("an edit of .git/config asks even under --allow-tool write, so a later git status runs nothing", async () => {
@@ -131,16 +123,16 @@ describe("permissions in agent -p", () => {
     const config = path.join(repo, ".git", "config");
     const before = readFileSync(config, "utf8");
     const marker = path.join(repo, "fsmonitor-ran");
-    server.enqueue(
+    ws.server.enqueue(
       toolCall("edit", { path: config, old_str: "[core]", new_str: `[core]\n\tfsmonitor = touch ${marker}` }),
       toolCall("bash", { command: "git status", description: "Status" }),
       text("done"),
     );
-    const run = await runAgent(["-p", "x", "--allow-tool", "write", "--allow-tool", "shell(git:*)"], { env: env(), cwd: repo });
+    const run = await runAgent(["-p", "x", "--allow-tool", "write", "--allow-tool", "shell(git:*)"], { env: ws.env(), cwd: repo });
     expect(run.code).toBe(0);
     expect(readFileSync(config, "utf8")).toBe(before);
     expect(existsSync(marker)).toBe(false);
-    const editResult = String(server.completionRequests.at(-2)?.body.messages.find((message) => message.role === "tool")?.content);
+    const editResult = String(ws.server.completionRequests.at(-2)?.body.messages.find((message) => message.role === "tool")?.content);
     expect(editResult).toContain(".git/config is git configuration that can run programs");
     expect(run.stderr).toContain("its effect cannot be checked, so no allow rule approves it");
   });
@@ -149,8 +141,8 @@ describe("permissions in agent -p", () => {
     const fixture = tempDir("perm-fixture-");
     const victim = path.join(fixture, "victim.txt");
     writeFileSync(victim, "precious");
-    server.enqueue(toolCall("bash", { command: `perl -e 'unlink "${victim}"'`, description: "Clean" }), text("It was refused."));
-    const run = await runAgent(["-p", "x", "--deny-tool", "shell(rm)", "--allow-all-tools"], { env: env(), cwd });
+    ws.server.enqueue(toolCall("bash", { command: `perl -e 'unlink "${victim}"'`, description: "Clean" }), text("It was refused."));
+    const run = await runAgent(["-p", "x", "--deny-tool", "shell(rm)", "--allow-all-tools"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(0);
     expect(existsSync(victim)).toBe(true);
     expect(run.stderr).toContain("perl is given code inline");
@@ -159,9 +151,9 @@ describe("permissions in agent -p", () => {
   });
 
   it("rejects a malformed rule before starting, with exit code 2", async () => {
-    const run = await runAgent(["-p", "x", "--allow-tool", "shell(git"], { env: env(), cwd });
+    const run = await runAgent(["-p", "x", "--allow-tool", "shell(git"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--allow-tool: "shell(git" is not a rule');
-    expect(server.completionRequests).toHaveLength(0);
+    expect(ws.server.completionRequests).toHaveLength(0);
   });
 });

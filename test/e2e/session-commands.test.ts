@@ -1,47 +1,35 @@
 /** The session commands with the real binary: `agent -p "/session info"`, /share, /diff, /cwd, /rename then resume by name, /copy. */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "../support/engine-harness.js";
-import { agentEnv, runAgent } from "../support/run-agent.js";
-import { startScriptedServer, text, type ScriptedServer } from "../support/scripted-server.js";
+import { describe, expect, it } from "vitest";
+import { runAgent } from "../support/run-agent.js";
+import { text } from "../support/scripted-server.js";
+import { useE2eWorkspace } from "../support/e2e-workspace.js";
 
-let server: ScriptedServer;
-let home: string;
-let cwd: string;
-beforeEach(async () => {
-  server = await startScriptedServer();
-  home = tempDir("e2e-home-");
-  cwd = tempDir("e2e-cwd-");
-});
-afterEach(async () => {
-  await server.close();
-  for (const dir of [home, cwd]) rmSync(dir, { recursive: true, force: true });
-});
+const ws = useE2eWorkspace({ removeDirs: true });
 
-const env = () => agentEnv({ home, baseUrl: server.baseUrl });
-const agent = (...args: string[]) => runAgent(args, { env: env(), cwd });
-const onlySession = () => readdirSync(path.join(home, "session-state"))[0] as string;
-const log = (id: string) => readFileSync(path.join(home, "session-state", id, "events.jsonl"), "utf8");
+const agent = (...args: string[]) => runAgent(args, { env: ws.env(), cwd: ws.cwd });
+const onlySession = () => readdirSync(path.join(ws.home, "session-state"))[0] as string;
+const log = (id: string) => readFileSync(path.join(ws.home, "session-state", id, "events.jsonl"), "utf8");
 
 describe("agent -p with the session commands", () => {
   it('-p "/session info" prints the session on stdout without calling the model', async () => {
-    server.enqueue(text("Hello."));
+    ws.server.enqueue(text("Hello."));
     expect((await agent("-p", "hello")).code).toBe(0);
     const id = onlySession();
     const run = await agent("--resume", id, "-s", "-p", "/session info");
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(new RegExp(`^Session\\s+${id}`));
-    expect(run.stdout).toContain(path.join(home, "session-state", id, "events.jsonl"));
-    expect(server.completionRequests).toHaveLength(1);
+    expect(run.stdout).toContain(path.join(ws.home, "session-state", id, "events.jsonl"));
+    expect(ws.server.completionRequests).toHaveLength(1);
   });
 
   it("/share file and /share html write the transcript where asked", async () => {
-    server.enqueue(text("Use <b>a cache</b>."));
+    ws.server.enqueue(text("Use <b>a cache</b>."));
     await agent("-p", "How do I speed up <lookups>?");
     const id = onlySession();
-    const out = path.join(cwd, "shared");
+    const out = path.join(ws.cwd, "shared");
     const markdown = await agent("--resume", id, "-p", `/share file ${path.join(out, "t.md")}`);
     expect(markdown.code).toBe(0);
     expect(markdown.stdout).toContain(`Conversation saved to ${path.join(out, "t.md")}`);
@@ -53,18 +41,18 @@ describe("agent -p with the session commands", () => {
   });
 
   it("/diff prints the working tree's changes as a plain patch on stdout", async () => {
-    const git = (...args: string[]) => execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd, stdio: "ignore" });
+    const git = (...args: string[]) => execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd: ws.cwd, stdio: "ignore" });
     git("init", "-q");
-    writeFileSync(path.join(cwd, "a.txt"), "one\n");
+    writeFileSync(path.join(ws.cwd, "a.txt"), "one\n");
     git("add", "a.txt");
     git("commit", "-q", "-m", "first");
-    writeFileSync(path.join(cwd, "a.txt"), "one\ntwo\n");
+    writeFileSync(path.join(ws.cwd, "a.txt"), "one\ntwo\n");
     const run = await agent("-p", "/diff");
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^diff --git a\/a\.txt b\/a\.txt\n[\s\S]*\n one\n\+two\n$/);
     expect(run.stdout).not.toContain("\u001b[");
     expect(run.stderr).toContain("1 file changed, +1 -0");
-    expect(server.completionRequests).toHaveLength(0);
+    expect(ws.server.completionRequests).toHaveLength(0);
     // JSON output stays JSON lines: the patch is the result line's answer.
     const json = await agent("--output-format", "json", "-p", "/diff");
     const lines = json.stdout
@@ -75,19 +63,19 @@ describe("agent -p with the session commands", () => {
   });
 
   it("/cwd moves the session and writes session.context_changed", async () => {
-    mkdirSync(path.join(cwd, "sub"));
+    mkdirSync(path.join(ws.cwd, "sub"));
     const run = await agent("-p", "/cwd sub");
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`Working directory: ${path.join(cwd, "sub")}`);
+    expect(run.stdout).toContain(`Working directory: ${path.join(ws.cwd, "sub")}`);
     const event = log(onlySession())
       .split("\n")
       .filter((line) => line.includes('"session.context_changed"'))
       .map((line) => JSON.parse(line) as { data: { cwd: string } });
-    expect(event.map((item) => item.data.cwd)).toEqual([path.join(cwd, "sub")]);
+    expect(event.map((item) => item.data.cwd)).toEqual([path.join(ws.cwd, "sub")]);
   });
 
   it("/rename names the session; --resume <name> finds it; /copy prints the last answer without a terminal", async () => {
-    server.enqueue(text("The first answer."));
+    ws.server.enqueue(text("The first answer."));
     await agent("-p", "start");
     const id = onlySession();
     const renamed = await agent("--resume", id, "-p", "/rename Cache work");

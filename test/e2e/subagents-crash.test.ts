@@ -5,32 +5,16 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "../support/engine-harness.js";
-import { agentEnv, collect, runAgent, startAgent } from "../support/run-agent.js";
-import { hang, startScriptedServer, text, toolCall, type CompletionRequest, type ScriptedResponse, type ScriptedServer } from "../support/scripted-server.js";
+import { describe, expect, it } from "vitest";
+import { collect, runAgent, startAgent } from "../support/run-agent.js";
+import { hang, text, toolCall } from "../support/scripted-server.js";
+import { useAgentQueues, useE2eWorkspace } from "../support/e2e-workspace.js";
 
-let server: ScriptedServer;
-let home: string;
-let cwd: string;
-const main: ScriptedResponse[] = [];
-const child: ScriptedResponse[] = [];
-beforeEach(async () => {
-  main.length = 0;
-  child.length = 0;
-  server = await startScriptedServer({
-    responder: (request: CompletionRequest) => (request.headers["x-initiator"] === "sub-agent" ? child : main).shift() ?? text("(nothing scripted)"),
-  });
-  home = tempDir("crash-agents-home-");
-  cwd = tempDir("crash-agents-cwd-");
-});
-afterEach(async () => {
-  await server.close();
-});
+const { main, child, responder } = useAgentQueues();
+const ws = useE2eWorkspace({ prefix: "crash-agents", server: { responder } });
 
-const env = () => agentEnv({ home, baseUrl: server.baseUrl });
 const logOf = (id: string) =>
-  readFileSync(path.join(home, "session-state", id, "events.jsonl"), "utf8")
+  readFileSync(path.join(ws.home, "session-state", id, "events.jsonl"), "utf8")
     .trim()
     .split("\n")
     .map((line) => JSON.parse(line) as { type: string; agentId?: string; data: Record<string, unknown> });
@@ -42,17 +26,17 @@ describe("a real agent killed with a background agent running", () => {
       text("Started it."),
     );
     child.push(hang());
-    const agent = startAgent(["-p", "check in the background", "--allow-all-tools"], { env: env(), cwd });
+    const agent = startAgent(["-p", "check in the background", "--allow-all-tools"], { env: ws.env(), cwd: ws.cwd });
     const done = collect(agent);
     // The main agent's two calls and the background agent's one: -p now waits for the agent.
-    await server.waitForRequests(3);
+    await ws.server.waitForRequests(3);
     agent.kill("SIGKILL");
     expect((await done).signal).toBe("SIGKILL");
-    const [id] = readdirSync(path.join(home, "session-state")) as [string];
+    const [id] = readdirSync(path.join(ws.home, "session-state")) as [string];
     expect(logOf(id).some((event) => event.type === "subagent.failed")).toBe(false);
 
     main.push(toolCall("read_agent", { agent_id: "bg-1", timeout_seconds: 0 }, { id: "call_read" }), text("It was interrupted."));
-    const resumed = await runAgent(["--resume", id, "-p", "what happened to bg-1?", "--allow-all-tools"], { env: env(), cwd });
+    const resumed = await runAgent(["--resume", id, "-p", "what happened to bg-1?", "--allow-all-tools"], { env: ws.env(), cwd: ws.cwd });
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toBe("It was interrupted.\n");
 
@@ -63,7 +47,7 @@ describe("a real agent killed with a background agent running", () => {
     expect(JSON.stringify(read?.data)).toMatch(/bg-1 · explore · failed.*Error: interrupted: the session ended while the agent was running/);
 
     // The first request after the resume: every tool call of the main agent has its result.
-    const request = server.completionRequests.filter((candidate) => candidate.headers["x-initiator"] !== "sub-agent").at(-2);
+    const request = ws.server.completionRequests.filter((candidate) => candidate.headers["x-initiator"] !== "sub-agent").at(-2);
     const messages = (request?.body.messages ?? []) as { role: string; tool_call_id?: string; tool_calls?: { id: string }[]; content?: unknown }[];
     const asked = messages.flatMap((message) => message.tool_calls?.map((call) => call.id) ?? []);
     const answered = messages.filter((message) => message.role === "tool").map((message) => message.tool_call_id);

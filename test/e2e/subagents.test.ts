@@ -1,34 +1,17 @@
 /** `agent -p` with the task tool: the built-in agents, a sync delegation, and a run that waits for its background agents. */
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "../support/engine-harness.js";
-import { agentEnv, runAgent } from "../support/run-agent.js";
-import { startScriptedServer, text, toolCall, type CompletionRequest, type ScriptedResponse, type ScriptedServer } from "../support/scripted-server.js";
+import { describe, expect, it } from "vitest";
+import { runAgent } from "../support/run-agent.js";
+import { text, toolCall } from "../support/scripted-server.js";
+import { useAgentQueues, useE2eWorkspace } from "../support/e2e-workspace.js";
 
-let server: ScriptedServer;
-let home: string;
-let cwd: string;
-const main: ScriptedResponse[] = [];
-const child: ScriptedResponse[] = [];
-beforeEach(async () => {
-  main.length = 0;
-  child.length = 0;
-  // The main agent's and the subagents' requests are told apart by the x-initiator header.
-  server = await startScriptedServer({
-    responder: (request: CompletionRequest) => (request.headers["x-initiator"] === "sub-agent" ? child : main).shift() ?? text("(nothing scripted)"),
-  });
-  home = tempDir("e2e-home-");
-  cwd = tempDir("e2e-cwd-");
-});
-afterEach(async () => {
-  await server.close();
-});
+const { main, child, responder } = useAgentQueues();
+const ws = useE2eWorkspace({ server: { responder } });
 
-const env = () => agentEnv({ home, baseUrl: server.baseUrl });
 const events = () => {
-  const [id] = readdirSync(path.join(home, "session-state"));
-  return readFileSync(path.join(home, "session-state", id as string, "events.jsonl"), "utf8")
+  const [id] = readdirSync(path.join(ws.home, "session-state"));
+  return readFileSync(path.join(ws.home, "session-state", id as string, "events.jsonl"), "utf8")
     .trim()
     .split("\n")
     .map((line) => JSON.parse(line) as { type: string; agentId?: string; data: Record<string, unknown> });
@@ -38,14 +21,15 @@ describe("agent -p with subagents", () => {
   it("offers the built-in agents and delegates to one synchronously", async () => {
     main.push(toolCall("task", { description: "look for TODOs", prompt: "List the TODOs.", agent_type: "explore" }), text("There is one TODO."));
     child.push(text("TODO in a.ts:1"));
-    const run = await runAgent(["-p", "find the TODOs", "--allow-all-tools"], { env: env(), cwd });
+    const run = await runAgent(["-p", "find the TODOs", "--allow-all-tools"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("There is one TODO.\n");
     const description =
-      ((server.completionRequests[0]?.body.tools ?? []) as { function: { name: string; description: string } }[]).find((tool) => tool.function.name === "task")
-        ?.function.description ?? "";
+      ((ws.server.completionRequests[0]?.body.tools ?? []) as { function: { name: string; description: string } }[]).find(
+        (tool) => tool.function.name === "task",
+      )?.function.description ?? "";
     for (const name of ["explore", "task", "general-purpose", "code-review", "research", "rubber-duck"]) expect(description).toContain(`- ${name}: `);
-    const childRequest = server.completionRequests.find((request) => request.headers["x-initiator"] === "sub-agent");
+    const childRequest = ws.server.completionRequests.find((request) => request.headers["x-initiator"] === "sub-agent");
     expect(String(childRequest?.body.messages.at(-1)?.content)).toBe("List the TODOs.");
     const types = events().map((event) => event.type);
     expect(types).toContain("subagent.started");
@@ -59,7 +43,7 @@ describe("agent -p with subagents", () => {
       text("The background check says: all good."),
     );
     child.push(text("All good."));
-    const run = await runAgent(["-p", "check in the background", "--allow-all-tools", "--output-format", "json"], { env: env(), cwd });
+    const run = await runAgent(["-p", "check in the background", "--allow-all-tools", "--output-format", "json"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout.trim().split("\n").at(-1) as string) as { answer: string; usage: { backgroundAgents?: number } };
     expect(result.answer).toBe("The background check says: all good.");

@@ -2,65 +2,42 @@
  * `--agent` and `/agent` in the real TUI (tmux): the footer names the agent, a bad agent file is shown, and
  * the model is sent the agent's prompt and tools only.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "../support/engine-harness.js";
-import { AGENT_BIN, agentEnv } from "../support/run-agent.js";
-import { startScriptedServer, text, type ScriptedServer } from "../support/scripted-server.js";
-import { HAS_TMUX, shellQuote, TmuxServer, type TmuxPane } from "../support/tmux.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { text } from "../support/scripted-server.js";
+import { HAS_TMUX } from "../support/tmux.js";
+import { AGENT_COMMAND as AGENT, idle, useTmuxAgent } from "../support/tmux-agent.js";
 
-const AGENT = `${shellQuote(process.execPath)} ${shellQuote(AGENT_BIN)}`;
-const idle = (screen: string): boolean => screen.includes("› Ask anything") && !screen.includes("esc to interrupt");
 const footer = (screen: string): string =>
   screen
     .split("\n")
     .filter((line) => line.trim() !== "")
     .at(-1) ?? "";
 
-let tmux: TmuxServer;
-let server: ScriptedServer;
-let home: string;
-let cwd: string;
-let pane: TmuxPane | undefined;
+const tt = useTmuxAgent({ prefix: "tui-agent" });
 
 describe.skipIf(!HAS_TMUX)("custom agents in the TUI (tmux)", () => {
-  beforeAll(async () => {
-    tmux = await TmuxServer.start();
-  });
-  afterAll(async () => {
-    await tmux?.kill();
-  });
   beforeEach(async () => {
-    server = await startScriptedServer({ model: "demo" });
-    home = tempDir("tui-agent-home-");
-    cwd = tempDir("tui-agent-cwd-");
-    mkdirSync(path.join(home, "agents"));
-    writeFileSync(path.join(home, "agents", "reader.agent.md"), "---\ndescription: Reads\ntools: [read]\n---\nREADER PROMPT\n");
-    writeFileSync(path.join(home, "agents", "broken.agent.md"), "---\ndescription: d\ntools: 3\n---\nx\n");
-  });
-  afterEach(async () => {
-    await pane?.close();
-    pane = undefined;
-    await server.close();
-    for (const dir of [home, cwd]) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    mkdirSync(path.join(tt.home, "agents"));
+    writeFileSync(path.join(tt.home, "agents", "reader.agent.md"), "---\ndescription: Reads\ntools: [read]\n---\nREADER PROMPT\n");
+    writeFileSync(path.join(tt.home, "agents", "broken.agent.md"), "---\ndescription: d\ntools: 3\n---\nx\n");
   });
 
   it(
     "--agent shows in the footer with the bad file's warning, the model gets its prompt and tools; /agent none goes back, /agent picks",
     { timeout: 60_000 },
     async () => {
-      const env = agentEnv({ home, baseUrl: server.baseUrl, model: "demo" });
-      pane = await tmux.open(`${AGENT} --agent reader`, { cwd, env: { ...env, TERM: "tmux-256color" } });
+      const pane = await tt.open(`${AGENT} --agent reader`);
       const first = await pane.waitFor((s) => idle(s) && s.includes("agent: reader"), { timeoutMs: 20_000, what: "the footer naming the agent" });
       expect(first).toContain('broken.agent.md: field "tools"');
 
-      server.enqueue(text("READER ANSWER"));
+      tt.server.enqueue(text("READER ANSWER"));
       await pane.type("hello");
       await pane.waitForText("hello");
       await pane.sendKeys("Enter");
       await pane.waitFor((s) => s.includes("READER ANSWER") && idle(s), { timeoutMs: 20_000, what: "the answer" });
-      const body = server.completionRequests[0]?.body as { messages: { role: string; content: unknown }[]; tools?: { function: { name: string } }[] };
+      const body = tt.server.completionRequests[0]?.body as { messages: { role: string; content: unknown }[]; tools?: { function: { name: string } }[] };
       expect(String(body.messages[0]?.content)).toContain("READER PROMPT");
       expect((body.tools ?? []).map((tool) => tool.function.name)).toEqual(["view"]);
 

@@ -4,26 +4,18 @@
  * switches the mode and tells the model to implement. Then an ask_user form answered in the terminal.
  * Needs a build and tmux.
  */
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "../support/engine-harness.js";
-import { AGENT_BIN, agentEnv } from "../support/run-agent.js";
-import { startScriptedServer, text, toolCall, type CompletionRequest, type ScriptedResponse, type ScriptedServer } from "../support/scripted-server.js";
-import { HAS_TMUX, shellQuote, TmuxServer, waitUntil, type TmuxPane } from "../support/tmux.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { text, toolCall, type CompletionRequest, type ScriptedResponse } from "../support/scripted-server.js";
+import { HAS_TMUX, waitUntil, type TmuxPane } from "../support/tmux.js";
+import { AGENT_COMMAND as AGENT, idle, sendPrompt, useTmuxAgent } from "../support/tmux-agent.js";
 
-const AGENT = `${shellQuote(process.execPath)} ${shellQuote(AGENT_BIN)}`;
-const START_MS = 20_000;
 const TURN_MS = 20_000;
 
-let tmux: TmuxServer;
-let server: ScriptedServer;
-let home: string;
-let cwd: string;
-let pane: TmuxPane | undefined;
 let steps: ((request: CompletionRequest) => ScriptedResponse)[] = [];
+const tt = useTmuxAgent({ prefix: "tui-plan", server: { responder: (request) => (steps[request.index] ?? (() => text("(unscripted)")))(request) } });
 
-const idle = (screen: string): boolean => screen.includes("› Ask anything") && !screen.includes("esc to interrupt");
 const contentOf = (message: { content?: unknown } | undefined): string =>
   typeof message?.content === "string" ? message.content : JSON.stringify(message?.content ?? "");
 const lastTool = (request: CompletionRequest | undefined): string => contentOf(request?.body.messages.filter((m) => m.role === "tool").at(-1));
@@ -34,37 +26,11 @@ function sessionFolder(request: CompletionRequest): string {
   return match[1];
 }
 
-async function open(args: string): Promise<TmuxPane> {
-  const env = agentEnv({ home, baseUrl: server.baseUrl, model: "demo" });
-  pane = await tmux.open(`${AGENT} ${args}`, { cwd, env: { ...env, TERM: "tmux-256color" } });
-  await pane.waitFor(idle, { timeoutMs: START_MS, what: "the first idle prompt" });
-  return pane;
-}
-
-async function send(p: TmuxPane, prompt: string): Promise<void> {
-  await p.type(prompt);
-  await p.waitForText(prompt);
-  await p.sendKeys("Enter");
-}
+const open = (args: string): Promise<TmuxPane> => tt.launch(`${AGENT} ${args}`);
 
 describe.skipIf(!HAS_TMUX)("plan mode and ask_user in tmux", () => {
-  beforeAll(async () => {
-    tmux = await TmuxServer.start();
-  });
-  afterAll(async () => {
-    await tmux?.kill();
-  });
   beforeEach(async () => {
     steps = [];
-    server = await startScriptedServer({ model: "demo", responder: (request) => (steps[request.index] ?? (() => text("(unscripted)")))(request) });
-    home = tempDir("tui-plan-home-");
-    cwd = tempDir("tui-plan-cwd-");
-  });
-  afterEach(async () => {
-    await pane?.close();
-    pane = undefined;
-    await server.close();
-    for (const dir of [home, cwd]) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   });
 
   it("reviews the plan in the dialog and continues interactively", { timeout: 90_000 }, async () => {
@@ -79,7 +45,7 @@ describe.skipIf(!HAS_TMUX)("plan mode and ask_user in tmux", () => {
     ];
     const p = await open("--plan");
     expect(await p.waitForText("Plan")).toBeTruthy();
-    await send(p, "plan a greeting");
+    await sendPrompt(p, "plan a greeting");
     const dialog = await p.waitFor((s) => s.includes("Plan ready for review") && s.includes("Suggest changes"), {
       timeoutMs: TURN_MS,
       what: "the plan review",
@@ -92,7 +58,7 @@ describe.skipIf(!HAS_TMUX)("plan mode and ask_user in tmux", () => {
     await p.type("2");
     const done = await p.waitFor((s) => s.includes("Implementing the plan now.") && idle(s), { timeoutMs: TURN_MS, what: "the implementation turn" });
     expect(done).not.toContain("Suggest changes");
-    expect(lastTool(server.completionRequests[2])).toMatch(/^Plan approved! Exited plan mode\./);
+    expect(lastTool(tt.server.completionRequests[2])).toMatch(/^Plan approved! Exited plan mode\./);
     expect(readFileSync(planPath, "utf8")).toContain("PLAN-BODY-MARKER");
     const footer = done
       .split("\n")
@@ -115,15 +81,15 @@ describe.skipIf(!HAS_TMUX)("plan mode and ask_user in tmux", () => {
       () => text("Thanks, noted."),
     ];
     const p = await open("");
-    await send(p, "set up storage");
+    await sendPrompt(p, "set up storage");
     await p.waitFor((s) => s.includes("Pick the storage.") && s.includes("2. postgres"), { timeoutMs: TURN_MS, what: "the form" });
     await p.type("2");
     await p.waitForText("Anything else?");
     await p.type("keep it small");
     await p.sendKeys("Enter");
     await p.waitFor((s) => s.includes("Thanks, noted.") && idle(s), { timeoutMs: TURN_MS, what: "the answer" });
-    await waitUntil(() => server.completionRequests.length >= 2, TURN_MS, "the answer to reach the model");
-    const answer = lastTool(server.completionRequests[1]);
+    await waitUntil(() => tt.server.completionRequests.length >= 2, TURN_MS, "the answer to reach the model");
+    const answer = lastTool(tt.server.completionRequests[1]);
     expect(answer).toContain('"db": "postgres"');
     expect(answer).toContain('"note": "keep it small"');
   });

@@ -3,46 +3,25 @@
  * its budget), Ctrl+X then B moving it to the background panel while the main agent goes on, and the agent's
  * answer reaching the main agent.
  */
-import { rmSync } from "node:fs";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "../support/engine-harness.js";
-import { AGENT_BIN, agentEnv } from "../support/run-agent.js";
-import { startScriptedServer, text, toolCall, type CompletionRequest, type ScriptedResponse, type ScriptedServer } from "../support/scripted-server.js";
-import { HAS_TMUX, shellQuote, TmuxServer, type TmuxPane } from "../support/tmux.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { text, toolCall, type CompletionRequest, type ScriptedResponse } from "../support/scripted-server.js";
+import { HAS_TMUX } from "../support/tmux.js";
+import { AGENT_COMMAND as AGENT, useTmuxAgent } from "../support/tmux-agent.js";
 
-const AGENT = `${shellQuote(process.execPath)} ${shellQuote(AGENT_BIN)}`;
-
-let tmux: TmuxServer;
-let server: ScriptedServer;
-let home: string;
-let cwd: string;
-let pane: TmuxPane | undefined;
 const main: (ScriptedResponse | Promise<ScriptedResponse>)[] = [];
 const agents: (ScriptedResponse | Promise<ScriptedResponse>)[] = [];
+const tt = useTmuxAgent({
+  prefix: "tui-sub",
+  server: {
+    responder: async (request: CompletionRequest) =>
+      (await (request.headers["x-initiator"] === "sub-agent" ? agents : main).shift()) ?? text("(nothing scripted)"),
+  },
+});
 
 describe.skipIf(!HAS_TMUX)("subagents in the TUI (tmux)", () => {
-  beforeAll(async () => {
-    tmux = await TmuxServer.start();
-  });
-  afterAll(async () => {
-    await tmux?.kill();
-  });
   beforeEach(async () => {
     main.length = 0;
     agents.length = 0;
-    server = await startScriptedServer({
-      model: "demo",
-      responder: async (request: CompletionRequest) =>
-        (await (request.headers["x-initiator"] === "sub-agent" ? agents : main).shift()) ?? text("(nothing scripted)"),
-    });
-    home = tempDir("tui-sub-home-");
-    cwd = tempDir("tui-sub-cwd-");
-  });
-  afterEach(async () => {
-    await pane?.close();
-    pane = undefined;
-    await server.close();
-    for (const dir of [home, cwd]) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   });
 
   it("shows the sync block with its budget; Ctrl+X B moves it to the background and the main agent goes on", { timeout: 60_000 }, async () => {
@@ -53,8 +32,7 @@ describe.skipIf(!HAS_TMUX)("subagents in the TUI (tmux)", () => {
       text("FINDER REPORTED auth.ts"),
     );
     agents.push(new Promise<ScriptedResponse>((resolve) => (release = resolve)));
-    const env = agentEnv({ home, baseUrl: server.baseUrl, model: "demo" });
-    pane = await tmux.open(AGENT, { cwd, env: { ...env, TERM: "tmux-256color" } });
+    const pane = await tt.open(AGENT);
     await pane.waitForText("Ask anything", { timeoutMs: 20_000 });
     await pane.type("find it");
     await pane.waitForText("find it");

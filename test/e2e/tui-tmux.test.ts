@@ -3,27 +3,24 @@
  * with send-keys, the screen read with capture-pane, the scripted server as the model. Needs a build
  * (`npm test` builds first) and tmux (skipped without it).
  */
-import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "../support/engine-harness.js";
-import { AGENT_BIN, agentEnv } from "../support/run-agent.js";
-import { startScriptedServer, text, toolCall, type CompletionRequest, type ScriptedResponse, type ScriptedServer } from "../support/scripted-server.js";
-import { childPids, HAS_TMUX, processState, shellQuote, TmuxServer, waitUntil, type TmuxPane } from "../support/tmux.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { AGENT_BIN } from "../support/run-agent.js";
+import { text, toolCall, type CompletionRequest, type ScriptedResponse } from "../support/scripted-server.js";
+import { childPids, HAS_TMUX, processState, waitUntil, type TmuxPane } from "../support/tmux.js";
+import { AGENT_COMMAND as AGENT, idle, sendPrompt, useTmuxAgent } from "../support/tmux-agent.js";
 
-const AGENT = `${shellQuote(process.execPath)} ${shellQuote(AGENT_BIN)}`;
-const START_MS = 20_000;
 const TURN_MS = 20_000;
 
-let tmux: TmuxServer;
-let server: ScriptedServer;
 let respond: (request: CompletionRequest) => ScriptedResponse | Promise<ScriptedResponse>;
-let home: string;
-let cwd: string;
-let pane: TmuxPane | undefined;
+const tt = useTmuxAgent({
+  prefix: "tui-tmux",
+  historyLimit: 50_000,
+  removeRetries: { maxRetries: 10, retryDelay: 100 },
+  server: { responder: (request) => respond(request) },
+});
 
-/** The prompt is empty and nothing is running (the footer says "esc to interrupt" while busy). */
-const idle = (screen: string): boolean => screen.includes("› Ask anything") && !screen.includes("esc to interrupt");
 const lastLine = (screen: string): string =>
   screen
     .split("\n")
@@ -35,18 +32,7 @@ const lastUser = (request: CompletionRequest | undefined): string => contentOf(r
 const toolMessage = (request: CompletionRequest | undefined): string => contentOf(request?.body.messages.find((m) => m.role === "tool"));
 
 /** Start the agent (or a shell line around it: `wrap(agentCommand)`) and wait for its first idle frame. */
-async function launch(wrap: (agent: string) => string = (agent) => agent): Promise<TmuxPane> {
-  const env = agentEnv({ home, baseUrl: server.baseUrl, model: "demo" });
-  pane = await tmux.open(wrap(AGENT), { cwd, env: { ...env, TERM: "tmux-256color" } });
-  await pane.waitFor(idle, { timeoutMs: START_MS, what: "the first idle prompt" });
-  return pane;
-}
-
-async function send(p: TmuxPane, prompt: string): Promise<void> {
-  await p.type(prompt);
-  await p.waitForText(prompt);
-  await p.sendKeys("Enter");
-}
+const launch = (wrap: (agent: string) => string = (agent) => agent): Promise<TmuxPane> => tt.launch(wrap(AGENT));
 
 /** Occurrences of each `<prefix>NNNN` in a capture. */
 function countNumbered(capture: string, prefix: string): Map<string, number> {
@@ -80,77 +66,62 @@ function sleepsIn(dir: string, seconds: string): number[] {
 }
 
 describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
-  beforeAll(async () => {
-    tmux = await TmuxServer.start({ historyLimit: 50_000 });
-  });
-  afterAll(async () => {
-    await tmux?.kill();
-  });
   beforeEach(async () => {
     respond = () => text("(no scripted answer for this request)");
-    server = await startScriptedServer({ model: "demo", responder: (request) => respond(request) });
-    home = tempDir("tui-tmux-home-");
-    cwd = tempDir("tui-tmux-cwd-");
-  });
-  afterEach(async () => {
-    await pane?.close();
-    pane = undefined;
-    await server.close();
-    for (const dir of [home, cwd]) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
 
   it("shows the streamed answer to a typed prompt as it arrives", { timeout: 60_000 }, async () => {
     const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
-    server.enqueue(text(`Streaming answer begins. ${words} ANSWER-END`, { chunkSize: 4, chunkDelayMs: 40 }));
+    tt.server.enqueue(text(`Streaming answer begins. ${words} ANSWER-END`, { chunkSize: 4, chunkDelayMs: 40 }));
     const p = await launch();
-    await send(p, "hello agent");
+    await sendPrompt(p, "hello agent");
     const partial = await p.waitForText("Streaming answer begins.", { timeoutMs: TURN_MS });
     expect(partial).not.toContain("ANSWER-END");
     const done = await p.waitFor((s) => s.includes("ANSWER-END") && idle(s), { timeoutMs: TURN_MS, what: "the whole answer" });
     expect(done).toContain("› hello agent");
     expect(done).toContain("word59");
-    expect(lastUser(server.completionRequests[0])).toContain("hello agent");
+    expect(lastUser(tt.server.completionRequests[0])).toContain("hello agent");
   });
 
   it("runs a shell command approved with 1 and shows its result", { timeout: 60_000 }, async () => {
-    server.enqueue(toolCall("bash", { command: "echo approved-output > made.txt && cat made.txt", description: "Make a file" }), text("The file is made."));
+    tt.server.enqueue(toolCall("bash", { command: "echo approved-output > made.txt && cat made.txt", description: "Make a file" }), text("The file is made."));
     const p = await launch();
-    await send(p, "make a file");
+    await sendPrompt(p, "make a file");
     const dialog = await p.waitForText("Do you want to run this command?", { timeoutMs: TURN_MS });
     expect(dialog).toContain("echo approved-output > made.txt && cat made.txt");
     expect(dialog).toMatch(/1\. Yes/);
     expect(dialog).toMatch(/4\. No, and tell agent what to do differently/);
-    expect(existsSync(path.join(cwd, "made.txt"))).toBe(false);
+    expect(existsSync(path.join(tt.cwd, "made.txt"))).toBe(false);
     await p.type("1");
     const done = await p.waitFor((s) => s.includes("The file is made.") && idle(s), { timeoutMs: TURN_MS, what: "the final answer" });
     expect(done).toContain("Make a file");
     expect(done).toContain("approved-output");
     expect(done).not.toContain("Do you want to run this command?");
-    expect(readFileSync(path.join(cwd, "made.txt"), "utf8")).toBe("approved-output\n");
-    expect(toolMessage(server.completionRequests[1])).toContain("approved-output");
+    expect(readFileSync(path.join(tt.cwd, "made.txt"), "utf8")).toBe("approved-output\n");
+    expect(toolMessage(tt.server.completionRequests[1])).toContain("approved-output");
   });
 
   it("denies a command with 4 and a message, and the model receives the message", { timeout: 60_000 }, async () => {
-    server.enqueue(toolCall("bash", { command: "touch denied.txt", description: "Touch a file" }), text("Understood, I will use the Makefile."));
+    tt.server.enqueue(toolCall("bash", { command: "touch denied.txt", description: "Touch a file" }), text("Understood, I will use the Makefile."));
     const p = await launch();
-    await send(p, "touch a file");
+    await sendPrompt(p, "touch a file");
     await p.waitForText("Do you want to run this command?", { timeoutMs: TURN_MS });
     await p.type("4");
     await p.waitForText("Tell agent what to do differently");
-    await send(p, "use the Makefile instead");
+    await sendPrompt(p, "use the Makefile instead");
     await p.waitFor((s) => s.includes("Understood, I will use the Makefile.") && idle(s), { timeoutMs: TURN_MS, what: "the answer after the denial" });
-    expect(existsSync(path.join(cwd, "denied.txt"))).toBe(false);
-    expect(server.completionRequests).toHaveLength(2);
-    expect(toolMessage(server.completionRequests[1])).toContain("use the Makefile instead");
+    expect(existsSync(path.join(tt.cwd, "denied.txt"))).toBe(false);
+    expect(tt.server.completionRequests).toHaveLength(2);
+    expect(toolMessage(tt.server.completionRequests[1])).toContain("use the Makefile instead");
   });
 
   it("exits on a second Ctrl+C, printing how to resume", { timeout: 60_000 }, async () => {
-    server.enqueue(text("Hi there."));
+    tt.server.enqueue(text("Hi there."));
     // A shell around the agent reports its exit status (tmux here does not reliably reap the pane's child).
     const p = await launch((agent) => `${agent}; echo "AGENT-EXIT=$?"`);
     const agentPid = childPids((await p.info()).pid).find((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(AGENT_BIN));
     expect(agentPid).toBeDefined();
-    await send(p, "hi");
+    await sendPrompt(p, "hi");
     await p.waitFor((s) => s.includes("Hi there.") && idle(s), { timeoutMs: TURN_MS, what: "the answer" });
     await p.sendKeys("C-c");
     expect(lastLine(await p.waitForText("Press Ctrl+C again to exit"))).toMatch(/Press Ctrl\+C again to exit/);
@@ -159,29 +130,29 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
     expect(screen).toContain("AGENT-EXIT=0");
     const id = /Resume this session with: agent --resume ([0-9a-f-]{36})/.exec(screen)?.[1];
     expect(id).toBeDefined();
-    expect(existsSync(path.join(home, "session-state", id as string, "events.jsonl"))).toBe(true);
+    expect(existsSync(path.join(tt.home, "session-state", id as string, "events.jsonl"))).toBe(true);
     expect(processState(agentPid as number)).toBe("gone");
   });
 
   it("leaves the terminal settings as they were (stty -g before = after)", { timeout: 60_000 }, async () => {
-    server.enqueue(text("Noted."));
+    tt.server.enqueue(text("Noted."));
     const p = await launch((agent) => `stty -g > stty-before.txt; ${agent}; code=$?; stty -g > stty-after.txt; echo "STTY-DONE $code"`);
-    await send(p, "note this");
+    await sendPrompt(p, "note this");
     await p.waitFor((s) => s.includes("Noted.") && idle(s), { timeoutMs: TURN_MS, what: "the answer" });
     await p.sendKeys("C-c");
     await p.waitForText("Press Ctrl+C again to exit");
     await p.sendKeys("C-c");
     await p.waitForText("STTY-DONE 0");
-    const before = readFileSync(path.join(cwd, "stty-before.txt"), "utf8");
+    const before = readFileSync(path.join(tt.cwd, "stty-before.txt"), "utf8");
     expect(before.trim()).not.toBe("");
-    expect(readFileSync(path.join(cwd, "stty-after.txt"), "utf8")).toBe(before);
+    expect(readFileSync(path.join(tt.cwd, "stty-after.txt"), "utf8")).toBe(before);
   });
 
   it("puts a 2,000-paragraph streamed answer in the scrollback exactly once", { timeout: 120_000 }, async () => {
     const lines = numbered("line ", 2000);
-    server.enqueue(text(`${lines.join("\n\n")}\n\nLONG-END`, { chunkSize: 16 }));
+    tt.server.enqueue(text(`${lines.join("\n\n")}\n\nLONG-END`, { chunkSize: 16 }));
     const p = await launch();
-    await send(p, "count to 2000");
+    await sendPrompt(p, "count to 2000");
     await p.waitFor((s) => s.includes("LONG-END") && idle(s), { timeoutMs: 60_000, what: "the end of the long answer" });
     const counts = countNumbered(await p.captureAll(), "line ");
     const wrong = lines.map((line) => line.slice(5)).filter((n) => counts.get(n) !== 1);
@@ -190,9 +161,9 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
 
   it("puts a 2,000-line streamed code block in the scrollback exactly once", { timeout: 120_000 }, async () => {
     const lines = numbered("code ", 2000);
-    server.enqueue(text(`Here it is:\n\n\`\`\`text\n${lines.join("\n")}\n\`\`\`\n\nCODE-END`, { chunkSize: 16 }));
+    tt.server.enqueue(text(`Here it is:\n\n\`\`\`text\n${lines.join("\n")}\n\`\`\`\n\nCODE-END`, { chunkSize: 16 }));
     const p = await launch();
-    await send(p, "print 2000 lines of code");
+    await sendPrompt(p, "print 2000 lines of code");
     await p.waitFor((s) => s.includes("CODE-END") && idle(s), { timeoutMs: 60_000, what: "the end of the code block" });
     const counts = countNumbered(await p.captureAll(), "code ");
     const wrong = lines.map((line) => line.slice(5)).filter((n) => counts.get(n) !== 1);
@@ -200,27 +171,27 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
   });
 
   it("stops a running `sleep 30` on Esc: idle again within seconds, the process gone", { timeout: 60_000 }, async () => {
-    server.enqueue(toolCall("bash", { command: "sleep 30 && touch slept.txt", description: "Sleep a while" }), text("Carrying on."));
+    tt.server.enqueue(toolCall("bash", { command: "sleep 30 && touch slept.txt", description: "Sleep a while" }), text("Carrying on."));
     const p = await launch();
-    await send(p, "sleep please");
+    await sendPrompt(p, "sleep please");
     await p.waitForText("Do you want to run this command?", { timeoutMs: TURN_MS });
     await p.type("1");
-    await waitUntil(() => sleepsIn(cwd, "30").length > 0, TURN_MS, "the sleep process to start");
-    const sleeps = sleepsIn(cwd, "30");
+    await waitUntil(() => sleepsIn(tt.cwd, "30").length > 0, TURN_MS, "the sleep process to start");
+    const sleeps = sleepsIn(tt.cwd, "30");
     await p.waitForText("Sleep a while");
     const pressed = Date.now();
     await p.sendKeys("Escape");
     await p.waitFor(idle, { timeoutMs: 5_000, what: "an idle prompt after Esc" });
     expect(Date.now() - pressed).toBeLessThan(5_000);
     await waitUntil(() => sleeps.every((pid) => processState(pid) !== "running"), 3_000, "the sleep process to be gone");
-    expect(sleepsIn(cwd, "30").filter((pid) => processState(pid) === "running")).toEqual([]);
-    expect(existsSync(path.join(cwd, "slept.txt"))).toBe(false);
+    expect(sleepsIn(tt.cwd, "30").filter((pid) => processState(pid) === "running")).toEqual([]);
+    expect(existsSync(path.join(tt.cwd, "slept.txt"))).toBe(false);
     expect((await p.info()).dead).toBe(false);
     // The history stays valid: the interrupted call has its tool message in the next request.
-    await send(p, "go on");
+    await sendPrompt(p, "go on");
     await p.waitFor((s) => s.includes("Carrying on.") && idle(s), { timeoutMs: TURN_MS, what: "the next answer" });
-    expect(server.completionRequests).toHaveLength(2);
-    expect(toolMessage(server.completionRequests[1])).toMatch(/interrupted/);
+    expect(tt.server.completionRequests).toHaveLength(2);
+    expect(toolMessage(tt.server.completionRequests[1])).toMatch(/interrupted/);
   });
 
   it("queues a prompt typed while busy and sends it when the turn ends", { timeout: 60_000 }, async () => {
@@ -234,23 +205,23 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
       return text(`Second answer to: ${lastUser(request).split("\n").at(-1) ?? ""}`);
     };
     const p = await launch();
-    await send(p, "first question");
-    await server.waitForRequests(1, { timeoutMs: TURN_MS });
+    await sendPrompt(p, "first question");
+    await tt.server.waitForRequests(1, { timeoutMs: TURN_MS });
     await p.waitForText("esc to interrupt");
-    await send(p, "second question");
+    await sendPrompt(p, "second question");
     const queued = await p.waitForText("Queued (1)");
     expect(queued).toContain("↳ second question");
-    expect(server.completionRequests).toHaveLength(1);
+    expect(tt.server.completionRequests).toHaveLength(1);
     release();
     const done = await p.waitFor((s) => s.includes("Second answer to: second question") && idle(s), { timeoutMs: TURN_MS, what: "the second answer" });
     expect(done).toContain("First answer.");
     expect(done).not.toContain("Queued (");
-    expect(server.completionRequests).toHaveLength(2);
-    expect(lastUser(server.completionRequests[1])).toContain("second question");
+    expect(tt.server.completionRequests).toHaveLength(2);
+    expect(lastUser(tt.server.completionRequests[1])).toContain("second question");
   });
 
   it("cycles the mode with Shift+Tab: Interactive → Plan → Autopilot, even right after the first frame", { timeout: 60_000 }, async () => {
-    server.enqueue(toolCall("task_complete", { summary: "All set." }));
+    tt.server.enqueue(toolCall("task_complete", { summary: "All set." }));
     const p = await launch();
     // Pressed at once: the session may still be opening; the choice is kept and applied when it is.
     await p.sendKeys("BTab");
@@ -258,16 +229,16 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
     await p.sendKeys("BTab");
     await p.waitFor((s) => lastLine(s).startsWith("Autopilot"), { what: "the footer to say Autopilot" });
     // The engine is in autopilot too: the model is offered task_complete.
-    await send(p, "do it");
+    await sendPrompt(p, "do it");
     await p.waitFor((s) => s.includes("All set.") && idle(s), { timeoutMs: TURN_MS, what: "the task to complete" });
-    const tools = (server.completionRequests[0]?.body.tools ?? []) as { function: { name: string } }[];
+    const tools = (tt.server.completionRequests[0]?.body.tools ?? []) as { function: { name: string } }[];
     expect(tools.map((tool) => tool.function.name)).toContain("task_complete");
   });
 
   it("resumes a session below what the shell printed before, without clearing the scrollback", { timeout: 60_000 }, async () => {
-    server.enqueue(text("An answer worth remembering."));
+    tt.server.enqueue(text("An answer worth remembering."));
     const first = await launch();
-    await send(first, "remember this");
+    await sendPrompt(first, "remember this");
     await first.waitFor((s) => s.includes("An answer worth remembering.") && idle(s), { timeoutMs: TURN_MS, what: "the answer" });
     await first.sendKeys("C-c");
     await first.sendKeys("C-c");
@@ -283,7 +254,7 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
 
   it("shows a 50-line bracketed paste as a chip and sends all of it", { timeout: 60_000 }, async () => {
     const pasted = Array.from({ length: 50 }, (_, i) => `pasted line ${String(i + 1).padStart(2, "0")}`).join("\n");
-    server.enqueue(text("Got your paste."));
+    tt.server.enqueue(text("Got your paste."));
     const p = await launch();
     await p.paste(pasted);
     await p.waitForText("[Paste #1 – 50 lines]");
@@ -292,16 +263,16 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
     await p.waitForText("summarise it");
     await p.sendKeys("Enter");
     await p.waitFor((s) => s.includes("Got your paste.") && idle(s), { timeoutMs: TURN_MS, what: "the answer" });
-    const sent = lastUser(server.completionRequests[0]);
+    const sent = lastUser(tt.server.completionRequests[0]);
     expect(sent).toContain(pasted);
     expect(sent).toContain("summarise it");
   });
 
   it("re-wraps across resizes (100 → 60 → 100 columns) mid-stream without duplicating lines", { timeout: 90_000 }, async () => {
     const lines = numbered("rline ", 120).map((line) => `${line} ${"lorem ipsum dolor sit amet ".repeat(3).trim()}`);
-    server.enqueue(text(`${lines.join("\n\n")}\n\nRESIZE-END`, { chunkSize: 12, chunkDelayMs: 8 }));
+    tt.server.enqueue(text(`${lines.join("\n\n")}\n\nRESIZE-END`, { chunkSize: 12, chunkDelayMs: 8 }));
     const p = await launch();
-    await send(p, "stream while I resize");
+    await sendPrompt(p, "stream while I resize");
     await p.waitForText("rline 0010", { timeoutMs: TURN_MS, all: true });
     await p.resize(60);
     await p.waitForText("rline 0040", { timeoutMs: TURN_MS, all: true });

@@ -2,29 +2,16 @@
  * A custom agent's own MCP servers (`mcp-servers` in its file): started when that agent runs, its tools offered
  * to it alone (not to the main agent, not to other agents), stopped with it.
  */
-import { existsSync, readFileSync, rmSync } from "node:fs";
-import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { existsSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
 import type { AgentDefinition, AgentDirectory } from "../../src/core/tasks/agent-directory.js";
-import { startHarness, tempDir, type Harness } from "../support/engine-harness.js";
+import { startHarness, type Harness } from "../support/engine-harness.js";
 import { text, toolCall } from "../support/scripted-server.js";
 import { stdioServer } from "./mcp-support.js";
+import { MCP_STARTUP_WAIT, useMcpHarness } from "../support/mcp-harness.js";
 
-let harness: Harness | undefined;
-let scratch: string;
-beforeEach(() => {
-  scratch = tempDir("mcp-agent-");
-  process.env.MCP_TEST_LOG = path.join(scratch, "log.jsonl");
-  // The agent's first prompt waits for its server however loaded the machine is.
-  process.env.AGENT_MCP_STARTUP_WAIT_MS = "30000";
-});
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  rmSync(scratch, { recursive: true, force: true });
-  delete process.env.MCP_TEST_LOG;
-  delete process.env.AGENT_MCP_STARTUP_WAIT_MS;
-});
+// The agent's first prompt waits for its server however loaded the machine is.
+const mcp = useMcpHarness({ scratch: "mcp-agent", env: MCP_STARTUP_WAIT });
 
 const custom = { source: "user" as const, file: "test", userInvocable: true, modelInvocable: true };
 const AGENTS: AgentDefinition[] = [
@@ -72,8 +59,8 @@ const alive = (pid: number): boolean => {
 
 describe("a custom agent's own MCP servers", () => {
   it("are offered to that subagent only, and stop when it ends", async () => {
-    harness = await startHarness({ agents: directory, allowAllTools: true });
-    harness.server.enqueue(
+    mcp.harness = await startHarness({ agents: directory, allowAllTools: true });
+    mcp.harness.server.enqueue(
       toolCall("task", { description: "echo", prompt: "Echo hi.", agent_type: "echoer" }),
       toolCall("own-echo_text", { text: "hi" }),
       text("It echoed hi."),
@@ -81,35 +68,35 @@ describe("a custom agent's own MCP servers", () => {
       text("Plain done."),
       text("All done."),
     );
-    const result = await harness.session.send("delegate");
+    const result = await mcp.harness.session.send("delegate");
     expect(result.outcome).toBe("completed");
     // The main agent never sees the agent's server; the agent does (as its `tools` list names it); another agent does not.
-    expect(toolNames(harness, 0).some((name) => name.startsWith("own-"))).toBe(false);
-    expect(toolNames(harness, 1)).toEqual(expect.arrayContaining(["view", "own-echo_text"]));
-    expect(toolNames(harness, 1)).not.toContain("own-count");
-    expect(toolNames(harness, 3).some((name) => name.startsWith("own-"))).toBe(false);
-    expect(toolNames(harness, 4).some((name) => name.startsWith("own-"))).toBe(false);
-    const complete = harness.ofType("tool.execution_complete").find((event) => event.data.mcpServerName === "own");
+    expect(toolNames(mcp.harness, 0).some((name) => name.startsWith("own-"))).toBe(false);
+    expect(toolNames(mcp.harness, 1)).toEqual(expect.arrayContaining(["view", "own-echo_text"]));
+    expect(toolNames(mcp.harness, 1)).not.toContain("own-count");
+    expect(toolNames(mcp.harness, 3).some((name) => name.startsWith("own-"))).toBe(false);
+    expect(toolNames(mcp.harness, 4).some((name) => name.startsWith("own-"))).toBe(false);
+    const complete = mcp.harness.ofType("tool.execution_complete").find((event) => event.data.mcpServerName === "own");
     expect(complete?.data).toMatchObject({ success: true, result: { content: "echo: hi" } });
     expect(complete?.agentId).toBeDefined();
     const pid = serverRecords().find((record) => record.tool === "started")?.args.pid as number;
     expect(pid).toBeGreaterThan(0);
     await expect.poll(() => alive(pid)).toBe(false);
-    expect(harness.session.engine.tools().names.some((name) => name.startsWith("own-"))).toBe(false);
+    expect(mcp.harness.session.engine.tools().names.some((name) => name.startsWith("own-"))).toBe(false);
   });
 
   it("are the main agent's while it runs as that agent (--agent), and stop when it is deselected", async () => {
-    harness = await startHarness({ agents: directory, allowAllTools: true });
-    expect(harness.session.engine.dispatch({ type: "select_agent", name: "echoer" })).toBeUndefined();
-    harness.server.enqueue(toolCall("own-echo_text", { text: "main" }), text("done"));
-    await harness.session.send("echo");
-    expect(toolNames(harness, 0)).toContain("own-echo_text");
-    expect(harness.ofType("tool.execution_complete")[0]?.data).toMatchObject({ success: true, result: { content: "echo: main" } });
+    mcp.harness = await startHarness({ agents: directory, allowAllTools: true });
+    expect(mcp.harness.session.engine.dispatch({ type: "select_agent", name: "echoer" })).toBeUndefined();
+    mcp.harness.server.enqueue(toolCall("own-echo_text", { text: "main" }), text("done"));
+    await mcp.harness.session.send("echo");
+    expect(toolNames(mcp.harness, 0)).toContain("own-echo_text");
+    expect(mcp.harness.ofType("tool.execution_complete")[0]?.data).toMatchObject({ success: true, result: { content: "echo: main" } });
     const pid = serverRecords().find((record) => record.tool === "started")?.args.pid as number;
-    harness.session.engine.dispatch({ type: "select_agent", name: null });
+    mcp.harness.session.engine.dispatch({ type: "select_agent", name: null });
     await expect.poll(() => alive(pid)).toBe(false);
-    harness.server.enqueue(text("plain again"));
-    await harness.session.send("hello");
-    expect(toolNames(harness, 2).some((name) => name.startsWith("own-"))).toBe(false);
+    mcp.harness.server.enqueue(text("plain again"));
+    await mcp.harness.session.send("hello");
+    expect(toolNames(mcp.harness, 2).some((name) => name.startsWith("own-"))).toBe(false);
   });
 });

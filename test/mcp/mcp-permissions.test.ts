@@ -1,25 +1,14 @@
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PermissionFlags } from "../../src/permissions/policy.js";
 import { startHarness, waitForEvent, type Harness } from "../support/engine-harness.js";
 import { text, toolCall } from "../support/scripted-server.js";
 import { mcpConfig, stdioServer } from "./mcp-support.js";
+import { MCP_STARTUP_WAIT, useMcpHarness } from "../support/mcp-harness.js";
 
-let harness: Harness | undefined;
 let log = "";
-const logs: string[] = [];
-// The first request waits for the test server however loaded the machine is (its start-up bound is tested on its own).
-beforeEach(() => {
-  process.env.AGENT_MCP_STARTUP_WAIT_MS = "30000";
-});
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  for (const file of logs.splice(0)) rmSync(file, { force: true });
-  delete process.env.MCP_TEST_LOG;
-  delete process.env.AGENT_MCP_STARTUP_WAIT_MS;
-});
+const mcp = useMcpHarness({ env: MCP_STARTUP_WAIT });
 
 function calledTools(): string[] {
   try {
@@ -37,9 +26,9 @@ function calledTools(): string[] {
 async function start(permissions: Partial<PermissionFlags>, interactive = false): Promise<Harness> {
   log = path.join(process.env.TMPDIR ?? "/tmp", `mcp-perm-${process.pid}-${Math.random().toString(36).slice(2)}.jsonl`);
   process.env.MCP_TEST_LOG = log;
-  logs.push(log);
-  harness = await startHarness({ interactive, permissions, mcp: { additional: [mcpConfig({ mini: stdioServer() })] } });
-  return harness;
+  mcp.removeAfter(log);
+  mcp.harness = await startHarness({ interactive, permissions, mcp: { additional: [mcpConfig({ mini: stdioServer() })] } });
+  return mcp.harness;
 }
 
 describe("MCP calls and the permission gate", () => {
@@ -79,7 +68,7 @@ describe("MCP calls and the permission gate", () => {
       await h.session.send("go");
       expect(h.ofType("tool.execution_complete")[0]?.data.success, rule).toBe(true);
       await h.close();
-      harness = undefined;
+      mcp.harness = undefined;
     }
   });
 

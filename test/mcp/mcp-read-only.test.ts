@@ -2,29 +2,16 @@
  * settings.json `mcp.autoApproveReadOnly`: MCP tools their server marks read-only (annotations.readOnlyHint)
  * run without asking, only when the user opts in; deny and ask rules still win.
  */
-import { readFileSync, rmSync } from "node:fs";
-import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
 import type { Settings } from "../../src/config/settings.js";
 import type { PermissionFlags } from "../../src/permissions/policy.js";
-import { startHarness, tempDir, type Harness } from "../support/engine-harness.js";
+import { startHarness } from "../support/engine-harness.js";
 import { text, toolCall } from "../support/scripted-server.js";
 import { mcpConfig, stdioServer } from "./mcp-support.js";
+import { MCP_STARTUP_WAIT, useMcpHarness } from "../support/mcp-harness.js";
 
-let harness: Harness | undefined;
-let scratch: string;
-beforeEach(() => {
-  scratch = tempDir("mcp-read-only-");
-  process.env.MCP_TEST_LOG = path.join(scratch, "log.jsonl");
-  process.env.AGENT_MCP_STARTUP_WAIT_MS = "30000";
-});
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  rmSync(scratch, { recursive: true, force: true });
-  delete process.env.MCP_TEST_LOG;
-  delete process.env.AGENT_MCP_STARTUP_WAIT_MS;
-});
+const mcp = useMcpHarness({ scratch: "mcp-read-only", env: MCP_STARTUP_WAIT });
 
 function called(): string[] {
   try {
@@ -40,10 +27,10 @@ function called(): string[] {
 
 /** A `-p` session (nobody to ask) that calls the read-only echo_text, then show_env (no hint). */
 async function run(settings: Settings, permissions: Partial<PermissionFlags> = {}) {
-  harness = await startHarness({ settings, permissions, mcp: { additional: [mcpConfig({ mini: stdioServer() })] } });
-  harness.server.enqueue(toolCall("mini-echo_text", { text: "hi" }, { id: "a" }), toolCall("mini-show_env", { name: "HOME" }, { id: "b" }), text("done"));
-  await harness.session.send("go");
-  const [echo, env] = harness.ofType("tool.execution_complete");
+  mcp.harness = await startHarness({ settings, permissions, mcp: { additional: [mcpConfig({ mini: stdioServer() })] } });
+  mcp.harness.server.enqueue(toolCall("mini-echo_text", { text: "hi" }, { id: "a" }), toolCall("mini-show_env", { name: "HOME" }, { id: "b" }), text("done"));
+  await mcp.harness.session.send("go");
+  const [echo, env] = mcp.harness.ofType("tool.execution_complete");
   return { echo: echo?.data, env: env?.data };
 }
 
@@ -61,15 +48,15 @@ describe("auto-approving read-only MCP tools", () => {
     expect(env).toMatchObject({ success: false });
     expect(env?.error?.message).toMatch(/--allow-tool/);
     expect(called()).toEqual(["echo_text"]);
-    expect(harness!.session.engine.permissionSummary.broadRules.join(" ")).toMatch(/read-only MCP tools/);
+    expect(mcp.harness!.session.engine.permissionSummary.broadRules.join(" ")).toMatch(/read-only MCP tools/);
   });
 
   it("names servers: a server not named is not covered", async () => {
     const { echo } = await run({ mcp: { autoApproveReadOnly: ["other"] } });
     expect(echo).toMatchObject({ success: false });
     const named = await (async () => {
-      await harness!.close();
-      harness = undefined;
+      await mcp.harness!.close();
+      mcp.harness = undefined;
       return run({ mcp: { autoApproveReadOnly: ["mini"] } });
     })();
     expect(named.echo).toMatchObject({ success: true });
@@ -78,8 +65,8 @@ describe("auto-approving read-only MCP tools", () => {
   it("deny rules still win, and so do ask rules", async () => {
     const { echo } = await run({ mcp: { autoApproveReadOnly: true } }, { denyTool: ["mini(echo_text)"] });
     expect(echo).toMatchObject({ success: false, error: { code: "denied-by-rules" } });
-    await harness!.close();
-    harness = undefined;
+    await mcp.harness!.close();
+    mcp.harness = undefined;
     const asked = await run({ mcp: { autoApproveReadOnly: true }, permissions: { ask: ["mini"] } });
     expect(asked.echo).toMatchObject({ success: false });
     expect(called()).toEqual([]);

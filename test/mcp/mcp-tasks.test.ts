@@ -3,28 +3,15 @@
  * background record of agentType "mcp-task" in the task registry: listed like a background agent, its status
  * messages as its progress, its result as its answer, cancellable (the task is cancelled on the server).
  */
-import { readFileSync, rmSync } from "node:fs";
-import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
 import type { TaskRecord } from "../../src/core/tasks/task-registry.js";
-import { startHarness, tempDir, waitForEvent, type Harness } from "../support/engine-harness.js";
+import { startHarness, waitForEvent, type Harness } from "../support/engine-harness.js";
 import { text, toolCall } from "../support/scripted-server.js";
 import { mcpConfig, stdioServer } from "./mcp-support.js";
+import { MCP_STARTUP_WAIT, useMcpHarness } from "../support/mcp-harness.js";
 
-let harness: Harness | undefined;
-let scratch: string;
-beforeEach(() => {
-  scratch = tempDir("mcp-tasks-");
-  process.env.MCP_TEST_LOG = path.join(scratch, "log.jsonl");
-  process.env.MCP_TEST_TASKS = "1";
-  process.env.AGENT_MCP_STARTUP_WAIT_MS = "30000";
-});
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  rmSync(scratch, { recursive: true, force: true });
-  for (const name of ["MCP_TEST_LOG", "MCP_TEST_TASKS", "AGENT_MCP_STARTUP_WAIT_MS"]) delete process.env[name];
-});
+const mcp = useMcpHarness({ scratch: "mcp-tasks", env: { MCP_TEST_TASKS: "1", ...MCP_STARTUP_WAIT } });
 
 function serverLog(): string[] {
   try {
@@ -40,8 +27,8 @@ function serverLog(): string[] {
 const mcpTask = (h: Harness): TaskRecord | undefined => h.session.engine.agentRecords.find((record) => record.agentType === "mcp-task");
 
 async function start(): Promise<Harness> {
-  harness = await startHarness({ allowAllTools: true, mcp: { additional: [mcpConfig({ mini: stdioServer() })] } });
-  return harness;
+  mcp.harness = await startHarness({ allowAllTools: true, mcp: { additional: [mcpConfig({ mini: stdioServer() })] } });
+  return mcp.harness;
 }
 
 describe("MCP tasks", () => {

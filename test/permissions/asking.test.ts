@@ -9,20 +9,13 @@ import { defaultCliOptions } from "../../src/cli/default-options.js";
 import { parseCommandLine } from "../../src/cli/program.js";
 import { permissionsConfigPath } from "../../src/permissions/permissions-config.js";
 import { startHarness, tempDir, waitForEvent, type Harness } from "../support/engine-harness.js";
-import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
+import { text, toolCall } from "../support/scripted-server.js";
+import { useHarnesses } from "../support/harnesses.js";
 
-const open: Harness[] = [];
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  for (const harness of open.splice(0)) await harness.close();
-  await server?.close();
-  server = undefined;
-});
+const harnesses = useHarnesses();
 
-async function interactive(options: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
-  const harness = await startHarness({ interactive: true, ...options });
-  open.push(harness);
-  return harness;
+function interactive(options: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
+  return harnesses.start({ interactive: true, ...options });
 }
 
 /** Answers every permission request of the session with the next reply in the list. */
@@ -107,7 +100,7 @@ describe("asking a person", () => {
   });
 
   it("keeps 'always in this directory' in permissions-config.json, for the next session too", async () => {
-    server = await startScriptedServer();
+    const server = await harnesses.sharedServer();
     const home = tempDir("home-");
     const cwd = tempDir("cwd-");
     const first = await interactive({ server, home, cwd });
@@ -128,7 +121,7 @@ describe("asking a person", () => {
   it.each(["approve-for-session", "approve-always"] as const)(
     "%s on a command that also writes grants that command and that file, named in the request, and no other write",
     async (kind) => {
-      server = await startScriptedServer();
+      const server = await harnesses.sharedServer();
       const home = tempDir("home-");
       const harness = await interactive({ server, home });
       const out = path.join(harness.cwd, "out.txt");
@@ -281,8 +274,7 @@ describe("what approves calls without asking, from every source", () => {
 
 describe("headless decisions", () => {
   it("denies at once with the flags that would allow the call", async () => {
-    const harness = await startHarness();
-    open.push(harness);
+    const harness = await harnesses.start();
     harness.server.enqueue(toolCall("bash", { command: "cat /etc/hostname && touch x", description: "x" }), text("ok"));
     await harness.session.send("go");
     const error = harness.ofType("tool.execution_complete")[0]?.data.error;
@@ -295,8 +287,7 @@ describe("headless decisions", () => {
   });
 
   it("hides tools with --excluded-tools and --available-tools", async () => {
-    const harness = await startHarness({ permissions: { excludedTools: ["bash"], availableTools: ["bash", "view", "grep"] } });
-    open.push(harness);
+    const harness = await harnesses.start({ permissions: { excludedTools: ["bash"], availableTools: ["bash", "view", "grep"] } });
     harness.server.enqueue(text("ok"));
     await harness.session.send("hi");
     const tools = (harness.server.completionRequests[0]?.body.tools ?? []) as { function: { name: string } }[];

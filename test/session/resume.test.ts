@@ -1,29 +1,22 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { appendFileSync } from "node:fs";
-import { startHarness, tempDir, type Harness } from "../support/engine-harness.js";
-import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
+import { tempDir } from "../support/engine-harness.js";
+import { text, toolCall } from "../support/scripted-server.js";
+import { useHarnesses } from "../support/harnesses.js";
 
-const open: Harness[] = [];
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  for (const harness of open.splice(0)) await harness.close();
-  await server?.close();
-  server = undefined;
-});
+const harnesses = useHarnesses();
 
 describe("resume", () => {
   it("replays the conversation into the next request", async () => {
-    server = await startScriptedServer();
+    const server = await harnesses.sharedServer();
     const home = tempDir("home-");
     const cwd = tempDir("cwd-");
-    const first = await startHarness({ server, home, cwd });
-    open.push(first);
+    const first = await harnesses.start({ server, home, cwd });
     server.enqueue(text("My name is Scripted."));
     await first.session.send("what is your name?");
     first.session.shutdown();
 
-    const second = await startHarness({ server, home, cwd, resumeId: first.session.id });
-    open.push(second);
+    const second = await harnesses.start({ server, home, cwd, resumeId: first.session.id });
     server.enqueue(text("You asked my name."));
     await second.session.send("what did I ask?");
     const messages = server.completionRequests[1]?.body.messages ?? [];
@@ -34,11 +27,10 @@ describe("resume", () => {
   });
 
   it("closes a tool call that never got a result, so the next request is valid", async () => {
-    server = await startScriptedServer();
+    const server = await harnesses.sharedServer();
     const home = tempDir("home-");
     const cwd = tempDir("cwd-");
-    const first = await startHarness({ server, home, cwd });
-    open.push(first);
+    const first = await harnesses.start({ server, home, cwd });
     server.enqueue(toolCall("view", { path: cwd }), text("listed"));
     await first.session.send("look");
     first.session.shutdown();
@@ -50,8 +42,7 @@ describe("resume", () => {
     writeFileSync(file, lines.slice(0, cut + 1).join("\n") + "\n" + lines[cut + 1]?.slice(0, 20));
     appendFileSync(file, "\0".repeat(1024));
 
-    const second = await startHarness({ server, home, cwd, resumeId: first.session.id });
-    open.push(second);
+    const second = await harnesses.start({ server, home, cwd, resumeId: first.session.id });
     expect(second.resume).toMatchObject({ repairedToolCalls: 1, skippedLines: 1 });
     const repaired = second.ofType("tool.execution_complete")[0];
     expect(repaired?.data).toMatchObject({ success: false, error: { code: "interrupted" } });
@@ -62,19 +53,16 @@ describe("resume", () => {
     expect(messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool", "user"]);
     // The repair is written to the log, so a third open finds nothing to repair.
     second.session.shutdown();
-    const third = await startHarness({ server, home, cwd, resumeId: first.session.id });
-    open.push(third);
+    const third = await harnesses.start({ server, home, cwd, resumeId: first.session.id });
     expect(third.resume?.repairedToolCalls).toBe(0);
   });
 
   it("restores the mode the session was in", async () => {
-    server = await startScriptedServer();
+    const server = await harnesses.sharedServer();
     const home = tempDir("home-");
-    const first = await startHarness({ server, home, mode: "autopilot" });
-    open.push(first);
+    const first = await harnesses.start({ server, home, mode: "autopilot" });
     first.session.shutdown();
-    const second = await startHarness({ server, home, resumeId: first.session.id, cwd: first.cwd });
-    open.push(second);
+    const second = await harnesses.start({ server, home, resumeId: first.session.id, cwd: first.cwd });
     expect(second.session.mode).toBe("autopilot");
   });
 });

@@ -4,23 +4,15 @@
  * not echoed as if the person had typed it. `--fleet` turns the first typed prompt into /fleet.
  */
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Bootstrap } from "../../src/cli/bootstrap.js";
 import { defaultCliOptions } from "../../src/cli/default-options.js";
 import { TuiSessionHost } from "../../src/cli/tui-session-host.js";
-import { renderApp } from "../support/app-harness.js";
+import { useAppHarness } from "../support/app-harness.js";
 import { fleetModel } from "../support/fleet-model.js";
-import type { TuiHarness } from "../support/render-tui.js";
 import { TestSessionHost } from "../support/tui-host.js";
 
-let host: TestSessionHost | undefined;
-let tui: TuiHarness | undefined;
-afterEach(async () => {
-  tui?.unmount();
-  tui = undefined;
-  await host?.close();
-  host = undefined;
-});
+const app = useAppHarness();
 
 describe("the fleet view", () => {
   it("shows Fleet deployed and a live todo panel with each todo's agent, ending all done", async () => {
@@ -28,8 +20,8 @@ describe("the fleet view", () => {
     let release: () => void = () => undefined;
     const holdDone = new Promise<void>((resolve) => (release = resolve));
     const model = fleetModel({ databaseFile: () => (current?.ready ? path.join(current.session.dir, "session.db") : undefined), holdDone });
-    host = current = await TestSessionHost.start({}, { responder: model.responder });
-    tui = await renderApp(host);
+    const { host, tui } = await app.start({ server: { responder: model.responder } });
+    current = host;
     tui.bus.type("/fleet Build the two parts and join them");
     tui.bus.press("enter");
     await tui.waitForFrame((frame) => frame.includes("◆ Fleet deployed: Build the two parts and join them"), 10_000);

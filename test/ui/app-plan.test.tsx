@@ -1,24 +1,9 @@
 /** Plan mode and ask_user in the whole app with the real engine: the dialogs answer through `respond`. */
-import { afterEach, describe, expect, it } from "vitest";
-import { type TuiHarness } from "../support/render-tui.js";
+import { describe, expect, it } from "vitest";
 import { text, toolCall } from "../support/scripted-server.js";
-import { renderApp } from "../support/app-harness.js";
-import { TestSessionHost } from "../support/tui-host.js";
+import { useAppHarness } from "../support/app-harness.js";
 
-let host: TestSessionHost | undefined;
-let tui: TuiHarness | undefined;
-afterEach(async () => {
-  tui?.unmount();
-  tui = undefined;
-  await host?.close();
-  host = undefined;
-});
-
-async function startApp() {
-  host = await TestSessionHost.start();
-  tui = await renderApp(host);
-  return { host, tui };
-}
+const { start: startApp } = useAppHarness();
 
 describe("plan mode in the app", () => {
   it("Shift+Tab enters plan mode; the review's 'exit without running' leaves it and tells the model", async () => {

@@ -2,26 +2,12 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { renderApp } from "../support/app-harness.js";
+import { describe, expect, it } from "vitest";
+import { useAppHarness } from "../support/app-harness.js";
 import type { TuiHarness } from "../support/render-tui.js";
 import { text } from "../support/scripted-server.js";
-import { TestSessionHost } from "../support/tui-host.js";
 
-let host: TestSessionHost | undefined;
-let tui: TuiHarness | undefined;
-afterEach(async () => {
-  tui?.unmount();
-  tui = undefined;
-  await host?.close();
-  host = undefined;
-});
-
-async function startApp() {
-  host = await TestSessionHost.start();
-  tui = await renderApp(host);
-  return { host, tui };
-}
+const { start: startApp } = useAppHarness();
 
 function run(tui: TuiHarness, line: string): void {
   tui.bus.type(line);

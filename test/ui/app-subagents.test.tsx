@@ -3,31 +3,25 @@
  * agent's and the subagents' requests by their x-initiator header): the sync block with its budget, Ctrl+X B
  * moving it to the background, and the /tasks dialog.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { renderApp } from "../support/app-harness.js";
-import type { TuiHarness } from "../support/render-tui.js";
+import { describe, expect, it } from "vitest";
+import { useAppHarness } from "../support/app-harness.js";
 import { text, toolCall, type CompletionRequest, type ScriptedResponse } from "../support/scripted-server.js";
 import { TestSessionHost } from "../support/tui-host.js";
 
-let host: TestSessionHost | undefined;
-let tui: TuiHarness | undefined;
-afterEach(async () => {
-  tui?.unmount();
-  tui = undefined;
-  await host?.close();
-  host = undefined;
-});
+const app = useAppHarness();
 
 type Scripted = ScriptedResponse | Promise<ScriptedResponse>;
 
 async function startApp(flags: Parameters<typeof TestSessionHost.start>[0] = {}) {
   const main: Scripted[] = [];
   const agents: Scripted[] = [];
-  host = await TestSessionHost.start(flags, {
-    responder: async (request: CompletionRequest) =>
-      (await (request.headers["x-initiator"] === "sub-agent" ? agents : main).shift()) ?? text("(nothing scripted)"),
+  const { host, tui } = await app.start({
+    flags,
+    server: {
+      responder: async (request: CompletionRequest) =>
+        (await (request.headers["x-initiator"] === "sub-agent" ? agents : main).shift()) ?? text("(nothing scripted)"),
+    },
   });
-  tui = await renderApp(host);
   return { host, tui, main, agents };
 }
 

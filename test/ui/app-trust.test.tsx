@@ -1,24 +1,10 @@
 /** Issue 7's TUI items with the real engine behind the app: the `!command` stop hint and the /model picker. */
-import { afterEach, describe, expect, it } from "vitest";
-import { type TuiHarness } from "../support/render-tui.js";
+import { describe, expect, it } from "vitest";
 import type { ScriptedServerOptions } from "../support/scripted-server.js";
-import { renderApp } from "../support/app-harness.js";
-import { TestSessionHost } from "../support/tui-host.js";
+import { useAppHarness } from "../support/app-harness.js";
 
-let host: TestSessionHost | undefined;
-let tui: TuiHarness | undefined;
-afterEach(async () => {
-  tui?.unmount();
-  tui = undefined;
-  await host?.close();
-  host = undefined;
-});
-
-async function startApp(serverOptions: ScriptedServerOptions = {}) {
-  host = await TestSessionHost.start({}, serverOptions);
-  tui = await renderApp(host);
-  return { host, tui };
-}
+const app = useAppHarness();
+const startApp = (server: ScriptedServerOptions = {}) => app.start({ server });
 
 describe("a running !command", () => {
   it("shows how to stop it, and Esc stops it", async () => {

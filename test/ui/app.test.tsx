@@ -1,7 +1,7 @@
 /** The whole app with the real engine behind it and the scripted server as the model (no mocks of the core). */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { SessionCommand } from "../../src/protocol/commands.js";
 import { MemoryPromptHistory } from "../../src/session/prompt-history.js";
 import { App } from "../../src/ui/app/app.js";
@@ -9,25 +9,11 @@ import { TranscriptStore } from "../../src/ui/state/transcript-store.js";
 import { transcriptFromLog } from "../../src/ui/state/history-from-log.js";
 import { initialTranscript } from "../../src/ui/state/transcript-types.js";
 import { plainTheme } from "../../src/ui/theme.js";
-import { renderTui, type TuiHarness } from "../support/render-tui.js";
+import { renderTui } from "../support/render-tui.js";
 import { hang, text, toolCall } from "../support/scripted-server.js";
-import { renderApp } from "../support/app-harness.js";
-import { TestSessionHost } from "../support/tui-host.js";
+import { useAppHarness } from "../support/app-harness.js";
 
-let host: TestSessionHost | undefined;
-let tui: TuiHarness | undefined;
-afterEach(async () => {
-  tui?.unmount();
-  tui = undefined;
-  await host?.close();
-  host = undefined;
-});
-
-async function startApp(options: { exit?: () => void; flags?: Parameters<typeof TestSessionHost.start>[0] } = {}) {
-  host = await TestSessionHost.start(options.flags);
-  tui = await renderApp(host, options.exit ? { exit: options.exit } : {});
-  return { host, tui };
-}
+const { start: startApp } = useAppHarness();
 
 describe("the app with the real engine", () => {
   it("sends a prompt and shows the streamed answer", async () => {

@@ -1,9 +1,9 @@
 import stringWidth from "string-width";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { BackgroundStatus } from "../../src/ui/components/background-status.js";
 import type { BackgroundTask } from "../../src/ui/state/transcript-types.js";
 import { plainTheme } from "../../src/ui/theme.js";
-import { renderTui, type TuiHarness } from "../support/render-tui.js";
+import { useTickingTui } from "../support/ticking-tui.js";
 
 const task = (overrides: Partial<BackgroundTask>): BackgroundTask => ({
   id: "agent-1",
@@ -14,18 +14,11 @@ const task = (overrides: Partial<BackgroundTask>): BackgroundTask => ({
   ...overrides,
 });
 
-let tui: TuiHarness | undefined;
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
-});
-afterEach(() => {
-  tui?.unmount();
-  vi.useRealTimers();
-});
+const render = useTickingTui();
 
 describe("background status", () => {
   it("is hidden, with no timer, when nothing runs", async () => {
-    tui = renderTui(<BackgroundStatus tasks={[]} shells={0} theme={plainTheme} width={80} />);
+    const tui = render(<BackgroundStatus tasks={[]} shells={0} theme={plainTheme} width={80} />);
     await tui.flush();
     expect(tui.frame()).toBe("");
     expect(vi.getTimerCount()).toBe(0);
@@ -38,7 +31,7 @@ describe("background status", () => {
       task({ id: "agent-3", name: "fixer", type: "general-purpose", status: "failed" }),
       task({ id: "agent-4", name: "waiter", type: "task", status: "idle", startedAt: 60_000 }),
     ];
-    tui = renderTui(<BackgroundStatus tasks={tasks} shells={2} theme={plainTheme} width={100} now={65_000} />);
+    const tui = render(<BackgroundStatus tasks={tasks} shells={2} theme={plainTheme} width={100} now={65_000} />);
     const frame = await tui.waitForFrame((text) => text.includes("Background"));
     expect(frame).toContain("Background · 1 running · 1 idle · 1 done · 1 failed · 2 shells");
     expect(frame).toContain("● explore-auth (explore) running 1m 05s — Reading the auth module");
@@ -50,19 +43,19 @@ describe("background status", () => {
 
   it("shows a running agent's use against its budget", async () => {
     const use = { turns: 3, tokens: 2_500, budget: { maxTurns: 50, maxDurationMs: 600_000 } };
-    tui = renderTui(<BackgroundStatus tasks={[task({ use, intent: "grep auth" })]} shells={0} theme={plainTheme} width={120} now={65_000} />);
+    const tui = render(<BackgroundStatus tasks={[task({ use, intent: "grep auth" })]} shells={0} theme={plainTheme} width={120} now={65_000} />);
     const frame = await tui.waitForFrame((text) => text.includes("Background"));
     expect(frame).toContain("● explore-auth (explore) running 1m 05s · turns 3/50 · 2.5k tokens · 1m 05s/10m 00s — grep auth");
   });
 
   it("shows background shells alone", async () => {
-    tui = renderTui(<BackgroundStatus tasks={[]} shells={1} theme={plainTheme} width={80} />);
+    const tui = render(<BackgroundStatus tasks={[]} shells={1} theme={plainTheme} width={80} />);
     expect(await tui.waitForFrame((text) => text !== "")).toBe("Background · 1 shell");
   });
 
   it("cuts a long intent to the width", async () => {
     const intent = `Investigating ${"the authentication flow ".repeat(10)}`;
-    tui = renderTui(<BackgroundStatus tasks={[task({ intent })]} shells={0} theme={plainTheme} width={60} now={5_000} />);
+    const tui = render(<BackgroundStatus tasks={[task({ intent })]} shells={0} theme={plainTheme} width={60} now={5_000} />);
     const frame = await tui.waitForFrame((text) => text.includes("Investigating"));
     for (const line of frame.split("\n")) expect(stringWidth(line)).toBeLessThanOrEqual(60);
     expect(frame).toContain("…");
@@ -70,7 +63,7 @@ describe("background status", () => {
 
   it("ticks the elapsed time only while a task runs", async () => {
     const running = [task({})];
-    tui = renderTui(<BackgroundStatus tasks={running} shells={0} theme={plainTheme} width={80} />);
+    const tui = render(<BackgroundStatus tasks={running} shells={0} theme={plainTheme} width={80} />);
     await tui.flush();
     expect(vi.getTimerCount()).toBe(1);
     const before = tui.frames().length;

@@ -1,23 +1,13 @@
 /** In the whole app over the real engine: the goal line (autopilot's objective), and commands that send a template. */
-import { afterEach, describe, expect, it } from "vitest";
-import { renderApp } from "../support/app-harness.js";
-import { type TuiHarness } from "../support/render-tui.js";
+import { describe, expect, it } from "vitest";
+import { useAppHarness } from "../support/app-harness.js";
 import { text, toolCall } from "../support/scripted-server.js";
-import { TestSessionHost } from "../support/tui-host.js";
 
-let host: TestSessionHost | undefined;
-let tui: TuiHarness | undefined;
-afterEach(async () => {
-  tui?.unmount();
-  tui = undefined;
-  await host?.close();
-  host = undefined;
-});
+const app = useAppHarness();
 
 describe("the goal line", () => {
   it("shows the objective while autopilot works toward it, and goes when autopilot is switched off", async () => {
-    host = await TestSessionHost.start();
-    tui = await renderApp(host);
+    const { host, tui } = await app.start();
     expect(tui.frame()).not.toContain("Goal:");
     host.server.enqueue(text("Working on it."), toolCall("task_complete", { summary: "The tests pass." }));
     tui.bus.type("/autopilot make the tests pass");
@@ -37,8 +27,7 @@ describe("the goal line", () => {
 
 describe("commands that send a template", () => {
   it("show the command as typed, not the template the model gets", async () => {
-    host = await TestSessionHost.start();
-    tui = await renderApp(host);
+    const { host, tui } = await app.start();
     host.server.enqueue(text("Dispatching the research agents."));
     tui.bus.type("/research how are hooks loaded");
     tui.bus.press("enter");

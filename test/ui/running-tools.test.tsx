@@ -1,9 +1,9 @@
 import stringWidth from "string-width";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { formatElapsed, outputTail, RunningTools, Spinner, SPINNER_FRAMES } from "../../src/ui/components/running-tools.js";
 import type { RunningTool } from "../../src/ui/state/transcript-types.js";
 import { plainTheme } from "../../src/ui/theme.js";
-import { renderTui, type TuiHarness } from "../support/render-tui.js";
+import { useTickingTui } from "../support/ticking-tui.js";
 
 const tool = (overrides: Partial<RunningTool> = {}): RunningTool => ({
   toolCallId: "call-1",
@@ -16,19 +16,11 @@ const tool = (overrides: Partial<RunningTool> = {}): RunningTool => ({
 
 const spinnerChar = (frame: string) => [...frame][0] ?? "";
 
-let tui: TuiHarness | undefined;
-beforeEach(() => {
-  // Only the intervals are faked: React and Ink keep their real scheduling, so flush() still works.
-  vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
-});
-afterEach(() => {
-  tui?.unmount();
-  vi.useRealTimers();
-});
+const render = useTickingTui();
 
 describe("running tools", () => {
   it("shows a spinner, the title and the elapsed time", async () => {
-    tui = renderTui(<RunningTools tools={[tool()]} theme={plainTheme} width={80} now={13_500} />);
+    const tui = render(<RunningTools tools={[tool()]} theme={plainTheme} width={80} now={13_500} />);
     const frame = await tui.waitForFrame((text) => text.includes("Run the test suite"));
     expect(SPINNER_FRAMES).toContain(spinnerChar(frame));
     expect(frame).toContain("Run the test suite (12s)");
@@ -38,7 +30,7 @@ describe("running tools", () => {
     const output = ["line 1", "line 2", "line 3", "\u001b[32mline 4 in green\u001b[0m", "progress 10%\rprogress 100%", `line 6 ${"y".repeat(200)}`, ""].join(
       "\n",
     );
-    tui = renderTui(<RunningTools tools={[tool({ output })]} theme={plainTheme} width={60} now={2_000} />);
+    const tui = render(<RunningTools tools={[tool({ output })]} theme={plainTheme} width={60} now={2_000} />);
     const frame = await tui.waitForFrame((text) => text.includes("line 6"));
     expect(frame).not.toContain("line 2");
     expect(frame).toContain("line 3");
@@ -50,7 +42,7 @@ describe("running tools", () => {
   });
 
   it("shows each of several tools", async () => {
-    tui = renderTui(
+    const tui = render(
       <RunningTools tools={[tool(), tool({ toolCallId: "call-2", title: "src/app.ts", startedAt: 0 })]} theme={plainTheme} width={80} now={65_000} />,
     );
     const frame = await tui.waitForFrame((text) => text.includes("src/app.ts"));
@@ -59,7 +51,7 @@ describe("running tools", () => {
   });
 
   it("animates the spinner while a tool runs", async () => {
-    tui = renderTui(<RunningTools tools={[tool()]} theme={plainTheme} width={80} now={2_000} />);
+    const tui = render(<RunningTools tools={[tool()]} theme={plainTheme} width={80} now={2_000} />);
     const first = spinnerChar(await tui.waitForFrame((text) => text.includes("Run the test suite")));
     expect(vi.getTimerCount()).toBe(1);
     vi.advanceTimersByTime(250);
@@ -68,7 +60,7 @@ describe("running tools", () => {
   });
 
   it("renders nothing and starts no timer when no tool runs", async () => {
-    tui = renderTui(<RunningTools tools={[]} theme={plainTheme} width={80} />);
+    const tui = render(<RunningTools tools={[]} theme={plainTheme} width={80} />);
     await tui.flush();
     expect(tui.frame()).toBe("");
     const count = tui.frames().length;
@@ -81,7 +73,7 @@ describe("running tools", () => {
   });
 
   it("stops its timer when the last tool finishes", async () => {
-    tui = renderTui(<RunningTools tools={[tool()]} theme={plainTheme} width={80} />);
+    const tui = render(<RunningTools tools={[tool()]} theme={plainTheme} width={80} />);
     await tui.flush();
     expect(vi.getTimerCount()).toBe(1);
     tui.rerender(<RunningTools tools={[]} theme={plainTheme} width={80} />);
@@ -96,7 +88,7 @@ describe("running tools", () => {
 
 describe("the spinner", () => {
   it("runs its own timer unless told a frame or to stop", async () => {
-    tui = renderTui(<Spinner theme={plainTheme} />);
+    const tui = render(<Spinner theme={plainTheme} />);
     const first = await tui.waitForFrame((text) => text !== "");
     expect(vi.getTimerCount()).toBe(1);
     vi.advanceTimersByTime(100);
