@@ -81,12 +81,40 @@ export function startInBackground(run: TaskRun, ctx: ToolContext): ToolOutcome {
  * once and the registry owns the agent (its stop, its notifications).
  */
 export async function runSync(run: TaskRun, ctx: ToolContext): Promise<ToolOutcome> {
+  const releaseSlot = await syncSlot(run, ctx);
+  try {
+    return await runSyncInSlot(run, ctx);
+  } finally {
+    releaseSlot();
+  }
+}
+
+/**
+ * The main agent's sync agents share the concurrency cap with its background agents: several started in one
+ * response take turns, and one that waits says so on its call. Deeper agents take no slot: their ancestor
+ * holds one and waits for them, so a parent never holds the slot its own child would wait for.
+ */
+async function syncSlot(run: TaskRun, ctx: ToolContext): Promise<() => void> {
+  if (run.depth > 0) return () => undefined;
+  const { registry } = run.host;
+  let waited = false;
+  const release = await registry.slot(ctx.signal, () => {
+    waited = true;
+    ctx.onProgress(`waiting for a free agent slot (${registry.maxConcurrent} running; subagents.maxConcurrency)`);
+  });
+  if (waited) ctx.onProgress("");
+  return release;
+}
+
+async function runSyncInSlot(run: TaskRun, ctx: ToolContext): Promise<ToolOutcome> {
   const { host, agent, spec, emit } = run;
   const startedAt = Date.now();
   const child = host.newChild(spec, run.depth + 1);
   const own = new AbortController();
   const follow = () => own.abort();
   ctx.signal.addEventListener("abort", follow, { once: true });
+  // Interrupted while it waited for a slot: it ends at once, as an interrupted agent.
+  if (ctx.signal.aborted) own.abort();
   const running = child.run(spec.prompt, own.signal);
   let moved = false;
   let detached: () => void = () => undefined;
