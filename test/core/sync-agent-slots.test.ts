@@ -125,6 +125,28 @@ describe("sync agents and the concurrency cap", () => {
     expect((await h.session.send("again")).finalMessage).toBe("Back.");
   });
 
+  it("an agent waiting for a slot can be moved to the background: its call returns, and it runs when a slot frees", async () => {
+    const { h, route } = await start(1);
+    harness = h;
+    route.main(syncTasks("explore", ["M1", "M2"], "m"), text("Main done."));
+    const run = h.session.send("two at once");
+    const waiting = await waitForEvent(h, (event) => event.type === "tool.execution_progress" && event.data.progressMessage.includes("waiting"));
+    const waiter = waiting.type === "tool.execution_progress" ? waiting.data.toolCallId : "";
+    await route.arrivals(1);
+    expect(h.session.dispatch({ type: "background_agent", toolCallId: waiter })).toHaveLength(1);
+    await waitForEvent(h, (event) => event.type === "subagent.started" && event.data.executionMode === "background");
+    // Still no slot for it: the first agent holds the only one.
+    expect(route.arrived).toHaveLength(1);
+    route.release(route.arrived[0] as string);
+    expect((await run).finalMessage).toBe("Main done.");
+    const moved = h.ofType("tool.execution_complete").find((event) => event.data.toolCallId === waiter);
+    expect(moved?.data.result?.content).toContain("moved this agent to the background");
+    await route.arrivals(2);
+    route.release(route.arrived[1] as string);
+    await waitForEvent(h, (event) => event.type === "system.notification" && event.data.kind === "agent_completed");
+    expect(h.ofType("subagent.started").map((event) => event.data.executionMode)).toEqual(["sync", "sync", "background"]);
+  });
+
   it("a sync agent's own parallel sync agents take no slot: nesting under a cap of 1 finishes", async () => {
     const { h, route } = await start(1);
     harness = h;
