@@ -32,9 +32,10 @@ export interface LoopContext {
   onTurnEnd(): void;
   /**
    * Before each model call: the place where steering messages and notifications that arrived while the
-   * agent worked join the conversation (never between a tool request and its result).
+   * agent worked join the conversation (never between a tool request and its result). Resolves to whether a
+   * user message joined (a userPromptSubmitted hook may drop one).
    */
-  beforeModelCall?(): void;
+  beforeModelCall?(signal: AbortSignal): Promise<boolean>;
   /** Input waiting to be taken (steering): the loop goes on for it even if the model was done. */
   hasPendingInput?(): boolean;
   /** Whether the agent must stop before its next model call (a subagent over its budget). */
@@ -166,14 +167,21 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
 
 /** Turns until a response asks for no tools, task_complete is called, an error stops it, or an interrupt. */
 export async function runToolLoop(ctx: LoopContext, signal: AbortSignal): Promise<LoopOutcome> {
+  // Set when input that arrived during a final answer was already delivered for the next call.
+  let delivered = false;
   for (;;) {
-    ctx.beforeModelCall?.();
+    if (!delivered) await ctx.beforeModelCall?.(signal);
+    delivered = false;
     // Checked before the turn starts, so every turn_start in the log is a model call made.
     if (ctx.stopBeforeCall?.()) return { kind: "aborted" };
     await ctx.compaction?.beforeRequest(signal);
     const outcome = await runTurn(ctx, signal);
     if (outcome.kind === "tools") continue;
-    if (outcome.kind === "final" && ctx.hasPendingInput?.()) continue;
+    // Steering that arrived during the last turn: the loop goes on for it, unless a hook dropped all of it.
+    if (outcome.kind === "final" && ctx.hasPendingInput?.() && (await ctx.beforeModelCall?.(signal))) {
+      delivered = true;
+      continue;
+    }
     return outcome;
   }
 }

@@ -21,7 +21,7 @@ import type { EventListener } from "./event-sink.js";
 import { routeInput } from "./input-router.js";
 import { modePreset, type ModePreset } from "./modes.js";
 import type { PermissionSummary } from "./permission-summary.js";
-import { AgentRuntime, type PromptInput } from "./runtime/agent-runtime.js";
+import { AgentRuntime, type PromptAdmission, type PromptInput } from "./runtime/agent-runtime.js";
 import { SessionMetrics } from "./session-metrics.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { TaskRecord } from "./tasks/task-registry.js";
@@ -355,13 +355,13 @@ export class AgentSession {
     }
   }
 
-  /** userPromptSubmitted, plus what sessionStart left for the first prompt. */
-  private async beforePrompt(input: PromptInput, signal: AbortSignal): Promise<string | undefined> {
-    const start = this.startContext;
+  /** userPromptSubmitted, plus what sessionStart left for the first prompt (kept for the next one when this is blocked). */
+  private async beforePrompt(input: PromptInput, signal: AbortSignal): Promise<PromptAdmission> {
+    const submitted = (await this.options.hooks?.userPromptSubmitted(this.options.sink.emit, input.prompt, signal)) ?? {};
+    if (submitted.blocked !== undefined) return submitted;
+    const parts = [this.startContext, submitted.context].filter((part): part is string => part !== undefined);
     this.startContext = undefined;
-    const submitted = await this.options.hooks?.userPromptSubmitted(this.options.sink.emit, input.prompt, signal);
-    const parts = [start, submitted].filter((part): part is string => part !== undefined);
-    return parts.length > 0 ? parts.join("\n\n") : undefined;
+    return parts.length > 0 ? { context: parts.join("\n\n") } : {};
   }
 
   /**

@@ -91,11 +91,12 @@ const plan: ModePreset = {
     "- Analyse the request and the code: read and search freely, run only commands that inspect. Writes and commands that modify anything are refused in this mode.",
     "- Where an answer would change the plan, ask the user with ask_user; decide the rest yourself.",
     "- Write the plan to plan.md in the session folder (the only file you may write; it needs no approval) with: the problem, the approach, todos (numbered concrete steps naming the files involved), and notes. No time estimates.",
+    "- Also record the plan's todos in the session's todo list with the sql tool (it writes only the session's own database, so it works in plan mode): one row per todo in `todos` (a short descriptive id, a title, a description with what an agent needs to do it), and the order between them in `todo_deps` (todo_id waits for depends_on). Once the plan is accepted, the todo list and /fleet work from these rows.",
     "- Change nothing else until the plan is approved.",
     "- End every planning turn by calling ask_user (a question) or exit_plan_mode (the plan is ready for review), never with a plain question in text.",
   ].join("\n"),
   switchNotice:
-    "The session switched to plan mode: analyse, ask with ask_user where you must, write the plan (problem, approach, todos, notes) to plan.md in the session folder, change nothing else, and end the turn with ask_user or exit_plan_mode.",
+    "The session switched to plan mode: analyse, ask with ask_user where you must, write the plan (problem, approach, todos, notes) to plan.md in the session folder, record its todos in the todos/todo_deps tables with the sql tool, change nothing else, and end the turn with ask_user or exit_plan_mode.",
   onLoopEnd: () => ({ action: "stop" }),
 };
 

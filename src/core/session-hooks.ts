@@ -3,7 +3,17 @@
  * (sessionId, timestamp, cwd, transcriptPath, then the event's fields) and reading the answer with the
  * event's rule. With no hooks for an event a method returns at once: nothing is spawned, nothing is read.
  */
-import { additionalContext, isBlock, isDeny, permissionDecision, stopBlock, toolDecision, type ToolHookDecision } from "../hooks/decisions.js";
+import {
+  additionalContext,
+  isBlock,
+  isDeny,
+  permissionDecision,
+  promptDecision,
+  stopBlock,
+  toolDecision,
+  type PromptHookDecision,
+  type ToolHookDecision,
+} from "../hooks/decisions.js";
 import type { HookEventName } from "../hooks/hook-schema.js";
 import type { HookReporter, HookSet, RunHooksOptions, HookAnswer } from "../hooks/hook-set.js";
 import type { HookDefinition } from "../hooks/load-hooks.js";
@@ -104,8 +114,9 @@ export class SessionHooks {
     await this.run("sessionEnd", emit, { reason });
   }
 
-  async userPromptSubmitted(emit: Emit, prompt: string, signal?: AbortSignal): Promise<string | undefined> {
-    return additionalContext(await this.run("userPromptSubmitted", emit, { prompt }, { ...(signal ? { signal } : {}) }));
+  /** Once per person's prompt, as it joins the conversation: context to send with it, or a block that drops it. */
+  async userPromptSubmitted(emit: Emit, prompt: string, signal?: AbortSignal): Promise<PromptHookDecision> {
+    return promptDecision(await this.run("userPromptSubmitted", emit, { prompt }, { until: isBlock, ...(signal ? { signal } : {}) }));
   }
 
   async preToolUse(emit: Emit, agentName: string | undefined, toolName: string, toolArgs: unknown, signal?: AbortSignal): Promise<ToolHookDecision> {

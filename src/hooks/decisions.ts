@@ -48,6 +48,23 @@ export function additionalContext(answers: readonly HookAnswer[]): string | unde
   return parts.length > 0 ? parts.join("\n\n") : undefined;
 }
 
+/** What userPromptSubmitted decided: context to send with the prompt, or a block that drops it. */
+export interface PromptHookDecision {
+  context?: string;
+  /** Why the prompt must not reach the model (exit code 2's stderr, or a `{"decision":"block"}` answer's reason). */
+  blocked?: string;
+}
+
+/** A block (exit code 2 or `decision: "block"`) wins over any context; otherwise every hook's context, in order. */
+export function promptDecision(answers: readonly HookAnswer[]): PromptHookDecision {
+  for (const answer of answers) {
+    if (answer.blocked !== undefined) return { blocked: answer.blocked };
+    if (answer.output?.decision === "block") return { blocked: text(answer.output.reason) ?? "A userPromptSubmitted hook blocked the prompt." };
+  }
+  const context = additionalContext(answers);
+  return context ? { context } : {};
+}
+
 /** agentStop / subagentStop: the first block's reason becomes the next prompt. */
 export function stopBlock(answers: readonly HookAnswer[]): string | undefined {
   for (const answer of answers) {

@@ -64,7 +64,7 @@ const permissionDecision = z.looseObject({
 /** What each event's hook may answer on stdout; other events' output is kept for the log only. */
 export const hookOutputSchemas: Partial<Record<HookEventName, z.ZodType<Record<string, unknown>>>> = {
   sessionStart: additionalContext,
-  userPromptSubmitted: additionalContext,
+  userPromptSubmitted: additionalContext.extend({ decision: z.enum(["block", "allow", "approve"]).optional(), reason: z.string().optional() }),
   subagentStart: additionalContext,
   preToolUse: permissionDecision.extend({ modifiedArgs: z.record(z.string(), z.unknown()).optional() }),
   permissionRequest: permissionDecision,

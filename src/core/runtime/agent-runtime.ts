@@ -20,6 +20,12 @@ import { PromptQueue, type PromptInput } from "./prompt-queue.js";
 
 export type { PromptInput } from "./prompt-queue.js";
 
+/** What the userPromptSubmitted hook made of a person's prompt: context to send with it, or a block that drops it. */
+export interface PromptAdmission {
+  context?: string;
+  blocked?: string;
+}
+
 export interface AgentRuntimeOptions {
   /** Emits as this agent (scoped for a subagent). */
   emit: Emit;
@@ -43,8 +49,11 @@ export interface AgentRuntimeOptions {
   systemPrompt(): string;
   /** The user.message data for a prompt (the date header, notices, tagged files, the mode, a hook's context). */
   userMessage(input: PromptInput, extra: { delivery?: "idle" | "queued" | "steering"; continuation?: boolean; context?: string }): EventData<"user.message">;
-  /** Before a prompt's user.message (the userPromptSubmitted hook): context to add to what the model sees. */
-  beforePrompt?(input: PromptInput, signal: AbortSignal): Promise<string | undefined>;
+  /**
+   * Before a person's prompt joins the conversation, however it arrives (idle, queued, steering), once each; never
+   * for autopilot continuations, stop-hook reasons or silent turns (the userPromptSubmitted hook).
+   */
+  beforePrompt?(input: PromptInput, signal: AbortSignal): Promise<PromptAdmission>;
   /** The prompt's run ended (the agentStop / subagentStop hook): a reason to go on with, as the next prompt. */
   onStop?(stopHookActive: boolean, signal: AbortSignal): Promise<string | undefined>;
   /** A run ended (the session emits session.idle for its main agent). */
@@ -210,9 +219,14 @@ export class AgentRuntime {
       recordRequest: options.recordRequest,
       recordCall: options.recordCall,
       onTurnEnd: options.onTurnEnd,
-      beforeModelCall: () => {
+      beforeModelCall: async (signal) => {
         this.deliverNotifications();
-        for (const input of this.queue.takeSteering()) this.emit("user.message", options.userMessage(input, { delivery: "steering" }));
+        let delivered = false;
+        const steering = this.queue.takeSteering();
+        while (steering.length > 0 && !signal.aborted) if (await this.admit(steering.shift() as PromptInput, "steering", signal)) delivered = true;
+        // Interrupted while a hook ran: what was not delivered yet runs as the next prompt, like late steering.
+        for (const input of steering) this.queue.steer(input);
+        return delivered;
       },
       hasPendingInput: () => this.queue.hasSteering,
       ...(options.stopBeforeCall ? { stopBeforeCall: options.stopBeforeCall } : {}),
@@ -236,33 +250,8 @@ export class AgentRuntime {
         this.systemPromptSent = true;
         this.options.emit("system.message", { content: this.options.systemPrompt(), role: "system" });
       }
-      if (!input.silent) {
-        const context = this.options.beforePrompt ? await this.options.beforePrompt(input, controller.signal) : undefined;
-        this.emit("user.message", this.options.userMessage(input, { delivery, ...(context ? { context } : {}) }));
-      }
-      const prompt = {
-        loop: this.loopContext(),
-        emit: this.emit,
-        preset: this.options.preset,
-        maxContinues: this.options.maxContinues,
-        ...(this.options.objective ? { objective: this.options.objective } : {}),
-        continueWith: (message: string) =>
-          this.emit("user.message", this.options.userMessage({ prompt: message, source: "autopilot" }, { continuation: true })),
-        ...(this.options.awaitBackground ? { awaitBackground: this.options.awaitBackground } : {}),
-      };
-      await runPrompt(prompt, controller.signal, result);
-      const { onStop } = this.options;
-      for (
-        let blocks = 0;
-        onStop && blocks < MAX_STOP_HOOK_CONTINUATIONS && !controller.signal.aborted && (result.outcome === "completed" || result.outcome === "task_complete");
-        blocks++
-      ) {
-        const reason = await onStop(blocks > 0, controller.signal);
-        if (reason === undefined || controller.signal.aborted) break;
-        this.emit("user.message", this.options.userMessage({ prompt: reason, source: "hook" }, {}));
-        result.outcome = "completed";
-        await runPrompt(prompt, controller.signal, result);
-      }
+      // A prompt a hook blocked never reaches the model: the run ends without a turn.
+      if (input.silent || (await this.admit(input, delivery, controller.signal))) await this.runToStop(controller.signal, result);
     } catch (error) {
       result.outcome = "error";
       result.error = { kind: "internal", message: (error as Error).message };
@@ -279,5 +268,46 @@ export class AgentRuntime {
     }
     this.drain();
     return result;
+  }
+
+  /** A person's prompt joins the conversation, with what the hook added; false when the hook blocked it (it says so). */
+  private async admit(input: PromptInput, delivery: "idle" | "queued" | "steering", signal: AbortSignal): Promise<boolean> {
+    const admission = this.options.beforePrompt ? await this.options.beforePrompt(input, signal) : {};
+    if (admission.blocked !== undefined) {
+      const excerpt = input.prompt.length > 60 ? `${input.prompt.slice(0, 57)}...` : input.prompt;
+      this.options.emit("session.warning", {
+        warningType: "prompt_blocked",
+        message: `A userPromptSubmitted hook blocked the prompt "${excerpt}"; it was not sent to the model. Reason: ${admission.blocked}`,
+      });
+      return false;
+    }
+    this.emit("user.message", this.options.userMessage(input, { delivery, ...(admission.context ? { context: admission.context } : {}) }));
+    return true;
+  }
+
+  /** The prompt's turns, then what stop hooks send it back to do. */
+  private async runToStop(signal: AbortSignal, result: RunResult): Promise<void> {
+    const prompt = {
+      loop: this.loopContext(),
+      emit: this.emit,
+      preset: this.options.preset,
+      maxContinues: this.options.maxContinues,
+      ...(this.options.objective ? { objective: this.options.objective } : {}),
+      continueWith: (message: string) => this.emit("user.message", this.options.userMessage({ prompt: message, source: "autopilot" }, { continuation: true })),
+      ...(this.options.awaitBackground ? { awaitBackground: this.options.awaitBackground } : {}),
+    };
+    await runPrompt(prompt, signal, result);
+    const { onStop } = this.options;
+    for (
+      let blocks = 0;
+      onStop && blocks < MAX_STOP_HOOK_CONTINUATIONS && !signal.aborted && (result.outcome === "completed" || result.outcome === "task_complete");
+      blocks++
+    ) {
+      const reason = await onStop(blocks > 0, signal);
+      if (reason === undefined || signal.aborted) break;
+      this.emit("user.message", this.options.userMessage({ prompt: reason, source: "hook" }, {}));
+      result.outcome = "completed";
+      await runPrompt(prompt, signal, result);
+    }
   }
 }

@@ -11,7 +11,7 @@ import type { TaskRegistry } from "./task-registry.js";
 export interface SubagentLimits {
   /** Nesting allowed below the main agent (a subagent's subagent is depth 2). */
   maxDepth: number;
-  /** Background agents running at once. */
+  /** The main agent's agents running at once, background and sync together (deeper sync agents use their parent's slot). */
   maxConcurrent: number;
   /** Model calls a subagent may make per prompt. */
   maxTurns: number;

@@ -1,7 +1,8 @@
 /**
  * The agents that run in the background: their state (running, idle, completed, failed, cancelled), their
- * turns and latest response, their message queue and cancellation, and the concurrency cap. It stores and
- * wakes; it does not reason. A waiting (idle) agent gives its slot back; a message wakes it.
+ * turns and latest response, their message queue and cancellation, and the concurrency cap (which the main
+ * agent's sync agents share through `slot`). It stores and wakes; it does not reason. A waiting (idle) agent
+ * gives its slot back; a message wakes it.
  */
 import type { AgentTranscriptLine } from "./agent-transcripts.js";
 
@@ -99,6 +100,27 @@ export class TaskRegistry {
   private release(): void {
     this.running--;
     this.waitingForSlot.shift()?.();
+  }
+
+  /**
+   * A slot for an agent that runs outside the registry (a sync agent of the main agent), under the same cap
+   * as the background agents. `onWait` is told when it has to wait. An interrupt ends the wait (the caller
+   * then stops). Resolves with the function that gives the slot back.
+   */
+  async slot(signal: AbortSignal, onWait?: () => void): Promise<() => void> {
+    if (this.running >= this.options.maxConcurrent && !signal.aborted) onWait?.();
+    const wake = () => this.waitingForSlot.splice(0).forEach((resolve) => resolve());
+    signal.addEventListener("abort", wake, { once: true });
+    try {
+      await this.acquire(signal);
+    } finally {
+      signal.removeEventListener("abort", wake);
+    }
+    let held = true;
+    return () => {
+      if (held) this.release();
+      held = false;
+    };
   }
 
   private async execute(entry: Entry, body: Body, adopted: boolean): Promise<void> {

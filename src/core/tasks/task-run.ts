@@ -64,7 +64,7 @@ function registryRecord(run: TaskRun, toolCallId: string) {
   };
 }
 
-/** Starts the agent in the task registry and returns at once. */
+/** Starts the agent in the task registry (it waits there for a slot) and returns at once. */
 export function startInBackground(run: TaskRun, ctx: ToolContext): ToolOutcome {
   const record = run.host.registry.start(registryRecord(run, ctx.toolCallId), (control) => {
     const child = run.host.newChild(run.spec, 1);
@@ -75,18 +75,77 @@ export function startInBackground(run: TaskRun, ctx: ToolContext): ToolOutcome {
   };
 }
 
+/** Tells the log the agent now runs in the background (a second subagent.started for the same call). */
+function announceMove(run: TaskRun, toolCallId: string): void {
+  const { agent } = run;
+  run.emit("subagent.started", {
+    toolCallId,
+    agentName: agent.name,
+    agentDisplayName: agent.displayName,
+    ...run.started,
+    agentType: agent.name,
+    executionMode: "background",
+  });
+}
+
+const movedNotice = (agentId: string) =>
+  `The user moved this agent to the background; it goes on working with agent_id: ${agentId}. You will be notified when it answers; then read its result with read_agent. Meanwhile go on with other work.`;
+
 /**
  * Runs the agent to its end inside the call. The child stops with the call (the parent's interrupt) while
  * it is attached; a main agent's sync agent can be moved to the background, and then the call returns at
  * once and the registry owns the agent (its stop, its notifications).
  */
 export async function runSync(run: TaskRun, ctx: ToolContext): Promise<ToolOutcome> {
+  const slot = await syncSlot(run, ctx);
+  if (slot === "moved") {
+    // Moved before it started: it waits for its slot in the registry like any background agent.
+    announceMove(run, ctx.toolCallId);
+    startInBackground(run, ctx);
+    return { content: movedNotice(run.spec.agentId) };
+  }
+  try {
+    return await runSyncInSlot(run, ctx);
+  } finally {
+    slot();
+  }
+}
+
+/**
+ * The main agent's sync agents share the concurrency cap with its background agents: several started in one
+ * response take turns, and one that waits says so on its call (and can be moved to the background meanwhile).
+ * Deeper agents take no slot: their ancestor holds one and waits for them, so a parent never holds the slot
+ * its own child would wait for.
+ */
+async function syncSlot(run: TaskRun, ctx: ToolContext): Promise<(() => void) | "moved"> {
+  if (run.depth > 0) return () => undefined;
+  const { registry } = run.host;
+  const moving = new AbortController();
+  const forget = run.host.registerSync({ toolCallId: ctx.toolCallId, agentId: run.spec.agentId, detach: () => moving.abort() });
+  let waited = false;
+  try {
+    const release = await registry.slot(AbortSignal.any([ctx.signal, moving.signal]), () => {
+      waited = true;
+      ctx.onProgress(`waiting for a free agent slot (${registry.maxConcurrent} running; subagents.maxConcurrency)`);
+    });
+    if (waited) ctx.onProgress("");
+    if (!moving.signal.aborted) return release;
+    release();
+    return "moved";
+  } finally {
+    forget();
+  }
+}
+
+async function runSyncInSlot(run: TaskRun, ctx: ToolContext): Promise<ToolOutcome> {
   const { host, agent, spec, emit } = run;
   const startedAt = Date.now();
   const child = host.newChild(spec, run.depth + 1);
   const own = new AbortController();
   const follow = () => own.abort();
   ctx.signal.addEventListener("abort", follow, { once: true });
+  // Interrupted while it waited for a slot: it ends at once, as an interrupted agent.
+  if (ctx.signal.aborted) own.abort();
   const running = child.run(spec.prompt, own.signal);
   let moved = false;
   let detached: () => void = () => undefined;
@@ -97,14 +156,7 @@ export async function runSync(run: TaskRun, ctx: ToolContext): Promise<ToolOutco
     if (first === "moved") {
       moved = true;
       ctx.signal.removeEventListener("abort", follow);
-      emit("subagent.started", {
-        toolCallId: ctx.toolCallId,
-        agentName: agent.name,
-        agentDisplayName: agent.displayName,
-        ...run.started,
-        agentType: agent.name,
-        executionMode: "background",
-      });
+      announceMove(run, ctx.toolCallId);
       host.registry.start(
         registryRecord(run, ctx.toolCallId),
         (control) => {
@@ -114,9 +166,7 @@ export async function runSync(run: TaskRun, ctx: ToolContext): Promise<ToolOutco
         },
         { startedAt },
       );
-      return {
-        content: `The user moved this agent to the background; it goes on working with agent_id: ${spec.agentId}. You will be notified when it answers; then read its result with read_agent. Meanwhile go on with other work.`,
-      };
+      return { content: movedNotice(spec.agentId) };
     }
     const result = await running;
     const ended = { toolCallId: ctx.toolCallId, agentName: agent.name, agentDisplayName: agent.displayName };
