@@ -454,7 +454,8 @@ export class AgentSession {
       date: new Date(),
       toolNames: this.tools().names,
       mode: this.preset,
-      interactive: this.options.interactive,
+      // Someone to ask (a person, or a client application that answers questions) changes how the model should work.
+      interactive: this.options.interactive || this.options.interactions.canAnswer("user_input"),
       instructions: [
         ...this.workspace.activeInstructions,
         ...(this.options.mcp?.instructions() ?? []).map(({ server, text }) => ({ path: `mcp:${server}`, content: text })),

@@ -135,6 +135,8 @@ describe("SDK sessions", () => {
     });
     expect((await session.sendAndWait({ prompt: "pick" }))?.data.content).toBe("Blue it is.");
     expect(JSON.stringify(server.completionRequests[1]?.body.messages)).toContain("The user answered: blue");
+    // Someone answers questions here, so the model is not told it runs unattended.
+    expect(String(server.completionRequests[0]?.body.messages[0]?.content)).not.toContain("running non-interactively");
     await client.stop();
   });
 
@@ -145,6 +147,7 @@ describe("SDK sessions", () => {
     const session = await client.createSession({ provider: provider(), model: "scripted-model" } as Parameters<CopilotClient["createSession"]>[0]);
     await session.sendAndWait({ prompt: "touch it" });
     expect(existsSync(marker)).toBe(false);
+    expect(String(server.completionRequests[0]?.body.messages[0]?.content)).toContain("running non-interactively");
     await client.stop();
   });
 
