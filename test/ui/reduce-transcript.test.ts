@@ -90,4 +90,20 @@ describe("the transcript reducer", () => {
     expect(done.background[0]?.status).toBe("completed");
     expect(done.items.at(-1)).toMatchObject({ kind: "subagent", status: "completed", detail: "4 s" });
   });
+
+  it("shows a cancelled background agent as cancelled, not failed (as /tasks does)", () => {
+    const started = reduce(event("subagent.started", { toolCallId: "c1", agentName: "explore", agentDisplayName: "Explore", agentType: "explore" }));
+    const cancelled = reduceTranscript(
+      started,
+      event("subagent.failed", { toolCallId: "c1", agentName: "explore", agentDisplayName: "Explore", error: "cancelled" }),
+      0,
+    );
+    expect(cancelled.background[0]?.status).toBe("cancelled");
+    const failed = reduceTranscript(
+      started,
+      event("subagent.failed", { toolCallId: "c1", agentName: "explore", agentDisplayName: "Explore", error: "boom" }),
+      0,
+    );
+    expect(failed.background[0]?.status).toBe("failed");
+  });
 });

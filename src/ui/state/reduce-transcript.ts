@@ -301,13 +301,17 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
     case "subagent.completed":
     case "subagent.failed": {
       const failed = event.type === "subagent.failed";
+      // The engine reports a cancelled agent as failed with the error "cancelled"; the panel says so, as /tasks does.
+      const cancelled = failed && event.data.error === "cancelled";
       const detail = failed ? event.data.error : event.data.durationMs !== undefined ? `${Math.round(event.data.durationMs / 1000)} s` : "done";
       // A sync agent's end shows in its task call's own line; only a background agent gets a line of its own.
       if (!state.background.some((task) => task.id === event.data.toolCallId)) return state;
       return append(
         {
           ...state,
-          background: state.background.map((task) => (task.id === event.data.toolCallId ? { ...task, status: failed ? "failed" : "completed" } : task)),
+          background: state.background.map((task) =>
+            task.id === event.data.toolCallId ? { ...task, status: cancelled ? "cancelled" : failed ? "failed" : "completed" } : task,
+          ),
         },
         { kind: "subagent", id: event.id, name: event.data.agentDisplayName, status: failed ? "failed" : "completed", detail },
       );

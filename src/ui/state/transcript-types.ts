@@ -59,7 +59,7 @@ export interface BackgroundTask {
   id: string;
   name: string;
   type: string;
-  status: "running" | "idle" | "completed" | "failed";
+  status: "running" | "idle" | "completed" | "failed" | "cancelled";
   startedAt: number;
   intent?: string;
   use?: AgentUse;
