@@ -91,6 +91,18 @@ describe("the transcript reducer", () => {
     expect(done.items.at(-1)).toMatchObject({ kind: "subagent", status: "completed", detail: "4 s" });
   });
 
+  it("keeps a background agent's pending questions when the main agent goes idle (they would hang unseen)", () => {
+    const permissionRequest = { kind: "shell", fullCommandText: "touch x", intention: "Touch", commands: [], possiblePaths: [], possibleUrls: [] };
+    const asked = reduce(
+      { ...event("permission.requested", { requestId: "main", permissionRequest }) },
+      { ...event("permission.requested", { requestId: "sub", permissionRequest }), agentId: "writer-1" } as SessionEvent,
+      { ...event("user_input.requested", { requestId: "sub-q", question: "Which?" }), agentId: "writer-1" } as SessionEvent,
+    );
+    const idle = reduceTranscript(asked, event("session.idle", {}), 0);
+    expect(idle.permissions.map((pending) => pending.requestId)).toEqual(["sub"]);
+    expect(idle.questions.map((pending) => pending.requestId)).toEqual(["sub-q"]);
+  });
+
   it("shows a cancelled background agent as cancelled, not failed (as /tasks does)", () => {
     const started = reduce(event("subagent.started", { toolCallId: "c1", agentName: "explore", agentDisplayName: "Explore", agentType: "explore" }));
     const cancelled = reduceTranscript(

@@ -264,8 +264,9 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
         ...finishLive({ ...state, liveReasoning: undefined }),
         busy: false,
         running: [],
-        permissions: [],
-        questions: [],
+        // The main agent is done, but a background agent may still be waiting for its answer: keep its questions.
+        permissions: state.permissions.filter((pending) => pending.agentId !== undefined),
+        questions: state.questions.filter((pending) => pending.agentId !== undefined),
         intent: undefined,
         turnStartedAt: undefined,
         backgroundShells: event.data.backgroundTasks?.shells.length ?? 0,
