@@ -31,7 +31,8 @@ async function applySlashResult(context: RouterContext, result: SlashCommandResu
     case "message":
       if (result.level === "warning" || result.level === "error") context.emit("session.warning", { warningType: "command", message: result.text });
       else context.emit("session.info", { infoType: "command", message: result.text });
-      return { kind: "done" };
+      // An error (bad arguments, no such server) is the caller's to report: `-p` exits 2 on it.
+      return result.level === "error" ? { kind: "done", error: result.text } : { kind: "done" };
     case "prompt": {
       // A template's text (a diff, say) is not the user's: an `@x` in it attaches nothing.
       const attachments = result.source ? [] : attachmentsFor(result.prompt, context.cwd);
@@ -79,8 +80,9 @@ export async function routeInput(context: RouterContext, command: Extract<Sessio
       });
       return await applySlashResult(context, result, command.delivery);
     } catch (error) {
-      context.emit("session.warning", { warningType: "command", message: `/${slash.name}: ${(error as Error).message}` });
-      return { kind: "done" };
+      const message = `/${slash.name}: ${(error as Error).message}`;
+      context.emit("session.warning", { warningType: "command", message });
+      return { kind: "done", error: message };
     } finally {
       context.emit("command.completed", { requestId });
     }

@@ -119,8 +119,8 @@ export type CommandResult<C extends SessionCommand> = CommandResults[C["type"]];
 export type InputResult =
   /** Sent to the model (now or queued); `run` settles when that prompt's run ends. */
   | { kind: "prompt"; run: Promise<RunResult> }
-  /** Handled by the core (a slash command that only changed state, a shell command). */
-  | { kind: "done" }
+  /** Handled by the core (a slash command that only changed state, a shell command); `error` when the command refused its input. */
+  | { kind: "done"; error?: string }
   /** A slash command that needs the face: a dialog, a new session, exit. */
   | { kind: "dialog"; dialog: "help" | "model" | "resume" | "agent" | "tasks" }
   | { kind: "new-session" }
