@@ -27,6 +27,8 @@ export interface AcpSessionOptions {
   saveImage: SaveImage;
   /** Where failures nobody asked about go (stderr). */
   log(message: string): void;
+  /** Aborts when the client has gone: updates it misses then are no failure worth a line on stderr. */
+  disconnected?: AbortSignal;
 }
 
 /** How a run ended, in ACP's words. */
@@ -81,8 +83,8 @@ export class AcpSession {
     this.sending = this.sending
       .then(() => client.notify("session/update", { sessionId: this.id, update }))
       .catch((error: unknown) => {
-        // Once the client is gone every update fails: say so once.
-        if (!this.updateFailed) log(`session/update failed: ${(error as Error).message}`);
+        // Once the client is gone every update fails: say so once, and not at all when it hung up (a normal end).
+        if (!this.updateFailed && this.options.disconnected?.aborted !== true) log(`session/update failed: ${(error as Error).message}`);
         this.updateFailed = true;
       });
   }

@@ -51,6 +51,42 @@ describe("AcpSession", () => {
     expect(sent.map((note) => note.update)).toEqual([{ sessionUpdate: "plan", entries: [{ content: "Ship", priority: "medium", status: "in_progress" }] }]);
   });
 
+  it("says nothing on stderr about updates the client missed because it hung up; once about any other failure", async () => {
+    const failing = (disconnected: AbortSignal) => {
+      const logged: string[] = [];
+      let listener: (event: SessionEvent) => void = () => undefined;
+      const session = { id: "s1", cwd: "/work", model: "m", subscribe: (next: (event: SessionEvent) => void) => ((listener = next), () => undefined) };
+      const client = { notify: async () => Promise.reject(new Error("ACP connection closed")) };
+      const acp = new AcpSession({
+        client: client as unknown as AgentContext,
+        session: session as unknown as SessionView,
+        saveImage: () => "/dev/null",
+        log: (message) => void logged.push(message),
+        disconnected,
+      });
+      const emit = () =>
+        listener({
+          id: "e",
+          timestamp: "",
+          parentId: null,
+          type: "session.todos_changed",
+          data: { todos: [{ id: "1", title: "A", status: "pending" }] },
+        } as unknown as SessionEvent);
+      return { acp, logged, emit };
+    };
+    const gone = new AbortController();
+    gone.abort();
+    const hungUp = failing(gone.signal);
+    hungUp.emit();
+    await hungUp.acp.flush();
+    expect(hungUp.logged).toEqual([]);
+    const broken = failing(new AbortController().signal);
+    broken.emit();
+    broken.emit();
+    await broken.acp.flush();
+    expect(broken.logged).toEqual(["session/update failed: ACP connection closed"]);
+  });
+
   it("maps how a run ended to ACP's stop reasons", () => {
     const run = (outcome: "completed" | "aborted" | "max_continues" | "task_complete") => ({ outcome, finalMessage: "", continuations: 0 });
     expect(stopReasonOf(run("completed"), "stop")).toBe("end_turn");
