@@ -153,6 +153,21 @@ describe("/share", () => {
     expect(html).not.toMatch(/<link|src="http/);
   });
 
+  it("never overwrites a file it did not write; a directory gets the default name inside it", async () => {
+    harness = await startHarness();
+    harness.server.enqueue(text("Hi."));
+    await harness.session.send("hello");
+    writeFileSync(path.join(harness.cwd, "notes.md"), "precious\n");
+    expect(await input(harness, "/share file notes.md")).toEqual({ kind: "done", error: expect.stringContaining("already exists") });
+    expect(readFileSync(path.join(harness.cwd, "notes.md"), "utf8")).toBe("precious\n");
+    mkdirSync(path.join(harness.cwd, "exports"));
+    await input(harness, "/share file exports");
+    const file = path.join(harness.cwd, "exports", `agent-session-${harness.session.id.slice(0, 8)}.md`);
+    expect(lastInfo(harness)).toBe(`Conversation saved to ${file}`);
+    await input(harness, "/share file exports");
+    expect(lastInfo(harness)).toBe(`Conversation saved to ${file}`);
+  });
+
   it("says when there is nothing to share", async () => {
     harness = await startHarness();
     await input(harness, "/share");
