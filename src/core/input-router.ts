@@ -24,7 +24,12 @@ function mergeAttachments(given: readonly Attachment[] | undefined, mentioned: r
   return all;
 }
 
-async function applySlashResult(context: RouterContext, result: SlashCommandResult, delivery: "enqueue" | "immediate" | undefined): Promise<InputResult> {
+async function applySlashResult(
+  context: RouterContext,
+  result: SlashCommandResult,
+  delivery: "enqueue" | "immediate" | undefined,
+  typed: string,
+): Promise<InputResult> {
   switch (result.kind) {
     case "done":
       return { kind: "done" };
@@ -42,6 +47,8 @@ async function applySlashResult(context: RouterContext, result: SlashCommandResu
         ...(result.source ? { source: result.source } : {}),
         ...(attachments.length > 0 ? { attachments } : {}),
         ...(delivery ? { delivery } : {}),
+        // While it waits in the queue it shows, and comes back to edit, as the command the person typed.
+        ...(result.prompt !== typed ? { typed } : {}),
       });
       return { kind: "prompt", run };
     }
@@ -78,7 +85,7 @@ export async function routeInput(context: RouterContext, command: Extract<Sessio
         args: slash.args,
         info: (infoType, message) => context.emit("session.info", { infoType, message }),
       });
-      return await applySlashResult(context, result, command.delivery);
+      return await applySlashResult(context, result, command.delivery, text);
     } catch (error) {
       const message = `/${slash.name}: ${(error as Error).message}`;
       context.emit("session.warning", { warningType: "command", message });

@@ -12,7 +12,8 @@ export type SessionCommand =
   /** Text as a person typed it: slash commands, `!cmd` and `@path` mentions are resolved by the core. */
   | { type: "input"; text: string; attachments?: Attachment[]; delivery?: Delivery }
   /** A prompt for the model as it is (no routing). */
-  | { type: "send"; prompt: string; attachments?: Attachment[]; source?: string; delivery?: Delivery }
+  /** `typed`: what the person typed when it differs from the prompt (`/review` for its template): shown while queued, given back to edit. */
+  | { type: "send"; prompt: string; attachments?: Attachment[]; source?: string; delivery?: Delivery; typed?: string }
   | { type: "interrupt" }
   /** Answers a pending question (permission, user input, plan approval, client tool, elicitation). */
   | { type: "respond"; requestId: string; reply: InteractionReply }

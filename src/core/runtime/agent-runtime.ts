@@ -17,7 +17,7 @@ import type { ToolRunEnvironment } from "../tool-runner.js";
 import type { ToolSet } from "../tool-set.js";
 import { PromptQueue, type PromptInput } from "./prompt-queue.js";
 
-export type { PromptInput } from "./prompt-queue.js";
+export { asTyped, type PromptInput } from "./prompt-queue.js";
 
 export interface AgentRuntimeOptions {
   /** Emits as this agent (scoped for a subagent). */
