@@ -103,6 +103,16 @@ describe("the transcript reducer", () => {
     expect(idle.questions.map((pending) => pending.requestId)).toEqual(["sub-q"]);
   });
 
+  it("remembers which MCP server asks for a form; ask_user's form has none", () => {
+    const requestedSchema = { type: "object", properties: { name: { type: "string" } } };
+    const state = reduce(
+      event("elicitation.requested", { requestId: "r1", message: "Name?", requestedSchema, elicitationSource: "mini", mode: "form" }),
+      event("elicitation.requested", { requestId: "r2", message: "Pick", requestedSchema, elicitationSource: "ask_user" }),
+    );
+    expect(state.questions[0]).toMatchObject({ kind: "elicitation", server: "mini" });
+    expect(state.questions[1]).not.toHaveProperty("server");
+  });
+
   it("shows a cancelled background agent as cancelled, not failed (as /tasks does)", () => {
     const started = reduce(event("subagent.started", { toolCallId: "c1", agentName: "explore", agentDisplayName: "Explore", agentType: "explore" }));
     const cancelled = reduceTranscript(

@@ -128,11 +128,16 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
       };
     }
     case "elicitation.requested": {
-      const { requestId, message, requestedSchema } = event.data;
+      const { requestId, message, requestedSchema, elicitationSource } = event.data;
       const required = requestedSchema.required ? { required: requestedSchema.required } : {};
+      // A server's form must say it is the server asking (it may want a token), not the agent.
+      const server = elicitationSource !== undefined && elicitationSource !== "ask_user" ? { server: elicitationSource } : {};
       return {
         ...state,
-        questions: [...state.questions, { kind: "elicitation", requestId, ...agentOf(event), message, properties: requestedSchema.properties, ...required }],
+        questions: [
+          ...state.questions,
+          { kind: "elicitation", requestId, ...agentOf(event), ...server, message, properties: requestedSchema.properties, ...required },
+        ],
       };
     }
     case "user_input.requested": {
