@@ -5,7 +5,9 @@ import { AcpSession, stopReasonOf } from "../../src/acp/acp-session.js";
 import type { SessionView } from "../../src/core/session-view.js";
 import type { SessionEvent } from "../../src/protocol/events/index.js";
 
-function standIn(todos?: () => { id: string; title: string; status: string }[]) {
+type TodoList = { id: string; title: string; status: string }[];
+
+function standIn(todos?: () => TodoList | Promise<TodoList>) {
   let listener: (event: SessionEvent) => void = () => undefined;
   const session = {
     id: "s1",
@@ -34,12 +36,44 @@ describe("AcpSession", () => {
     let todos = [{ id: "1", title: "Read", status: "pending" }];
     const { acp, sent, emit } = standIn(() => todos);
     emit("session.todos_changed", {});
+    await acp.flush();
     todos = [{ id: "1", title: "Read", status: "done" }];
+    emit("session.todos_changed", {});
     emit("session.todos_changed", {});
     await acp.flush();
     expect(sent.map((note) => note.update)).toEqual([
       { sessionUpdate: "plan", entries: [{ content: "Read", priority: "medium", status: "pending" }] },
       { sessionUpdate: "plan", entries: [{ content: "Read", priority: "medium", status: "completed" }] },
+    ]);
+  });
+
+  it("reads the engine's todos(), which is a promise (the session's database), in order", async () => {
+    const lists: TodoList[] = [
+      [{ id: "a", title: "Plan", status: "in_progress" }],
+      [
+        { id: "a", title: "Plan", status: "done" },
+        { id: "b", title: "Build", status: "pending" },
+      ],
+    ];
+    let reads = 0;
+    // The first read is the slower one: its older list must still go out first.
+    const todos = () => {
+      const list = lists[Math.min(reads++, lists.length - 1)] as TodoList;
+      return new Promise<TodoList>((resolve) => setTimeout(() => resolve(list), reads === 1 ? 20 : 0));
+    };
+    const { acp, sent, emit } = standIn(todos);
+    emit("session.todos_changed", {});
+    emit("session.todos_changed", {});
+    await acp.flush();
+    expect(sent.map((note) => note.update)).toEqual([
+      { sessionUpdate: "plan", entries: [{ content: "Plan", priority: "medium", status: "in_progress" }] },
+      {
+        sessionUpdate: "plan",
+        entries: [
+          { content: "Plan", priority: "medium", status: "completed" },
+          { content: "Build", priority: "medium", status: "pending" },
+        ],
+      },
     ]);
   });
 
