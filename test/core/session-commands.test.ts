@@ -316,6 +316,8 @@ describe("/instructions, /env and /init", () => {
     expect(sent).toContain(path.join(cwd, ".github", "copilot-instructions.md"));
     expect(sent).toContain(`instructions for other agents: ${path.join(cwd, "AGENTS.md")}`);
     expect(sent).not.toContain("{{");
+    // The template is the command's, not the user's words: faces show `/init` as typed.
+    expect(harness.ofType("user.message").at(-1)?.data.source).toBe("command:init");
   });
 });
 
