@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { InputResult } from "../../src/protocol/commands.js";
-import { readMetadata } from "../../src/session/session-metadata.js";
+import { readMetadata, writeMetadata } from "../../src/session/session-metadata.js";
 import { startHarness, tempDir, type Harness } from "../support/engine-harness.js";
 import { text, toolCall } from "../support/scripted-server.js";
 
@@ -109,6 +109,26 @@ describe("/rename", () => {
     expect(await harness.store.resolve("cache work")).toEqual({ ok: true, id: harness.session.id });
     await input(harness, "/session rename Second name");
     expect((await readMetadata(harness.session.dir))?.name).toBe("Second name");
+  });
+
+  it("refuses a name another session has (any case): --resume <name> would not know which", async () => {
+    harness = await startHarness();
+    const other = harness.store.create();
+    writeFileSync(harness.store.eventsFileOf(other), "");
+    const now = new Date().toISOString();
+    writeMetadata(harness.store.dirOf(other), {
+      id: other,
+      cwd: harness.cwd,
+      name: "Cache work",
+      userNamed: true,
+      createdAt: now,
+      updatedAt: now,
+      eventCount: 0,
+    });
+    expect(await input(harness, "/rename cache WORK")).toEqual({ kind: "done", error: expect.stringContaining(`Session ${other} is already named`) });
+    expect(harness.ofType("session.title_changed")).toEqual([]);
+    await input(harness, "/rename Cache work 2");
+    expect(harness.ofType("session.title_changed").map((event) => event.data.title)).toEqual(["Cache work 2"]);
   });
 
   it("without a name, names the session after its first prompt", async () => {
