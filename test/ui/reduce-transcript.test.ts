@@ -113,6 +113,16 @@ describe("the transcript reducer", () => {
     expect(state.questions[1]).not.toHaveProperty("server");
   });
 
+  it("shows a finished task once: task_complete's summary, not also its tool line", () => {
+    const state = reduce(
+      event("tool.execution_start", { toolCallId: "t1", toolName: "task_complete", arguments: { summary: "Done it." } }),
+      event("tool.execution_complete", { toolCallId: "t1", success: true, result: { content: "Task marked complete." } }),
+      event("session.task_complete", { summary: "Done it.", success: true }),
+    );
+    expect(state.items.map((item) => item.kind)).toEqual(["task-complete"]);
+    expect(state.running).toEqual([]);
+  });
+
   it("shows a cancelled background agent as cancelled, not failed (as /tasks does)", () => {
     const started = reduce(event("subagent.started", { toolCallId: "c1", agentName: "explore", agentDisplayName: "Explore", agentType: "explore" }));
     const cancelled = reduceTranscript(

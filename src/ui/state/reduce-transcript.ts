@@ -226,6 +226,9 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
       };
     case "tool.execution_complete": {
       const tool = state.running.find((candidate) => candidate.toolCallId === event.data.toolCallId);
+      // A successful task_complete is shown once, by session.task_complete's item with its summary.
+      if (tool?.name === "task_complete" && event.data.success)
+        return { ...state, running: state.running.filter((candidate) => candidate.toolCallId !== event.data.toolCallId) };
       const output = event.data.success ? (event.data.result?.detailedContent ?? event.data.result?.content ?? "") : (event.data.error?.message ?? "failed");
       const detailed = event.data.result?.detailedContent;
       const item: TranscriptItem = {
