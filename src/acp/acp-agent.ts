@@ -203,7 +203,13 @@ export class AcpAgent {
       ...(backends ? { toolBackends: backends } : {}),
     });
     id = opened.session.id;
-    bound = new AcpSession({ client, session: opened.session, log, saveImage: (data, mimeType) => this.saveImage(id, data, mimeType) });
+    bound = new AcpSession({
+      client,
+      session: opened.session,
+      log,
+      saveImage: (data, mimeType) => this.saveImage(id, data, mimeType),
+      ...(this.connection ? { disconnected: this.connection.signal } : {}),
+    });
     this.sessions.set(id, bound);
     const commands = await availableCommands();
     // After the answer to session/new: a client cannot place updates for a session it has not heard of yet.

@@ -27,6 +27,8 @@ export interface AcpSessionOptions {
   saveImage: SaveImage;
   /** Where failures nobody asked about go (stderr). */
   log(message: string): void;
+  /** Aborts when the client has gone: updates it misses then are no failure worth a line on stderr. */
+  disconnected?: AbortSignal;
 }
 
 /** How a run ended, in ACP's words. */
@@ -49,6 +51,9 @@ export function stopReasonOf(result: RunResult, finishReason: string | undefined
 export class AcpSession {
   private readonly translator: UpdateTranslator;
   private sending: Promise<void> = Promise.resolve();
+  /** Todo lists being read for the plan, in order. */
+  private planning: Promise<void> = Promise.resolve();
+  private lastPlan: string | undefined;
   private readonly unsubscribe: () => void;
   private readonly questions: ClientQuestions;
   private updateFailed = false;
@@ -81,8 +86,8 @@ export class AcpSession {
     this.sending = this.sending
       .then(() => client.notify("session/update", { sessionId: this.id, update }))
       .catch((error: unknown) => {
-        // Once the client is gone every update fails: say so once.
-        if (!this.updateFailed) log(`session/update failed: ${(error as Error).message}`);
+        // Once the client is gone every update fails: say so once, and not at all when it hung up (a normal end).
+        if (!this.updateFailed && this.options.disconnected?.aborted !== true) log(`session/update failed: ${(error as Error).message}`);
         this.updateFailed = true;
       });
   }
@@ -116,17 +121,32 @@ export class AcpSession {
     });
   }
 
-  /** Resolves once every update queued so far has been written. */
+  /** Resolves once every update queued so far has been written (plans still being read included). */
   flush(): Promise<void> {
-    return this.sending;
+    return this.planning.then(() => this.sending);
+  }
+
+  /**
+   * Reads the todo list and sends it as the plan, in the order the changes came (reads are chained, so an
+   * older list never follows a newer one); the same list twice in a row goes out once.
+   */
+  private sendPlan(fallback: Todo[] | undefined, skipEmpty: boolean): void {
+    this.planning = this.planning.then(async () => {
+      const todos = (await todosOf(this.options.session)) ?? fallback;
+      if (!todos || (skipEmpty && todos.length === 0)) return;
+      const update = planUpdate(todos);
+      const key = JSON.stringify(update);
+      if (key === this.lastPlan) return;
+      this.lastPlan = key;
+      this.update(update);
+    });
   }
 
   /** A loaded session's past, told as updates (the log's own translator: it sends the user's messages too). */
   replay(history: readonly SessionEvent[]): Promise<void> {
     const translator = new UpdateTranslator({ cwd: this.options.session.cwd, replay: true });
     for (const event of history) for (const update of translator.translate(event)) this.update(update);
-    const todos = todosOf(this.options.session);
-    if (todos && todos.length > 0) this.update(planUpdate(todos));
+    this.sendPlan(undefined, true);
     return this.flush();
   }
 
@@ -184,9 +204,6 @@ export class AcpSession {
     if (event.type === "session.model_change") this.update({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });
     this.questions.onEvent(event);
     // The todo store's event (when the engine has one): the whole list goes out as the plan.
-    if ((event.type as string) === "session.todos_changed") {
-      const todos = todosOf(this.options.session) ?? (event.data as { todos?: Todo[] }).todos;
-      if (todos) this.update(planUpdate(todos));
-    }
+    if ((event.type as string) === "session.todos_changed") this.sendPlan((event.data as { todos?: Todo[] }).todos, false);
   }
 }

@@ -62,6 +62,9 @@ async function runInput(session: AgentSession, text: string, out: CommandOutput,
       printCommandOutput(routed, out);
       return { outcome: "completed", finalMessage: "", continuations: 0 };
     case "done":
+      // The command already said why on stderr (its session.warning); a script sees the exit code.
+      if (routed.error !== undefined) return { outcome: "error", finalMessage: "", continuations: 0, error: { kind: "usage", message: routed.error } };
+      return { outcome: "completed", finalMessage: "", continuations: 0 };
     case "exit":
     case "new-session":
       return { outcome: "completed", finalMessage: "", continuations: 0 };

@@ -22,6 +22,15 @@ function pairs(values: readonly string[], separator: RegExp, flag: string): Reco
   return out;
 }
 
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
 function describe(name: string, config: ServerConfig): string {
   const type = config.type ?? (config.url ? "http" : "local");
   const target = config.url ?? [config.command, ...(config.args ?? [])].join(" ");
@@ -75,6 +84,8 @@ export async function runMcpCommand(args: readonly string[]): Promise<number> {
         const remote = options.transport === "http" || options.transport === "sse";
         if (remote && rest.length !== 1) throw new McpConfigFileError(`agent mcp add --transport ${options.transport} NAME URL: give exactly one URL`);
         if (!remote && rest.length === 0) throw new McpConfigFileError("agent mcp add NAME -- COMMAND ARGS: give the command after --");
+        if (remote && !isHttpUrl(rest[0] as string))
+          throw new McpConfigFileError(`agent mcp add --transport ${options.transport} NAME URL: ${rest[0]} is not an http:// or https:// URL`);
         const timeout = options.timeout === undefined ? undefined : Number(options.timeout);
         if (timeout !== undefined && !(Number.isInteger(timeout) && timeout > 0))
           throw new McpConfigFileError(`--timeout ${options.timeout}: expected milliseconds`);
@@ -98,6 +109,9 @@ export async function runMcpCommand(args: readonly string[]): Promise<number> {
             };
         if (timeout !== undefined) config.timeout = timeout;
         updateConfigFile(agentHome, (servers) => {
+          // Replacing an entry silently would lose its command, environment and headers: the person removes it first.
+          if (servers[name])
+            throw new McpConfigFileError(`An MCP server named ${name} is already in ${userConfigPath(agentHome)}; remove it first (agent mcp remove ${name}).`);
           servers[name] = config;
         });
         out(options.json ? JSON.stringify({ [name]: config }, null, 2) : `Added MCP server ${name} to ${userConfigPath(agentHome)}.`);

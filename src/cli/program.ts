@@ -137,6 +137,11 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
   if (raw.plan && raw.mode && raw.mode !== "plan") throw new UsageError("--plan conflicts with --mode " + raw.mode);
   if (raw.resume !== undefined && raw.continue) throw new UsageError("use either --resume or --continue, not both");
   if (raw.stdio && raw.port !== undefined) throw new UsageError("--stdio cannot be combined with --port");
+  // The editor sends the prompts and picks the sessions: these would be ignored without a word.
+  const notWithAcp = [raw.prompt !== undefined && "-p", raw.fleet && "--fleet", raw.resume !== undefined && "--resume", raw.continue && "--continue"].filter(
+    Boolean,
+  );
+  if (raw.acp && notWithAcp.length > 0) throw new UsageError(`--acp takes its prompts and sessions from the editor: drop ${notWithAcp.join(", ")}`);
   let cwd = process.cwd();
   if (raw.C !== undefined) {
     cwd = path.resolve(raw.C);

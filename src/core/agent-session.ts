@@ -21,7 +21,7 @@ import type { EventListener } from "./event-sink.js";
 import { routeInput } from "./input-router.js";
 import { modePreset, type ModePreset } from "./modes.js";
 import type { PermissionSummary } from "./permission-summary.js";
-import { AgentRuntime, type PromptAdmission, type PromptInput } from "./runtime/agent-runtime.js";
+import { AgentRuntime, asTyped, type PromptAdmission, type PromptInput } from "./runtime/agent-runtime.js";
 import { SessionMetrics } from "./session-metrics.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { TaskRecord } from "./tasks/task-registry.js";
@@ -280,7 +280,7 @@ export class AgentSession {
       case "input":
         return routeInput({ session: this, emit: this.options.sink.emit, cwd: this.cwd }, command);
       case "send":
-        return this.send({ prompt: command.prompt, attachments: command.attachments, source: command.source }, command.delivery);
+        return this.send({ prompt: command.prompt, attachments: command.attachments, source: command.source, typed: command.typed }, command.delivery);
       case "interrupt":
         return this.runtime.interrupt();
       case "respond":
@@ -306,7 +306,7 @@ export class AgentSession {
         return this.runShellCommand(command.command);
       case "unqueue": {
         const item = this.runtime.queue.remove(command.id);
-        return item ? { id: item.id, prompt: item.prompt, ...(item.attachments ? { attachments: item.attachments } : {}) } : undefined;
+        return item ? { id: item.id, prompt: asTyped(item), ...(item.attachments ? { attachments: item.attachments } : {}) } : undefined;
       }
       case "flush_queue":
         return this.runtime.flushQueue();

@@ -24,14 +24,20 @@ function mergeAttachments(given: readonly Attachment[] | undefined, mentioned: r
   return all;
 }
 
-async function applySlashResult(context: RouterContext, result: SlashCommandResult, delivery: "enqueue" | "immediate" | undefined): Promise<InputResult> {
+async function applySlashResult(
+  context: RouterContext,
+  result: SlashCommandResult,
+  delivery: "enqueue" | "immediate" | undefined,
+  typed: string,
+): Promise<InputResult> {
   switch (result.kind) {
     case "done":
       return { kind: "done" };
     case "message":
       if (result.level === "warning" || result.level === "error") context.emit("session.warning", { warningType: "command", message: result.text });
       else context.emit("session.info", { infoType: result.infoType ?? "command", message: result.text });
-      return { kind: "done" };
+      // An error (bad arguments, no such server) is the caller's to report: `-p` exits 2 on it.
+      return result.level === "error" ? { kind: "done", error: result.text } : { kind: "done" };
     case "prompt": {
       // A template's text (a diff, say) is not the user's: an `@x` in it attaches nothing.
       const attachments = result.source ? [] : attachmentsFor(result.prompt, context.cwd);
@@ -41,6 +47,8 @@ async function applySlashResult(context: RouterContext, result: SlashCommandResu
         ...(result.source ? { source: result.source } : {}),
         ...(attachments.length > 0 ? { attachments } : {}),
         ...(delivery ? { delivery } : {}),
+        // While it waits in the queue it shows, and comes back to edit, as the command the person typed.
+        ...(result.prompt !== typed ? { typed } : {}),
       });
       return { kind: "prompt", run };
     }
@@ -79,10 +87,11 @@ export async function routeInput(context: RouterContext, command: Extract<Sessio
         args: slash.args,
         info: (infoType, message) => context.emit("session.info", { infoType, message }),
       });
-      return await applySlashResult(context, result, command.delivery);
+      return await applySlashResult(context, result, command.delivery, text);
     } catch (error) {
-      context.emit("session.warning", { warningType: "command", message: `/${slash.name}: ${(error as Error).message}` });
-      return { kind: "done" };
+      const message = `/${slash.name}: ${(error as Error).message}`;
+      context.emit("session.warning", { warningType: "command", message });
+      return { kind: "done", error: message };
     } finally {
       context.emit("command.completed", { requestId });
     }

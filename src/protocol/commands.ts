@@ -12,7 +12,8 @@ export type SessionCommand =
   /** Text as a person typed it: slash commands, `!cmd` and `@path` mentions are resolved by the core. */
   | { type: "input"; text: string; attachments?: Attachment[]; delivery?: Delivery }
   /** A prompt for the model as it is (no routing). */
-  | { type: "send"; prompt: string; attachments?: Attachment[]; source?: string; delivery?: Delivery }
+  /** `typed`: what the person typed when it differs from the prompt (`/review` for its template): shown while queued, given back to edit. */
+  | { type: "send"; prompt: string; attachments?: Attachment[]; source?: string; delivery?: Delivery; typed?: string }
   | { type: "interrupt" }
   /** Answers a pending question (permission, user input, plan approval, client tool, elicitation). */
   | { type: "respond"; requestId: string; reply: InteractionReply }
@@ -140,8 +141,8 @@ export type CommandResult<C extends SessionCommand> = CommandResults[C["type"]];
 export type InputResult =
   /** Sent to the model (now or queued); `run` settles when that prompt's run ends. */
   | { kind: "prompt"; run: Promise<RunResult> }
-  /** Handled by the core (a slash command that only changed state, a shell command). */
-  | { kind: "done" }
+  /** Handled by the core (a slash command that only changed state, a shell command); `error` when the command refused its input. */
+  | { kind: "done"; error?: string }
   /** A slash command that needs the face: a dialog, a new session, exit. */
   | { kind: "dialog"; dialog: "help" | "model" | "resume" | "agent" | "tasks" }
   | { kind: "new-session" }

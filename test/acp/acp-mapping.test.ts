@@ -117,9 +117,11 @@ describe("plan updates", () => {
     });
   });
 
-  it("reads todos() when the session has a todo store, and nothing when it has none", () => {
-    expect(todosOf({})).toBeUndefined();
-    expect(todosOf({ todos: () => [{ id: "1", title: "A", status: "pending" }, { bogus: true }] })).toEqual([{ id: "1", title: "A", status: "pending" }]);
+  it("reads todos() (a list or a promise of one) when the session has a todo store, and nothing when it has none", async () => {
+    expect(await todosOf({})).toBeUndefined();
+    expect(await todosOf({ todos: () => [{ id: "1", title: "A", status: "pending" }, { bogus: true }] })).toEqual([{ id: "1", title: "A", status: "pending" }]);
+    expect(await todosOf({ todos: async () => [{ id: "2", title: "B", status: "done" }] })).toEqual([{ id: "2", title: "B", status: "done" }]);
+    expect(await todosOf({ todos: async () => Promise.reject(new Error("no database")) })).toBeUndefined();
   });
 });
 

@@ -5,7 +5,9 @@ import { AcpSession, stopReasonOf } from "../../src/acp/acp-session.js";
 import type { SessionView } from "../../src/core/session-view.js";
 import type { SessionEvent } from "../../src/protocol/events/index.js";
 
-function standIn(todos?: () => { id: string; title: string; status: string }[]) {
+type TodoList = { id: string; title: string; status: string }[];
+
+function standIn(todos?: () => TodoList | Promise<TodoList>) {
   let listener: (event: SessionEvent) => void = () => undefined;
   const session = {
     id: "s1",
@@ -34,12 +36,44 @@ describe("AcpSession", () => {
     let todos = [{ id: "1", title: "Read", status: "pending" }];
     const { acp, sent, emit } = standIn(() => todos);
     emit("session.todos_changed", {});
+    await acp.flush();
     todos = [{ id: "1", title: "Read", status: "done" }];
+    emit("session.todos_changed", {});
     emit("session.todos_changed", {});
     await acp.flush();
     expect(sent.map((note) => note.update)).toEqual([
       { sessionUpdate: "plan", entries: [{ content: "Read", priority: "medium", status: "pending" }] },
       { sessionUpdate: "plan", entries: [{ content: "Read", priority: "medium", status: "completed" }] },
+    ]);
+  });
+
+  it("reads the engine's todos(), which is a promise (the session's database), in order", async () => {
+    const lists: TodoList[] = [
+      [{ id: "a", title: "Plan", status: "in_progress" }],
+      [
+        { id: "a", title: "Plan", status: "done" },
+        { id: "b", title: "Build", status: "pending" },
+      ],
+    ];
+    let reads = 0;
+    // The first read is the slower one: its older list must still go out first.
+    const todos = () => {
+      const list = lists[Math.min(reads++, lists.length - 1)] as TodoList;
+      return new Promise<TodoList>((resolve) => setTimeout(() => resolve(list), reads === 1 ? 20 : 0));
+    };
+    const { acp, sent, emit } = standIn(todos);
+    emit("session.todos_changed", {});
+    emit("session.todos_changed", {});
+    await acp.flush();
+    expect(sent.map((note) => note.update)).toEqual([
+      { sessionUpdate: "plan", entries: [{ content: "Plan", priority: "medium", status: "in_progress" }] },
+      {
+        sessionUpdate: "plan",
+        entries: [
+          { content: "Plan", priority: "medium", status: "completed" },
+          { content: "Build", priority: "medium", status: "pending" },
+        ],
+      },
     ]);
   });
 
@@ -49,6 +83,42 @@ describe("AcpSession", () => {
     emit("session.todos_changed", { todos: [{ id: "1", title: "Ship", status: "in_progress" }] });
     await acp.flush();
     expect(sent.map((note) => note.update)).toEqual([{ sessionUpdate: "plan", entries: [{ content: "Ship", priority: "medium", status: "in_progress" }] }]);
+  });
+
+  it("says nothing on stderr about updates the client missed because it hung up; once about any other failure", async () => {
+    const failing = (disconnected: AbortSignal) => {
+      const logged: string[] = [];
+      let listener: (event: SessionEvent) => void = () => undefined;
+      const session = { id: "s1", cwd: "/work", model: "m", subscribe: (next: (event: SessionEvent) => void) => ((listener = next), () => undefined) };
+      const client = { notify: async () => Promise.reject(new Error("ACP connection closed")) };
+      const acp = new AcpSession({
+        client: client as unknown as AgentContext,
+        session: session as unknown as SessionView,
+        saveImage: () => "/dev/null",
+        log: (message) => void logged.push(message),
+        disconnected,
+      });
+      const emit = () =>
+        listener({
+          id: "e",
+          timestamp: "",
+          parentId: null,
+          type: "session.todos_changed",
+          data: { todos: [{ id: "1", title: "A", status: "pending" }] },
+        } as unknown as SessionEvent);
+      return { acp, logged, emit };
+    };
+    const gone = new AbortController();
+    gone.abort();
+    const hungUp = failing(gone.signal);
+    hungUp.emit();
+    await hungUp.acp.flush();
+    expect(hungUp.logged).toEqual([]);
+    const broken = failing(new AbortController().signal);
+    broken.emit();
+    broken.emit();
+    await broken.acp.flush();
+    expect(broken.logged).toEqual(["session/update failed: ACP connection closed"]);
   });
 
   it("maps how a run ended to ACP's stop reasons", () => {

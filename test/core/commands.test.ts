@@ -101,6 +101,24 @@ describe("the prompt queue", () => {
   });
 });
 
+describe("a queued command or !cmd", () => {
+  it("shows as typed while it waits, and unqueue gives back what was typed (not /review's template, not the bare command)", async () => {
+    harness = await startHarness();
+    harness.server.enqueue(hang());
+    const first = harness.session.send("one");
+    await harness.server.waitForRequests(1);
+    await harness.session.engine.dispatch({ type: "input", text: "/research how the cache works" });
+    void harness.session.engine.dispatch({ type: "input", text: "!echo hi" });
+    const shown = await waitForEvent(harness, (event) => event.type === "pending_messages.modified" && (event.data.items?.length ?? 0) === 2);
+    const items = shown.type === "pending_messages.modified" ? (shown.data.items ?? []) : [];
+    expect(items.map((item) => item.prompt)).toEqual(["/research how the cache works", "!echo hi"]);
+    expect(harness.session.dispatch({ type: "unqueue", id: items[1]?.id as string })?.prompt).toBe("!echo hi");
+    expect(harness.session.dispatch({ type: "unqueue", id: items[0]?.id as string })?.prompt).toBe("/research how the cache works");
+    harness.session.interrupt();
+    expect((await first).outcome).toBe("aborted");
+  });
+});
+
 describe("state changes are events", () => {
   it("allow-all on and off emits session.permissions_changed; resetting approvals says so", async () => {
     harness = await startHarness();

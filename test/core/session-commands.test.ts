@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { InputResult } from "../../src/protocol/commands.js";
-import { readMetadata } from "../../src/session/session-metadata.js";
+import { readMetadata, writeMetadata } from "../../src/session/session-metadata.js";
 import { startHarness, tempDir, type Harness } from "../support/engine-harness.js";
 import { text, toolCall } from "../support/scripted-server.js";
 
@@ -111,6 +111,26 @@ describe("/rename", () => {
     expect((await readMetadata(harness.session.dir))?.name).toBe("Second name");
   });
 
+  it("refuses a name another session has (any case): --resume <name> would not know which", async () => {
+    harness = await startHarness();
+    const other = harness.store.create();
+    writeFileSync(harness.store.eventsFileOf(other), "");
+    const now = new Date().toISOString();
+    writeMetadata(harness.store.dirOf(other), {
+      id: other,
+      cwd: harness.cwd,
+      name: "Cache work",
+      userNamed: true,
+      createdAt: now,
+      updatedAt: now,
+      eventCount: 0,
+    });
+    expect(await input(harness, "/rename cache WORK")).toEqual({ kind: "done", error: expect.stringContaining(`Session ${other} is already named`) });
+    expect(harness.ofType("session.title_changed")).toEqual([]);
+    await input(harness, "/rename Cache work 2");
+    expect(harness.ofType("session.title_changed").map((event) => event.data.title)).toEqual(["Cache work 2"]);
+  });
+
   it("without a name, names the session after its first prompt", async () => {
     harness = await startHarness();
     await input(harness, "/rename");
@@ -151,6 +171,36 @@ describe("/share", () => {
     expect(html).not.toContain("<script>");
     expect(html).not.toContain("<img");
     expect(html).not.toMatch(/<link|src="http/);
+  });
+
+  it("shows a command's turn as the command typed, its template collapsed", async () => {
+    harness = await startHarness();
+    harness.server.enqueue(text("Report written."));
+    const routed = await input(harness, "/research how caching works");
+    if (routed.kind === "prompt") await routed.run;
+    await input(harness, "/share");
+    const markdown = readFileSync(path.join(harness.cwd, `agent-session-${harness.session.id.slice(0, 8)}.md`), "utf8");
+    expect(markdown).toMatch(/^# \/research\n/);
+    expect(markdown).toContain("## User\n\n`/research`\n\n<details>\n<summary>The prompt /research sent</summary>");
+    expect(markdown).toContain("how caching works");
+    await input(harness, "/share html");
+    const html = readFileSync(path.join(harness.cwd, `agent-session-${harness.session.id.slice(0, 8)}.html`), "utf8");
+    expect(html).toContain('<div class="text">/research</div><details><summary>The prompt /research sent</summary><pre>');
+  });
+
+  it("never overwrites a file it did not write; a directory gets the default name inside it", async () => {
+    harness = await startHarness();
+    harness.server.enqueue(text("Hi."));
+    await harness.session.send("hello");
+    writeFileSync(path.join(harness.cwd, "notes.md"), "precious\n");
+    expect(await input(harness, "/share file notes.md")).toEqual({ kind: "done", error: expect.stringContaining("already exists") });
+    expect(readFileSync(path.join(harness.cwd, "notes.md"), "utf8")).toBe("precious\n");
+    mkdirSync(path.join(harness.cwd, "exports"));
+    await input(harness, "/share file exports");
+    const file = path.join(harness.cwd, "exports", `agent-session-${harness.session.id.slice(0, 8)}.md`);
+    expect(lastInfo(harness)).toBe(`Conversation saved to ${file}`);
+    await input(harness, "/share file exports");
+    expect(lastInfo(harness)).toBe(`Conversation saved to ${file}`);
   });
 
   it("says when there is nothing to share", async () => {
@@ -301,6 +351,8 @@ describe("/instructions, /env and /init", () => {
     expect(sent).toContain(path.join(cwd, ".github", "copilot-instructions.md"));
     expect(sent).toContain(`instructions for other agents: ${path.join(cwd, "AGENTS.md")}`);
     expect(sent).not.toContain("{{");
+    // The template is the command's, not the user's words: faces show `/init` as typed.
+    expect(harness.ofType("user.message").at(-1)?.data.source).toBe("command:init");
   });
 });
 

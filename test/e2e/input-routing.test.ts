@@ -30,4 +30,16 @@ describe("agent -p with a slash command", () => {
     expect(run.stderr).toContain("Unknown command: /autopilto (did you mean /autopilot?)");
     expect(ws.server.completionRequests).toHaveLength(0);
   });
+
+  it("a command that refuses its arguments says why and exits 2, without calling the model", async () => {
+    const research = await runAgent(["-p", "/research"], { env: ws.env(), cwd: ws.cwd });
+    expect(research.code).toBe(2);
+    expect(research.stderr).toContain("Usage: /research <topic>");
+    const tasks = await runAgent(["-p", "/tasks view nobody", "--output-format", "json"], { env: ws.env(), cwd: ws.cwd });
+    expect(tasks.code).toBe(2);
+    expect(JSON.parse(tasks.stdout.trim().split("\n").at(-1) as string)).toMatchObject({ outcome: "error", error: { kind: "usage" } });
+    const info = await runAgent(["-p", "/session info"], { env: ws.env(), cwd: ws.cwd });
+    expect(info.code).toBe(0);
+    expect(ws.server.completionRequests).toHaveLength(0);
+  });
 });

@@ -76,6 +76,18 @@ describe("demoResponder", () => {
 });
 
 describe("scripted-server-cli", () => {
+  it("prints its usage with --help: the options, the script format and the demo model", async () => {
+    const cli = fileURLToPath(new URL("./scripted-server-cli.ts", import.meta.url));
+    const child = spawn(process.execPath, ["--import", "tsx", cli, "--help"], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once("exit", (exitCode) => resolve(exitCode)));
+    expect(code).toBe(0);
+    expect(stdout).toContain("--script file.json");
+    expect(stdout).toContain('"kind":"stream"');
+    expect(stdout).toContain("The command printed N lines.");
+  });
+
   it("prints OPENAI_BASE_URL first, serves the script then the demo, and stops on SIGTERM", async () => {
     const dir = await mkdtemp(join(tmpdir(), "scripted-cli-"));
     const scriptFile = join(dir, "script.json");

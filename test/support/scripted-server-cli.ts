@@ -12,6 +12,28 @@ import { parseArgs } from "node:util";
 import { demoResponder } from "./demo-responder.js";
 import { startScriptedServer, type ScriptedResponse } from "./scripted-server.js";
 
+const USAGE = `Usage: node --import tsx test/support/scripted-server-cli.ts [--port N] [--script file.json] [--model ID]
+
+An OpenAI-compatible chat server for trying agent by hand. The first stdout line is OPENAI_BASE_URL=<url>;
+requests are logged to stderr; it runs until Ctrl-C.
+
+  --port N            listen on this port (default: a free one)
+  --script file.json  a JSON array of scripted responses, served in order, one per request, e.g.
+                      [{"kind":"stream","text":"Hello"},
+                       {"kind":"stream","toolCalls":[{"name":"bash","arguments":{"command":"ls"}}]},
+                       {"kind":"error","status":429,"headers":{"retry-after":"0"}}]
+                      kinds: stream (text, reasoning, toolCalls, chunkDelayMs, …), error, drop, hang, json, raw
+                      (see test/support/scripted-responses.ts)
+  --model ID          the model id it lists (default: scripted-model)
+
+After the script (and without one) the demo model answers: a user message gets a short text and a bash
+call running \`ls\`; a tool result gets "The command printed N lines." (or a task_complete call in
+autopilot).
+
+Then, in another terminal:
+  OPENAI_BASE_URL=<url> AGENT_MODEL=demo AGENT_HOME=$(mktemp -d) node bin/agent.js -p "list the files"
+`;
+
 const KINDS = new Set(["stream", "error", "drop", "hang", "json", "raw"]);
 
 /** Validate a parsed script file (shallowly: an array of objects with a known `kind`). */
@@ -31,9 +53,13 @@ function parseScript(json: unknown, source = "script"): ScriptedResponse[] {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { port: { type: "string" }, script: { type: "string" }, model: { type: "string" } },
+    options: { port: { type: "string" }, script: { type: "string" }, model: { type: "string" }, help: { type: "boolean", short: "h" } },
     strict: true,
   });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port: ${values.port}`);
   const script = values.script === undefined ? [] : parseScript(JSON.parse(await readFile(values.script, "utf8")) as unknown, values.script);
@@ -57,6 +83,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`scripted-server: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`scripted-server: ${error instanceof Error ? error.message : String(error)} (--help shows the usage)\n`);
   process.exit(1);
 });

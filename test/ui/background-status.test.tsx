@@ -41,6 +41,13 @@ describe("background status", () => {
     expect(frame).not.toMatch(/completed \d/);
   });
 
+  it("counts cancelled agents apart from failed ones", async () => {
+    const tui = render(<BackgroundStatus tasks={[task({ status: "cancelled" })]} shells={0} theme={plainTheme} width={100} now={0} />);
+    const frame = await tui.waitForFrame((text) => text.includes("Background"));
+    expect(frame).toContain("Background · 1 cancelled");
+    expect(frame).toContain("✗ explore-auth (explore) cancelled");
+  });
+
   it("shows a running agent's use against its budget", async () => {
     const use = { turns: 3, tokens: 2_500, budget: { maxTurns: 50, maxDurationMs: 600_000 } };
     const tui = render(<BackgroundStatus tasks={[task({ use, intent: "grep auth" })]} shells={0} theme={plainTheme} width={120} now={65_000} />);

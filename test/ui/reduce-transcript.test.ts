@@ -90,4 +90,52 @@ describe("the transcript reducer", () => {
     expect(done.background[0]?.status).toBe("completed");
     expect(done.items.at(-1)).toMatchObject({ kind: "subagent", status: "completed", detail: "4 s" });
   });
+
+  it("keeps a background agent's pending questions when the main agent goes idle (they would hang unseen)", () => {
+    const permissionRequest = { kind: "shell", fullCommandText: "touch x", intention: "Touch", commands: [], possiblePaths: [], possibleUrls: [] };
+    const asked = reduce(
+      { ...event("permission.requested", { requestId: "main", permissionRequest }) },
+      { ...event("permission.requested", { requestId: "sub", permissionRequest }), agentId: "writer-1" } as SessionEvent,
+      { ...event("user_input.requested", { requestId: "sub-q", question: "Which?" }), agentId: "writer-1" } as SessionEvent,
+    );
+    const idle = reduceTranscript(asked, event("session.idle", {}), 0);
+    expect(idle.permissions.map((pending) => pending.requestId)).toEqual(["sub"]);
+    expect(idle.questions.map((pending) => pending.requestId)).toEqual(["sub-q"]);
+  });
+
+  it("remembers which MCP server asks for a form; ask_user's form has none", () => {
+    const requestedSchema = { type: "object", properties: { name: { type: "string" } } };
+    const state = reduce(
+      event("elicitation.requested", { requestId: "r1", message: "Name?", requestedSchema, elicitationSource: "mini", mode: "form" }),
+      event("elicitation.requested", { requestId: "r2", message: "Pick", requestedSchema, elicitationSource: "ask_user" }),
+    );
+    expect(state.questions[0]).toMatchObject({ kind: "elicitation", server: "mini" });
+    expect(state.questions[1]).not.toHaveProperty("server");
+  });
+
+  it("shows a finished task once: task_complete's summary, not also its tool line", () => {
+    const state = reduce(
+      event("tool.execution_start", { toolCallId: "t1", toolName: "task_complete", arguments: { summary: "Done it." } }),
+      event("tool.execution_complete", { toolCallId: "t1", success: true, result: { content: "Task marked complete." } }),
+      event("session.task_complete", { summary: "Done it.", success: true }),
+    );
+    expect(state.items.map((item) => item.kind)).toEqual(["task-complete"]);
+    expect(state.running).toEqual([]);
+  });
+
+  it("shows a cancelled background agent as cancelled, not failed (as /tasks does)", () => {
+    const started = reduce(event("subagent.started", { toolCallId: "c1", agentName: "explore", agentDisplayName: "Explore", agentType: "explore" }));
+    const cancelled = reduceTranscript(
+      started,
+      event("subagent.failed", { toolCallId: "c1", agentName: "explore", agentDisplayName: "Explore", error: "cancelled" }),
+      0,
+    );
+    expect(cancelled.background[0]?.status).toBe("cancelled");
+    const failed = reduceTranscript(
+      started,
+      event("subagent.failed", { toolCallId: "c1", agentName: "explore", agentDisplayName: "Explore", error: "boom" }),
+      0,
+    );
+    expect(failed.background[0]?.status).toBe("failed");
+  });
 });

@@ -49,6 +49,15 @@ describe("a resumed session's past", () => {
     expect(transcriptFromLog(events, initial(), 400).items).toEqual(full.items);
   });
 
+  it("shows a command the person typed (/review), not its template and not nothing", () => {
+    const events = [
+      event("user.message", { content: "The user asked for a code review…", source: "command:review" }),
+      event("assistant.message", { messageId: "m1", content: "No significant issues found." }),
+    ];
+    const items = transcriptFromLog(events, initial(), 400).items;
+    expect(items.map((item) => item.kind === "user" && item.text)).toEqual(["/review", false]);
+  });
+
   it("is printed exactly as <Static> prints the same items", async () => {
     await preloadMarkdown();
     const items: TranscriptItem[] = transcriptFromLog(longLog(12), initial(), 400).items;

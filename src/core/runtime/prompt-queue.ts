@@ -17,6 +17,13 @@ export interface PromptInput {
   shell?: boolean;
   /** No user message: the model answers what the conversation already ends with (a notification). */
   silent?: boolean;
+  /** What the person typed, when the prompt was made from it (`/review` → its template). */
+  typed?: string;
+}
+
+/** A queued prompt as the person would type it again: the command they typed, `!cmd` for a shell command. */
+export function asTyped(item: PromptInput): string {
+  return item.typed ?? (item.shell ? `!${item.prompt}` : item.prompt);
 }
 
 export interface QueuedPrompt extends PromptInput {
@@ -106,7 +113,7 @@ export class PromptQueue {
     this.emit("pending_messages.modified", {
       items: this.items.map((item) => ({
         id: item.id,
-        prompt: item.shell ? `!${item.prompt}` : item.prompt,
+        prompt: asTyped(item),
         ...(item.attachments?.length ? { attachments: item.attachments } : {}),
       })),
       paused: this.paused,

@@ -109,6 +109,13 @@ export class SessionWorkspace {
     return undefined;
   }
 
+  /** Another stored session already called `name` (any case), by id: `--resume <name>` could not tell them apart. */
+  async otherSessionNamed(name: string): Promise<string | undefined> {
+    const wanted = name.replace(/\s+/g, " ").trim().toLowerCase();
+    const sessions = (await this.options.store?.list()) ?? [];
+    return sessions.find((session) => session.id !== this.options.id && session.name?.toLowerCase() === wanted)?.id;
+  }
+
   /** A path as the person typed it: relative to the working directory, `~` for home. */
   resolvePath(text: string): string {
     const home = this.options.permissions.pathGate.homeDir;

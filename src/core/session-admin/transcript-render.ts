@@ -32,7 +32,10 @@ export function transcriptMarkdown(transcript: Transcript): string {
   for (const entry of transcript.entries) {
     switch (entry.kind) {
       case "user":
-        parts.push(entry.shell ? `## User (shell)\n\n${fence(entry.text, "sh")}` : `## User\n\n${entry.text}`);
+        if (entry.command !== undefined) {
+          const sent = ["<details>", `<summary>The prompt /${summaryText(entry.command)} sent</summary>`, "", fence(entry.text), "", "</details>"];
+          parts.push(`## User\n\n\`/${entry.command}\`\n\n${sent.join("\n")}`);
+        } else parts.push(entry.shell ? `## User (shell)\n\n${fence(entry.text, "sh")}` : `## User\n\n${entry.text}`);
         break;
       case "assistant":
         parts.push(`## Agent\n\n${entry.text}`);
@@ -78,6 +81,8 @@ pre { background: #f6f8fa; padding: 0.5rem; overflow-x: auto; white-space: pre-w
 function htmlEntry(entry: TranscriptEntry): string {
   switch (entry.kind) {
     case "user":
+      if (entry.command !== undefined)
+        return `<section class="user"><h2>User</h2><div class="text">/${escapeHtml(entry.command)}</div><details><summary>The prompt /${escapeHtml(entry.command)} sent</summary><pre>${escapeHtml(entry.text)}</pre></details></section>`;
       return `<section class="user"><h2>User${entry.shell ? " (shell)" : ""}</h2><div class="text">${escapeHtml(entry.text)}</div></section>`;
     case "assistant":
       return `<section class="assistant"><h2>Agent</h2><div class="text">${escapeHtml(entry.text)}</div></section>`;

@@ -6,7 +6,8 @@
 import type { SessionEvent } from "../../protocol/events/index.js";
 
 export type TranscriptEntry =
-  | { kind: "user"; text: string; shell?: boolean }
+  /** `command`: the slash command whose template `text` is (`review`): shown as typed, the template collapsed. */
+  | { kind: "user"; text: string; shell?: boolean; command?: string }
   | { kind: "assistant"; text: string }
   | { kind: "tool"; name: string; title: string; arguments: string; status: "success" | "failure" | "unfinished"; output: string }
   | { kind: "note"; text: string };
@@ -40,6 +41,12 @@ export function buildTranscript(events: readonly SessionEvent[], meta: { session
       case "user.message":
         // Autopilot's nudges and notification turns are the engine talking, not the person.
         if (event.data.source === "autopilot" || event.data.source === "notification" || event.data.content === "") break;
+        if (event.data.source?.startsWith("command:")) {
+          const command = event.data.source.slice("command:".length);
+          firstPrompt ??= `/${command}`;
+          entries.push({ kind: "user", text: event.data.content, command });
+          break;
+        }
         firstPrompt ??= event.data.content;
         entries.push({ kind: "user", text: event.data.content, ...(event.data.agentMode === "shell" ? { shell: true } : {}) });
         break;

@@ -11,7 +11,7 @@ export const fleetCommand: SlashCommand = {
   description: "Split a task into todos and run them in parallel with background agents",
   argsHint: "<task>",
   run: ({ session, args, info }) => {
-    if (args === "") return { kind: "message", level: "warning", text: "Usage: /fleet <task>: what should the fleet do?" };
+    if (args === "") return { kind: "message", level: "error", text: "Usage: /fleet <task>: what should the fleet do?" };
     session.dispatch({ type: "set_mode", mode: "autopilot" });
     info?.("fleet", fleetDeployedMessage(args));
     return { kind: "prompt", prompt: fleetPrompt(args), source: "command:fleet" };

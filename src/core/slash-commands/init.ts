@@ -29,6 +29,8 @@ export const initCommand: SlashCommand = {
             ? `This repository already has instructions for other agents: ${others.join(", ")}. Read them and fold what is still accurate into the new file, so one file says it all; leave those files as they are.`
             : "",
       }),
+      // A template: faces show `/init` as typed, and an `@x` in it attaches nothing.
+      source: "command:init",
     };
   },
 };

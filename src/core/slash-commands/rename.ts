@@ -21,6 +21,13 @@ export async function renameSession({ session, args }: SlashCommandContext): Pro
     name = nameFromPrompt(prompt);
     if (name === "") return { kind: "message", level: "error", text: "Nothing to name the session after yet: /rename <name>." };
   }
+  const other = await session.workspace.otherSessionNamed(name);
+  if (other)
+    return {
+      kind: "message",
+      level: "error",
+      text: `Session ${other} is already named "${name}": agent --resume <name> could not tell them apart. Pick another name.`,
+    };
   const refused = session.dispatch({ type: "rename", name });
   return refused ? { kind: "message", level: "error", text: refused } : { kind: "message", text: `Session renamed to "${name.replace(/\s+/g, " ").trim()}".` };
 }

@@ -36,7 +36,7 @@ export const researchCommand: SlashCommand = {
   description: "Research a topic with several research agents and write a cited report",
   argsHint: "<topic>",
   run: ({ session, args }) => {
-    if (args === "") return { kind: "message", level: "warning", text: "Usage: /research <topic>: what should be researched?" };
+    if (args === "") return { kind: "message", level: "error", text: "Usage: /research <topic>: what should be researched?" };
     const prompt = promptTemplate("research", { topic: args, cwd: session.cwd, reportPath: reportPath(session.dir, args) });
     return { kind: "prompt", prompt, source: "command:research" };
   },

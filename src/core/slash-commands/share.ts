@@ -2,7 +2,7 @@
  * `/share [file [path] | html [path]]`: writes the conversation to a Markdown file or a self-contained HTML
  * page (tool calls collapsed), in the working directory unless a path is given.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { readMetadata } from "../../session/session-metadata.js";
 import { readSessionEvents } from "../session-admin/session-report.js";
@@ -22,7 +22,12 @@ export const shareCommand: SlashCommand = {
     if (!match) return { kind: "message", level: "error", text: USAGE };
     const format = match[1] === "html" ? "html" : "markdown";
     const given = match[2]?.trim();
-    const file = session.workspace.resolvePath(given ?? `agent-session-${session.id.slice(0, 8)}.${format === "html" ? "html" : "md"}`);
+    const defaultName = `agent-session-${session.id.slice(0, 8)}.${format === "html" ? "html" : "md"}`;
+    let file = session.workspace.resolvePath(given ?? defaultName);
+    if (existsSync(file) && statSync(file).isDirectory()) file = path.join(file, defaultName);
+    // Only this session's own earlier export is refreshed in place; any other file is the person's, and kept.
+    if (existsSync(file) && path.basename(file) !== defaultName)
+      return { kind: "message", level: "error", text: `${file} already exists; /share does not overwrite it: give another path.` };
     const name = (await readMetadata(session.dir))?.name;
     const transcript = buildTranscript(await readSessionEvents(session), { sessionId: session.id, ...(name ? { name } : {}) });
     if (transcript.entries.length === 0) return { kind: "message", level: "warning", text: "Nothing to share yet: the conversation is empty." };

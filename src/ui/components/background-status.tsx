@@ -32,6 +32,8 @@ function statusMark(status: BackgroundTask["status"], theme: Theme): { mark: str
       return { mark: "✓", color: theme.success };
     case "failed":
       return { mark: "✗", color: theme.error };
+    case "cancelled":
+      return { mark: "✗", color: theme.muted };
   }
 }
 
@@ -43,6 +45,7 @@ function summary(tasks: BackgroundTask[], shells: number): string {
   if (count("idle") > 0) parts.push(`${count("idle")} idle`);
   if (count("completed") > 0) parts.push(`${count("completed")} done`);
   if (count("failed") > 0) parts.push(`${count("failed")} failed`);
+  if (count("cancelled") > 0) parts.push(`${count("cancelled")} cancelled`);
   if (shells > 0) parts.push(`${shells} shell${shells === 1 ? "" : "s"}`);
   return parts.join(" · ");
 }

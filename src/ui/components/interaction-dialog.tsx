@@ -47,6 +47,7 @@ export function InteractionDialog({ interaction, theme, width, maxHeight, respon
           properties={interaction.properties}
           {...(interaction.required ? { required: interaction.required } : {})}
           {...(interaction.agentId ? { agentId: interaction.agentId } : {})}
+          {...(interaction.server ? { server: interaction.server } : {})}
           onAnswer={respond}
         />
       );

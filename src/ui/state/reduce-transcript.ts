@@ -129,11 +129,16 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
       };
     }
     case "elicitation.requested": {
-      const { requestId, message, requestedSchema } = event.data;
+      const { requestId, message, requestedSchema, elicitationSource } = event.data;
       const required = requestedSchema.required ? { required: requestedSchema.required } : {};
+      // A server's form must say it is the server asking (it may want a token), not the agent.
+      const server = elicitationSource !== undefined && elicitationSource !== "ask_user" ? { server: elicitationSource } : {};
       return {
         ...state,
-        questions: [...state.questions, { kind: "elicitation", requestId, ...agentOf(event), message, properties: requestedSchema.properties, ...required }],
+        questions: [
+          ...state.questions,
+          { kind: "elicitation", requestId, ...agentOf(event), ...server, message, properties: requestedSchema.properties, ...required },
+        ],
       };
     }
     case "user_input.requested": {
@@ -224,6 +229,9 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
       };
     case "tool.execution_complete": {
       const tool = state.running.find((candidate) => candidate.toolCallId === event.data.toolCallId);
+      // A successful task_complete is shown once, by session.task_complete's item with its summary.
+      if (tool?.name === "task_complete" && event.data.success)
+        return { ...state, running: state.running.filter((candidate) => candidate.toolCallId !== event.data.toolCallId) };
       const output = event.data.success ? (event.data.result?.detailedContent ?? event.data.result?.content ?? "") : (event.data.error?.message ?? "failed");
       const detailed = event.data.result?.detailedContent;
       const item: TranscriptItem = {
@@ -267,8 +275,9 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
         ...finishLive({ ...state, liveReasoning: undefined }),
         busy: false,
         running: [],
-        permissions: [],
-        questions: [],
+        // The main agent is done, but a background agent may still be waiting for its answer: keep its questions.
+        permissions: state.permissions.filter((pending) => pending.agentId !== undefined),
+        questions: state.questions.filter((pending) => pending.agentId !== undefined),
         intent: undefined,
         turnStartedAt: undefined,
         backgroundShells: event.data.backgroundTasks?.shells.length ?? 0,
@@ -304,13 +313,17 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
     case "subagent.completed":
     case "subagent.failed": {
       const failed = event.type === "subagent.failed";
+      // The engine reports a cancelled agent as failed with the error "cancelled"; the panel says so, as /tasks does.
+      const cancelled = failed && event.data.error === "cancelled";
       const detail = failed ? event.data.error : event.data.durationMs !== undefined ? `${Math.round(event.data.durationMs / 1000)} s` : "done";
       // A sync agent's end shows in its task call's own line; only a background agent gets a line of its own.
       if (!state.background.some((task) => task.id === event.data.toolCallId)) return state;
       return append(
         {
           ...state,
-          background: state.background.map((task) => (task.id === event.data.toolCallId ? { ...task, status: failed ? "failed" : "completed" } : task)),
+          background: state.background.map((task) =>
+            task.id === event.data.toolCallId ? { ...task, status: cancelled ? "cancelled" : failed ? "failed" : "completed" } : task,
+          ),
         },
         { kind: "subagent", id: event.id, name: event.data.agentDisplayName, status: failed ? "failed" : "completed", detail },
       );

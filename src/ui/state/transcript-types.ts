@@ -72,7 +72,7 @@ export interface BackgroundTask {
   id: string;
   name: string;
   type: string;
-  status: "running" | "idle" | "completed" | "failed";
+  status: "running" | "idle" | "completed" | "failed" | "cancelled";
   startedAt: number;
   intent?: string;
   use?: AgentUse;
@@ -81,7 +81,16 @@ export interface BackgroundTask {
 /** A question other than a permission, waiting for a person: a plan review, a form, a plain question. */
 export type PendingInteraction =
   | { kind: "exit_plan_mode"; requestId: string; agentId?: string; summary: string; planContent: string; actions: string[]; recommendedAction: string }
-  | { kind: "elicitation"; requestId: string; agentId?: string; message: string; properties: Record<string, unknown>; required?: string[] }
+  | {
+      kind: "elicitation";
+      requestId: string;
+      agentId?: string;
+      /** The MCP server asking, when it is one (not ask_user). */
+      server?: string;
+      message: string;
+      properties: Record<string, unknown>;
+      required?: string[];
+    }
   | { kind: "user_input"; requestId: string; agentId?: string; question: string; choices?: string[]; allowFreeform?: boolean };
 
 export interface TranscriptState {

@@ -89,6 +89,15 @@ describe("the ask_user form", () => {
     expect(answers).toEqual([]);
   });
 
+  it("names the MCP server when a server asks, not the agent", async () => {
+    tui = renderTui(
+      <AskUserForm message="Your token?" properties={{ token: { type: "string" } }} server="github" theme={plainTheme} width={80} onAnswer={() => undefined} />,
+    );
+    const frame = await tui.waitForFrame((text) => text.includes("Your token?"));
+    expect(frame).toContain("MCP server github asks");
+    expect(frame).not.toContain("The agent asks");
+  });
+
   it("Ctrl+D declines, Esc cancels", async () => {
     const first = open();
     await first.tui.flush();

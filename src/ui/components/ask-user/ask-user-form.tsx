@@ -21,6 +21,8 @@ export interface AskUserFormProps {
   required?: string[];
   /** Who asks, when it is not the main agent. */
   agentId?: string;
+  /** The MCP server asking (an elicitation), named in the header. */
+  server?: string;
   theme: Theme;
   width: number;
   maxHeight?: number;
@@ -43,7 +45,7 @@ const startOf = (field: FormField | undefined): Pick<View, "cursor" | "ticked" |
   text: field && (field.kind === "text" || field.kind === "number") ? "" : undefined,
 });
 
-export function AskUserForm({ message, properties, required, agentId, theme, width, maxHeight, onAnswer }: AskUserFormProps) {
+export function AskUserForm({ message, properties, required, agentId, server, theme, width, maxHeight, onAnswer }: AskUserFormProps) {
   const fields = formFields(properties, required);
   const initial: View = { field: 0, values: {}, answered: false, ...startOf(fields[0]) };
   const [, setView] = useState<View>(initial);
@@ -141,7 +143,7 @@ export function AskUserForm({ message, properties, required, agentId, theme, wid
   return (
     <Box flexDirection="column" width={width} borderStyle="round" borderColor={theme.accent} paddingX={1}>
       <Text bold wrap="truncate-end">
-        {agentId ? `Question from ${agentId}` : "The agent asks"}
+        {server ? `MCP server ${server} asks${agentId ? ` (for ${agentId})` : ""}` : agentId ? `Question from ${agentId}` : "The agent asks"}
         {fields.length > 1 ? ` (${view.field + 1} of ${fields.length})` : ""}
       </Text>
       <Text>{shown.join("\n")}</Text>
