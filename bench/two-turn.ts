@@ -26,9 +26,13 @@ async function main(): Promise<void> {
       return out;
     };
     const check: BenchCommand["check"] = (result) => (result.stdout.includes(FINAL_TEXT) ? undefined : `stdout lacks "${FINAL_TEXT}"`);
-    const agents = [AGENT, ...process.argv.slice(2)].map(
-      (agent): BenchCommand => ({ label: agent, args: [agent, "-p", TOOL_PROMPT], cwd: ws.cwd, env: () => env({ AGENT_HOME: ws.freshHome() }), check }),
-    );
+    const agents = [AGENT, ...process.argv.slice(2)].map((agent): BenchCommand => ({
+      label: agent,
+      args: [agent, "-p", TOOL_PROMPT],
+      cwd: ws.cwd,
+      env: () => env({ AGENT_HOME: ws.freshHome() }),
+      check,
+    }));
     const baseline: BenchCommand = {
       label: "openai script (built-in fetch)",
       args: [BASELINE],
