@@ -126,7 +126,8 @@ export function parseAgentFile(file: string, text: string, source: AgentSource):
   } catch (error) {
     return { ok: false, error: { file, message: `the frontmatter is not valid YAML: ${(error as Error).message.split("\n")[0]}` } };
   }
-  const parsed = frontmatterSchema.safeParse(raw ?? {});
+  // jitless: a handful of parses per run do not repay compiling a fast path for the schema.
+  const parsed = frontmatterSchema.safeParse(raw ?? {}, { jitless: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.code === "unrecognized_keys" ? issue.keys.join(", ") : issue.path.length > 0 ? issue.path.map(String).join(".") : undefined;
