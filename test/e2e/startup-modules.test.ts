@@ -66,5 +66,7 @@ describe("start-up of a headless run", () => {
     // What the orchestration layer added stays out of a plain run: the prompt is not a slash command, so the
     // commands (and /review's execa) are not loaded.
     expect(sources.filter((source) => /node_modules\/execa\/|src\/core\/slash-commands\//.test(source))).toEqual([]);
+    // No hook files, so no hook engine.
+    expect(sources.filter((source) => /src\/core\/session-hooks\.ts$|src\/hooks\//.test(source))).toEqual([]);
   });
 });
