@@ -47,7 +47,9 @@ async function main(): Promise<void> {
     for (const agent of agents) {
       const s = stats.get(agent.label);
       if (!s) continue;
-      console.log(`  ${(s.median / base.median).toFixed(2)}×  median ${s.median.toFixed(1)} ms (min ${s.min.toFixed(1)}; last output → exit ${s.tailMedian.toFixed(1)} ms)  ${agent.label}`);
+      console.log(
+        `  ${(s.median / base.median).toFixed(2)}×  median ${s.median.toFixed(1)} ms (min ${s.min.toFixed(1)}; last output → exit ${s.tailMedian.toFixed(1)} ms)  ${agent.label}`,
+      );
     }
   } finally {
     await server.close();
