@@ -4,6 +4,7 @@ import { build } from "esbuild";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
@@ -35,17 +36,6 @@ for (const [from, to] of [
 ]) {
   copyFileSync(path.join(sqlJsDir, from), new URL(to, sqlVendored));
 }
-
-// The built-in agents' YAML frontmatter, parsed now (keyed by its text): at run time the YAML parser loads
-// only for the user's or the repository's own agent files.
-const { parse: parseYaml } = await import("yaml");
-const frontmatter = {};
-const agentsDir = new URL("../agents/", import.meta.url);
-for (const name of readdirSync(agentsDir).filter((file) => file.endsWith(".agent.md"))) {
-  const match = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(readFileSync(new URL(name, agentsDir), "utf8"));
-  if (match) frontmatter[match[1]] = parseYaml(match[1]);
-}
-writeFileSync(new URL("../dist/agents-frontmatter.json", import.meta.url), JSON.stringify(frontmatter));
 
 // zod's namespace object re-exports all 60-odd locales, so a bundle keeps them all (300 KB of source to
 // compile at every start). Only English is used: resolve zod's locale index to English alone.
@@ -90,3 +80,34 @@ await build({
   external: ["react-devtools-core", "@vscode/tree-sitter-wasm", "sql.js"],
   plugins: [zodEnglishOnly],
 });
+
+// The built-in agents' frontmatter, parsed and checked now (keyed by its text) with the loader's own check
+// (src/config/agent-files.ts, bundled for the moment): at run time a session with only the built-ins loads
+// no YAML parser and builds no frontmatter schema before its first request.
+const checker = new URL("../dist/.check-frontmatter.mjs", import.meta.url);
+await build({
+  entryPoints: ["src/config/agent-files.ts"],
+  outfile: fileURLToPath(checker),
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  logLevel: "warning",
+  external: ["yaml"],
+  plugins: [zodEnglishOnly],
+});
+try {
+  const { checkFrontmatter } = await import(checker.href);
+  const { parse: parseYaml } = await import("yaml");
+  const frontmatter = {};
+  const agentsDir = new URL("../agents/", import.meta.url);
+  for (const name of readdirSync(agentsDir).filter((file) => file.endsWith(".agent.md"))) {
+    const match = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(readFileSync(new URL(name, agentsDir), "utf8"));
+    const checked = match ? checkFrontmatter(parseYaml(match[1])) : undefined;
+    // A file that fails its check is left to the loader, which reports it as it would any other.
+    if (checked?.ok) frontmatter[match[1]] = checked.data;
+  }
+  writeFileSync(new URL("../dist/agents-frontmatter.json", import.meta.url), JSON.stringify(frontmatter));
+} finally {
+  rmSync(checker, { force: true });
+}

@@ -2,6 +2,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import path from "node:path";
 import { statSync } from "node:fs";
+import { isatty } from "node:tty";
 import { buildRules, type PermissionFlags } from "../permissions/policy.js";
 import { BUILTIN_TOOL_NAMES } from "../tools/tool-names.js";
 import { envAllowAllSources, UsageError, type CliOptions } from "./cli-options.js";
@@ -238,7 +239,8 @@ function permissionFlags(raw: RawOptions, cwd: string): PermissionFlags {
 
 /** Reads a piped prompt: only from a pipe or a file, so a terminal or an idle socket never blocks the start. */
 async function readPipedStdin(required: boolean): Promise<string | undefined> {
-  if (process.stdin.isTTY) return undefined;
+  // isatty(0), not process.stdin.isTTY: the stdin stream is only set up when there is something to read.
+  if (isatty(0)) return undefined;
   let piped = required;
   try {
     const stats = statSync("/dev/stdin");

@@ -48,56 +48,71 @@ export interface AgentFiles {
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-const stringList = z.union([
-  z.array(z.string()),
-  z.string().transform((text) =>
-    text
-      .split(",")
-      .map((part) => part.trim())
-      .filter(Boolean),
-  ),
-]);
+/** The frontmatter's schema, built at the first file that needs checking (the built-ins were checked by the build). */
+function buildFrontmatterSchema() {
+  const stringList = z.union([
+    z.array(z.string()),
+    z.string().transform((text) =>
+      text
+        .split(",")
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
+  ]);
 
-const frontmatterSchema = z.strictObject({
-  name: z.string().regex(NAME, "letters, digits, '.', '_' and '-' only").optional(),
-  displayName: z.string().min(1).optional(),
-  description: z.string().min(1, "must not be empty"),
-  tools: stringList.optional(),
-  model: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
-  "disable-model-invocation": z.boolean().optional(),
-  "user-invocable": z.boolean().optional(),
-  /** Legacy Copilot key: `infer: false` keeps the model from choosing the agent. */
-  infer: z.boolean().optional(),
-  "mcp-servers": z.record(z.string(), z.unknown()).optional(),
-  // Keys Copilot CLI and VS Code also read; accepted so shared files load.
-  "argument-hint": z.string().optional(),
-  target: z.string().optional(),
-  handoffs: z.array(z.unknown()).optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-});
+  return z.strictObject({
+    name: z.string().regex(NAME, "letters, digits, '.', '_' and '-' only").optional(),
+    displayName: z.string().min(1).optional(),
+    description: z.string().min(1, "must not be empty"),
+    tools: stringList.optional(),
+    model: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+    "disable-model-invocation": z.boolean().optional(),
+    "user-invocable": z.boolean().optional(),
+    /** Legacy Copilot key: `infer: false` keeps the model from choosing the agent. */
+    infer: z.boolean().optional(),
+    "mcp-servers": z.record(z.string(), z.unknown()).optional(),
+    // Keys Copilot CLI and VS Code also read; accepted so shared files load.
+    "argument-hint": z.string().optional(),
+    target: z.string().optional(),
+    handoffs: z.array(z.unknown()).optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  });
+}
+let frontmatterSchema: ReturnType<typeof buildFrontmatterSchema> | undefined;
+type Frontmatter = z.infer<ReturnType<typeof buildFrontmatterSchema>>;
+
+/** Checks a file's parsed frontmatter. The build runs it over the built-in agents (dist/agents-frontmatter.json). */
+export function checkFrontmatter(raw: unknown): { ok: true; data: Frontmatter } | { ok: false; field?: string; message: string } {
+  // jitless: a handful of parses per run do not repay compiling a fast path for the schema.
+  const parsed = (frontmatterSchema ??= buildFrontmatterSchema()).safeParse(raw ?? {}, { jitless: true });
+  if (parsed.success) return { ok: true, data: parsed.data };
+  const issue = parsed.error.issues[0]!;
+  const field = issue.code === "unrecognized_keys" ? issue.keys.join(", ") : issue.path.length > 0 ? issue.path.map(String).join(".") : undefined;
+  const message = issue.code === "unrecognized_keys" ? "unknown key" : issue.message;
+  return { ok: false, ...(field ? { field } : {}), message };
+}
 
 /**
  * The YAML parser, loaded at the first agent file rather than with the engine: it costs ~20 ms to load and
  * most runs read no agent file. (A plain require keeps the catalog's API synchronous.)
  */
 let yamlParse: ((text: string) => unknown) | undefined;
-/**
- * The built-in agents' frontmatter, parsed by the build (dist/agents-frontmatter.json, keyed by its text), so
- * a session that only has the built-ins never loads the YAML parser before its first request.
- */
-let parsedAtBuild: Map<string, unknown> | undefined;
 function parseYaml(text: string): unknown {
-  parsedAtBuild ??= loadParsedAtBuild();
-  if (parsedAtBuild.has(text)) return parsedAtBuild.get(text);
   yamlParse ??= (createRequire(import.meta.url)("yaml") as { parse(text: string): unknown }).parse;
   return yamlParse(text);
 }
 
-function loadParsedAtBuild(): Map<string, unknown> {
+/**
+ * The built-in agents' frontmatter, parsed and checked by the build (dist/agents-frontmatter.json, keyed by
+ * its text), so a session that only has the built-ins loads no YAML parser and builds no schema before its
+ * first request. The check depends on the text alone, so a cached entry is exactly what checking would give.
+ */
+let checkedAtBuild: Map<string, Frontmatter> | undefined;
+function loadCheckedAtBuild(): Map<string, Frontmatter> {
   const agents = builtinAgentsDir();
   const file = agents ? path.join(path.dirname(agents), "dist", "agents-frontmatter.json") : undefined;
   try {
-    return file && existsSync(file) ? new Map(Object.entries(JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>)) : new Map();
+    return file && existsSync(file) ? new Map(Object.entries(JSON.parse(readFileSync(file, "utf8")) as Record<string, Frontmatter>)) : new Map();
   } catch {
     return new Map(); // a damaged cache only costs the parse
   }
@@ -120,20 +135,19 @@ export type ParsedAgentFile = { ok: true; agent: AgentDefinition; warnings: Agen
 export function parseAgentFile(file: string, text: string, source: AgentSource): ParsedAgentFile {
   const match = FRONTMATTER.exec(text);
   if (!match) return { ok: false, error: { file, message: "no YAML frontmatter (the file must start with a '---' line and close it with another)" } };
-  let raw: unknown;
-  try {
-    raw = parseYaml(match[1] as string);
-  } catch (error) {
-    return { ok: false, error: { file, message: `the frontmatter is not valid YAML: ${(error as Error).message.split("\n")[0]}` } };
+  const frontText = match[1] as string;
+  let front = (checkedAtBuild ??= loadCheckedAtBuild()).get(frontText);
+  if (!front) {
+    let raw: unknown;
+    try {
+      raw = parseYaml(frontText);
+    } catch (error) {
+      return { ok: false, error: { file, message: `the frontmatter is not valid YAML: ${(error as Error).message.split("\n")[0]}` } };
+    }
+    const checked = checkFrontmatter(raw);
+    if (!checked.ok) return { ok: false, error: { file, ...(checked.field ? { field: checked.field } : {}), message: checked.message } };
+    front = checked.data;
   }
-  const parsed = frontmatterSchema.safeParse(raw ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = issue.code === "unrecognized_keys" ? issue.keys.join(", ") : issue.path.length > 0 ? issue.path.map(String).join(".") : undefined;
-    const message = issue.code === "unrecognized_keys" ? "unknown key" : issue.message;
-    return { ok: false, error: { file, ...(field ? { field } : {}), message } };
-  }
-  const front = parsed.data;
   const name = front.name ?? path.basename(file).replace(/(\.agent)?\.md$/i, "");
   if (!NAME.test(name))
     return { ok: false, error: { file, field: "name", message: `"${name}" is not a usable agent name (letters, digits, '.', '_' and '-' only)` } };

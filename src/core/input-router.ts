@@ -10,7 +10,7 @@ import type { Attachment } from "../protocol/events/index.js";
 import type { AgentSession } from "./agent-session.js";
 import type { Emit } from "./event-sink.js";
 import { attachmentsFor } from "./mentions.js";
-import { closestCommand, parseSlashCommand, type SlashCommandResult } from "./slash-commands/registry.js";
+import type { SlashCommandResult } from "./slash-commands/registry.js";
 
 export interface RouterContext {
   session: AgentSession;
@@ -69,13 +69,15 @@ async function applySlashResult(
 
 export async function routeInput(context: RouterContext, command: Extract<SessionCommand, { type: "input" }>): Promise<InputResult> {
   const text = command.text.trim();
-  const slash = parseSlashCommand(text);
+  // The commands (and all they import) load only for a line that could be one: a plain prompt never needs them.
+  const registry = text.startsWith("/") ? await import("./slash-commands/registry.js") : undefined;
+  const slash = registry?.parseSlashCommand(text);
   if (slash) {
     const requestId = randomUUID();
     context.emit("command.execute", { requestId, command: text, commandName: slash.name, args: slash.args });
     try {
       if (!slash.command) {
-        const near = closestCommand(slash.name);
+        const near = registry?.closestCommand(slash.name);
         context.emit("session.warning", {
           warningType: "unknown_command",
           message: `Unknown command: /${slash.name}${near ? ` (did you mean /${near}?)` : ""}`,

@@ -41,7 +41,6 @@ import type { AgentMode, BackgroundTasks, SessionEvent, SessionEventOf } from ".
 import type { InteractionKind } from "../protocol/interactions.js";
 import { EventSink, type EventListener } from "./event-sink.js";
 import type { HookSet } from "../hooks/hook-set.js";
-import { SessionHooks } from "./session-hooks.js";
 import { createAgentMcpManager, createMcpManager, type ElicitationAsk, type McpSessionOptions, type McpTaskHost } from "../mcp/index.js";
 import type { AgentMcpFactory } from "./agent-mcp.js";
 
@@ -247,6 +246,11 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
   // A custom agent's own servers (`mcp-servers`), started when that agent runs.
   const agentMcp: AgentMcpFactory = (agentName, servers) =>
     createAgentMcpManager(agentName, servers, { ...mcpOptions, agentHome: options.agentHome, disabled: options.mcp?.disabled ?? [] });
+  // The hook engine loads only for a session that has hooks (or hook files that failed to load, to report them).
+  const SessionHooks =
+    options.hooks && (options.hooks.definitions.length > 0 || options.hooks.problems.length > 0)
+      ? (await import("./session-hooks.js")).SessionHooks
+      : undefined;
   // A resumed session starts in the mode it had; an explicit --mode then switches it (with a notice).
   const mode = log ? restoredMode(log.events) : (options.mode ?? "interactive");
   const session: AgentSession = new AgentSession({
@@ -315,7 +319,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       }
     },
     turnCount: log?.events.filter((event) => event.type === "assistant.turn_start").length ?? 0,
-    ...(options.hooks && (options.hooks.definitions.length > 0 || options.hooks.problems.length > 0)
+    ...(SessionHooks && options.hooks
       ? { hooks: new SessionHooks(options.hooks, { sessionId: id, cwd: options.cwd, transcriptPath: store.eventsFileOf(id) }) }
       : {}),
   });

@@ -53,7 +53,7 @@ export class SessionTools {
   /** ask_user is a form when a person can answer one; in autopilot or without a person, "decide yourself". */
   private askUser(preset: ModePreset): AnyTool {
     if (preset.mode === "autopilot") return askUserChoicesTool;
-    if (this.deps.canAnswerForms()) return askUserFormTool;
+    if (this.deps.canAnswerForms()) return askUserFormTool();
     return this.deps.canAnswerQuestions?.() ? askUserQuestionTool : askUserChoicesTool;
   }
 

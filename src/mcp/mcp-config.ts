@@ -9,23 +9,24 @@ import path from "node:path";
 import { z } from "zod";
 import { isTrustedFolder } from "./trusted-folders.js";
 
-const stringRecord = z.record(z.string(), z.string());
-
-export const serverConfigSchema = z.looseObject({
-  type: z.enum(["local", "stdio", "http", "sse"]).optional(),
-  command: z.string().optional(),
-  args: z.array(z.string()).optional(),
-  env: stringRecord.optional(),
-  cwd: z.string().optional(),
-  url: z.string().optional(),
-  headers: stringRecord.optional(),
-  /** `["*"]` (or absent): every tool; otherwise the tools offered; `[]`: none. */
-  tools: z.array(z.string()).optional(),
-  /** Milliseconds a tool call may take. */
-  timeout: z.number().positive().optional(),
-  /** Kept in the file by `agent mcp disable`. */
-  disabled: z.boolean().optional(),
-});
+// Built at the first configuration read (z.lazy): most runs have no MCP file, and the schema costs start-up.
+export const serverConfigSchema = z.lazy(() =>
+  z.looseObject({
+    type: z.enum(["local", "stdio", "http", "sse"]).optional(),
+    command: z.string().optional(),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().optional(),
+    url: z.string().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    /** `["*"]` (or absent): every tool; otherwise the tools offered; `[]`: none. */
+    tools: z.array(z.string()).optional(),
+    /** Milliseconds a tool call may take. */
+    timeout: z.number().positive().optional(),
+    /** Kept in the file by `agent mcp disable`. */
+    disabled: z.boolean().optional(),
+  }),
+);
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>;
 

@@ -1,46 +1,57 @@
 /**
  * The questions the engine asks a person or a client (seed 002's `*.requested` events) and their answers.
  * Each kind of question has one request shape and one reply shape; the reply schemas let a transport
- * (JSON-RPC, ACP) validate what a client sends.
+ * (JSON-RPC, ACP) validate what a client sends. They are built at their first use (z.lazy): a run that
+ * asks nobody anything never pays for them.
  */
 import { z } from "zod";
 import type { EventData } from "./events/index.js";
 
-export const permissionReplySchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("approve-once") }),
-  z.object({ kind: z.literal("approve-for-session") }),
-  z.object({ kind: z.literal("approve-always") }),
-  z.object({ kind: z.literal("deny"), message: z.string().optional() }),
-]);
+export const permissionReplySchema = z.lazy(() =>
+  z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("approve-once") }),
+    z.object({ kind: z.literal("approve-for-session") }),
+    z.object({ kind: z.literal("approve-always") }),
+    z.object({ kind: z.literal("deny"), message: z.string().optional() }),
+  ]),
+);
 export type PermissionReply = z.infer<typeof permissionReplySchema>;
 
 /** ask_user: the answer typed or chosen, or no answer at all. */
-export const userInputReplySchema = z.union([z.object({ answer: z.string(), wasFreeform: z.boolean().optional() }), z.object({ cancelled: z.literal(true) })]);
+export const userInputReplySchema = z.lazy(() =>
+  z.union([z.object({ answer: z.string(), wasFreeform: z.boolean().optional() }), z.object({ cancelled: z.literal(true) })]),
+);
 export type UserInputReply = z.infer<typeof userInputReplySchema>;
 
 export const planActionSchema = z.enum(["exit_only", "interactive", "autopilot", "autopilot_fleet"]);
 export type PlanAction = z.infer<typeof planActionSchema>;
 
 /** exit_plan_mode: accept with an action, or send feedback instead. */
-export const planApprovalReplySchema = z.object({
-  approved: z.boolean(),
-  selectedAction: planActionSchema.optional(),
-  feedback: z.string().optional(),
-});
+export const planApprovalReplySchema = z.lazy(() =>
+  z.object({
+    approved: z.boolean(),
+    selectedAction: planActionSchema.optional(),
+    feedback: z.string().optional(),
+  }),
+);
 export type PlanApprovalReply = z.infer<typeof planApprovalReplySchema>;
 
 /** A tool the client implements: what its handler returned. */
-export const externalToolReplySchema = z.object({
-  content: z.string(),
-  success: z.boolean().optional(),
-});
+export const externalToolReplySchema = z.lazy(() =>
+  z.object({
+    content: z.string(),
+    success: z.boolean().optional(),
+  }),
+);
 export type ExternalToolReply = z.infer<typeof externalToolReplySchema>;
 
 /** An elicitation form (MCP's, and ask_user's form variant). */
-export const elicitationReplySchema = z.object({
-  action: z.enum(["accept", "decline", "cancel"]),
-  content: z.record(z.string(), z.unknown()).optional(),
-});
+export const elicitationReplySchema = z.lazy(() =>
+  z.object({
+    action: z.enum(["accept", "decline", "cancel"]),
+    content: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
 export type ElicitationReply = z.infer<typeof elicitationReplySchema>;
 
 /** Every kind of question, with its reply. */

@@ -12,63 +12,73 @@ import { defineTool, type ToolOutcome } from "./define-tool.js";
 export const USER_NOT_AVAILABLE =
   "The user is not available to answer questions right now. Decide for yourself: make the most reasonable choice, state the assumption you made in your reply, and keep working.";
 
-const choiceSchema = z.object({ const: z.string(), title: z.string().optional() });
-
-/** One form field, a subset of JSON Schema as MCP elicitation uses it. */
-export const formFieldSchema = z.object({
-  type: z.enum(["string", "number", "integer", "boolean", "array"]),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  enum: z.array(z.string()).optional().describe("single choice: the values"),
-  enumNames: z.array(z.string()).optional().describe("single choice: labels for the values"),
-  oneOf: z.array(choiceSchema).optional().describe("single choice with labels"),
-  items: z
-    .object({ type: z.literal("string").optional(), enum: z.array(z.string()).optional(), anyOf: z.array(choiceSchema).optional() })
-    .optional()
-    .describe("multiple choice (type array): the values to choose from"),
-  default: z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]).optional(),
-});
-export type FormField = z.infer<typeof formFieldSchema>;
-
-export const formSchema = z.object({
-  type: z.literal("object").default("object"),
-  properties: z.record(z.string(), formFieldSchema),
-  required: z.array(z.string()).optional(),
-});
-
 const DESCRIPTION_FORM = [
   "Ask the user a question when you cannot proceed well without their answer (a choice that changes the result, missing information). Do not ask for confirmation of things you can decide yourself.",
   "The question is a form: `message` says what you need and why; `requestedSchema.properties` holds one or more fields.",
   "Field types: string (free text), number or integer, boolean (yes/no), a single choice (type string with `enum`, optionally `enumNames`, or `oneOf` of {const, title}), several choices (type array with `items.enum`). The user may answer any field in their own words instead.",
 ].join("\n");
 
-export const askUserFormTool = defineTool({
-  name: "ask_user",
-  description: DESCRIPTION_FORM,
-  parameters: z.object({
-    message: z.string().describe("What you need to know and why."),
-    requestedSchema: formSchema.describe("The form's fields."),
-  }),
-  kind: "control",
-  readOnly: false,
-  title: ({ message }) => message.split("\n")[0] ?? "Question",
-  permission: () => null,
-  async execute({ message, requestedSchema }, ctx): Promise<ToolOutcome> {
-    const answer = await ctx.ask("elicitation", {
-      message,
-      toolCallId: ctx.toolCallId,
-      elicitationSource: "ask_user",
-      mode: "form",
-      requestedSchema: { type: "object", properties: requestedSchema.properties, ...(requestedSchema.required ? { required: requestedSchema.required } : {}) },
-    });
-    if (answer.source === "headless") return { content: USER_NOT_AVAILABLE };
-    if (answer.source === "aborted") return { content: "The user interrupted before answering.", success: false };
-    const { action, content } = answer.reply;
-    if (action === "accept") return { content: `The user answered:\n${JSON.stringify(content ?? {}, null, 2)}` };
-    if (action === "decline") return { content: "The user declined to answer. Proceed with your best judgement and state the assumptions you make." };
-    return { content: "The user cancelled the question. Do not ask it again; stop and wait for the user's next message.", success: false };
-  },
-});
+/** The form variant, built at its first use: its schema is the largest of the tools', and a session without a person (`-p`) never offers it. */
+let formTool: ReturnType<typeof createFormTool> | undefined;
+export function askUserFormTool(): ReturnType<typeof createFormTool> {
+  return (formTool ??= createFormTool());
+}
+
+function createFormTool() {
+  const choiceSchema = z.object({ const: z.string(), title: z.string().optional() });
+
+  /** One form field, a subset of JSON Schema as MCP elicitation uses it. */
+  const formFieldSchema = z.object({
+    type: z.enum(["string", "number", "integer", "boolean", "array"]),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    enum: z.array(z.string()).optional().describe("single choice: the values"),
+    enumNames: z.array(z.string()).optional().describe("single choice: labels for the values"),
+    oneOf: z.array(choiceSchema).optional().describe("single choice with labels"),
+    items: z
+      .object({ type: z.literal("string").optional(), enum: z.array(z.string()).optional(), anyOf: z.array(choiceSchema).optional() })
+      .optional()
+      .describe("multiple choice (type array): the values to choose from"),
+    default: z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]).optional(),
+  });
+  const formSchema = z.object({
+    type: z.literal("object").default("object"),
+    properties: z.record(z.string(), formFieldSchema),
+    required: z.array(z.string()).optional(),
+  });
+
+  return defineTool({
+    name: "ask_user",
+    description: DESCRIPTION_FORM,
+    parameters: z.object({
+      message: z.string().describe("What you need to know and why."),
+      requestedSchema: formSchema.describe("The form's fields."),
+    }),
+    kind: "control",
+    readOnly: false,
+    title: ({ message }) => message.split("\n")[0] ?? "Question",
+    permission: () => null,
+    async execute({ message, requestedSchema }, ctx): Promise<ToolOutcome> {
+      const answer = await ctx.ask("elicitation", {
+        message,
+        toolCallId: ctx.toolCallId,
+        elicitationSource: "ask_user",
+        mode: "form",
+        requestedSchema: {
+          type: "object",
+          properties: requestedSchema.properties,
+          ...(requestedSchema.required ? { required: requestedSchema.required } : {}),
+        },
+      });
+      if (answer.source === "headless") return { content: USER_NOT_AVAILABLE };
+      if (answer.source === "aborted") return { content: "The user interrupted before answering.", success: false };
+      const { action, content } = answer.reply;
+      if (action === "accept") return { content: `The user answered:\n${JSON.stringify(content ?? {}, null, 2)}` };
+      if (action === "decline") return { content: "The user declined to answer. Proceed with your best judgement and state the assumptions you make." };
+      return { content: "The user cancelled the question. Do not ask it again; stop and wait for the user's next message.", success: false };
+    },
+  });
+}
 
 export const askUserChoicesTool = defineTool({
   name: "ask_user",

@@ -1,8 +1,9 @@
 /** The `*.agent.md` loader: frontmatter checked strictly, one bad file never hides the others. */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { builtinAgentsDir, loadAgentFiles, parseAgentFile } from "../../src/config/agent-files.js";
+import { builtinAgentsDir, checkFrontmatter, loadAgentFiles, parseAgentFile } from "../../src/config/agent-files.js";
 import { resolveToolNames } from "../../src/config/agent-tool-aliases.js";
 import { AgentCatalog, describeAgentTypes } from "../../src/core/agents/agent-catalog.js";
 import { tempDir } from "../support/engine-harness.js";
@@ -143,6 +144,20 @@ describe("loadAgentFiles", () => {
     }
     expect(agents.find((agent) => agent.name === "general-purpose")?.tools).toBeUndefined();
     for (const agent of agents) expect(agent.systemPrompt.length, agent.name).toBeGreaterThan(100);
+  });
+
+  it("takes the built-ins' frontmatter from the build exactly as the check gives it (needs dist/, built by npm test)", () => {
+    const dir = builtinAgentsDir() as string;
+    const cached = JSON.parse(readFileSync(path.join(path.dirname(dir), "dist", "agents-frontmatter.json"), "utf8")) as Record<string, unknown>;
+    const parseYaml = (createRequire(import.meta.url)("yaml") as { parse(text: string): unknown }).parse;
+    const files = readdirSync(dir).filter((name) => name.endsWith(".agent.md"));
+    expect(Object.keys(cached)).toHaveLength(files.length);
+    for (const name of files) {
+      const front = /^---\r?\n([\s\S]*?)\r?\n---/.exec(readFileSync(path.join(dir, name), "utf8"))?.[1] as string;
+      const checked = checkFrontmatter(parseYaml(front));
+      expect(checked.ok, name).toBe(true);
+      expect(cached[front], name).toStrictEqual(JSON.parse(JSON.stringify(checked.ok ? checked.data : null)));
+    }
   });
 });
 

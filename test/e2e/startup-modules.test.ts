@@ -1,7 +1,7 @@
 /**
  * Start-up loads only what the first request needs: a headless run whose only tool call is `view` never
  * loads the search and diff libraries (fast-glob, ignore, diff), the event catalog's schemas, or chalk (stderr
- * is not a terminal), and zod comes without its 60-odd locales.
+ * is not a terminal), the slash commands or execa, and zod comes without its 60-odd locales.
  * Runs the built bin/agent under the bench's module tracker and maps each loaded dist/ chunk to its sources
  * through the chunk's source map. Needs dist/ (built by `npm test` before vitest runs).
  */
@@ -63,5 +63,10 @@ describe("start-up of a headless run", () => {
     // A new session never reads a log, so the event catalog's schemas are not built; stderr is a pipe, so no chalk.
     expect(sources.filter((source) => /src\/core\/events\/(catalog|session-events|tool-events)\.ts$/.test(source))).toEqual([]);
     expect(sources.filter((source) => /node_modules\/chalk\//.test(source))).toEqual([]);
+    // What the orchestration layer added stays out of a plain run: the prompt is not a slash command, so the
+    // commands (and /review's execa) are not loaded.
+    expect(sources.filter((source) => /node_modules\/execa\/|src\/core\/slash-commands\//.test(source))).toEqual([]);
+    // No hook files, so no hook engine.
+    expect(sources.filter((source) => /src\/core\/session-hooks\.ts$|src\/hooks\//.test(source))).toEqual([]);
   });
 });

@@ -103,8 +103,9 @@ export class Compactor {
   async beforeRequest(signal: AbortSignal): Promise<void> {
     const { settings } = this.deps;
     // An unset limit may be learnt from the endpoint's listing: asked for once, in the background, so the
-    // first request does not wait for it; a "too long" answer waits for it (afterContextLimit).
-    void this.deps.provider().probeLimits?.();
+    // first request does not wait for it; a "too long" answer waits for it (afterContextLimit). Asked once
+    // this request has left (setImmediate), so building the listing's request does not hold it back.
+    setImmediate(() => void this.deps.provider().probeLimits?.());
     if (!settings.auto || this.running || this.autoFailures >= MAX_AUTO_FAILURES) return;
     if (this.currentTokens() < settings.threshold * this.tokenLimit) return;
     await this.compact("threshold", signal);

@@ -3,7 +3,8 @@
  * untracked changes, or the changes of a ref range (`main..HEAD`, `main...feature`, a single ref) when the
  * first word of the arguments names one. Nothing to review is an answer in itself (no model call).
  */
-import { execa } from "execa";
+// execa loads with the first review, not with every session that could run one.
+let execaModule: Promise<typeof import("execa")> | undefined;
 
 export interface ReviewChanges {
   /** One line saying what is reviewed: "the working tree's changes", "the range main..HEAD". */
@@ -25,6 +26,7 @@ export type GatheredReview = { kind: "changes"; changes: ReviewChanges } | { kin
 export const MAX_INLINE_DIFF_CHARS = 40_000;
 
 async function git(cwd: string, args: readonly string[]): Promise<{ ok: boolean; stdout: string; stderr: string }> {
+  const { execa } = await (execaModule ??= import("execa"));
   const result = await execa("git", args, { cwd, reject: false, stripFinalNewline: false, env: { GIT_PAGER: "cat", GIT_OPTIONAL_LOCKS: "0" } });
   return { ok: result.exitCode === 0, stdout: String(result.stdout ?? ""), stderr: String(result.stderr ?? "") };
 }

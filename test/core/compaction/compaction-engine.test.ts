@@ -318,6 +318,16 @@ describe("the prompt limit", () => {
     await server.close();
   });
 
+  it("is asked only once the first request has left, so it never holds that request back", async () => {
+    const server = await startScriptedServer({ modelFields: { max_model_len: 20_000 } });
+    harness = await startHarness({ server, provider: { maxPromptTokensFrom: "default" } });
+    server.enqueue(text("first answer"));
+    await harness.session.send("first question");
+    await harness.session.dispatch({ type: "input", text: "/context" });
+    expect(server.requests.map((request) => request.path)).toEqual(["/v1/chat/completions", "/v1/models"]);
+    await server.close();
+  });
+
   it("stays as configured: the listing is not asked", async () => {
     const server = await startScriptedServer({ modelFields: { max_model_len: 20_000 } });
     harness = await startHarness({ server, provider: { maxPromptTokens: 50_000 } });
