@@ -303,6 +303,16 @@ export async function runProgram(args: readonly string[]): Promise<void> {
       return;
     }
   }
+  if (options.mcp?.additional?.length || options.mcp?.disabled?.length) {
+    const { checkMcpFlags } = await import("./check-mcp-flags.js");
+    const checked = checkMcpFlags(options.mcp, options.cwd);
+    if (checked.error) {
+      process.stderr.write(`agent: ${checked.error}\n(run agent --help for usage)\n`);
+      usageFailure(args, checked.error);
+      return;
+    }
+    for (const warning of checked.warnings) process.stderr.write(`agent: warning: ${warning}\n`);
+  }
   if (options.acp) {
     const { runAcp } = await import("./acp-command.js");
     process.exitCode = await runAcp(options);

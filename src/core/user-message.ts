@@ -33,6 +33,8 @@ export function buildUserMessage(
     messageId: randomUUID(),
     agentMode: session.mode,
     ...(input.source ? { source: input.source } : {}),
+    // A resumed session and /share show a command's prompt as the line typed, not as its template.
+    ...(input.source && input.typed !== undefined ? { typedText: input.typed } : {}),
     ...(extra.delivery ? { delivery: extra.delivery } : {}),
     ...(extra.continuation ? { isAutopilotContinuation: true } : {}),
     interactionId: randomUUID(),

@@ -144,3 +144,33 @@ export function agentMcpConfig(agentName: string, servers: Record<string, unknow
   const skip = new Set(disabled);
   return { servers: parsed.servers.filter((server) => !skip.has(server.name) && server.config.disabled !== true), problems: parsed.problems };
 }
+
+/**
+ * Every server name the session's configuration files and --additional-mcp-config define, started or not
+ * (disabled, or in a folder not trusted yet): what --disable-mcp-server may name.
+ */
+export function definedServerNames(sources: Omit<McpSources, "disabled">): string[] {
+  const names = new Set<string>();
+  const add = (text: string | undefined) => {
+    if (text === undefined) return;
+    for (const server of parseConfigDocument(text, "").servers) names.add(server.name);
+  };
+  add(readIfPresent(userConfigPath(sources.agentHome)));
+  for (const folder of new Set([sources.workspace, sources.cwd])) {
+    if (folder !== undefined) for (const file of REPO_FILES) add(readIfPresent(path.join(folder, file)));
+  }
+  for (const value of sources.additional ?? []) add(value.startsWith("@") ? readIfPresent(path.resolve(sources.cwd, value.slice(1))) : value);
+  return [...names];
+}
+
+/** The first thing wrong with an --additional-mcp-config value (bad JSON, a missing @file, a bad server), if any. */
+export function additionalConfigProblem(value: string, cwd: string): string | undefined {
+  const flag = `--additional-mcp-config ${value.length > 60 ? `${value.slice(0, 59)}…` : value}`;
+  let text = value;
+  if (value.startsWith("@")) {
+    const found = readIfPresent(path.resolve(cwd, value.slice(1)));
+    if (found === undefined) return `${flag}: no such file`;
+    text = found;
+  }
+  return parseConfigDocument(text, flag).problems[0];
+}

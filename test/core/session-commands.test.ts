@@ -180,12 +180,12 @@ describe("/share", () => {
     if (routed.kind === "prompt") await routed.run;
     await input(harness, "/share");
     const markdown = readFileSync(path.join(harness.cwd, `agent-session-${harness.session.id.slice(0, 8)}.md`), "utf8");
-    expect(markdown).toMatch(/^# \/research\n/);
-    expect(markdown).toContain("## User\n\n`/research`\n\n<details>\n<summary>The prompt /research sent</summary>");
+    expect(markdown).toMatch(/^# \/research how caching works\n/);
+    expect(markdown).toContain("## User\n\n`/research how caching works`\n\n<details>\n<summary>The prompt /research sent</summary>");
     expect(markdown).toContain("how caching works");
     await input(harness, "/share html");
     const html = readFileSync(path.join(harness.cwd, `agent-session-${harness.session.id.slice(0, 8)}.html`), "utf8");
-    expect(html).toContain('<div class="text">/research</div><details><summary>The prompt /research sent</summary><pre>');
+    expect(html).toContain('<div class="text">/research how caching works</div><details><summary>The prompt /research sent</summary><pre>');
   });
 
   it("never overwrites a file it did not write; a directory gets the default name inside it", async () => {

@@ -66,6 +66,15 @@ describe("subagents in the app", () => {
     await tui.waitForFrame((frame) => frame.includes("No agent is running in the foreground."));
   });
 
+  it("a key after Ctrl+X that is not a chord key is typed as if Ctrl+X had not been pressed", async () => {
+    const { tui } = await startApp();
+    tui.bus.press("ctrl+x");
+    await tui.waitForFrame((frame) => frame.includes("Ctrl+X: B moves the running agent to the background"));
+    tui.bus.type("hello");
+    const typed = await tui.waitForFrame((frame) => frame.includes("ello") && !frame.includes("Ctrl+X: B moves"));
+    expect(typed).toMatch(/› hello/);
+  });
+
   it("/tasks lists the agents; m messages one, c cancels another, Enter prints a transcript, Esc closes", async () => {
     const { host, tui, main, agents } = await startApp();
     const never = gate();

@@ -1,7 +1,9 @@
 /** A resumed session's past: folded to its tail, and printed exactly as <Static> would print it. */
 import { Box, Static } from "ink";
 import { render } from "ink-testing-library";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { buildTranscript } from "../../src/core/session-admin/transcript.js";
+import { transcriptHtml, transcriptMarkdown } from "../../src/core/session-admin/transcript-render.js";
 import type { SessionEvent } from "../../src/protocol/events/index.js";
 import { HistoryItem } from "../../src/ui/components/history-item.js";
 import { preloadMarkdown } from "../../src/ui/markdown/render-markdown.js";
@@ -10,6 +12,9 @@ import { reduceTranscript } from "../../src/ui/state/reduce-transcript.js";
 import { transcriptFromLog } from "../../src/ui/state/history-from-log.js";
 import { initialTranscript, type TranscriptItem } from "../../src/ui/state/transcript-types.js";
 import { plainTheme } from "../../src/ui/theme.js";
+import { readEventLog } from "../../src/session/event-log-reader.js";
+import { startHarness, type Harness } from "../support/engine-harness.js";
+import { text } from "../support/scripted-server.js";
 
 let counter = 0;
 const event = (type: string, data: Record<string, unknown>): SessionEvent =>
@@ -31,6 +36,12 @@ function longLog(exchanges: number): SessionEvent[] {
 }
 
 const initial = () => initialTranscript({ mode: "interactive", model: "m" });
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
 
 describe("a resumed session's past", () => {
   it("folds only the tail of a long log, with the same items and count of hidden ones as a full fold", () => {
@@ -56,6 +67,23 @@ describe("a resumed session's past", () => {
     ];
     const items = transcriptFromLog(events, initial(), 400).items;
     expect(items.map((item) => item.kind === "user" && item.text)).toEqual(["/review", false]);
+  });
+
+  it("shows a command's prompt from a real session's log as the whole line typed, also in /share", async () => {
+    harness = await startHarness();
+    harness.server.enqueue(text("Tokens expire after an hour."));
+    const typed = "/research how auth tokens expire";
+    const routed = await harness.session.dispatch({ type: "input", text: typed });
+    if (routed.kind === "prompt") await routed.run;
+    const { events } = readEventLog(harness.store.eventsFileOf(harness.session.id));
+    const sent = events.find((logged) => logged.type === "user.message");
+    expect(sent?.type === "user.message" && sent.data).toMatchObject({ source: "command:research", typedText: typed });
+    const items = transcriptFromLog(events, initial(), 400).items.filter((item) => item.kind === "user" || item.kind === "assistant");
+    expect(items.map((item) => item.kind === "user" && item.text)).toEqual([typed, false]);
+    const shared = buildTranscript(events, { sessionId: harness.session.id });
+    expect(shared.title).toBe(typed);
+    expect(transcriptMarkdown(shared)).toContain(`\`${typed}\``);
+    expect(transcriptHtml(shared)).toContain(`<div class="text">${typed}</div>`);
   });
 
   it("is printed exactly as <Static> prints the same items", async () => {

@@ -34,7 +34,7 @@ export function transcriptMarkdown(transcript: Transcript): string {
       case "user":
         if (entry.command !== undefined) {
           const sent = ["<details>", `<summary>The prompt /${summaryText(entry.command)} sent</summary>`, "", fence(entry.text), "", "</details>"];
-          parts.push(`## User\n\n\`/${entry.command}\`\n\n${sent.join("\n")}`);
+          parts.push(`## User\n\n\`${(entry.typed ?? `/${entry.command}`).replace(/\s*\n\s*/g, " ")}\`\n\n${sent.join("\n")}`);
         } else parts.push(entry.shell ? `## User (shell)\n\n${fence(entry.text, "sh")}` : `## User\n\n${entry.text}`);
         break;
       case "assistant":
@@ -82,7 +82,7 @@ function htmlEntry(entry: TranscriptEntry): string {
   switch (entry.kind) {
     case "user":
       if (entry.command !== undefined)
-        return `<section class="user"><h2>User</h2><div class="text">/${escapeHtml(entry.command)}</div><details><summary>The prompt /${escapeHtml(entry.command)} sent</summary><pre>${escapeHtml(entry.text)}</pre></details></section>`;
+        return `<section class="user"><h2>User</h2><div class="text">${escapeHtml(entry.typed ?? `/${entry.command}`)}</div><details><summary>The prompt /${escapeHtml(entry.command)} sent</summary><pre>${escapeHtml(entry.text)}</pre></details></section>`;
       return `<section class="user"><h2>User${entry.shell ? " (shell)" : ""}</h2><div class="text">${escapeHtml(entry.text)}</div></section>`;
     case "assistant":
       return `<section class="assistant"><h2>Agent</h2><div class="text">${escapeHtml(entry.text)}</div></section>`;

@@ -6,8 +6,11 @@
 import type { SessionEvent } from "../../protocol/events/index.js";
 
 export type TranscriptEntry =
-  /** `command`: the slash command whose template `text` is (`review`): shown as typed, the template collapsed. */
-  | { kind: "user"; text: string; shell?: boolean; command?: string }
+  /**
+   * `command`: the slash command whose template `text` is (`review`): shown as typed (`typed`, the whole line, when
+   * the log has it), the template collapsed.
+   */
+  | { kind: "user"; text: string; shell?: boolean; command?: string; typed?: string }
   | { kind: "assistant"; text: string }
   | { kind: "tool"; name: string; title: string; arguments: string; status: "success" | "failure" | "unfinished"; output: string }
   | { kind: "note"; text: string };
@@ -43,8 +46,9 @@ export function buildTranscript(events: readonly SessionEvent[], meta: { session
         if (event.data.source === "autopilot" || event.data.source === "notification" || event.data.content === "") break;
         if (event.data.source?.startsWith("command:")) {
           const command = event.data.source.slice("command:".length);
-          firstPrompt ??= `/${command}`;
-          entries.push({ kind: "user", text: event.data.content, command });
+          const typed = event.data.typedText;
+          firstPrompt ??= typed ?? `/${command}`;
+          entries.push({ kind: "user", text: event.data.content, command, ...(typed !== undefined ? { typed } : {}) });
           break;
         }
         firstPrompt ??= event.data.content;

@@ -12,6 +12,8 @@ export const conversationEvents = {
       messageId: z.string().optional(),
       attachments: z.array(attachmentSchema).optional(),
       source: z.string().optional(),
+      /** The line the person typed when a command built the prompt (`source: "command:review"`): `/review main..HEAD focus on auth`. */
+      typedText: z.string().optional(),
       delivery: z.enum(["idle", "steering", "queued"]).optional(),
       agentMode: z.enum(["interactive", "plan", "autopilot", "shell"]).optional(),
       isAutopilotContinuation: z.boolean().optional(),

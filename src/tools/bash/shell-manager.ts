@@ -150,9 +150,14 @@ export class ShellManager {
     return [...this.shells.values()].map((shell) => shell.info());
   }
 
-  /** Still-running shells, for session.idle's backgroundTasks. */
+  /**
+   * Still-running shells whose call has returned (mode "async", or sync past initial_wait), for /tasks and
+   * session.idle's backgroundTasks. A foreground command still inside its call (a sync subagent's) is not one.
+   */
   backgroundShells(): { shellId: string; description: string }[] {
-    return [...this.shells.values()].filter((shell) => shell.running).map((shell) => ({ shellId: shell.id, description: shell.options.description }));
+    return [...this.shells.values()]
+      .filter((shell) => shell.running && shell.backgrounded)
+      .map((shell) => ({ shellId: shell.id, description: shell.options.description }));
   }
 
   /** Called when a shell whose call already returned exits before anyone read its status. */

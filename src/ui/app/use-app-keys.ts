@@ -6,7 +6,7 @@
  *   Esc: stop the turn.   Shift+Tab: next mode.   Ctrl+T: show/hide reasoning.   Ctrl+O: print the last tool's output.
  *   Ctrl+Y: print the last plan put up for review.
  *   Ctrl+X then B: move the running sync subagent to the background (Copilot's chord; the second key is
- *   taken before the composer sees it, so the B is never typed).
+ *   taken before the composer sees it, so the B is never typed; any other key is handled as if Ctrl+X had not been pressed).
  */
 import { useEffect, useRef, useState } from "react";
 import type { AgentMode } from "../../protocol/events/index.js";
@@ -41,15 +41,19 @@ export function useAppKeys(options: {
   const interruptedAt = useRef(0);
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  // Ctrl+X starts a chord: the next key is the chord's, whoever would have taken it otherwise.
+  // Ctrl+X starts a chord: a chord key after it is the chord's, whoever would have taken it otherwise.
   const [chordPending, setChordPending] = useState(false);
   const chordNow = useRef(false);
   useKeys((key) => {
     if (chordNow.current) {
       chordNow.current = false;
       setChordPending(false);
-      if (isKey(key, "b") || isKey(key, "ctrl+b")) options.moveAgentToBackground();
-      return true;
+      if (isKey(key, "b") || isKey(key, "ctrl+b")) {
+        options.moveAgentToBackground();
+        return true;
+      }
+      // Not a chord key: handle it as if Ctrl+X had not been pressed (typed, or its own shortcut).
+      return false;
     }
     if (!isKey(key, "ctrl+x")) return false;
     chordNow.current = true;

@@ -21,9 +21,12 @@ export function transcriptFromLog(events: readonly SessionEvent[], initial: Tran
       state = { ...state, items: state.items.slice(-tail) };
     }
     // Live, a command's template follows the command as typed (command.execute, never written to the log):
-    // folded from the log, the command's name stands in for it, so the person still sees what they asked.
+    // folded from the log, the line typed (or, in an older log, the command's name) stands in for it, so the person still sees what they asked.
     if (event.type === "user.message" && !event.agentId && event.data.source?.startsWith("command:"))
-      state = { ...state, items: [...state.items, { kind: "user", id: `${event.id}-command`, text: `/${event.data.source.slice("command:".length)}` }] };
+      state = {
+        ...state,
+        items: [...state.items, { kind: "user", id: `${event.id}-command`, text: event.data.typedText ?? `/${event.data.source.slice("command:".length)}` }],
+      };
     state = reduceTranscript(state, event, Date.parse(event.timestamp) || 0);
   }
   // Whatever was in flight when the log ended is over now.
