@@ -5,7 +5,7 @@
  *
  *   node scripts/build.mjs && npx tsx bench/profile-tui-agents.ts [cpuprofile-to-keep]
  *
- * Env: BENCH_AGENT (another build's bin/agent.js), PROFILE_NODE_FLAGS (more node flags for the agent, e.g.
+ * Env: PROFILE_CPU_ONLY=1 (no profiler: only the process's CPU time in those windows, and the echoes), BENCH_AGENT (another build's bin/agent.js), PROFILE_NODE_FLAGS (more node flags for the agent, e.g.
  * --trace-gc), PROFILE_MARKS (a file for the windows' bounds, process.hrtime in µs, the clock of the profile's
  * timestamps, to cut the kept profile by hand).
  */
@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startScriptedServer, text, toolCalls, type CompletionRequest } from "../test/support/scripted-server.js";
-import { PtyRun } from "./pty.js";
+import { cpuMs, PtyRun } from "./pty.js";
 
 interface CallFrame {
   functionName: string;
@@ -36,6 +36,8 @@ interface Profile {
 const AGENT = process.env["BENCH_AGENT"] ?? fileURLToPath(new URL("../bin/agent.js", import.meta.url));
 const MODEL = "bench-model";
 const MANY = 10;
+/** PROFILE_CPU_ONLY=1: no profiler (its overhead), only the CPU time and the echoes. */
+const cpuOnly = process.env["PROFILE_CPU_ONLY"] === "1";
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
 function frameName(frame: CallFrame): string {
@@ -114,7 +116,12 @@ async function main(): Promise<void> {
   };
   delete env["NODE_OPTIONS"];
   const pty = new PtyRun(
-    [process.execPath, ...(process.env["PROFILE_NODE_FLAGS"] ?? "").split(" ").filter(Boolean), "--cpu-prof", "--cpu-prof-dir", dir, AGENT],
+    [
+      process.execPath,
+      ...(process.env["PROFILE_NODE_FLAGS"] ?? "").split(" ").filter(Boolean),
+      ...(cpuOnly ? [] : ["--cpu-prof", "--cpu-prof-dir", dir]),
+      AGENT,
+    ],
     { cwd: root, env, cols: 120, rows: 40 },
   );
   try {
@@ -130,6 +137,7 @@ async function main(): Promise<void> {
     await pty.waitForText(`AGENTS-PROFILE ${MANY}`, at);
     await pty.settle(pid);
     const from = pty.raw.length;
+    const cpuAtEnter = cpuMs(pid);
     const enter = nowUs();
     pty.write("\r");
     await pty.waitForText(`${MANY} running`, from, 30_000);
@@ -145,10 +153,22 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const echo = nowUs();
+    const cpuAtEcho = cpuMs(pid);
     await pty.waitForText(`${MANY} idle`, from, 60_000);
     const idle = nowUs();
     await pty.settle(pid, 300, 10_000);
+    const cpuAtIdle = cpuMs(pid);
     await pty.stop(pid);
+    // utime+stime from /proc: what the process really used, whatever else the machine was running.
+    console.log(
+      `agent CPU: Enter → the third key's echo ${(cpuAtEcho - cpuAtEnter).toFixed(0)} ms; Enter → ten idle and settled ${(cpuAtIdle - cpuAtEnter).toFixed(0)} ms`,
+    );
+    if (cpuOnly) {
+      console.log(
+        `Enter → ten running ${((streaming - enter) / 1000).toFixed(0)} ms; three keys then echoed in ${echoes.map((e) => e.toFixed(0)).join(", ")} ms`,
+      );
+      return;
+    }
     const file = readdirSync(dir).find((name) => name.endsWith(".cpuprofile"));
     if (!file) throw new Error("no profile was written");
     if (process.argv[2]) copyFileSync(path.join(dir, file), process.argv[2]);
