@@ -3,7 +3,7 @@
  * then the live area, a dialog when one is open, the queue, the composer and the footer. It renders the
  * transcript store and sends commands to the session; the engine does the rest.
  */
-import { Box, Static, Text, useStdout } from "ink";
+import { Box, Text, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { permissionModeLabel } from "../../core/permission-summary.js";
 import { slashCommands } from "../../core/slash-commands/registry.js";
@@ -14,18 +14,17 @@ import { QueuedPrompts } from "../components/composer/queued-prompts.js";
 import { FitBox } from "../components/fit-box.js";
 import { Footer } from "../components/footer.js";
 import { GoalLine } from "../components/goal-line.js";
-import { HistoryItem } from "../components/history-item.js";
 import { InteractionDialog } from "../components/interaction-dialog.js";
 import { PermissionDialog } from "../components/permission-dialog.js";
 import { TodoPanel } from "../components/todo-panel.js";
 import type { SessionHost } from "../session-host.js";
 import type { TranscriptStore } from "../state/transcript-store.js";
-import type { TranscriptItem } from "../state/transcript-types.js";
 import { osc52 } from "../terminal/clipboard.js";
 import { useInputBus } from "../terminal/input-context.js";
 import type { Theme } from "../theme.js";
 import { AppDialog } from "./app-dialog.js";
 import { LiveArea } from "./live-area.js";
+import { TranscriptStatic, type StaticEntry } from "./transcript-static.js";
 import { useAppKeys } from "./use-app-keys.js";
 import { useSubmit, type DialogName } from "./use-submit.js";
 import { useTodos } from "./use-todos.js";
@@ -45,8 +44,6 @@ export interface AppProps {
   /** Called once, when every component (the composer too) is listening for keys. */
   onMounted?(): void;
 }
-
-type StaticEntry = { kind: "header"; id: string } | TranscriptItem;
 
 export function App(props: AppProps) {
   const { host, store, theme } = props;
@@ -132,24 +129,16 @@ export function App(props: AppProps) {
 
   return (
     <Box flexDirection="column">
-      <Static key={props.refreshKey} items={entries}>
-        {(entry) =>
-          entry.kind === "header" ? (
-            <Box key="header" flexDirection="column" marginBottom={1}>
-              <Text color={theme.accent} bold>
-                agent {props.version}
-              </Text>
-              <Text color={theme.muted}>
-                {state.model} · {host.cwd} · ? for help, / for commands
-              </Text>
-            </Box>
-          ) : (
-            <Box key={entry.id} marginBottom={entry.kind === "reasoning" ? 0 : 1}>
-              <HistoryItem item={entry} width={width} theme={theme} showReasoning={showReasoning} />
-            </Box>
-          )
-        }
-      </Static>
+      <TranscriptStatic
+        key={props.refreshKey}
+        entries={entries}
+        width={width}
+        theme={theme}
+        showReasoning={showReasoning}
+        version={props.version}
+        model={state.model}
+        cwd={host.cwd}
+      />
       {state.preview !== undefined && <Text>{state.preview}</Text>}
       {/* A permission question takes the room: the tool that asks is not running yet. */}
       {!asking && <LiveArea state={state} theme={theme} width={width} maxLines={room} showReasoning={showReasoning} />}

@@ -105,7 +105,32 @@ function reduceAgentActivity(state: TranscriptState, event: SessionEvent): Trans
 }
 const agentOf = (event: SessionEvent): { agentId?: string } => (event.agentId ? { agentId: event.agentId } : {});
 
+/** A subagent's events that show: its questions for a person, and what reduceAgentActivity counts. */
+const SHOWN_AGENT_EVENTS = new Set<string>([
+  "permission.requested",
+  "permission.completed",
+  "exit_plan_mode.requested",
+  "exit_plan_mode.completed",
+  "elicitation.requested",
+  "elicitation.completed",
+  "user_input.requested",
+  "user_input.completed",
+  "tool.execution_start",
+  "assistant.turn_start",
+  "assistant.usage",
+]);
+
+/**
+ * Whether an event can change the transcript at all. A subagent's streamed text and most of its other events
+ * cannot (they show only as its activity): ten agents streaming send thousands, which the store then
+ * neither queues nor copies.
+ */
+export function changesTranscript(event: SessionEvent): boolean {
+  return !event.agentId || SHOWN_AGENT_EVENTS.has(event.type);
+}
+
 export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now: number): TranscriptState {
+  if (!changesTranscript(raw)) return state;
   // Model and tool text must never drive the terminal: every string is neutralised before it is shown.
   const event = neutraliseDeep(raw);
   switch (event.type) {

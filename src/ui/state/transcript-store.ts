@@ -1,10 +1,11 @@
 /**
  * Holds the transcript outside React, so the view can be remounted (after a resize) without losing it.
  * Engine events are batched: a burst of deltas becomes one state change per frame, and with no events
- * there is no timer at all (an idle agent uses no CPU).
+ * there is no timer at all (an idle agent uses no CPU). A subagent's streamed text never changes the view, so it
+ * starts no timer either.
  */
 import type { SessionEvent } from "../../protocol/events/index.js";
-import { reduceTranscript } from "./reduce-transcript.js";
+import { changesTranscript, reduceTranscript } from "./reduce-transcript.js";
 import type { TranscriptItem, TranscriptState } from "./transcript-types.js";
 
 const FRAME_MS = 16;
@@ -29,8 +30,9 @@ export class TranscriptStore {
     return () => this.listeners.delete(listener);
   };
 
-  /** Queues an engine event; applied with the others of the same frame. */
+  /** Queues an engine event; applied with the others of the same frame. One that cannot change anything is dropped. */
   readonly push = (event: SessionEvent): void => {
+    if (!changesTranscript(event)) return;
     this.pending.push(event);
     this.timer ??= setTimeout(() => this.flush(), FRAME_MS);
   };

@@ -1,0 +1,32 @@
+/**
+ * bench/tui-agents.ts alone: `node scripts/build.mjs && npx tsx bench/tui-agents-run.ts`. Env:
+ * BENCH_TUI_CPU_RUNS (default 5), BENCH_TUI_KEYS (default 30), BENCH_AGENT (another build's bin/agent.js, to
+ * compare two builds in the same machine state). Prints the rows (with their data) as JSON.
+ */
+import { fileURLToPath } from "node:url";
+import { createWorkspace } from "./scenario.js";
+import { benchBackgroundAgents } from "./tui-agents.js";
+
+const envInt = (name: string, fallback: number) => {
+  const value = Number(process.env[name]);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+};
+
+const ws = createWorkspace();
+try {
+  const rows = await benchBackgroundAgents({
+    agent: process.env["BENCH_AGENT"] ?? fileURLToPath(new URL("../bin/agent.js", import.meta.url)),
+    cwd: ws.cwd,
+    root: ws.root,
+    env: (extra) => {
+      const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+      delete env["NODE_OPTIONS"];
+      return env;
+    },
+    cpuRuns: envInt("BENCH_TUI_CPU_RUNS", 5),
+    keys: envInt("BENCH_TUI_KEYS", 30),
+  });
+  console.log(JSON.stringify(rows, null, 1));
+} finally {
+  ws.cleanup();
+}

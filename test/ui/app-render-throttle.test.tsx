@@ -1,0 +1,122 @@
+/**
+ * How often the whole app is painted when many store updates arrive (ten background agents starting and
+ * streaming): through Ink's frame throttle (30 fps, as run-tui.tsx asks), not once per update. Ink paints at
+ * once, outside its throttle, whenever its <Static> box is committed with new props; an app that re-rendered
+ * <Static> on every store update got an immediate full repaint for each one.
+ *
+ * Rendered with Ink's own render() to a fake terminal (ink-testing-library renders in debug mode, which has
+ * no throttle at all).
+ */
+import { PassThrough, Writable } from "node:stream";
+import { render } from "ink";
+import stripAnsi from "strip-ansi";
+import { afterEach, describe, expect, it } from "vitest";
+import type { SessionEvent } from "../../src/protocol/events/index.js";
+import { MemoryPromptHistory } from "../../src/session/prompt-history.js";
+import { App } from "../../src/ui/app/app.js";
+import type { SessionHost } from "../../src/ui/session-host.js";
+import { TranscriptStore } from "../../src/ui/state/transcript-store.js";
+import { initialTranscript } from "../../src/ui/state/transcript-types.js";
+import { InputBus } from "../../src/ui/terminal/input-bus.js";
+import { InputContext } from "../../src/ui/terminal/input-context.js";
+import { plainTheme } from "../../src/ui/theme.js";
+
+// As the real command loads the TUI (cli/interactive.ts): Ink must not take this run for CI and hold its frames.
+process.env.CI = "0";
+
+class FakeTerminal extends Writable {
+  text = "";
+  isTTY = true;
+  columns = 100;
+  rows = 40;
+  private waiters: { wanted: string; resolve(): void }[] = [];
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
+    this.text += stripAnsi(chunk.toString("utf8"));
+    this.waiters = this.waiters.filter((waiter) => (this.text.includes(waiter.wanted) ? (waiter.resolve(), false) : true));
+    done();
+  }
+  waitFor(wanted: string): Promise<void> {
+    return this.text.includes(wanted) ? Promise.resolve() : new Promise((resolve) => this.waiters.push({ wanted, resolve }));
+  }
+}
+
+let counter = 0;
+const event = (type: string, data: Record<string, unknown>, agentId?: string): SessionEvent =>
+  ({ id: `e${++counter}`, timestamp: new Date(0).toISOString(), parentId: null, type, data, ...(agentId ? { agentId } : {}) }) as unknown as SessionEvent;
+
+const host = {
+  ready: false,
+  get session(): never {
+    throw new Error("not open");
+  },
+  history: [],
+  instructionFiles: [],
+  cwd: "/work",
+  startNew: async () => undefined,
+  switchTo: async () => undefined,
+  listSessions: async () => [],
+  onSwitch: () => () => undefined,
+  listFiles: async () => [],
+} satisfies SessionHost & { listFiles(query: string): Promise<string[]> };
+
+const nextMacrotask = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+let cleanup: (() => void) | undefined;
+afterEach(() => {
+  cleanup?.();
+  cleanup = undefined;
+});
+
+describe("painting the app while many updates arrive", () => {
+  it("paints a burst of store updates through Ink's throttle, not once per update", async () => {
+    const store = new TranscriptStore(initialTranscript({ mode: "interactive", model: "m" }));
+    const stdout = new FakeTerminal();
+    const stdin = new PassThrough() as unknown as NodeJS.ReadStream;
+    let paints = 0;
+    const instance = render(
+      <InputContext.Provider value={new InputBus()}>
+        <App
+          host={host}
+          store={store}
+          theme={plainTheme}
+          history={new MemoryPromptHistory()}
+          listFiles={async () => []}
+          version="test"
+          exit={() => undefined}
+          refreshKey={0}
+          requestReprint={() => undefined}
+        />
+      </InputContext.Provider>,
+      { stdout: stdout as unknown as NodeJS.WriteStream, stdin, exitOnCtrlC: false, patchConsole: false, maxFps: 30, onRender: () => paints++ },
+    );
+    cleanup = () => instance.unmount();
+    store.push(
+      event("subagent.started", {
+        toolCallId: "call_1",
+        agentName: "explore",
+        agentDisplayName: "Explore",
+        agentDescription: "streams",
+        executionMode: "background",
+      }),
+    );
+    store.flush();
+    await stdout.waitFor("Background · 1 running");
+
+    // Each update is committed on its own (as events of different frames are), one macrotask apart.
+    const updates = 12;
+    paints = 0;
+    const started = performance.now();
+    for (let index = 1; index <= updates; index++) {
+      store.push(event("assistant.usage", { model: "m", inputTokens: 0, outputTokens: index, parentToolCallId: "call_1" }, "explore-1"));
+      store.flush();
+      await nextMacrotask();
+    }
+    const elapsed = performance.now() - started;
+    const total = (updates * (updates + 1)) / 2;
+    await stdout.waitFor(`${total} tokens`);
+
+    // A leading paint, one per 33 ms frame meanwhile, and the trailing one; never one per update.
+    expect(paints).toBeLessThan(updates);
+    expect(paints).toBeLessThanOrEqual(2 + Math.ceil(elapsed / 33));
+  });
+});
