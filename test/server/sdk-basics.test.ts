@@ -2,31 +2,19 @@
  * The real Copilot SDK drives the real bin/agent.js (npm run build first): start-up and handshake, a BYOK
  * session, streaming, permissions, a client tool, an MCP server from the session config, abort.
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { approveAll, defineTool, type PermissionRequest } from "@github/copilot-sdk";
-import { httpError, startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
-import { nextEvent, recordEvents, scriptedProvider, sdkWorld, type SdkWorld } from "../support/sdk-client.js";
+import { httpError, text, toolCall } from "../support/scripted-server.js";
+import { nextEvent, recordEvents, scriptedProvider, useSdkWorld } from "../support/sdk-client.js";
 
-let server: ScriptedServer;
-let world: SdkWorld;
-
-beforeEach(async () => {
-  server = await startScriptedServer();
-  // An endpoint in the environment that would fail: each session's BYOK provider must win over it.
-  world = sdkWorld({ OPENAI_BASE_URL: "http://127.0.0.1:9/v1", OPENAI_API_KEY: "env-key", AGENT_MODEL: "env-model" });
-  mkdirSync(world.cwd, { recursive: true });
-});
-
-afterEach(async () => {
-  world.cleanup();
-  await server.close();
-});
+// An endpoint in the environment that would fail: each session's BYOK provider must win over it.
+const sdk = useSdkWorld({ OPENAI_BASE_URL: "http://127.0.0.1:9/v1", OPENAI_API_KEY: "env-key", AGENT_MODEL: "env-model" });
 
 describe("the SDK server", () => {
   it("starts, answers the handshake with protocol 3, and stops cleanly", async () => {
-    const client = world.client();
+    const client = sdk.world.client();
     await client.start();
     expect(await client.getStatus()).toMatchObject({ protocolVersion: 3 });
     expect((await client.ping("hi")).message).toBe("pong: hi");
@@ -36,11 +24,11 @@ describe("the SDK server", () => {
   });
 
   it("runs a BYOK session: streamed deltas, the final message, session.idle, the log on disk", async () => {
-    server.enqueue(text("Hello from the scripted model.", { chunkSize: 5, chunkDelayMs: 5 }));
-    const client = world.client();
+    sdk.server.enqueue(text("Hello from the scripted model.", { chunkSize: 5, chunkDelayMs: 5 }));
+    const client = sdk.world.client();
     const session = await client.createSession({
       model: "scripted-model",
-      provider: scriptedProvider(server.baseUrl),
+      provider: scriptedProvider(sdk.server.baseUrl),
       streaming: true,
       onPermissionRequest: approveAll,
     });
@@ -52,20 +40,20 @@ describe("the SDK server", () => {
     expect(deltas.join("")).toBe("Hello from the scripted model.");
     expect(events.at(-1)?.type).toBe("session.idle");
     // The endpoint, key and model came from the session, not from the environment.
-    expect(server.completionRequests[0]?.headers.authorization).toBe("Bearer test-key");
-    expect(server.completionRequests[0]?.body.model).toBe("scripted-model");
+    expect(sdk.server.completionRequests[0]?.headers.authorization).toBe("Bearer test-key");
+    expect(sdk.server.completionRequests[0]?.body.model).toBe("scripted-model");
     const stored = (await session.getEvents()).map((event) => event.type);
     expect(stored).toEqual(expect.arrayContaining(["session.start", "user.message", "assistant.message"]));
     expect(stored).not.toContain("assistant.message_delta");
-    const log = readFileSync(path.join(world.home, "session-state", session.sessionId, "events.jsonl"), "utf8");
+    const log = readFileSync(path.join(sdk.world.home, "session-state", session.sessionId, "events.jsonl"), "utf8");
     expect(log).toContain("Hello from the scripted model.");
     expect(await client.stop()).toEqual([]);
   });
 
   it("sends no deltas to a client that did not ask for streaming", async () => {
-    server.enqueue(text("Plain answer.", { chunkSize: 3 }));
-    const client = world.client();
-    const session = await client.createSession({ provider: scriptedProvider(server.baseUrl), model: "scripted-model", onPermissionRequest: approveAll });
+    sdk.server.enqueue(text("Plain answer.", { chunkSize: 3 }));
+    const client = sdk.world.client();
+    const session = await client.createSession({ provider: scriptedProvider(sdk.server.baseUrl), model: "scripted-model", onPermissionRequest: approveAll });
     const events = recordEvents(session);
     expect((await session.sendAndWait({ prompt: "hi" }))?.data.content).toBe("Plain answer.");
     expect(events.some((event) => event.type === "assistant.message_delta")).toBe(false);
@@ -73,14 +61,14 @@ describe("the SDK server", () => {
   });
 
   it("asks the client's permission handler: approved runs the command, denied does not", async () => {
-    const marker = path.join(world.cwd, "marker.txt");
-    server.enqueue(toolCall("bash", { command: `touch ${marker}`, description: "make a marker" }), text("Made it."));
-    server.enqueue(toolCall("bash", { command: `rm ${marker}`, description: "remove the marker" }), text("Could not."));
+    const marker = path.join(sdk.world.cwd, "marker.txt");
+    sdk.server.enqueue(toolCall("bash", { command: `touch ${marker}`, description: "make a marker" }), text("Made it."));
+    sdk.server.enqueue(toolCall("bash", { command: `rm ${marker}`, description: "remove the marker" }), text("Could not."));
     const asked: PermissionRequest[] = [];
     let allow = true;
-    const client = world.client();
+    const client = sdk.world.client();
     const session = await client.createSession({
-      provider: scriptedProvider(server.baseUrl),
+      provider: scriptedProvider(sdk.server.baseUrl),
       model: "scripted-model",
       onPermissionRequest: (request) => {
         asked.push(request);
@@ -96,12 +84,12 @@ describe("the SDK server", () => {
     expect((await completed).data.success).toBe(false);
     expect(readFileSync(marker, "utf8")).toBe("");
     // What the model was told carries the client's feedback.
-    expect(JSON.stringify(server.completionRequests.at(-1)?.body)).toContain("not today");
+    expect(JSON.stringify(sdk.server.completionRequests.at(-1)?.body)).toContain("not today");
     await client.stop();
   });
 
   it("runs a client-defined tool in the client and gives its result to the model", async () => {
-    server.enqueue(toolCall("lookup_weather", { city: "Oslo" }), text("It is sunny."));
+    sdk.server.enqueue(toolCall("lookup_weather", { city: "Oslo" }), text("It is sunny."));
     const calls: unknown[] = [];
     const weather = defineTool("lookup_weather", {
       description: "Looks up the weather",
@@ -111,9 +99,9 @@ describe("the SDK server", () => {
         return `Sunny in ${args.city}, 21°C`;
       },
     });
-    const client = world.client();
+    const client = sdk.world.client();
     const session = await client.createSession({
-      provider: scriptedProvider(server.baseUrl),
+      provider: scriptedProvider(sdk.server.baseUrl),
       model: "scripted-model",
       tools: [weather],
       onPermissionRequest: approveAll,
@@ -121,17 +109,17 @@ describe("the SDK server", () => {
     const answer = await session.sendAndWait({ prompt: "weather in Oslo?" });
     expect(answer?.data.content).toBe("It is sunny.");
     expect(calls).toEqual([{ city: "Oslo" }]);
-    const offered = JSON.stringify(server.completionRequests[0]?.body);
+    const offered = JSON.stringify(sdk.server.completionRequests[0]?.body);
     expect(offered).toContain("lookup_weather");
-    expect(JSON.stringify(server.completionRequests[1]?.body)).toContain("Sunny in Oslo, 21°C");
+    expect(JSON.stringify(sdk.server.completionRequests[1]?.body)).toContain("Sunny in Oslo, 21°C");
     await client.stop();
   });
 
   it("starts an MCP server given in the session config and calls its tool", async () => {
-    server.enqueue(toolCall("mini-echo_text", { text: "ping" }), text("Echoed."));
-    const client = world.client();
+    sdk.server.enqueue(toolCall("mini-echo_text", { text: "ping" }), text("Echoed."));
+    const client = sdk.world.client();
     const session = await client.createSession({
-      provider: scriptedProvider(server.baseUrl),
+      provider: scriptedProvider(sdk.server.baseUrl),
       model: "scripted-model",
       onPermissionRequest: approveAll,
       mcpServers: {
@@ -145,23 +133,23 @@ describe("the SDK server", () => {
       },
     });
     await session.sendAndWait({ prompt: "echo ping" }, 30_000);
-    expect(JSON.stringify(server.completionRequests[1]?.body)).toContain("echo: ping");
+    expect(JSON.stringify(sdk.server.completionRequests[1]?.body)).toContain("echo: ping");
     await client.stop();
   });
 
   it("reports the endpoint's failure as session.error, so sendAndWait rejects with it", async () => {
-    server.enqueue(httpError(401));
-    const client = world.client();
-    const session = await client.createSession({ provider: scriptedProvider(server.baseUrl), model: "scripted-model", onPermissionRequest: approveAll });
+    sdk.server.enqueue(httpError(401));
+    const client = sdk.world.client();
+    const session = await client.createSession({ provider: scriptedProvider(sdk.server.baseUrl), model: "scripted-model", onPermissionRequest: approveAll });
     await expect(session.sendAndWait({ prompt: "hi" })).rejects.toThrow(/401|auth/i);
     await client.stop();
   });
 
   it("aborts a slow stream, then answers the next prompt", async () => {
-    server.enqueue({ kind: "stream", text: "x".repeat(400), chunkSize: 4, chunkDelayMs: 20 }, text("Fresh answer."));
-    const client = world.client();
+    sdk.server.enqueue({ kind: "stream", text: "x".repeat(400), chunkSize: 4, chunkDelayMs: 20 }, text("Fresh answer."));
+    const client = sdk.world.client();
     const session = await client.createSession({
-      provider: scriptedProvider(server.baseUrl),
+      provider: scriptedProvider(sdk.server.baseUrl),
       model: "scripted-model",
       streaming: true,
       onPermissionRequest: approveAll,

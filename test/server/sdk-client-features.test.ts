@@ -4,33 +4,21 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { approveAll } from "@github/copilot-sdk";
-import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
-import { scriptedProvider, sdkWorld, type SdkWorld } from "../support/sdk-client.js";
+import { text, toolCall } from "../support/scripted-server.js";
+import { scriptedProvider, sdkWorld, useSdkWorld } from "../support/sdk-client.js";
 
-let server: ScriptedServer;
-let world: SdkWorld;
-
-beforeEach(async () => {
-  server = await startScriptedServer();
-  world = sdkWorld();
-  mkdirSync(world.cwd, { recursive: true });
-});
-
-afterEach(async () => {
-  world.cleanup();
-  await server.close();
-});
+const sdk = useSdkWorld();
 
 describe("SDK client features", () => {
   it("runs the client's hooks: a prompt's added context, a tool call denied before it runs", async () => {
-    const marker = path.join(world.cwd, "hooked.txt");
-    server.enqueue(toolCall("bash", { command: `touch ${marker}`, description: "marker" }), text("Understood."));
+    const marker = path.join(sdk.world.cwd, "hooked.txt");
+    sdk.server.enqueue(toolCall("bash", { command: `touch ${marker}`, description: "marker" }), text("Understood."));
     const seen: string[] = [];
-    const client = world.client();
+    const client = sdk.world.client();
     const session = await client.createSession({
-      provider: scriptedProvider(server.baseUrl),
+      provider: scriptedProvider(sdk.server.baseUrl),
       model: "scripted-model",
       onPermissionRequest: approveAll,
       hooks: {
@@ -50,16 +38,16 @@ describe("SDK client features", () => {
     expect(seen).toContain("prompt: make a marker");
     expect(seen.find((line) => line.startsWith("tool: bash"))).toContain(marker);
     expect(existsSync(marker)).toBe(false);
-    expect(JSON.stringify(server.completionRequests[0]?.body.messages)).toContain("The application says: be brief.");
-    expect(JSON.stringify(server.completionRequests[1]?.body.messages)).toContain("no shell from this app");
+    expect(JSON.stringify(sdk.server.completionRequests[0]?.body.messages)).toContain("The application says: be brief.");
+    expect(JSON.stringify(sdk.server.completionRequests[1]?.body.messages)).toContain("no shell from this app");
     await client.stop();
   });
 
   it("offers the client's custom agents to the model and runs the session as the chosen one, with its system message", async () => {
-    server.enqueue(text("Arr."));
-    const client = world.client();
+    sdk.server.enqueue(text("Arr."));
+    const client = sdk.world.client();
     const session = await client.createSession({
-      provider: scriptedProvider(server.baseUrl),
+      provider: scriptedProvider(sdk.server.baseUrl),
       model: "scripted-model",
       onPermissionRequest: approveAll,
       systemMessage: { mode: "append", content: "Always answer in one word." },
@@ -67,18 +55,18 @@ describe("SDK client features", () => {
       agent: "pirate",
     });
     expect((await session.sendAndWait({ prompt: "hello" }))?.data.content).toBe("Arr.");
-    const system = JSON.stringify(server.completionRequests[0]?.body.messages[0]);
+    const system = JSON.stringify(sdk.server.completionRequests[0]?.body.messages[0]);
     expect(system).toContain("You are a pirate. Say arr.");
     expect(system).toContain("Always answer in one word.");
     await client.stop();
   });
 
   it("asks the client to review a plan (exitPlanMode.request) and leaves plan mode as it chose", async () => {
-    server.enqueue(toolCall("exit_plan_mode", { summary: "- add a cache", recommendedAction: "interactive" }), text("Implementing it now."));
+    sdk.server.enqueue(toolCall("exit_plan_mode", { summary: "- add a cache", recommendedAction: "interactive" }), text("Implementing it now."));
     const reviews: string[] = [];
-    const client = world.client();
+    const client = sdk.world.client();
     const session = await client.createSession({
-      provider: scriptedProvider(server.baseUrl),
+      provider: scriptedProvider(sdk.server.baseUrl),
       model: "scripted-model",
       onPermissionRequest: approveAll,
       onExitPlanModeRequest: (request) => {
@@ -94,16 +82,16 @@ describe("SDK client features", () => {
 
   it("puts ask_user's form to the client's elicitation handler", async () => {
     const form = { type: "object", properties: { colour: { type: "string", enum: ["red", "blue"] } }, required: ["colour"] };
-    server.enqueue(toolCall("ask_user", { message: "Which colour?", requestedSchema: form }), text("Blue, then."));
-    const client = world.client();
+    sdk.server.enqueue(toolCall("ask_user", { message: "Which colour?", requestedSchema: form }), text("Blue, then."));
+    const client = sdk.world.client();
     const session = await client.createSession({
-      provider: scriptedProvider(server.baseUrl),
+      provider: scriptedProvider(sdk.server.baseUrl),
       model: "scripted-model",
       onPermissionRequest: approveAll,
       onElicitationRequest: (request) => ({ action: "accept", content: { colour: request.message.includes("colour") ? "blue" : "red" } }),
     });
     expect((await session.sendAndWait({ prompt: "ask me" }))?.data.content).toBe("Blue, then.");
-    expect(JSON.stringify(server.completionRequests[1]?.body.messages)).toContain("blue");
+    expect(JSON.stringify(sdk.server.completionRequests[1]?.body.messages)).toContain("blue");
     await client.stop();
   });
 
@@ -112,24 +100,24 @@ describe("SDK client features", () => {
     onTestFinished(() => lapsing.cleanup());
     mkdirSync(lapsing.cwd, { recursive: true });
     const marker = path.join(lapsing.cwd, "lapsed.txt");
-    server.enqueue(toolCall("bash", { command: `touch ${marker}`, description: "marker" }), text("Gave up."));
+    sdk.server.enqueue(toolCall("bash", { command: `touch ${marker}`, description: "marker" }), text("Gave up."));
     const client = lapsing.client();
     const session = await client.createSession({
-      provider: scriptedProvider(server.baseUrl),
+      provider: scriptedProvider(sdk.server.baseUrl),
       model: "scripted-model",
       // A handler that never decides.
       onPermissionRequest: () => new Promise<never>(() => undefined),
     });
     expect((await session.sendAndWait({ prompt: "touch it" }, 20_000))?.data.content).toBe("Gave up.");
     expect(existsSync(marker)).toBe(false);
-    expect(JSON.stringify(server.completionRequests[1]?.body.messages)).toContain("did not answer the permission request in time");
+    expect(JSON.stringify(sdk.server.completionRequests[1]?.body.messages)).toContain("did not answer the permission request in time");
     await client.forceStop();
   });
 
   it("switches the model and the mode, and records the client's log message, on the client's request", async () => {
-    server.enqueue(text("first"), text("second"));
-    const client = world.client();
-    const session = await client.createSession({ provider: scriptedProvider(server.baseUrl), model: "scripted-model", onPermissionRequest: approveAll });
+    sdk.server.enqueue(text("first"), text("second"));
+    const client = sdk.world.client();
+    const session = await client.createSession({ provider: scriptedProvider(sdk.server.baseUrl), model: "scripted-model", onPermissionRequest: approveAll });
     await session.sendAndWait({ prompt: "one" });
     await session.setModel("other-model");
     expect(await session.rpc.model.getCurrent()).toMatchObject({ modelId: "other-model" });
@@ -137,7 +125,7 @@ describe("SDK client features", () => {
     await session.rpc.mode.set({ mode: "plan" });
     expect(await session.rpc.mode.get()).toBe("plan");
     await session.sendAndWait({ prompt: "two" });
-    expect(server.completionRequests[1]?.body.model).toBe("other-model");
+    expect(sdk.server.completionRequests[1]?.body.model).toBe("other-model");
     await session.log("noted by the application", { level: "warning" });
     const events = await session.getEvents();
     expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(["session.model_change", "session.mode_changed"]));
@@ -146,7 +134,7 @@ describe("SDK client features", () => {
   });
 
   it("refuses a session whose provider it cannot speak to, and one with no endpoint at all", async () => {
-    const client = world.client();
+    const client = sdk.world.client();
     await expect(
       client.createSession({ provider: { type: "anthropic", baseUrl: "http://127.0.0.1:9" }, model: "m", onPermissionRequest: approveAll }),
     ).rejects.toThrow(/not supported/);

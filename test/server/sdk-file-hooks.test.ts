@@ -5,41 +5,32 @@
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { approveAll } from "@github/copilot-sdk";
-import { startScriptedServer, text, type ScriptedServer } from "../support/scripted-server.js";
-import { scriptedProvider, sdkWorld, type SdkWorld } from "../support/sdk-client.js";
+import { text } from "../support/scripted-server.js";
+import { scriptedProvider, useSdkWorld } from "../support/sdk-client.js";
 
-let server: ScriptedServer;
-let world: SdkWorld;
-
-beforeEach(async () => {
-  server = await startScriptedServer();
-  world = sdkWorld();
+const sdk = useSdkWorld();
+beforeEach(() => {
   // A repository (its root marked by .git) whose hook file touches a marker when a prompt is submitted.
-  mkdirSync(path.join(world.cwd, ".git"), { recursive: true });
-  mkdirSync(path.join(world.cwd, ".github", "hooks"), { recursive: true });
-  writeFileSync(path.join(world.cwd, ".github", "hooks", "repo.json"), hooksTouching("repo-hook-ran"));
-  mkdirSync(path.join(world.home, "hooks"), { recursive: true });
-  writeFileSync(path.join(world.home, "hooks", "user.json"), hooksTouching("user-hook-ran"));
-});
-
-afterEach(async () => {
-  world.cleanup();
-  await server.close();
+  mkdirSync(path.join(sdk.world.cwd, ".git"), { recursive: true });
+  mkdirSync(path.join(sdk.world.cwd, ".github", "hooks"), { recursive: true });
+  writeFileSync(path.join(sdk.world.cwd, ".github", "hooks", "repo.json"), hooksTouching("repo-hook-ran"));
+  mkdirSync(path.join(sdk.world.home, "hooks"), { recursive: true });
+  writeFileSync(path.join(sdk.world.home, "hooks", "user.json"), hooksTouching("user-hook-ran"));
 });
 
 const hooksTouching = (marker: string) => JSON.stringify({ version: 1, hooks: { userPromptSubmitted: [{ type: "command", bash: `touch ${marker}` }] } });
-const ran = (marker: string) => existsSync(path.join(world.cwd, marker));
+const ran = (marker: string) => existsSync(path.join(sdk.world.cwd, marker));
 
 describe("hook files for SDK sessions", () => {
   it("runs the user's hook files and, in a trusted folder only, the repository's, beside the client's hooks", async () => {
-    server.enqueue(text("one"), text("two"), text("three"));
-    const client = world.client();
+    sdk.server.enqueue(text("one"), text("two"), text("three"));
+    const client = sdk.world.client();
     const prompts: string[] = [];
     const open = (extra: { enableFileHooks?: boolean } = {}) =>
       client.createSession({
-        provider: scriptedProvider(server.baseUrl),
+        provider: scriptedProvider(sdk.server.baseUrl),
         model: "scripted-model",
         onPermissionRequest: approveAll,
         hooks: { onUserPromptSubmitted: (input) => void prompts.push(input.prompt) },
@@ -52,16 +43,16 @@ describe("hook files for SDK sessions", () => {
     expect(ran("repo-hook-ran")).toBe(false);
     expect(prompts).toEqual(["first"]);
     const warnings = (await untrusted.getEvents()).filter((event) => event.type === "session.warning");
-    expect(warnings.map((event) => (event.data as { message: string }).message).join("\n")).toContain(`add "${world.cwd}" to "trustedFolders"`);
+    expect(warnings.map((event) => (event.data as { message: string }).message).join("\n")).toContain(`add "${sdk.world.cwd}" to "trustedFolders"`);
 
-    writeFileSync(path.join(world.home, "config.json"), JSON.stringify({ trustedFolders: [world.cwd] }));
+    writeFileSync(path.join(sdk.world.home, "config.json"), JSON.stringify({ trustedFolders: [sdk.world.cwd] }));
     const trusted = await open();
     await trusted.sendAndWait({ prompt: "second" });
     expect(ran("repo-hook-ran")).toBe(true);
     expect(prompts).toEqual(["first", "second"]);
 
     // The SDK's "empty" mode sends enableFileHooks: false: no hook file runs, the client's hooks still do.
-    for (const marker of ["user-hook-ran", "repo-hook-ran"]) rmSync(path.join(world.cwd, marker));
+    for (const marker of ["user-hook-ran", "repo-hook-ran"]) rmSync(path.join(sdk.world.cwd, marker));
     const isolated = await open({ enableFileHooks: false });
     await isolated.sendAndWait({ prompt: "third" });
     expect(ran("user-hook-ran")).toBe(false);

@@ -3,32 +3,19 @@
  * event (the SDK's suppressResumeEvent, disableResume on the wire), through the real Copilot SDK and the
  * real bin/agent.js.
  */
-import { mkdirSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { approveAll, type SessionLifecycleEvent } from "@github/copilot-sdk";
-import { startScriptedServer, text, type ScriptedServer } from "../support/scripted-server.js";
-import { scriptedProvider, sdkWorld, type SdkWorld } from "../support/sdk-client.js";
+import { text } from "../support/scripted-server.js";
+import { useSdkWorld } from "../support/sdk-client.js";
 
-let server: ScriptedServer;
-let world: SdkWorld;
+const sdk = useSdkWorld();
 
-beforeEach(async () => {
-  server = await startScriptedServer();
-  world = sdkWorld();
-  mkdirSync(world.cwd, { recursive: true });
-});
-
-afterEach(async () => {
-  world.cleanup();
-  await server.close();
-});
-
-const provider = () => scriptedProvider(server.baseUrl);
+const provider = () => sdk.provider();
 
 describe("SDK session lifecycle", () => {
   it("tells the client a session was created, changed and deleted", async () => {
-    server.enqueue(text("Hello back."));
-    const client = world.client();
+    sdk.server.enqueue(text("Hello back."));
+    const client = sdk.world.client();
     const heard: SessionLifecycleEvent[] = [];
     client.onLifecycle((event) => void heard.push(event));
     const session = await client.createSession({ provider: provider(), model: "scripted-model", onPermissionRequest: approveAll });
@@ -49,13 +36,13 @@ describe("SDK session lifecycle", () => {
   });
 
   it("resumes without a session.resume event when the client asks (suppressResumeEvent)", async () => {
-    server.enqueue(text("First."), text("Second."));
-    const first = world.client();
+    sdk.server.enqueue(text("First."), text("Second."));
+    const first = sdk.world.client();
     const created = await first.createSession({ provider: provider(), model: "scripted-model", onPermissionRequest: approveAll });
     await created.sendAndWait({ prompt: "one" });
     await first.stop();
 
-    const second = world.client();
+    const second = sdk.world.client();
     const resumed = await second.resumeSession(created.sessionId, {
       provider: provider(),
       model: "scripted-model",

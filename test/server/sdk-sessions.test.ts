@@ -7,34 +7,26 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { CopilotClient, RuntimeConnection, approveAll } from "@github/copilot-sdk";
 import { createMessageConnection, SocketMessageReader, SocketMessageWriter, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node.js";
 import { AGENT_BIN, runAgent } from "../support/run-agent.js";
-import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
-import { nextEvent, scriptedProvider, sdkWorld, type SdkWorld } from "../support/sdk-client.js";
+import { startScriptedServer, text, toolCall } from "../support/scripted-server.js";
+import { nextEvent, scriptedProvider, useSdkWorld } from "../support/sdk-client.js";
 
-let server: ScriptedServer;
-let world: SdkWorld;
 const children: ChildProcess[] = [];
 
-beforeEach(async () => {
-  server = await startScriptedServer();
-  world = sdkWorld();
-  mkdirSync(world.cwd, { recursive: true });
-});
+const sdk = useSdkWorld();
 
-afterEach(async () => {
+afterEach(() => {
   for (const child of children.splice(0)) child.kill("SIGKILL");
-  world.cleanup();
-  await server.close();
 });
 
 /** `agent --headless --port 0` on its own, as a long-running server; resolves with its port. */
 async function startTcpServer(token: string): Promise<{ port: number; child: ChildProcess }> {
   const child = spawn(process.execPath, [AGENT_BIN, "--headless", "--no-auto-update", "--port", "0"], {
-    cwd: world.cwd,
-    env: { ...world.env, COPILOT_CONNECTION_TOKEN: token },
+    cwd: sdk.world.cwd,
+    env: { ...sdk.world.env, COPILOT_CONNECTION_TOKEN: token },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);
@@ -50,20 +42,20 @@ async function startTcpServer(token: string): Promise<{ port: number; child: Chi
   return { port, child };
 }
 
-const provider = () => scriptedProvider(server.baseUrl);
+const provider = () => sdk.provider();
 
 describe("SDK sessions", () => {
   it("resumes a session in a new client process, with its history", async () => {
-    server.enqueue(text("The secret word is heron."), text("You told me heron."));
-    const first = world.client();
+    sdk.server.enqueue(text("The secret word is heron."), text("You told me heron."));
+    const first = sdk.world.client();
     const session = await first.createSession({ provider: provider(), model: "scripted-model", onPermissionRequest: approveAll });
     await session.sendAndWait({ prompt: "Remember: heron" });
     expect(await first.stop()).toEqual([]);
 
-    const second = world.client();
+    const second = sdk.world.client();
     const resumed = await second.resumeSession(session.sessionId, { provider: provider(), model: "scripted-model", onPermissionRequest: approveAll });
     expect((await resumed.sendAndWait({ prompt: "What was the word?" }))?.data.content).toBe("You told me heron.");
-    expect(JSON.stringify(server.completionRequests[1]?.body.messages)).toContain("The secret word is heron.");
+    expect(JSON.stringify(sdk.server.completionRequests[1]?.body.messages)).toContain("The secret word is heron.");
     const types = (await resumed.getEvents()).map((event) => event.type);
     expect(types.filter((type) => type === "session.start")).toHaveLength(1);
     expect(types).toContain("session.resume");
@@ -72,24 +64,24 @@ describe("SDK sessions", () => {
   });
 
   it("resumes through the SDK a session started with agent -p, and -p resumes it back", async () => {
-    server.enqueue(text("Started in the terminal."), text("Continued through the SDK."), text("Back in the terminal."));
-    const env = { ...world.env, OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "test-key", AGENT_MODEL: "scripted-model" };
-    const first = await runAgent(["-p", "start here"], { env, cwd: world.cwd });
+    sdk.server.enqueue(text("Started in the terminal."), text("Continued through the SDK."), text("Back in the terminal."));
+    const env = { ...sdk.world.env, OPENAI_BASE_URL: sdk.server.baseUrl, OPENAI_API_KEY: "test-key", AGENT_MODEL: "scripted-model" };
+    const first = await runAgent(["-p", "start here"], { env, cwd: sdk.world.cwd });
     const id = /agent --resume (\S+)/.exec(first.stderr)?.[1] as string;
     expect(id).toBeDefined();
-    const client = world.client();
+    const client = sdk.world.client();
     const session = await client.resumeSession(id, { provider: provider(), model: "scripted-model", onPermissionRequest: approveAll });
     expect((await session.sendAndWait({ prompt: "go on" }))?.data.content).toBe("Continued through the SDK.");
-    expect(JSON.stringify(server.completionRequests[1]?.body.messages)).toContain("Started in the terminal.");
+    expect(JSON.stringify(sdk.server.completionRequests[1]?.body.messages)).toContain("Started in the terminal.");
     await client.stop();
-    const last = await runAgent(["--resume", id, "-p", "and now?"], { env, cwd: world.cwd });
+    const last = await runAgent(["--resume", id, "-p", "and now?"], { env, cwd: sdk.world.cwd });
     expect(last.stdout).toContain("Back in the terminal.");
-    expect(JSON.stringify(server.completionRequests[2]?.body.messages)).toContain("Continued through the SDK.");
+    expect(JSON.stringify(sdk.server.completionRequests[2]?.body.messages)).toContain("Continued through the SDK.");
   });
 
   it("lists and deletes sessions", async () => {
-    server.enqueue(text("one"));
-    const client = world.client();
+    sdk.server.enqueue(text("one"));
+    const client = sdk.world.client();
     const session = await client.createSession({ provider: provider(), model: "scripted-model", onPermissionRequest: approveAll });
     await session.sendAndWait({ prompt: "first prompt" });
     const listed = await client.listSessions();
@@ -98,12 +90,12 @@ describe("SDK sessions", () => {
     expect(await client.getLastSessionId()).toBe(session.sessionId);
     await client.deleteSession(session.sessionId);
     expect((await client.listSessions()).map((item) => item.sessionId)).not.toContain(session.sessionId);
-    expect(existsSync(path.join(world.home, "session-state", session.sessionId))).toBe(false);
+    expect(existsSync(path.join(sdk.world.home, "session-state", session.sessionId))).toBe(false);
     await client.stop();
   });
 
   it("serves two sessions at once, each with its own working directory", async () => {
-    const dirs = ["alpha", "beta"].map((name) => path.join(world.cwd, name));
+    const dirs = ["alpha", "beta"].map((name) => path.join(sdk.world.cwd, name));
     for (const dir of dirs) mkdirSync(dir);
     // Each answer names the directory the request's system prompt gives: the sessions do not mix.
     const own = await startScriptedServer({
@@ -113,7 +105,7 @@ describe("SDK sessions", () => {
       },
     });
     onTestFinished(() => own.close());
-    const client = world.client();
+    const client = sdk.world.client();
     const [a, b] = await Promise.all(
       dirs.map((dir) =>
         client.createSession({ provider: scriptedProvider(own.baseUrl), model: "scripted-model", workingDirectory: dir, onPermissionRequest: approveAll }),
@@ -125,8 +117,8 @@ describe("SDK sessions", () => {
   });
 
   it("asks the client's user-input handler for ask_user", async () => {
-    server.enqueue(toolCall("ask_user", { question: "Which colour?", choices: ["red", "blue"] }), text("Blue it is."));
-    const client = world.client();
+    sdk.server.enqueue(toolCall("ask_user", { question: "Which colour?", choices: ["red", "blue"] }), text("Blue it is."));
+    const client = sdk.world.client();
     const session = await client.createSession({
       provider: provider(),
       model: "scripted-model",
@@ -134,26 +126,26 @@ describe("SDK sessions", () => {
       onUserInputRequest: (request) => ({ answer: request.choices?.[1] ?? "none", wasFreeform: false }),
     });
     expect((await session.sendAndWait({ prompt: "pick" }))?.data.content).toBe("Blue it is.");
-    expect(JSON.stringify(server.completionRequests[1]?.body.messages)).toContain("The user answered: blue");
+    expect(JSON.stringify(sdk.server.completionRequests[1]?.body.messages)).toContain("The user answered: blue");
     // Someone answers questions here, so the model is not told it runs unattended.
-    expect(String(server.completionRequests[0]?.body.messages[0]?.content)).not.toContain("running non-interactively");
+    expect(String(sdk.server.completionRequests[0]?.body.messages[0]?.content)).not.toContain("running non-interactively");
     await client.stop();
   });
 
   it("denies what needs permission when the client has no permission handler", async () => {
-    const marker = path.join(world.cwd, "never.txt");
-    server.enqueue(toolCall("bash", { command: `touch ${marker}`, description: "marker" }), text("ok"));
-    const client = world.client();
+    const marker = path.join(sdk.world.cwd, "never.txt");
+    sdk.server.enqueue(toolCall("bash", { command: `touch ${marker}`, description: "marker" }), text("ok"));
+    const client = sdk.world.client();
     const session = await client.createSession({ provider: provider(), model: "scripted-model" } as Parameters<CopilotClient["createSession"]>[0]);
     await session.sendAndWait({ prompt: "touch it" });
     expect(existsSync(marker)).toBe(false);
-    expect(String(server.completionRequests[0]?.body.messages[0]?.content)).toContain("running non-interactively");
+    expect(String(sdk.server.completionRequests[0]?.body.messages[0]?.content)).toContain("running non-interactively");
     await client.stop();
   });
 
   it("over stdio: a client that goes away mid-turn (stdin closed) leaves a closed log, no lock, and the server exits", async () => {
-    server.enqueue({ kind: "stream", text: "a long answer that never ends", hangAfterChunks: 2 });
-    const child = spawn(process.execPath, [AGENT_BIN, "--headless", "--stdio"], { cwd: world.cwd, env: world.env, stdio: ["pipe", "pipe", "pipe"] });
+    sdk.server.enqueue({ kind: "stream", text: "a long answer that never ends", hangAfterChunks: 2 });
+    const child = spawn(process.execPath, [AGENT_BIN, "--headless", "--stdio"], { cwd: sdk.world.cwd, env: sdk.world.env, stdio: ["pipe", "pipe", "pipe"] });
     children.push(child);
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     const rpc = createMessageConnection(
@@ -165,11 +157,11 @@ describe("SDK sessions", () => {
     await rpc.sendRequest("connect", {});
     await rpc.sendRequest("session.create", { sessionId, model: "scripted-model", provider: provider(), requestPermission: true });
     await rpc.sendRequest("session.send", { sessionId, prompt: "talk" });
-    await server.waitForHang();
+    await sdk.server.waitForHang();
     rpc.dispose();
     child.stdin?.end();
     expect(await exited).toBe(0);
-    const dir = path.join(world.home, "session-state", sessionId);
+    const dir = path.join(sdk.world.home, "session-state", sessionId);
     expect(existsSync(path.join(dir, "session.lock"))).toBe(false);
     const types = readFileSync(path.join(dir, "events.jsonl"), "utf8")
       .trim()
@@ -180,8 +172,8 @@ describe("SDK sessions", () => {
   });
 
   it("works over TCP when the SDK starts the server itself (a free port, read from its stdout)", async () => {
-    server.enqueue(text("Over TCP."));
-    const client = world.client({ tcp: true });
+    sdk.server.enqueue(text("Over TCP."));
+    const client = sdk.world.client({ tcp: true });
     const session = await client.createSession({ provider: provider(), model: "scripted-model", onPermissionRequest: approveAll });
     expect((await session.sendAndWait({ prompt: "hi" }))?.data.content).toBe("Over TCP.");
     expect(await client.stop()).toEqual([]);
@@ -199,23 +191,23 @@ describe("SDK sessions", () => {
     raw.dispose();
     socket.destroy();
 
-    server.enqueue({ kind: "stream", text: "start of a long answer", hangAfterChunks: 2 });
+    sdk.server.enqueue({ kind: "stream", text: "start of a long answer", hangAfterChunks: 2 });
     const client = new CopilotClient({ connection: RuntimeConnection.forUri(`127.0.0.1:${port}`, { connectionToken: "s3cret" }) });
     const session = await client.createSession({ provider: provider(), model: "scripted-model", streaming: true, onPermissionRequest: approveAll });
     const delta = nextEvent(session, "assistant.message_delta");
     await session.send({ prompt: "talk for ever" });
     await delta;
-    await server.waitForHang();
+    await sdk.server.waitForHang();
     await client.forceStop();
 
-    const dir = path.join(world.home, "session-state", session.sessionId);
+    const dir = path.join(sdk.world.home, "session-state", session.sessionId);
     await expect.poll(() => existsSync(path.join(dir, "session.lock")), { timeout: 10_000 }).toBe(false);
     const log = readFileSync(path.join(dir, "events.jsonl"), "utf8").trim().split("\n");
     expect(JSON.parse(log.at(-1) as string).type).toBe("session.shutdown");
     expect(log.some((line) => JSON.parse(line).type === "abort")).toBe(true);
     // The server lives on for other clients, and the session can be taken up again.
     expect(child.exitCode).toBeNull();
-    server.enqueue(text("Back again."));
+    sdk.server.enqueue(text("Back again."));
     const next = new CopilotClient({ connection: RuntimeConnection.forUri(`127.0.0.1:${port}`, { connectionToken: "s3cret" }) });
     const resumed = await next.resumeSession(session.sessionId, { provider: provider(), model: "scripted-model", onPermissionRequest: approveAll });
     expect((await resumed.sendAndWait({ prompt: "hello?" }))?.data.content).toBe("Back again.");

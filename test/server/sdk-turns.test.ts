@@ -3,27 +3,15 @@
  * behind a running one waits for its own answer, questions end with the turn that asked them, and a
  * resumed session with nobody to approve is refused at once.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { approveAll, type CopilotClient } from "@github/copilot-sdk";
 import { Trace, type MessageConnection } from "vscode-jsonrpc";
-import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
-import { nextEvent, scriptedProvider, sdkWorld, type SdkWorld } from "../support/sdk-client.js";
+import { text, toolCall } from "../support/scripted-server.js";
+import { nextEvent, scriptedProvider, useSdkWorld } from "../support/sdk-client.js";
 
-let server: ScriptedServer;
-let world: SdkWorld;
-
-beforeEach(async () => {
-  server = await startScriptedServer();
-  world = sdkWorld();
-  mkdirSync(world.cwd, { recursive: true });
-});
-
-afterEach(async () => {
-  world.cleanup();
-  await server.close();
-});
+const sdk = useSdkWorld();
 
 /** A promise and the function that settles it. */
 function gate(): { opened: Promise<void>; open(): void } {
@@ -49,12 +37,12 @@ async function cancelReceived(client: CopilotClient): Promise<void> {
 
 describe("SDK turns", () => {
   it("resolves a sendAndWait queued behind a running prompt with its own answer, not the running one's", async () => {
-    const marker = path.join(world.cwd, "first.txt");
-    server.enqueue(toolCall("bash", { command: `touch ${marker}`, description: "marker" }), text("First answer."), text("Second answer."));
+    const marker = path.join(sdk.world.cwd, "first.txt");
+    sdk.server.enqueue(toolCall("bash", { command: `touch ${marker}`, description: "marker" }), text("First answer."), text("Second answer."));
     const approval = gate();
-    const client = world.client();
+    const client = sdk.world.client();
     const session = await client.createSession({
-      provider: scriptedProvider(server.baseUrl),
+      provider: scriptedProvider(sdk.server.baseUrl),
       model: "scripted-model",
       // The first prompt waits on this approval, so the second is sure to be queued behind it.
       onPermissionRequest: async () => {
@@ -77,15 +65,15 @@ describe("SDK turns", () => {
   it("after a resume without a permission handler, leaves the request to the application, which answers it by RPC", async () => {
     // The SDK then sends requestPermission: true but answers nothing itself ("left pending for the consumer to
     // resolve via the pending permission RPC"): the server cannot tell, so the application's own answer must work.
-    const marker = path.join(world.cwd, "resumed.txt");
-    server.enqueue(text("Started."), toolCall("bash", { command: `touch ${marker}`, description: "marker" }), text("Refused, fine."));
-    const first = world.client();
-    const created = await first.createSession({ provider: scriptedProvider(server.baseUrl), model: "scripted-model", onPermissionRequest: approveAll });
+    const marker = path.join(sdk.world.cwd, "resumed.txt");
+    sdk.server.enqueue(text("Started."), toolCall("bash", { command: `touch ${marker}`, description: "marker" }), text("Refused, fine."));
+    const first = sdk.world.client();
+    const created = await first.createSession({ provider: scriptedProvider(sdk.server.baseUrl), model: "scripted-model", onPermissionRequest: approveAll });
     await created.sendAndWait({ prompt: "start" });
     await first.stop();
 
-    const second = world.client();
-    const session = await second.resumeSession(created.sessionId, { provider: scriptedProvider(server.baseUrl), model: "scripted-model" });
+    const second = sdk.world.client();
+    const session = await second.resumeSession(created.sessionId, { provider: scriptedProvider(sdk.server.baseUrl), model: "scripted-model" });
     session.on("permission.requested", (event) => {
       void session.rpc.permissions.handlePendingPermissionRequest({
         requestId: event.data.requestId,
@@ -96,18 +84,18 @@ describe("SDK turns", () => {
     expect((await session.sendAndWait({ prompt: "touch it" }))?.data.content).toBe("Refused, fine.");
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(existsSync(marker)).toBe(false);
-    expect(JSON.stringify(server.completionRequests.at(-1)?.body.messages)).toContain("not from this app");
+    expect(JSON.stringify(sdk.server.completionRequests.at(-1)?.body.messages)).toContain("not from this app");
     await second.stop();
   });
 
   it("interrupting a turn that waits on the client's user-input handler ends the turn at once and withdraws the request", async () => {
-    server.enqueue(toolCall("ask_user", { question: "Which colour?", choices: ["red", "blue"] }), text("Fresh start."));
+    sdk.server.enqueue(toolCall("ask_user", { question: "Which colour?", choices: ["red", "blue"] }), text("Fresh start."));
     const asked = gate();
     const late = gate();
-    const client = world.client();
+    const client = sdk.world.client();
     const cancelled = cancelReceived(client);
     const session = await client.createSession({
-      provider: scriptedProvider(server.baseUrl),
+      provider: scriptedProvider(sdk.server.baseUrl),
       model: "scripted-model",
       onPermissionRequest: approveAll,
       onUserInputRequest: async () => {
@@ -127,7 +115,7 @@ describe("SDK turns", () => {
     // The user answers anyway, too late: nothing changes, and the next prompt starts clean.
     late.open();
     expect((await session.sendAndWait({ prompt: "again" }))?.data.content).toBe("Fresh start.");
-    expect(JSON.stringify(server.completionRequests.at(-1)?.body.messages)).not.toContain("crimson");
+    expect(JSON.stringify(sdk.server.completionRequests.at(-1)?.body.messages)).not.toContain("crimson");
     await client.stop();
   });
 });

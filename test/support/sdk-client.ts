@@ -3,11 +3,13 @@
  * environment (AGENT_HOME and HOME in a temp dir, no endpoint in the environment: each session brings its
  * BYOK provider), and helpers to wait on session events instead of sleeping.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { CopilotClient, RuntimeConnection, type CopilotSession, type SessionEvent } from "@github/copilot-sdk";
+import { afterEach, beforeEach } from "vitest";
 import { AGENT_BIN } from "./run-agent.js";
+import { startScriptedServer, type ScriptedServer } from "./scripted-server.js";
 
 export interface SdkWorld {
   home: string;
@@ -67,4 +69,39 @@ export function recordEvents(session: CopilotSession): SessionEvent[] {
   const events: SessionEvent[] = [];
   session.on((event) => void events.push(event));
   return events;
+}
+
+/**
+ * A scripted server and an SDK world (its working directory made) for each test, torn down after it.
+ * `server` and `world` are read at test time: each test gets its own.
+ */
+export function useSdkWorld(extraEnv: Record<string, string> = {}): {
+  readonly server: ScriptedServer;
+  readonly world: SdkWorld;
+  provider(): ReturnType<typeof scriptedProvider>;
+} {
+  let server: ScriptedServer | undefined;
+  let world: SdkWorld | undefined;
+  beforeEach(async () => {
+    server = await startScriptedServer();
+    world = sdkWorld(extraEnv);
+    mkdirSync(world.cwd, { recursive: true });
+  });
+  afterEach(async () => {
+    world?.cleanup();
+    await server?.close();
+  });
+  const need = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("useSdkWorld: read inside a test");
+    return value;
+  };
+  return {
+    get server() {
+      return need(server);
+    },
+    get world() {
+      return need(world);
+    },
+    provider: () => scriptedProvider(need(server).baseUrl),
+  };
 }
