@@ -8,12 +8,10 @@
  * no throttle at all).
  */
 import { PassThrough, Writable } from "node:stream";
-import { render } from "ink";
 import stripAnsi from "strip-ansi";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../src/protocol/events/index.js";
 import { MemoryPromptHistory } from "../../src/session/prompt-history.js";
-import { App } from "../../src/ui/app/app.js";
 import type { SessionHost } from "../../src/ui/session-host.js";
 import { TranscriptStore } from "../../src/ui/state/transcript-store.js";
 import { initialTranscript } from "../../src/ui/state/transcript-types.js";
@@ -21,8 +19,12 @@ import { InputBus } from "../../src/ui/terminal/input-bus.js";
 import { InputContext } from "../../src/ui/terminal/input-context.js";
 import { plainTheme } from "../../src/ui/theme.js";
 
-// As the real command loads the TUI (cli/interactive.ts): Ink must not take this run for CI and hold its frames.
+// As the real command loads the TUI (cli/interactive.ts): Ink must not take this run for CI and hold its
+// frames. Ink reads CI once, when it is first imported, so it and the app are imported after this (an
+// import statement would be hoisted above it).
 process.env.CI = "0";
+const { render } = await import("ink");
+const { App } = await import("../../src/ui/app/app.js");
 
 class FakeTerminal extends Writable {
   text = "";
