@@ -27,7 +27,7 @@ import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { TaskRecord } from "./tasks/task-registry.js";
 import { DEFAULT_SUBAGENT_LIMITS, SessionSubagents } from "./tasks/session-subagents.js";
 import type { SessionHooks } from "./session-hooks.js";
-import { buildSystemPrompt } from "./system-prompt.js";
+import { shapeSystemPrompt } from "./system-prompt-shape.js";
 import { ToolSet } from "./tool-set.js";
 import { runUserShellCommand } from "./user-shell-command.js";
 import type { AgentSessionOptions } from "./session-options.js";
@@ -446,8 +446,8 @@ export class AgentSession {
     this.options.sink.emit("session.idle", { backgroundTasks: this.options.backgroundTasks(), ...(aborted ? { aborted: true } : {}), mode: this.preset.mode });
   }
 
-  private systemPrompt(): string {
-    return buildSystemPrompt({
+  private systemPrompt(): string | Promise<string> {
+    return shapeSystemPrompt({
       context: this.workspace.context,
       os: describeOs(),
       shell: userShell(),
@@ -462,6 +462,7 @@ export class AgentSession {
       ],
       sessionDir: this.dir,
       ...(this.selectedAgent ? { agent: { name: this.selectedAgent.name, prompt: this.selectedAgent.systemPrompt } } : {}),
+      shape: this.options.systemPromptShape,
     });
   }
 

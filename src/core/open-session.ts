@@ -43,6 +43,7 @@ import { EventSink, type EventListener } from "./event-sink.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import { createAgentMcpManager, createMcpManager, type ElicitationAsk, type McpSessionOptions, type McpTaskHost } from "../mcp/index.js";
 import type { AgentMcpFactory } from "./agent-mcp.js";
+import type { SystemPromptShape } from "./system-prompt-shape.js";
 
 declare const AGENT_VERSION: string;
 export const agentVersion = (): string => (typeof AGENT_VERSION === "string" ? AGENT_VERSION : "0.0.0-dev");
@@ -82,6 +83,8 @@ export interface OpenSessionOptions {
   autoAcceptPlan?: boolean;
   /** Instructions beyond the instruction files (a client's system message), appended to the system prompt. */
   extraInstructions?: readonly InstructionFile[];
+  /** A face's say over the system prompt (replace it, or edit its parts). */
+  systemPromptShape?: SystemPromptShape;
   /** Agents a client defined for this session, beside the agent files. */
   extraAgents?: readonly AgentDefinition[];
   /** Tools beyond the built-in ones (a face's or a test's own). */
@@ -269,6 +272,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     maxAutopilotContinues: options.maxAutopilotContinues,
     interactive: options.interactive,
     ...(options.compaction ? { compaction: options.compaction } : {}),
+    ...(options.systemPromptShape ? { systemPromptShape: options.systemPromptShape } : {}),
     permissions,
     interactions,
     tools: [

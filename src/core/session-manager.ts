@@ -25,6 +25,7 @@ export type OpenRequest = Partial<
     | "permissions"
     | "extraTools"
     | "extraInstructions"
+    | "systemPromptShape"
     | "extraAgents"
     | "hooks"
     | "mcp"

@@ -14,6 +14,7 @@ import type { EventSink } from "./event-sink.js";
 import type { InteractionBroker } from "./interaction-broker.js";
 import type { PermissionBroker } from "./permission-broker.js";
 import type { SessionHooks } from "./session-hooks.js";
+import type { SystemPromptShape } from "./system-prompt-shape.js";
 import type { SessionStore } from "../session/session-store.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { SubagentLimits } from "./tasks/subagent-host.js";
@@ -68,4 +69,6 @@ export interface AgentSessionOptions {
   toolBackends?: ToolBackends;
   /** settings.json `compaction` (threshold, auto); the defaults when absent. */
   compaction?: Partial<CompactionSettings>;
+  /** A face's say over the system prompt (an SDK client's replace / customize); the engine's prompt when absent. */
+  systemPromptShape?: SystemPromptShape;
 }

@@ -45,30 +45,57 @@ function environmentSection(input: SystemPromptInput): string {
   return lines.filter((line) => line !== undefined).join("\n");
 }
 
-export function buildSystemPrompt(input: SystemPromptInput): string {
+/** The prompt's parts in order, each named for what it holds (a client can edit them by name: system-prompt-shape.ts). */
+export interface SystemPromptPart {
+  name: SystemPromptPartName;
+  text: string;
+}
+
+export type SystemPromptPartName = "preamble" | "identity" | "custom_agent" | "guidelines" | "tools" | "environment" | "mode" | "instructions" | "closing";
+
+export function systemPromptParts(input: SystemPromptInput): SystemPromptPart[] {
   const opening = input.interactive
     ? "You are agent, a coding assistant working in the user's terminal. You help with software engineering: reading and explaining code, fixing bugs, adding features, running builds and tests."
     : "You are agent, a coding assistant running non-interactively: nobody can answer questions or approve actions during this run. Make reasonable assumptions, state them, and carry the task through to the end on your own.";
   const toolLines = input.toolNames.map((name) => TOOL_GUIDANCE[name]).filter((line): line is string => line !== undefined);
-  const sections = [
-    opening,
-    input.agent ? `<custom_agent name="${input.agent.name}">\n${input.agent.prompt}\n</custom_agent>` : undefined,
-    [
-      "<how_to_work>",
-      "- Be concise: lead with the answer or the action, no filler. Use Markdown where it helps.",
-      "- Understand before changing: search and read the relevant code first, follow the project's conventions, and make the smallest change that solves the problem.",
-      "- Verify your work with the project's own tests, build or linter when they exist.",
-      "- When several reads or searches do not depend on each other, request them together in one response; they run in parallel.",
-      "- Do not commit, push, or delete work you did not create unless the user asks. Never print secrets.",
-      "- If a tool call is denied, do not retry the same call; take another route or explain what you need.",
-      "</how_to_work>",
-    ].join("\n"),
-    toolLines.length > 0 ? `<tools>\n${toolLines.map((line) => `- ${line}`).join("\n")}\n</tools>` : undefined,
-    `<environment>\n${environmentSection(input)}\n</environment>`,
-    `<mode name="${input.mode.mode}">\n${input.mode.promptNotice}\n</mode>`,
-    ...input.instructions.map((file) => `<custom_instruction path="${file.path}">\n${file.content}\n</custom_instruction>`),
+  return [
+    { name: "preamble", text: "" },
+    { name: "identity", text: opening },
+    { name: "custom_agent", text: input.agent ? `<custom_agent name="${input.agent.name}">\n${input.agent.prompt}\n</custom_agent>` : "" },
+    {
+      name: "guidelines",
+      text: [
+        "<how_to_work>",
+        "- Be concise: lead with the answer or the action, no filler. Use Markdown where it helps.",
+        "- Understand before changing: search and read the relevant code first, follow the project's conventions, and make the smallest change that solves the problem.",
+        "- Verify your work with the project's own tests, build or linter when they exist.",
+        "- When several reads or searches do not depend on each other, request them together in one response; they run in parallel.",
+        "- Do not commit, push, or delete work you did not create unless the user asks. Never print secrets.",
+        "- If a tool call is denied, do not retry the same call; take another route or explain what you need.",
+        "</how_to_work>",
+      ].join("\n"),
+    },
+    { name: "tools", text: toolLines.length > 0 ? `<tools>\n${toolLines.map((line) => `- ${line}`).join("\n")}\n</tools>` : "" },
+    { name: "environment", text: `<environment>\n${environmentSection(input)}\n</environment>` },
+    { name: "mode", text: `<mode name="${input.mode.mode}">\n${input.mode.promptNotice}\n</mode>` },
+    {
+      name: "instructions",
+      text: input.instructions.map((file) => `<custom_instruction path="${file.path}">\n${file.content}\n</custom_instruction>`).join("\n\n"),
+    },
+    { name: "closing", text: "" },
   ];
-  return sections.filter((section): section is string => section !== undefined).join("\n\n");
+}
+
+/** The parts joined; empty parts leave no gap. */
+export function joinSystemPromptParts(parts: readonly SystemPromptPart[]): string {
+  return parts
+    .map((part) => part.text)
+    .filter((text) => text.trim() !== "")
+    .join("\n\n");
+}
+
+export function buildSystemPrompt(input: SystemPromptInput): string {
+  return joinSystemPromptParts(systemPromptParts(input));
 }
 
 /** The user's text as the model receives it: Copilot's date header, then any one-time notices. */

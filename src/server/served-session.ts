@@ -124,6 +124,14 @@ export class ServedSession {
     }
   }
 
+  /** The client's transform callbacks rewrite these sections (`systemMessage.transform`); nothing when it cannot answer. */
+  async transformSystemMessage(sections: Record<string, { content: string }>): Promise<Record<string, { content: string }> | undefined> {
+    const link = this.client;
+    if (!link.alive) return undefined;
+    const answer = (await link.connection.sendRequest("systemMessage.transform", { sessionId: this.id, sections })) as { sections?: unknown } | null;
+    return answer?.sections && typeof answer.sections === "object" ? (answer.sections as Record<string, { content: string }>) : undefined;
+  }
+
   /** Hands the client's answer to the engine; an error message when no such question waits. */
   answer(requestId: string, reply: InteractionReply): string | undefined {
     this.clearTimer(requestId);

@@ -146,8 +146,8 @@ export class SessionHost {
   }
 
   private async open(link: ClientLink, config: SessionConfig, resumeId: string | undefined) {
-    const request = sessionRequest(config, this.options);
     const served = new ServedSession(config.sessionId, link, abilitiesOf(config), this.options.questionTimeoutMs);
+    const request = sessionRequest(config, this.options, (sections) => served.transformSystemMessage(sections));
     this.served.set(config.sessionId, served);
     const cwd = request.cwd ?? this.options.cwd;
     try {

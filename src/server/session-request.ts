@@ -11,6 +11,7 @@ import { createClientTool } from "../core/client-tools.js";
 import type { OpenSessionOptions, SessionPermissions } from "../core/open-session.js";
 import type { OpenRequest } from "../core/session-manager.js";
 import { sessionProvider, type ProviderDefaults } from "./session-provider.js";
+import { systemMessageOptions, type AskTransform } from "./system-message.js";
 import type { CustomAgentConfig, SessionConfig } from "./wire.js";
 
 export interface SessionRequestDefaults {
@@ -44,14 +45,14 @@ function clientAgent(agent: CustomAgentConfig) {
 }
 
 /** The open request for a client's session; throws (a JSON-RPC error for the client) when it cannot be served. */
-export function sessionRequest(config: SessionConfig, defaults: SessionRequestDefaults): OpenRequest {
+/** `askTransform` puts the prompt's sections to the client's transform callbacks (`systemMessage.transform`). */
+export function sessionRequest(config: SessionConfig, defaults: SessionRequestDefaults, askTransform: AskTransform = async () => undefined): OpenRequest {
   const resolved = sessionProvider({ model: config.model, provider: config.provider }, defaults.provider);
   if (!resolved.ok) throw new Error(resolved.message);
   const providerConfig = resolved.config;
   const cwd = workingDirectory(config, defaults.cwd);
   const { flags } = defaults.permissions;
   const mcpServers = config.mcpServers && Object.keys(config.mcpServers).length > 0 ? JSON.stringify({ mcpServers: config.mcpServers }) : undefined;
-  const instructions = config.systemMessage?.content?.trim();
   return {
     sessionId: config.sessionId,
     cwd,
@@ -66,7 +67,7 @@ export function sessionRequest(config: SessionConfig, defaults: SessionRequestDe
       },
     },
     ...(mcpServers || defaults.mcp ? { mcp: { ...defaults.mcp, additional: [...(defaults.mcp?.additional ?? []), ...(mcpServers ? [mcpServers] : [])] } } : {}),
-    ...(instructions ? { extraInstructions: [{ path: "client:systemMessage", content: instructions }] } : {}),
+    ...systemMessageOptions(config.systemMessage, askTransform),
     ...(config.tools?.length ? { extraTools: config.tools.map((tool) => createClientTool(tool, { sessionId: config.sessionId, cwd })) } : {}),
     ...(config.customAgents?.length ? { extraAgents: config.customAgents.map(clientAgent) } : {}),
   };

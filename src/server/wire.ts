@@ -39,7 +39,13 @@ export const sessionConfigSchema = z.looseObject({
   provider: provider.optional(),
   streaming: z.boolean().optional(),
   includeSubAgentStreamingEvents: z.boolean().optional(),
-  systemMessage: z.looseObject({ mode: z.string().optional(), content: z.string().optional() }).optional(),
+  systemMessage: z
+    .looseObject({
+      mode: z.string().optional(),
+      content: z.string().optional(),
+      sections: z.record(z.string(), z.looseObject({ action: z.string(), content: z.string().optional() })).optional(),
+    })
+    .optional(),
   availableTools: z.array(z.string()).optional(),
   excludedTools: z.array(z.string()).optional(),
   tools: z.array(toolDeclaration).optional(),

@@ -46,7 +46,7 @@ export interface AgentRuntimeOptions {
   recordCall(call: { model: string; inputTokens: number; outputTokens: number; durationMs: number }): void;
   onTurnEnd(): void;
   /** The system prompt, sent once per process before the first prompt. */
-  systemPrompt(): string;
+  systemPrompt(): string | Promise<string>;
   /** The user.message data for a prompt (the date header, notices, tagged files, the mode, a hook's context). */
   userMessage(input: PromptInput, extra: { delivery?: "idle" | "queued" | "steering"; continuation?: boolean; context?: string }): EventData<"user.message">;
   /**
@@ -248,7 +248,9 @@ export class AgentRuntime {
     try {
       if (!this.systemPromptSent) {
         this.systemPromptSent = true;
-        this.options.emit("system.message", { content: this.options.systemPrompt(), role: "system" });
+        // Awaited only when a face rewrites parts of it: otherwise it goes out before anything else of the run.
+        const prompt = this.options.systemPrompt();
+        this.options.emit("system.message", { content: typeof prompt === "string" ? prompt : await prompt, role: "system" });
       }
       // A prompt a hook blocked never reaches the model: the run ends without a turn.
       if (input.silent || (await this.admit(input, delivery, controller.signal))) await this.runToStop(controller.signal, result);
