@@ -16,6 +16,8 @@ export interface SystemPromptShape {
   /** The whole prompt instead of the engine's. */
   replace?: string;
   edits?: Partial<Record<SystemPromptPartName, SystemPromptPartEdit>>;
+  /** Text after every part (the face's own additions, kept apart from the instruction files). */
+  after?: string;
   /** Parts the face rewrites (after the edits): given their current texts, it answers with new ones. */
   rewrite?: { parts: readonly SystemPromptPartName[]; apply(texts: SystemPromptPartTexts): Promise<SystemPromptPartTexts> };
 }
@@ -44,7 +46,10 @@ export function shapeSystemPrompt({ shape, ...input }: SystemPromptInput & { sha
   if (shape?.replace !== undefined) return shape.replace;
   const parts = systemPromptParts(input);
   if (!shape) return joinSystemPromptParts(parts);
-  const shaped = parts.map((part) => ({ ...part, text: edited(part.text, shape.edits?.[part.name]) }));
+  const shaped = [
+    ...parts.map((part) => ({ ...part, text: edited(part.text, shape.edits?.[part.name]) })),
+    { name: "after" as const, text: shape.after ?? "" },
+  ];
   const rewrite = shape.rewrite;
   if (!rewrite || rewrite.parts.length === 0) return joinSystemPromptParts(shaped);
   const asked: SystemPromptPartTexts = {};

@@ -51,7 +51,8 @@ export interface SystemPromptPart {
   text: string;
 }
 
-export type SystemPromptPartName = "preamble" | "identity" | "custom_agent" | "guidelines" | "tools" | "environment" | "mode" | "instructions" | "closing";
+export type SystemPromptPartName =
+  "preamble" | "identity" | "custom_agent" | "guidelines" | "tools" | "environment" | "mode" | "instructions" | "closing" | "after";
 
 export function systemPromptParts(input: SystemPromptInput): SystemPromptPart[] {
   const opening = input.interactive

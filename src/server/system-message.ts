@@ -5,7 +5,8 @@
  * (`action: "transform"`) is rewritten by the client through `systemMessage.transform` each time the prompt
  * is built. The SDK's tone, tool_efficiency, code_change_rules and safety have no part of their own here
  * (our guidelines hold them together): text given for them joins the prompt as an instruction, as the SDK
- * does with sections it does not know, and removing them removes nothing.
+ * does with sections it does not know (after every part, with customize's own content), and removing them
+ * removes nothing.
  */
 import type { InstructionFile } from "../core/custom-instructions.js";
 import type { SystemPromptPartEdit, SystemPromptPartTexts, SystemPromptShape } from "../core/system-prompt-shape.js";
@@ -77,7 +78,12 @@ export function systemMessageOptions(message: SessionConfig["systemMessage"], as
       homeless.push(override.content);
     }
   }
-  const extra = instructions([...homeless, message.content]);
-  const shape: SystemPromptShape = { edits, ...(Object.keys(transformed).length > 0 ? { rewrite: rewrite(transformed, ask) } : {}) };
-  return { systemPromptShape: shape, ...(extra ? { extraInstructions: extra } : {}) };
+  // After every section, so that editing custom_instructions or last_instructions leaves the client's own text alone.
+  const after = [...homeless, message.content].map((text) => text?.trim()).filter((text): text is string => Boolean(text));
+  const shape: SystemPromptShape = {
+    edits,
+    ...(after.length > 0 ? { after: after.join("\n\n") } : {}),
+    ...(Object.keys(transformed).length > 0 ? { rewrite: rewrite(transformed, ask) } : {}),
+  };
+  return { systemPromptShape: shape };
 }

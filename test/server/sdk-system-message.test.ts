@@ -3,6 +3,8 @@
  * text is the whole prompt), customize (named sections edited, removed, or rewritten by the client's own
  * callbacks through systemMessage.transform). The scripted server records what the model was sent.
  */
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { approveAll, type SystemMessageConfig } from "@github/copilot-sdk";
 import { text } from "../support/scripted-server.js";
@@ -34,13 +36,16 @@ describe("SDK system message", () => {
   });
 
   it("append: the engine's prompt stays and the client's text joins it", async () => {
+    writeFileSync(path.join(sdk.world.cwd, "AGENTS.md"), "Repository rule: indent with tabs.\n");
     const prompt = await systemPromptSent({ mode: "append", content: "Always answer in one word." });
     expect(prompt).toContain("You are agent");
     expect(prompt).toContain("<environment>");
     expect(prompt).toContain("Always answer in one word.");
+    expect(prompt).toContain("Repository rule: indent with tabs.");
   });
 
   it("customize: sections that map onto the prompt's parts are replaced, removed, appended to; the others join as instructions", async () => {
+    writeFileSync(path.join(sdk.world.cwd, "AGENTS.md"), "Repository rule: indent with tabs.\n");
     const prompt = await systemPromptSent({
       mode: "customize",
       sections: {
@@ -50,6 +55,7 @@ describe("SDK system message", () => {
         tone: { action: "replace", content: "Speak warmly." },
         safety: { action: "remove" },
         last_instructions: { action: "append", content: "Finish with a one-line summary." },
+        custom_instructions: { action: "remove" },
       },
       content: "Extra from the application.",
     });
@@ -60,7 +66,8 @@ describe("SDK system message", () => {
     expect(prompt).toContain("Speak warmly.");
     expect(prompt).toContain("Extra from the application.");
     expect(prompt).toContain("<tools>");
-    expect(prompt.endsWith("Finish with a one-line summary.")).toBe(true);
+    expect(prompt).not.toContain("Repository rule");
+    expect(prompt.endsWith("Finish with a one-line summary.\n\nSpeak warmly.\n\nExtra from the application.")).toBe(true);
   });
 
   it("customize: a section with a callback is rewritten by the client (systemMessage.transform), with the section's text as it stands", async () => {
