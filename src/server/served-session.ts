@@ -128,8 +128,28 @@ export class ServedSession {
   async transformSystemMessage(sections: Record<string, { content: string }>): Promise<Record<string, { content: string }> | undefined> {
     const link = this.client;
     if (!link.alive) return undefined;
-    const answer = (await link.connection.sendRequest("systemMessage.transform", { sessionId: this.id, sections })) as { sections?: unknown } | null;
-    return answer?.sections && typeof answer.sections === "object" ? (answer.sections as Record<string, { content: string }>) : undefined;
+    // Bounded like a question: a callback that never returns must not hold the first turn (the parts stay as they were).
+    // (vscode-jsonrpc only tells the client of a cancel; the wait itself ends here.)
+    const cancel = new CancellationTokenSource();
+    let timer: NodeJS.Timeout | undefined;
+    const lapsed = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => {
+        cancel.cancel();
+        resolve(undefined);
+      }, this.questionTimeoutMs).unref();
+    });
+    try {
+      const asked = link.connection.sendRequest("systemMessage.transform", { sessionId: this.id, sections }, cancel.token) as Promise<{
+        sections?: unknown;
+      } | null>;
+      const answer = await Promise.race([asked, lapsed]);
+      return answer?.sections && typeof answer.sections === "object" ? (answer.sections as Record<string, { content: string }>) : undefined;
+    } catch {
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+      cancel.dispose();
+    }
   }
 
   /** Hands the client's answer to the engine; an error message when no such question waits. */

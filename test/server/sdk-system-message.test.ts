@@ -94,4 +94,13 @@ describe("SDK system message", () => {
     // A callback that throws leaves its section as it was.
     expect(prompt.startsWith("You are agent")).toBe(true);
   });
+
+  it("customize: a callback that never answers lapses after the question time limit and its section stays as it was", async () => {
+    sdk.world.env.AGENT_SERVER_QUESTION_TIMEOUT_MS = "300";
+    const prompt = await systemPromptSent({
+      mode: "customize",
+      sections: { identity: { action: () => new Promise<string>(() => undefined) } },
+    });
+    expect(prompt.startsWith("You are agent")).toBe(true);
+  });
 });
