@@ -28,9 +28,13 @@ export class Conversation {
       case "system.message":
         this.system = event.data.content;
         break;
-      case "user.message":
-        this.push({ role: "user", content: event.data.transformedContent ?? event.data.content });
+      case "user.message": {
+        const images = (event.data.attachments ?? []).flatMap((attachment) =>
+          attachment.mediaType && attachment.path ? [{ path: attachment.path, mediaType: attachment.mediaType }] : [],
+        );
+        this.push({ role: "user", content: event.data.transformedContent ?? event.data.content, ...(images.length > 0 ? { images } : {}) });
         break;
+      }
       case "assistant.message": {
         const toolCalls: ChatToolCall[] = (event.data.toolRequests ?? []).map((request) => ({
           id: request.toolCallId,
