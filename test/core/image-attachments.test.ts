@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { MAX_IMAGE_BYTES } from "../../src/provider/image-parts.js";
 import { sniffImageBytes } from "../../src/util/image-file.js";
 import { startHarness, type Harness } from "../support/engine-harness.js";
-import { text } from "../support/scripted-server.js";
+import { text, toolCalls } from "../support/scripted-server.js";
 
 /** A 1×1 PNG. */
 export const TINY_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
@@ -87,6 +87,38 @@ describe("image attachments", () => {
     const parts = lastUserContent(harness) as Part[];
     expect(parts).toHaveLength(2);
     expect(parts[1]).toEqual({ type: "text", text: expect.stringContaining("over the 5 MB limit") });
+  });
+
+  it("shows a picture the view tool opened in a user message after the tool results, live and on resume", async () => {
+    harness = await startHarness({ allowAllTools: true });
+    const file = path.join(harness.cwd, "shot.png");
+    writeFileSync(file, TINY_PNG);
+    writeFileSync(path.join(harness.cwd, "notes.txt"), "hello\n");
+    harness.server.enqueue(
+      toolCalls([
+        { name: "view", arguments: { path: file } },
+        { name: "view", arguments: { path: "notes.txt" } },
+      ]),
+      text("A pixel."),
+    );
+    await harness.session.send("look at shot.png");
+    const expectPictureAfterTools = (messages: { role: string; content?: unknown }[]) => {
+      const at = messages.findIndex((message) => message.role === "user" && Array.isArray(message.content));
+      expect(messages.slice(at - 2, at).map((message) => message.role)).toEqual(["tool", "tool"]);
+      expect(messages.slice(at - 2, at).some((message) => String(message.content).includes("is an image (image/png"))).toBe(true);
+      expect((messages[at]?.content as Part[])[1]).toEqual({ type: "image_url", image_url: { url: `data:image/png;base64,${TINY_PNG.toString("base64")}` } });
+    };
+    expectPictureAfterTools(harness.server.completionRequests[1]?.body.messages ?? []);
+    const { id } = harness.session;
+    harness.session.shutdown();
+    const resumed = await startHarness({ server: harness.server, home: harness.home, cwd: harness.cwd, resumeId: id });
+    try {
+      resumed.server.enqueue(text("Still."));
+      await resumed.session.send("again");
+      expectPictureAfterTools(resumed.server.completionRequests.at(-1)?.body.messages ?? []);
+    } finally {
+      await resumed.close();
+    }
   });
 
   it("tells PNG, JPEG, GIF and WebP apart by their first bytes", () => {
