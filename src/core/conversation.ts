@@ -2,7 +2,7 @@
  * The model's view of the session, folded from persisted events. The same fold runs live (as events are
  * emitted) and on resume (over the log), so a resumed session sends exactly what a live one would.
  */
-import type { ChatMessage, ChatToolCall } from "../provider/types.js";
+import type { ChatImage, ChatMessage, ChatToolCall } from "../provider/types.js";
 import type { SessionEvent, ToolRequest } from "../protocol/events/index.js";
 import { summaryMessage } from "./compaction/compaction-plan.js";
 import { messageChars } from "./compaction/token-accounting.js";
@@ -20,6 +20,8 @@ export class Conversation {
   private readonly items: ChatMessage[] = [];
   /** Tool calls of the latest assistant message that have no result yet. */
   private readonly pending = new Map<string, string>();
+  /** Images tool results returned (view on a picture): shown in one user message once every call has its result. */
+  private toolImages: ChatImage[] = [];
   private chars = 0;
 
   apply(event: SessionEvent): void {
@@ -28,9 +30,13 @@ export class Conversation {
       case "system.message":
         this.system = event.data.content;
         break;
-      case "user.message":
-        this.push({ role: "user", content: event.data.transformedContent ?? event.data.content });
+      case "user.message": {
+        const images = (event.data.attachments ?? []).flatMap((attachment) =>
+          attachment.mediaType && attachment.path ? [{ path: attachment.path, mediaType: attachment.mediaType }] : [],
+        );
+        this.push({ role: "user", content: event.data.transformedContent ?? event.data.content, ...(images.length > 0 ? { images } : {}) });
         break;
+      }
       case "assistant.message": {
         const toolCalls: ChatToolCall[] = (event.data.toolRequests ?? []).map((request) => ({
           id: request.toolCallId,
@@ -38,6 +44,7 @@ export class Conversation {
           arguments: toolCallArguments(request),
         }));
         this.pending.clear();
+        this.toolImages = [];
         for (const call of toolCalls) this.pending.set(call.id, call.name);
         this.push({ role: "assistant", content: event.data.content, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
         break;
@@ -49,6 +56,13 @@ export class Conversation {
           ? (event.data.result?.content ?? "")
           : (event.data.error?.message ?? event.data.result?.content ?? "The tool failed.");
         this.push({ role: "tool", toolCallId: event.data.toolCallId, content });
+        if (event.data.success) this.toolImages.push(...(event.data.result?.images ?? []));
+        // Tool messages must follow their assistant message directly, and they carry only text: the pictures come after.
+        if (this.pending.size === 0 && this.toolImages.length > 0) {
+          const images = this.toolImages;
+          this.toolImages = [];
+          this.push({ role: "user", content: `The images the tools returned: ${images.map((image) => image.path).join(", ")}`, images });
+        }
         break;
       }
       case "system.notification":

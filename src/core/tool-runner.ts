@@ -203,6 +203,7 @@ function emitComplete(
             content,
             ...(outcome.detailedContent !== undefined ? { detailedContent: outcome.detailedContent } : {}),
             ...(outcome.contents ? { contents: outcome.contents } : {}),
+            ...(outcome.images?.length ? { images: outcome.images } : {}),
           },
         }
       : { error: { message: content, ...(outcome.errorCode ? { code: outcome.errorCode } : {}) } }),

@@ -3,10 +3,23 @@
  * mode notices, the tagged files block, what hooks added).
  */
 import { randomUUID } from "node:crypto";
-import type { AgentMode, EventData } from "../protocol/events/index.js";
+import path from "node:path";
+import type { AgentMode, Attachment, EventData } from "../protocol/events/index.js";
+import { sniffImageFile } from "../util/image-file.js";
 import { taggedFilesBlock } from "./attachments.js";
 import type { PromptInput } from "./runtime/agent-runtime.js";
 import { transformUserMessage } from "./system-prompt.js";
+
+/**
+ * A file attachment that is an image gets its media type and an absolute path: the model is shown it, and the
+ * request (live or after a resume from elsewhere) reads it by that path.
+ */
+function withImageType(attachment: Attachment, cwd: string): Attachment {
+  if (attachment.type !== "file" || attachment.path === undefined || attachment.mediaType) return attachment;
+  const absolute = path.resolve(cwd, attachment.path);
+  const mediaType = sniffImageFile(absolute);
+  return mediaType ? { ...attachment, path: absolute, mediaType } : attachment;
+}
 
 export interface UserMessageExtra {
   delivery?: "idle" | "queued" | "steering";
@@ -20,7 +33,7 @@ export function buildUserMessage(
   extra: UserMessageExtra,
   session: { cwd: string; mode: AgentMode; notices: readonly string[] },
 ): EventData<"user.message"> {
-  const { attachments } = input;
+  const attachments = input.attachments?.map((attachment) => withImageType(attachment, session.cwd));
   const tagged = attachments ? taggedFilesBlock(attachments, session.cwd) : "";
   const hookContext = extra.context ? `\n\n<hook_context>\n${extra.context}\n</hook_context>` : "";
   return {

@@ -11,6 +11,7 @@ import { classifyProviderError, ProviderError } from "./errors.js";
 import { ResponseAssembler } from "./chat-chunks.js";
 import { readChatResponse } from "./chat-response.js";
 import { nodeFetch } from "./node-fetch.js";
+import { userContentParts } from "./image-parts.js";
 import { listedContextLength, promptLimitFor } from "./model-limits.js";
 import type { ChatMessage, ChatProvider, ChatRequest, ChatResponse, ModelLimits, StreamHandlers, ToolSchema } from "./types.js";
 
@@ -20,7 +21,7 @@ function toWireMessages(messages: ChatMessage[]): ChatCompletionMessageParam[] {
       case "system":
         return { role: "system", content: message.content };
       case "user":
-        return { role: "user", content: message.content };
+        return { role: "user", content: message.images?.length ? userContentParts(message.content, message.images) : message.content };
       case "tool":
         return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
       case "assistant":

@@ -7,9 +7,15 @@ export interface ChatToolCall {
   arguments: string;
 }
 
+/** An image attached to a user message: where it is, read only when a request is built. */
+export interface ChatImage {
+  path: string;
+  mediaType: string;
+}
+
 export type ChatMessage =
   | { role: "system"; content: string }
-  | { role: "user"; content: string }
+  | { role: "user"; content: string; images?: ChatImage[] }
   | { role: "assistant"; content: string; toolCalls?: ChatToolCall[]; reasoning?: string }
   | { role: "tool"; toolCallId: string; content: string };
 

@@ -10,15 +10,17 @@ import type { ClientLink, ServedSession } from "./served-session.js";
 import { pendingAnswerSchema, pendingToolCallSchema, sendSchema, sessionIdSchema } from "./wire.js";
 import { elicitationReplySchema } from "../protocol/interactions.js";
 import { z } from "zod";
+import { savedBlob } from "./blob-attachments.js";
 
 const ATTACHABLE = new Set(["file", "directory", "selection"]);
 
-function attachments(list: z.infer<typeof sendSchema>["attachments"]): Attachment[] | undefined {
-  const kept = (list ?? []).flatMap((item): Attachment[] =>
-    ATTACHABLE.has(item.type) && item.path
+function attachments(list: z.infer<typeof sendSchema>["attachments"], sessionDir: string): Attachment[] | undefined {
+  const kept = (list ?? []).flatMap((item): Attachment[] => {
+    if (item.type === "blob") return [savedBlob(sessionDir, item)].filter((saved): saved is Attachment => saved !== undefined);
+    return ATTACHABLE.has(item.type) && item.path
       ? [{ type: item.type as Attachment["type"], path: item.path, ...(item.displayName ? { displayName: item.displayName } : {}) }]
-      : [],
-  );
+      : [];
+  });
   return kept.length > 0 ? kept : undefined;
 }
 
@@ -55,7 +57,7 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
     const { session } = engine(link, request.sessionId);
     const mode = agentModeSchema.safeParse(request.agentMode);
     if (mode.success) session.dispatch({ type: "set_mode", mode: mode.data });
-    const files = attachments(request.attachments);
+    const files = attachments(request.attachments, session.dir);
     // The reply goes out at once; the turn's events follow as notifications, its end is session.idle.
     session
       .dispatch({

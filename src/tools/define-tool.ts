@@ -55,6 +55,8 @@ export interface ToolOutcome {
   telemetry?: Record<string, unknown>;
   /** Content beyond text (an MCP server's images, resources, structured content), kept in the result for clients. */
   contents?: unknown[];
+  /** Image files the model is shown (by path; the request reads them). */
+  images?: { path: string; mediaType: string }[];
   /** The tool ends the run once this response's tools are done (the model declared the work finished). */
   finish?: { summary: string };
 }

@@ -4,6 +4,7 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { z } from "zod";
+import { sniffImageFile } from "../util/image-file.js";
 import { defineTool, ToolError } from "./define-tool.js";
 import { formatBytes, isBinaryFile, OUTPUT_LIMIT, resolveToolPath, statOrNull, throwIfAborted } from "./resolve-path.js";
 
@@ -34,7 +35,7 @@ export const viewTool = defineTool({
     "For a file, returns its lines prefixed with their 1-based line number (`12. text`).",
     "Use view_range [start, end] to read part of a file (end -1 means to the end of the file).",
     "Output is truncated at 20 KB; when it is, a note says which line to continue from with view_range.",
-    "Binary files are not shown; the result says the file is binary and gives its size.",
+    "An image (PNG, JPEG, GIF, WebP) is shown to you as a picture after the tool results. Other binary files are not shown; the result says the file is binary and gives its size.",
     "For a directory, lists files and subdirectories up to two levels deep (subdirectories end with `/`), skipping hidden entries whose names start with a dot.",
   ].join("\n"),
   parameters,
@@ -54,6 +55,15 @@ export const viewTool = defineTool({
       return { content: await listDirectory(abs, ctx.signal) };
     }
     if (!info.isFile()) throw new ToolError(`Path ${abs} is not a regular file or directory.`, "not_a_file");
+    const mediaType = info.size > 0 ? sniffImageFile(abs) : undefined;
+    if (mediaType) {
+      // Chat Completions tool results are text only: the conversation shows the picture in a user message after them.
+      return {
+        content: `${abs} is an image (${mediaType}, ${formatBytes(info.size)}); it is shown to you after the tool results.`,
+        images: [{ path: abs, mediaType }],
+        telemetry: { image: true, bytes: info.size },
+      };
+    }
     if (info.size > 0 && (await isBinaryFile(abs))) {
       return {
         content: `${abs} is a binary file (${formatBytes(info.size)}); it cannot be shown as text.`,

@@ -35,6 +35,8 @@ export const attachmentSchema = z.object({
   type: z.enum(["file", "directory", "selection", "blob", "github_reference"]),
   path: z.string().optional(),
   displayName: z.string().optional(),
+  /** An image the model is shown ("image/png"): only its path is logged; the request carries its bytes. */
+  mediaType: z.string().optional(),
 });
 export type Attachment = z.infer<typeof attachmentSchema>;
 

@@ -8,6 +8,8 @@ export const toolResultSchema = z.object({
   detailedContent: z.string().optional(),
   /** Content beyond text (an MCP tool's images, resources, structured content). */
   contents: z.array(z.unknown()).optional(),
+  /** Image files the model is shown after the tool results (the view tool on a picture), by path and media type. */
+  images: z.array(z.object({ path: z.string(), mediaType: z.string() })).optional(),
 });
 
 /** tool.*: a tool call from request to result. */

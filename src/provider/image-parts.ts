@@ -1,0 +1,37 @@
+/**
+ * Images in a user message, read when the request is built: the log keeps only each image's path, so a
+ * session stays small and a resumed one re-reads the file. An image that is gone, too large, or no longer an
+ * image becomes a short text note instead; the request is never refused for it.
+ */
+import { readFileSync, statSync } from "node:fs";
+import type { ChatCompletionContentPart } from "openai/resources/chat/completions";
+import { sniffImageBytes } from "../util/image-file.js";
+import type { ChatImage } from "./types.js";
+
+/** Larger images are described, not sent: most endpoints refuse more (OpenAI's limit is 20 MB a request). */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+function imagePart(image: ChatImage): ChatCompletionContentPart {
+  const note = (why: string): ChatCompletionContentPart => ({ type: "text", text: `[image ${image.path}: ${why}]` });
+  let size: number;
+  try {
+    size = statSync(image.path).size;
+  } catch {
+    return note("the file is no longer there, so it was not sent");
+  }
+  if (size > MAX_IMAGE_BYTES) return note(`${(size / (1024 * 1024)).toFixed(1)} MB is over the 5 MB limit, so it was not sent`);
+  let data: Buffer;
+  try {
+    data = readFileSync(image.path);
+  } catch {
+    return note("the file could not be read, so it was not sent");
+  }
+  const mediaType = sniffImageBytes(data.subarray(0, 16));
+  if (!mediaType) return note("the file is no longer a PNG, JPEG, GIF or WebP image, so it was not sent");
+  return { type: "image_url", image_url: { url: `data:${mediaType};base64,${data.toString("base64")}` } };
+}
+
+/** The content parts of a user message with images: its text first, then each image. */
+export function userContentParts(text: string, images: readonly ChatImage[]): ChatCompletionContentPart[] {
+  return [{ type: "text", text }, ...images.map(imagePart)];
+}
