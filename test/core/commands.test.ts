@@ -5,37 +5,17 @@
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { z } from "zod";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunResult } from "../../src/protocol/commands.js";
-import { defineTool, type AnyTool } from "../../src/tools/define-tool.js";
 import { startHarness, waitForEvent, type Harness } from "../support/engine-harness.js";
 import { hang, text, toolCall } from "../support/scripted-server.js";
+import { gateTool } from "../support/gate-tool.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
-
-/** A tool that waits until the test lets it finish: a deterministic "the agent is working" window. */
-function gateTool(): { tool: AnyTool; release(): void } {
-  let release = () => undefined as void;
-  const opened = new Promise<void>((resolve) => (release = resolve));
-  const tool = defineTool({
-    name: "gate",
-    description: "Waits",
-    parameters: z.object({}),
-    kind: "read",
-    readOnly: true,
-    permission: () => null,
-    execute: async () => {
-      await opened;
-      return { content: "gate opened" };
-    },
-  }) as unknown as AnyTool;
-  return { tool, release: () => release() };
-}
 
 const lastUserText = (h: Harness) =>
   String(

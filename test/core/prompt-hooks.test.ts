@@ -5,13 +5,12 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { z } from "zod";
 import { afterEach, describe, expect, it } from "vitest";
 import { HookSet } from "../../src/hooks/hook-set.js";
 import type { HookDefinition } from "../../src/hooks/load-hooks.js";
-import { defineTool, type AnyTool } from "../../src/tools/define-tool.js";
 import { startHarness, tempDir, waitForEvent, type Harness } from "../support/engine-harness.js";
 import { text, toolCall } from "../support/scripted-server.js";
+import { gateTool } from "../support/gate-tool.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -25,25 +24,6 @@ const promptHook = (command: string): HookDefinition => ({
   timeoutMs: 10_000,
   source: { kind: "user", file: "/test/hooks/test.json" },
 });
-
-/** A tool that waits until the test lets it finish: a deterministic "the agent is working" window. */
-function gateTool(): { tool: AnyTool; release(): void } {
-  let release = () => undefined as void;
-  const opened = new Promise<void>((resolve) => (release = resolve));
-  const tool = defineTool({
-    name: "gate",
-    description: "Waits",
-    parameters: z.object({}),
-    kind: "read",
-    readOnly: true,
-    permission: () => null,
-    execute: async () => {
-      await opened;
-      return { content: "gate opened" };
-    },
-  }) as unknown as AnyTool;
-  return { tool, release: () => release() };
-}
 
 const promptsSeen = (log: string): string[] =>
   existsSync(log)

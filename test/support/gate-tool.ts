@@ -1,0 +1,21 @@
+/** A tool that waits until the test lets it finish: a deterministic "the agent is working" window. */
+import { z } from "zod";
+import { defineTool, type AnyTool } from "../../src/tools/define-tool.js";
+
+export function gateTool(): { tool: AnyTool; release(): void } {
+  let release = () => undefined as void;
+  const opened = new Promise<void>((resolve) => (release = resolve));
+  const tool = defineTool({
+    name: "gate",
+    description: "Waits",
+    parameters: z.object({}),
+    kind: "read",
+    readOnly: true,
+    permission: () => null,
+    execute: async () => {
+      await opened;
+      return { content: "gate opened" };
+    },
+  }) as unknown as AnyTool;
+  return { tool, release: () => release() };
+}
