@@ -13,10 +13,8 @@ import { useState, useRef } from "react";
 import type { PermissionRequest } from "../../protocol/events/index.js";
 import type { PermissionReply } from "../../protocol/interactions.js";
 import type { Theme } from "../theme.js";
-import { Priority } from "../terminal/input-bus.js";
-import { useKeys, usePaste } from "../terminal/input-context.js";
 import type { Key } from "../terminal/keys.js";
-import { choiceKey, editedText } from "./dialog-keys.js";
+import { choiceKey, editedText, useDialogInput } from "./dialog-keys.js";
 import { wrapText } from "../markdown/wrap.js";
 
 export interface PermissionDialogProps {
@@ -315,15 +313,10 @@ export function PermissionDialog({ request, theme, width, queued, onAnswer, maxH
     if (move && "select" in move) update({ selected: move.select });
     else if (move) choose(move.pick);
   };
-  useKeys((key) => {
-    onKey(key);
-    return true;
-  }, Priority.dialog);
-  usePaste((text) => {
+  useDialogInput(onKey, (line) => {
     const current = viewRef.current;
-    if (current.message !== undefined && !current.answered) update({ message: current.message + text.replace(/\s*\r?\n\s*/g, " ") });
-    return true;
-  }, Priority.dialog);
+    if (current.message !== undefined && !current.answered) update({ message: current.message + line });
+  });
 
   const inner = Math.max(10, width - 4);
   const outside = request.outsidePaths ?? [];

@@ -11,10 +11,8 @@ import { Box, Text } from "ink";
 import { useRef, useState } from "react";
 import type { PlanAction, PlanApprovalReply } from "../../protocol/interactions.js";
 import { wrapText } from "../markdown/wrap.js";
-import { Priority } from "../terminal/input-bus.js";
-import { useKeys, usePaste } from "../terminal/input-context.js";
 import { isKey, type Key } from "../terminal/keys.js";
-import { choiceKey, editedText } from "./dialog-keys.js";
+import { choiceKey, editedText, useDialogInput } from "./dialog-keys.js";
 import type { Theme } from "../theme.js";
 
 export interface PlanReviewProps {
@@ -107,15 +105,10 @@ export function PlanReviewDialog({ summary, recommendedAction, actions, theme, w
     if (move && "select" in move) update({ selected: move.select });
     else if (move) choose(move.pick);
   };
-  useKeys((key) => {
-    onKey(key);
-    return true;
-  }, Priority.dialog);
-  usePaste((text) => {
+  useDialogInput(onKey, (line) => {
     const current = viewRef.current;
-    if (current.feedback !== undefined && !current.answered) update({ feedback: current.feedback + text.replace(/\s*\r?\n\s*/g, " ") });
-    return true;
-  }, Priority.dialog);
+    if (current.feedback !== undefined && !current.answered) update({ feedback: current.feedback + line });
+  });
 
   const inner = Math.max(10, width - 4);
   const rowsOf = (text: string, room: number) => wrapText(text, Math.max(1, room)).length;

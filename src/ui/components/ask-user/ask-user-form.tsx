@@ -8,11 +8,9 @@ import { Box, Text } from "ink";
 import { useRef, useState } from "react";
 import type { ElicitationReply } from "../../../protocol/interactions.js";
 import { wrapText } from "../../markdown/wrap.js";
-import { Priority } from "../../terminal/input-bus.js";
-import { useKeys, usePaste } from "../../terminal/input-context.js";
 import { isKey, type Key } from "../../terminal/keys.js";
 import type { Theme } from "../../theme.js";
-import { editedText } from "../dialog-keys.js";
+import { editedText, useDialogInput } from "../dialog-keys.js";
 import { formFields, typedAnswer, type FormField } from "./form-fields.js";
 
 export interface AskUserFormProps {
@@ -118,15 +116,10 @@ export function AskUserForm({ message, properties, required, agentId, server, th
       } else pick(Number(key.char) - 1);
     }
   };
-  useKeys((key) => {
-    onKey(key);
-    return true;
-  }, Priority.dialog);
-  usePaste((text) => {
+  useDialogInput(onKey, (line) => {
     const current = viewRef.current;
-    if (current.text !== undefined && !current.answered) update({ text: current.text + text.replace(/\s*\r?\n\s*/g, " ") });
-    return true;
-  }, Priority.dialog);
+    if (current.text !== undefined && !current.answered) update({ text: current.text + line });
+  });
 
   const field = fields[view.field];
   const inner = Math.max(10, width - 4);
