@@ -7,8 +7,7 @@
  * Rendered with Ink's own render() to a fake terminal (ink-testing-library renders in debug mode, which has
  * no throttle at all).
  */
-import { PassThrough, Writable } from "node:stream";
-import stripAnsi from "strip-ansi";
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../src/protocol/events/index.js";
 import { MemoryPromptHistory } from "../../src/session/prompt-history.js";
@@ -18,6 +17,7 @@ import { initialTranscript } from "../../src/ui/state/transcript-types.js";
 import { InputBus } from "../../src/ui/terminal/input-bus.js";
 import { InputContext } from "../../src/ui/terminal/input-context.js";
 import { plainTheme } from "../../src/ui/theme.js";
+import { FakeTerminal } from "../support/fake-terminal.js";
 
 // As the real command loads the TUI (cli/interactive.ts): Ink must not take this run for CI and hold its
 // frames. Ink reads CI once, when it is first imported, so it and the app are imported after this (an
@@ -25,22 +25,6 @@ import { plainTheme } from "../../src/ui/theme.js";
 process.env.CI = "0";
 const { render } = await import("ink");
 const { App } = await import("../../src/ui/app/app.js");
-
-class FakeTerminal extends Writable {
-  text = "";
-  isTTY = true;
-  columns = 100;
-  rows = 40;
-  private waiters: { wanted: string; resolve(): void }[] = [];
-  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
-    this.text += stripAnsi(chunk.toString("utf8"));
-    this.waiters = this.waiters.filter((waiter) => (this.text.includes(waiter.wanted) ? (waiter.resolve(), false) : true));
-    done();
-  }
-  waitFor(wanted: string): Promise<void> {
-    return this.text.includes(wanted) ? Promise.resolve() : new Promise((resolve) => this.waiters.push({ wanted, resolve }));
-  }
-}
 
 let counter = 0;
 const event = (type: string, data: Record<string, unknown>, agentId?: string): SessionEvent =>
@@ -72,7 +56,7 @@ afterEach(() => {
 describe("painting the app while many updates arrive", () => {
   it("paints a burst of store updates through Ink's throttle, not once per update", async () => {
     const store = new TranscriptStore(initialTranscript({ mode: "interactive", model: "m" }));
-    const stdout = new FakeTerminal();
+    const stdout = new FakeTerminal(100, 40);
     const stdin = new PassThrough() as unknown as NodeJS.ReadStream;
     let paints = 0;
     const instance = render(

@@ -2,13 +2,13 @@
  * The runner shows a resumed session's last exchange from the log's tail before the engine has opened the
  * session (a long log takes a while to read), then prints the whole past once it has.
  */
-import { PassThrough, Writable } from "node:stream";
-import stripAnsi from "strip-ansi";
+import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../src/protocol/events/index.js";
 import { MemoryPromptHistory } from "../../src/session/prompt-history.js";
 import type { SessionHost } from "../../src/ui/session-host.js";
 import { plainTheme } from "../../src/ui/theme.js";
+import { FakeTerminal } from "../support/fake-terminal.js";
 
 // As the real command loads the TUI (cli/interactive.ts): Ink must not take this run for CI and hold its frames.
 process.env.CI = "0";
@@ -25,22 +25,6 @@ function exchange(n: number): SessionEvent[] {
     event("assistant.message", { messageId: `m${n}`, content: `Answer number ${n}.` }),
     event("assistant.turn_end", { turnId: String(n) }),
   ];
-}
-
-class FakeTerminal extends Writable {
-  text = "";
-  isTTY = true;
-  columns = 80;
-  rows = 24;
-  private waiters: { wanted: string; resolve(): void }[] = [];
-  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
-    this.text += stripAnsi(chunk.toString("utf8"));
-    this.waiters = this.waiters.filter((waiter) => (this.text.includes(waiter.wanted) ? (waiter.resolve(), false) : true));
-    done();
-  }
-  waitFor(wanted: string): Promise<void> {
-    return this.text.includes(wanted) ? Promise.resolve() : new Promise((resolve) => this.waiters.push({ wanted, resolve }));
-  }
 }
 
 describe("resuming a session in the TUI", () => {
@@ -65,7 +49,7 @@ describe("resuming a session in the TUI", () => {
       onSwitch: () => () => undefined,
       listFiles: async () => [],
     } satisfies SessionHost & { listFiles(query: string): Promise<string[]> };
-    const stdout = new FakeTerminal();
+    const stdout = new FakeTerminal(80, 24);
     const stdin = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream;
     const run = runTui({
       host,
