@@ -11,14 +11,26 @@ import type { ChatImage } from "./types.js";
 /** Larger images are described, not sent: most endpoints refuse more (OpenAI's limit is 20 MB a request). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
+/**
+ * Every request of a session re-sends its images: the encoded ones are kept (the last few, checked against
+ * the file's size and mtime) so a turn does not read and base64 megabytes again.
+ */
+const encoded = new Map<string, { stamp: string; url: string }>();
+const KEEP_ENCODED = 8;
+
 function imagePart(image: ChatImage): ChatCompletionContentPart {
   const note = (why: string): ChatCompletionContentPart => ({ type: "text", text: `[image ${image.path}: ${why}]` });
   let size: number;
+  let stamp: string;
   try {
-    size = statSync(image.path).size;
+    const stat = statSync(image.path);
+    size = stat.size;
+    stamp = `${stat.size}:${stat.mtimeMs}`;
   } catch {
     return note("the file is no longer there, so it was not sent");
   }
+  const kept = encoded.get(image.path);
+  if (kept?.stamp === stamp) return { type: "image_url", image_url: { url: kept.url } };
   if (size > MAX_IMAGE_BYTES) return note(`${(size / (1024 * 1024)).toFixed(1)} MB is over the 5 MB limit, so it was not sent`);
   let data: Buffer;
   try {
@@ -28,7 +40,11 @@ function imagePart(image: ChatImage): ChatCompletionContentPart {
   }
   const mediaType = sniffImageBytes(data.subarray(0, 16));
   if (!mediaType) return note("the file is no longer a PNG, JPEG, GIF or WebP image, so it was not sent");
-  return { type: "image_url", image_url: { url: `data:${mediaType};base64,${data.toString("base64")}` } };
+  const url = `data:${mediaType};base64,${data.toString("base64")}`;
+  encoded.delete(image.path);
+  encoded.set(image.path, { stamp, url });
+  if (encoded.size > KEEP_ENCODED) encoded.delete(encoded.keys().next().value as string);
+  return { type: "image_url", image_url: { url } };
 }
 
 /** The content parts of a user message with images: its text first, then each image. */
