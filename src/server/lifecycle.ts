@@ -4,6 +4,7 @@
  * with each event it records; its summary is its name, or else its first prompt (as session.list says).
  */
 import type { SessionEvent } from "../protocol/events/index.js";
+import { typedPrompt } from "../session/metadata-keeper.js";
 import { readMetadata } from "../session/session-metadata.js";
 
 export interface LifecycleNotification {
@@ -30,7 +31,7 @@ export async function followLifecycle(session: { id: string; dir: string }, crea
     if (event.agentId) return;
     if (event.type === "session.title_changed") summary = event.data.title;
     else if (event.ephemeral) return;
-    else if (event.type === "user.message" && summary === undefined && event.data.source === undefined) summary = event.data.content.slice(0, 500);
+    else if (event.type === "user.message" && summary === undefined) summary = typedPrompt(event.data)?.slice(0, 500);
     announce({ type: "session.updated", sessionId: session.id, metadata: metadata(event.timestamp) });
   };
 }

@@ -1,6 +1,16 @@
 /** Keeps workspace.yaml current from the event stream: first prompt, name (/rename), directory (/cwd), update time, event count. */
-import type { SessionEvent } from "../protocol/events/index.js";
+import type { EventData, SessionEvent } from "../protocol/events/index.js";
 import { writeMetadata, type SessionMetadata } from "./session-metadata.js";
+
+/**
+ * What a person typed, for a user message they sent: the line itself (`/review main..HEAD` for a prompt a
+ * command built from its template), or undefined for messages nobody typed (autopilot, notifications, hooks).
+ * A session's first such line names it in listings, and makes it one `--continue` finds.
+ */
+export function typedPrompt(message: EventData<"user.message">): string | undefined {
+  if (message.typedText !== undefined) return message.typedText;
+  return message.source === undefined ? message.content : undefined;
+}
 
 export class MetadataKeeper {
   constructor(
@@ -13,8 +23,9 @@ export class MetadataKeeper {
   readonly onEvent = (event: SessionEvent): void => {
     if (event.agentId) return;
     if (!event.ephemeral) this.metadata.eventCount++;
-    if (event.type === "user.message" && this.metadata.firstPrompt === undefined && event.data.source === undefined) {
-      this.metadata.firstPrompt = event.data.content.slice(0, 500);
+    const typed = event.type === "user.message" ? typedPrompt(event.data) : undefined;
+    if (typed !== undefined && this.metadata.firstPrompt === undefined) {
+      this.metadata.firstPrompt = typed.slice(0, 500);
       this.flush();
     } else if (event.type === "session.title_changed") {
       this.rename(event.data.title);

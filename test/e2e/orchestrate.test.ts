@@ -30,6 +30,20 @@ describe("agent -p with the orchestrating commands", () => {
     expect(String(review?.body.messages[0]?.content)).toContain("You are a code reviewer");
   });
 
+  it('a session begun with -p "/review focus on naming" is named by that line and found by --continue', async () => {
+    initRepo(ws.cwd, BASE_FILES);
+    makeChanges(ws.cwd);
+    main.push(text("No significant issues."), text("Continued."));
+    const first = await runAgent(["-p", "/review focus on naming"], { env: ws.env(), cwd: ws.cwd });
+    expect(first.code).toBe(0);
+    const [id] = readdirSync(path.join(ws.home, "session-state"));
+    expect(readFileSync(path.join(ws.home, "session-state", id as string, "workspace.yaml"), "utf8")).toContain("/review focus on naming");
+    const next = await runAgent(["--continue", "-p", "and now?"], { env: ws.env(), cwd: ws.cwd });
+    expect(next.code).toBe(0);
+    expect(next.stdout).toBe("Continued.\n");
+    expect(readdirSync(path.join(ws.home, "session-state"))).toEqual([id]);
+  });
+
   it('-p "/review" with nothing to review says so and makes no request', async () => {
     initRepo(ws.cwd, BASE_FILES);
     const run = await runAgent(["-p", "/review"], { env: ws.env(), cwd: ws.cwd });
