@@ -3,7 +3,7 @@
  * store and, for --resume/--continue, which session. Every failure is a message, never a stack trace, and
  * nothing is created on disk before all of it is known to be good.
  */
-import { resolveAgentHome } from "../config/agent-home.js";
+import { resolveHomes, type Homes } from "../config/agent-home.js";
 import { resolveProviderConfig, type ProviderConfig } from "../config/provider-config.js";
 import { loadSettings, SettingsError, settingsPath, type Settings } from "../config/settings.js";
 import type { SessionPermissions } from "../core/open-session.js";
@@ -16,6 +16,8 @@ import { subagentLimits } from "./subagent-limits.js";
 
 export interface Bootstrap {
   agentHome: string;
+  /** Copilot CLI's home, read as an extra source (never written); see src/config/agent-home.ts. */
+  copilotHome?: string;
   settings: Settings;
   providerConfig: ProviderConfig;
   store: SessionStore;
@@ -25,6 +27,9 @@ export interface Bootstrap {
   permissions: SessionPermissions;
   subagentLimits: SubagentLimits;
 }
+
+/** The homes of a bootstrap, as the options of a session or a hook loader take them. */
+export const homesOf = (boot: Homes): Homes => ({ agentHome: boot.agentHome, ...(boot.copilotHome ? { copilotHome: boot.copilotHome } : {}) });
 
 export type BootstrapResult = { ok: true; value: Bootstrap } | { ok: false; message: string };
 
@@ -47,7 +52,7 @@ async function bootstrapAny(
   env: NodeJS.ProcessEnv,
   requireProvider: boolean,
 ): Promise<{ ok: true; value: ServerBootstrap } | { ok: false; message: string }> {
-  const agentHome = resolveAgentHome(env);
+  const { agentHome, copilotHome } = resolveHomes(env);
   let settings: Settings;
   try {
     settings = await loadSettings(agentHome);
@@ -82,6 +87,7 @@ async function bootstrapAny(
     ok: true,
     value: {
       agentHome,
+      ...(copilotHome ? { copilotHome } : {}),
       settings,
       ...(resolved.ok ? { providerConfig: resolved.config } : { providerProblem: resolved.message }),
       store,

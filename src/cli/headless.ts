@@ -7,7 +7,7 @@ import type { AgentSession } from "../core/agent-session.js";
 import type { RunResult } from "../protocol/commands.js";
 import { createOpenAIChatProvider } from "../provider/openai-chat.js";
 import { sessionProviders } from "../provider/session-providers.js";
-import { bootstrap } from "./bootstrap.js";
+import { bootstrap, homesOf } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
 import { GuardedOutput } from "./guarded-output.js";
@@ -113,11 +113,11 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         stdoutIsTerminal: process.stdout.isTTY === true,
       });
   let hookSet: HookSet | undefined;
-  if (options.hooks && anyHooksConfigured(value.agentHome, options.cwd, value.settings)) {
+  if (options.hooks && anyHooksConfigured(value, options.cwd, value.settings)) {
     const { hookConfig, untrustedNote } = await import("./session-hook-config.js");
-    const hooks = hookConfig({ agentHome: value.agentHome, cwd: options.cwd, settings: value.settings, enabled: options.hooks });
+    const hooks = hookConfig({ ...homesOf(value), cwd: options.cwd, settings: value.settings, enabled: options.hooks });
     // Nobody to ask: an untrusted folder's repository hooks stay off, and the person is told how to trust it.
-    if (hooks.repoFiles.length > 0 && !hooks.trusted) stderr.write(`agent: ${untrustedNote(hooks.repoFiles, options.cwd, value.agentHome)}\n`);
+    if (hooks.repoFiles.length > 0 && !hooks.trusted) stderr.write(`agent: ${untrustedNote(hooks, value.agentHome)}\n`);
     hookSet = hooks.load(hooks.trusted);
   }
   let opened: OpenOutcome;
@@ -125,7 +125,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     opened = await openUnlessInUse(
       {
         store: value.store,
-        agentHome: value.agentHome,
+        ...homesOf(value),
         cwd: options.cwd,
         ...sessionProviders(value.providerConfig, createOpenAIChatProvider),
         providerConfig: value.providerConfig,

@@ -10,7 +10,7 @@ import type { SessionEvent } from "../protocol/events/index.js";
 import type { SessionMetadata } from "../session/session-metadata.js";
 import type { SessionHost } from "../ui/session-host.js";
 import type { HookSet } from "../hooks/hook-set.js";
-import type { Bootstrap } from "./bootstrap.js";
+import { homesOf, type Bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { asFleetInput } from "./fleet-input.js";
 import { sessionProviders } from "../provider/session-providers.js";
@@ -27,6 +27,8 @@ export class TuiSessionHost implements SessionHost {
     private readonly options: CliOptions,
     /** Loads the hooks every session of this TUI runs (trust was settled before it started). */
     private readonly loadHooks?: () => Promise<HookSet | undefined>,
+    /** Folders the person trusted for this TUI's sessions only (the trust question's "this session"). */
+    private readonly trustedThisSession: readonly string[] = [],
   ) {}
 
   /** --fleet applies to the first prompt only. */
@@ -85,7 +87,8 @@ export class TuiSessionHost implements SessionHost {
     const config = boot.providerConfig;
     this.manager ??= new SessionManager({
       store: boot.store,
-      agentHome: boot.agentHome,
+      ...homesOf(boot),
+      ...(this.trustedThisSession.length > 0 ? { trustedThisSession: this.trustedThisSession } : {}),
       cwd: options.cwd,
       ...sessionProviders(config, createOpenAIChatProvider),
       providerConfig: config,

@@ -51,6 +51,10 @@ export const agentVersion = (): string => (typeof AGENT_VERSION === "string" ? A
 export interface OpenSessionOptions {
   store: SessionStore;
   agentHome: string;
+  /** Copilot CLI's home, read (never written) for agents, MCP servers and trusted folders; ours wins. */
+  copilotHome?: string;
+  /** Folders trusted for this session only (the TUI's "this session" answer): their repository programs may run. */
+  trustedThisSession?: readonly string[];
   cwd: string;
   provider: ChatProvider;
   /** Makes a provider for another model, for /model. */
@@ -242,8 +246,14 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     // Tools that require task support run as background records of the session (called only once it exists).
     tasks: { start: (...args) => session.mcpTasks.start(...args) } satisfies McpTaskHost,
   };
+  // Where folder trust is read from: every program a file names (repository MCP files, agent files' servers) asks it.
+  const trust = {
+    agentHome: options.agentHome,
+    ...(options.copilotHome ? { copilotHome: options.copilotHome } : {}),
+    ...(options.trustedThisSession ? { trustedThisSession: options.trustedThisSession } : {}),
+  };
   const mcp = createMcpManager(
-    { agentHome: options.agentHome, cwd: options.cwd, workspace: context.gitRoot, additional: options.mcp?.additional, disabled: options.mcp?.disabled },
+    { ...trust, cwd: options.cwd, workspace: context.gitRoot, additional: options.mcp?.additional, disabled: options.mcp?.disabled },
     mcpOptions,
   );
   // A custom agent's own servers (`mcp-servers`), started when that agent runs.
@@ -294,8 +304,9 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     agents:
       options.agents ??
       new AgentCatalog({
-        agentHome: options.agentHome,
+        ...trust,
         gitRoot: context.gitRoot,
+        trust,
         onProblems: (problems) => reportAgentFileProblems(sink.emit, problems),
         ...(options.extraAgents ? { extra: options.extraAgents } : {}),
       }),

@@ -7,14 +7,9 @@ import { HookSet, type HookReporter } from "../../src/hooks/hook-set.js";
 import type { HookDefinition } from "../../src/hooks/load-hooks.js";
 import { runHookCommand } from "../../src/hooks/run-hook.js";
 import { tempDir } from "../support/engine-harness.js";
+import { hookDefinition } from "../support/hook-definition.js";
 
-const hook = (command: string, extra: Partial<HookDefinition> = {}): HookDefinition => ({
-  event: "preToolUse",
-  command,
-  timeoutMs: 5000,
-  source: { kind: "user", file: "/test/hooks.json" },
-  ...extra,
-});
+const hook = (command: string, extra: Partial<HookDefinition> = {}): HookDefinition => hookDefinition(command, extra);
 
 function recorder(): HookReporter & { events: string[]; warnings: string[] } {
   const events: string[] = [];

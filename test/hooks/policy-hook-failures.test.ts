@@ -11,14 +11,9 @@ import { HookSet, type HookReporter } from "../../src/hooks/hook-set.js";
 import type { HookDefinition } from "../../src/hooks/load-hooks.js";
 import type { HookEventName } from "../../src/hooks/hook-schema.js";
 import { tempDir } from "../support/engine-harness.js";
+import { hookDefinition } from "../support/hook-definition.js";
 
-const hook = (command: string, extra: Partial<HookDefinition> = {}): HookDefinition => ({
-  event: "preToolUse",
-  command,
-  timeoutMs: 5000,
-  source: { kind: "user", file: "/test/policy.json" },
-  ...extra,
-});
+const hook = (command: string, extra: Partial<HookDefinition> = {}): HookDefinition => hookDefinition(command, extra, "/test/policy.json");
 
 function recorder(): HookReporter & { warnings: string[] } {
   const warnings: string[] = [];
