@@ -237,7 +237,7 @@ function withholdUntrustedServers(agent: AgentDefinition, trust: TrustSources | 
   return {
     file: agent.file,
     field: "mcp-servers",
-    message: `its MCP server${names.length > 1 ? "s" : ""} ${names.join(", ")} will not start: ${verdict.reason}. The agent loads without them.${how}`,
+    message: `its MCP server${names.length > 1 ? "s" : ""} ${names.join(", ")} will not start: ${verdict.reason}. The agent loads without ${names.length > 1 ? "them" : "it"}.${how}`,
   };
 }
 
