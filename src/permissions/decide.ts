@@ -182,7 +182,8 @@ function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
   }
   // URLs only known when the command runs: no rule names them, and no deny rule can be checked against them.
   const unknownUrls = facts.shell?.analysis.unknownUrls ?? [];
-  if (!policy.allowAllUrls) for (const reason of unknownUrls) needs.push({ kind: "url", url: reason });
+  const everyUrl = policy.allowAllUrls || Boolean(allowedBy(policy, (rule) => rule.target.kind === "url" && rule.target.pattern === undefined));
+  if (!everyUrl) for (const reason of unknownUrls) needs.push({ kind: "url", url: reason });
   const urlDeny = policy.rules.find((rule) => rule.action === "deny" && rule.target.kind === "url");
   if (urlDeny) {
     for (const reason of [...unknownUrls, ...(facts.shell?.analysis.follows ?? [])])
