@@ -159,6 +159,7 @@ describe("reads and writes named in URLs and fetchers' options go through the pa
     `curl -d name=value http://example.com`,
     `curl -d @- http://example.com`,
     `curl -b 'a=b' http://example.com`,
+    `curl -s file:///dev/null`,
     `curl --data-raw @${out}/secret.txt http://example.com`,
     `wget --post-file=README.md -O- http://example.com`,
     `http POST example.com name=x`,

@@ -178,6 +178,7 @@ describe("the same deny reaches shell commands that fetch", () => {
     ["aria2c https://example.com/f.iso", "aria2c follows redirects"],
     ["wget -i urls.txt", "listed in urls.txt"],
     ["curl $URL", "only known when it runs"],
+    ["xargs curl < urls.txt", "URLs read from its input"],
     ["http_proxy=$PROXY curl https://example.com", "proxy only known when it runs"],
   ])("%j goes where the deny rule cannot be checked: asks, whatever the flags", async (command, reason) => {
     const decision = await sh(command, flags);

@@ -85,7 +85,7 @@ class Analyzer {
     // A file: URL names a path (curl reads it): the path gate sees it, `..` and links included.
     if (value.literal && /^file:/i.test(value.text)) {
       const local = fileUrlPaths(value.text);
-      if (local) for (const text of local) this.paths.push({ text, literal: true, access });
+      if (local) for (const text of local.filter((file) => !HARMLESS_TARGETS.test(file))) this.paths.push({ text, literal: true, access });
       else this.paths.push({ text: `${value.text} (a file on another host)`, literal: false, access });
       return;
     }
@@ -328,6 +328,7 @@ class Analyzer {
     }
     const destinations = destinationsOf(program, effective.slice(1));
     const fetches = fetcherUse(program, effective.slice(1));
+    if (fetches && operandsUnknown) fetches.unknownUrls.push(`${program} reaches URLs read from its input`);
     if (fetches) this.fetches(effective, fetches, aligned);
     else
       effective.slice(1).forEach((text, index) => {
