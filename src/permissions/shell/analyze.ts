@@ -241,7 +241,8 @@ class Analyzer {
     const program = programName(argv[0] ?? "");
     const literal = (index: number) => index < 0 || (words?.[index + 1]?.literal ?? true);
     for (const { index, text } of use.urls) {
-      if (literal(index)) this.urls.push(text);
+      if (/^file:/i.test(text)) this.addPath({ text, literal: literal(index), glob: false }, "read");
+      else if (literal(index)) this.urls.push(text);
       else this.unknownUrls.push(`${program} reaches a URL only known when it runs (${words?.[index + 1]?.text ?? text})`);
     }
     for (const { index, text, access, unnamedFiles } of use.paths) {

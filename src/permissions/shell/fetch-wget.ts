@@ -120,7 +120,7 @@ export function fetchWget(parsed: ParsedCommand): FetcherUse {
     }
   }
   // Without -O each URL is saved under its own name; -r, -p, -x and server-given names write files the command does not name.
-  const unnamed = crawls || hasOption(parsed, "force-directories", "-x", "content-disposition", "trust-server-names");
+  const unnamed = crawls || hasOption(parsed, "force-directories", "content-disposition", "trust-server-names");
   if (output === undefined && !hasOption(parsed, "spider")) {
     if (unnamed) use.paths.push({ index: -1, text: prefix ?? ".", access: "write", unnamedFiles: true });
     // URLs from a list are saved under their names too: files in the prefix directory, not below it.

@@ -14,8 +14,6 @@ import { hasOption, lastValue, parseOptions, type OptionSpec, type ParsedCommand
 
 export type { FetcherUse } from "./fetch-use.js";
 
-export const FETCHERS = new Set(["curl", "wget", "http", "https", "xh", "xhs", "aria2c", "nc", "netcat", "ncat", "telnet", "socat"]);
-
 export function fetcherUse(program: string, args: readonly string[]): FetcherUse | undefined {
   switch (program) {
     case "curl":
@@ -86,7 +84,7 @@ function fetchHttpie(parsed: ParsedCommand, programScheme: string): FetcherUse {
   }
   if (hasOption(parsed, "download") && !hasOption(parsed, "output") && url)
     downloads({ ...use, urls: use.urls.filter((each) => each.index === url.index) }, ".");
-  if (hasOption(parsed, "follow")) use.follows = "it follows redirects (--follow)";
+  if (hasOption(parsed, "follow")) use.follows = "http --follow follows redirects";
   return use;
 }
 
