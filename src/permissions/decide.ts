@@ -180,6 +180,15 @@ function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
     if (allowedBy(policy, (rule) => rule.target.kind === "url" && urlRuleMatches(rule.target.pattern, url))) continue;
     needs.push({ kind: "url", url, ...(origin ? { origin } : {}) });
   }
+  // URLs only known when the command runs: no rule names them, and no deny rule can be checked against them.
+  const unknownUrls = facts.shell?.analysis.unknownUrls ?? [];
+  const everyUrl = policy.allowAllUrls || Boolean(allowedBy(policy, (rule) => rule.target.kind === "url" && rule.target.pattern === undefined));
+  if (!everyUrl) for (const reason of unknownUrls) needs.push({ kind: "url", url: reason });
+  const urlDeny = policy.rules.find((rule) => rule.action === "deny" && rule.target.kind === "url");
+  if (urlDeny) {
+    for (const reason of [...unknownUrls, ...(facts.shell?.analysis.follows ?? [])])
+      needs.push({ kind: "confirm", reason: `${reason}: the deny rule ${describeRule(urlDeny)} cannot be checked against where it goes` });
+  }
   return needs;
 }
 
@@ -201,7 +210,8 @@ export function describeNeed(need: Need): string {
     case "path":
       return need.resolved ? `${need.resolved} is outside the allowed directories` : `the path "${need.text}" is only known when the command runs`;
     case "url":
-      return `${need.origin ?? need.url} is not an allowed URL`;
+      // A URL only known at run time is described by the reason the analysis gave.
+      return /^[a-z][a-z0-9+.-]*:\/\//i.test(need.url) ? `${need.origin ?? need.url} is not an allowed URL` : need.url;
     case "tool":
       return `the tool ${need.name} needs approval`;
     case "confirm":

@@ -37,6 +37,10 @@ export interface ShellAnalysis {
   segments: ShellSegment[];
   paths: PathMention[];
   urls: string[];
+  /** Why it reaches URLs only known when it runs (`curl $URL`, `wget -i list`): only --allow-all-urls allows them. */
+  unknownUrls: string[];
+  /** Commands that follow redirects or links (`curl -L`, wget): where they end up is only known when they run. */
+  follows: string[];
   /** Why the analysis could not follow the command; empty when it understood all of it. */
   unparsed: string[];
   /**
