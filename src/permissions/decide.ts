@@ -9,7 +9,9 @@ import path from "node:path";
 import { type Approvals, type Need } from "./approvals.js";
 import type { PermissionFacts } from "./facts.js";
 import { checkFloor } from "./floor.js";
+import { modeDecision, type ModeRules } from "./mode-rules.js";
 import { denyRuleInForce, opaqueReasons } from "./opaque.js";
+export type { ModeRules } from "./mode-rules.js";
 import { globMayMatchRule, pathRuleMatches, shellRuleMatches, urlOrigin, urlRuleMatches, type Rule, type RuleAction } from "./rules.js";
 
 export interface PermissionPolicy {
@@ -43,17 +45,6 @@ function readOnlyMcpApproved(facts: PermissionFacts, policy: PermissionPolicy): 
   const { request } = facts;
   if (request.kind !== "mcp" || !request.readOnly || policy.mcpReadOnly === undefined) return false;
   return policy.mcpReadOnly === true || policy.mcpReadOnly.includes(request.serverName);
-}
-
-/**
- * A mode's ruleset. It is evaluated after the user's deny rules and before everything else: a mode can
- * only narrow what the user's rules allow, and what it allows itself (the plan file) is its own file.
- */
-export interface ModeRules {
-  /** Named in reasons: "plan mode". */
-  name: string;
-  /** Writes are denied, except to these files (resolved paths), which need no approval. */
-  writableOnly?: readonly string[];
 }
 
 export type Decision =
@@ -207,23 +198,6 @@ export function describeNeed(need: Need): string {
     case "confirm":
       return need.reason;
   }
-}
-
-/** What the mode's ruleset says of the call, when it says anything. */
-function modeDecision(facts: PermissionFacts, mode: ModeRules): Decision | undefined {
-  if (mode.writableOnly === undefined) return undefined;
-  const writes = facts.paths.filter((mention) => mention.access !== "read");
-  const writesSomething = writes.length > 0 || isFileWrite(facts) || (facts.shell?.unnamedWriteDirs?.length ?? 0) > 0;
-  if (!writesSomething) return undefined;
-  const allowed = new Set(mode.writableOnly);
-  const elsewhere = writes.filter((mention) => mention.resolved === undefined || !allowed.has(mention.resolved));
-  if (elsewhere.length > 0 || (facts.shell?.unnamedWriteDirs?.length ?? 0) > 0 || (isFileWrite(facts) && writes.length === 0)) {
-    const what = elsewhere.map((mention) => mention.resolved ?? mention.text).join(", ") || "files";
-    const only = mode.writableOnly.length > 0 ? `; only ${mode.writableOnly.join(", ")} may be written` : "";
-    return { verdict: "deny", reason: `In ${mode.name} nothing may be changed (this would write ${what})${only}.` };
-  }
-  // Only the mode's own files: a file tool writes them without asking (a shell command still goes through the rules).
-  return facts.shell ? undefined : { verdict: "allow", reason: `${mode.name} writes its own file` };
 }
 
 export function decide(facts: PermissionFacts, policy: PermissionPolicy): Decision {

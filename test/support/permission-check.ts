@@ -6,7 +6,7 @@ import { realpathSync } from "node:fs";
 import type { Settings } from "../../src/config/settings.js";
 import type { PermissionRequest } from "../../src/protocol/events/index.js";
 import { emptyApprovals, type Approvals } from "../../src/permissions/approvals.js";
-import { decide, type Decision } from "../../src/permissions/decide.js";
+import { decide, type Decision, type ModeRules } from "../../src/permissions/decide.js";
 import { gatherFacts } from "../../src/permissions/gather-facts.js";
 import { PathGate } from "../../src/permissions/paths.js";
 import { buildRules, noPermissionFlags, type PermissionFlags } from "../../src/permissions/policy.js";
@@ -18,6 +18,8 @@ export interface CheckOptions {
   approvals?: Partial<Approvals>;
   env?: NodeJS.ProcessEnv;
   homeDir?: string;
+  /** The mode's ruleset (plan mode's, from src/core/modes.ts). */
+  mode?: ModeRules;
 }
 
 export async function checkPermission(request: PermissionRequest, toolName: string, options: CheckOptions): Promise<Decision> {
@@ -35,6 +37,7 @@ export async function checkPermission(request: PermissionRequest, toolName: stri
     allowAllUrls: flags.allowAllUrls,
     approvals: { ...emptyApprovals(), ...options.approvals },
     disabledFloorChecks: new Set(settings.permissions?.floor?.disable ?? []),
+    ...(options.mode ? { mode: options.mode } : {}),
   });
 }
 
