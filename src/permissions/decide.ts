@@ -3,9 +3,11 @@
  * what decided. Order: deny rules (they win over everything, --allow-all-tools included), the floor, ask
  * rules, then every part of the call must be allowed (read-only, a rule, a flag or an approval); whatever
  * is not is listed as a need, and the answer is ask. What the gate cannot check (opaque commands, writes to
- * git's executable configuration) is approved by no rule, and by --allow-all-tools only with no deny rule.
+ * git's executable configuration, commands that run files the agent changed in this session) is approved by
+ * no rule, and by --allow-all-tools only with no deny rule.
  */
 import path from "node:path";
+import { agentWrittenCode, describeChange, type ChangedFile } from "./agent-written-code.js";
 import { type Approvals, type Need } from "./approvals.js";
 import type { PermissionFacts } from "./facts.js";
 import { checkFloor } from "./floor.js";
@@ -138,7 +140,10 @@ function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
   if (facts.shell) {
     const { analysis } = facts.shell;
     for (const reason of analysis.unparsed) needs.push({ kind: "confirm", reason: `the command could not be analysed: ${reason}` });
-    for (const segment of analysis.segments) {
+    const written = agentCodeNeeds(facts, policy, deny);
+    needs.push(...written.values());
+    for (const [index, segment] of analysis.segments.entries()) {
+      if (written.has(index)) continue;
       if (segment.transparent || segment.readOnly || toolAllowed || approvals.commands.has(segment.identifier)) continue;
       const argv = [path.basename(segment.argv[0] ?? ""), ...segment.argv.slice(1)];
       if (allowedBy(policy, (rule) => rule.target.kind === "shell" && shellRuleMatches(rule.target, argv, segment.identifier, "allow"))) continue;
@@ -171,6 +176,28 @@ function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
     if (allowedBy(policy, (rule) => rule.target.kind === "url" && urlRuleMatches(rule.target.pattern, url))) continue;
     needs.push({ kind: "url", url, ...(origin ? { origin } : {}) });
   }
+  return needs;
+}
+
+/**
+ * Commands that run what the agent wrote in this session (package scripts, a Makefile, a git hook, a script),
+ * by segment: no rule or earlier approval covers them, only a person now, or --allow-all-tools while no deny
+ * rule is in force (a deny rule cannot be checked against what the files do).
+ */
+function agentCodeNeeds(facts: PermissionFacts, policy: PermissionPolicy, deny: Rule | undefined): Map<number, Need> {
+  const needs = new Map<number, Need>();
+  if (!facts.shell || (policy.allowAllTools && !deny)) return needs;
+  const changed: ChangedFile[] = [...(facts.changedFiles ?? []), ...(facts.changes ?? []).map((change) => ({ ...change, byUser: false }))];
+  const why = policy.allowAllTools
+    ? `--allow-all-tools does not approve it while the deny rule ${describeRule(deny as Rule)} is in force`
+    : "a rule approves a command as it was, not code the agent wrote; a person must approve it, or the change to the file when it is made";
+  facts.shell.analysis.segments.forEach((segment, index) => {
+    if (segment.transparent || segment.readOnly) return;
+    const written = agentWrittenCode(segment.argv, facts.shell?.dirs?.[index], changed, facts);
+    if (written.length === 0) return;
+    const files = [...new Set(written.map(describeChange))].join(", ");
+    needs.set(index, { kind: "confirm", reason: `\`${segment.identifier}\` is defined by ${files}, which the agent changed in this session (${why})` });
+  });
   return needs;
 }
 

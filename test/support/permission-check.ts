@@ -5,6 +5,7 @@
 import { realpathSync } from "node:fs";
 import type { Settings } from "../../src/config/settings.js";
 import type { PermissionRequest } from "../../src/protocol/events/index.js";
+import type { ChangedFile } from "../../src/permissions/agent-written-code.js";
 import { emptyApprovals, type Approvals } from "../../src/permissions/approvals.js";
 import { decide, type Decision, type ModeRules } from "../../src/permissions/decide.js";
 import { gatherFacts } from "../../src/permissions/gather-facts.js";
@@ -20,6 +21,8 @@ export interface CheckOptions {
   homeDir?: string;
   /** The mode's ruleset (plan mode's, from src/core/modes.ts). */
   mode?: ModeRules;
+  /** Files the agent changed earlier in the session. */
+  changedFiles?: readonly ChangedFile[];
 }
 
 export async function checkPermission(request: PermissionRequest, toolName: string, options: CheckOptions): Promise<Decision> {
@@ -29,7 +32,12 @@ export async function checkPermission(request: PermissionRequest, toolName: stri
   if (errors.length > 0) throw new Error(errors.join("\n"));
   const cwd = realpathSync(options.cwd);
   const gate = new PathGate({ cwd, addDirs: flags.addDir, disallowTempDir: flags.disallowTempDir, homeDir: options.homeDir });
-  const { facts } = await gatherFacts(request, toolName, { cwd, gate, env: options.env ?? process.env });
+  const { facts } = await gatherFacts(request, toolName, {
+    cwd,
+    gate,
+    env: options.env ?? process.env,
+    ...(options.changedFiles ? { changedFiles: options.changedFiles } : {}),
+  });
   return decide(facts, {
     rules,
     allowAllTools: flags.allowAllTools,
