@@ -125,10 +125,13 @@ function fileDefines(file: string, lookup: Lookup, homeDir: string): boolean {
   if (lookup.named.some(named)) return true;
   if (lookup.git.some((entry) => within(file, entry))) return true;
   const components = parts(file);
-  for (let start = 0; start < components.length; start++) {
-    const rest = components.slice(start);
-    if (!lookup.patterns.some((pattern) => (pattern.includes("**") || pattern.length === rest.length) && matchesFromStart(pattern, rest))) continue;
-    if (looksIn(path.join(path.sep, ...components.slice(0, start)), lookup.dir)) return true;
+  // Where the pattern would be anchored: as many components up as it has, or (with `**`) any of them.
+  const anchoredAt = (start: number, pattern: readonly string[]) =>
+    start >= 0 && matchesFromStart(pattern, components.slice(start)) && looksIn(path.join(path.sep, ...components.slice(0, start)), lookup.dir);
+  for (const pattern of lookup.patterns) {
+    if (!pattern.includes("**")) {
+      if (anchoredAt(components.length - pattern.length, pattern)) return true;
+    } else if (components.some((_, start) => anchoredAt(start, pattern))) return true;
   }
   const fromHome = path.relative(homeDir, file);
   return !fromHome.startsWith("..") && !path.isAbsolute(fromHome) && lookup.home.some((pattern) => matchesFromStart(pattern, parts(fromHome)));
