@@ -77,18 +77,24 @@ export function planFile(sessionDir: string): string {
 }
 
 /**
- * Plan mode is a ruleset: every write is denied except the plan file (written without asking), and shell
- * commands that write are denied; reads and commands that only inspect work as usual.
+ * Plan mode is a ruleset: every write is denied except the plan file (written without asking); a shell
+ * command runs only when it is known to be read-only, an MCP tool only when its server marks it read-only.
  */
 const plan: ModePreset = {
   mode: "plan",
   label: "Plan",
   extraTools: ["exit_plan_mode"],
   announcesStops: false,
-  permissionRules: ({ sessionDir }) => ({ name: "plan mode", writableOnly: [planFile(sessionDir)] }),
+  permissionRules: ({ sessionDir }) => ({
+    name: "plan mode",
+    writableOnly: [planFile(sessionDir)],
+    readOnly: true,
+    leave:
+      "To make changes, leave plan mode first: finish the plan and call exit_plan_mode so the user can accept it (the user can also switch modes with Shift+Tab, or start without --plan / --mode plan).",
+  }),
   promptNotice: [
     "You are in plan mode: agree on a plan with the user before anything changes.",
-    "- Analyse the request and the code: read and search freely, run only commands that inspect. Writes and commands that modify anything are refused in this mode.",
+    "- Analyse the request and the code: read and search freely, run only commands that inspect. Writes, commands not known to be read-only (interpreters with inline code, builds and tests, git commands that change state) and MCP tools not marked read-only are refused in this mode.",
     "- Where an answer would change the plan, ask the user with ask_user; decide the rest yourself.",
     "- Write the plan to plan.md in the session folder (the only file you may write; it needs no approval) with: the problem, the approach, todos (numbered concrete steps naming the files involved), and notes. No time estimates.",
     "- Also record the plan's todos in the session's todo list with the sql tool (it writes only the session's own database, so it works in plan mode): one row per todo in `todos` (a short descriptive id, a title, a description with what an agent needs to do it), and the order between them in `todo_deps` (todo_id waits for depends_on). Once the plan is accepted, the todo list and /fleet work from these rows.",

@@ -220,6 +220,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     ...(options.explainAdvice ? { explainAdvice: options.explainAdvice } : {}),
     ...(flags.allowAllSources ? { allowAllSources: flags.allowAllSources } : {}),
   });
+  if (log) permissions.restoreChangedFiles(log.events);
 
   const shells = new ShellManager();
   // One database per session, shared by all its agents; sql.js loads on the first sql call, not here.

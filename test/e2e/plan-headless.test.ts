@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { USER_NOT_AVAILABLE } from "../../src/tools/ask-user.js";
 import { tempDir } from "../support/engine-harness.js";
+import { git, initRepo } from "../support/git-repo.js";
 import { agentEnv, runAgent } from "../support/run-agent.js";
 import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
 import type { CompletionRequest, ScriptedResponse } from "../support/scripted-responses.js";
@@ -93,5 +94,31 @@ describe("agent -p --plan", () => {
     const review = server.completionRequests[4]?.body.messages.at(-1);
     expect(String(review?.content)).toMatch(/^Plan approved! Exited plan mode\./);
     expect(run.stdout).toContain("Wrote hello.txt");
+  });
+
+  it("under --yolo changes nothing but the plan: inline code and git commands that change state are refused, read-only git runs", async () => {
+    initRepo(cwd, { "keep.txt": "original\n" });
+    const commands = [
+      `python3 -c "open('pwned.txt','w').write('x')"`,
+      "git branch feature",
+      "git config user.name Mallory",
+      "git commit --allow-empty -m sneaky",
+      "git status --short",
+    ];
+    server = await startScriptedServer();
+    server.enqueue(...commands.map((command, index) => toolCall("bash", { command, description: "try" }, { id: `c${index}` })), text("Planned only."));
+    const run = await runAgent(["-p", "plan it", "--mode", "plan", "--yolo"], { env: agentEnv({ home, baseUrl: server.baseUrl }), cwd });
+    expect(run.code).toBe(0);
+    expect(existsSync(path.join(cwd, "pwned.txt"))).toBe(false);
+    expect(git(cwd, "branch", "--list").trim()).toBe("* main");
+    expect(readFileSync(path.join(cwd, ".git", "config"), "utf8")).not.toContain("Mallory");
+    expect(git(cwd, "rev-list", "--count", "HEAD").trim()).toBe("1");
+    const results = server.completionRequests.at(-1)?.body.messages.filter((message) => message.role === "tool") ?? [];
+    expect(results).toHaveLength(commands.length);
+    for (const result of results.slice(0, 4)) {
+      expect(String(result.content)).toMatch(/^In plan mode a shell command runs only when it is known to be read-only/);
+      expect(String(result.content)).toContain("exit_plan_mode");
+    }
+    expect(String(results[4]?.content)).not.toContain("plan mode");
   });
 });
