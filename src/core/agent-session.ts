@@ -417,7 +417,7 @@ export class AgentSession {
     const previous = this.preset.mode;
     this.preset = modePreset(mode);
     this.applyModeRules();
-    this.pendingNotices = [this.preset.switchNotice];
+    this.pendingNotices = [this.preset.switchNotice({ sessionDir: this.dir })];
     this.options.sink.emit("session.mode_changed", { previousMode: previous, newMode: mode });
     this.goal.modeChanged(mode);
   }
