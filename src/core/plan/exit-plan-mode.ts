@@ -67,7 +67,7 @@ export function actOnReview(reply: PlanApprovalReply, host: PlanModeHost): strin
   if (action === "autopilot_fleet") {
     const task = `Implement the plan in ${file}`;
     host.fleetDeployed?.(task);
-    return `Plan approved! Exited plan mode. You are now in autopilot, running the plan as a fleet. Start now, in this response.\n\n${fleetPrompt(task)}`;
+    return `Plan approved! Exited plan mode. You are now in autopilot, running the plan as a fleet. Start now, in this response.\n\n${fleetPrompt(task, { autopilot: true })}`;
   }
   return accepted(mode, file);
 }
