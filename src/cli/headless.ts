@@ -173,7 +173,11 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
 
   let signalCode: number | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (signalCode !== undefined) process.exit(signalCode);
+    if (signalCode !== undefined) {
+      // Quitting at once still records what is stopped (background agents cancelled) before the process ends.
+      session.dispatch({ type: "shutdown" });
+      process.exit(signalCode);
+    }
     signalCode = signal === "SIGTERM" ? ExitCode.terminated : ExitCode.interrupted;
     if (!options.silent && !json) stderr.write("\nInterrupting… (press Ctrl+C again to quit at once)\n");
     session.dispatch({ type: "interrupt" });

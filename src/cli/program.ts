@@ -134,8 +134,11 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
   command.parse([...args], { from: "user" });
   if (command.args.length > 0 && !serving) throw new UsageError(`unexpected argument "${command.args[0]}" (put the prompt after -p, in quotes)`);
   const raw = command.opts<RawOptions>();
-  if (raw.autopilot && raw.mode && raw.mode !== "autopilot") throw new UsageError("--autopilot conflicts with --mode " + raw.mode);
-  if (raw.plan && raw.mode && raw.mode !== "plan") throw new UsageError("--plan conflicts with --mode " + raw.mode);
+  // Copilot's spelling `--plan --mode autopilot` is `--plan --autopilot`; only --mode interactive conflicts.
+  const plans = raw.plan === true || raw.mode === "plan";
+  const autopilot = raw.autopilot === true || raw.mode === "autopilot";
+  if (raw.mode === "interactive" && (raw.plan || raw.autopilot))
+    throw new UsageError(`${raw.plan ? "--plan" : "--autopilot"} conflicts with --mode interactive`);
   if (raw.resume !== undefined && raw.continue) throw new UsageError("use either --resume or --continue, not both");
   if (raw.stdio && raw.port !== undefined) throw new UsageError("--stdio cannot be combined with --port");
   // The editor sends the prompts and picks the sessions: these would be ignored without a word.
@@ -160,8 +163,8 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
     silent: raw.silent === true,
     outputFormat: raw.outputFormat,
     // --plan --autopilot: plan first, then (with nobody to review it) accept the plan into autopilot.
-    mode: raw.plan ? "plan" : raw.autopilot ? "autopilot" : raw.mode,
-    ...(raw.plan && raw.autopilot ? { autoAcceptPlan: true } : {}),
+    mode: plans ? "plan" : autopilot ? "autopilot" : raw.mode,
+    ...(plans && autopilot ? { autoAcceptPlan: true } : {}),
     ...(raw.fleet ? { fleet: true } : {}),
     maxAutopilotContinues: raw.maxAutopilotContinues,
     ...(raw.maxTurns !== undefined ? { maxTurns: raw.maxTurns } : {}),

@@ -282,6 +282,7 @@ export class AgentSession {
       case "send":
         return this.send({ prompt: command.prompt, attachments: command.attachments, source: command.source, typed: command.typed }, command.delivery);
       case "interrupt":
+        this.subagents.stopSettling();
         return this.runtime.interrupt();
       case "respond":
         return this.options.interactions.respond(command.requestId, command.reply);
@@ -417,7 +418,7 @@ export class AgentSession {
     const previous = this.preset.mode;
     this.preset = modePreset(mode);
     this.applyModeRules();
-    this.pendingNotices = [this.preset.switchNotice];
+    this.pendingNotices = [this.preset.switchNotice({ sessionDir: this.dir })];
     this.options.sink.emit("session.mode_changed", { previousMode: previous, newMode: mode });
     this.goal.modeChanged(mode);
   }
@@ -476,7 +477,7 @@ export class AgentSession {
   private shutdown(shutdownType: "routine" | "error" = "routine", errorReason?: string): void {
     if (this.closed) return;
     this.runtime.interrupt();
-    this.subagents.registry.cancelAll();
+    this.subagents.stopAll();
     this.runtime.queue.clear();
     this.options.interactions.cancelAll();
     this.agentMcp.close();

@@ -75,8 +75,8 @@ const childPreset: ModePreset = {
   label: "Subagent",
   extraTools: [],
   announcesStops: false,
-  promptNotice: "",
-  switchNotice: "",
+  promptNotice: () => "",
+  switchNotice: () => "",
   onLoopEnd: () => ({ action: "stop" }),
 };
 

@@ -356,10 +356,13 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       copilotVersion: agentVersion(),
       startTime: now,
       selectedModel: provider.model,
-      mode,
+      // As Copilot records it: every session starts interactive, and another starting mode (--plan,
+      // --autopilot) is a switch recorded right after, so a reader folds one mode history.
+      mode: "interactive",
       ...(options.name ? { name: options.name } : {}),
       context,
     });
+    if (mode !== "interactive") sink.emit("session.mode_changed", { previousMode: "interactive", newMode: mode });
     mcp?.start();
     await session.runStartHooks("new", options.initialPrompt);
     return { session, history: [] };

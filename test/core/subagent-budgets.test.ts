@@ -117,7 +117,7 @@ describe("subagent budgets", () => {
     const failed = await waitForEvent(h, (event) => event.type === "subagent.failed");
     expect(failed.type === "subagent.failed" && failed.data.error).toContain("it reached its turn budget (1 model call");
     const notice = await waitForEvent(h, (event) => event.type === "system.notification");
-    expect(notice.type === "system.notification" && notice.data.content).toContain("bg-1 (explore, failed) failed: stopped by its budget");
+    expect(notice.type === "system.notification" && notice.data.content).toContain("Background agent bg-1 (explore) failed: stopped by its budget");
     expect(h.session.engine.agentRecords[0]?.error).toContain("turn budget");
   });
 });

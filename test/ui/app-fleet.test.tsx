@@ -30,7 +30,7 @@ describe("the fleet view", () => {
     expect(working).toContain("Todos · 2 in progress · 1 pending");
     expect(working).toContain("○ Join A and B");
     release();
-    const done = await tui.waitForFrame((frame) => frame.includes("Todos · 3 done") && frame.includes("Task complete"), 30_000);
+    const done = await tui.waitForFrame((frame) => frame.includes("Todos · 3 done") && frame.includes("All 3 todos are done."), 30_000);
     expect(done).toContain("✓ Write part A · part-a-1");
     expect(done).toContain("✓ Write part B · part-b-1");
     expect(done).toContain("✓ Join A and B · join-ab-1");
