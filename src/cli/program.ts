@@ -4,7 +4,6 @@ import path from "node:path";
 import { statSync } from "node:fs";
 import { isatty } from "node:tty";
 import { buildRules, type PermissionFlags } from "../permissions/policy.js";
-import { BUILTIN_TOOL_NAMES } from "../tools/tool-names.js";
 import { envAllowAllSources, UsageError, type CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
 import { writeFailureResult } from "./json-printer.js";
@@ -54,8 +53,8 @@ function buildCommand(): Command {
     .option("--deny-url <urls...>", "refuse URLs (repeatable)")
     .option("--add-dir <dir...>", "allow tools in this directory too (repeatable)")
     .option("--disallow-temp-dir", "do not allow the system temp directory without asking")
-    .option("--available-tools <tools...>", "offer only these tools to the model")
-    .option("--excluded-tools <tools...>", "hide these tools from the model")
+    .option("--available-tools [tools...]", "offer only these tools to the model (none when given no names); MCP tools as server-tool or server/*")
+    .option("--excluded-tools [tools...]", "hide these tools from the model, e.g. task or an MCP tool (server-tool, server/tool, server/*)")
     .option("--no-custom-instructions", "do not load AGENTS.md and other instruction files")
     .option("--no-hooks", "run no hooks (user, repository or settings)")
     .option("--additional-mcp-config <json|@file>", "add MCP servers for this session, as JSON or @file (repeatable)", collect, [])
@@ -107,8 +106,9 @@ interface RawOptions {
   denyUrl?: string[];
   addDir?: string[];
   disallowTempDir?: boolean;
-  availableTools?: string[];
-  excludedTools?: string[];
+  /** `true` when given without names. */
+  availableTools?: string[] | true;
+  excludedTools?: string[] | true;
   customInstructions: boolean;
   hooks: boolean;
   additionalMcpConfig: string[];
@@ -189,15 +189,14 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
   };
 }
 
-function toolList(values: string[] | undefined, flag: string): string[] | undefined {
+/** `--available-tools a,b c` → [a, b, c]; given without names (`--available-tools=` too) → [] (no tools). Unknown names are warned about in runProgram. */
+function toolList(values: string[] | true | undefined): string[] | undefined {
   if (values === undefined) return undefined;
-  const names = values
+  if (values === true) return [];
+  return values
     .flatMap((value) => value.split(","))
     .map((name) => name.trim())
     .filter(Boolean);
-  const unknown = names.filter((name) => !(BUILTIN_TOOL_NAMES as readonly string[]).includes(name));
-  if (unknown.length > 0) throw new UsageError(`${flag}: unknown tool ${unknown.join(", ")} (tools: ${BUILTIN_TOOL_NAMES.join(", ")})`);
-  return names;
 }
 
 function permissionFlags(raw: RawOptions, cwd: string): PermissionFlags {
@@ -229,8 +228,8 @@ function permissionFlags(raw: RawOptions, cwd: string): PermissionFlags {
     allowAllSources: sources,
     addDir,
     disallowTempDir: raw.disallowTempDir === true,
-    availableTools: toolList(raw.availableTools, "--available-tools"),
-    excludedTools: raw.askUser ? toolList(raw.excludedTools, "--excluded-tools") : [...(toolList(raw.excludedTools, "--excluded-tools") ?? []), "ask_user"],
+    availableTools: toolList(raw.availableTools),
+    excludedTools: raw.askUser ? toolList(raw.excludedTools) : [...(toolList(raw.excludedTools) ?? []), "ask_user"],
   };
   const { errors } = buildRules(flags, {});
   if (errors.length > 0) throw new UsageError(errors.join("\n"));
@@ -312,6 +311,10 @@ export async function runProgram(args: readonly string[]): Promise<void> {
       return;
     }
     for (const warning of checked.warnings) process.stderr.write(`agent: warning: ${warning}\n`);
+  }
+  if (options.permissions.availableTools?.length || options.permissions.excludedTools?.length) {
+    const { toolFlagWarnings } = await import("./check-tool-flags.js");
+    for (const warning of toolFlagWarnings(options.permissions, options.mcp, options.cwd)) process.stderr.write(`agent: warning: ${warning}\n`);
   }
   if (options.acp) {
     const { runAcp } = await import("./acp-command.js");

@@ -28,10 +28,15 @@ export interface ToolIdentity {
   mcp?: { serverName: string; toolName: string };
 }
 
+/**
+ * Whether a tool list names this tool: by our name (an MCP tool's is `server-tool`), `*` for every tool, or
+ * Copilot's `server/tool` and `server/*` for MCP tools. The same reading for agent files and for
+ * --available-tools / --excluded-tools.
+ */
 export function toolInList(list: readonly string[] | undefined, tool: string | ToolIdentity): boolean {
   if (list === undefined) return true;
   const { name, mcp } = typeof tool === "string" ? { name: tool, mcp: undefined } : tool;
-  if (list.includes(name)) return true;
+  if (list.includes(name) || list.includes("*")) return true;
   return mcp !== undefined && (list.includes(`${mcp.serverName}/${mcp.toolName}`) || list.includes(`${mcp.serverName}/*`));
 }
 
