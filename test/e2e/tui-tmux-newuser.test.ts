@@ -1,7 +1,10 @@
 /**
- * `agent "prompt"` and `agent -i "prompt"` in a real terminal (tmux): the TUI starts and sends the prompt at
- * once, as if typed, then stays open for the next one. Needs a build and tmux.
+ * What a new user hit in the TUI, in a real terminal (tmux): `agent "prompt"` and `agent -i "prompt"` start
+ * the TUI and send the prompt at once, as if typed, then stay open for the next one; `!ls -la` shows its
+ * output, not only its first line. Needs a build and tmux.
  */
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { text, type CompletionRequest } from "../support/scripted-server.js";
 import { HAS_TMUX, shellQuote, waitUntil } from "../support/tmux.js";
@@ -37,5 +40,21 @@ describe.skipIf(!HAS_TMUX)("the TUI started with a prompt", () => {
       what: "the first prompt back in the composer (and once in the transcript)",
     });
     expect(recalled).toContain("And the second.");
+  });
+});
+
+describe.skipIf(!HAS_TMUX)("!cmd in the TUI", () => {
+  it("!ls -la shows the listing, every file of it, under the command", { timeout: 60_000 }, async () => {
+    for (const name of ["alpha.txt", "beta.txt", "gamma.txt"]) writeFileSync(path.join(tt.cwd, name), `${name}\n`);
+    const p = await tt.launch(AGENT);
+    await sendPrompt(p, "!ls -la");
+    const screen = await p.waitFor((s) => s.includes("exited with exit code 0") && idle(s), { timeoutMs: TURN_MS, what: "the listing" });
+    const lines = screen.split("\n");
+    const at = lines.findIndex((line) => line.includes("✓ ! ls -la"));
+    expect(at).toBeGreaterThanOrEqual(0);
+    const below = lines.slice(at + 1, at + 8).join("\n");
+    expect(below).toMatch(/└ total \d+/);
+    for (const name of ["alpha.txt", "beta.txt", "gamma.txt"]) expect(below).toContain(name);
+    expect(tt.server.completionRequests).toHaveLength(0);
   });
 });
