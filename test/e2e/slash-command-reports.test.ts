@@ -4,6 +4,8 @@
  * warning on stderr; a command that cannot work without a screen, or does not exist, exits 2. None calls the
  * model.
  */
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { slashCommands } from "../../src/core/slash-commands/registry.js";
 import { runAgent } from "../support/run-agent.js";
@@ -109,5 +111,34 @@ describe("a command's report without -s, and as JSON", () => {
       expect(result.type).toBe("result");
       expect(result.answer).toMatch(line === "/context" ? /^Context: / : /^Usage in this session:/);
     }
+  });
+});
+
+describe("what a -p run of a command leaves behind", () => {
+  const sessions = () => (existsSync(path.join(ws.home, "session-state")) ? readdirSync(path.join(ws.home, "session-state")) : []);
+
+  it.each(["/usage", "/context", "/help", "/nope", "/resume", "/allow-all on", "/session info"])(
+    "%s never reached the model and changed nothing: no session is left, and no resume hint",
+    async (line) => {
+      const run = await agent("-p", line);
+      expect(sessions()).toEqual([]);
+      expect(run.stderr).not.toContain("agent --resume");
+    },
+  );
+
+  it.each(["/plan", "/rename Kept run", "/agent explore"])("%s changed the session: it is kept and can be resumed", async (line) => {
+    const run = await agent("-p", line);
+    expect(run.code).toBe(0);
+    const [id] = sessions();
+    expect(id).toBeDefined();
+    expect(run.stderr).toContain(`agent --resume ${id}`);
+  });
+
+  it("a resumed session stays, whatever the command", async () => {
+    expect((await agent("-p", "/plan")).code).toBe(0);
+    const [id] = sessions();
+    const run = await agent("--resume", id as string, "-p", "/nope");
+    expect(run.code).toBe(2);
+    expect(sessions()).toEqual([id]);
   });
 });
