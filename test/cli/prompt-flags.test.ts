@@ -1,7 +1,8 @@
 /** How the command line says where the prompt comes from, and which face runs it. */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { UsageError } from "../../src/cli/cli-options.js";
-import { parseCommandLine, runsHeadless } from "../../src/cli/program.js";
+import { parseCommandLine } from "../../src/cli/program.js";
+import { runsHeadless } from "../../src/cli/prompt-source.js";
 
 beforeEach(() => vi.stubGlobal("AGENT_VERSION", "test"));
 afterEach(() => vi.unstubAllGlobals());

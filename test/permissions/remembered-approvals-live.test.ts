@@ -39,39 +39,37 @@ async function runTouch(harness: Harness, name: string): Promise<void> {
   await harness.session.send(`touch ${name}`);
 }
 
+/**
+ * Runs `touch a`, changes the file as `change` does, runs `touch b`: how many times the session asked before
+ * and after the change (every question refused), and the questions.
+ */
+async function aroundChange(remembered: string[], change: (harness: Harness) => void) {
+  const harness = await harnesses.start({ interactive: true });
+  if (remembered.length > 0) writeConfig(harness.home, harness.cwd, remembered);
+  const asked = refuseAll(harness);
+  await runTouch(harness, "a");
+  const before = asked.length;
+  change(harness);
+  await runTouch(harness, "b");
+  return { before, after: asked.length - before, asked };
+}
+
 describe("remembered approvals while a session runs", () => {
   it("a reset from another process takes effect at the next call", async () => {
-    const harness = await harnesses.start({ interactive: true });
-    writeConfig(harness.home, harness.cwd, ["touch"]);
-    const asked = refuseAll(harness);
-    await runTouch(harness, "a");
-    expect(asked).toHaveLength(0);
-    forgetRememberedApprovals(harness.home, harness.cwd);
-    await runTouch(harness, "b");
-    expect(asked).toHaveLength(1);
-    expect(asked[0]?.data.permissionRequest).toMatchObject({ kind: "shell", fullCommandText: "touch b" });
+    const seen = await aroundChange(["touch"], (harness) => forgetRememberedApprovals(harness.home, harness.cwd));
+    expect([seen.before, seen.after]).toEqual([0, 1]);
+    expect(seen.asked[0]?.data.permissionRequest).toMatchObject({ kind: "shell", fullCommandText: "touch b" });
   });
 
   it("an approval remembered by another session applies without a restart", async () => {
-    const harness = await harnesses.start({ interactive: true });
-    const asked = refuseAll(harness);
-    await runTouch(harness, "a");
-    expect(asked).toHaveLength(1);
     const granted = emptyApprovals();
     granted.commands.add("touch");
-    rememberApprovals(harness.home, harness.cwd, granted);
-    await runTouch(harness, "b");
-    expect(asked).toHaveLength(1);
+    const seen = await aroundChange([], (harness) => rememberApprovals(harness.home, harness.cwd, granted));
+    expect([seen.before, seen.after]).toEqual([1, 0]);
   });
 
   it("a hand edit in place (same size, same file) is seen too", async () => {
-    const harness = await harnesses.start({ interactive: true });
-    writeConfig(harness.home, harness.cwd, ["touch"]);
-    const asked = refuseAll(harness);
-    await runTouch(harness, "a");
-    expect(asked).toHaveLength(0);
-    writeConfig(harness.home, harness.cwd, ["tauch"]);
-    await runTouch(harness, "b");
-    expect(asked).toHaveLength(1);
+    const seen = await aroundChange(["touch"], (harness) => writeConfig(harness.home, harness.cwd, ["tauch"]));
+    expect([seen.before, seen.after]).toEqual([0, 1]);
   });
 });
