@@ -19,6 +19,7 @@ import type { HookSet } from "../hooks/hook-set.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
 import { plainStyle, TextPrinter, type TextStyle } from "./text-printer.js";
 import { printCommandOutput, type CommandOutput } from "./command-output.js";
+import { KeptSessionWatch } from "./kept-session.js";
 
 /** Colours only for a terminal; chalk (and its terminal detection) is loaded only then. */
 async function stderrStyle(): Promise<TextStyle> {
@@ -120,6 +121,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     if (hooks.repoFiles.length > 0 && !hooks.trusted) stderr.write(`agent: ${untrustedNote(hooks, value.agentHome)}\n`);
     hookSet = hooks.load(hooks.trusted);
   }
+  const kept = new KeptSessionWatch();
   let opened: OpenOutcome;
   try {
     opened = await openUnlessInUse(
@@ -141,7 +143,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         ...(options.mcp ? { mcp: options.mcp } : {}),
         explainAdvice: adviceText,
         resumeId: value.resumeId,
-        listeners: [json?.onEvent ?? (text as TextPrinter).onEvent],
+        listeners: [json?.onEvent ?? (text as TextPrinter).onEvent, kept.onEvent],
         ...(hookSet ? { hooks: hookSet, initialPrompt: options.prompt } : {}),
       },
       options.continue,
@@ -211,8 +213,15 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
   // Stopped because nobody reads the output any more: a normal ending, not an interrupt.
   const exitCode = signalCode ?? (pipeClosed && result.outcome === "aborted" ? ExitCode.ok : exitCodeFor(result));
   const durationMs = performance.now() - started;
+  // A new session in which nothing happened (`-p /usage`, `-p /x`) is not left behind.
+  let discarded = resume === undefined && !kept.worthKeeping;
+  try {
+    if (discarded) value.store.delete(session.id);
+  } catch {
+    discarded = false; // left in place (a folder it may not remove): then it stays resumable like any other
+  }
   // A run that never got an answer from the model (bad key, unknown model, nothing listening) is not worth resuming.
-  const resumable = resume !== undefined || session.metrics.completedCalls > 0 || result.outcome !== "error";
+  const resumable = !discarded && (resume !== undefined || session.metrics.completedCalls > 0 || result.outcome !== "error");
   // A planning run's product is its plan: say where it is.
   const plan = options.mode === "plan" && existsSync(planFile(session.dir)) ? planFile(session.dir) : undefined;
   if (json) json.finish(result, session.metrics, session.id, exitCode, durationMs, plan);

@@ -122,6 +122,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     theme,
     history: new FilePromptHistory(boot.value.agentHome),
     version: AGENT_VERSION,
+    ...(options.firstPrompt ? { firstPrompt: options.firstPrompt.text } : {}),
   });
   if (result.error) {
     process.stderr.write(`agent: could not open the session: ${result.error.message}\n`);

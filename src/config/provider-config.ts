@@ -56,6 +56,15 @@ export function resolveProviderConfig(input: {
   const provider = settings.provider ?? {};
   const keyFromSettings = provider.apiKeyEnv ? env[provider.apiKeyEnv] : provider.apiKey;
   const apiKey = firstSet(env.OPENAI_API_KEY, env.COPILOT_PROVIDER_API_KEY, keyFromSettings);
+  const apiKeySource = firstSet(env.OPENAI_API_KEY)
+    ? "OPENAI_API_KEY"
+    : firstSet(env.COPILOT_PROVIDER_API_KEY)
+      ? "COPILOT_PROVIDER_API_KEY"
+      : !firstSet(keyFromSettings)
+        ? undefined
+        : provider.apiKeyEnv
+          ? `${provider.apiKeyEnv} (named by provider.apiKeyEnv in ${settingsFile})`
+          : `provider.apiKey in ${settingsFile}`;
   let baseUrl = firstSet(env.OPENAI_BASE_URL, env.COPILOT_PROVIDER_BASE_URL, provider.baseUrl);
   if (!baseUrl && firstSet(env.OPENAI_API_KEY)) baseUrl = OPENAI_BASE_URL;
   const model = firstSet(flags.model, env.AGENT_MODEL, env.COPILOT_MODEL, provider.model, settings.model);
@@ -86,6 +95,7 @@ export function resolveProviderConfig(input: {
       type: (typeFromEnv as "openai" | "azure" | undefined) ?? provider.type ?? "openai",
       baseUrl,
       apiKey,
+      ...(apiKeySource ? { apiKeySource } : {}),
       model,
       maxPromptTokens: maxPrompt ?? provider.maxPromptTokens ?? DEFAULT_MAX_PROMPT_TOKENS,
       ...(maxPrompt === undefined && provider.maxPromptTokens === undefined ? { maxPromptTokensFrom: "default" as const } : {}),

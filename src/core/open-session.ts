@@ -5,7 +5,7 @@
 import type { ProviderConfig } from "../config/provider-config.js";
 import { realpathSync } from "node:fs";
 import path from "node:path";
-import { loadRememberedApprovals } from "../permissions/permissions-config.js";
+import { RememberedApprovals } from "../permissions/permissions-config.js";
 import { PathGate } from "../permissions/paths.js";
 import type { PermissionFlags } from "../permissions/policy.js";
 import type { Rule } from "../permissions/rules.js";
@@ -214,8 +214,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       env: process.env,
       gate: new PathGate({ cwd: options.cwd, addDirs: flags.addDir, extraRoots: [dir], disallowTempDir: flags.disallowTempDir }),
     },
-    remembered: loadRememberedApprovals(options.agentHome, realCwd),
-    remember: { agentHome: options.agentHome, dir: realCwd },
+    remembered: new RememberedApprovals(options.agentHome, realCwd),
     interactions,
     ...(options.explainAdvice ? { explainAdvice: options.explainAdvice } : {}),
     ...(flags.allowAllSources ? { allowAllSources: flags.allowAllSources } : {}),

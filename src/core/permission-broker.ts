@@ -10,7 +10,6 @@ import { addApprovals, approvalsFromNeeds, canRemember, emptyApprovals, grantsOf
 import { decide, type ModeRules, type PermissionPolicy } from "../permissions/decide.js";
 import { gatherFacts, type FactsEnvironment } from "../permissions/gather-facts.js";
 import type { PathGate } from "../permissions/paths.js";
-import { rememberApprovals } from "../permissions/permissions-config.js";
 import type { AllowAllSources } from "../permissions/policy.js";
 import type { PermissionRequest, PermissionResultKind, SessionEvent } from "../protocol/events/index.js";
 import type { Emit } from "./event-sink.js";
@@ -48,10 +47,11 @@ export interface PermissionBrokerOptions {
   /** The policy without approvals (rules, flags, floor). */
   policy: Omit<PermissionPolicy, "approvals">;
   environment: FactsEnvironment;
-  /** Approvals remembered for this directory (permissions-config.json). */
-  remembered: Approvals;
-  /** Where "always" answers are written: $AGENT_HOME and the directory they apply to. */
-  remember: { agentHome: string; dir: string } | undefined;
+  /**
+   * Approvals remembered for this directory (permissions-config.json), as the file says at each decision;
+   * `remember` stores an "always" answer (none: nothing is stored beyond the session).
+   */
+  remembered: { current(): Approvals; remember?(approvals: Approvals): void };
   /** Asks a person or client; with nobody to ask (`agent -p`) the call is denied at once. */
   interactions: InteractionBroker;
   /** The face's words for what would allow a refused call (the CLI names its flags). */
@@ -153,7 +153,7 @@ export class PermissionBroker {
       return { approved: true, ...(changes.length > 0 ? { changedFiles: changes, ...(byUser ? { approvedByUser: true } : {}) } : {}) };
     };
     const policy = { ...this.policy, ...(steer?.hookDecision === "allow" ? { allowAllTools: true } : {}) };
-    const found = decide(gathered.facts, { ...policy, approvals: mergeApprovals(this.options.remembered, this.session) });
+    const found = decide(gathered.facts, { ...policy, approvals: mergeApprovals(this.options.remembered.current(), this.session) });
     if (found.verdict === "deny") return { approved: false, kind: "denied-by-rules", message: found.reason };
     const decision =
       found.verdict === "allow" && steer?.hookDecision === "ask"
@@ -192,10 +192,7 @@ export class PermissionBroker {
     }
     if ((reply.kind === "approve-for-session" || reply.kind === "approve-always") && rememberable) {
       addApprovals(this.session, granted);
-      if (reply.kind === "approve-always" && this.options.remember) {
-        addApprovals(this.options.remembered, granted);
-        rememberApprovals(this.options.remember.agentHome, this.options.remember.dir, granted);
-      }
+      if (reply.kind === "approve-always") this.options.remembered.remember?.(granted);
     }
     // A person saw this call (the diff, the command) and approved it: the changes it makes are theirs.
     return approve(true);

@@ -13,7 +13,7 @@ import type { AgentSessionOptions } from "./session-options.js";
 import type { SessionTools } from "./session-tools.js";
 import type { SessionSubagents } from "./tasks/session-subagents.js";
 import type { ToolRunEnvironment } from "./tool-runner.js";
-import { ToolSet } from "./tool-set.js";
+import type { ToolSet } from "./tool-set.js";
 
 export interface SessionAgentsDeps {
   options: AgentSessionOptions;
@@ -56,7 +56,7 @@ export class SessionAgents {
       ...(options.hooks ? { hooks: options.hooks } : {}),
       provider: options.createProvider ? options.createProvider(spec.model ?? provider.model, { initiator: "sub-agent" }) : provider,
       retry: options.retry,
-      tools: (emit) => new ToolSet([...toolbox.base(), ...this.deps.subagents().childTools(depth, emit)]),
+      tools: (emit) => toolbox.forSubagent(this.deps.subagents().childTools(depth, emit)),
       toolEnvironment: (tools, emit) => this.toolEnvironment(tools, emit, agentName),
       nextTurnId: this.deps.nextTurnId,
       recordRequest: (model) => metrics.recordRequest(model),

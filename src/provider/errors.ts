@@ -89,10 +89,19 @@ function errorCode(error: unknown): string | undefined {
 /** Connection failures that mean nobody is listening at the address, as opposed to a connection that broke. */
 const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ENOTFOUND"]);
 
-/** What the caller knows about the request, so messages can name the endpoint and the model. */
+/** What the caller knows about the request, so messages can name the endpoint, the model and the key. */
 export interface RequestContext {
   endpoint?: string;
   model?: string;
+  /** Where the API key came from; absent when no key was configured (none was sent). */
+  keySource?: string;
+}
+
+/** A refused key is named by where it came from, so the person knows which one to fix. */
+function keyAdvice(status: number, context: RequestContext): string {
+  if (context.keySource)
+    return ` The API key came from ${context.keySource}; check that it is right for this endpoint${status === 403 ? " and allowed to use this model" : ""}.`;
+  return " No API key was sent: set OPENAI_API_KEY (or COPILOT_PROVIDER_API_KEY), or provider.apiKey or provider.apiKeyEnv in settings.json.";
 }
 
 function describeStatus(status: number, message: string): string {
@@ -133,7 +142,8 @@ export function classifyProviderError(error: unknown, signal?: AbortSignal, cont
     };
     const message = describeStatus(status, error.message);
     const code = `${error.code ?? ""} ${error.type ?? ""}`;
-    if (status === 401 || status === 403) return new ProviderError("authentication", `Authentication failed: ${message}`, details);
+    if (status === 401 || status === 403)
+      return new ProviderError("authentication", `Authentication failed: ${message.replace(/\.$/, "")}.${keyAdvice(status, context)}`, details);
     if (status === 402 || (status === 429 && QUOTA.test(code))) return new ProviderError("quota", `Quota exhausted: ${message}`, details);
     if (status === 429) return new ProviderError("rate_limit", `Rate limited: ${message}`, details);
     if (status === 413 || (status >= 400 && status < 500 && (CONTEXT_LENGTH.test(code) || CONTEXT_LENGTH.test(message)))) {

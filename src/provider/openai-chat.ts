@@ -100,7 +100,7 @@ export function createOpenAIChatProvider(config: ProviderConfig, client = create
         for await (const model of client.models.list({ signal })) models.push(model.id);
         return models.sort();
       } catch (error) {
-        throw classifyProviderError(error, signal);
+        throw classifyProviderError(error, signal, { endpoint: config.baseUrl, ...(config.apiKeySource ? { keySource: config.apiKeySource } : {}) });
       }
     },
     async stream(request: ChatRequest, handlers: StreamHandlers): Promise<ChatResponse> {
@@ -147,7 +147,11 @@ export function createOpenAIChatProvider(config: ProviderConfig, client = create
             `The model endpoint was still streaming after ${limit} s, so the response was stopped (provider.responseTimeoutMs).`,
           );
         }
-        throw classifyProviderError(error, request.signal, { endpoint: config.baseUrl, model: config.model });
+        throw classifyProviderError(error, request.signal, {
+          endpoint: config.baseUrl,
+          model: config.model,
+          ...(config.apiKeySource ? { keySource: config.apiKeySource } : {}),
+        });
       } finally {
         clearTimeout(idleTimer);
         clearTimeout(overallTimer);

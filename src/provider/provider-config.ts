@@ -5,6 +5,8 @@ export interface ProviderConfig {
   type: "openai" | "azure";
   baseUrl: string;
   apiKey?: string;
+  /** Where the key came from ("OPENAI_API_KEY", "provider.apiKey in …/settings.json"): a 401 names it. */
+  apiKeySource?: string;
   model: string;
   maxPromptTokens: number;
   /** "default": no one set the limit; the endpoint's model listing may know the model's real one (probeLimits). */

@@ -66,5 +66,8 @@ export function sessionProvider(request: { model?: string; provider?: ByokProvid
     ...(byok.maxPromptTokens ? { COPILOT_PROVIDER_MAX_PROMPT_TOKENS: String(byok.maxPromptTokens) } : {}),
     ...(byok.maxOutputTokens ? { COPILOT_PROVIDER_MAX_OUTPUT_TOKENS: String(byok.maxOutputTokens) } : {}),
   });
-  return resolveProviderConfig({ flags: { model }, env, settings: defaults.settings, settingsFile: defaults.settingsFile });
+  const resolved = resolveProviderConfig({ flags: { model }, env, settings: defaults.settings, settingsFile: defaults.settingsFile });
+  // The key went in as OPENAI_API_KEY, but the client sent it: a refusal names the field it came in.
+  if (resolved.ok && key) return { ok: true, config: { ...resolved.config, apiKeySource: `the session's provider.${byok.apiKey ? "apiKey" : "bearerToken"}` } };
+  return resolved;
 }

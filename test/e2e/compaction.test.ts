@@ -40,10 +40,11 @@ describe("compaction with the real agent", () => {
     const id = await readTheNotes();
 
     server.enqueue(text(SUMMARY));
-    const compact = await runAgent(["--resume", id, "-p", "/compact"], { env: env(), cwd });
+    // The outcome is the command's report: stdout, even with -s; the progress line is decoration on stderr.
+    const compact = await runAgent(["--resume", id, "-s", "-p", "/compact"], { env: env(), cwd });
     expect(compact.code).toBe(0);
-    expect(compact.stderr).toContain("● Compacting the conversation…");
-    expect(compact.stderr).toMatch(/Conversation compacted: 4 messages summarised \(.* tokens\) · checkpoint 1: .*001-greetings\.md/);
+    expect(compact.stderr).toBe("");
+    expect(compact.stdout).toMatch(/^Conversation compacted: 4 messages summarised \(.* tokens\) · checkpoint 1: .*001-greetings\.md\n$/);
     expect(server.completionRequests[2]?.body.tool_choice).toBe("none");
     const checkpoint = path.join(home, "session-state", id, "checkpoints", "001-greetings.md");
     expect(readFileSync(checkpoint, "utf8")).toContain("Said hello.");
@@ -131,20 +132,21 @@ describe("/context and /usage with the real agent", () => {
     expect((await runAgent(["-p", "make a file", "--allow-all-tools"], { env: env(), cwd })).code).toBe(0);
     const id = onlySession();
 
+    // The reports are what the runs were for: stdout (the stats of the run itself go to stderr).
     const context = await runAgent(["--resume", id, "-p", "/context"], { env: env({ AGENT_MAX_PROMPT_TOKENS: "64000" }), cwd });
     expect(context.code).toBe(0);
-    expect(context.stderr).toMatch(/Context: [\d.]+k\/64k tokens \([\d.]+%\) · scripted-model/);
-    for (const part of ["System prompt", "Tools", "MCP tools", "Messages (4)", "Free"]) expect(context.stderr).toContain(part);
-    expect(context.stderr).toContain("Compacts automatically at 51k (80.0%)");
+    expect(context.stdout).toMatch(/^Context: [\d.]+k\/64k tokens \([\d.]+%\) · scripted-model/);
+    for (const part of ["System prompt", "Tools", "MCP tools", "Messages (4)", "Free"]) expect(context.stdout).toContain(part);
+    expect(context.stdout).toContain("Compacts automatically at 51k (80.0%)");
 
-    const usage = await runAgent(["--resume", id, "-p", "/usage"], { env: env(), cwd });
+    const usage = await runAgent(["--resume", id, "-s", "-p", "/usage"], { env: env(), cwd });
     expect(usage.code).toBe(0);
-    expect(usage.stderr).toContain("Usage in this session (this run and 2 earlier):");
-    expect(usage.stderr).toContain("Requests       2");
-    expect(usage.stderr).toMatch(/Tokens +6\.1k in \(1\.0k cached\) · 10 out/);
-    expect(usage.stderr).toMatch(/scripted-model +2 req/);
-    expect(usage.stderr).toContain("Code changes   +2 -0 in 1 file");
-    expect(usage.stderr).toContain(file);
+    expect(usage.stdout).toContain("Usage in this session (this run and 2 earlier):");
+    expect(usage.stdout).toContain("Requests       2");
+    expect(usage.stdout).toMatch(/Tokens +6\.1k in \(1\.0k cached\) · 10 out/);
+    expect(usage.stdout).toMatch(/scripted-model +2 req/);
+    expect(usage.stdout).toContain("Code changes   +2 -0 in 1 file");
+    expect(usage.stdout).toContain(file);
     expect(server.completionRequests).toHaveLength(2);
     expect(existsSync(path.join(home, "session-state", id, "checkpoints"))).toBe(false);
   });

@@ -86,3 +86,23 @@ describe("request counts", () => {
     expect(harness.session.metrics.requests).toBe(1);
   });
 });
+
+describe("a refused key", () => {
+  it.each([
+    [401, "OPENAI_API_KEY", /Authentication failed: 401 bad key\. The API key came from OPENAI_API_KEY; check that it is right for this endpoint\.$/],
+    [403, "provider.apiKey in /h/settings.json", /The API key came from provider\.apiKey in \/h\/settings\.json; check .* and allowed to use this model\.$/],
+    [
+      401,
+      undefined,
+      /No API key was sent: set OPENAI_API_KEY \(or COPILOT_PROVIDER_API_KEY\), or provider\.apiKey or provider\.apiKeyEnv in settings\.json\.$/,
+    ],
+  ])("%i names where the key came from (%s)", async (status, apiKeySource, message) => {
+    const server = await startScriptedServer();
+    harness = await startHarness({ server, provider: apiKeySource ? { apiKeySource } : { apiKey: undefined } });
+    server.enqueue(httpError(status, { message: "bad key" }));
+    const result = await harness.session.send("hi");
+    await server.close();
+    expect(result.error?.kind).toBe("authentication");
+    expect(harness.ofType("session.error")[0]?.data.message).toMatch(message);
+  });
+});

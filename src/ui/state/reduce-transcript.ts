@@ -270,6 +270,7 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
         output,
         ...(detailed && /^(---|\+\+\+|@@|Index:|diff )/m.test(detailed) ? { diff: detailed } : {}),
         durationMs: tool ? now - tool.startedAt : 0,
+        ...(event.data.isUserRequested ? { userRequested: true } : {}),
       };
       return append({ ...state, running: state.running.filter((candidate) => candidate.toolCallId !== event.data.toolCallId) }, item);
     }
