@@ -20,6 +20,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { linkSync, readFileSync, renameSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { currentProcessIdentity, isProcessRunning, type ProcessIdentity } from "../util/process-identity.js";
+import { fsFailure } from "../util/fs-failure.js";
 import { writePrivateFile } from "../util/private-files.js";
 
 export const LOCK_FILE = "session.lock";
@@ -157,26 +158,16 @@ function replaceStale(file: string, stale: LockRecord, mine: string, depth = 0):
   }
 }
 
-/** Takes the session's lock or throws SessionLockedError naming the holder. */
+/** Takes the session's lock or throws SessionLockedError naming the holder (a FileSystemFailure when it cannot be written). */
 export function acquireSessionLock(dir: string, sessionId: string): SessionLock {
   const file = path.join(dir, LOCK_FILE);
   if (held.has(file)) throw new SessionLockedError(sessionId, process.pid);
   const token = randomBytes(12).toString("hex");
-  const mine = lockText(token);
-  let taken = false;
-  for (let attempt = 0; attempt < 5 && !taken; attempt++) {
-    if (createExclusive(file, mine)) {
-      taken = true;
-      break;
-    }
-    const current = readLock(file);
-    if (!current) continue; // released meanwhile: try again
-    if (isLive(current, file)) throw new SessionLockedError(sessionId, current.holder?.pid ?? 0);
-    const outcome = replaceStale(file, current, mine);
-    if (typeof outcome === "number") throw new SessionLockedError(sessionId, outcome);
-    taken = outcome;
+  try {
+    takeLock(file, sessionId, token);
+  } catch (error) {
+    throw error instanceof SessionLockedError ? error : fsFailure(error, `Could not lock the session (${file})`);
   }
-  if (!taken) throw new SessionLockedError(sessionId, readLock(file)?.holder?.pid ?? 0);
   held.set(file, token);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
@@ -193,6 +184,24 @@ export function acquireSessionLock(dir: string, sessionId: string): SessionLock 
       releaseFile(file);
     },
   };
+}
+
+function takeLock(file: string, sessionId: string, token: string): void {
+  const mine = lockText(token);
+  let taken = false;
+  for (let attempt = 0; attempt < 5 && !taken; attempt++) {
+    if (createExclusive(file, mine)) {
+      taken = true;
+      break;
+    }
+    const current = readLock(file);
+    if (!current) continue; // released meanwhile: try again
+    if (isLive(current, file)) throw new SessionLockedError(sessionId, current.holder?.pid ?? 0);
+    const outcome = replaceStale(file, current, mine);
+    if (typeof outcome === "number") throw new SessionLockedError(sessionId, outcome);
+    taken = outcome;
+  }
+  if (!taken) throw new SessionLockedError(sessionId, readLock(file)?.holder?.pid ?? 0);
 }
 
 function releaseFile(file: string): void {

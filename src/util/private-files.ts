@@ -5,7 +5,7 @@
  * exactly). Only what the agent creates is tightened: an existing folder (AGENT_HOME chosen by the user, a
  * workspace) keeps its mode.
  */
-import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, fchmodSync, fstatSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
 
 export const PRIVATE_DIR_MODE = 0o700;
@@ -38,7 +38,8 @@ export function openPrivateFile(file: string, flags: string, options: { tighten?
   }
   if (created || options.tighten) {
     try {
-      fchmodSync(fd, PRIVATE_FILE_MODE);
+      // Only a regular file: a path pointing at a device (/dev/null, /dev/full) must keep its mode.
+      if (fstatSync(fd).isFile()) fchmodSync(fd, PRIVATE_FILE_MODE);
     } catch (error) {
       closeSync(fd);
       throw error;
