@@ -3,7 +3,8 @@
  * person trusted. Copilot's file and key: `$AGENT_HOME/config.json` `{"trustedFolders": [...]}`; a trusted
  * folder covers its subfolders. Other keys of the file are kept as they are.
  */
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
+import { makePrivateDir, replacePrivateFile } from "../util/private-files.js";
 import path from "node:path";
 
 export const configFilePath = (agentHome: string): string => path.join(agentHome, "config.json");
@@ -44,6 +45,6 @@ export function trustFolder(agentHome: string, dir: string): void {
   const folders = trustedFolders(agentHome);
   const target = real(dir);
   if (folders.includes(target)) return;
-  mkdirSync(agentHome, { recursive: true });
-  writeFileSync(configFilePath(agentHome), `${JSON.stringify({ ...config, trustedFolders: [...folders, target] }, null, 2)}\n`);
+  makePrivateDir(agentHome);
+  replacePrivateFile(configFilePath(agentHome), `${JSON.stringify({ ...config, trustedFolders: [...folders, target] }, null, 2)}\n`);
 }

@@ -5,7 +5,7 @@
  * exactly). Only what the agent creates is tightened: an existing folder (AGENT_HOME chosen by the user, a
  * workspace) keeps its mode.
  */
-import { chmodSync, closeSync, fchmodSync, fstatSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, fchmodSync, fstatSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
 
 export const PRIVATE_DIR_MODE = 0o700;
@@ -13,12 +13,21 @@ export const PRIVATE_FILE_MODE = 0o600;
 
 /** Creates `dir` and any missing parents 0700; existing folders are left as they are. */
 export function makePrivateDir(dir: string): void {
-  const first = mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  if (first === undefined) return;
-  // From the deepest new folder up to the first one created: the umask may have taken bits away.
-  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
-    chmodSync(current, PRIVATE_DIR_MODE);
-    if (current === path.resolve(first) || current === path.dirname(current)) break;
+  const missing: string[] = [];
+  for (let current = path.resolve(dir); !existsSync(current); current = path.dirname(current)) {
+    missing.unshift(current);
+    if (current === path.dirname(current)) break;
+  }
+  // One level at a time, each set exactly before the next is made in it: a umask like 277 would otherwise
+  // leave a level the next one cannot be created in.
+  for (const level of missing) {
+    try {
+      mkdirSync(level, { mode: PRIVATE_DIR_MODE });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") continue; // made meanwhile by someone else: theirs
+      throw error;
+    }
+    chmodSync(level, PRIVATE_DIR_MODE);
   }
 }
 
