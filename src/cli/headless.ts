@@ -14,6 +14,7 @@ import { GuardedOutput } from "./guarded-output.js";
 import { JsonPrinter, writeFailureResult } from "./json-printer.js";
 import { existsSync } from "node:fs";
 import { planFile } from "../core/modes.js";
+import { SESSION_LOG_ERROR } from "../core/session-log-failure.js";
 import { openUnlessInUse, type OpenOutcome } from "./open-unless-in-use.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
@@ -42,6 +43,7 @@ export function exitCodeFor(result: RunResult): number {
     case "aborted":
       return ExitCode.interrupted;
     case "error":
+      if (result.error?.kind === SESSION_LOG_ERROR) return ExitCode.config;
       return result.error?.kind === "usage" ? ExitCode.usage : ExitCode.provider;
   }
 }
@@ -208,6 +210,9 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
+  // The session log could not be written: the run was stopped for it, and said so on stderr.
+  const logFailure = session.logFailure;
+  if (logFailure) result = { ...result, outcome: "error", error: { kind: SESSION_LOG_ERROR, message: logFailure.message } };
   session.dispatch({ type: "shutdown" });
   await session.whenEnded();
   // Stopped because nobody reads the output any more: a normal ending, not an interrupt.

@@ -37,6 +37,7 @@ import { SessionAgents } from "./session-agents.js";
 import { finishSession } from "./session-shutdown.js";
 import { isWorkspaceCommand, SessionWorkspace } from "./session-admin/session-workspace.js";
 import { logMessage } from "./client-log.js";
+import { sessionLogFailureResult } from "./session-log-failure.js";
 
 export type { AgentSessionOptions } from "./session-options.js";
 
@@ -199,6 +200,11 @@ export class AgentSession {
     return this.agents.userInvocable().map(({ name, source, description }) => ({ name, source, description }));
   }
 
+  /** Why the session's log could not be written, once it could not (the session then stops and refuses prompts). */
+  get logFailure(): Error | undefined {
+    return this.options.sink.logFailure;
+  }
+
   get busy(): boolean {
     return this.runtime.busy;
   }
@@ -332,6 +338,7 @@ export class AgentSession {
 
   private send(input: PromptInput, delivery?: "enqueue" | "immediate"): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error("The session is shut down."));
+    if (this.logFailure) return Promise.resolve(sessionLogFailureResult(this.logFailure, this.id, this.options.sink.emit));
     const waiting = [this.mcpGate?.wait(), this.agentMcp.ready()].filter((wait) => wait !== undefined);
     return waiting.length > 0 ? Promise.all(waiting).then(() => this.runtime.submit(input, delivery)) : this.runtime.submit(input, delivery);
   }

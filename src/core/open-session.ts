@@ -25,6 +25,7 @@ import { AgentSession, type AgentSessionOptions } from "./agent-session.js";
 import { fleetDeployedMessage } from "./fleet/fleet-prompt.js";
 import { InteractionBroker } from "./interaction-broker.js";
 import { planFile } from "./modes.js";
+import { SESSION_LOG_ERROR, sessionLogFailureMessage } from "./session-log-failure.js";
 import { createExitPlanModeTool } from "./plan/exit-plan-mode.js";
 import { restoredObjective } from "./orchestrate/objective.js";
 import { researchFolder } from "./orchestrate/research-folder.js";
@@ -321,7 +322,13 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       await shells.stop(shell);
       return true;
     },
-    syncLog: () => writer.sync(),
+    syncLog: () => {
+      try {
+        writer.sync();
+      } catch (error) {
+        sink.logFailed(error);
+      }
+    },
     dispose: () => {
       stopAnnouncing();
       shells.dispose();
@@ -338,6 +345,22 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       ? { hooks: new SessionHooks(options.hooks, { sessionId: id, cwd: options.cwd, transcriptPath: store.eventsFileOf(id) }) }
       : {}),
   });
+
+  /**
+   * Once the session's first event is on disk, a log that stops taking events (a full disk, a read-only
+   * home) stops the session and says why; one that cannot take even that first event fails the open.
+   */
+  const watchLog = () => {
+    if (sink.logFailure) {
+      session.dispatch({ type: "shutdown" });
+      throw sink.logFailure;
+    }
+    sink.onLogFailure((error) => {
+      sink.emit("session.error", { errorType: SESSION_LOG_ERROR, message: sessionLogFailureMessage(error, id) });
+      session.dispatch({ type: "interrupt" });
+      for (const agent of session.backgroundAgents) void session.dispatch({ type: "cancel_agent", agentId: agent.agentId });
+    });
+  };
 
   // The model hears when a command it left running in the background ends, without polling for it.
   const stopAnnouncing = shells.onBackgroundExit((shell) =>
@@ -362,6 +385,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       context,
     });
     if (mode !== "interactive") sink.emit("session.mode_changed", { previousMode: "interactive", newMode: mode });
+    watchLog();
     mcp?.start();
     await session.runStartHooks("new", options.initialPrompt);
     return { session, history: [] };
@@ -379,6 +403,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       ...(unanswered.length > 0 ? { repairedToolCalls: unanswered.length } : {}),
     });
   }
+  watchLog();
   mcp?.start();
   for (const call of unanswered) {
     sink.emit("tool.execution_complete", {

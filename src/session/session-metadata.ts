@@ -3,7 +3,8 @@
  * Copilot CLI's keys (plus a few of ours) as `key: <JSON value>` lines, which is valid YAML; read back
  * without a YAML library unless the file was written by someone else.
  */
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { replacePrivateFile } from "../util/private-files.js";
 import path from "node:path";
 
 export interface SessionMetadata {
@@ -42,10 +43,7 @@ export function writeMetadata(dir: string, metadata: SessionMetadata): void {
     const value = metadata[key];
     if (value !== undefined) lines.push(`${yamlKey}: ${JSON.stringify(value)}`);
   }
-  const file = path.join(dir, METADATA_FILE);
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${lines.join("\n")}\n`);
-  renameSync(temp, file);
+  replacePrivateFile(path.join(dir, METADATA_FILE), `${lines.join("\n")}\n`);
 }
 
 function parseSimpleYaml(text: string): Record<string, unknown> | undefined {

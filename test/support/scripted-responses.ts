@@ -121,6 +121,13 @@ export interface RawResponse {
   bodyBase64?: string;
   /** A data frame written again and again after the rest, until the client closes the connection. */
   repeat?: string;
+  /** Text written verbatim after the rest, in order, each piece `afterMs` after the one before (a slow stream). */
+  timed?: { afterMs: number; text: string }[];
+  /**
+   * Text written verbatim every `everyMs` (an SSE comment, whitespace) from the start of the body: while the
+   * timed pieces are written, then the response ends; without timed pieces, until the client closes.
+   */
+  keepAlive?: { text: string; everyMs: number };
 }
 
 export type ScriptedResponse = StreamResponse | ErrorResponse | DropResponse | HangResponse | JsonResponse | RawResponse;
