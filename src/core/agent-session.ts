@@ -36,6 +36,7 @@ import { SessionObjective } from "./orchestrate/objective.js";
 import { SessionAgents } from "./session-agents.js";
 import { finishSession } from "./session-shutdown.js";
 import { isWorkspaceCommand, SessionWorkspace } from "./session-admin/session-workspace.js";
+import { isRewindCommand, SessionRewind } from "./rewind/session-rewind.js";
 import { logMessage } from "./client-log.js";
 import { sessionLogFailureResult } from "./session-log-failure.js";
 
@@ -54,6 +55,7 @@ export class AgentSession {
   private readonly agentKit: SessionAgents;
   /** What /cwd, /add-dir, /instructions, /rename and /session delete change. */
   readonly workspace: SessionWorkspace;
+  private readonly rewinder: SessionRewind;
   private preset: ModePreset;
   private pendingNotices: string[] = [];
   private turnCount: number;
@@ -73,6 +75,7 @@ export class AgentSession {
     this.id = options.id;
     this.dir = options.dir;
     this.workspace = new SessionWorkspace({ ...options, emit: options.sink.emit, refreshSystemPrompt: () => this.runtime.refreshSystemPrompt() });
+    this.rewinder = new SessionRewind({ ...options, history: options.rewind, emit: options.sink.emit, busy: () => this.busy });
     this.preset = modePreset(options.mode);
     this.allTools = options.tools;
     this.toolbox = new SessionTools({
@@ -282,6 +285,7 @@ export class AgentSession {
   dispatch<C extends SessionCommand>(command: C): CommandResult<C>;
   dispatch(command: SessionCommand): CommandResult<SessionCommand> {
     if (isWorkspaceCommand(command)) return this.workspace.handle(command);
+    if (isRewindCommand(command)) return this.rewinder.handle(command);
     switch (command.type) {
       case "input":
         return routeInput({ session: this, emit: this.options.sink.emit, cwd: this.cwd }, command);

@@ -36,6 +36,8 @@ import { PermissionBroker } from "./permission-broker.js";
 import { AgentCatalog, reportAgentFileProblems, restoreSelectedAgent, type AgentDefinition } from "./agents/agent-catalog.js";
 import { priorUsage } from "./usage/prior-usage.js";
 import { Conversation } from "./conversation.js";
+import { RewindHistory } from "./rewind/rewind-history.js";
+import { visibleEvents } from "../session/rewind/rewind-timeline.js";
 import { loadCustomInstructions, type InstructionFile } from "./custom-instructions.js";
 import { workingDirectoryContext } from "./environment.js";
 import type { AgentMode, BackgroundTasks, SessionEvent, SessionEventOf } from "../protocol/events/index.js";
@@ -106,6 +108,8 @@ export interface OpenSessionOptions {
   toolBackends?: ToolBackends;
   /** settings.json `compaction`. */
   compaction?: AgentSessionOptions["compaction"];
+  /** A replay's stand-in for tools (see core/replay/tool-stand-in.ts). */
+  toolStandIn?: AgentSessionOptions["toolStandIn"];
 }
 
 /** The permission setup of a session: flags, the rules from every source, floor checks switched off. */
@@ -175,8 +179,15 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
   const writer = new EventLogWriter(store.eventsFileOf(id));
   const sink = new EventSink(writer, { lastPersistedId: log?.lastEventId ?? null });
   const conversation = new Conversation();
-  for (const event of log?.events ?? []) conversation.apply(event);
-  sink.addInternal((event) => conversation.apply(event));
+  const rewind = new RewindHistory(dir);
+  for (const event of log?.events ?? []) {
+    conversation.apply(event);
+    rewind.apply(event);
+  }
+  sink.addInternal((event) => {
+    conversation.apply(event);
+    rewind.apply(event);
+  });
 
   const now = new Date().toISOString();
   const previous = options.resumeId ? await readMetadata(dir) : undefined;
@@ -274,6 +285,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     store,
     sink,
     conversation,
+    rewind,
     provider,
     createProvider: options.createProvider,
     ...(options.subagentLimits ? { subagentLimits: options.subagentLimits } : {}),
@@ -315,6 +327,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     database,
     agentMcp,
     ...(options.toolBackends ? { toolBackends: options.toolBackends } : {}),
+    ...(options.toolStandIn ? { toolStandIn: options.toolStandIn } : {}),
     backgroundTasks: (): BackgroundTasks => ({ agents: session.backgroundAgents, shells: shells.backgroundShells() }),
     stopShell: async (shellId: string) => {
       const shell = shells.get(shellId);
@@ -432,7 +445,8 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
   if (options.name && options.name !== previous?.name) keeper.rename(options.name);
   return {
     session,
-    history: log.events,
+    // What a rewind hid is not shown again.
+    history: visibleEvents(log.events),
     resume: { eventCount: log.events.length, skippedLines: log.skipped.length, unknownEvents: log.unknownEvents, repairedToolCalls: unanswered.length },
   };
 }

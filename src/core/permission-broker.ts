@@ -9,6 +9,7 @@ import { ChangedFiles } from "../permissions/changed-files.js";
 import { addApprovals, approvalsFromNeeds, canRemember, emptyApprovals, grantsOf, mergeApprovals, type Approvals } from "../permissions/approvals.js";
 import { decide, type ModeRules, type PermissionPolicy } from "../permissions/decide.js";
 import { gatherFacts, type FactsEnvironment } from "../permissions/gather-facts.js";
+import { unknownChanges } from "../permissions/unknown-changes.js";
 import type { PathGate } from "../permissions/paths.js";
 import type { AllowAllSources } from "../permissions/policy.js";
 import type { PermissionRequest, PermissionResultKind, SessionEvent } from "../protocol/events/index.js";
@@ -17,9 +18,13 @@ import type { InteractionBroker } from "./interaction-broker.js";
 import { adviceFor, type PermissionAdvice } from "./permission-advice.js";
 import { isBroadAllowRule, type PermissionSummary } from "./permission-summary.js";
 
-/** An approval carries what the call changes and whether a person approved it, for tool.execution_start (resume). */
+/**
+ * An approval carries what the call changes and whether a person approved it, for tool.execution_start
+ * (resume), and why its changes are not all known (for the rewind snapshots; not persisted).
+ */
 export type PermissionOutcome =
-  { approved: true; changedFiles?: FileChange[]; approvedByUser?: boolean } | { approved: false; kind: PermissionResultKind; message: string };
+  | { approved: true; changedFiles?: FileChange[]; approvedByUser?: boolean; unknownChanges?: string }
+  | { approved: false; kind: PermissionResultKind; message: string };
 
 /**
  * What hooks add to one check: preToolUse's allow (approves what --allow-all-tools would for this call, so deny
@@ -150,7 +155,12 @@ export class PermissionBroker {
     const approve = (byUser: boolean): PermissionOutcome => {
       const changes = gathered.facts.changes ?? [];
       this.changedFiles.record(changes, byUser);
-      return { approved: true, ...(changes.length > 0 ? { changedFiles: changes, ...(byUser ? { approvedByUser: true } : {}) } : {}) };
+      const unknown = unknownChanges(gathered.facts);
+      return {
+        approved: true,
+        ...(changes.length > 0 ? { changedFiles: changes, ...(byUser ? { approvedByUser: true } : {}) } : {}),
+        ...(unknown ? { unknownChanges: unknown } : {}),
+      };
     };
     const policy = { ...this.policy, ...(steer?.hookDecision === "allow" ? { allowAllTools: true } : {}) };
     const found = decide(gathered.facts, { ...policy, approvals: mergeApprovals(this.options.remembered.current(), this.session) });

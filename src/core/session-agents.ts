@@ -13,6 +13,7 @@ import type { AgentSessionOptions } from "./session-options.js";
 import type { SessionTools } from "./session-tools.js";
 import type { SessionSubagents } from "./tasks/session-subagents.js";
 import type { ToolRunEnvironment } from "./tool-runner.js";
+import { withStandIn } from "./replay/tool-stand-in.js";
 import type { ToolSet } from "./tool-set.js";
 
 export interface SessionAgentsDeps {
@@ -42,6 +43,7 @@ export class SessionAgents {
       ask: (kind, request, signal) => options.interactions.ask(kind, request, { emit, signal }),
       onCodeChange: (change) => metrics.recordCodeChange(change),
       ...(options.toolBackends ? { backends: options.toolBackends } : {}),
+      around: withStandIn(options.toolStandIn, options.rewind.snapshots.around),
     };
   }
 

@@ -9,6 +9,8 @@ import type { AnyTool } from "../tools/define-tool.js";
 import type { SessionDatabase } from "../tools/sql/index.js";
 import type { CompactionSettings } from "./compaction/compactor.js";
 import type { Conversation } from "./conversation.js";
+import type { RewindHistory } from "./rewind/rewind-history.js";
+import type { ToolStandIn } from "./replay/tool-stand-in.js";
 import type { InstructionFile } from "./custom-instructions.js";
 import type { EventSink } from "./event-sink.js";
 import type { InteractionBroker } from "./interaction-broker.js";
@@ -25,6 +27,10 @@ export interface AgentSessionOptions {
   context: WorkingDirectoryContext;
   sink: EventSink;
   conversation: Conversation;
+  /** Rewind points and file snapshots, folded from the log like the conversation. */
+  rewind: RewindHistory;
+  /** A replay's stand-in for tools: a call it answers does not run, and gets that outcome (core/replay/). */
+  toolStandIn?: ToolStandIn;
   provider: ChatProvider;
   /**
    * Makes a provider for another model (/model, a subagent's model); without it the model cannot change.

@@ -10,6 +10,7 @@ import { ToolError, type AnyTool, type ToolOutcome } from "../tools/define-tool.
 import type { ToolRequest } from "../protocol/events/index.js";
 import type { Answer, InteractionKind, InteractionRequests } from "../protocol/interactions.js";
 import type { ToolHookDecision } from "../hooks/decisions.js";
+import type { FileChange } from "../permissions/agent-written-code.js";
 import type { Emit } from "./event-sink.js";
 import type { PermissionChecker, PermissionOutcome } from "./permission-broker.js";
 import type { ToolSet } from "./tool-set.js";
@@ -32,7 +33,13 @@ export interface ToolRunEnvironment {
   hooks?: ToolHooks;
   /** Where the tools read and write files and run commands, when not locally (a face's client). */
   backends?: ToolBackends;
+  /** Runs each call that passed the gate: /rewind's file snapshots around it, a replay's recorded outcome instead of it. */
+  around?: AroundToolCall;
 }
+
+/** A call about to run: what the gate said it changes, and why not all of that is known. */
+export type ToolCallInfo = { toolCallId: string; toolName: string; changes: readonly FileChange[]; unknownChanges?: string };
+export type AroundToolCall = (call: ToolCallInfo, run: () => Promise<ToolOutcome>) => Promise<ToolOutcome>;
 
 /** The hook events around a tool call (preToolUse, permissionRequest, postToolUse/postToolUseFailure). */
 export interface ToolHooks {
@@ -56,7 +63,7 @@ export interface ToolBatchResult {
 type Approval = Pick<Extract<PermissionOutcome, { approved: true }>, "changedFiles" | "approvedByUser">;
 
 type Prepared =
-  | { ready: true; request: ToolRequest; tool: AnyTool; args: unknown; approval?: Approval }
+  | { ready: true; request: ToolRequest; tool: AnyTool; args: unknown; approval?: Approval; unknownChanges?: string }
   /** Not to be run; `tool` and `args` are there when the arguments were valid (a denial), for the title. */
   | { ready: false; request: ToolRequest; message: string; code: string; tool?: AnyTool; args?: unknown };
 
@@ -113,8 +120,8 @@ async function prepare(request: ToolRequest, env: ToolRunEnvironment, signal: Ab
     const steer = hooks ? { hookDecision: hookSays, answerInstead: () => hooks.permissionRequest(tool.name, args, signal) } : undefined;
     const outcome = await env.permissions.check({ ...permission, toolCallId: request.toolCallId }, tool.name, signal, steer);
     if (!outcome.approved) return { ready: false, request, code: outcome.kind, message: outcome.message, tool, args };
-    const { approved: _approved, ...approval } = outcome;
-    return { ready: true, request, tool, args, approval };
+    const { approved: _approved, unknownChanges, ...approval } = outcome;
+    return { ready: true, request, tool, args, approval, ...(unknownChanges ? { unknownChanges } : {}) };
   }
   return { ready: true, request, tool, args };
 }
@@ -134,7 +141,13 @@ function truncateForModel(content: string): string {
   return `${content.slice(0, MAX_RESULT_CHARS)}\n[Output truncated: ${content.length - MAX_RESULT_CHARS} more characters not shown.]`;
 }
 
-async function execute(call: Extract<Prepared, { ready: true }>, env: ToolRunEnvironment, signal: AbortSignal): Promise<ToolOutcome> {
+function execute(call: Extract<Prepared, { ready: true }>, env: ToolRunEnvironment, signal: AbortSignal): Promise<ToolOutcome> {
+  if (!env.around) return executeTool(call, env, signal);
+  const info = { toolCallId: call.request.toolCallId, toolName: call.tool.name, changes: call.approval?.changedFiles ?? [] };
+  return env.around(call.unknownChanges ? { ...info, unknownChanges: call.unknownChanges } : info, () => executeTool(call, env, signal));
+}
+
+async function executeTool(call: Extract<Prepared, { ready: true }>, env: ToolRunEnvironment, signal: AbortSignal): Promise<ToolOutcome> {
   const { request, tool } = call;
   let streamed = 0;
   const onPartialOutput = (chunk: string) => {
@@ -188,7 +201,6 @@ function emitStart(call: Prepared, env: ToolRunEnvironment, turnId: string | und
 }
 
 const mcpNames = (tool: AnyTool | undefined) => (tool?.mcp ? { mcpServerName: tool.mcp.serverName, mcpToolName: tool.mcp.toolName } : {});
-
 function emitComplete(
   request: ToolRequest,
   outcome: ToolOutcome,

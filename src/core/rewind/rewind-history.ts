@@ -1,0 +1,50 @@
+/**
+ * What a session knows for rewinding: the timeline of its points (folded from the log, live and on resume)
+ * and the file snapshots its tool calls left. open-session folds the log into it before the first event.
+ */
+import type { SessionEvent } from "../../protocol/events/index.js";
+import type { RewindPoint } from "../../protocol/rewind.js";
+import { RewindTimeline, type TimelinePoint } from "../../session/rewind/rewind-timeline.js";
+import { SnapshotStore } from "../../session/rewind/snapshot-store.js";
+import { FileSnapshots } from "./file-snapshots.js";
+
+export class RewindHistory {
+  readonly timeline = new RewindTimeline();
+  readonly snapshots: FileSnapshots;
+
+  constructor(sessionDir: string) {
+    this.snapshots = new FileSnapshots(new SnapshotStore(sessionDir));
+  }
+
+  readonly apply = (event: SessionEvent): void => {
+    this.timeline.apply(event);
+    this.snapshots.apply(event);
+  };
+
+  /** The points a rewind can go to now, oldest first, each with the files changed from it to the next. */
+  points(): RewindPoint[] {
+    return this.timeline.visiblePoints().map((point, index) => this.describe(point, index + 1));
+  }
+
+  private describe(point: TimelinePoint, number: number): RewindPoint {
+    const record = this.snapshots.record(point.eventId);
+    const files = Object.entries(record?.files ?? {});
+    return {
+      eventId: point.eventId,
+      kind: point.kind,
+      number,
+      text: point.text,
+      timestamp: point.timestamp,
+      isAutopilotContinuation: point.isAutopilotContinuation,
+      changedFiles: files.map(([file]) => file),
+      linesAdded: files.reduce((sum, [, entry]) => sum + entry.linesAdded, 0),
+      linesRemoved: files.reduce((sum, [, entry]) => sum + entry.linesRemoved, 0),
+      incomplete: record?.incomplete ?? [],
+    };
+  }
+
+  /** Whether a rewind can go to this event: a point that is part of the session now. */
+  isVisiblePoint(eventId: string): boolean {
+    return this.timeline.visiblePoints().some((point) => point.eventId === eventId);
+  }
+}
