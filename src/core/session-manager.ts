@@ -6,6 +6,8 @@ import type { SessionMetadata } from "../session/session-metadata.js";
 import type { SessionStore } from "../session/session-store.js";
 import type { AgentSession } from "./agent-session.js";
 import { openSession, type OpenedSession, type OpenSessionOptions } from "./open-session.js";
+import { forkSession } from "./session-admin/fork-session.js";
+import type { ForkOutcome } from "../protocol/rewind.js";
 
 /** What differs between the sessions a manager opens: which one, its name, its listeners. */
 export type OpenRequest = Partial<
@@ -78,6 +80,11 @@ export class SessionManager {
   delete(id: string): void {
     this.close(id);
     this.defaults.store.delete(id);
+  }
+
+  /** A new stored session whose log copies this one's, whole or up to (not including) an event (sessions.fork). */
+  fork(id: string, options: { toEventId?: string; name?: string } = {}): Promise<ForkOutcome> {
+    return forkSession(this.defaults.store, id, options);
   }
 
   closeAll(reason?: string): void {

@@ -39,6 +39,13 @@ export const SESSION_METHODS = [
   "session.model.switchTo",
   "session.options.update",
   "session.log",
+  "session.history.listRewindPoints",
+  "session.history.previewRewind",
+  "session.history.rewind",
+  "session.history.truncate",
+  "session.workspaces.listCheckpoints",
+  "session.workspaces.readCheckpoint",
+  "sessions.fork",
 ] as const;
 export type SessionMethod = (typeof SESSION_METHODS)[number];
 

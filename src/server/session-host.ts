@@ -4,6 +4,7 @@
  * client that goes away takes its sessions down cleanly. Loaded by the AgentServer in the background, so
  * the handshake never waits for the engine.
  */
+import { z } from "zod";
 import type { SessionManager } from "../core/session-manager.js";
 import type { ProviderConfig } from "../config/provider-config.js";
 import type { HookPolicy, HookSet } from "../hooks/hook-set.js";
@@ -14,6 +15,8 @@ import { clientHooks, combineHooks } from "./client-hooks.js";
 import { followLifecycle, type Announce } from "./lifecycle.js";
 import { sessionInfo, matchesFilter } from "./session-info.js";
 import { sessionMethods } from "./session-methods.js";
+import { historyMethods } from "./history-methods.js";
+import { visibleEvents } from "../session/rewind/rewind-timeline.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
 
@@ -28,6 +31,8 @@ export interface SessionHostOptions extends SessionRequestDefaults {
   /** What a broken policy hook does (settings.json's policyHooksFailOpen), for the client's hooks too. */
   hookPolicy?: HookPolicy;
 }
+
+const forkSchema = z.looseObject({ sessionId: z.string(), toEventId: z.string().optional(), name: z.string().optional() });
 
 /** How long an interrupted turn may take to end before its session is closed anyway. */
 const TURN_END_GRACE_MS = 5_000;
@@ -79,9 +84,17 @@ export class SessionHost {
       "session.getMessages": (_link, params) => {
         const { sessionId } = sessionIdSchema.parse(params);
         if (!this.manager.store.exists(sessionId)) throw new Error(`Session not found: ${sessionId}`);
-        return { events: readEventLog(this.manager.store.eventsFileOf(sessionId)).events };
+        // What a rewind hid is not part of the session any more (events.jsonl keeps it).
+        return { events: visibleEvents(readEventLog(this.manager.store.eventsFileOf(sessionId)).events) };
+      },
+      "sessions.fork": async (_link, params) => {
+        const { sessionId, toEventId, name } = forkSchema.parse(params);
+        const forked = await this.manager.fork(sessionId, { ...(toEventId ? { toEventId } : {}), ...(name ? { name } : {}) });
+        if (!forked.ok) throw new Error(forked.error);
+        return { sessionId: forked.sessionId, ...(forked.name ? { name: forked.name } : {}) };
       },
       ...sessionMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...historyMethods((link, sessionId) => this.owned(link, sessionId)),
     };
   }
 
