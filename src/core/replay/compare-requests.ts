@@ -2,8 +2,9 @@
  * How a request the agent builds now is compared with the recorded one: message by message, the role, the
  * text, the tool calls (id, name, arguments) and the tool call ids. Both sides are first brought to one
  * shape (the wire's, or the fold's) and what is bound to differ between two runs is made equal: the
- * working directory and session folder (a replay runs in a scratch copy and a new folder) and the clock
- * (the date header of every prompt, the system prompt's date).
+ * working directory and session folder (a replay runs in a scratch copy and a new folder), the clock
+ * (the date header of every prompt, the system prompt's date, durations such as a subagent's "0.4 s") and
+ * token counts (the endpoint's counts are not in the log, so a replay's differ).
  */
 import type { ChatMessage } from "../../provider/types.js";
 
@@ -24,12 +25,18 @@ export interface Difference {
 
 const DATETIME = /<current_datetime>[^<]*<\/current_datetime>/g;
 const TODAY = /Today's date: \d{4}-\d{2}-\d{2}/g;
+const DURATION = /\b\d+(?:\.\d+)? ?(?:ms|s|min)\b/g;
+const TOKENS = /\b\d[\d,.]*k? tokens\b/g;
 
 /** Rewrites what is bound to differ between a run and its replay: `replace` maps the replay's paths to the recording's. */
 export function normaliser(replace: readonly (readonly [string, string])[]): (text: string) => string {
   const pairs = replace.filter(([from, to]) => from !== "" && from !== to).sort((a, b) => b[0].length - a[0].length);
   return (text) => {
-    let result = text.replace(DATETIME, "<current_datetime>…</current_datetime>").replace(TODAY, "Today's date: …");
+    let result = text
+      .replace(DATETIME, "<current_datetime>…</current_datetime>")
+      .replace(TODAY, "Today's date: …")
+      .replace(DURATION, "… s")
+      .replace(TOKENS, "… tokens");
     for (const [from, to] of pairs) result = result.split(from).join(to);
     return result;
   };
