@@ -5,7 +5,7 @@
  * named in the preview and kept unless the person chooses to overwrite them.
  */
 import { Box, Text } from "ink";
-import { useEffect, useState } from "react";
+import { useEffect, useReducer, useRef } from "react";
 import { SCOPE_LABELS, describePoint, shownPath } from "../../core/rewind/rewind-text.js";
 import type { RewindPoint, RewindPreview, RewindScope } from "../../protocol/rewind.js";
 import { neutraliseTerminalText } from "../../util/terminal-text.js";
@@ -68,7 +68,14 @@ function PreviewBody({ preview, cwd, theme }: { preview: RewindPreview; cwd: str
 
 export function RewindDialog(props: RewindDialogProps) {
   const { points, theme, width, cwd } = props;
-  const [stage, setStage] = useState<Stage>({ kind: "pick", index: Math.max(0, points.length - 1) });
+  // Keys can arrive faster than renders (Up then Enter in one read): each key sees the stage the last one left.
+  const current = useRef<Stage>({ kind: "pick", index: Math.max(0, points.length - 1) });
+  const [, rerender] = useReducer((count: number) => count + 1, 0);
+  const setStage = (next: Stage | ((stage: Stage) => Stage)) => {
+    current.current = typeof next === "function" ? next(current.current) : next;
+    rerender();
+  };
+  const stage = current.current;
 
   // The preview is asked for once per point and scope.
   const previewKey = stage.kind === "preview" ? `${stage.index}:${stage.scope}` : undefined;
@@ -87,6 +94,7 @@ export function RewindDialog(props: RewindDialogProps) {
 
   useDialogInput(
     (key) => {
+      const stage = current.current;
       const cancel = key.name === "escape" || (key.ctrl && key.char === "c");
       if (stage.kind === "pick") {
         if (cancel || points.length === 0) return props.onCancel();
