@@ -49,10 +49,10 @@ describe("SnapshotStore", () => {
       process.umask(previous);
     }
     const root = path.join(session, SNAPSHOTS_DIR);
-    for (const dir of [root, path.join(root, "blobs"), path.join(root, "points")]) expect(statSync(dir).mode & 0o777).toBe(0o700);
+    for (const dir of [root, path.join(root, "blobs")]) expect(statSync(dir).mode & 0o777).toBe(0o700);
     const files = [
       path.join(root, "tracking.json"),
-      path.join(root, "points", "point-1.json"),
+      path.join(root, "index.jsonl"),
       ...blobs(session).map((name) => path.join(root, "blobs", name)),
     ];
     for (const file of files) expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -117,6 +117,29 @@ describe("SnapshotStore", () => {
     mkdirSync(dir);
     store.restore(dir, { kind: "absent" });
     expect(existsSync(dir)).toBe(false);
+  });
+
+  it("keeps each prompt's index as lines of one file, merged when read, a torn last line skipped", () => {
+    const { store, session } = setup();
+    const state: FileState = { kind: "absent" };
+    store.writePoint({ schema: 1, eventId: "p1", files: { "/a": { before: state, linesAdded: 0, linesRemoved: 0 } } });
+    store.writePoint({
+      schema: 1,
+      eventId: "p1",
+      files: { "/a": { before: state, after: state, linesAdded: 2, linesRemoved: 1 }, "/b": { before: state, linesAdded: 0, linesRemoved: 0 } },
+      incomplete: ["why"],
+    });
+    store.writePoint({ schema: 1, eventId: "p2", files: {}, incomplete: ["other"] });
+    writeFileSync(path.join(session, SNAPSHOTS_DIR, "index.jsonl"), '{"schema":1,"eventId":"p3","fi', { flag: "a" });
+    const fresh = new SnapshotStore(session);
+    expect(fresh.pointIds()).toEqual(["p1", "p2"]);
+    expect(fresh.readPoint("p1")).toEqual({
+      schema: 1,
+      eventId: "p1",
+      files: { "/a": { before: state, after: state, linesAdded: 2, linesRemoved: 1 }, "/b": { before: state, linesAdded: 0, linesRemoved: 0 } },
+      incomplete: ["why"],
+    });
+    expect(fresh.readPoint("p2")?.incomplete).toEqual(["other"]);
   });
 
   it("says what it cannot keep instead of keeping it (a directory)", () => {

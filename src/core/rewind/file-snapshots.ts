@@ -13,9 +13,6 @@ import type { AroundToolCall } from "../tool-runner.js";
 
 export class FileSnapshots {
   private point: string | undefined;
-  private readonly records = new Map<string, PointRecord>();
-  /** The records read from disk, once (a resumed session's). */
-  private loaded = false;
 
   constructor(readonly store: SnapshotStore) {}
 
@@ -39,12 +36,11 @@ export class FileSnapshots {
 
   /** Saves each named file's state the first time this prompt changes it; returns the files to look at afterwards. */
   private before(point: string, changes: readonly FileChange[], unknownChanges: string | undefined): string[] {
-    const record = this.recordOf(point);
-    let dirty = false;
+    const known = this.store.readPoint(point);
+    const update: PointRecord = { schema: 1, eventId: point, files: {} };
+    const reasons = new Set<string>();
     const note = (reason: string) => {
-      if (record.incomplete?.includes(reason)) return;
-      record.incomplete = [...(record.incomplete ?? []), reason];
-      dirty = true;
+      if (!known?.incomplete?.includes(reason)) reasons.add(reason);
     };
     if (unknownChanges) note(unknownChanges);
     const paths: string[] = [];
@@ -54,56 +50,40 @@ export class FileSnapshots {
         continue;
       }
       paths.push(change.path);
-      if (record.files[change.path]) continue;
+      if (known?.files[change.path] || update.files[change.path]) continue;
       const before = this.store.save(change.path);
       if (before.kind === "unknown") note(before.reason);
-      record.files[change.path] = { before, linesAdded: 0, linesRemoved: 0 };
-      dirty = true;
+      update.files[change.path] = { before, linesAdded: 0, linesRemoved: 0 };
     }
-    if (dirty) this.write(record);
+    if (reasons.size > 0) update.incomplete = [...reasons];
+    if (Object.keys(update.files).length > 0 || reasons.size > 0) this.store.writePoint(update);
     return paths;
   }
 
   private after(point: string, paths: readonly string[], codeChange: ToolOutcome["codeChange"]): void {
-    const record = this.recordOf(point);
+    const known = this.store.readPoint(point);
+    const update: PointRecord = { schema: 1, eventId: point, files: {} };
     for (const file of paths) {
-      const entry = record.files[file];
+      const entry = known?.files[file];
       if (!entry) continue;
-      entry.after = this.store.read(file);
-      if (codeChange?.path === file) {
-        entry.linesAdded += codeChange.linesAdded;
-        entry.linesRemoved += codeChange.linesRemoved;
-      }
+      const counted = codeChange?.path === file;
+      update.files[file] = {
+        ...entry,
+        after: this.store.read(file),
+        linesAdded: entry.linesAdded + (counted ? codeChange.linesAdded : 0),
+        linesRemoved: entry.linesRemoved + (counted ? codeChange.linesRemoved : 0),
+      };
     }
-    this.write(record);
-  }
-
-  private recordOf(point: string): PointRecord {
-    let record = this.records.get(point) ?? this.store.readPoint(point);
-    if (!record) record = { schema: 1, eventId: point, files: {} };
-    this.records.set(point, record);
-    return record;
-  }
-
-  private write(record: PointRecord): void {
-    this.store.writePoint(record);
-    this.records.set(record.eventId, record);
+    if (Object.keys(update.files).length > 0) this.store.writePoint(update);
   }
 
   /** A point's index (a rewind's too), or undefined when nothing was changed there. */
   record(eventId: string): PointRecord | undefined {
-    if (!this.loaded) {
-      this.loaded = true;
-      for (const id of this.store.pointIds()) {
-        const found = this.records.has(id) ? undefined : this.store.readPoint(id);
-        if (found) this.records.set(id, found);
-      }
-    }
-    return this.records.get(eventId);
+    return this.store.readPoint(eventId);
   }
 
   /** Records what a rewind did to files (its own point: going back there undoes it). */
   remember(record: PointRecord): void {
-    this.write(record);
+    this.store.writePoint(record);
   }
 }

@@ -1,10 +1,11 @@
 /**
  * The session folder's `rewind-file-snapshots/`: what files looked like before the agent changed them, so a
  * rewind can put them back. Contents are stored once by their SHA-256 (`blobs/<hash>`), whatever how many
- * prompts saw them; each user prompt has a small index (`points/<event id>.json`) of the files its tools
- * changed, each with its state before the prompt's first change and after its last. Everything is private
- * (0700 folders, 0600 files) and made only when a first file is saved: a session that changes no file has
- * no such folder. Git is never used.
+ * prompts saw them; each user prompt has a small index of the files its tools changed, each with its state
+ * before the prompt's first change and after its last. The indexes are lines of one append-only file
+ * (`index.jsonl`, each line what changed in one prompt's index, merged when read): a list of thousands of
+ * prompts reads one file, not thousands. Everything is private (0700 folders, 0600 files) and made only
+ * when a first file is saved: a session that changes no file has no such folder. Git is never used.
  */
 import { createHash } from "node:crypto";
 import {
@@ -14,7 +15,6 @@ import {
   lstatSync,
   mkdirSync,
   readFileSync,
-  readdirSync,
   readlinkSync,
   rmdirSync,
   symlinkSync,
@@ -23,7 +23,7 @@ import {
   type Stats,
 } from "node:fs";
 import path from "node:path";
-import { makePrivateDir, replacePrivateFile } from "../../util/private-files.js";
+import { makePrivateDir, replacePrivateFile, writePrivateFile } from "../../util/private-files.js";
 
 export const SNAPSHOTS_DIR = "rewind-file-snapshots";
 /** Larger files are not copied (a rewind point that needs one says it is incomplete). */
@@ -41,7 +41,7 @@ export interface FileRecord {
   linesRemoved: number;
 }
 
-/** One user prompt's index. */
+/** One user prompt's index (a line of index.jsonl holds what changed in it: its files' entries, new reasons). */
 export interface PointRecord {
   schema: 1;
   eventId: string;
@@ -78,15 +78,17 @@ export class SnapshotStore {
     return path.join(this.dir, "blobs");
   }
 
-  private get pointsDir(): string {
-    return path.join(this.dir, "points");
+  private get indexFile(): string {
+    return path.join(this.dir, "index.jsonl");
   }
+
+  /** Every prompt's index, read once (then kept current by writes). */
+  private records: Map<string, PointRecord> | undefined;
 
   /** Copilot's marker file, written with the folder. */
   private ensure(): void {
     if (this.made) return;
     makePrivateDir(this.blobs);
-    makePrivateDir(this.pointsDir);
     const tracking = path.join(this.dir, "tracking.json");
     if (!existsSync(tracking)) replacePrivateFile(tracking, `${JSON.stringify({ schema: 1, tracking: true })}\n`);
     this.made = true;
@@ -165,29 +167,46 @@ export class SnapshotStore {
     chmodSync(file, state.mode);
   }
 
-  readPoint(eventId: string): PointRecord | undefined {
+  private loadRecords(): Map<string, PointRecord> {
+    if (this.records) return this.records;
+    const records = new Map<string, PointRecord>();
+    let text = "";
     try {
-      const record = JSON.parse(readFileSync(path.join(this.pointsDir, `${eventId}.json`), "utf8")) as PointRecord;
-      return record.schema === 1 && typeof record.files === "object" ? record : undefined;
+      text = readFileSync(this.indexFile, "utf8");
     } catch {
-      return undefined;
+      // no index yet
     }
+    for (const line of text.split("\n")) {
+      let update: PointRecord;
+      try {
+        update = JSON.parse(line) as PointRecord;
+      } catch {
+        continue; // blank, or torn by a crash
+      }
+      if (update?.schema !== 1 || typeof update.eventId !== "string" || typeof update.files !== "object") continue;
+      const known = records.get(update.eventId);
+      records.set(update.eventId, known ? merged(known, update) : { ...update, files: { ...update.files } });
+    }
+    this.records = records;
+    return records;
   }
 
-  writePoint(record: PointRecord): void {
+  readPoint(eventId: string): PointRecord | undefined {
+    return this.loadRecords().get(eventId);
+  }
+
+  /** Adds to a prompt's index: these files' entries (replacing theirs) and these reasons. */
+  writePoint(update: PointRecord): void {
     this.ensure();
-    replacePrivateFile(path.join(this.pointsDir, `${record.eventId}.json`), JSON.stringify(record));
+    const records = this.loadRecords();
+    writePrivateFile(this.indexFile, `${JSON.stringify(update)}\n`, { append: true });
+    const known = records.get(update.eventId);
+    records.set(update.eventId, known ? merged(known, update) : { ...update, files: { ...update.files } });
   }
 
   /** The event ids that have an index. */
   pointIds(): string[] {
-    try {
-      return readdirSync(this.pointsDir)
-        .filter((name) => name.endsWith(".json"))
-        .map((name) => name.slice(0, -".json".length));
-    } catch {
-      return [];
-    }
+    return [...this.loadRecords().keys()];
   }
 
   /** Copies these points' indexes and the contents they need into another session's store (a fork). */
@@ -206,4 +225,9 @@ export class SnapshotStore {
       }
     }
   }
+}
+
+function merged(known: PointRecord, update: PointRecord): PointRecord {
+  const incomplete = [...new Set([...(known.incomplete ?? []), ...(update.incomplete ?? [])])];
+  return { ...known, files: { ...known.files, ...update.files }, ...(incomplete.length > 0 ? { incomplete } : {}) };
 }
