@@ -41,7 +41,8 @@ export function exitCodeFor(result: RunResult): number {
     case "aborted":
       return ExitCode.interrupted;
     case "error":
-      return result.error?.kind === "usage" ? ExitCode.usage : ExitCode.provider;
+      if (result.error?.kind === "usage") return ExitCode.usage;
+      return result.error?.kind === "doom_loop" ? ExitCode.doomLoop : ExitCode.provider;
   }
 }
 

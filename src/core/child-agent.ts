@@ -67,6 +67,8 @@ export interface ChildAgentDeps {
   ownServers?: { tools(): readonly AnyTool[]; ready(): Promise<void>; close(): Promise<void> };
   /** The agent compacts its own conversation as the main agent does (given its emit). */
   compaction?(emit: Emit, agentId: string): NonNullable<AgentRuntimeOptions["compaction"]>;
+  /** Nobody watches the session's run (autopilot): the repeat guard stops the agent instead of asking. */
+  unattended?(): boolean;
 }
 
 /** A subagent answers and stops: no autopilot continuation, no mode of its own. */
@@ -161,6 +163,7 @@ export class ChildAgent {
       onTurnEnd: deps.onTurnEnd,
       systemPrompt: () => spec.systemPrompt,
       stopBeforeCall: () => this.checkBudget(),
+      ...(deps.unattended ? { unattended: deps.unattended } : {}),
       ...(deps.compaction ? { compaction: deps.compaction(emit, spec.agentId) } : {}),
       ...(hooks?.has("subagentStop")
         ? { onStop: (active: boolean, stopSignal: AbortSignal) => hooks.subagentStop(emit, agentName, "end_turn", active, stopSignal) }
