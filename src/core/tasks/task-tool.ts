@@ -124,7 +124,7 @@ export function backgroundNotice(record: TaskRecord): string | undefined {
     case "completed":
       return `Background agent ${describeRecord(record)} has finished — read its result with read_agent.`;
     case "failed":
-      return `Background agent ${describeRecord(record)} failed: ${record.error ?? "unknown error"}.`;
+      return `Background agent ${describeRecord(record)} failed: ${record.error ?? "unknown error"}.${record.latestResponse !== undefined ? " Its last answer can be read with read_agent." : ""}`;
     case "cancelled":
       return `Background agent ${describeRecord(record)} was cancelled.`;
     case "running":
