@@ -96,6 +96,7 @@ export class AgentSession {
       provider: () => this.provider,
       cwd: () => this.cwd,
       nextTurnId: this.nextTurnId,
+      unattended: () => this.preset.mode === "autopilot",
     });
     this.applyModeRules();
     this.agents = options.agents ?? new AgentCatalog({});
