@@ -5,10 +5,10 @@
  * A bad file is reported with the file and the field, and the other files still load.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { parseYaml } from "../util/yaml-parser.js";
 import { resolveToolNames } from "./agent-tool-aliases.js";
 
 export type AgentSource = "builtin" | "user" | "repo";
@@ -90,16 +90,6 @@ export function checkFrontmatter(raw: unknown): { ok: true; data: Frontmatter } 
   const field = issue.code === "unrecognized_keys" ? issue.keys.join(", ") : issue.path.length > 0 ? issue.path.map(String).join(".") : undefined;
   const message = issue.code === "unrecognized_keys" ? "unknown key" : issue.message;
   return { ok: false, ...(field ? { field } : {}), message };
-}
-
-/**
- * The YAML parser, loaded at the first agent file rather than with the engine: it costs ~20 ms to load and
- * most runs read no agent file. (A plain require keeps the catalog's API synchronous.)
- */
-let yamlParse: ((text: string) => unknown) | undefined;
-function parseYaml(text: string): unknown {
-  yamlParse ??= (createRequire(import.meta.url)("yaml") as { parse(text: string): unknown }).parse;
-  return yamlParse(text);
 }
 
 /**
