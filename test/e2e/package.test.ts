@@ -219,5 +219,8 @@ describe("the installed TUI", () => {
     const screen = await pane.waitFor((shown) => shown.includes("const answer = 42;"), { what: "the answer's code block" });
     expect(screen).toContain("Some bold words.");
     expect(screen).not.toContain("**bold**");
+    const styled = await tui.tmux.tmux(["capture-pane", "-p", "-e", "-t", pane.target]);
+    // emphasize (loaded after the first frame; without it code is shown plain): the keyword in its own colour.
+    expect(styled).toMatch(/\x1b\[3\dmconst\x1b\[39m answer/);
   });
 });
