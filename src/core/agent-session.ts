@@ -331,7 +331,7 @@ export class AgentSession {
 
   private send(input: PromptInput, delivery?: "enqueue" | "immediate"): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error("The session is shut down."));
-    const waiting = [this.mcpGate?.wait(), this.agentMcp.ready()].filter((wait) => wait !== undefined);
+    const waiting = [this.mcpGate?.wait(input.prompt), this.agentMcp.ready(input.prompt)].filter((wait) => wait !== undefined);
     return waiting.length > 0 ? Promise.all(waiting).then(() => this.runtime.submit(input, delivery)) : this.runtime.submit(input, delivery);
   }
 

@@ -175,6 +175,12 @@ if (process.argv.includes("--stdio")) {
   // A slow start: the server answers nothing until the test creates this file (from the environment, so the
   // server's configuration, and with it the key of its cached tool list, stays the same).
   const marker = process.env.MCP_TEST_WAIT_FOR;
+  // A slow start on the server's own clock (MCP_TEST_START_DELAY_MS): the test waits on the agent, never on a timer.
+  const delay = Number(process.env.MCP_TEST_START_DELAY_MS ?? 0);
+  if (delay > 0) {
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    record("ready", {});
+  }
   if (marker) {
     while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 10));
     record("ready", {});
