@@ -63,25 +63,21 @@ describe("a slow-starting MCP server", () => {
     expect(toolNames(0)).not.toContain("mini-echo_text");
   });
 
-  it("with a cached list is not waited for, until a prompt names it (by server name or by a tool's full name)", async () => {
-    for (const prompt of ["now ask mini for it", "call mini-echo_text please"]) {
-      const home = await homeWithStaleCache();
-      // It would not start on its own during the test: only the prompt that names it starts it.
-      process.env.AGENT_MCP_DEFERRED_START_MS = "600000";
-      process.env.MCP_TEST_START_DELAY_MS = "300";
-      mcp.harness = await startHarness({ home, mcp: { additional: [mcpConfig({ mini: stdioServer() })] } });
-      mcp.harness.server.enqueue(text("first"), text("second"));
-      await mcp.harness.session.send("hello");
-      // The cached list was offered at once; the server was not started.
-      expect(toolNames(0), prompt).toContain("mini-old_tool");
-      expect(mcp.harness.session.engine.mcp?.list()[0]?.state).toBe("starting");
-      await mcp.harness.session.send(prompt);
-      // The named server was started and waited for: the request carries its live list.
-      expect(toolNames(1), prompt).toContain("mini-echo_text");
-      expect(toolNames(1), prompt).not.toContain("mini-old_tool");
-      await mcp.harness.close();
-      mcp.harness = undefined;
-    }
+  it.each(["now ask mini for it", "call mini-echo_text please"])("with a cached list is not waited for, until a prompt names it: %s", async (prompt) => {
+    const home = await homeWithStaleCache();
+    // It would not start on its own during the test: only the prompt that names it starts it.
+    process.env.AGENT_MCP_DEFERRED_START_MS = "600000";
+    process.env.MCP_TEST_START_DELAY_MS = "300";
+    mcp.harness = await startHarness({ home, mcp: { additional: [mcpConfig({ mini: stdioServer() })] } });
+    mcp.harness.server.enqueue(text("first"), text("second"));
+    await mcp.harness.session.send("hello");
+    // The cached list was offered at once; the server was not started.
+    expect(toolNames(0), prompt).toContain("mini-old_tool");
+    expect(mcp.harness.session.engine.mcp?.list()[0]?.state).toBe("starting");
+    await mcp.harness.session.send(prompt);
+    // The named server was started and waited for: the request carries its live list.
+    expect(toolNames(1), prompt).toContain("mini-echo_text");
+    expect(toolNames(1), prompt).not.toContain("mini-old_tool");
   });
 
   it("a prompt that does not name it, or names another word that contains it, does not wait", async () => {
@@ -104,5 +100,7 @@ describe("a slow-starting MCP server", () => {
     expect(warnings().find((message) => message.includes("mini still starting"))).toMatch(
       /after 0\.2 s; going on without its tools for now \(they join when ready\)\. AGENT_MCP_STARTUP_WAIT_MS limits this wait/,
     );
+    expect(mcp.harness.types().indexOf("session.warning")).toBeLessThan(mcp.harness.types().indexOf("assistant.turn_start"));
+    expect(mcp.harness.session.engine.mcp?.list()[0]?.state).toBe("starting");
   });
 });

@@ -5,9 +5,9 @@ import { startHarness, waitForEvent } from "../support/engine-harness.js";
 import { serveHttp } from "../support/mcp-test-server.js";
 import { text, toolCall } from "../support/scripted-server.js";
 import { mcpConfig, SERVER_SCRIPT, stdioServer } from "./mcp-support.js";
-import { MCP_STARTUP_WAIT, useMcpHarness } from "../support/mcp-harness.js";
+import { useMcpHarness } from "../support/mcp-harness.js";
 
-const mcp = useMcpHarness({ env: MCP_STARTUP_WAIT });
+const mcp = useMcpHarness();
 
 function calls(log: string): { tool: string }[] {
   try {
@@ -156,24 +156,6 @@ describe("MCP servers' tools", () => {
     ]);
   });
 
-  it("the first request waits for a server still starting only up to a bound, then goes on without it and says so", async () => {
-    process.env.AGENT_MCP_STARTUP_WAIT_MS = "200";
-    try {
-      mcp.harness = await startHarness({
-        mcp: { additional: [mcpConfig({ slow: { command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"] } })] },
-      });
-      mcp.harness.server.enqueue(text("answered"));
-      const result = await mcp.harness.session.send("hello");
-      expect(result.outcome).toBe("completed");
-      const warning = mcp.harness.ofType("session.warning").find((event) => /slow still starting/.test(event.data.message));
-      expect(warning).toBeDefined();
-      expect(mcp.harness.types().indexOf("session.warning")).toBeLessThan(mcp.harness.types().indexOf("assistant.turn_start"));
-      expect(mcp.harness.session.engine.mcp?.list()[0]?.state).toBe("starting");
-    } finally {
-      delete process.env.AGENT_MCP_STARTUP_WAIT_MS;
-    }
-  });
-
   it("puts a server's instructions in the system prompt only with --allow-all-mcp-server-instructions", async () => {
     for (const allowAllInstructions of [false, true]) {
       mcp.harness = await startHarness({ mcp: { additional: [mcpConfig({ mini: stdioServer() })], allowAllInstructions } });
@@ -207,7 +189,6 @@ describe("MCP servers' tools", () => {
 
   it("reports a server that hangs at start-up, and keeps the session going", async () => {
     process.env.AGENT_MCP_CONNECT_TIMEOUT_MS = "300";
-    process.env.AGENT_MCP_STARTUP_WAIT_MS = "5000";
     try {
       mcp.harness = await startHarness({
         mcp: { additional: [mcpConfig({ stuck: { command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"] } })] },
@@ -219,7 +200,6 @@ describe("MCP servers' tools", () => {
       expect(mcp.harness.session.engine.mcp?.list()[0]?.state).toBe("failed");
     } finally {
       delete process.env.AGENT_MCP_CONNECT_TIMEOUT_MS;
-      delete process.env.AGENT_MCP_STARTUP_WAIT_MS;
     }
   });
 

@@ -1,7 +1,17 @@
 // A stdio MCP server in plain Node, with no packages at all: newline-delimited JSON-RPC on stdin/stdout,
 // answering initialize, ping, tools/list and tools/call for one tool (echo_text). The packed-install test
 // copies it out of the checkout, so what connects to it is the installed agent's own bundled MCP client.
+// With PLAIN_MCP_STUBBORN=<file> it writes its pid there, notes each SIGTERM (" term <ms since epoch>") and
+// keeps running: a server that shrugs off SIGTERM.
+import { appendFileSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
+
+const stubborn = process.env.PLAIN_MCP_STUBBORN;
+if (stubborn) {
+  writeFileSync(stubborn, String(process.pid));
+  process.on("SIGTERM", () => appendFileSync(stubborn, ` term ${Date.now()}`));
+  setInterval(() => {}, 1000);
+}
 
 const send = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
 
