@@ -1,13 +1,13 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { startHarness, waitForEvent } from "../support/engine-harness.js";
+import { startHarness, tempDir, waitForEvent } from "../support/engine-harness.js";
 import { serveHttp } from "../support/mcp-test-server.js";
 import { text, toolCall } from "../support/scripted-server.js";
 import { mcpConfig, SERVER_SCRIPT, stdioServer } from "./mcp-support.js";
 import { useMcpHarness } from "../support/mcp-harness.js";
 
-const mcp = useMcpHarness();
+const mcp = useMcpHarness({ unset: ["MCP_TEST_STEP_GATE"] });
 
 function calls(log: string): { tool: string }[] {
   try {
@@ -68,7 +68,15 @@ describe("MCP servers' tools", () => {
   });
 
   it("reports progress notifications as tool.execution_progress", async () => {
+    // Each step waits until its progress event has arrived here (the server's step gate), however slow the machine.
+    const gate = tempDir("mcp-step-gate-");
+    mcp.removeAfter(gate);
+    process.env.MCP_TEST_STEP_GATE = gate;
     await withServer();
+    let seen = 0;
+    mcp.harness!.session.subscribe((event) => {
+      if (event.type === "tool.execution_progress") writeFileSync(path.join(gate, String(++seen)), "");
+    });
     mcp.harness!.server.enqueue(toolCall("mini-count", { to: 3 }), text("ok"));
     await mcp.harness!.session.send("count");
     expect(mcp.harness!.ofType("tool.execution_progress").map((event) => event.data.progressMessage)).toEqual(["step 1 (1/3)", "step 2 (2/3)", "step 3 (3/3)"]);
