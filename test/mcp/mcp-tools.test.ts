@@ -233,6 +233,6 @@ describe("MCP servers' tools", () => {
     expect(pids.every(alive)).toBe(true);
     await mcp.harness!.close();
     mcp.harness = undefined;
-    await expect.poll(() => pids.filter(alive), { timeout: 5_000 }).toEqual([]);
+    await expect.poll(() => pids.filter(alive)).toEqual([]);
   });
 });
