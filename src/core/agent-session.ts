@@ -282,6 +282,7 @@ export class AgentSession {
       case "send":
         return this.send({ prompt: command.prompt, attachments: command.attachments, source: command.source, typed: command.typed }, command.delivery);
       case "interrupt":
+        this.mcpGate?.interrupt();
         return this.runtime.interrupt();
       case "respond":
         return this.options.interactions.respond(command.requestId, command.reply);

@@ -19,6 +19,8 @@ export class McpStartupGate {
   /** Waits in progress: a prompt sent meanwhile waits behind them, so prompts reach the model in order. */
   private waiting = 0;
   private chain: Promise<void> = Promise.resolve();
+  /** Ends the waits in progress when the user interrupts. */
+  private stop = new AbortController();
 
   constructor(
     private readonly mcp: McpManager,
@@ -35,16 +37,24 @@ export class McpStartupGate {
     return this.chain;
   }
 
+  /** The user interrupted: the prompts waiting for servers go on with the tools there are (the late ones join when ready). */
+  interrupt(): void {
+    this.stop.abort();
+    this.stop = new AbortController();
+  }
+
   private async waitFor(prompt: string, first: boolean): Promise<void> {
     const capMs = mcpStartupWaitCapMs();
-    const late = await this.mcp.waitForPrompt(prompt, { first, ...(capMs !== undefined ? { capMs } : {}) });
+    const { signal } = this.stop;
+    const late = await this.mcp.waitForPrompt(prompt, { first, signal, ...(capMs !== undefined ? { capMs } : {}) });
     if (late.length === 0) return;
     const several = late.length > 1;
+    const why = signal.aborted
+      ? "the wait was interrupted"
+      : `AGENT_MCP_STARTUP_WAIT_MS limits this wait to ${inSeconds(capMs ?? 0)}: unset it to wait up to each server's "startupTimeout"`;
     this.emit("session.warning", {
       warningType: "mcp",
-      message:
-        `MCP server${several ? "s" : ""} ${late.join(", ")} still starting after ${inSeconds(capMs ?? 0)}; going on without ${several ? "their" : "its"} ` +
-        `tools for now (they join when ready). AGENT_MCP_STARTUP_WAIT_MS limits this wait: unset it to wait up to each server's "startupTimeout".`,
+      message: `MCP server${several ? "s" : ""} ${late.join(", ")} still starting; going on without ${several ? "their" : "its"} tools for now (they join when ready; ${why}).`,
     });
   }
 }

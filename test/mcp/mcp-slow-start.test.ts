@@ -5,7 +5,7 @@
  * own timer (MCP_TEST_START_DELAY_MS); the tests wait on the session, never on the clock. No
  * AGENT_MCP_STARTUP_WAIT_MS here: what is tested is the wait without it.
  */
-import { readdirSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { startHarness, tempDir } from "../support/engine-harness.js";
@@ -91,6 +91,19 @@ describe("a slow-starting MCP server", () => {
     expect(mcp.harness.session.engine.mcp?.list()[0]?.state).toBe("starting");
   });
 
+  it("an interrupt ends the wait: the prompt goes on without the server, and the warning says why", async () => {
+    process.env.MCP_TEST_START_DELAY_MS = "60000";
+    mcp.harness = await startHarness({ mcp: { additional: [mcpConfig({ mini: stdioServer() })] } });
+    mcp.harness.server.enqueue(text("answered"));
+    const sent = mcp.harness.session.send("hello");
+    // The server has started (and sits in its 60 s delay): the prompt is waiting for it.
+    await expect.poll(() => readFileSync(process.env.MCP_TEST_LOG as string, "utf8")).toContain('"started"');
+    await mcp.harness.session.engine.dispatch({ type: "interrupt" });
+    expect((await sent).outcome).toBe("completed");
+    expect(warnings().find((message) => message.includes("mini still starting"))).toMatch(/the wait was interrupted/);
+    expect(toolNames(0)).not.toContain("mini-echo_text");
+  });
+
   it("AGENT_MCP_STARTUP_WAIT_MS caps the wait, and the warning names it", async () => {
     process.env.MCP_TEST_START_DELAY_MS = "60000";
     process.env.AGENT_MCP_STARTUP_WAIT_MS = "200";
@@ -98,7 +111,7 @@ describe("a slow-starting MCP server", () => {
     mcp.harness.server.enqueue(text("answered"));
     expect((await mcp.harness.session.send("hello")).outcome).toBe("completed");
     expect(warnings().find((message) => message.includes("mini still starting"))).toMatch(
-      /after 0\.2 s; going on without its tools for now \(they join when ready\)\. AGENT_MCP_STARTUP_WAIT_MS limits this wait/,
+      /going on without its tools for now \(they join when ready; AGENT_MCP_STARTUP_WAIT_MS limits this wait to 0\.2 s: unset it to wait up to each server's "startupTimeout"\)/,
     );
     expect(mcp.harness.types().indexOf("session.warning")).toBeLessThan(mcp.harness.types().indexOf("assistant.turn_start"));
     expect(mcp.harness.session.engine.mcp?.list()[0]?.state).toBe("starting");
