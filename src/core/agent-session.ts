@@ -200,7 +200,7 @@ export class AgentSession {
   }
 
   get busy(): boolean {
-    return this.runtime.busy;
+    return this.runtime.busy || this.mcpGate?.busy === true;
   }
 
   get allowAll(): boolean {

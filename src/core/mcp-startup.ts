@@ -27,6 +27,11 @@ export class McpStartupGate {
     private readonly emit: Emit,
   ) {}
 
+  /** Whether a prompt is waiting for servers (the session counts as busy: an interrupt ends the wait). */
+  get busy(): boolean {
+    return this.waiting > 0;
+  }
+
   /** Undefined when this prompt need not wait for anything. */
   wait(prompt: string): Promise<void> | undefined {
     const first = this.first;
