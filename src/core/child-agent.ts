@@ -65,7 +65,7 @@ export interface ChildAgentDeps {
   /** The session's hooks: subagentStart before the prompt, subagentStop when it ends. */
   hooks?: SessionHooks;
   /** The agent's own MCP servers, running for it: their tools join its own; they stop when it is disposed. */
-  ownServers?: { tools(): readonly AnyTool[]; ready(): Promise<void>; close(): Promise<void> };
+  ownServers?: { tools(): readonly AnyTool[]; ready(prompt: string): Promise<void>; close(): Promise<void> };
   /** The agent compacts its own conversation as the main agent does (given its emit). */
   compaction?(emit: Emit, agentId: string): NonNullable<AgentRuntimeOptions["compaction"]>;
   /** Nobody watches the session's run (autopilot): the repeat guard stops the agent instead of asking. */
@@ -241,7 +241,7 @@ export class ChildAgent {
           signal,
         );
         if (context) prompt = `${context}\n\n${prompt}`;
-        await this.ownServers?.ready();
+        await this.ownServers?.ready(prompt);
       }
       const result = this.checkBudget() ? undefined : await this.runtime.submit({ prompt });
       if (result && (!this.budgetHit || result.outcome === "completed")) return result;
