@@ -44,7 +44,8 @@ export function exitCodeFor(result: RunResult): number {
       return ExitCode.interrupted;
     case "error":
       if (result.error?.kind === SESSION_LOG_ERROR) return ExitCode.config;
-      return result.error?.kind === "usage" ? ExitCode.usage : ExitCode.provider;
+      if (result.error?.kind === "usage") return ExitCode.usage;
+      return result.error?.kind === "doom_loop" ? ExitCode.doomLoop : ExitCode.provider;
   }
 }
 

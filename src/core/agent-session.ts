@@ -99,6 +99,7 @@ export class AgentSession {
       provider: () => this.provider,
       cwd: () => this.cwd,
       nextTurnId: this.nextTurnId,
+      unattended: () => this.preset.mode === "autopilot",
     });
     this.applyModeRules();
     this.agents = options.agents ?? new AgentCatalog({});
@@ -209,7 +210,7 @@ export class AgentSession {
   }
 
   get busy(): boolean {
-    return this.runtime.busy;
+    return this.runtime.busy || this.mcpGate?.busy === true;
   }
 
   get allowAll(): boolean {
@@ -293,6 +294,7 @@ export class AgentSession {
         return this.send({ prompt: command.prompt, attachments: command.attachments, source: command.source, typed: command.typed }, command.delivery);
       case "interrupt":
         this.subagents.stopSettling();
+        this.mcpGate?.interrupt();
         return this.runtime.interrupt();
       case "respond":
         return this.options.interactions.respond(command.requestId, command.reply);
@@ -343,7 +345,7 @@ export class AgentSession {
   private send(input: PromptInput, delivery?: "enqueue" | "immediate"): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error("The session is shut down."));
     if (this.logFailure) return Promise.resolve(sessionLogFailureResult(this.logFailure, this.id, this.options.sink.emit));
-    const waiting = [this.mcpGate?.wait(), this.agentMcp.ready()].filter((wait) => wait !== undefined);
+    const waiting = [this.mcpGate?.wait(input.prompt), this.agentMcp.ready(input.prompt)].filter((wait) => wait !== undefined);
     return waiting.length > 0 ? Promise.all(waiting).then(() => this.runtime.submit(input, delivery)) : this.runtime.submit(input, delivery);
   }
 

@@ -151,6 +151,7 @@ export function createOpenAIChatProvider(config: ProviderConfig, client = create
         toolCalls: assembler.toolCalls,
         usage: assembler.usage,
         finishReason: assembler.finishReason,
+        truncated: assembler.finishReason === "length",
         model: assembler.model,
         timeToFirstTokenMs: assembler.firstTokenAt === undefined ? undefined : Math.round(assembler.firstTokenAt - started),
       };

@@ -132,6 +132,7 @@ async function writeStream(res: http.ServerResponse, response: StreamResponse, c
       return "dropped";
     }
     if (response.hangAfterChunks !== undefined && i >= response.hangAfterChunks) return conn.stall(i);
+    for (const pause of response.pauses ?? []) if (pause.afterChunks === i) await Promise.race([pause.until, conn.closed]);
     const frame = frames[i];
     if (frame === undefined) break;
     if (i > 0 && (response.chunkDelayMs ?? 0) > 0) await delay(response.chunkDelayMs ?? 0, conn.closed);
