@@ -55,7 +55,6 @@ export class AgentSession {
   private readonly agentKit: SessionAgents;
   /** What /cwd, /add-dir, /instructions, /rename and /session delete change. */
   readonly workspace: SessionWorkspace;
-  private readonly rewinder: SessionRewind;
   private preset: ModePreset;
   private pendingNotices: string[] = [];
   private turnCount: number;
@@ -75,7 +74,6 @@ export class AgentSession {
     this.id = options.id;
     this.dir = options.dir;
     this.workspace = new SessionWorkspace({ ...options, emit: options.sink.emit, refreshSystemPrompt: () => this.runtime.refreshSystemPrompt() });
-    this.rewinder = new SessionRewind({ ...options, history: options.rewind, emit: options.sink.emit, busy: () => this.busy });
     this.preset = modePreset(options.mode);
     this.allTools = options.tools;
     this.toolbox = new SessionTools({
@@ -286,7 +284,7 @@ export class AgentSession {
   dispatch<C extends SessionCommand>(command: C): CommandResult<C>;
   dispatch(command: SessionCommand): CommandResult<SessionCommand> {
     if (isWorkspaceCommand(command)) return this.workspace.handle(command);
-    if (isRewindCommand(command)) return this.rewinder.handle(command);
+    if (isRewindCommand(command)) return new SessionRewind({ ...this.options, emit: this.options.sink.emit, busy: () => this.busy }).handle(command);
     switch (command.type) {
       case "input":
         return routeInput({ session: this, emit: this.options.sink.emit, cwd: this.cwd }, command);

@@ -22,7 +22,8 @@ export function isRewindCommand(command: SessionCommand): command is RewindComma
 
 export interface SessionRewindOptions {
   id: string;
-  history: RewindHistory;
+  /** The session's rewind history (points and file snapshots). */
+  rewind: RewindHistory;
   emit: Emit;
   /** A turn is running: nothing may go back under it. */
   busy(): boolean;
@@ -39,7 +40,7 @@ export class SessionRewind {
   handle(command: RewindCommand): CommandResults[RewindCommand["type"]] {
     switch (command.type) {
       case "rewind_points":
-        return this.options.history.points();
+        return this.options.rewind.points();
       case "preview_rewind":
         return this.preview(command.eventId, command.scope);
       case "rewind":
@@ -54,7 +55,7 @@ export class SessionRewind {
   }
 
   private async preview(eventId: string, scope: RewindScope): Promise<RewindPreview | string> {
-    const { history } = this.options;
+    const { rewind: history } = this.options;
     if (!history.isVisiblePoint(eventId)) return this.notFound(eventId);
     const plan = goesBackInFiles(scope) ? planFiles(history, eventId) : { files: [], incomplete: [] };
     const files = await Promise.all(
@@ -65,7 +66,7 @@ export class SessionRewind {
   }
 
   private async rewind(eventId: string, scope: RewindScope, overwrite: readonly string[] | "all"): Promise<RewindOutcome> {
-    const { history, emit } = this.options;
+    const { rewind: history, emit } = this.options;
     if (this.options.busy()) return { ok: false, reason: "busy", error: "The agent is working: stop the turn (Esc) or let it finish, then rewind." };
     if (!history.isVisiblePoint(eventId)) return { ok: false, reason: "not-found", error: this.notFound(eventId) };
     const point = history.timeline.point(eventId);
