@@ -33,9 +33,9 @@ export async function runAcp(options: CliOptions): Promise<number> {
   const { value } = boot;
   // The engine loads while the editor's `initialize` is answered; sessions wait for it.
   const manager = (async () => {
-    const [{ SessionManager }, { createOpenAIChatProvider }, { adviceText }, hooks] = await Promise.all([
+    const [{ SessionManager }, { createWireProvider }, { adviceText }, hooks] = await Promise.all([
       import("../core/session-manager.js"),
-      import("../provider/openai-chat.js"),
+      import("../provider/wire-provider.js"),
       import("./permission-advice-text.js"),
       loadHooks(options, value.agentHome, value.settings),
     ]);
@@ -43,7 +43,7 @@ export async function runAcp(options: CliOptions): Promise<number> {
       store: value.store,
       agentHome: value.agentHome,
       cwd: options.cwd,
-      ...sessionProviders(value.providerConfig, createOpenAIChatProvider),
+      ...sessionProviders(value.providerConfig, createWireProvider),
       providerConfig: value.providerConfig,
       mode: options.mode,
       maxAutopilotContinues: value.maxAutopilotContinues,

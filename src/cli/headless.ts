@@ -5,7 +5,7 @@
 import { adviceText } from "./permission-advice-text.js";
 import type { AgentSession } from "../core/agent-session.js";
 import type { RunResult } from "../protocol/commands.js";
-import { createOpenAIChatProvider } from "../provider/openai-chat.js";
+import { createWireProvider } from "../provider/wire-provider.js";
 import { sessionProviders } from "../provider/session-providers.js";
 import { bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
@@ -127,7 +127,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         store: value.store,
         agentHome: value.agentHome,
         cwd: options.cwd,
-        ...sessionProviders(value.providerConfig, createOpenAIChatProvider),
+        ...sessionProviders(value.providerConfig, createWireProvider),
         providerConfig: value.providerConfig,
         mode: options.mode,
         ...(options.autoAcceptPlan ? { autoAcceptPlan: true } : {}),

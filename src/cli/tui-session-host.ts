@@ -81,13 +81,13 @@ export class TuiSessionHost implements SessionHost {
     const { boot, options } = this;
     this.hooks ??= this.loadHooks?.() ?? Promise.resolve(undefined);
     const hooks = await this.hooks;
-    const [{ SessionManager }, { createOpenAIChatProvider }] = await Promise.all([import("../core/session-manager.js"), import("../provider/openai-chat.js")]);
+    const [{ SessionManager }, { createWireProvider }] = await Promise.all([import("../core/session-manager.js"), import("../provider/wire-provider.js")]);
     const config = boot.providerConfig;
     this.manager ??= new SessionManager({
       store: boot.store,
       agentHome: boot.agentHome,
       cwd: options.cwd,
-      ...sessionProviders(config, createOpenAIChatProvider),
+      ...sessionProviders(config, createWireProvider),
       providerConfig: config,
       mode: options.mode,
       maxAutopilotContinues: boot.maxAutopilotContinues,

@@ -139,8 +139,9 @@ export function wireErrorBody(wire: Wire, body: unknown): unknown {
   if (wire !== "anthropic" || typeof body !== "object" || body === null || !("error" in body)) return body;
   const error = (body as { error: unknown }).error;
   if (typeof error !== "object" || error === null || !("message" in error)) return body;
-  const { message, type } = error as { message: unknown; type?: unknown };
-  return { type: "error", error: { type: ANTHROPIC_ERROR_TYPES[String(type)] ?? String(type ?? "api_error"), message } };
+  const { message, type, code } = error as { message: unknown; type?: unknown; code?: unknown };
+  const details = typeof code === "string" ? { details: { error_code: code } } : {};
+  return { type: "error", error: { type: ANTHROPIC_ERROR_TYPES[String(type)] ?? String(type ?? "api_error"), message, ...details } };
 }
 
 export function isChatRequestBody(body: unknown): body is ChatRequestBody {

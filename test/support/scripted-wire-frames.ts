@@ -66,8 +66,11 @@ function responsesFrames(resp: StreamResponse, ctx: RenderContext): string[][] {
     open = undefined;
     return frames;
   };
-  const openItem = (kind: "reasoning" | "message" | "function_call", item: JsonObject): string[] => {
+  /** Closes the open item, then opens one; `make` gets the new item's id (items are numbered by their output index). */
+  const openItem = (kind: "reasoning" | "message" | "function_call", make: (id: string) => JsonObject): string[] => {
     const frames = close();
+    const prefix = kind === "reasoning" ? "rs" : kind === "message" ? "msg" : "fc";
+    const item = make(`${prefix}_${ctx.index}_${output.length}`);
     open = { kind, outputIndex: output.length, item, text: "" };
     frames.push(event("response.output_item.added", { output_index: open.outputIndex, item }));
     const at = { item_id: item.id, output_index: open.outputIndex };
@@ -80,23 +83,14 @@ function responsesFrames(resp: StreamResponse, ctx: RenderContext): string[][] {
   const groups: string[][] = streamSteps(resp, ctx).map((step) => {
     const frames: string[] = [];
     if (step.kind === "reasoning") {
-      if (open?.kind !== "reasoning") frames.push(...openItem("reasoning", { id: `rs_${ctx.index}_${output.length}`, type: "reasoning", summary: [] }));
+      if (open?.kind !== "reasoning") frames.push(...openItem("reasoning", (id) => ({ id, type: "reasoning", summary: [] })));
     } else if (step.kind === "text") {
       if (open?.kind !== "message") {
-        frames.push(
-          ...openItem("message", { id: `msg_${ctx.index}_${output.length}`, type: "message", status: "in_progress", role: "assistant", content: [] }),
-        );
+        frames.push(...openItem("message", (id) => ({ id, type: "message", status: "in_progress", role: "assistant", content: [] })));
       }
     } else if (step.kind === "tool_start") {
       frames.push(
-        ...openItem("function_call", {
-          id: `fc_${ctx.index}_${output.length}`,
-          type: "function_call",
-          status: "in_progress",
-          call_id: step.id,
-          name: step.name,
-          arguments: "",
-        }),
+        ...openItem("function_call", (id) => ({ id, type: "function_call", status: "in_progress", call_id: step.id, name: step.name, arguments: "" })),
       );
       return frames;
     }

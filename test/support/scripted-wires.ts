@@ -20,9 +20,10 @@ const isObject = (value: unknown): value is Json => typeof value === "object" &&
 const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const str = (value: unknown): string => (typeof value === "string" ? value : "");
 
-/** A content part list as Chat Completions has it: a string when it is only text, else text and image_url parts. */
+/** A content part list as Chat Completions has it: a string for one text part, else text and image_url parts. */
 function chatContent(parts: Json[]): string | Json[] {
-  if (parts.every((part) => part.type === "text")) return parts.map((part) => str(part.text)).join("");
+  const [only] = parts;
+  if (parts.length === 1 && only?.type === "text") return str(only.text);
   return parts;
 }
 
@@ -135,13 +136,28 @@ export function neutralFromAnthropic(body: Json): ChatRequestBody {
       });
       continue;
     }
-    const rest: Json[] = [];
+    // Anthropic wants roles to alternate, so consecutive user messages arrive merged into one turn: each text
+    // block opens a message of its own again (its images, or the notes standing for them, follow it), as Chat
+    // Completions would have them.
+    let parts: Json[] | undefined;
+    const flush = () => {
+      if (parts) messages.push({ role: "user", content: chatContent(parts) });
+      parts = undefined;
+    };
     for (const block of blocks) {
-      if (block.type === "tool_result") messages.push({ role: "tool", tool_call_id: str(block.tool_use_id), content: anthropicText(block.content) });
-      else if (block.type === "text") rest.push({ type: "text", text: str(block.text) });
-      else if (block.type === "image") rest.push(anthropicImage(block));
+      if (block.type === "tool_result") {
+        flush();
+        messages.push({ role: "tool", tool_call_id: str(block.tool_use_id), content: anthropicText(block.content) });
+      } else if (block.type === "text" && parts && str(block.text).startsWith("[image ")) {
+        parts.push({ type: "text", text: str(block.text) }); // the note the agent sends for an image it could not send
+      } else if (block.type === "text") {
+        flush();
+        parts = [{ type: "text", text: str(block.text) }];
+      } else if (block.type === "image") {
+        (parts ??= []).push(anthropicImage(block));
+      }
     }
-    if (rest.length > 0) messages.push({ role: "user", content: chatContent(rest) });
+    flush();
   }
   const choice = isObject(body.tool_choice) ? body.tool_choice.type : undefined;
   return {

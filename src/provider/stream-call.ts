@@ -1,0 +1,97 @@
+/**
+ * What every wire's model call shares around its own request and reader: a stream that goes quiet for too
+ * long is treated as a dropped connection (and retried by the caller), one that never ends is stopped at the
+ * overall limit, an interrupted body is not a complete answer, a 401 with a key from a command runs the
+ * command once more and tries again, and every failure is a ProviderError that names no secret.
+ */
+import { explainCredentialError, valueCredential, type Credential } from "./credentials.js";
+import { ProviderError } from "./errors.js";
+import type { ProviderConfig } from "./provider-config.js";
+
+/** The longest a single response may stream, unless provider.responseTimeoutMs says otherwise. */
+export const DEFAULT_RESPONSE_TIMEOUT_MS = 30 * 60_000;
+/** Output (estimated tokens) after which a response that never finishes is cut off, when no limit is set. */
+const DEFAULT_OUTPUT_GUARD_TOKENS = 100_000;
+
+/** The endpoint was asked for at most `maxOutputTokens`; some margin for our estimate before cutting it off. */
+export function outputGuard(maxOutputTokens: number | undefined): number {
+  return maxOutputTokens ? Math.ceil(maxOutputTokens * 1.25) + 64 : DEFAULT_OUTPUT_GUARD_TOKENS;
+}
+
+/** The configuration's credential: its own, or one for a key given as text. */
+export function credentialOf(config: ProviderConfig): Credential | undefined {
+  if (config.credential) return config.credential;
+  return config.apiKey ? valueCredential(config.apiKey, "apiKey", "provider.apiKey") : undefined;
+}
+
+export interface StreamAttempt {
+  /** Fires on the caller's interrupt, a silent stream and the overall limit. */
+  signal: AbortSignal;
+  /** Called for every piece of the stream: re-arms the idle timer. */
+  onActivity(): void;
+  /** When the request was sent (performance.now()), for the time to the first token. */
+  started: number;
+}
+
+/**
+ * Runs one attempt of a model call under the configuration's timeouts. `classify` maps what the wire's
+ * client threw (the caller's interrupt included) to a ProviderError.
+ */
+export async function streamWithTimeouts<T>(
+  config: ProviderConfig,
+  requestSignal: AbortSignal,
+  attempt: (context: StreamAttempt) => Promise<T>,
+  classify: (error: unknown) => ProviderError,
+): Promise<T> {
+  const idle = new AbortController();
+  const overall = new AbortController();
+  const signal = AbortSignal.any([requestSignal, idle.signal, overall.signal]);
+  let idleTimer: NodeJS.Timeout | undefined;
+  const onActivity = () => {
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => idle.abort(), config.streamIdleTimeoutMs);
+  };
+  const overallTimer = setTimeout(() => overall.abort(), config.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS);
+  try {
+    onActivity();
+    const result = await attempt({ signal, onActivity, started: performance.now() });
+    // A body cut by an abort can end quietly; an interrupted response is not a complete one.
+    if (signal.aborted) throw signal.reason ?? new Error("aborted");
+    return result;
+  } catch (error) {
+    if (!requestSignal.aborted && idle.signal.aborted) {
+      throw new ProviderError("network", `The model endpoint sent nothing for ${Math.round(config.streamIdleTimeoutMs / 1000)} s.`);
+    }
+    if (!requestSignal.aborted && overall.signal.aborted) {
+      const limit = Math.round((config.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS) / 1000);
+      throw new ProviderError(
+        "invalid_response",
+        `The model endpoint was still streaming after ${limit} s, so the response was stopped (provider.responseTimeoutMs).`,
+      );
+    }
+    throw classify(error);
+  } finally {
+    clearTimeout(idleTimer);
+    clearTimeout(overallTimer);
+  }
+}
+
+/**
+ * Runs `call`; when it fails authentication and the credential can give another key (a command), once more.
+ * The error that comes out has the credential's values scrubbed and, for a 401, names where the key came from.
+ */
+export async function withCredential<T>(credential: Credential | undefined, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    if (error.kind === "authentication" && error.statusCode !== undefined && credential?.invalidate()) {
+      try {
+        return await call();
+      } catch (again) {
+        throw again instanceof ProviderError ? explainCredentialError(again, credential) : again;
+      }
+    }
+    throw explainCredentialError(error, credential);
+  }
+}
