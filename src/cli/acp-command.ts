@@ -43,7 +43,7 @@ export async function runAcp(options: CliOptions): Promise<number> {
       store: value.store,
       agentHome: value.agentHome,
       cwd: options.cwd,
-      ...sessionProviders(value.providerConfig, createWireProvider),
+      ...sessionProviders(value.providerConfig, createWireProvider, value.registry),
       providerConfig: value.providerConfig,
       mode: options.mode,
       maxAutopilotContinues: value.maxAutopilotContinues,

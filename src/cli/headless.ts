@@ -127,7 +127,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         store: value.store,
         agentHome: value.agentHome,
         cwd: options.cwd,
-        ...sessionProviders(value.providerConfig, createWireProvider),
+        ...sessionProviders(value.providerConfig, createWireProvider, value.registry),
         providerConfig: value.providerConfig,
         mode: options.mode,
         ...(options.autoAcceptPlan ? { autoAcceptPlan: true } : {}),

@@ -87,7 +87,7 @@ export class TuiSessionHost implements SessionHost {
       store: boot.store,
       agentHome: boot.agentHome,
       cwd: options.cwd,
-      ...sessionProviders(config, createWireProvider),
+      ...sessionProviders(config, createWireProvider, boot.registry),
       providerConfig: config,
       mode: options.mode,
       maxAutopilotContinues: boot.maxAutopilotContinues,

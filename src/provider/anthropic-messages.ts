@@ -10,12 +10,11 @@
  * messages of one role (Anthropic wants them alternating: they are merged, tool results first); tool input
  * that is not a JSON object; a `max_tokens` above the model's maximum (the 400 names the maximum: sent again
  * with it); thinking refused by the model or a compatible server (sent again without it, and not asked for
- * again); thinking switched on in the middle of a tool loop whose last answer had none (thinking waits for
+ * again; a model that wants adaptive thinking says so, and gets it at the same effort); thinking switched on in the middle of a tool loop whose last answer had none (thinking waits for
  * the next prompt rather than fail the request).
  */
 import { BaseAnthropic } from "@anthropic-ai/sdk/client";
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk/core/error";
-import { Messages } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { ContentBlockParam, MessageCreateParamsStreaming, MessageParam, TextBlockParam, Tool } from "@anthropic-ai/sdk/resources/messages/messages";
 import { AnthropicAssembler, thinkingBlocks } from "./anthropic-events.js";
 import { classifyConnectionFailure, classifyHttpFailure, classifyOtherFailure, ProviderError, type RequestContext } from "./errors.js";
@@ -26,9 +25,12 @@ import { wireModelOf, type ProviderConfig, type ReasoningEffort } from "./provid
 import { credentialOf, outputGuard, streamWithTimeouts, withCredential } from "./stream-call.js";
 import type { ChatMessage, ChatProvider, ChatRequest, ChatResponse, ModelLimits, StreamHandlers, ToolSchema } from "./types.js";
 
-/** Only the Messages resource, so the bundle leaves out the SDK's other APIs; no credential files are read. */
+/**
+ * The SDK's base client (auth, headers, errors, timeouts) without its resources, so the bundle leaves out its
+ * other APIs; no credential files are read. Messages are posted directly: the SDK's `messages.create` would
+ * print deprecation notices to the console, over the TUI.
+ */
 class MessagesClient extends BaseAnthropic {
-  messages = new Messages(this);
   protected override _shouldResolveDefaultCredentials(): boolean {
     return false;
   }
@@ -38,16 +40,20 @@ class MessagesClient extends BaseAnthropic {
 const DEFAULT_MAX_TOKENS = 32_000;
 /** Thinking budgets per effort; the output limit is raised above the budget when it must be. */
 const THINKING_BUDGET: Record<ReasoningEffort, number> = { none: 0, minimal: 1024, low: 2048, medium: 8192, high: 16_384, xhigh: 32_768 };
+const ADAPTIVE_EFFORT = { none: "low", minimal: "low", low: "low", medium: "medium", high: "high", xhigh: "xhigh" } as const;
 const EPHEMERAL = { type: "ephemeral" } as const;
 
+/** The key goes as `x-api-key` (set here: the SDK's own handling of a key has changed between versions), a token as `Authorization`. */
 function createClient(config: ProviderConfig, key: string | undefined): MessagesClient {
   const bearer = config.credential?.kind === "bearer";
   return new MessagesClient({
     baseURL: config.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, ""),
-    ...(bearer ? { authToken: key ?? null, apiKey: null } : { apiKey: key ?? "not-needed", authToken: null }),
+    apiKey: null,
+    authToken: bearer ? (key ?? null) : null,
     maxRetries: 0, // retries are our policy (provider/retry.ts)
     timeout: config.timeoutMs,
-    defaultHeaders: config.headers,
+    // No key at all (a local server): the request goes without one rather than failing in the SDK.
+    defaultHeaders: { ...config.headers, ...(key ? (bearer ? {} : { "x-api-key": key }) : { authorization: null }) },
     fetch: nodeFetch,
     logLevel: "off",
   });
@@ -168,10 +174,11 @@ export function createAnthropicProvider(config: ProviderConfig): ChatProvider {
   };
   // Learned from the endpoint's refusals (see the header), for the rest of this provider's life.
   let maxTokensCap: number | undefined;
-  let thinkingRefused = false;
+  /** "enabled": a token budget; "adaptive": the model decides, at an effort (newer models want it); "off": refused. */
+  let thinkingMode: "enabled" | "adaptive" | "off" = "enabled";
 
   const body = (request: ChatRequest): MessageCreateParamsStreaming => {
-    const budget = thinkingRefused || !config.reasoningEffort ? 0 : THINKING_BUDGET[config.reasoningEffort];
+    const budget = thinkingMode === "off" || !config.reasoningEffort ? 0 : THINKING_BUDGET[config.reasoningEffort];
     const thinking = budget > 0 && loopHasThinking(request.messages);
     let maxTokens = config.maxOutputTokens ?? DEFAULT_MAX_TOKENS;
     if (thinking && maxTokens <= budget) maxTokens = budget + 4096;
@@ -184,7 +191,10 @@ export function createAnthropicProvider(config: ProviderConfig): ChatProvider {
       messages,
       ...(request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),
       ...(request.toolChoice && request.tools.length > 0 ? { tool_choice: { type: request.toolChoice } } : {}),
-      ...(thinking && maxTokens > budget ? { thinking: { type: "enabled", budget_tokens: budget } } : {}),
+      ...(thinking && thinkingMode === "adaptive"
+        ? { thinking: { type: "adaptive" }, output_config: { effort: ADAPTIVE_EFFORT[config.reasoningEffort ?? "medium"] } }
+        : {}),
+      ...(thinking && thinkingMode === "enabled" && maxTokens > budget ? { thinking: { type: "enabled", budget_tokens: budget } } : {}),
       stream: true,
     };
   };
@@ -195,7 +205,7 @@ export function createAnthropicProvider(config: ProviderConfig): ChatProvider {
       request.signal,
       async ({ signal, onActivity, started }) => {
         const reader = new AnthropicAssembler(config.model, handlers, { maxOutputTokens: outputGuard(config.maxOutputTokens) });
-        const response = await (await client()).messages.create(body(request), { signal }).asResponse();
+        const response = await (await client()).post("/v1/messages", { body: body(request), stream: true, signal }).asResponse();
         await readModelResponse(response, { reader, endpoint: config.baseUrl, onActivity });
         return reader.response(started);
       },
@@ -207,10 +217,11 @@ export function createAnthropicProvider(config: ProviderConfig): ChatProvider {
       try {
         return await attempt(request, handlers);
       } catch (error) {
-        if (!(error instanceof ProviderError) || error.kind !== "bad_request" || tries >= 2) throw error;
+        if (!(error instanceof ProviderError) || error.kind !== "bad_request" || tries >= 3) throw error;
         const cap = /max_tokens:?\s*\d+\s*>\s*(\d+)/i.exec(error.message);
         if (cap?.[1] && maxTokensCap === undefined) maxTokensCap = Number(cap[1]);
-        else if (/thinking/i.test(error.message) && !thinkingRefused && config.reasoningEffort) thinkingRefused = true;
+        else if (/adaptive/i.test(error.message) && thinkingMode === "enabled" && config.reasoningEffort) thinkingMode = "adaptive";
+        else if (/thinking|effort/i.test(error.message) && thinkingMode !== "off" && config.reasoningEffort) thinkingMode = "off";
         else throw error;
       }
     }

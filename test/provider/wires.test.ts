@@ -57,6 +57,20 @@ describe.each(WIRES)("on the %s wire", (wire) => {
     expect((await harness.session.send("b")).error?.kind).toBe("context_length");
   });
 
+  it("sends the key as the wire wants it: Authorization, or x-api-key for Anthropic; none when none is configured", async () => {
+    harness = await startHarness({ wire });
+    harness.server.enqueue(text("one"));
+    await harness.session.send("hi");
+    const headers = harness.server.completionRequests[0]?.headers;
+    if (wire === "anthropic") expect([headers?.["x-api-key"], headers?.authorization]).toEqual(["test-key", undefined]);
+    else expect([headers?.["x-api-key"], headers?.authorization]).toEqual([undefined, "Bearer test-key"]);
+    await harness.close();
+    harness = await startHarness({ wire, provider: { apiKey: undefined } });
+    harness.server.enqueue(text("two"));
+    expect((await harness.session.send("hi")).finalMessage).toBe("two");
+    if (wire === "anthropic") expect(harness.server.completionRequests[0]?.headers["x-api-key"]).toBeUndefined();
+  });
+
   it("does not retry a 401, and says where the key came from", async () => {
     harness = await startHarness({ wire });
     harness.server.enqueue(httpError(401, { message: "invalid x-api-key" }), text("unused"));
