@@ -46,6 +46,7 @@ export function howToConfigure(settingsFile: string): string {
     `or in ${settingsFile}:`,
     '  { "provider": { "baseUrl": "http://localhost:11434/v1", "model": "qwen3-coder", "apiKeyEnv": "MY_KEY" } }',
     "Examples for OpenAI, Azure, Ollama and vLLM: .copilot-example/settings.json",
+    "Several providers at once (OpenAI's Responses API, Anthropic, Azure, Ollama): providers.json, as in .copilot-example/providers.json",
   ].join("\n");
 }
 

@@ -71,6 +71,18 @@ describe.each(WIRES)("on the %s wire", (wire) => {
     if (wire === "anthropic") expect(harness.server.completionRequests[0]?.headers["x-api-key"]).toBeUndefined();
   });
 
+  it("sends the reasoning effort in the wire's own way", async () => {
+    harness = await startHarness({ wire, provider: { reasoningEffort: "high" } });
+    harness.server.enqueue(text("thought hard"));
+    await harness.session.send("hi");
+    const expected = {
+      chat: { reasoning_effort: "high" },
+      responses: { reasoning: { effort: "high", summary: "auto" } },
+      anthropic: { thinking: { type: "enabled", budget_tokens: 16_384 } },
+    }[wire];
+    expect(harness.server.completionRequests[0]?.wireBody).toMatchObject(expected);
+  });
+
   it("does not retry a 401, and says where the key came from", async () => {
     harness = await startHarness({ wire });
     harness.server.enqueue(httpError(401, { message: "invalid x-api-key" }), text("unused"));
@@ -157,5 +169,49 @@ describe("reasoning passed back on the Anthropic wire", () => {
     expect(body.tools.at(-1)?.cache_control).toEqual({ type: "ephemeral" });
     expect(body.tools.slice(0, -1).every((tool) => tool.cache_control === undefined)).toBe(true);
     expect(body.messages.at(-1)?.content.at(-1)?.cache_control).toEqual({ type: "ephemeral" });
+  });
+});
+
+describe("endpoint quirks", () => {
+  it("Responses: a 400 refusing the reasoning parameters sends the request again without them, and they stay off", async () => {
+    harness = await startHarness({ wire: "responses", retry: { maxRetries: 0 } });
+    harness.server.enqueue(httpError(400, { message: "Encrypted content is not supported with this model." }), text("plain"), text("again"));
+    expect((await harness.session.send("hi")).finalMessage).toBe("plain");
+    await harness.session.send("more");
+    const bodies = harness.server.completionRequests.map((request) => request.wireBody as Record<string, unknown>);
+    expect(bodies.map((body) => "include" in body)).toEqual([true, false, false]);
+    expect(bodies.every((body) => body.store === false)).toBe(true);
+  });
+
+  it("Anthropic: a max_tokens above the model's maximum is sent again with the maximum the 400 names", async () => {
+    harness = await startHarness({ wire: "anthropic", retry: { maxRetries: 0 } });
+    harness.server.enqueue(
+      httpError(400, { message: "max_tokens: 32000 > 8192, which is the maximum allowed number of output tokens for claude-x" }),
+      text("fits"),
+    );
+    expect((await harness.session.send("hi")).finalMessage).toBe("fits");
+    expect(harness.server.completionRequests.map((request) => (request.wireBody as { max_tokens: number }).max_tokens)).toEqual([32_000, 8192]);
+  });
+
+  it("Anthropic: thinking the model refuses is turned off, and one that wants adaptive thinking gets it", async () => {
+    harness = await startHarness({ wire: "anthropic", retry: { maxRetries: 0 }, provider: { reasoningEffort: "medium" } });
+    harness.server.enqueue(
+      httpError(400, { message: "thinking.type=enabled is not supported for this model; use thinking.type=adaptive" }),
+      text("adaptive"),
+      httpError(400, { message: "thinking is not supported" }),
+      text("no thinking"),
+    );
+    expect((await harness.session.send("a")).finalMessage).toBe("adaptive");
+    expect((await harness.session.send("b")).finalMessage).toBe("no thinking");
+    const thinking = harness.server.completionRequests.map((request) => (request.wireBody as { thinking?: { type: string } }).thinking?.type);
+    expect(thinking).toEqual(["enabled", "adaptive", "adaptive", undefined]);
+    expect(harness.server.completionRequests[1]?.wireBody).toMatchObject({ output_config: { effort: "medium" } });
+  });
+
+  it("Anthropic: a base URL ending in /v1 is not doubled", async () => {
+    harness = await startHarness({ wire: "anthropic" });
+    harness.server.enqueue(text("ok"));
+    await harness.session.send("hi");
+    expect(harness.server.completionRequests[0]?.path).toBe("/v1/messages");
   });
 });
