@@ -1,7 +1,7 @@
 /**
  * The provider for a configuration, on its wire: Chat Completions (loaded with the engine, as most models
- * use it), the Responses API or Anthropic Messages. The last two are loaded on their first request, so a
- * session that never uses a model on them never loads their code (nor the Anthropic SDK).
+ * use it), the Responses API or Anthropic Messages. The last two are loaded when a provider on them is made,
+ * so a session that never uses a model on them never loads their code (nor the Anthropic SDK).
  */
 import { createOpenAIChatProvider } from "./openai-chat.js";
 import { wireOf, type ProviderConfig } from "./provider-config.js";
@@ -21,6 +21,9 @@ function lazyProvider(config: ProviderConfig, apiEndpoint: string, load: () => P
       Object.assign(real.limits, initial);
       return real;
     }));
+  // Made means about to be used (the session's model, a subagent's, /model's): the adapter starts loading now,
+  // alongside the rest of the session's start, rather than in front of the first request.
+  provider().catch(() => undefined);
   return {
     model: config.model,
     get limits() {
