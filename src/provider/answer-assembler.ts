@@ -5,6 +5,7 @@
  * what arrived, so an answer with nothing in it can say what the endpoint sent instead. Each wire's reader
  * (chat-chunks.ts, responses-events.ts, anthropic-events.ts) validates its own pieces and feeds them here.
  */
+import type { z } from "zod";
 import { ProviderError } from "./errors.js";
 import type { ChatResponse, StreamHandlers } from "./types.js";
 
@@ -182,5 +183,26 @@ export class AnswerAssembler {
         `${seen.skipped} data line${seen.skipped === 1 ? "" : "s"} that ${seen.skipped === 1 ? "was" : "were"} not a ${noun} (${JSON.stringify(seen.firstSkipped)})`,
       );
     return parts.join("; ");
+  }
+}
+
+/**
+ * An assembler for a wire whose stream is typed events (`{"type": …}`, the Responses API's and Anthropic's):
+ * each value is checked against the wire's event schema (its type taken from the SSE event name when the data
+ * lacks one) and applied; what is not an event is skipped and remembered.
+ */
+export abstract class EventAssembler<Event> extends AnswerAssembler {
+  protected abstract readonly schema: z.ZodType<Event>;
+  protected abstract apply(event: Event): void | "end";
+
+  add(value: unknown, raw: string, eventName: string | undefined): void | "end" {
+    const candidate = typeof value === "object" && value !== null && !("type" in value) && eventName ? { ...value, type: eventName } : value;
+    const parsed = this.schema.safeParse(candidate);
+    if (!parsed.success) {
+      this.skip(raw);
+      return;
+    }
+    this.seen.pieces++;
+    return this.apply(parsed.data);
   }
 }

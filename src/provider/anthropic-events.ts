@@ -10,7 +10,7 @@
  * the blocks. A signature is base64 and never starts with "[".
  */
 import { z } from "zod";
-import { AnswerAssembler, type WireReader } from "./answer-assembler.js";
+import { EventAssembler, type WireReader } from "./answer-assembler.js";
 
 const text = z.string().nullish().catch(undefined);
 const count = z.number().nullish().catch(undefined);
@@ -68,7 +68,7 @@ export function thinkingBlocks(reasoning: string | undefined, opaque: string | u
   }
 }
 
-export class AnthropicAssembler extends AnswerAssembler implements WireReader {
+export class AnthropicAssembler extends EventAssembler<Event> implements WireReader {
   readonly noun = "Anthropic message";
   readonly baseUrlHint = "Check that the provider's baseUrl points at an Anthropic Messages API (e.g. https://api.anthropic.com).";
   /** What each content block index is: a tool call (its index among the calls) or a thinking block. */
@@ -78,18 +78,9 @@ export class AnthropicAssembler extends AnswerAssembler implements WireReader {
   private input = { tokens: 0, cacheRead: 0 };
   private output = 0;
 
-  add(value: unknown, raw: string, eventName: string | undefined): void | "end" {
-    const candidate = typeof value === "object" && value !== null && !("type" in value) && eventName ? { ...value, type: eventName } : value;
-    const parsed = eventSchema.safeParse(candidate);
-    if (!parsed.success) {
-      this.skip(raw);
-      return;
-    }
-    this.seen.pieces++;
-    return this.apply(parsed.data);
-  }
+  protected readonly schema = eventSchema;
 
-  private apply(event: Event): void | "end" {
+  protected apply(event: Event): void | "end" {
     const index = event.index ?? 0;
     switch (event.type) {
       case "message_start":

@@ -19,10 +19,9 @@ import type { ContentBlockParam, MessageCreateParamsStreaming, MessageParam, Tex
 import { AnthropicAssembler, thinkingBlocks } from "./anthropic-events.js";
 import { classifyConnectionFailure, classifyHttpFailure, classifyOtherFailure, ProviderError, type RequestContext } from "./errors.js";
 import { userContentParts } from "./image-parts.js";
-import { readModelResponse } from "./model-response.js";
 import { nodeFetch } from "./node-fetch.js";
 import { wireModelOf, type ProviderConfig, type ReasoningEffort } from "./provider-config.js";
-import { credentialOf, outputGuard, streamWithTimeouts, withCredential } from "./stream-call.js";
+import { credentialOf, streamAnswer, withCredential } from "./stream-call.js";
 import type { ChatMessage, ChatProvider, ChatRequest, ChatResponse, ModelLimits, StreamHandlers, ToolSchema } from "./types.js";
 
 /**
@@ -200,17 +199,11 @@ export function createAnthropicProvider(config: ProviderConfig): ChatProvider {
   };
 
   const attempt = (request: ChatRequest, handlers: StreamHandlers): Promise<ChatResponse> =>
-    streamWithTimeouts(
-      config,
-      request.signal,
-      async ({ signal, onActivity, started }) => {
-        const reader = new AnthropicAssembler(config.model, handlers, { maxOutputTokens: outputGuard(config.maxOutputTokens) });
-        const response = await (await client()).post("/v1/messages", { body: body(request), stream: true, signal }).asResponse();
-        await readModelResponse(response, { reader, endpoint: config.baseUrl, onActivity });
-        return reader.response(started);
-      },
-      (error) => classifyAnthropicError(error, request.signal, context),
-    );
+    streamAnswer(config, request, handlers, {
+      reader: (model, events, limits) => new AnthropicAssembler(model, events, limits),
+      send: async (signal) => (await client()).post("/v1/messages", { body: body(request), stream: true, signal }).asResponse(),
+      classify: (error) => classifyAnthropicError(error, request.signal, context),
+    });
 
   const stream = async (request: ChatRequest, handlers: StreamHandlers): Promise<ChatResponse> => {
     for (let tries = 0; ; tries++) {

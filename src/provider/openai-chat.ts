@@ -8,11 +8,10 @@ import type { ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam, C
 import { wireModelOf, type ProviderConfig } from "./provider-config.js";
 import { classifyProviderError } from "./errors.js";
 import { ResponseAssembler } from "./chat-chunks.js";
-import { readModelResponse } from "./model-response.js";
 import { userContentParts } from "./image-parts.js";
 import { listedContextLength, promptLimitFor } from "./model-limits.js";
 import { openAIClients } from "./openai-client.js";
-import { credentialOf, outputGuard, streamWithTimeouts, withCredential } from "./stream-call.js";
+import { credentialOf, streamAnswer, withCredential } from "./stream-call.js";
 import type { ChatMessage, ChatProvider, ChatRequest, ChatResponse, ModelLimits, StreamHandlers, ToolSchema } from "./types.js";
 
 export { DEFAULT_RESPONSE_TIMEOUT_MS } from "./stream-call.js";
@@ -91,28 +90,22 @@ export function createOpenAIChatProvider(config: ProviderConfig): ChatProvider {
   const limits: ModelLimits = { maxPromptTokens: config.maxPromptTokens, maxOutputTokens: config.maxOutputTokens };
   const client = openAIClients(config);
   const credential = credentialOf(config);
+  const body = (request: ChatRequest): ChatCompletionCreateParamsStreaming => ({
+    model: wireModelOf(config),
+    messages: toWireMessages(request.messages),
+    ...(request.tools.length > 0 ? { tools: toWireTools(request.tools) } : {}),
+    ...(request.toolChoice && request.tools.length > 0 ? { tool_choice: request.toolChoice } : {}),
+    ...(config.maxOutputTokens ? { max_tokens: config.maxOutputTokens } : {}),
+    ...(config.reasoningEffort ? { reasoning_effort: config.reasoningEffort } : {}),
+    stream: true,
+    stream_options: { include_usage: true },
+  });
   const attempt = (request: ChatRequest, handlers: StreamHandlers): Promise<ChatResponse> =>
-    streamWithTimeouts(
-      config,
-      request.signal,
-      async ({ signal, onActivity, started }) => {
-        const assembler = new ResponseAssembler(config.model, handlers, { maxOutputTokens: outputGuard(config.maxOutputTokens) });
-        const body: ChatCompletionCreateParamsStreaming = {
-          model: wireModelOf(config),
-          messages: toWireMessages(request.messages),
-          ...(request.tools.length > 0 ? { tools: toWireTools(request.tools) } : {}),
-          ...(request.toolChoice && request.tools.length > 0 ? { tool_choice: request.toolChoice } : {}),
-          ...(config.maxOutputTokens ? { max_tokens: config.maxOutputTokens } : {}),
-          ...(config.reasoningEffort ? { reasoning_effort: config.reasoningEffort } : {}),
-          stream: true,
-          stream_options: { include_usage: true },
-        };
-        const response = await (await client()).chat.completions.create(body, { signal }).asResponse();
-        await readModelResponse(response, { reader: assembler, endpoint: config.baseUrl, onActivity });
-        return assembler.response(started);
-      },
-      (error) => classifyProviderError(error, request.signal, { endpoint: config.baseUrl, model: config.model }),
-    );
+    streamAnswer(config, request, handlers, {
+      reader: (model, events, limits) => new ResponseAssembler(model, events, limits),
+      send: async (signal) => (await client()).chat.completions.create(body(request), { signal }).asResponse(),
+      classify: (error) => classifyProviderError(error, request.signal, { endpoint: config.baseUrl, model: config.model }),
+    });
   return {
     model: config.model,
     limits,

@@ -15,12 +15,11 @@ import type { ChatCompletionContentPart } from "openai/resources/chat/completion
 import type { ResponseCreateParamsStreaming, ResponseInputContent, ResponseInputItem } from "openai/resources/responses/responses";
 import { classifyProviderError, ProviderError } from "./errors.js";
 import { userContentParts } from "./image-parts.js";
-import { readModelResponse } from "./model-response.js";
 import { openAIClients } from "./openai-client.js";
 import { openAIListing } from "./openai-chat.js";
 import { wireModelOf, type ProviderConfig } from "./provider-config.js";
 import { ResponsesAssembler } from "./responses-events.js";
-import { credentialOf, outputGuard, streamWithTimeouts, withCredential } from "./stream-call.js";
+import { credentialOf, streamAnswer, withCredential } from "./stream-call.js";
 import type { ChatMessage, ChatProvider, ChatRequest, ChatResponse, ModelLimits, StreamHandlers, ToolSchema } from "./types.js";
 
 /** Models that reason and summarise their reasoning when asked (OpenAI's o-series, GPT-5 and Codex, gpt-oss). */
@@ -98,17 +97,11 @@ export function createOpenAIResponsesProvider(config: ProviderConfig): ChatProvi
   });
 
   const attempt = (request: ChatRequest, handlers: StreamHandlers): Promise<ChatResponse> =>
-    streamWithTimeouts(
-      config,
-      request.signal,
-      async ({ signal, onActivity, started }) => {
-        const reader = new ResponsesAssembler(config.model, handlers, { maxOutputTokens: outputGuard(config.maxOutputTokens) });
-        const response = await (await client()).responses.create(body(request), { signal }).asResponse();
-        await readModelResponse(response, { reader, endpoint: config.baseUrl, onActivity });
-        return reader.response(started);
-      },
-      (error) => classifyProviderError(error, request.signal, { endpoint: config.baseUrl, model: config.model, api: "Responses" }),
-    );
+    streamAnswer(config, request, handlers, {
+      reader: (model, events, limits) => new ResponsesAssembler(model, events, limits),
+      send: async (signal) => (await client()).responses.create(body(request), { signal }).asResponse(),
+      classify: (error) => classifyProviderError(error, request.signal, { endpoint: config.baseUrl, model: config.model, api: "Responses" }),
+    });
 
   const stream = async (request: ChatRequest, handlers: StreamHandlers): Promise<ChatResponse> => {
     try {

@@ -6,7 +6,7 @@
  * `response.failed` and `error` events (thrown as ProviderErrors of the matching kind).
  */
 import { z } from "zod";
-import { AnswerAssembler, type WireReader } from "./answer-assembler.js";
+import { EventAssembler, type WireReader } from "./answer-assembler.js";
 import { ProviderError, type ProviderErrorKind } from "./errors.js";
 
 const text = z.string().nullish().catch(undefined);
@@ -72,7 +72,7 @@ function failure(code: string | null | undefined, message: string | null | undef
   return new ProviderError(kind, `The model endpoint reported a failure in the stream: ${said}`);
 }
 
-export class ResponsesAssembler extends AnswerAssembler implements WireReader {
+export class ResponsesAssembler extends EventAssembler<Event> implements WireReader {
   readonly noun = "Responses API response";
   readonly baseUrlHint =
     'Check that the base URL points at an API with a Responses endpoint (it usually ends in /v1), or set the provider\'s wireApi to "completions".';
@@ -85,18 +85,9 @@ export class ResponsesAssembler extends AnswerAssembler implements WireReader {
   /** Items that streamed or finished before the final response. */
   private itemsSeen = 0;
 
-  add(value: unknown, raw: string, eventName: string | undefined): void | "end" {
-    const candidate = typeof value === "object" && value !== null && !("type" in value) && eventName ? { ...value, type: eventName } : value;
-    const parsed = eventSchema.safeParse(candidate);
-    if (!parsed.success) {
-      this.skip(raw);
-      return;
-    }
-    this.seen.pieces++;
-    return this.apply(parsed.data);
-  }
+  protected readonly schema = eventSchema;
 
-  private apply(event: Event): void | "end" {
+  protected apply(event: Event): void | "end" {
     const itemKey = event.item_id ?? (event.output_index !== undefined && event.output_index !== null ? `#${event.output_index}` : "");
     switch (event.type) {
       case "response.created":

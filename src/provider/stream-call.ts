@@ -4,9 +4,12 @@
  * overall limit, an interrupted body is not a complete answer, a 401 with a key from a command runs the
  * command once more and tries again, and every failure is a ProviderError that names no secret.
  */
+import type { AnswerAssembler, WireReader } from "./answer-assembler.js";
 import { explainCredentialError, valueCredential, type Credential } from "./credentials.js";
 import { ProviderError } from "./errors.js";
+import { readModelResponse } from "./model-response.js";
 import type { ProviderConfig } from "./provider-config.js";
+import type { ChatRequest, ChatResponse, StreamHandlers } from "./types.js";
 
 /** The longest a single response may stream, unless provider.responseTimeoutMs says otherwise. */
 export const DEFAULT_RESPONSE_TIMEOUT_MS = 30 * 60_000;
@@ -94,4 +97,30 @@ export async function withCredential<T>(credential: Credential | undefined, call
     }
     throw explainCredentialError(error, credential);
   }
+}
+
+/** A wire's reader for one answer, made with the handlers and the output guard. */
+export type ReaderFactory = (model: string, handlers: StreamHandlers, limits: { maxOutputTokens: number }) => AnswerAssembler & WireReader;
+
+/**
+ * One attempt of a model call on any wire: `send` makes the request (with the attempt's signal) and gives the
+ * raw response, which the wire's reader reads; timeouts and error mapping as in streamWithTimeouts.
+ */
+export function streamAnswer(
+  config: ProviderConfig,
+  request: ChatRequest,
+  handlers: StreamHandlers,
+  io: { reader: ReaderFactory; send(signal: AbortSignal): Promise<Response>; classify(error: unknown): ProviderError },
+): Promise<ChatResponse> {
+  return streamWithTimeouts(
+    config,
+    request.signal,
+    async ({ signal, onActivity, started }) => {
+      const reader = io.reader(config.model, handlers, { maxOutputTokens: outputGuard(config.maxOutputTokens) });
+      const response = await io.send(signal);
+      await readModelResponse(response, { reader, endpoint: config.baseUrl, onActivity });
+      return reader.response(started);
+    },
+    io.classify,
+  );
 }

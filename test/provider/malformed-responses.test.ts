@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "../support/engine-harness.js";
+import { expectClearError } from "../support/malformed-checks.js";
 import { sse, text, toolCall, type ScriptedResponse } from "../support/scripted-server.js";
 
 let harness: Harness | undefined;
@@ -159,13 +160,7 @@ describe("malformed responses end in an answer", () => {
 describe("malformed responses end in a clear error", () => {
   it.each(failed)("%s", async (_name, response, errorType, message) => {
     harness = await startHarness({ retry: { maxRetries: 0 } });
-    harness.server.enqueue(response);
-    const result = await harness.session.send("hi");
-    expect(result.outcome).toBe("error");
-    const error = harness.ofType("session.error")[0];
-    expect(error?.data.errorType).toBe(errorType);
-    expect(error?.data.message).toMatch(message);
-    expect(harness.types().slice(-3)).toEqual(["session.error", "assistant.turn_end", "session.idle"]);
+    await expectClearError(harness, response, errorType, message);
   });
 
   it("retries a response without an answer, and uses the next one", async () => {

@@ -6,6 +6,7 @@
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "../support/engine-harness.js";
+import { expectClearError } from "../support/malformed-checks.js";
 import { sse, text, type ScriptedResponse, type Wire } from "../support/scripted-server.js";
 
 let harness: Harness | undefined;
@@ -135,13 +136,7 @@ describe.each(["responses", "anthropic"] as const)("malformed responses on the %
 
   it.each(failed)("%s ends in a clear error", async (_name, response, errorType, message) => {
     harness = await startHarness({ wire, retry: { maxRetries: 0 } });
-    harness.server.enqueue(response);
-    const result = await harness.session.send("hi");
-    expect(result.outcome).toBe("error");
-    const error = harness.ofType("session.error")[0];
-    expect(error?.data.errorType).toBe(errorType);
-    expect(error?.data.message).toMatch(message);
-    expect(harness.types().slice(-3)).toEqual(["session.error", "assistant.turn_end", "session.idle"]);
+    await expectClearError(harness, response, errorType, message);
   });
 
   it("shows a refusal as the answer", async () => {

@@ -35,6 +35,20 @@ async function anthropicEvents(request: Partial<Anthropic.MessageCreateParamsStr
   return events;
 }
 
+/** The conversation both wires' record tests send, in the wire-neutral shape, with the wire's reasoning passed back. */
+const neutralConversation = (reasoning: unknown[]) => [
+  { role: "system", content: "Be brief." },
+  { role: "user", content: "read a.ts" },
+  {
+    role: "assistant",
+    content: null,
+    tool_calls: [{ id: "c1", type: "function", function: { name: "view", arguments: '{"path":"a.ts"}' } }],
+    reasoning_items: reasoning,
+  },
+  { role: "tool", tool_call_id: "c1", content: "hello" },
+];
+const neutralTools = [{ type: "function", function: { name: "view", description: "Read", parameters: { type: "object" } } }];
+
 describe("the Responses wire", () => {
   it("streams text as output_text deltas and ends with response.completed and its usage", async () => {
     server.enqueue(text("Hello, world!", { chunkSize: 4, usage: { prompt_tokens: 9, completion_tokens: 3, prompt_tokens_details: { cached_tokens: 2 } } }));
@@ -87,18 +101,8 @@ describe("the Responses wire", () => {
     const [request] = server.completionRequests;
     expect(request?.wire).toBe("responses");
     expect(request?.path).toBe("/v1/responses");
-    expect(request?.body.messages).toEqual([
-      { role: "system", content: "Be brief." },
-      { role: "user", content: "read a.ts" },
-      {
-        role: "assistant",
-        content: null,
-        tool_calls: [{ id: "c1", type: "function", function: { name: "view", arguments: '{"path":"a.ts"}' } }],
-        reasoning_items: [{ type: "reasoning", id: "rs_1", summary: [], encrypted_content: "sealed" }],
-      },
-      { role: "tool", tool_call_id: "c1", content: "hello" },
-    ]);
-    expect(request?.body.tools).toEqual([{ type: "function", function: { name: "view", description: "Read", parameters: { type: "object" } } }]);
+    expect(request?.body.messages).toEqual(neutralConversation([{ type: "reasoning", id: "rs_1", summary: [], encrypted_content: "sealed" }]));
+    expect(request?.body.tools).toEqual(neutralTools);
   });
 
   it("cuts the stream at the same step as Chat Completions (dropAfterChunks counts chat chunks)", async () => {
@@ -184,18 +188,10 @@ describe("the Anthropic Messages wire", () => {
     const [request] = server.completionRequests;
     expect(request?.wire).toBe("anthropic");
     expect(request?.body.messages).toEqual([
-      { role: "system", content: "Be brief." },
-      { role: "user", content: "read a.ts" },
-      {
-        role: "assistant",
-        content: null,
-        tool_calls: [{ id: "c1", type: "function", function: { name: "view", arguments: '{"path":"a.ts"}' } }],
-        reasoning_items: [{ type: "thinking", thinking: "hm", signature: "sig" }],
-      },
-      { role: "tool", tool_call_id: "c1", content: "hello" },
+      ...neutralConversation([{ type: "thinking", thinking: "hm", signature: "sig" }]),
       { role: "user", content: [{ type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }] },
     ]);
-    expect(request?.body.tools).toEqual([{ type: "function", function: { name: "view", description: "Read", parameters: { type: "object" } } }]);
+    expect(request?.body.tools).toEqual(neutralTools);
   });
 
   it("drops the connection at the same step as Chat Completions", async () => {

@@ -35,6 +35,16 @@ function responsesPart(part: unknown): Json | undefined {
   return undefined;
 }
 
+/** Function tools as Chat Completions declares them, from a wire that names the schema field otherwise. */
+function neutralTools(tools: unknown, schemaField: "parameters" | "input_schema"): { tools?: unknown[] } {
+  if (!Array.isArray(tools)) return {};
+  return {
+    tools: tools.map((tool: unknown) =>
+      isObject(tool) ? { type: "function", function: { name: tool.name, description: tool.description, parameters: tool[schemaField] } } : tool,
+    ),
+  };
+}
+
 /** A Responses request (`instructions` + `input` items) in the Chat Completions shape. */
 export function neutralFromResponses(body: Json): ChatRequestBody {
   const messages: ChatMessageLike[] = [];
@@ -86,13 +96,7 @@ export function neutralFromResponses(body: Json): ChatRequestBody {
   return {
     ...(typeof body.model === "string" ? { model: body.model } : {}),
     messages,
-    ...(Array.isArray(body.tools)
-      ? {
-          tools: body.tools.map((tool: unknown) =>
-            isObject(tool) ? { type: "function", function: { name: tool.name, description: tool.description, parameters: tool.parameters } } : tool,
-          ),
-        }
-      : {}),
+    ...neutralTools(body.tools, "parameters"),
     ...(body.tool_choice !== undefined ? { tool_choice: body.tool_choice } : {}),
     ...(typeof body.max_output_tokens === "number" ? { max_tokens: body.max_output_tokens } : {}),
     stream: body.stream === true,
@@ -163,13 +167,7 @@ export function neutralFromAnthropic(body: Json): ChatRequestBody {
   return {
     ...(typeof body.model === "string" ? { model: body.model } : {}),
     messages,
-    ...(Array.isArray(body.tools)
-      ? {
-          tools: body.tools.map((tool: unknown) =>
-            isObject(tool) ? { type: "function", function: { name: tool.name, description: tool.description, parameters: tool.input_schema } } : tool,
-          ),
-        }
-      : {}),
+    ...neutralTools(body.tools, "input_schema"),
     ...(choice === "none" ? { tool_choice: "none" } : {}),
     ...(typeof body.max_tokens === "number" ? { max_tokens: body.max_tokens } : {}),
     stream: body.stream === true,
