@@ -5,7 +5,8 @@
 import { AcpAgent } from "../acp/acp-agent.js";
 import { stdioStream } from "../acp/stdio.js";
 import type { HookSet } from "../hooks/hook-set.js";
-import { bootstrap } from "./bootstrap.js";
+import type { Homes } from "../config/agent-home.js";
+import { bootstrap, homesOf } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { sessionProviders } from "../provider/session-providers.js";
 import { ExitCode } from "./exit-codes.js";
@@ -15,12 +16,12 @@ declare const AGENT_VERSION: string;
 
 const log = (message: string): void => void process.stderr.write(`agent: ${message}\n`);
 
-async function loadHooks(options: CliOptions, agentHome: string, settings: Parameters<typeof anyHooksConfigured>[2]): Promise<HookSet | undefined> {
-  if (!options.hooks || !anyHooksConfigured(agentHome, options.cwd, settings)) return undefined;
+async function loadHooks(options: CliOptions, homes: Homes, settings: Parameters<typeof anyHooksConfigured>[2]): Promise<HookSet | undefined> {
+  if (!options.hooks || !anyHooksConfigured(homes, options.cwd, settings)) return undefined;
   const { hookConfig, untrustedNote } = await import("./session-hook-config.js");
-  const hooks = hookConfig({ agentHome, cwd: options.cwd, settings, enabled: options.hooks });
+  const hooks = hookConfig({ ...homes, cwd: options.cwd, settings, enabled: options.hooks });
   // Nobody to ask before the editor connects: an untrusted folder's repository hooks stay off.
-  if (hooks.repoFiles.length > 0 && !hooks.trusted) log(untrustedNote(hooks.repoFiles, options.cwd, agentHome));
+  if (hooks.repoFiles.length > 0 && !hooks.trusted) log(untrustedNote(hooks, homes.agentHome));
   return hooks.load(hooks.trusted);
 }
 
@@ -37,11 +38,11 @@ export async function runAcp(options: CliOptions): Promise<number> {
       import("../core/session-manager.js"),
       import("../provider/wire-provider.js"),
       import("./permission-advice-text.js"),
-      loadHooks(options, value.agentHome, value.settings),
+      loadHooks(options, homesOf(value), value.settings),
     ]);
     return new SessionManager({
       store: value.store,
-      agentHome: value.agentHome,
+      ...homesOf(value),
       cwd: options.cwd,
       ...sessionProviders(value.providerConfig, createWireProvider, value.registry),
       providerConfig: value.providerConfig,

@@ -3,7 +3,7 @@
  * store and, for --resume/--continue, which session. Every failure is a message, never a stack trace, and
  * nothing is created on disk before all of it is known to be good.
  */
-import { resolveAgentHome } from "../config/agent-home.js";
+import { resolveHomes, type Homes } from "../config/agent-home.js";
 import type { ProviderConfig } from "../config/provider-config.js";
 import { resolveModels } from "../config/resolve-models.js";
 import type { ModelRegistry } from "../provider/model-registry.js";
@@ -18,6 +18,8 @@ import { subagentLimits } from "./subagent-limits.js";
 
 export interface Bootstrap {
   agentHome: string;
+  /** Copilot CLI's home, read as an extra source (never written); see src/config/agent-home.ts. */
+  copilotHome?: string;
   settings: Settings;
   providerConfig: ProviderConfig;
   /** Every model the session can switch to or give a subagent (providers.json's and the endpoint's); the endpoint's alone when absent. */
@@ -29,6 +31,9 @@ export interface Bootstrap {
   permissions: SessionPermissions;
   subagentLimits: SubagentLimits;
 }
+
+/** The homes of a bootstrap, as the options of a session or a hook loader take them. */
+export const homesOf = (boot: Homes): Homes => ({ agentHome: boot.agentHome, ...(boot.copilotHome ? { copilotHome: boot.copilotHome } : {}) });
 
 export type BootstrapResult = { ok: true; value: Bootstrap } | { ok: false; message: string };
 
@@ -51,7 +56,7 @@ async function bootstrapAny(
   env: NodeJS.ProcessEnv,
   requireProvider: boolean,
 ): Promise<{ ok: true; value: ServerBootstrap } | { ok: false; message: string }> {
-  const agentHome = resolveAgentHome(env);
+  const { agentHome, copilotHome } = resolveHomes(env);
   let settings: Settings;
   try {
     settings = await loadSettings(agentHome);
@@ -92,6 +97,7 @@ async function bootstrapAny(
     ok: true,
     value: {
       agentHome,
+      ...(copilotHome ? { copilotHome } : {}),
       settings,
       ...(resolved.ok ? { providerConfig: resolved.value.config, registry: resolved.value.registry } : { providerProblem: resolved.message }),
       store,

@@ -4,7 +4,7 @@
  * configuration defines is most likely a typo, so it gets a warning listing the names there are.
  */
 import { loadAgentFiles } from "../config/agent-files.js";
-import { resolveAgentHome } from "../config/agent-home.js";
+import { resolveHomes } from "../config/agent-home.js";
 import { additionalConfigProblem, definedServerNames } from "../mcp/mcp-config.js";
 import { findGitRoot } from "../util/git-root.js";
 import type { CliOptions } from "./cli-options.js";
@@ -23,11 +23,20 @@ export function checkMcpFlags(mcp: CliOptions["mcp"], cwd: string, env: NodeJS.P
   }
   const disabled = mcp?.disabled ?? [];
   if (disabled.length === 0) return { warnings: [] };
-  const agentHome = resolveAgentHome(env);
-  const workspace = findGitRoot(cwd)?.root;
-  const known = new Set(definedServerNames({ agentHome, cwd, workspace, additional }));
-  for (const agent of loadAgentFiles({ agentHome, gitRoot: workspace }).agents) for (const name of Object.keys(agent.mcpServers ?? {})) known.add(name);
+  const known = configuredServerNames(additional, cwd, env);
   const list = known.size > 0 ? `known servers: ${[...known].sort().join(", ")}` : "no MCP servers are configured";
   const warnings = disabled.filter((name) => !known.has(name)).map((name) => `--disable-mcp-server ${name}: no configuration defines this server (${list})`);
   return { warnings };
+}
+
+/** Every MCP server a session here could start: the configuration files, --additional-mcp-config and agent files' `mcp-servers`. */
+export function configuredServerNames(additional: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Set<string> {
+  const homes = resolveHomes(env);
+  const workspace = findGitRoot(cwd)?.root;
+  const known = new Set(definedServerNames({ ...homes, cwd, workspace, additional }));
+  // Names only: an agent file's servers count as defined whether or not folder trust lets them start.
+  for (const agent of loadAgentFiles({ ...homes, gitRoot: workspace, trust: homes }).agents) {
+    for (const name of [...Object.keys(agent.mcpServers ?? {}), ...(agent.withheldMcpServers ?? [])]) known.add(name);
+  }
+  return known;
 }

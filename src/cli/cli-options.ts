@@ -4,7 +4,12 @@ import type { PermissionFlags } from "../permissions/policy.js";
 import type { McpSessionOptions } from "../mcp/index.js";
 
 export interface CliOptions {
+  /** -p's prompt. */
   prompt?: string;
+  /** -p given without a prompt: it is read from stdin. */
+  promptFromStdin?: boolean;
+  /** The TUI's first prompt: -i's (`interactive`), or the prompt given as the only argument. */
+  firstPrompt?: { text: string; interactive: boolean };
   silent: boolean;
   outputFormat: "text" | "json";
   mode?: AgentMode;

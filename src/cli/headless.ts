@@ -7,18 +7,20 @@ import type { AgentSession } from "../core/agent-session.js";
 import type { RunResult } from "../protocol/commands.js";
 import { createWireProvider } from "../provider/wire-provider.js";
 import { sessionProviders } from "../provider/session-providers.js";
-import { bootstrap } from "./bootstrap.js";
+import { bootstrap, homesOf } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
 import { GuardedOutput } from "./guarded-output.js";
 import { JsonPrinter, writeFailureResult } from "./json-printer.js";
 import { existsSync } from "node:fs";
 import { planFile } from "../core/modes.js";
+import { SESSION_LOG_ERROR } from "../core/session-log-failure.js";
 import { openUnlessInUse, type OpenOutcome } from "./open-unless-in-use.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
 import { plainStyle, TextPrinter, type TextStyle } from "./text-printer.js";
 import { printCommandOutput, type CommandOutput } from "./command-output.js";
+import { KeptSessionWatch } from "./kept-session.js";
 
 /** Colours only for a terminal; chalk (and its terminal detection) is loaded only then. */
 async function stderrStyle(): Promise<TextStyle> {
@@ -41,7 +43,9 @@ export function exitCodeFor(result: RunResult): number {
     case "aborted":
       return ExitCode.interrupted;
     case "error":
-      return result.error?.kind === "usage" ? ExitCode.usage : ExitCode.provider;
+      if (result.error?.kind === SESSION_LOG_ERROR) return ExitCode.config;
+      if (result.error?.kind === "usage") return ExitCode.usage;
+      return result.error?.kind === "doom_loop" ? ExitCode.doomLoop : ExitCode.provider;
   }
 }
 
@@ -113,19 +117,20 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         stdoutIsTerminal: process.stdout.isTTY === true,
       });
   let hookSet: HookSet | undefined;
-  if (options.hooks && anyHooksConfigured(value.agentHome, options.cwd, value.settings)) {
+  if (options.hooks && anyHooksConfigured(value, options.cwd, value.settings)) {
     const { hookConfig, untrustedNote } = await import("./session-hook-config.js");
-    const hooks = hookConfig({ agentHome: value.agentHome, cwd: options.cwd, settings: value.settings, enabled: options.hooks });
+    const hooks = hookConfig({ ...homesOf(value), cwd: options.cwd, settings: value.settings, enabled: options.hooks });
     // Nobody to ask: an untrusted folder's repository hooks stay off, and the person is told how to trust it.
-    if (hooks.repoFiles.length > 0 && !hooks.trusted) stderr.write(`agent: ${untrustedNote(hooks.repoFiles, options.cwd, value.agentHome)}\n`);
+    if (hooks.repoFiles.length > 0 && !hooks.trusted) stderr.write(`agent: ${untrustedNote(hooks, value.agentHome)}\n`);
     hookSet = hooks.load(hooks.trusted);
   }
+  const kept = new KeptSessionWatch();
   let opened: OpenOutcome;
   try {
     opened = await openUnlessInUse(
       {
         store: value.store,
-        agentHome: value.agentHome,
+        ...homesOf(value),
         cwd: options.cwd,
         ...sessionProviders(value.providerConfig, createWireProvider, value.registry),
         providerConfig: value.providerConfig,
@@ -141,7 +146,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         ...(options.mcp ? { mcp: options.mcp } : {}),
         explainAdvice: adviceText,
         resumeId: value.resumeId,
-        listeners: [json?.onEvent ?? (text as TextPrinter).onEvent],
+        listeners: [json?.onEvent ?? (text as TextPrinter).onEvent, kept.onEvent],
         ...(hookSet ? { hooks: hookSet, initialPrompt: options.prompt } : {}),
       },
       options.continue,
@@ -173,7 +178,11 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
 
   let signalCode: number | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (signalCode !== undefined) process.exit(signalCode);
+    if (signalCode !== undefined) {
+      // Quitting at once still records what is stopped (background agents cancelled) before the process ends.
+      session.dispatch({ type: "shutdown" });
+      process.exit(signalCode);
+    }
     signalCode = signal === "SIGTERM" ? ExitCode.terminated : ExitCode.interrupted;
     if (!options.silent && !json) stderr.write("\nInterrupting… (press Ctrl+C again to quit at once)\n");
     session.dispatch({ type: "interrupt" });
@@ -202,13 +211,23 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
+  // The session log could not be written: the run was stopped for it, and said so on stderr.
+  const logFailure = session.logFailure;
+  if (logFailure) result = { ...result, outcome: "error", error: { kind: SESSION_LOG_ERROR, message: logFailure.message } };
   session.dispatch({ type: "shutdown" });
   await session.whenEnded();
   // Stopped because nobody reads the output any more: a normal ending, not an interrupt.
   const exitCode = signalCode ?? (pipeClosed && result.outcome === "aborted" ? ExitCode.ok : exitCodeFor(result));
   const durationMs = performance.now() - started;
+  // A new session in which nothing happened (`-p /usage`, `-p /x`) is not left behind.
+  let discarded = resume === undefined && !kept.worthKeeping;
+  try {
+    if (discarded) value.store.delete(session.id);
+  } catch {
+    discarded = false; // left in place (a folder it may not remove): then it stays resumable like any other
+  }
   // A run that never got an answer from the model (bad key, unknown model, nothing listening) is not worth resuming.
-  const resumable = resume !== undefined || session.metrics.completedCalls > 0 || result.outcome !== "error";
+  const resumable = !discarded && (resume !== undefined || session.metrics.completedCalls > 0 || result.outcome !== "error");
   // A planning run's product is its plan: say where it is.
   const plan = options.mode === "plan" && existsSync(planFile(session.dir)) ? planFile(session.dir) : undefined;
   if (json) json.finish(result, session.metrics, session.id, exitCode, durationMs, plan);

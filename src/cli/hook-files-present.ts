@@ -4,6 +4,7 @@
  */
 import { readdirSync } from "node:fs";
 import path from "node:path";
+import { userFolders, type Homes } from "../config/agent-home.js";
 import type { Settings } from "../config/settings.js";
 import { findGitRoot } from "../util/git-root.js";
 
@@ -21,7 +22,7 @@ export function repoHasHookFiles(cwd: string): boolean {
   return gitRoot !== undefined && hasJsonFiles(path.join(gitRoot, ".github", "hooks"));
 }
 
-/** Any hook file or inline settings hooks exist (user, repository, settings.json). */
-export function anyHooksConfigured(agentHome: string, cwd: string, settings: Settings): boolean {
-  return settings.hooks !== undefined || hasJsonFiles(path.join(agentHome, "hooks")) || repoHasHookFiles(cwd);
+/** Any hook file or inline settings hooks exist (user's in either home, repository, settings.json). */
+export function anyHooksConfigured(homes: Homes, cwd: string, settings: Settings): boolean {
+  return settings.hooks !== undefined || userFolders(homes, "hooks").some(hasJsonFiles) || repoHasHookFiles(cwd);
 }

@@ -2,14 +2,14 @@
  * `agent` without -p: the interactive TUI. Configuration problems are reported before the terminal is
  * touched; the TUI itself is loaded only here (the headless path never loads ink or react).
  */
-import { isFolderTrusted, trustFolder } from "../config/folder-trust.js";
-import type { Settings } from "../config/settings.js";
+import { trustFolder } from "../config/folder-trust.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import { FilePromptHistory } from "../session/prompt-history.js";
 import type { Theme } from "../ui/theme.js";
-import { repoHasHookFiles } from "./hook-files-present.js";
+import { anyHooksConfigured } from "./hook-files-present.js";
+import { heldBackPrograms } from "./repository-programs.js";
 import { SessionLockedError, sessionLockHolder } from "../session/session-lock.js";
-import { bootstrap } from "./bootstrap.js";
+import { bootstrap, homesOf, type Bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
 import { TuiSessionHost } from "./tui-session-host.js";
@@ -49,23 +49,33 @@ async function asInteractive<T>(load: () => Promise<T>): Promise<T> {
 }
 
 /**
- * The hooks of the TUI's sessions, as a loader called when the first session opens (after the first frame).
- * In an untrusted folder whose repository has hook files, the person is asked first, once, naming what would
- * run: trust this time, always (remembered), or not (user hooks still run).
+ * Folder trust for the TUI's sessions. When the repository here brings programs that folder trust holds back
+ * (hooks, MCP servers, agent files' servers), the person is asked first, once, naming the folder and what
+ * would run: trust it this time (for every session of this TUI), always (remembered in config.json), or not
+ * (the user's own hooks and servers still run). The hooks load when the first session opens (after the first frame).
  */
-async function settleHooks(agentHome: string, settings: Settings, options: CliOptions, theme: Theme): Promise<() => Promise<HookSet | undefined>> {
+async function settleTrust(
+  boot: Bootstrap,
+  options: CliOptions,
+  theme: Theme,
+): Promise<{ loadHooks: () => Promise<HookSet | undefined>; trustedThisSession: string[] }> {
+  const { settings } = boot;
   const enabled = options.hooks && settings.disableAllHooks !== true;
-  const load = (includeRepo: boolean) => async () => {
+  const trustedThisSession: string[] = [];
+  const loadHooks = async () => {
+    if (!enabled || !anyHooksConfigured(boot, options.cwd, settings)) return undefined;
     const { hookConfig } = await import("./session-hook-config.js");
-    return hookConfig({ agentHome, cwd: options.cwd, settings, enabled }).load(includeRepo);
+    const hooks = hookConfig({ ...homesOf(boot), trustedThisSession, cwd: options.cwd, settings, enabled });
+    return hooks.load(hooks.trusted);
   };
-  if (!enabled || !repoHasHookFiles(options.cwd) || isFolderTrusted(agentHome, options.cwd)) return load(enabled && isFolderTrusted(agentHome, options.cwd));
-  const { hookConfig } = await import("./session-hook-config.js");
-  const hooks = hookConfig({ agentHome, cwd: options.cwd, settings, enabled });
-  const { askFolderTrust } = await import("../ui/ask-folder-trust.js");
-  const answer = await askFolderTrust({ folder: options.cwd, commands: hooks.repoCommands(), theme });
-  if (answer === "always") trustFolder(agentHome, options.cwd);
-  return load(answer !== "no");
+  const held = heldBackPrograms(homesOf(boot), options.cwd, { hooks: enabled });
+  if (held) {
+    const { askFolderTrust } = await import("../ui/ask-folder-trust.js");
+    const answer = await askFolderTrust({ folder: held.folder, commands: await held.commands(), theme });
+    if (answer === "always") trustFolder(boot.agentHome, held.folder);
+    if (answer === "once") trustedThisSession.push(held.folder);
+  }
+  return { loadHooks, trustedThisSession };
 }
 
 export async function runInteractive(options: CliOptions): Promise<number> {
@@ -100,7 +110,8 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     process.stderr.write(`agent: ${continueNote(error)}\n`);
     resumeId = undefined;
   }
-  const host = new TuiSessionHost(boot.value, options, await settleHooks(boot.value.agentHome, boot.value.settings, options, theme));
+  const trust = await settleTrust(boot.value, options, theme);
+  const host = new TuiSessionHost(boot.value, options, trust.loadHooks, trust.trustedThisSession);
   const result = await ui.runTui({
     host,
     openSession: () => host.open(resumeId),
@@ -111,6 +122,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     theme,
     history: new FilePromptHistory(boot.value.agentHome),
     version: AGENT_VERSION,
+    ...(options.firstPrompt ? { firstPrompt: options.firstPrompt.text } : {}),
   });
   if (result.error) {
     process.stderr.write(`agent: could not open the session: ${result.error.message}\n`);
@@ -119,7 +131,8 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   // A session left without a single prompt, or whose prompts never got an answer (a bad key, an unknown
   // model), is not worth resuming.
   const id = host.resumable ? host.session.id : undefined;
-  host.shutdown();
+  // Background agents still at work are stopped with the session: say which (the TUI is gone by now).
+  for (const message of host.shutdown()) process.stderr.write(`agent: ${message}\n`);
   if (id) process.stdout.write(`\nResume this session with: agent --resume ${id}\n`);
   if (result.signal === "SIGTERM") return ExitCode.terminated;
   if (result.signal === "SIGINT") return ExitCode.interrupted;

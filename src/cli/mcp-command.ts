@@ -1,10 +1,11 @@
 /**
  * `agent mcp list|get|add|remove|enable|disable`: Copilot CLI's subcommand over $AGENT_HOME/mcp-config.json.
+ * Servers of Copilot's home are listed and shown too, but never changed: that file is Copilot's.
  *   agent mcp add NAME [--env K=V] [--tools a,b] [--timeout ms] -- COMMAND ARGS…
  *   agent mcp add --transport http|sse NAME URL [--header "K: V"]
  */
 import { Command, CommanderError, Option } from "commander";
-import { resolveAgentHome } from "../config/agent-home.js";
+import { resolveHomes } from "../config/agent-home.js";
 import { loadMcpConfig, userConfigPath, type ServerConfig } from "../mcp/mcp-config.js";
 import { McpConfigFileError, readConfigFile, updateConfigFile } from "../mcp/mcp-config-file.js";
 
@@ -38,7 +39,17 @@ function describe(name: string, config: ServerConfig): string {
 }
 
 export async function runMcpCommand(args: readonly string[]): Promise<number> {
-  const agentHome = resolveAgentHome();
+  const homes = resolveHomes();
+  const { agentHome } = homes;
+  /** A server only Copilot's home configures: shown, never changed here. */
+  const copilotOnly = (name: string) =>
+    homes.copilotHome && !readConfigFile(agentHome).mcpServers[name]
+      ? loadMcpConfig({ ...homes, cwd: process.cwd() }).servers.find(
+          (server) => server.name === name && server.source === userConfigPath(homes.copilotHome as string),
+        )
+      : undefined;
+  const notOurs = (name: string, file: string) =>
+    new McpConfigFileError(`MCP server ${name} is configured in ${file}, Copilot CLI's home, which agent reads but never changes; edit it there.`);
   const out = (text: string) => process.stdout.write(`${text}\n`);
   const program = new Command("agent mcp")
     .description("Manage MCP servers ($AGENT_HOME/mcp-config.json)")
@@ -49,7 +60,7 @@ export async function runMcpCommand(args: readonly string[]): Promise<number> {
     .description("list the configured servers")
     .option("--json", "print JSON")
     .action((options: { json?: boolean }) => {
-      const { servers, problems } = loadMcpConfig({ agentHome, cwd: process.cwd() });
+      const { servers, problems } = loadMcpConfig({ ...homes, cwd: process.cwd() });
       if (options.json) {
         out(JSON.stringify({ mcpServers: readConfigFile(agentHome).mcpServers }, null, 2));
         return;
@@ -66,7 +77,7 @@ export async function runMcpCommand(args: readonly string[]): Promise<number> {
     .description("show one server's configuration")
     .option("--json", "print JSON")
     .action((name: string, options: { json?: boolean }) => {
-      const config = readConfigFile(agentHome).mcpServers[name];
+      const config = readConfigFile(agentHome).mcpServers[name] ?? copilotOnly(name)?.config;
       if (!config) throw new McpConfigFileError(`There is no MCP server named ${name} in ${userConfigPath(agentHome)}.`);
       out(options.json ? JSON.stringify(config, null, 2) : `${describe(name, config)}\n${JSON.stringify(config, null, 2)}`);
     });
@@ -122,6 +133,8 @@ export async function runMcpCommand(args: readonly string[]): Promise<number> {
       .command(`${verb} <name>`)
       .description(description)
       .action((name: string) => {
+        const copilots = copilotOnly(name);
+        if (copilots) throw notOurs(name, copilots.source);
         updateConfigFile(agentHome, (servers) => {
           if (!servers[name]) throw new McpConfigFileError(`There is no MCP server named ${name} in ${userConfigPath(agentHome)}.`);
           change(servers, name);

@@ -11,12 +11,10 @@ import { createWireProvider } from "../provider/wire-provider.js";
 import { defaultRetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
 import { SessionHost } from "../server/session-host.js";
-import { bootstrapServer } from "./bootstrap.js";
+import { bootstrapServer, homesOf } from "./bootstrap.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
-import { hookConfig } from "./session-hook-config.js";
-import { configFilePath } from "../config/folder-trust.js";
+import { hookConfig, hookPolicy, untrustedNote, type HookConfigInput } from "./session-hook-config.js";
 import { HookSet } from "../hooks/hook-set.js";
-import type { Settings } from "../config/settings.js";
 import { adviceText } from "./permission-advice-text.js";
 import { parseCommandLine } from "./program.js";
 
@@ -29,7 +27,7 @@ export async function loadSessionHost(args: readonly string[]): Promise<SessionH
   const { value } = boot;
   const manager = new SessionManager({
     store: value.store,
-    agentHome: value.agentHome,
+    ...homesOf(value),
     cwd: options.cwd,
     // Every session brings its own endpoint, resolved per request; these are never used.
     provider: noEndpoint,
@@ -51,23 +49,21 @@ export async function loadSessionHost(args: readonly string[]): Promise<SessionH
     makeProvider: (config) => createWireProvider(config),
     ...(value.providerConfig ? { defaultProvider: value.providerConfig } : {}),
     questionTimeoutMs: QUESTION_TIMEOUT_MS,
-    fileHooks: (cwd) => fileHooks({ agentHome: value.agentHome, cwd, settings: value.settings, enabled: options.hooks }),
+    fileHooks: (cwd) => fileHooks({ ...homesOf(value), cwd, settings: value.settings, enabled: options.hooks }),
+    hookPolicy: hookPolicy(value.settings),
   });
 }
 
 /**
- * A session's hook files, as -p loads them: the user's and settings' always, the repository's only in a
- * trusted folder (nobody can be asked here). Left out, they are named in a warning the client receives.
+ * A session's hook files, as -p loads them: the user's and settings' always, the repository's only where
+ * folder trust lets them run (nobody can be asked here). Left out, they are named in a warning the client receives.
  */
-function fileHooks(input: { agentHome: string; cwd: string; settings: Settings; enabled: boolean }): HookSet | undefined {
-  if (!input.enabled || !anyHooksConfigured(input.agentHome, input.cwd, input.settings)) return undefined;
+function fileHooks(input: HookConfigInput): HookSet | undefined {
+  if (!input.enabled || !anyHooksConfigured(input, input.cwd, input.settings)) return undefined;
   const config = hookConfig(input);
   const loaded = config.load(config.trusted);
   if (config.repoFiles.length === 0 || config.trusted) return loaded;
-  const note =
-    `${config.repoFiles.join(", ")}: this folder is not trusted, so its repository hooks do not run. ` +
-    `To trust it, add "${input.cwd}" to "trustedFolders" in ${configFilePath(input.agentHome)}.`;
-  return new HookSet(loaded?.definitions ?? [], input.cwd, [...(loaded?.problems ?? []), note]);
+  return new HookSet(loaded?.definitions ?? [], input.cwd, [...(loaded?.problems ?? []), untrustedNote(config, input.agentHome)], hookPolicy(input.settings));
 }
 
 /** Stands in for the manager's default endpoint, which a server never uses: each session names its own. */

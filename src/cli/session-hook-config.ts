@@ -1,17 +1,16 @@
 /**
  * Which hooks a session gets: none with --no-hooks or settings' disableAllHooks; user and settings hooks
- * always; the repository's (`<git root>/.github/hooks`) only in a trusted folder. Nothing is read when hooks
- * are off, and a folder without hook files costs a directory listing or two.
+ * always; the repository's (`<git root>/.github/hooks`) only where folder trust lets them run (the git root's
+ * trust: trusting a subfolder does not trust the root's hooks). Nothing is read when hooks are off, and a
+ * folder without hook files costs a directory listing or two.
  */
-import { configFilePath, isFolderTrusted } from "../config/folder-trust.js";
+import { howToTrust, mayRun, type TrustSources } from "../config/folder-trust.js";
 import { settingsPath, type Settings } from "../config/settings.js";
 import { HookSet } from "../hooks/hook-set.js";
-import { collectHooks, hookFilesIn, readHookFiles, repoHooksDir } from "../hooks/load-hooks.js";
-import path from "node:path";
+import { collectHooks, hookFilesIn, repoHooksDir } from "../hooks/load-hooks.js";
 import { findGitRoot } from "../util/git-root.js";
 
-export interface HookConfigInput {
-  agentHome: string;
+export interface HookConfigInput extends TrustSources {
   cwd: string;
   settings: Settings;
   /** false with --no-hooks. */
@@ -21,48 +20,43 @@ export interface HookConfigInput {
 export interface HookConfig {
   /** Repository hook files that want to run here; empty when there are none or hooks are off. */
   repoFiles: string[];
-  /** The folder is trusted (repository hooks may run without asking). */
+  /** Folder trust lets them run (repository hooks may run without asking). */
   trusted: boolean;
-  /** What the repository's hooks would run, one line each, for the trust question. */
-  repoCommands(): string[];
+  /** The folder whose trust they wait for (the git root). */
+  trustFolder?: string;
   /** Loads the hooks, with the repository's when `includeRepo`. */
   load(includeRepo: boolean): HookSet | undefined;
 }
 
+/** settings.json's `policyHooksFailOpen`: a broken preToolUse or permissionRequest hook is ignored instead of denying. */
+export const hookPolicy = (settings: Settings): { failOpen: boolean } => ({ failOpen: settings.policyHooksFailOpen === true });
+
 export function hookConfig(input: HookConfigInput): HookConfig {
-  if (!input.enabled || input.settings.disableAllHooks === true) return { repoFiles: [], trusted: false, repoCommands: () => [], load: () => undefined };
+  if (!input.enabled || input.settings.disableAllHooks === true) return { repoFiles: [], trusted: false, load: () => undefined };
   const gitRoot = findGitRoot(input.cwd)?.root;
   const repoFiles = gitRoot ? hookFilesIn(repoHooksDir(gitRoot)) : [];
-  const trusted = repoFiles.length > 0 && isFolderTrusted(input.agentHome, input.cwd);
+  const verdict = repoFiles[0] ? mayRun(repoFiles[0], "repository", input) : undefined;
   return {
     repoFiles,
-    trusted,
-    repoCommands: () => {
-      const root = gitRoot ?? input.cwd;
-      const { hooks, problems } = readHookFiles(repoFiles, "repo", root);
-      return [
-        ...hooks.map((hook) => `${hook.event}: ${hook.command} (${path.relative(root, hook.source.file)})`),
-        ...problems.map((problem) => `(not loadable) ${problem}`),
-      ];
-    },
+    trusted: verdict?.allowed === true,
+    ...(verdict && !verdict.allowed ? { trustFolder: verdict.folder } : {}),
     load: (includeRepo) => {
       const { hooks, problems } = collectHooks({
         agentHome: input.agentHome,
+        ...(input.copilotHome ? { copilotHome: input.copilotHome } : {}),
         cwd: input.cwd,
         ...(gitRoot ? { gitRoot } : {}),
         settingsHooks: input.settings.hooks,
         settingsFile: settingsPath(input.agentHome),
         includeRepo,
       });
-      return hooks.length > 0 || problems.length > 0 ? new HookSet(hooks, input.cwd, problems) : undefined;
+      return hooks.length > 0 || problems.length > 0 ? new HookSet(hooks, input.cwd, problems, hookPolicy(input.settings)) : undefined;
     },
   };
 }
 
-/** What `-p` prints when it leaves a repository's hooks out. */
-export function untrustedNote(repoFiles: readonly string[], cwd: string, agentHome: string): string {
-  return (
-    `this folder is not trusted, so its repository hooks did not run (${repoFiles.join(", ")}). ` +
-    `To trust it, add "${cwd}" to "trustedFolders" in ${configFilePath(agentHome)}, or start agent here without -p and choose to trust it.`
-  );
+/** What a face without anyone to ask says when it leaves a repository's hooks out. */
+export function untrustedNote(config: Pick<HookConfig, "repoFiles" | "trustFolder">, agentHome: string): string {
+  const folder = config.trustFolder ?? "this folder";
+  return `${folder} is not a trusted folder, so its repository hooks did not run (${config.repoFiles.join(", ")}). ${howToTrust(folder, agentHome)}`;
 }

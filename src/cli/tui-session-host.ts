@@ -10,10 +10,11 @@ import type { SessionEvent } from "../protocol/events/index.js";
 import type { SessionMetadata } from "../session/session-metadata.js";
 import type { SessionHost } from "../ui/session-host.js";
 import type { HookSet } from "../hooks/hook-set.js";
-import type { Bootstrap } from "./bootstrap.js";
+import { homesOf, type Bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { asFleetInput } from "./fleet-input.js";
 import { sessionProviders } from "../provider/session-providers.js";
+import { BACKGROUND_AGENTS_STOPPED } from "../core/tasks/background-notice.js";
 
 export class TuiSessionHost implements SessionHost {
   private current: AgentSession | undefined;
@@ -27,6 +28,8 @@ export class TuiSessionHost implements SessionHost {
     private readonly options: CliOptions,
     /** Loads the hooks every session of this TUI runs (trust was settled before it started). */
     private readonly loadHooks?: () => Promise<HookSet | undefined>,
+    /** Folders the person trusted for this TUI's sessions only (the trust question's "this session"). */
+    private readonly trustedThisSession: readonly string[] = [],
   ) {}
 
   /** --fleet applies to the first prompt only. */
@@ -85,7 +88,8 @@ export class TuiSessionHost implements SessionHost {
     const config = boot.providerConfig;
     this.manager ??= new SessionManager({
       store: boot.store,
-      agentHome: boot.agentHome,
+      ...homesOf(boot),
+      ...(this.trustedThisSession.length > 0 ? { trustedThisSession: this.trustedThisSession } : {}),
       cwd: options.cwd,
       ...sessionProviders(config, createWireProvider, boot.registry),
       providerConfig: config,
@@ -101,8 +105,10 @@ export class TuiSessionHost implements SessionHost {
       ...(hooks ? { hooks } : {}),
     });
     const previous = this.current;
+    // What closing the previous session said about the background agents it stopped is shown with the next.
+    let stopped: SessionEvent[] = [];
     if (previous && previous.id === resumeId) {
-      this.manager.close(previous.id); // reopening the same session: it must let go of its log first
+      stopped = this.closeSession(previous); // reopening the same session: it must let go of its log first
       this.current = undefined;
     }
     // Warnings raised while the session opens (a bad hook file, a failing sessionStart hook) come before the
@@ -116,10 +122,10 @@ export class TuiSessionHost implements SessionHost {
       // A new session starts where the last one was (after /cwd, that is its new directory).
       .openSession({ ...(options.name && !resumeId ? { name: options.name } : {}), ...(resumeId ? { resumeId } : { cwd: this.cwd }), listeners: [keepEarly] })
       .finally(() => (opening = false));
-    if (previous && previous.id !== resumeId) this.manager.close(previous.id);
+    if (previous && previous.id !== resumeId) stopped = this.closeSession(previous);
     this.current = opened.session;
     this.resumedSession = resumeId !== undefined;
-    this.past = early.length > 0 ? [...opened.history, ...early] : opened.history;
+    this.past = early.length + stopped.length > 0 ? [...opened.history, ...stopped, ...early] : opened.history;
     // --agent applies to the session the TUI starts with; later ones (/new, /resume) start with the default
     // agent. What selecting says (a bad agent file) is kept with the past, as the TUI subscribes only later.
     if (options.agent !== undefined && previous === undefined) {
@@ -166,7 +172,24 @@ export class TuiSessionHost implements SessionHost {
     return files.filter((file) => file.toLowerCase().includes(wanted)).slice(0, 200);
   }
 
-  shutdown(): void {
+  /** Closes a session, returning what it said about the background agents it stopped (/clear, /resume, exit). */
+  private closeSession(session: AgentSession): SessionEvent[] {
+    const said: SessionEvent[] = [];
+    const stop = session.subscribe((event) => {
+      if (event.type === "session.warning" && event.data.warningType === BACKGROUND_AGENTS_STOPPED) said.push(event);
+    });
+    try {
+      this.manager?.close(session.id);
+    } finally {
+      stop();
+    }
+    return said;
+  }
+
+  /** Closes the open session; returns what it says about background agents it stopped, for the terminal after the TUI. */
+  shutdown(): string[] {
+    const said = this.current ? this.closeSession(this.current) : [];
     this.manager?.closeAll();
+    return said.flatMap((event) => (event.type === "session.warning" ? [event.data.message] : []));
   }
 }

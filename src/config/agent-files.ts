@@ -1,15 +1,20 @@
 /**
  * Agent definition files (`*.agent.md`, Copilot CLI's format): YAML frontmatter, then the agent's system
  * prompt as the body. Built-ins ship in the package's `agents/` folder; users add their own in
- * `$AGENT_HOME/agents/` and repositories in `<git root>/.github/agents/` (the repo's wins on a name clash).
- * A bad file is reported with the file and the field, and the other files still load.
+ * `agents/` of Copilot's home and of ours (ours wins) and repositories in `<git root>/.github/agents/` (the
+ * repo's wins on a name clash). No file may take a built-in's name: it is refused, and the built-in keeps its
+ * tools and prompt. A repository file's `mcp-servers` start only where folder trust lets them run; otherwise the
+ * agent loads without them and a warning says why. A bad file is reported with the file and the field, and
+ * the other files still load.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { parseYaml } from "../util/yaml-parser.js";
+import { userFolders } from "./agent-home.js";
 import { resolveToolNames } from "./agent-tool-aliases.js";
+import { howToTrust, mayRun, type TrustSources } from "./folder-trust.js";
 
 export type AgentSource = "builtin" | "user" | "repo";
 
@@ -29,6 +34,8 @@ export interface AgentDefinition {
   modelInvocable: boolean;
   /** `mcp-servers`, kept as written for the MCP servers to start. */
   mcpServers?: Record<string, unknown>;
+  /** The names of `mcp-servers` left out because folder trust does not let the file's programs run. */
+  withheldMcpServers?: string[];
   file: string;
 }
 
@@ -90,16 +97,6 @@ export function checkFrontmatter(raw: unknown): { ok: true; data: Frontmatter } 
   const field = issue.code === "unrecognized_keys" ? issue.keys.join(", ") : issue.path.length > 0 ? issue.path.map(String).join(".") : undefined;
   const message = issue.code === "unrecognized_keys" ? "unknown key" : issue.message;
   return { ok: false, ...(field ? { field } : {}), message };
-}
-
-/**
- * The YAML parser, loaded at the first agent file rather than with the engine: it costs ~20 ms to load and
- * most runs read no agent file. (A plain require keeps the catalog's API synchronous.)
- */
-let yamlParse: ((text: string) => unknown) | undefined;
-function parseYaml(text: string): unknown {
-  yamlParse ??= (createRequire(import.meta.url)("yaml") as { parse(text: string): unknown }).parse;
-  return yamlParse(text);
 }
 
 /**
@@ -204,9 +201,64 @@ export function builtinAgentsDir(from: string = path.dirname(fileURLToPath(impor
 export interface AgentFileLocations {
   /** Where user agents live (`<agentHome>/agents`); none without it. */
   agentHome?: string;
+  /** Copilot's home: its `agents/` is read before ours, so ours wins on a name both have. */
+  copilotHome?: string;
   gitRoot?: string;
   /** Defaults to the package's own folder. */
   builtinDir?: string;
+  /** What folder trust is read from; without it no repository file's `mcp-servers` may run. */
+  trust?: TrustSources;
+}
+
+/** Names compared as a person reads them: "Explore", "explore" and "EXPLORE" are one agent. */
+const canonicalName = (name: string): string => name.toLowerCase();
+
+/** A repository file's servers, when folder trust does not let them run: left out, with the warning that says so. */
+function withholdUntrustedServers(agent: AgentDefinition, trust: TrustSources | undefined): AgentFileProblem | undefined {
+  if (agent.source !== "repo" || !agent.mcpServers) return undefined;
+  const verdict = trust
+    ? mayRun(agent.file, "repository", trust)
+    : { allowed: false as const, folder: path.dirname(agent.file), reason: "no folder is trusted here" };
+  if (verdict.allowed) return undefined;
+  const names = Object.keys(agent.mcpServers);
+  delete agent.mcpServers;
+  agent.withheldMcpServers = names;
+  const how = trust ? ` ${howToTrust(verdict.folder, trust.agentHome)}` : "";
+  return {
+    file: agent.file,
+    field: "mcp-servers",
+    message: `its MCP server${names.length > 1 ? "s" : ""} ${names.join(", ")} will not start: ${verdict.reason}. The agent loads without ${names.length > 1 ? "them" : "it"}.${how}`,
+  };
+}
+
+/** The user's and the repository's agent files (the built-ins only change with the package). */
+function changeableAgentFiles(locations: AgentFileLocations): { source: AgentSource; files: string[] }[] {
+  const userDirs = locations.agentHome
+    ? userFolders({ agentHome: locations.agentHome, ...(locations.copilotHome ? { copilotHome: locations.copilotHome } : {}) }, "agents")
+    : [];
+  return [
+    { source: "user", files: userDirs.flatMap((dir) => agentFilesIn(dir, /\.agent\.md$/i)) },
+    { source: "repo", files: locations.gitRoot ? agentFilesIn(path.join(locations.gitRoot, ".github", "agents"), /\.agent\.md$/i) : [] },
+  ];
+}
+
+/**
+ * What identifies the agent files as they are now (names, sizes, times): a running session compares it to
+ * the one it loaded, and loads again when a file was added, removed or edited.
+ */
+export function agentFilesStamp(locations: AgentFileLocations): string {
+  const parts: string[] = [];
+  for (const { files } of changeableAgentFiles(locations)) {
+    for (const file of files) {
+      try {
+        const stats = statSync(file);
+        parts.push(`${file}:${stats.size}:${stats.mtimeMs}:${stats.ino}`);
+      } catch {
+        parts.push(`${file}:gone`);
+      }
+    }
+  }
+  return parts.join("\n");
 }
 
 /** Loads every agent: built-ins, then user files, then repo files; a later source replaces a same-named agent. */
@@ -214,10 +266,10 @@ export function loadAgentFiles(locations: AgentFileLocations): AgentFiles {
   const builtinDir = locations.builtinDir ?? builtinAgentsDir();
   const sources: { source: AgentSource; files: string[] }[] = [
     { source: "builtin", files: builtinDir ? agentFilesIn(builtinDir, /\.agent\.md$/i) : [] },
-    { source: "user", files: locations.agentHome ? agentFilesIn(path.join(locations.agentHome, "agents"), /\.agent\.md$/i) : [] },
-    { source: "repo", files: locations.gitRoot ? agentFilesIn(path.join(locations.gitRoot, ".github", "agents"), /\.agent\.md$/i) : [] },
+    ...changeableAgentFiles(locations),
   ];
   const byName = new Map<string, AgentDefinition>();
+  const builtinNames = new Set<string>();
   const errors: AgentFileProblem[] = [];
   const warnings: AgentFileProblem[] = [];
   for (const { source, files } of sources) {
@@ -234,10 +286,22 @@ export function loadAgentFiles(locations: AgentFileLocations): AgentFiles {
         errors.push(parsed.error);
         continue;
       }
+      const { agent } = parsed;
+      if (source === "builtin") builtinNames.add(canonicalName(agent.name));
+      else if (builtinNames.has(canonicalName(agent.name))) {
+        errors.push({
+          file,
+          field: "name",
+          message: `"${agent.name}" is the name of a built-in agent, which a file cannot replace; give this agent another name (name: my-${agent.name.toLowerCase()})`,
+        });
+        continue;
+      }
       warnings.push(...parsed.warnings);
-      // Re-inserting moves a replaced agent to its new source's place in the order.
-      byName.delete(parsed.agent.name);
-      byName.set(parsed.agent.name, parsed.agent);
+      const withheld = withholdUntrustedServers(agent, locations.trust);
+      if (withheld) warnings.push(withheld);
+      // Re-inserting moves a replaced agent to its new source's place in the order (names compared canonically).
+      for (const key of byName.keys()) if (canonicalName(key) === canonicalName(agent.name)) byName.delete(key);
+      byName.set(agent.name, agent);
     }
   }
   return { agents: [...byName.values()], errors, warnings };

@@ -21,11 +21,17 @@ export function pickCredential(candidates: readonly CredentialCandidate[]): Cred
   return valueCredential(value, found.kind, found.source);
 }
 
-/** The candidates a provider entry of a file offers (providers.json, settings.json), in Copilot's order. */
-export function fileCandidates(entry: { bearerToken?: string; apiKey?: string; apiKeyCommand?: string }, where: string): CredentialCandidate[] {
+/**
+ * The candidates a provider entry of a file offers (providers.json, settings.json), in Copilot's order;
+ * `name` says where each field is (`provider.apiKey in /…/settings.json`).
+ */
+export function fileCandidates(
+  entry: { bearerToken?: string; apiKey?: string; apiKeyCommand?: string },
+  name: (field: string) => string,
+): CredentialCandidate[] {
   return [
-    { kind: "bearer", value: entry.bearerToken, source: `bearerToken ${where}` },
-    { kind: "apiKey", value: entry.apiKey, source: `apiKey ${where}` },
-    { kind: "command", value: entry.apiKeyCommand, source: `apiKeyCommand ${where}` },
+    { kind: "bearer", value: entry.bearerToken, source: name("bearerToken") },
+    { kind: "apiKey", value: entry.apiKey, source: name("apiKey") },
+    { kind: "command", value: entry.apiKeyCommand, source: name("apiKeyCommand") },
   ];
 }

@@ -70,16 +70,15 @@ export function resolveReasoningEffort(flag: string | undefined, settings: Setti
 
 /** Where the key comes from: a bearer token wins, then a key, then a key command; the environment before settings. */
 function credentialCandidates(env: NodeJS.ProcessEnv, provider: NonNullable<Settings["provider"]>, settingsFile: string): CredentialCandidate[] {
-  const inSettings = `in ${settingsFile} (provider)`;
   return [
     { kind: "bearer", value: env.COPILOT_PROVIDER_BEARER_TOKEN, source: "COPILOT_PROVIDER_BEARER_TOKEN" },
     { kind: "apiKey", value: env.OPENAI_API_KEY, source: "OPENAI_API_KEY" },
     { kind: "apiKey", value: env.COPILOT_PROVIDER_API_KEY, source: "COPILOT_PROVIDER_API_KEY" },
     { kind: "command", value: env.COPILOT_PROVIDER_API_KEY_COMMAND, source: "COPILOT_PROVIDER_API_KEY_COMMAND" },
     ...(provider.apiKeyEnv
-      ? [{ kind: "apiKey" as const, value: env[provider.apiKeyEnv], source: `${provider.apiKeyEnv} (named by provider.apiKeyEnv ${inSettings})` }]
+      ? [{ kind: "apiKey" as const, value: env[provider.apiKeyEnv], source: `${provider.apiKeyEnv} (named by provider.apiKeyEnv in ${settingsFile})` }]
       : []),
-    ...fileCandidates(provider, inSettings),
+    ...fileCandidates(provider, (field) => `provider.${field} in ${settingsFile}`),
   ];
 }
 

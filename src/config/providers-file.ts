@@ -102,7 +102,10 @@ export function registryModels(file: ProvidersFile, where: string, defaults: Mod
   const providers = new Map(file.providers.map((provider) => [provider.name, provider]));
   // One credential per provider: a key command runs once for all its models.
   const credentials = new Map(
-    file.providers.map((provider) => [provider.name, pickCredential(fileCandidates(provider, `of provider "${provider.name}" in ${where}`))]),
+    file.providers.map((provider) => [
+      provider.name,
+      pickCredential(fileCandidates(provider, (field) => `${field} of provider "${provider.name}" in ${where}`)),
+    ]),
   );
   return file.models.flatMap((model): RegistryModel[] => {
     const provider = providers.get(model.provider);

@@ -81,6 +81,11 @@ export const settingsSchema = z.looseObject({
   hooks: z.unknown().optional(),
   /** Turns every hook off (as --no-hooks does). */
   disableAllHooks: z.boolean().optional(),
+  /**
+   * A preToolUse or permissionRequest hook that breaks (bad exit, crash, timeout, unreadable output) denies the
+   * call by default; `true` reports it and lets the call go on as if the hook had said nothing.
+   */
+  policyHooksFailOpen: z.boolean().optional(),
   /** Automatic compaction: at `threshold` × the model's prompt limit (default 0.8); `auto: false` leaves only /compact. */
   compaction: z.object({ threshold: z.number().gt(0).max(1).optional(), auto: z.boolean().optional() }).optional(),
 });

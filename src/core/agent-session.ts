@@ -7,8 +7,7 @@ import { realpathSync } from "node:fs";
 import type { CommandResult, RunResult, SessionCommand } from "../protocol/commands.js";
 import type { AgentMode, BackgroundTasks, EventData, SessionEvent } from "../protocol/events/index.js";
 import type { ChatProvider } from "../provider/types.js";
-import type { ReasoningEffort } from "../provider/provider-config.js";
-import { switchModel } from "./model-switch.js";
+import { switchModel, type CurrentModel } from "./model-switch.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import { AgentCatalog, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
 import { SessionTools } from "./session-tools.js";
@@ -39,6 +38,7 @@ import { SessionAgents } from "./session-agents.js";
 import { finishSession } from "./session-shutdown.js";
 import { isWorkspaceCommand, SessionWorkspace } from "./session-admin/session-workspace.js";
 import { logMessage } from "./client-log.js";
+import { sessionLogFailureResult } from "./session-log-failure.js";
 
 export type { AgentSessionOptions } from "./session-options.js";
 
@@ -97,6 +97,7 @@ export class AgentSession {
       provider: () => this.provider,
       cwd: () => this.cwd,
       nextTurnId: this.nextTurnId,
+      unattended: () => this.preset.mode === "autopilot",
     });
     this.applyModeRules();
     this.agents = options.agents ?? new AgentCatalog({});
@@ -201,8 +202,13 @@ export class AgentSession {
     return this.agents.userInvocable().map(({ name, source, description }) => ({ name, source, description }));
   }
 
+  /** Why the session's log could not be written, once it could not (the session then stops and refuses prompts). */
+  get logFailure(): Error | undefined {
+    return this.options.sink.logFailure;
+  }
+
   get busy(): boolean {
-    return this.runtime.busy;
+    return this.runtime.busy || this.mcpGate?.busy === true;
   }
 
   get allowAll(): boolean {
@@ -284,6 +290,8 @@ export class AgentSession {
       case "send":
         return this.send({ prompt: command.prompt, attachments: command.attachments, source: command.source, typed: command.typed }, command.delivery);
       case "interrupt":
+        this.subagents.stopSettling();
+        this.mcpGate?.interrupt();
         return this.runtime.interrupt();
       case "respond":
         return this.options.interactions.respond(command.requestId, command.reply);
@@ -333,7 +341,8 @@ export class AgentSession {
 
   private send(input: PromptInput, delivery?: "enqueue" | "immediate"): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error("The session is shut down."));
-    const waiting = [this.mcpGate?.wait(), this.agentMcp.ready()].filter((wait) => wait !== undefined);
+    if (this.logFailure) return Promise.resolve(sessionLogFailureResult(this.logFailure, this.id, this.options.sink.emit));
+    const waiting = [this.mcpGate?.wait(input.prompt), this.agentMcp.ready(input.prompt)].filter((wait) => wait !== undefined);
     return waiting.length > 0 ? Promise.all(waiting).then(() => this.runtime.submit(input, delivery)) : this.runtime.submit(input, delivery);
   }
 
@@ -389,7 +398,7 @@ export class AgentSession {
   private readonly nextTurnId = (): string => String(++this.turnCount);
 
   /** The reasoning effort /model chose (the configured one until then). */
-  private reasoningEffort: ReasoningEffort | undefined;
+  private reasoningEffort: CurrentModel["reasoningEffort"];
 
   private setModel(model: string, effort?: string): void {
     const current = { provider: this.provider, reasoningEffort: this.reasoningEffort };
@@ -420,7 +429,7 @@ export class AgentSession {
     const previous = this.preset.mode;
     this.preset = modePreset(mode);
     this.applyModeRules();
-    this.pendingNotices = [this.preset.switchNotice];
+    this.pendingNotices = [this.preset.switchNotice({ sessionDir: this.dir })];
     this.options.sink.emit("session.mode_changed", { previousMode: previous, newMode: mode });
     this.goal.modeChanged(mode);
   }
@@ -479,7 +488,7 @@ export class AgentSession {
   private shutdown(shutdownType: "routine" | "error" = "routine", errorReason?: string): void {
     if (this.closed) return;
     this.runtime.interrupt();
-    this.subagents.registry.cancelAll();
+    this.subagents.stopAll();
     this.runtime.queue.clear();
     this.options.interactions.cancelAll();
     this.agentMcp.close();

@@ -5,7 +5,7 @@
 import type { ProviderConfig } from "../config/provider-config.js";
 import { realpathSync } from "node:fs";
 import path from "node:path";
-import { loadRememberedApprovals } from "../permissions/permissions-config.js";
+import { RememberedApprovals } from "../permissions/permissions-config.js";
 import { PathGate } from "../permissions/paths.js";
 import type { PermissionFlags } from "../permissions/policy.js";
 import type { Rule } from "../permissions/rules.js";
@@ -26,6 +26,7 @@ import { AgentSession, type AgentSessionOptions } from "./agent-session.js";
 import { fleetDeployedMessage } from "./fleet/fleet-prompt.js";
 import { InteractionBroker } from "./interaction-broker.js";
 import { planFile } from "./modes.js";
+import { SESSION_LOG_ERROR, sessionLogFailureMessage } from "./session-log-failure.js";
 import { createExitPlanModeTool } from "./plan/exit-plan-mode.js";
 import { restoredObjective } from "./orchestrate/objective.js";
 import { researchFolder } from "./orchestrate/research-folder.js";
@@ -52,6 +53,10 @@ export const agentVersion = (): string => (typeof AGENT_VERSION === "string" ? A
 export interface OpenSessionOptions {
   store: SessionStore;
   agentHome: string;
+  /** Copilot CLI's home, read (never written) for agents, MCP servers and trusted folders; ours wins. */
+  copilotHome?: string;
+  /** Folders trusted for this session only (the TUI's "this session" answer): their repository programs may run. */
+  trustedThisSession?: readonly string[];
   cwd: string;
   provider: ChatProvider;
   /** Makes a provider for another model, for /model. */
@@ -211,12 +216,12 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       env: process.env,
       gate: new PathGate({ cwd: options.cwd, addDirs: flags.addDir, extraRoots: [dir], disallowTempDir: flags.disallowTempDir }),
     },
-    remembered: loadRememberedApprovals(options.agentHome, realCwd),
-    remember: { agentHome: options.agentHome, dir: realCwd },
+    remembered: new RememberedApprovals(options.agentHome, realCwd),
     interactions,
     ...(options.explainAdvice ? { explainAdvice: options.explainAdvice } : {}),
     ...(flags.allowAllSources ? { allowAllSources: flags.allowAllSources } : {}),
   });
+  if (log) permissions.restoreChangedFiles(log.events);
 
   const shells = new ShellManager();
   // One database per session, shared by all its agents; sql.js loads on the first sql call, not here.
@@ -243,8 +248,14 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     // Tools that require task support run as background records of the session (called only once it exists).
     tasks: { start: (...args) => session.mcpTasks.start(...args) } satisfies McpTaskHost,
   };
+  // Where folder trust is read from: every program a file names (repository MCP files, agent files' servers) asks it.
+  const trust = {
+    agentHome: options.agentHome,
+    ...(options.copilotHome ? { copilotHome: options.copilotHome } : {}),
+    ...(options.trustedThisSession ? { trustedThisSession: options.trustedThisSession } : {}),
+  };
   const mcp = createMcpManager(
-    { agentHome: options.agentHome, cwd: options.cwd, workspace: context.gitRoot, additional: options.mcp?.additional, disabled: options.mcp?.disabled },
+    { ...trust, cwd: options.cwd, workspace: context.gitRoot, additional: options.mcp?.additional, disabled: options.mcp?.disabled },
     mcpOptions,
   );
   // A custom agent's own servers (`mcp-servers`), started when that agent runs.
@@ -295,8 +306,9 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     agents:
       options.agents ??
       new AgentCatalog({
-        agentHome: options.agentHome,
+        ...trust,
         gitRoot: context.gitRoot,
+        trust,
         onProblems: (problems) => reportAgentFileProblems(sink.emit, problems),
         ...(options.extraAgents ? { extra: options.extraAgents } : {}),
       }),
@@ -311,7 +323,13 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       await shells.stop(shell);
       return true;
     },
-    syncLog: () => writer.sync(),
+    syncLog: () => {
+      try {
+        writer.sync();
+      } catch (error) {
+        sink.logFailed(error);
+      }
+    },
     dispose: () => {
       stopAnnouncing();
       shells.dispose();
@@ -328,6 +346,22 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       ? { hooks: new SessionHooks(options.hooks, { sessionId: id, cwd: options.cwd, transcriptPath: store.eventsFileOf(id) }) }
       : {}),
   });
+
+  /**
+   * Once the session's first event is on disk, a log that stops taking events (a full disk, a read-only
+   * home) stops the session and says why; one that cannot take even that first event fails the open.
+   */
+  const watchLog = () => {
+    if (sink.logFailure) {
+      session.dispatch({ type: "shutdown" });
+      throw sink.logFailure;
+    }
+    sink.onLogFailure((error) => {
+      sink.emit("session.error", { errorType: SESSION_LOG_ERROR, message: sessionLogFailureMessage(error, id) });
+      session.dispatch({ type: "interrupt" });
+      for (const agent of session.backgroundAgents) void session.dispatch({ type: "cancel_agent", agentId: agent.agentId });
+    });
+  };
 
   // The model hears when a command it left running in the background ends, without polling for it.
   const stopAnnouncing = shells.onBackgroundExit((shell) =>
@@ -346,10 +380,14 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       startTime: now,
       selectedModel: provider.model,
       ...(options.providerConfig.reasoningEffort ? { reasoningEffort: options.providerConfig.reasoningEffort } : {}),
-      mode,
+      // As Copilot records it: every session starts interactive, and another starting mode (--plan,
+      // --autopilot) is a switch recorded right after, so a reader folds one mode history.
+      mode: "interactive",
       ...(options.name ? { name: options.name } : {}),
       context,
     });
+    if (mode !== "interactive") sink.emit("session.mode_changed", { previousMode: "interactive", newMode: mode });
+    watchLog();
     mcp?.start();
     await session.runStartHooks("new", options.initialPrompt);
     return { session, history: [] };
@@ -367,6 +405,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       ...(unanswered.length > 0 ? { repairedToolCalls: unanswered.length } : {}),
     });
   }
+  watchLog();
   mcp?.start();
   for (const call of unanswered) {
     sink.emit("tool.execution_complete", {

@@ -13,10 +13,14 @@ export interface ToolHookDecision {
 
 const text = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value : undefined);
 
-/** A deny (or exit code 2) wins; otherwise "ask" over "allow"; the last rewrite of the arguments counts. */
+/** Why a broken policy hook denied, as the model and the person read it. */
+export const hookFailedReason = (problem: string): string => `the hook failed: ${problem}`;
+
+/** A deny (or exit code 2, or a policy hook that broke) wins; otherwise "ask" over "allow"; the last rewrite of the arguments counts. */
 export function toolDecision(answers: readonly HookAnswer[]): ToolHookDecision {
   const result: ToolHookDecision = {};
   for (const answer of answers) {
+    if (answer.failed !== undefined) return { decision: "deny", reason: hookFailedReason(answer.failed) };
     if (answer.blocked !== undefined) return { decision: "deny", reason: answer.blocked };
     const output = answer.output ?? {};
     const decision = output.permissionDecision;
@@ -32,7 +36,8 @@ export function toolDecision(answers: readonly HookAnswer[]): ToolHookDecision {
   return result;
 }
 
-export const isDeny = (answer: HookAnswer): boolean => answer.blocked !== undefined || answer.output?.permissionDecision === "deny";
+export const isDeny = (answer: HookAnswer): boolean =>
+  answer.failed !== undefined || answer.blocked !== undefined || answer.output?.permissionDecision === "deny";
 
 /** A permissionRequest hook answering in place of the dialog: allow or deny, or nothing (the dialog asks). */
 export function permissionDecision(answers: readonly HookAnswer[]): { approved: boolean; reason?: string } | undefined {

@@ -2,6 +2,11 @@
  * The loaded hooks of a session and the one way to run them: the hooks of an event, in order, each
  * reported (start, end, a warning when it misbehaves). What a hook answered is read by ./decisions.ts.
  * An event with no hooks costs a map lookup: nothing is spawned and no file is read.
+ *
+ * A policy hook (preToolUse, permissionRequest) that breaks fails closed: a non-zero exit other than 2, a
+ * crash, a timeout, output that is not a JSON object or an answer the event does not understand is a failed
+ * answer, which denies the call. Teams that prefer a broken policy to let calls through set `failOpen`
+ * (settings.json's `policyHooksFailOpen`). Every other event reports the failure and goes on.
  */
 import { randomUUID } from "node:crypto";
 import { hookOutputSchemas, type HookEventName } from "./hook-schema.js";
@@ -22,6 +27,16 @@ export interface HookAnswer {
   output?: Record<string, unknown>;
   /** Exit code 2: it blocks, with its stderr as the reason. */
   blocked?: string;
+  /** A policy hook broke (what went wrong): the call it was asked about is denied. */
+  failed?: string;
+}
+
+/** The events whose hooks decide whether a tool call runs: a broken one must not silently allow it. */
+export const POLICY_EVENTS: readonly HookEventName[] = ["preToolUse", "permissionRequest"];
+
+export interface HookPolicy {
+  /** A broken policy hook is reported and ignored instead of denying (settings.json's `policyHooksFailOpen`). */
+  failOpen: boolean;
 }
 
 export interface RunHooksOptions {
@@ -37,15 +52,21 @@ function describeSource(hook: HookDefinition): string {
   return hook.source.file;
 }
 
-function failureOf(hook: HookDefinition, run: HookRunResult): string | undefined {
+function lastLines(text: string): string {
+  return text.trim().split("\n").slice(-3).join(" ").slice(0, 300);
+}
+
+/** What went wrong with a run, if anything; plain-text output counts only for a policy hook. */
+function failureOf(hook: HookDefinition, run: HookRunResult, policy: boolean): string | undefined {
   if (run.aborted) return undefined;
   if (run.startError) return `could not start: ${run.startError}`;
   if (run.timedOut) return `timed out after ${hook.timeoutMs / 1000} s and was stopped`;
+  if (run.signal) return `was killed by ${run.signal}${lastLines(run.stderr) ? `: ${lastLines(run.stderr)}` : ""}`;
   if (run.exitCode !== undefined && run.exitCode !== 0 && run.exitCode !== 2) {
-    const stderr = run.stderr.trim().split("\n").slice(-3).join(" ").slice(0, 300);
-    return `exited with code ${run.exitCode}${stderr ? `: ${stderr}` : ""}`;
+    return `exited with code ${run.exitCode}${lastLines(run.stderr) ? `: ${lastLines(run.stderr)}` : ""}`;
   }
-  if (run.badJson) return "printed output that is not valid JSON; it was ignored";
+  if (run.badJson) return "printed output that is not valid JSON";
+  if (policy && run.notJson && run.exitCode !== 2) return "printed output that is not a JSON object";
   return undefined;
 }
 
@@ -58,6 +79,7 @@ export class HookSet {
     private readonly cwd: string,
     /** Files or entries that could not be loaded, told once when the session starts. */
     readonly problems: readonly string[] = [],
+    readonly policy: HookPolicy = { failOpen: false },
   ) {
     for (const hook of definitions) {
       const list = this.byEvent.get(hook.event) ?? [];
@@ -100,15 +122,18 @@ export class HookSet {
       reporter.end({ hookInvocationId, hookType: event, success: false, error: { message: "interrupted" } });
       return answer;
     }
-    let problem = failureOf(hook, run);
+    const policy = POLICY_EVENTS.includes(event);
+    let problem = failureOf(hook, run, policy);
     if (!problem && run.exitCode === 2) answer.blocked = run.stderr.trim() || `Blocked by a ${event} hook.`;
     if (!problem && run.json) {
       const schema = hookOutputSchemas[event];
       const checked = schema ? schema.safeParse(run.json) : { success: true as const, data: run.json };
       if (checked.success) answer.output = checked.data;
       else
-        problem = `printed an answer ${event} does not understand (${checked.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}); it was ignored`;
+        problem = `printed an answer ${event} does not understand (${checked.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")})`;
     }
+    const denies = problem !== undefined && policy && !this.policy.failOpen;
+    if (denies) answer.failed = problem;
     const output = answer.output ?? (run.stdout.trim() ? { stdout: run.stdout.slice(0, 2000) } : undefined);
     reporter.end({
       hookInvocationId,
@@ -117,7 +142,12 @@ export class HookSet {
       success: problem === undefined,
       ...(problem ? { error: { message: problem } } : {}),
     });
-    if (problem) reporter.warn(`The ${event} hook \`${hook.command.slice(0, 80)}\` (${describeSource(hook)}) ${problem}.`);
+    if (problem) {
+      const outcome = denies
+        ? "the hook failed, so the tool call is denied (set policyHooksFailOpen in settings.json to let calls through instead)"
+        : "it was ignored";
+      reporter.warn(`The ${event} hook \`${hook.command.slice(0, 80)}\` (${describeSource(hook)}) ${problem}; ${outcome}.`);
+    }
     return answer;
   }
 }

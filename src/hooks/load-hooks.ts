@@ -1,11 +1,12 @@
 /**
- * Reads hook definitions from their three places: `$AGENT_HOME/hooks/*.json` (user), `<git root>/.github/
- * hooks/*.json` (repository, only in a trusted folder) and the inline `hooks` of settings.json. A bad file is
- * reported by name and field and left out; the good ones load.
+ * Reads hook definitions from their places: the user's `hooks/*.json` (Copilot's home's, then ours; ours wins
+ * on a file name both have), `<git root>/.github/hooks/*.json` (repository, only where folder trust lets it run)
+ * and the inline `hooks` of settings.json. A bad file is reported by name and field and left out; the good ones load.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
+import { userFolders, type Homes } from "../config/agent-home.js";
 import { hookFileSchema, hookMapSchema, isHookEvent, type HookEventName } from "./hook-schema.js";
 
 export type HookSourceKind = "user" | "repo" | "settings";
@@ -73,6 +74,13 @@ export function hookFilesIn(dir: string): string[] {
   }
 }
 
+/** The user's hook files: each home's, a file of ours replacing Copilot's of the same name. */
+export function userHookFiles(homes: Homes): string[] {
+  const byName = new Map<string, string>();
+  for (const dir of userFolders(homes, "hooks")) for (const file of hookFilesIn(dir)) byName.set(path.basename(file), file);
+  return [...byName.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, file]) => file);
+}
+
 export function repoHooksDir(gitRoot: string): string {
   return path.join(gitRoot, ".github", "hooks");
 }
@@ -107,21 +115,20 @@ export function readSettingsHooks(value: unknown, file: string, base: string): H
   return { hooks: definitionsOf(map, { kind: "settings", file }, base), problems: [] };
 }
 
-export interface CollectHooksOptions {
-  agentHome: string;
+export interface CollectHooksOptions extends Homes {
   cwd: string;
   gitRoot?: string;
   /** settings.json's `hooks`, and the file's path for messages. */
   settingsHooks?: unknown;
   settingsFile: string;
-  /** Repository hooks run code written by whoever wrote the repository: only in a trusted folder. */
+  /** Repository hooks run code written by whoever wrote the repository: only when folder trust allows it. */
   includeRepo: boolean;
 }
 
 /** User hooks first, then settings, then the repository's, each in file-name order. */
 export function collectHooks(options: CollectHooksOptions): HookLoadResult {
   const parts = [
-    readHookFiles(hookFilesIn(path.join(options.agentHome, "hooks")), "user", options.cwd),
+    readHookFiles(userHookFiles(options), "user", options.cwd),
     readSettingsHooks(options.settingsHooks, options.settingsFile, options.cwd),
     ...(options.includeRepo && options.gitRoot ? [readHookFiles(hookFilesIn(repoHooksDir(options.gitRoot)), "repo", options.gitRoot)] : []),
   ];

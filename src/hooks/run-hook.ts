@@ -1,7 +1,7 @@
 /**
  * Runs one hook command: bash -c in its own process group, the payload as JSON on stdin, a timeout after
- * which the whole group is killed. It never throws: a hook that fails to start, exits badly, hangs or prints
- * garbage comes back as a result the caller reports, and the session goes on.
+ * which the whole group is killed. It never throws: a hook that fails to start, exits badly, crashes, hangs or
+ * prints garbage comes back as a result the caller judges (./hook-set.ts).
  */
 import type { HookDefinition } from "./load-hooks.js";
 
@@ -13,6 +13,10 @@ export interface HookRunResult {
   json?: Record<string, unknown>;
   /** stdout looked like JSON (started with `{`) but did not parse. */
   badJson?: boolean;
+  /** stdout had something in it that is not a JSON object (plain text, binary). */
+  notJson?: boolean;
+  /** The signal that ended it, when one did (a crash, a kill from outside). */
+  signal?: string;
   timedOut: boolean;
   /** Stopped because the work it belonged to was interrupted. */
   aborted?: boolean;
@@ -35,9 +39,10 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
-function parseStdout(stdout: string): Pick<HookRunResult, "json" | "badJson"> {
+function parseStdout(stdout: string): Pick<HookRunResult, "json" | "badJson" | "notJson"> {
   const text = stdout.trim();
-  if (!text.startsWith("{")) return {};
+  if (text === "") return {};
+  if (!text.startsWith("{")) return { notJson: true };
   try {
     const value: unknown = JSON.parse(text);
     return value !== null && typeof value === "object" && !Array.isArray(value) ? { json: value as Record<string, unknown> } : { badJson: true };
@@ -81,6 +86,7 @@ export async function runHookCommand(
     const durationMs = performance.now() - started;
     if (signal?.aborted && !timedOut) return { stdout, stderr, timedOut, aborted: true, durationMs };
     if (result.failed && result.exitCode === undefined && !timedOut) {
+      if (result.signal) return { stdout, stderr, timedOut, signal: result.signal, durationMs };
       return { stdout, stderr, timedOut, startError: result.shortMessage ?? result.message, durationMs };
     }
     return {

@@ -1,13 +1,16 @@
 /**
  * MCP server configuration in Copilot CLI's format (`{"mcpServers": {NAME: {...}}}`), also VS Code's
- * `{"servers": {...}}`, gathered from every source of a session: $AGENT_HOME/mcp-config.json, the
- * repository's .mcp.json / .github/mcp.json / .vscode/mcp.json (trusted folders only) and
- * --additional-mcp-config (JSON or @file). Later sources replace earlier servers of the same name.
+ * `{"servers": {...}}`, gathered from every source of a session: Copilot's home's and then our home's
+ * mcp-config.json, the repository's .mcp.json / .github/mcp.json / .vscode/mcp.json (only where folder trust
+ * lets them run) and --additional-mcp-config (JSON or @file). Later sources replace earlier servers of the same name.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { isTrustedFolder } from "./trusted-folders.js";
+import { userFolders } from "../config/agent-home.js";
+import { howToTrust, mayRun, type TrustSources } from "../config/folder-trust.js";
+import { parseJsonWithComments } from "../util/json-with-comments.js";
+import { repositoryConfigFiles } from "./repository-files.js";
 
 // Built at the first configuration read (z.lazy): most runs have no MCP file, and the schema costs start-up.
 export const serverConfigSchema = z.lazy(() =>
@@ -23,6 +26,8 @@ export const serverConfigSchema = z.lazy(() =>
     tools: z.array(z.string()).optional(),
     /** Milliseconds a tool call may take. */
     timeout: z.number().positive().optional(),
+    /** Milliseconds the server may take to start (answer `initialize` and `tools/list`); default 30 s. */
+    startupTimeout: z.number().positive().optional(),
     /** Kept in the file by `agent mcp disable`. */
     disabled: z.boolean().optional(),
   }),
@@ -39,8 +44,8 @@ export interface ConfiguredServer {
   source: string;
 }
 
-export interface McpSources {
-  agentHome: string;
+/** Where servers are configured; also what folder trust is read from (our home, Copilot's, this session's). */
+export interface McpSources extends TrustSources {
   cwd: string;
   /** The workspace (git root), where repository files are looked for besides cwd. */
   workspace?: string;
@@ -58,8 +63,6 @@ export interface LoadedMcpConfig {
 
 export const userConfigPath = (agentHome: string): string => path.join(agentHome, "mcp-config.json");
 
-const REPO_FILES = [".mcp.json", path.join(".github", "mcp.json"), path.join(".vscode", "mcp.json")];
-
 function transportOf(config: ServerConfig): ConfiguredServer["transport"] | undefined {
   if (config.type === "http" || config.type === "sse") return config.url ? config.type : undefined;
   if (config.type === undefined && config.url && !config.command) return "http";
@@ -70,7 +73,8 @@ function transportOf(config: ServerConfig): ConfiguredServer["transport"] | unde
 export function parseConfigDocument(text: string, source: string): { servers: ConfiguredServer[]; problems: string[] } {
   let document: unknown;
   try {
-    document = JSON.parse(text);
+    // Copilot writes its JSON files with comments at times; a file brought from there reads unchanged.
+    document = parseJsonWithComments(text);
   } catch (error) {
     return { servers: [], problems: [`${source}: not valid JSON (${(error as Error).message})`] };
   }
@@ -112,18 +116,21 @@ export function loadMcpConfig(sources: McpSources): LoadedMcpConfig {
     for (const server of parsed.servers) byName.set(server.name, server);
     problems.push(...parsed.problems);
   };
-  const user = userConfigPath(sources.agentHome);
-  const userText = readIfPresent(user);
-  if (userText !== undefined) add(parseConfigDocument(userText, user));
-  const folders = [...new Set([sources.workspace, sources.cwd].filter((folder): folder is string => folder !== undefined))];
-  for (const folder of folders) {
-    const found = REPO_FILES.map((file) => path.join(folder, file)).filter((file) => readIfPresent(file) !== undefined);
-    if (found.length === 0) continue;
-    if (!isTrustedFolder(sources.agentHome, folder)) {
-      problems.push(`MCP servers in ${found.join(", ")} were not started: ${folder} is not a trusted folder.`);
-      continue;
-    }
-    for (const file of found) add(parseConfigDocument(readIfPresent(file) as string, file));
+  for (const home of userFolders(sources)) {
+    const user = userConfigPath(home);
+    const userText = readIfPresent(user);
+    if (userText !== undefined) add(parseConfigDocument(userText, user));
+  }
+  const withheld = new Map<string, string[]>();
+  for (const file of repositoryConfigFiles(sources)) {
+    const verdict = mayRun(file, "repository", sources);
+    const text = readIfPresent(file);
+    if (text === undefined) continue;
+    if (verdict.allowed) add(parseConfigDocument(text, file));
+    else withheld.set(verdict.folder, [...(withheld.get(verdict.folder) ?? []), file]);
+  }
+  for (const [folder, files] of withheld) {
+    problems.push(`MCP servers in ${files.join(", ")} were not started: ${folder} is not a trusted folder. ${howToTrust(folder, sources.agentHome)}`);
   }
   for (const value of sources.additional ?? []) {
     if (value.startsWith("@")) {
@@ -155,10 +162,8 @@ export function definedServerNames(sources: Omit<McpSources, "disabled">): strin
     if (text === undefined) return;
     for (const server of parseConfigDocument(text, "").servers) names.add(server.name);
   };
-  add(readIfPresent(userConfigPath(sources.agentHome)));
-  for (const folder of new Set([sources.workspace, sources.cwd])) {
-    if (folder !== undefined) for (const file of REPO_FILES) add(readIfPresent(path.join(folder, file)));
-  }
+  for (const home of userFolders(sources)) add(readIfPresent(userConfigPath(home)));
+  for (const file of repositoryConfigFiles(sources)) add(readIfPresent(file));
   for (const value of sources.additional ?? []) add(value.startsWith("@") ? readIfPresent(path.resolve(sources.cwd, value.slice(1))) : value);
   return [...names];
 }

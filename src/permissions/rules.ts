@@ -9,6 +9,7 @@
  *   <name>, <name>(tool)   a tool by name (view, edit, bash…), or an MCP server and one of its tools
  */
 import path from "node:path";
+import { canonicalOrigin, readUrl, type UrlReading } from "./canonical-url.js";
 
 export type RuleAction = "allow" | "deny" | "ask";
 
@@ -23,10 +24,16 @@ export interface UrlPattern {
   protocol: string;
   /** The rule named its protocol; a bare domain did not (it means https for allowing, both for denying). */
   explicitProtocol: boolean;
-  /** Host, possibly starting with `*.` for any subdomain. */
+  /** The canonical host (canonical-url.ts); with `wildcard`, the domain whose subdomains `*.` stands for. */
   host: string;
-  port?: string;
-  pathPrefix: string;
+  wildcard: boolean;
+  /** The host is this machine (localhost, 127.0.0.1, ::1, 0.0.0.0…): a deny rule on one covers them all. */
+  loopback: boolean;
+  /** The port it names (a default port written out counts as that port); undefined for any port. */
+  port?: number;
+  /** The path's segments as written and as decoded (canonical-url.ts): a prefix of whole segments. */
+  segments: string[];
+  decoded: string[];
 }
 
 export interface Rule {
@@ -43,14 +50,25 @@ export class RuleSyntaxError extends Error {}
 export function parseUrlPattern(text: string): UrlPattern {
   const explicitProtocol = /^[a-z][a-z0-9+.-]*:\/\//i.test(text);
   const withScheme = explicitProtocol ? text : `https://${text}`;
-  const match = /^([a-z][a-z0-9+.-]*):\/\/((?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:]+\])(?::(\d+|\*))?(\/\S*)?$/i.exec(withScheme);
-  if (!match) throw new RuleSyntaxError(`"${text}" is not a URL pattern (e.g. https://*.example.com)`);
+  const invalid = (why = "") => new RuleSyntaxError(`"${text}" is not a URL pattern (e.g. https://*.example.com)${why}`);
+  // `*.` (any subdomain) and `:*` (any port) are the pattern's own syntax; the rest is read as a URL is.
+  const parts = /^([a-z][a-z0-9+.-]*:\/\/)(\*\.)?([^/?#\\]*?)(:\*)?([/?#\\].*)?$/is.exec(withScheme);
+  if (!parts) throw invalid();
+  const [, scheme, star, authority, anyPort, rest] = parts as unknown as [string, string, string | undefined, string, string | undefined, string | undefined];
+  if (authority.includes("@")) throw invalid(": a URL rule names a host, not a user");
+  const reading = readUrl(`${scheme}${authority}${rest ?? ""}`).readings[0];
+  if (!reading || reading.host === "") throw invalid();
+  if (anyPort && /:\d*$/.test(authority.replace(/^\[.*\]/, ""))) throw invalid();
+  const writtenPort = !anyPort && /:\d+$/.test(authority.replace(/^\[.*\]/, ""));
   return {
-    protocol: (match[1] as string).toLowerCase(),
+    protocol: reading.protocol,
     explicitProtocol,
-    host: (match[2] as string).toLowerCase(),
-    ...(match[3] && match[3] !== "*" ? { port: match[3] } : {}),
-    pathPrefix: match[4] ?? "/",
+    host: reading.host,
+    wildcard: star !== undefined,
+    loopback: reading.loopback,
+    ...(writtenPort && reading.port !== undefined ? { port: reading.port } : {}),
+    segments: reading.segments,
+    decoded: reading.decoded,
   };
 }
 
@@ -156,7 +174,7 @@ export function pathRuleMatches(rulePath: string | undefined, resolved: string, 
 }
 
 /** Whether the rule's components name `have` or a directory it lies in; `**` stands for any number of them. */
-function matchesFromStart(want: readonly string[], have: readonly string[]): boolean {
+export function matchesFromStart(want: readonly string[], have: readonly string[]): boolean {
   if (want.length === 0) return true;
   const [first, ...rest] = want as [string, ...string[]];
   if (first === "**") return rest.length === 0 || have.some((_, start) => matchesFromStart(rest, have.slice(start)));
@@ -183,34 +201,43 @@ function globComponent(part: string): RegExp {
   );
 }
 
-export function urlRuleMatches(pattern: UrlPattern | undefined, url: string, action: RuleAction = "allow"): boolean {
-  if (!pattern) return true;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return action === "deny"; // a deny cannot be dodged with a URL that does not parse
-  }
-  const deny = action === "deny";
-  const protocol = parsed.protocol.slice(0, -1);
-  // A bare domain allows https; denied, it covers http and https alike, and its subdomains.
-  const protocolMatches = protocol === pattern.protocol || (deny && !pattern.explicitProtocol && (protocol === "http" || protocol === "https"));
+/** Web protocols reach the same servers; a raw connection (nc, gopher://, dict://) can speak any protocol. */
+const WEB = new Set(["http", "https", "ws", "wss"]);
+const RAW = new Set(["tcp", "udp", "telnet", "gopher", "gophers", "dict", "socks4", "socks4a", "socks5", "socks5h"]);
+
+function readingMatches(pattern: UrlPattern, reading: UrlReading, deny: boolean): boolean {
+  // A bare domain allows https. A deny names a host to keep away from: every web protocol and every raw
+  // connection to it, and (for a bare domain) its subdomains; a deny on one loopback name covers them all.
+  const protocolMatches =
+    reading.protocol === pattern.protocol || (deny && (RAW.has(reading.protocol) || (WEB.has(reading.protocol) && WEB.has(pattern.protocol))));
   if (!protocolMatches) return false;
-  const host = parsed.hostname.toLowerCase();
-  const hostMatches = pattern.host.startsWith("*.")
-    ? host.endsWith(pattern.host.slice(1)) || (deny && host === pattern.host.slice(2))
-    : host === pattern.host || (deny && !pattern.explicitProtocol && host.endsWith(`.${pattern.host}`));
+  const subdomain = reading.host.endsWith(`.${pattern.host}`);
+  const hostMatches =
+    (deny && pattern.loopback && reading.loopback) ||
+    (pattern.wildcard
+      ? subdomain || (deny && reading.host === pattern.host)
+      : reading.host === pattern.host || (deny && !pattern.explicitProtocol && subdomain));
   if (!hostMatches) return false;
-  if (pattern.port !== undefined && parsed.port !== pattern.port) return false;
-  const prefix = pattern.pathPrefix;
-  return prefix === "/" || prefix.endsWith("/") || parsed.pathname === prefix || parsed.pathname.startsWith(`${prefix}/`);
+  if (pattern.port !== undefined && reading.port !== pattern.port && !(deny && reading.port === undefined)) return false;
+  // Whole segments: `/public/` is /public and below, never /publicity. An allow needs the path inside the
+  // prefix however a server reads it (raw and decoded); a deny, either way and in any case.
+  const startsWith = (have: readonly string[], want: readonly string[]) =>
+    want.length <= have.length && want.every((segment, index) => (deny ? segment.toLowerCase() === have[index]?.toLowerCase() : segment === have[index]));
+  const raw = startsWith(reading.segments, pattern.segments);
+  const decoded = startsWith(reading.decoded, pattern.decoded);
+  return deny ? raw || decoded : raw && decoded;
 }
 
+export function urlRuleMatches(pattern: UrlPattern | undefined, url: string, action: RuleAction = "allow"): boolean {
+  if (!pattern) return true;
+  const deny = action === "deny";
+  const { readings, complete } = readUrl(url);
+  // A deny cannot be dodged with a URL some parser reads differently or not at all; an allow needs every reading.
+  if (deny) return !complete || readings.some((reading) => readingMatches(pattern, reading, true));
+  return complete && readings.every((reading) => readingMatches(pattern, reading, false));
+}
+
+/** The URL's origin in canonical form (what a "yes to every URL from here" remembers), when it has one. */
 export function urlOrigin(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return parsed.origin === "null" ? undefined : parsed.origin;
-  } catch {
-    return undefined;
-  }
+  return canonicalOrigin(url);
 }

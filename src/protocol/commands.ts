@@ -36,7 +36,7 @@ export type SessionCommand =
   | { type: "flush_queue" }
   /**
    * Waits for the background agents (a run without a person does before it exits): the main agent gets a
-   * turn for each answer; past the timeout they are cancelled.
+   * turn for each answer; past the timeout they are cancelled. An interrupt ends the wait.
    */
   | { type: "settle_background"; timeoutMs: number }
   /** A follow-up for a background agent (it wakes if it waits). */

@@ -31,8 +31,11 @@ export interface WireReader {
   readonly finishReason: string | null;
   markDone(): void;
   skip(raw: string): void;
-  /** One JSON value from the stream, with its SSE event name; "end" when the answer is complete. */
-  add(value: unknown, raw: string, eventName: string | undefined): void | "end";
+  /**
+   * One JSON value from the stream, with its SSE event name: true when it was a piece of the answer, false when
+   * it was not (skipped, or a ping that only keeps the connection open), "end" when the answer is complete.
+   */
+  add(value: unknown, raw: string, eventName: string | undefined): boolean | "end";
   /** A whole JSON body: true when it was read as a non-streamed answer. */
   addJson(value: unknown): boolean;
   describeEmpty(): string;
@@ -151,6 +154,8 @@ export class AnswerAssembler {
       toolCalls: this.toolCalls,
       usage: this.usage,
       finishReason: this.finishReason,
+      // Every wire's reader names a cut by the output limit "length" (max_output_tokens, max_tokens).
+      truncated: this.finishReason === "length",
       model: this.model,
       ...(this.encryptedContent ? { encryptedContent: this.encryptedContent } : {}),
       ...(this.reasoningOpaque ? { reasoningOpaque: this.reasoningOpaque } : {}),
@@ -191,18 +196,20 @@ export class AnswerAssembler {
  * each value is checked against the wire's event schema (its type taken from the SSE event name when the data
  * lacks one) and applied; what is not an event is skipped and remembered.
  */
-export abstract class EventAssembler<Event> extends AnswerAssembler {
+export abstract class EventAssembler<Event extends { type: string }> extends AnswerAssembler {
   protected abstract readonly schema: z.ZodType<Event>;
   protected abstract apply(event: Event): void | "end";
 
-  add(value: unknown, raw: string, eventName: string | undefined): void | "end" {
+  add(value: unknown, raw: string, eventName: string | undefined): boolean | "end" {
     const candidate = typeof value === "object" && value !== null && !("type" in value) && eventName ? { ...value, type: eventName } : value;
     const parsed = this.schema.safeParse(candidate);
     if (!parsed.success) {
       this.skip(raw);
-      return;
+      return false;
     }
+    // Anthropic's `ping` (and any wire's event of that name) only keeps the connection open.
+    if (parsed.data.type === "ping") return false;
     this.seen.pieces++;
-    return this.apply(parsed.data);
+    return this.apply(parsed.data) ?? true;
   }
 }

@@ -224,9 +224,9 @@ export function createAnthropicProvider(config: ProviderConfig): ChatProvider {
     model: config.model,
     limits,
     apiEndpoint: "/v1/messages",
-    stream: (request, handlers) => withCredential(credential, () => stream(request, handlers)),
+    stream: (request, handlers) => withCredential(config, credential, () => stream(request, handlers)),
     async listModels(signal?: AbortSignal): Promise<string[]> {
-      return withCredential(credential, async () => {
+      return withCredential(config, credential, async () => {
         try {
           const response = (await (await client()).get("/v1/models", { signal: signal ?? null })) as { data?: { id?: string }[] };
           return (response.data ?? []).flatMap((entry) => (entry.id ? [entry.id] : [])).sort();

@@ -74,16 +74,12 @@ export class ResponseAssembler extends AnswerAssembler implements WireReader {
   readonly noun = "chat completion";
   readonly baseUrlHint = "Check that OPENAI_BASE_URL (or provider.baseUrl) points at an OpenAI-compatible API; it usually ends in /v1.";
 
-  /** One parsed SSE data value. */
-  add(value: unknown, raw: string): void {
-    this.addChunk(value, raw);
-  }
-
-  addChunk(value: unknown, raw: string): void {
+  /** One parsed SSE data value; false when it was not a chunk (skipped: a ping, junk). */
+  add(value: unknown, raw: string): boolean {
     const parsed = chunkSchema.safeParse(value);
     if (!parsed.success) {
       this.skip(raw);
-      return;
+      return false;
     }
     const chunk = parsed.data;
     this.seen.pieces++;
@@ -93,9 +89,10 @@ export class ResponseAssembler extends AnswerAssembler implements WireReader {
     if (choices.length === 0 && !chunk.usage) this.seen.emptyChoices++;
     // Only the first choice is read: the agent never asks for n > 1.
     const choice = choiceSchema.safeParse(choices[0]);
-    if (!choice.success) return;
+    if (!choice.success) return true;
     if (choice.data.delta) this.addDelta(choice.data.delta);
     if (choice.data.finish_reason) this.finishReason = choice.data.finish_reason;
+    return true;
   }
 
   /** A whole non-streamed `chat.completion`, when the body is one. */
@@ -106,7 +103,7 @@ export class ResponseAssembler extends AnswerAssembler implements WireReader {
     return true;
   }
 
-  addCompletion(completion: z.infer<typeof completionSchema>): void {
+  private addCompletion(completion: z.infer<typeof completionSchema>): void {
     this.seen.pieces++;
     if (completion.model) this.model = completion.model;
     if (completion.usage) this.setChatUsage(completion.usage);

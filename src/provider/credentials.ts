@@ -19,6 +19,8 @@ export interface Credential {
   invalidate(): boolean;
   /** Every value handed out so far. */
   secrets(): string[];
+  /** Whether a command prints it (a refusal then means the command's key, run again, was refused too). */
+  readonly fromCommand?: boolean;
 }
 
 export function valueCredential(value: string, kind: Credential["kind"], source: string): Credential {
@@ -50,6 +52,7 @@ export function commandCredential(command: string, kind: Credential["kind"], sou
   return {
     kind,
     source,
+    fromCommand: true,
     get() {
       current ??= run(command).then(
         (value) => {
@@ -79,14 +82,26 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
   return scrubbed;
 }
 
-/** The error with the credential's values scrubbed from its message, and on a 401 or 403, where the key came from. */
-export function explainCredentialError(error: ProviderError, credential: Credential | undefined): ProviderError {
-  if (!credential) {
-    if (error.kind !== "authentication") return error;
-    return new ProviderError(error.kind, `${error.message} No API key is configured for this provider.`, error.details);
+/** What to do when no key was sent, for a provider of providers.json (named) or of the environment and settings. */
+function noKeyAdvice(providerName: string | undefined): string {
+  if (providerName) return `No API key was sent: set apiKey, apiKeyCommand or bearerToken of provider "${providerName}" in providers.json.`;
+  return "No API key was sent: set OPENAI_API_KEY (or COPILOT_PROVIDER_API_KEY), or provider.apiKey or provider.apiKeyEnv in settings.json.";
+}
+
+/**
+ * The error with the credential's values scrubbed from its message, and on a 401 or 403 where the key came
+ * from (or that none was sent), so the person knows which one to fix.
+ */
+export function explainCredentialError(error: ProviderError, credential: Credential | undefined, providerName?: string): ProviderError {
+  const message = credential ? scrubSecrets(error.message, credential.secrets()) : error.message;
+  if (error.kind !== "authentication" || error.statusCode === undefined) {
+    return message === error.message ? error : new ProviderError(error.kind, message, error.details);
   }
-  const message = scrubSecrets(error.message, credential.secrets());
-  if (error.kind !== "authentication") return message === error.message ? error : new ProviderError(error.kind, message, error.details);
+  if (!credential) return new ProviderError(error.kind, `${message} ${noKeyAdvice(providerName)}`, error.details);
   const what = credential.kind === "bearer" ? "bearer token" : "API key";
-  return new ProviderError(error.kind, `${message} (the ${what} came from ${credential.source})`, error.details);
+  const allowed = error.statusCode === 403 ? " and allowed to use this model" : "";
+  const check = credential.fromCommand
+    ? `, which was run again after the first refusal; check that the key it prints is right for this endpoint${allowed}`
+    : `; check that it is right for this endpoint${allowed}`;
+  return new ProviderError(error.kind, `${message} The ${what} came from ${credential.source}${check}.`, error.details);
 }

@@ -90,7 +90,7 @@ function errorCode(error: unknown): string | undefined {
 /** Connection failures that mean nobody is listening at the address, as opposed to a connection that broke. */
 const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ENOTFOUND"]);
 
-/** What the caller knows about the request, so messages can name the endpoint and the model. */
+/** What the caller knows about the request, so messages can name the endpoint, the model and the key. */
 export interface RequestContext {
   endpoint?: string;
   model?: string;
@@ -124,7 +124,8 @@ export function classifyHttpFailure(failure: HttpFailure, context: RequestContex
     cause: failure.cause,
   };
   const message = describeStatus(status, failure.message);
-  if (status === 401 || status === 403) return new ProviderError("authentication", `Authentication failed: ${message}`, details);
+  // A sentence of its own: the credential's account of where the key came from follows it (withCredential).
+  if (status === 401 || status === 403) return new ProviderError("authentication", `Authentication failed: ${message.replace(/\.$/, "")}.`, details);
   if (status === 402 || (status === 429 && QUOTA.test(code))) return new ProviderError("quota", `Quota exhausted: ${message}`, details);
   if (status === 429) return new ProviderError("rate_limit", `Rate limited: ${message}`, details);
   if (status === 413 || (status >= 400 && status < 500 && (CONTEXT_LENGTH.test(code) || CONTEXT_LENGTH.test(message)))) {

@@ -73,13 +73,13 @@ export function openAIListing(
       return probing;
     },
     async listModels(signal?: AbortSignal): Promise<string[]> {
-      return withCredential(credentialOf(config), async () => {
+      return withCredential(config, credentialOf(config), async () => {
         try {
           const models: string[] = [];
           for await (const model of (await client()).models.list({ signal })) models.push(model.id);
           return models.sort();
         } catch (error) {
-          throw classifyProviderError(error, signal);
+          throw classifyProviderError(error, signal, { endpoint: config.baseUrl });
         }
       });
     },
@@ -111,6 +111,6 @@ export function createOpenAIChatProvider(config: ProviderConfig): ChatProvider {
     limits,
     apiEndpoint: "/chat/completions",
     ...openAIListing(config, client, limits),
-    stream: (request, handlers) => withCredential(credential, () => attempt(request, handlers)),
+    stream: (request, handlers) => withCredential(config, credential, () => attempt(request, handlers)),
   };
 }

@@ -118,6 +118,6 @@ export function createOpenAIResponsesProvider(config: ProviderConfig): ChatProvi
     limits,
     apiEndpoint: "/responses",
     ...openAIListing(config, client, limits),
-    stream: (request, handlers) => withCredential(credential, () => stream(request, handlers)),
+    stream: (request, handlers) => withCredential(config, credential, () => stream(request, handlers)),
   };
 }

@@ -1,14 +1,15 @@
 /**
- * What every wire's model call shares around its own request and reader: a stream that goes quiet for too
- * long is treated as a dropped connection (and retried by the caller), one that never ends is stopped at the
- * overall limit, an interrupted body is not a complete answer, a 401 with a key from a command runs the
- * command once more and tries again, and every failure is a ProviderError that names no secret.
+ * What every wire's model call shares around its own request and reader: a stream that sends no data for too
+ * long (keep-alives do not count) is treated as a dropped connection (and retried by the caller), one that never
+ * ends is stopped at the overall limit, an interrupted body is not a complete answer, a 401 with a key from a
+ * command runs the command once more and tries again, and every failure is a ProviderError that names no secret.
  */
 import type { AnswerAssembler, WireReader } from "./answer-assembler.js";
 import { explainCredentialError, valueCredential, type Credential } from "./credentials.js";
 import { ProviderError } from "./errors.js";
 import { readModelResponse } from "./model-response.js";
 import type { ProviderConfig } from "./provider-config.js";
+import { StreamDeadlines } from "./stream-deadlines.js";
 import type { ChatRequest, ChatResponse, StreamHandlers } from "./types.js";
 
 /** The longest a single response may stream, unless provider.responseTimeoutMs says otherwise. */
@@ -28,17 +29,19 @@ export function credentialOf(config: ProviderConfig): Credential | undefined {
 }
 
 export interface StreamAttempt {
-  /** Fires on the caller's interrupt, a silent stream and the overall limit. */
+  /** Fires on the caller's interrupt, a stream without data for too long and the overall limit. */
   signal: AbortSignal;
-  /** Called for every piece of the stream: re-arms the idle timer. */
-  onActivity(): void;
+  /** Called for every piece of the answer: re-arms the idle timer. */
+  onData(): void;
+  /** Called for every piece of the body, keep-alives included: the connection is alive (said when it times out). */
+  onBytes(): void;
   /** When the request was sent (performance.now()), for the time to the first token. */
   started: number;
 }
 
 /**
- * Runs one attempt of a model call under the configuration's timeouts. `classify` maps what the wire's
- * client threw (the caller's interrupt included) to a ProviderError.
+ * Runs one attempt of a model call under the configuration's deadlines (stream-deadlines.ts). `classify`
+ * maps what the wire's client threw (the caller's interrupt included) to a ProviderError.
  */
 export async function streamWithTimeouts<T>(
   config: ProviderConfig,
@@ -46,36 +49,21 @@ export async function streamWithTimeouts<T>(
   attempt: (context: StreamAttempt) => Promise<T>,
   classify: (error: unknown) => ProviderError,
 ): Promise<T> {
-  const idle = new AbortController();
-  const overall = new AbortController();
-  const signal = AbortSignal.any([requestSignal, idle.signal, overall.signal]);
-  let idleTimer: NodeJS.Timeout | undefined;
-  const onActivity = () => {
-    clearTimeout(idleTimer);
-    idleTimer = setTimeout(() => idle.abort(), config.streamIdleTimeoutMs);
-  };
-  const overallTimer = setTimeout(() => overall.abort(), config.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS);
+  const deadlines = new StreamDeadlines({
+    idleMs: config.streamIdleTimeoutMs,
+    overallMs: config.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS,
+    signal: requestSignal,
+  });
+  const { signal } = deadlines;
   try {
-    onActivity();
-    const result = await attempt({ signal, onActivity, started: performance.now() });
+    const result = await attempt({ signal, onData: deadlines.onData, onBytes: deadlines.onBytes, started: performance.now() });
     // A body cut by an abort can end quietly; an interrupted response is not a complete one.
     if (signal.aborted) throw signal.reason ?? new Error("aborted");
     return result;
   } catch (error) {
-    if (!requestSignal.aborted && idle.signal.aborted) {
-      throw new ProviderError("network", `The model endpoint sent nothing for ${Math.round(config.streamIdleTimeoutMs / 1000)} s.`);
-    }
-    if (!requestSignal.aborted && overall.signal.aborted) {
-      const limit = Math.round((config.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS) / 1000);
-      throw new ProviderError(
-        "invalid_response",
-        `The model endpoint was still streaming after ${limit} s, so the response was stopped (provider.responseTimeoutMs).`,
-      );
-    }
-    throw classify(error);
+    throw deadlines.explain() ?? classify(error);
   } finally {
-    clearTimeout(idleTimer);
-    clearTimeout(overallTimer);
+    deadlines.dispose();
   }
 }
 
@@ -83,7 +71,7 @@ export async function streamWithTimeouts<T>(
  * Runs `call`; when it fails authentication and the credential can give another key (a command), once more.
  * The error that comes out has the credential's values scrubbed and, for a 401, names where the key came from.
  */
-export async function withCredential<T>(credential: Credential | undefined, call: () => Promise<T>): Promise<T> {
+export async function withCredential<T>(config: ProviderConfig, credential: Credential | undefined, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
@@ -92,10 +80,10 @@ export async function withCredential<T>(credential: Credential | undefined, call
       try {
         return await call();
       } catch (again) {
-        throw again instanceof ProviderError ? explainCredentialError(again, credential) : again;
+        throw again instanceof ProviderError ? explainCredentialError(again, credential, config.providerName) : again;
       }
     }
-    throw explainCredentialError(error, credential);
+    throw explainCredentialError(error, credential, config.providerName);
   }
 }
 
@@ -115,10 +103,10 @@ export function streamAnswer(
   return streamWithTimeouts(
     config,
     request.signal,
-    async ({ signal, onActivity, started }) => {
+    async ({ signal, onData, onBytes, started }) => {
       const reader = io.reader(config.model, handlers, { maxOutputTokens: outputGuard(config.maxOutputTokens) });
       const response = await io.send(signal);
-      await readModelResponse(response, { reader, endpoint: config.baseUrl, onActivity });
+      await readModelResponse(response, { reader, endpoint: config.baseUrl, onData, onBytes });
       return reader.response(started);
     },
     io.classify,

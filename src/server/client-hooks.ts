@@ -3,7 +3,7 @@
  * handler slot for, each answered by the client through `hooks.invoke`. They run where hook files' hooks
  * run, with the same payload and the same reading of the answer (src/core/session-hooks.ts).
  */
-import { HookSet } from "../hooks/hook-set.js";
+import { HookSet, type HookPolicy } from "../hooks/hook-set.js";
 import type { HookEventName } from "../hooks/hook-schema.js";
 import { DEFAULT_HOOK_TIMEOUT_SEC } from "../hooks/load-hooks.js";
 
@@ -29,7 +29,11 @@ function clientInput(payload: Record<string, unknown>): Record<string, unknown> 
   }
 }
 
-export function clientHooks(invoke: (hookType: HookEventName, input: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>, cwd: string): HookSet {
+export function clientHooks(
+  invoke: (hookType: HookEventName, input: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>,
+  cwd: string,
+  policy?: HookPolicy,
+): HookSet {
   return new HookSet(
     CLIENT_HOOK_EVENTS.map((event) => ({
       event,
@@ -39,6 +43,8 @@ export function clientHooks(invoke: (hookType: HookEventName, input: Record<stri
       invoke: (payload: Record<string, unknown>, signal?: AbortSignal) => invoke(event, clientInput(payload), signal),
     })),
     cwd,
+    [],
+    policy,
   );
 }
 
@@ -50,5 +56,6 @@ export function combineHooks(cwd: string, ...sets: (HookSet | undefined)[]): Hoo
     present.flatMap((set) => set.definitions),
     cwd,
     present.flatMap((set) => set.problems),
+    { failOpen: present.some((set) => set.policy.failOpen) },
   );
 }

@@ -6,7 +6,7 @@
  */
 import type { SessionManager } from "../core/session-manager.js";
 import type { ProviderConfig } from "../config/provider-config.js";
-import type { HookSet } from "../hooks/hook-set.js";
+import type { HookPolicy, HookSet } from "../hooks/hook-set.js";
 import { readEventLog } from "../session/event-log-reader.js";
 import type { SessionMethod } from "./agent-server.js";
 import { ServedSession, type ClientAbilities, type ClientLink } from "./served-session.js";
@@ -25,6 +25,8 @@ export interface SessionHostOptions extends SessionRequestDefaults {
   questionTimeoutMs: number;
   /** The hook files' hooks for a session in this directory (the user's always, the repository's if trusted). */
   fileHooks?(cwd: string): HookSet | undefined;
+  /** What a broken policy hook does (settings.json's policyHooksFailOpen), for the client's hooks too. */
+  hookPolicy?: HookPolicy;
 }
 
 /** How long an interrupted turn may take to end before its session is closed anyway. */
@@ -155,7 +157,7 @@ export class SessionHost {
       const hooks = combineHooks(
         cwd,
         config.enableFileHooks === false ? undefined : this.options.fileHooks?.(cwd),
-        config.hooks ? clientHooks((hookType, input, signal) => served.invokeHook(hookType, input, signal), cwd) : undefined,
+        config.hooks ? clientHooks((hookType, input, signal) => served.invokeHook(hookType, input, signal), cwd, this.options.hookPolicy) : undefined,
       );
       const { session } = await this.manager.openSession({
         ...request,

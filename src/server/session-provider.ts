@@ -80,7 +80,7 @@ export function sessionProvider(request: { model?: string; provider?: ByokProvid
   // A 401 names where the key came from: the client's session configuration, not a variable of the server's.
   const secret = byok.bearerToken ?? byok.apiKey;
   const credential = secret
-    ? valueCredential(secret, byok.bearerToken ? "bearer" : "apiKey", `the session's provider (${byok.bearerToken ? "bearerToken" : "apiKey"})`)
+    ? valueCredential(secret, byok.bearerToken ? "bearer" : "apiKey", `the session's provider.${byok.bearerToken ? "bearerToken" : "apiKey"}`)
     : undefined;
   return { ok: true, config: { ...resolved.config, ...(credential ? { credential } : {}) } };
 }

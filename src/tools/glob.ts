@@ -54,15 +54,53 @@ function ignoringReaddir(checker: IgnoreChecker, shouldStop: () => boolean) {
   };
 }
 
+/** Characters that make a glob segment a pattern (fast-glob's wildcards, classes, braces, extglobs, escapes). */
+const MAGIC = /[*?[\]{}()!+@\\]/;
+
+/**
+ * Where a pattern searches: its leading segments without wildcards, resolved against the search directory
+ * (`../outside/*` searches ../outside, `/etc/*` searches /etc), and the pattern below it. That directory is
+ * what the permission asks for, so a pattern cannot reach past the path gate. A `..` after a wildcard could
+ * climb anywhere and is refused.
+ */
+export function globStart(pattern: string, root: string): { dir: string; rest: string } {
+  const segments = pattern.split("/");
+  let fixed = segments.findIndex((segment) => MAGIC.test(segment));
+  if (fixed < 0) fixed = segments.length - 1;
+  const rest = segments.slice(fixed).join("/");
+  if (/(^|[/{,(|])\.\.([/},)|]|$)/.test(rest)) {
+    throw new ToolError(`The pattern ${pattern} climbs with .. after a wildcard; give the directory to search in paths instead.`, "invalid_pattern");
+  }
+  const lead = segments.slice(0, fixed).join("/");
+  return { dir: path.resolve(root, pattern.startsWith("/") && lead === "" ? "/" : lead), rest };
+}
+
+/** The directories a glob searches, one per search root (a refused pattern searches nothing: its roots are asked for). */
+export function globDirs(pattern: string, paths: string | string[] | undefined, cwd: string): string[] {
+  const dir = (root: string) => {
+    try {
+      return globStart(pattern, root).dir;
+    } catch {
+      return root;
+    }
+  };
+  return [...new Set(resolveSearchRoots(paths, cwd).map(dir))];
+}
+
 async function globRoot(pattern: string, root: string, signal: AbortSignal, limit: number): Promise<{ files: string[]; capped: boolean }> {
   // fast-glob and the ignore rules load on the first glob, not at start-up: the first request does not need them.
   const [{ default: fg }, { IgnoreChecker }] = await Promise.all([import("fast-glob"), import("./file-walker.js")]);
-  const checker = await IgnoreChecker.create(root);
+  const start = globStart(pattern, root);
+  // The ignore rules are the search root's; a pattern that leads out of it brings its own directory's.
+  const relative = path.relative(root, start.dir);
+  const inside = !relative.startsWith("..") && !path.isAbsolute(relative);
+  const checker = await IgnoreChecker.create(inside ? root : start.dir);
   const files: string[] = [];
   let capped = false;
   const stop = (): boolean => capped || signal.aborted;
-  const stream = fg.stream(pattern, {
-    cwd: root,
+  if (!(await statOrNull(start.dir))?.isDirectory()) return { files, capped };
+  const stream = fg.stream(start.rest, {
+    cwd: start.dir,
     absolute: true,
     dot: true,
     onlyFiles: true,
@@ -98,7 +136,8 @@ export const globTool = defineTool({
   kind: "search",
   readOnly: true,
   title: searchTitle,
-  permission: (args, ctx) => searchPermission(args, ctx.cwd, "Find files matching"),
+  // Asked for where the pattern searches, which may lie above the search roots (`../x/*`) or elsewhere (`/etc/*`).
+  permission: (args, ctx) => searchPermission({ pattern: args.pattern, paths: globDirs(args.pattern, args.paths, ctx.cwd) }, ctx.cwd, "Find files matching"),
   async execute(args, ctx) {
     throwIfAborted(ctx.signal, "The file search");
     if (args.pattern.trim() === "") throw new ToolError("pattern is empty; give a glob such as **/*.ts.", "invalid_pattern");

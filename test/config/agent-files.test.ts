@@ -161,6 +161,78 @@ describe("loadAgentFiles", () => {
   });
 });
 
+describe("built-in agents cannot be shadowed", () => {
+  it("refuses a user or repository file with a built-in's name (in any case), naming the file; the built-in keeps its tools and prompt", () => {
+    const home = tempDir("agents-shadow-home-");
+    const repo = tempDir("agents-shadow-repo-");
+    const builtinDir = tempDir("agents-shadow-builtin-");
+    write(builtinDir, "explore.agent.md", file("name: explore\ndescription: read-only search\ntools: [view, grep]", "BUILT-IN BODY"));
+    write(builtinDir, "rubber-duck.agent.md", file("name: rubber-duck\ndescription: critiques"));
+    const repoExplore = write(path.join(repo, ".github", "agents"), "explore.agent.md", file('description: anything goes\ntools: ["*"]', "REPO BODY"));
+    const userDuck = write(path.join(home, "agents"), "duck.agent.md", file("name: Rubber-Duck\ndescription: mine"));
+    const renamed = write(path.join(repo, ".github", "agents"), "sneaky.agent.md", file("name: EXPLORE\ndescription: sneaky"));
+    write(path.join(repo, ".github", "agents"), "my-explore.agent.md", file("description: a different name is fine"));
+
+    const { agents, errors } = loadAgentFiles({ agentHome: home, gitRoot: repo, builtinDir });
+    const explore = agents.filter((agent) => agent.name.toLowerCase() === "explore");
+    expect(explore).toHaveLength(1);
+    expect(explore[0]).toMatchObject({ source: "builtin", tools: ["view", "grep"], systemPrompt: "BUILT-IN BODY" });
+    expect(agents.find((agent) => agent.name.toLowerCase() === "rubber-duck")?.source).toBe("builtin");
+    expect(agents.find((agent) => agent.name === "my-explore")?.source).toBe("repo");
+    expect(errors.map((error) => error.file).sort()).toEqual([repoExplore, userDuck, renamed].sort());
+    for (const error of errors) {
+      expect(error.field).toBe("name");
+      expect(error.message).toMatch(/is the name of a built-in agent, which a file cannot replace/);
+    }
+  });
+});
+
+describe("an agent file's own MCP servers", () => {
+  const servers = "mcp-servers:\n  tracker: {type: local, command: node, args: [tracker.js]}\n  db: {command: db-server}";
+
+  it("are left out of a repository file where the folder is not trusted, with a warning saying why and how to trust; trusted, they stay", () => {
+    const home = tempDir("agents-trust-home-");
+    const repo = tempDir("agents-trust-repo-");
+    const agentFile = write(
+      path.join(repo, ".github", "agents"),
+      "triager.agent.md",
+      file(`description: sorts issues\ntools: [view, "tracker/*"]\n${servers}`, "TRIAGE"),
+    );
+    const untrusted = loadAgentFiles({ agentHome: home, gitRoot: repo, builtinDir: tempDir("agents-none-"), trust: { agentHome: home } });
+    const triager = untrusted.agents.find((agent) => agent.name === "triager");
+    // Still loads: its prompt and its tools list, without its servers.
+    expect(triager).toMatchObject({ systemPrompt: "TRIAGE", tools: ["view", "tracker/*"], withheldMcpServers: ["tracker", "db"] });
+    expect(triager?.mcpServers).toBeUndefined();
+    expect(untrusted.warnings).toEqual([
+      expect.objectContaining({
+        file: agentFile,
+        field: "mcp-servers",
+        message: expect.stringMatching(new RegExp(`MCP servers tracker, db will not start: ${repo} is not a trusted folder.*"trustedFolders"`)),
+      }),
+    ]);
+    // No trust to read at all: held back too (fail closed).
+    expect(loadAgentFiles({ gitRoot: repo, builtinDir: tempDir("agents-none-") }).agents[0]?.mcpServers).toBeUndefined();
+    // Trusting a subfolder does not trust the root's .github/agents.
+    mkdirSync(path.join(repo, "sub"));
+    writeFileSync(path.join(home, "config.json"), JSON.stringify({ trustedFolders: [path.join(repo, "sub")] }));
+    expect(
+      loadAgentFiles({ agentHome: home, gitRoot: repo, builtinDir: tempDir("agents-none-"), trust: { agentHome: home } }).agents[0]?.mcpServers,
+    ).toBeUndefined();
+    writeFileSync(path.join(home, "config.json"), JSON.stringify({ trustedFolders: [repo] }));
+    const trusted = loadAgentFiles({ agentHome: home, gitRoot: repo, builtinDir: tempDir("agents-none-"), trust: { agentHome: home } });
+    expect(Object.keys(trusted.agents[0]?.mcpServers ?? {})).toEqual(["tracker", "db"]);
+    expect(trusted.warnings).toEqual([]);
+  });
+
+  it("of the user's own files always load", () => {
+    const home = tempDir("agents-user-servers-");
+    write(path.join(home, "agents"), "mine.agent.md", file(`description: mine\n${servers}`));
+    const { agents, warnings } = loadAgentFiles({ agentHome: home, builtinDir: tempDir("agents-none-"), trust: { agentHome: home } });
+    expect(Object.keys(agents[0]?.mcpServers ?? {})).toEqual(["tracker", "db"]);
+    expect(warnings).toEqual([]);
+  });
+});
+
 describe("AgentCatalog", () => {
   it("loads on first use only, reports problems once, and lists custom agents first for the task tool", () => {
     const home = tempDir("agents-home-");

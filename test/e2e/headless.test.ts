@@ -140,6 +140,20 @@ describe("exit codes and configuration errors", () => {
     expect(limited.stderr).toMatch(/Autopilot stopped/);
   });
 
+  it("a 401 names the variable or the settings.json field that held the key", async () => {
+    ws.server.enqueue(httpError(401, { message: "bad key" }));
+    const fromEnv = await runAgent(["-p", "hi"], { env: ws.env(), cwd: ws.cwd });
+    expect(fromEnv.code).toBe(3);
+    expect(fromEnv.stderr).toContain("The API key came from OPENAI_API_KEY");
+    writeFileSync(path.join(ws.home, "settings.json"), JSON.stringify({ provider: { apiKeyEnv: "TEAM_KEY" } }));
+    const { OPENAI_API_KEY: _key, ...env } = ws.env({ TEAM_KEY: "team-secret" });
+    ws.server.enqueue(httpError(401, { message: "bad key" }));
+    const fromSettings = await runAgent(["-p", "hi"], { env, cwd: ws.cwd });
+    expect(fromSettings.code).toBe(3);
+    expect(fromSettings.stderr).toContain(`The API key came from TEAM_KEY (named by provider.apiKeyEnv in ${path.join(ws.home, "settings.json")})`);
+    expect(ws.server.completionRequests.at(-1)?.headers.authorization).toBe("Bearer team-secret");
+  });
+
   it("exits 0 in autopilot when the model calls task_complete, printing the summary", async () => {
     ws.server.enqueue(toolCall("task_complete", { summary: "Everything is done." }));
     const run = await runAgent(["-p", "do it", "--autopilot", "-s"], { env: ws.env(), cwd: ws.cwd });

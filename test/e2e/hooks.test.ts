@@ -115,15 +115,55 @@ describe("hooks in agent -p", () => {
     expect(ws.server.completionRequests).toHaveLength(4);
   });
 
-  it("a hanging hook is stopped at its timeout, reported, and the call goes ahead", async () => {
-    userHooks("slow.json", { preToolUse: [command("sleep 60", { timeoutSec: 0.5 })] });
+  it("a hanging preToolUse hook is stopped at its timeout and the call is denied: a broken policy fails closed", async () => {
+    // It would run for an hour: the run ends only because the hook's timeout stopped it.
+    userHooks("slow.json", { preToolUse: [command("sleep 3600", { timeoutSec: 0.5 })] });
     ws.server.enqueue(toolCall("bash", { command: "touch after.txt", description: "Touch" }), text("done"));
-    const started = Date.now();
     const result = await run(["make it", "--allow-all-tools"]);
     expect(result.code).toBe(0);
-    expect(Date.now() - started).toBeLessThan(20_000);
-    expect(existsSync(path.join(ws.cwd, "after.txt"))).toBe(true);
+    expect(existsSync(path.join(ws.cwd, "after.txt"))).toBe(false);
     expect(result.stderr).toContain("timed out after 0.5 s");
+    expect(result.stderr).toContain("the hook failed, so the tool call is denied");
+    expect(toolResult(ws.server.completionRequests.at(-1))).toBe("Denied by preToolUse hook: the hook failed: timed out after 0.5 s and was stopped");
+  });
+
+  it("a preToolUse hook that exits 1 or prints garbage denies (the model and the person see why); policyHooksFailOpen lets the call through", async () => {
+    userHooks("broken.json", { preToolUse: [command("echo 'policy service unreachable' >&2; exit 1")] });
+    ws.server.enqueue(toolCall("bash", { command: "touch first.txt", description: "Touch" }), text("denied"));
+    const denied = await run(["make it", "--allow-all-tools"]);
+    expect(denied.code).toBe(0);
+    expect(existsSync(path.join(ws.cwd, "first.txt"))).toBe(false);
+    expect(toolResult(ws.server.completionRequests.at(-1))).toBe("Denied by preToolUse hook: the hook failed: exited with code 1: policy service unreachable");
+    expect(denied.stderr).toContain("exited with code 1: policy service unreachable; the hook failed, so the tool call is denied");
+
+    userHooks("broken.json", { preToolUse: [command("printf 'garbage\\001\\002'")] });
+    ws.server.enqueue(toolCall("bash", { command: "touch second.txt", description: "Touch" }), text("denied"));
+    await run(["make it", "--allow-all-tools"]);
+    expect(existsSync(path.join(ws.cwd, "second.txt"))).toBe(false);
+    expect(toolResult(ws.server.completionRequests.at(-1))).toBe("Denied by preToolUse hook: the hook failed: printed output that is not a JSON object");
+
+    writeFileSync(path.join(ws.home, "settings.json"), JSON.stringify({ policyHooksFailOpen: true }));
+    ws.server.enqueue(toolCall("bash", { command: "touch third.txt", description: "Touch" }), text("done"));
+    const open = await run(["make it", "--allow-all-tools"]);
+    expect(open.code).toBe(0);
+    expect(existsSync(path.join(ws.cwd, "third.txt"))).toBe(true);
+    expect(open.stderr).toContain("printed output that is not a JSON object; it was ignored");
+  });
+
+  it("a permissionRequest hook that breaks denies in place of the dialog; other events' failures are reported and the run goes on", async () => {
+    userHooks("broken.json", {
+      permissionRequest: [command("exit 5")],
+      userPromptSubmitted: [command("exit 9")],
+      postToolUse: [command("echo not json; exit 4")],
+    });
+    ws.server.enqueue(toolCall("bash", { command: "touch asked.txt", description: "Touch" }), text("it was refused"));
+    const result = await run(["make it"]);
+    expect(result.code).toBe(0);
+    expect(existsSync(path.join(ws.cwd, "asked.txt"))).toBe(false);
+    expect(toolResult(ws.server.completionRequests.at(-1))).toBe("Denied by permissionRequest hook: the hook failed: exited with code 5");
+    expect(result.stderr).toContain("The userPromptSubmitted hook `exit 9`");
+    expect(result.stderr).toContain("exited with code 9; it was ignored");
+    expect(result.stdout).toContain("it was refused");
   });
 
   it("repository hooks are skipped in an untrusted folder, with a note on how to trust it; trusted, they run", async () => {
@@ -136,7 +176,7 @@ describe("hooks in agent -p", () => {
     const untrusted = await run(["hello"]);
     expect(untrusted.code).toBe(0);
     expect(existsSync(path.join(ws.cwd, "repo-hook-ran"))).toBe(false);
-    expect(untrusted.stderr).toContain("this folder is not trusted, so its repository hooks did not run");
+    expect(untrusted.stderr).toContain(`${ws.cwd} is not a trusted folder, so its repository hooks did not run`);
     expect(untrusted.stderr).toContain(`"trustedFolders" in ${path.join(ws.home, "config.json")}`);
 
     writeFileSync(path.join(ws.home, "config.json"), JSON.stringify({ trustedFolders: [ws.cwd] }));

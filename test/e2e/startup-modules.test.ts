@@ -72,6 +72,8 @@ describe("start-up of a headless run", () => {
       expect(sources.filter((source) => /node_modules\/@anthropic-ai\/|src\/provider\/(anthropic-|openai-responses|responses-events)/.test(source))).toEqual(
         [],
       );
+    // The built-in agents' frontmatter was checked by the build: no YAML parser without agent files of one's own.
+    expect(readFileSync(log, "utf8")).not.toMatch(/dist\/yaml\//);
     // No hook files, so no hook engine.
     expect(sources.filter((source) => /src\/core\/session-hooks\.ts$|src\/hooks\//.test(source))).toEqual([]);
   });

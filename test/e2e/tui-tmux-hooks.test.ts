@@ -1,7 +1,8 @@
 /**
  * The folder-trust question in a real terminal (tmux): the TUI starting in an untrusted folder whose repository
- * has hooks asks once, naming what would run; "always" remembers the folder and the hooks run, "no" keeps them
- * off. The hook only touches a file in the temp folder. Needs a build and tmux.
+ * has hooks or MCP servers asks once, naming what would run; "always" remembers the folder and the hooks run,
+ * "this session" starts them without remembering, "no" keeps them off. The hook only touches a file in the
+ * temp folder; the server is the test MCP server. Needs a build and tmux.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -9,6 +10,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { text } from "../support/scripted-server.js";
 import { HAS_TMUX, waitUntil, type TmuxPane } from "../support/tmux.js";
 import { AGENT_COMMAND as AGENT, idle, useTmuxAgent } from "../support/tmux-agent.js";
+import { stdioServer } from "../mcp/mcp-support.js";
 
 const WAIT_MS = 20_000;
 
@@ -54,6 +56,20 @@ describe.skipIf(!HAS_TMUX)("the TUI's folder trust question", () => {
     const p = await start();
     const screen = await p.waitForText("broken.json: not valid JSON", { timeoutMs: WAIT_MS });
     expect(screen).toContain("Hook file skipped");
+  });
+
+  it("asks about the repository's MCP servers too; 'this session' starts them without remembering the folder", { timeout: 60_000 }, async () => {
+    rmSync(path.join(tt.cwd, ".github"), { recursive: true, force: true });
+    writeFileSync(path.join(tt.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { repo: stdioServer() } }));
+    // The first prompt waits for the server however loaded the machine is.
+    const p = await tt.open(`${AGENT}`);
+    const screen = await p.waitForText("Do you trust the files in this folder?", { timeoutMs: WAIT_MS });
+    expect(screen).toContain("MCP server repo:");
+    await p.sendKeys("1");
+    await prompt(p);
+    const tools = ((tt.server.completionRequests[0]?.body.tools ?? []) as { function: { name: string } }[]).map((tool) => tool.function.name);
+    expect(tools).toContain("repo-echo_text");
+    expect(existsSync(path.join(tt.home, "config.json"))).toBe(false);
   });
 
   it("'no' starts without them", { timeout: 60_000 }, async () => {

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveProviderConfig } from "../../src/config/provider-config.js";
-import { commandCredential, scrubSecrets } from "../../src/provider/credentials.js";
+import { commandCredential, scrubSecrets, valueCredential } from "../../src/provider/credentials.js";
 import { startHarness, type Harness } from "../support/engine-harness.js";
 import { httpError, text, WIRES } from "../support/scripted-server.js";
 
@@ -57,10 +57,32 @@ describe("a key command", () => {
     const result = await harness.session.send("hi");
     expect(result.error?.kind).toBe("authentication");
     const message = harness.ofType("session.error")[0]?.data.message ?? "";
-    expect(message).toMatch(/Incorrect API key provided: \[redacted\].*came from COPILOT_PROVIDER_API_KEY_COMMAND/);
+    expect(message).toMatch(
+      /Incorrect API key provided: \[redacted\]\. The API key came from COPILOT_PROVIDER_API_KEY_COMMAND, which was run again after the first refusal; check that the key it prints is right for this endpoint\.$/,
+    );
     expect(message).not.toMatch(/rotating-key/);
     harness.session.shutdown();
     expect(readFileSync(harness.store.eventsFileOf(harness.session.id), "utf8")).not.toMatch(/rotating-key/);
+  });
+});
+
+describe("a refused credential is named", () => {
+  it.each(WIRES)("a bearer token refused with 403 is called a bearer token, with its source (%s)", async (wire) => {
+    harness = await startHarness({ wire, provider: { credential: valueCredential("token-value-1", "bearer", "COPILOT_PROVIDER_BEARER_TOKEN") } });
+    harness.server.enqueue(httpError(403, { message: "forbidden" }));
+    await harness.session.send("hi");
+    expect(harness.ofType("session.error")[0]?.data.message).toMatch(
+      /^Authentication failed: 403 forbidden\. The bearer token came from COPILOT_PROVIDER_BEARER_TOKEN; check that it is right for this endpoint and allowed to use this model\.$/,
+    );
+  });
+
+  it("a providers.json provider that sent no key says where to set one", async () => {
+    harness = await startHarness({ provider: { apiKey: undefined, providerName: "team" } });
+    harness.server.enqueue(httpError(401, { message: "no key" }));
+    await harness.session.send("hi");
+    expect(harness.ofType("session.error")[0]?.data.message).toMatch(
+      /^Authentication failed: 401 no key\. No API key was sent: set apiKey, apiKeyCommand or bearerToken of provider "team" in providers\.json\.$/,
+    );
   });
 });
 

@@ -88,16 +88,19 @@ describe.each(WIRES)("on the %s wire", (wire) => {
     harness.server.enqueue(httpError(401, { message: "invalid x-api-key" }), text("unused"));
     const result = await harness.session.send("hi");
     expect(result.error?.kind).toBe("authentication");
-    expect(harness.ofType("session.error")[0]?.data.message).toMatch(/invalid x-api-key.*came from provider\.apiKey/);
+    expect(harness.ofType("session.error")[0]?.data.message).toMatch(
+      /^Authentication failed: 401 invalid x-api-key\. The API key came from provider\.apiKey; check that it is right for this endpoint\.$/,
+    );
     expect(harness.server.completionRequests).toHaveLength(1);
   });
 
-  it("ends an answer cut at the output limit with the length outcome", async () => {
+  it("marks an answer cut at the output limit as truncated, so the loop has it continued as one answer", async () => {
     harness = await startHarness({ wire });
-    harness.server.enqueue(text("A long answer that was cut", { finishReason: "length" }));
+    harness.server.enqueue(text("A long answer that was ", { finishReason: "length" }), text("cut, then continued."));
     const result = await harness.session.send("hi");
-    expect(result.finalMessage).toBe("A long answer that was cut");
-    expect(harness.ofType("assistant.message")[0]?.data.finishReason).toBe("length");
+    expect(result.finalMessage).toBe("A long answer that was cut, then continued.");
+    expect(harness.ofType("assistant.message").map((event) => event.data.finishReason)).toEqual(["length", "stop"]);
+    expect(harness.ofType("system.notification")[0]?.data.kind).toBe("output_limit");
   });
 
   it("stops a streaming answer when interrupted and keeps what arrived", async () => {

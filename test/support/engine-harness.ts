@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import type { ProviderConfig } from "../../src/config/provider-config.js";
 import type { AgentMode, EventType, SessionEvent, SessionEventOf } from "../../src/protocol/events/index.js";
+import type { PermissionReply } from "../../src/protocol/interactions.js";
 import { openSession, type ResumeReport } from "../../src/core/open-session.js";
 import { createWireProvider } from "../../src/provider/wire-provider.js";
 import type { RetryPolicy } from "../../src/provider/retry.js";
@@ -172,4 +173,16 @@ export function waitForEvent(harness: Harness, predicate: (event: SessionEvent) 
       }
     });
   });
+}
+
+/** Answers every permission request of the session with the next reply in the list; returns the requests seen. */
+export function answerPermissions(harness: Harness, ...replies: PermissionReply[]): SessionEventOf<"permission.requested">[] {
+  const seen: SessionEventOf<"permission.requested">[] = [];
+  harness.session.subscribe((event) => {
+    if (event.type !== "permission.requested") return;
+    seen.push(event);
+    const reply = replies.shift();
+    if (reply) queueMicrotask(() => harness.session.respondToPermission(event.data.requestId, reply));
+  });
+  return seen;
 }

@@ -41,6 +41,10 @@ beforeAll(async () => {
         return; // never answers: the timeout must end the call
       case "/away":
         return send(302, "text/plain", "", { location: `http://localhost:${port}/page` });
+      case "/numeric":
+        return send(302, "text/plain", "", { location: `http://2130706433:${port}/page` });
+      case "/mapped":
+        return send(302, "text/plain", "", { location: `http://[::ffff:127.0.0.1]:${port}/page` });
       default:
         return send(404, "text/plain", "no such page");
     }
@@ -109,16 +113,31 @@ describe("web_fetch", () => {
     expect(result("missing")).toMatchObject({ ok: false, text: expect.stringContaining("HTTP 404") });
   });
 
-  it("follows an allowed redirect, and refuses one to a denied host; a URL denied by rule is not fetched", async () => {
+  it("follows an allowed redirect, and refuses one to a denied host however it is written; a URL denied by rule is not fetched", async () => {
     const result = await fetchAll(
-      { hop: { url: `${base}/hop` }, away: { url: `${base}/away` }, denied: { url: `${base}/page` } },
-      { denyUrl: ["http://localhost", "http://127.0.0.1/page"] },
+      {
+        hop: { url: `${base}/hop` },
+        away: { url: `${base}/away` },
+        numeric: { url: `${base}/numeric` },
+        mapped: { url: `${base}/mapped` },
+        denied: { url: `${base}/page` },
+      },
+      { denyUrl: ["http://127.0.0.1/page"] },
     );
     expect(result("hop")).toMatchObject({ ok: true, text: expect.stringContaining(`Contents of ${base}/long (redirected from ${base}/hop):`) });
-    expect(result("away").ok).toBe(false);
-    expect(result("away").text).toMatch(
-      /redirected to http:\/\/localhost:\d+\/page, which is not allowed: Permission to run this tool was denied due to the following rules: `url\(http:\/\/localhost\)`/,
-    );
+    // localhost, 2130706433 and [::ffff:127.0.0.1] are 127.0.0.1: each redirect is checked after canonicalising.
+    for (const [id, host] of [
+      ["away", "localhost"],
+      ["numeric", "127\\.0\\.0\\.1"],
+      ["mapped", "\\[::ffff:7f00:1\\]"],
+    ] as const) {
+      expect(result(id).ok, id).toBe(false);
+      expect(result(id).text).toMatch(
+        new RegExp(
+          `redirected to http://${host}:\\d+/page, which is not allowed: Permission to run this tool was denied due to the following rules: \`url\\(http://127\\.0\\.0\\.1/page\\)\``,
+        ),
+      );
+    }
     expect(result("denied")).toMatchObject({ ok: false, text: expect.stringContaining("`url(http://127.0.0.1/page)`") });
   });
 
@@ -142,10 +161,11 @@ describe("web_fetch on its own", () => {
   it("gives up after its timeout, and refuses a redirect where no gate can check it", async () => {
     const context = makeToolContext();
     try {
-      const tool = createWebFetchTool({ timeoutMs: 200 });
-      const timedOut = await runToolError(tool, { url: `${base}/hang` }, context.ctx);
+      // /hang never answers, so only the timeout can end it; /hop answers, and gets the default timeout so a
+      // slow machine cannot turn its answer into a timeout.
+      const timedOut = await runToolError(createWebFetchTool({ timeoutMs: 200 }), { url: `${base}/hang` }, context.ctx);
       expect(timedOut).toMatchObject({ code: "timeout", message: `Fetching ${base}/hang took longer than 0.2 s.` });
-      const redirect = await runToolError(tool, { url: `${base}/hop` }, context.ctx);
+      const redirect = await runToolError(createWebFetchTool(), { url: `${base}/hop` }, context.ctx);
       expect(redirect).toMatchObject({ code: "redirect_refused", message: expect.stringContaining("this session cannot check redirects") });
     } finally {
       context.cleanup();

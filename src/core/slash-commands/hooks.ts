@@ -1,7 +1,8 @@
 /** /hooks: which hooks this session runs, from which file, for which event (and what could not load). */
 import type { SlashCommand } from "./types.js";
 
-const WHERE = "Hooks are read from $AGENT_HOME/hooks/*.json, <git root>/.github/hooks/*.json (in a trusted folder) and the `hooks` of settings.json.";
+const WHERE =
+  "Hooks are read from $AGENT_HOME/hooks/*.json (and Copilot's home's hooks/), <git root>/.github/hooks/*.json (where the repository root is trusted) and the `hooks` of settings.json.";
 
 export const hooksCommand: SlashCommand = {
   name: "hooks",

@@ -12,6 +12,8 @@ export interface ShellSegment {
    * but it needs no approval of its own.
    */
   transparent: boolean;
+  /** Where it runs, relative to the command's working directory ("." until a `cd`); absent when only known at run time. */
+  directory?: string;
 }
 
 /**
@@ -37,6 +39,10 @@ export interface ShellAnalysis {
   segments: ShellSegment[];
   paths: PathMention[];
   urls: string[];
+  /** Why it reaches URLs only known when it runs (`curl $URL`, `wget -i list`): only --allow-all-urls allows them. */
+  unknownUrls: string[];
+  /** Commands that follow redirects or links (`curl -L`, wget): where they end up is only known when they run. */
+  follows: string[];
   /** Why the analysis could not follow the command; empty when it understood all of it. */
   unparsed: string[];
   /**

@@ -11,7 +11,10 @@ import { expandBraces } from "../../util/brace-expansion.js";
 import type { AnalysisOptions, PathAccess, PathMention, ShellAnalysis, ShellSegment } from "./analysis-types.js";
 import { followGit } from "./git.js";
 import { loadBashParser, type SyntaxNode } from "./parser.js";
+import { fileUrlPaths } from "../canonical-url.js";
 import { destinationsOf } from "./destinations.js";
+import { fetcherUse, type FetcherUse } from "./fetchers.js";
+import { withScheme } from "./fetch-use.js";
 import { opaqueReason, shellScriptOpaque } from "./opaque.js";
 import { commandIdentifier, isReadOnlyInvocation, programName } from "./read-only.js";
 import { variableEffect } from "./variables.js";
@@ -32,6 +35,8 @@ class Analyzer {
   readonly segments: ShellSegment[] = [];
   readonly paths: PathMention[] = [];
   readonly urls: string[] = [];
+  readonly unknownUrls: string[] = [];
+  readonly follows: string[] = [];
   readonly unparsed: string[] = [];
   readonly opaque: string[] = [];
   private readonly env: NodeJS.ProcessEnv;
@@ -77,6 +82,13 @@ class Analyzer {
 
   private addPath(value: WordValue, access: PathAccess): void {
     if (value.literal && HARMLESS_TARGETS.test(value.text)) return;
+    // A file: URL names a path (curl reads it): the path gate sees it, `..` and links included.
+    if (value.literal && /^file:/i.test(value.text)) {
+      const local = fileUrlPaths(value.text);
+      if (local) for (const text of local.filter((file) => !HARMLESS_TARGETS.test(file))) this.paths.push({ text, literal: true, access });
+      else this.paths.push({ text: `${value.text} (a file on another host)`, literal: false, access });
+      return;
+    }
     if (value.literal && URL.test(value.text)) {
       this.urls.push(value.text);
       return;
@@ -92,6 +104,8 @@ class Analyzer {
     else if (effect?.kind === "hijack") this.unparsed.push(effect.reason);
     else if (effect?.kind === "write") this.addPath({ text: effect.path, literal: true, glob: false }, "write");
     else if (effect?.kind === "opaque") this.opaque.push(effect.reason);
+    else if (effect?.kind === "url") this.urls.push(withScheme(effect.url, "http"));
+    else if (effect?.kind === "unknown-url") this.unknownUrls.push(effect.reason);
   }
 
   private walk(node: SyntaxNode, depth: number): void {
@@ -222,6 +236,25 @@ class Analyzer {
     for (const child of node.children) if (child) this.walkNested(child, depth);
   }
 
+  /** What a program that fetches reaches (fetchers.ts): its URLs, the files its options name, what it follows. */
+  private fetches(argv: string[], use: FetcherUse, words: WordValue[] | undefined): void {
+    const program = programName(argv[0] ?? "");
+    const literal = (index: number) => index < 0 || (words?.[index + 1]?.literal ?? true);
+    for (const { index, text } of use.urls) {
+      if (/^file:/i.test(text)) this.addPath({ text, literal: literal(index), glob: false }, "read");
+      else if (literal(index)) this.urls.push(text);
+      else this.unknownUrls.push(`${program} reaches a URL only known when it runs (${words?.[index + 1]?.text ?? text})`);
+    }
+    for (const { index, text, access, unnamedFiles } of use.paths) {
+      const before = this.paths.length;
+      this.addPath({ text, literal: literal(index), glob: false }, access);
+      if (unnamedFiles) for (const mention of this.paths.slice(before)) mention.unnamedFiles = true;
+    }
+    this.unknownUrls.push(...use.unknownUrls);
+    if (use.follows) this.follows.push(use.follows);
+    if (use.opaque) this.opaque.push(`\`${quoteArgv(argv).slice(0, 80)}\`: ${use.opaque}`);
+  }
+
   /** Follows `cd` so later relative paths are checked where they really point. */
   private changeDirectory(program: string, operands: { text: string; literal: boolean }[]): void {
     if (program === "popd") this.base = undefined;
@@ -284,6 +317,7 @@ class Analyzer {
       operands,
       readOnly: !unsafe && (wrapper?.transparent === true || isReadOnlyInvocation(effective)),
       transparent: wrapper?.transparent === true,
+      ...(this.base !== undefined ? { directory: this.base } : {}),
     });
     if (wrapper?.transparent) return; // the inner command's arguments are recorded by its own segment
     const program = programName(effective[0] ?? "");
@@ -295,17 +329,21 @@ class Analyzer {
       if (operands[0]?.text === "-") this.paths.push({ text: "- (the previous directory)", literal: false, access: "read" });
     }
     const destinations = destinationsOf(program, effective.slice(1));
-    effective.slice(1).forEach((text, index) => {
-      const value = aligned?.[index + 1] ?? { text, literal: true, glob: false };
-      if (value.literal && text.startsWith("-")) {
-        const equals = text.indexOf("=");
-        if (equals > 0 && text.slice(equals + 1).includes("/")) this.addPath({ text: text.slice(equals + 1), literal: true, glob: false }, "read");
-        return;
-      }
-      if (program === "tee" || destinations.indices.has(index) || (program === "dd" && text.startsWith("of=")))
-        this.addPath({ ...value, text: text.replace(/^of=/, "") }, "write");
-      else this.addPath(value, MODIFIES_ALL.has(program) ? "modify" : "read");
-    });
+    const fetches = fetcherUse(program, effective.slice(1));
+    if (fetches && operandsUnknown) fetches.unknownUrls.push(`${program} reaches URLs read from its input`);
+    if (fetches) this.fetches(effective, fetches, aligned);
+    else
+      effective.slice(1).forEach((text, index) => {
+        const value = aligned?.[index + 1] ?? { text, literal: true, glob: false };
+        if (value.literal && text.startsWith("-")) {
+          const equals = text.indexOf("=");
+          if (equals > 0 && text.slice(equals + 1).includes("/")) this.addPath({ text: text.slice(equals + 1), literal: true, glob: false }, "read");
+          return;
+        }
+        if (program === "tee" || destinations.indices.has(index) || (program === "dd" && text.startsWith("of=")))
+          this.addPath({ ...value, text: text.replace(/^of=/, "") }, "write");
+        else this.addPath(value, MODIFIES_ALL.has(program) ? "modify" : "read");
+      });
     for (const { index, text } of destinations.inline) this.addPath({ text, literal: aligned?.[index + 1]?.literal ?? true, glob: false }, "write");
     if (destinations.unnamedUnder !== undefined) {
       const before = this.paths.length;
@@ -325,12 +363,14 @@ export async function analyzeShellCommand(command: string, options: AnalysisOpti
   const parser = await loadBashParser();
   const analyzer = new Analyzer(parser, options);
   analyzer.script(command, 0);
-  const { segments, paths, urls, unparsed, opaque } = analyzer;
+  const { segments, paths, urls, unknownUrls, follows, unparsed, opaque } = analyzer;
   const writes = paths.some((mention) => mention.access !== "read");
   return {
     segments,
     paths,
     urls,
+    unknownUrls,
+    follows,
     unparsed,
     opaque,
     readOnly: unparsed.length === 0 && opaque.length === 0 && !writes && segments.length > 0 && segments.every((segment) => segment.readOnly),

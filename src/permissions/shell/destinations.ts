@@ -1,8 +1,9 @@
 /**
  * Where programs that write files put what they write: cp/mv/install/ln's last operand or `-t DIR`,
  * rsync/scp's destination, patch's file (or, when the patch names them, files only known when it runs),
- * sed -i's files, sort -o, curl -o, wget -O, tar -cf, uniq's and xxd's output. These are writes: approving the
- * program is not approving where it writes, so each destination goes through the write rules and the path gate.
+ * sed -i's files, sort -o, tar -cf, uniq's and xxd's output (curl's and wget's are in fetchers.ts). These are
+ * writes: approving the program is not approving where it writes, so each destination goes through the write
+ * rules and the path gate.
  */
 
 export interface Destinations {
@@ -163,13 +164,6 @@ export function destinationsOf(program: string, args: readonly string[]): Destin
     }
     case "sort":
       valuedOption(args, /^-[a-zA-Z]*o/, ["--output"], result);
-      break;
-    case "curl":
-      valuedOption(args, /^-o/, ["--output"], result);
-      if (args.some((arg) => /^--output-dir(=|$)/.test(arg))) result.unnamedUnder = optionValue(args, "--output-dir", "--output-dir");
-      break;
-    case "wget":
-      valuedOption(args, /^-O/, ["--output-document"], result);
       break;
     case "tar":
     case "gtar":

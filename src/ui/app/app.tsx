@@ -43,6 +43,8 @@ export interface AppProps {
   requestReprint(): void;
   /** Called once, when every component (the composer too) is listening for keys. */
   onMounted?(): void;
+  /** A prompt sent as if typed first (`agent -i "…"`): it waits for the session like any early line. */
+  firstPrompt?: string;
 }
 
 export function App(props: AppProps) {
@@ -80,6 +82,7 @@ export function App(props: AppProps) {
     exit: props.exit,
     holdInput,
     copyToClipboard,
+    ...(props.firstPrompt !== undefined ? { first: props.firstPrompt } : {}),
   });
   const queued = [...waiting.map((item) => item.text), ...state.queue.map((item) => item.prompt)];
   const { exitHint } = useAppKeys({

@@ -43,9 +43,11 @@ export function useSubmit(options: {
   copyToClipboard(text: string): void;
   /** Holds keys back while a slash command runs (see InputBus.hold); returns the release. */
   holdInput?(): () => void;
+  /** A line submitted before anything was typed (`agent -i "…"`). */
+  first?: string;
 }): SubmitActions {
   const { host, store, starting } = options;
-  const [waiting, setWaiting] = useState<Submission[]>([]);
+  const [waiting, setWaiting] = useState<Submission[]>(() => (options.first?.trim() ? [{ text: options.first, attachments: [] }] : []));
   const latest = useRef(options);
   latest.current = options;
 

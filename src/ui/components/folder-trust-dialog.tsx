@@ -1,7 +1,8 @@
 /**
- * Asked once, before the session opens, when the TUI starts in an untrusted folder whose repository has hook
- * files: they run code written by whoever wrote the repository. Names what would run; trust this time,
- * always (remembered in config.json), or not (the repository's hooks stay off). Esc is "not".
+ * Asked once, before the session opens, when the TUI starts where the repository brings programs folder trust
+ * holds back (hooks, MCP servers, agent files' servers): they run code written by whoever wrote the repository.
+ * Names the folder and what would run; trust this time, always (remembered in config.json), or not (the
+ * repository's hooks and servers stay off). Esc is "not".
  */
 import { Box, Text } from "ink";
 import { useRef, useState } from "react";
@@ -14,7 +15,7 @@ export type FolderTrustAnswer = "once" | "always" | "no";
 
 export interface FolderTrustDialogProps {
   folder: string;
-  /** What would run: "preToolUse: ./check.sh (.github/hooks/guard.json)". */
+  /** What would run: "preToolUse: ./check.sh (.github/hooks/guard.json)", "MCP server db: node db.js (.mcp.json)". */
   commands: readonly string[];
   theme: Theme;
   width: number;
@@ -24,7 +25,7 @@ export interface FolderTrustDialogProps {
 const CHOICES: { answer: FolderTrustAnswer; label: string }[] = [
   { answer: "once", label: "Yes, trust this folder for this session" },
   { answer: "always", label: "Yes, and remember this folder" },
-  { answer: "no", label: "No, start without the repository's hooks" },
+  { answer: "no", label: "No, start without the repository's hooks and servers" },
 ];
 
 const SHOWN = 8;
@@ -56,7 +57,7 @@ export function FolderTrustDialog({ folder, commands, theme, width, onAnswer }: 
       <Text bold>Do you trust the files in this folder?</Text>
       <Text wrap="truncate-start">{neutraliseTerminalText(folder)}</Text>
       <Box marginTop={1} flexDirection="column">
-        <Text>Its repository has hooks that would run these commands on your machine:</Text>
+        <Text>Its repository would run these commands on your machine:</Text>
         {commands.slice(0, SHOWN).map((command, index) => (
           <Text key={`${index}-${command}`} color={theme.accent} wrap="truncate-end">
             {"  "}

@@ -18,7 +18,7 @@ describe("the folder trust dialog", () => {
     expect(frame).toContain("preToolUse: ./scripts/guard.sh (.github/hooks/guard.json)");
     expect(frame).toContain("1. Yes, trust this folder for this session");
     expect(frame).toContain("2. Yes, and remember this folder");
-    expect(frame).toContain("3. No, start without the repository's hooks");
+    expect(frame).toContain("3. No, start without the repository's hooks and servers");
   });
 
   it("answers by arrow and Enter, by number, and Esc is no; only once", async () => {
