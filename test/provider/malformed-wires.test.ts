@@ -1,12 +1,22 @@
 /**
  * The malformed-response corpus (malformed-responses.test.ts) on the Responses and Anthropic wires: the same
- * junk, bodies that are not streams and streams that never end, with each wire's own frames around them.
+ * junk, byte-order marks, bodies that are not streams, streams kept alive without data and streams that never
+ * end, with each wire's own frames around them.
  * Every one ends in an answer or a clear error: never a crash, never a silent success.
  */
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "../support/engine-harness.js";
-import { expectClearError } from "../support/malformed-checks.js";
+import {
+  BOM_FAILED,
+  bomAnswered,
+  expectClearError,
+  expectIdleTimeout,
+  KEEP_ALIVES,
+  KEPT_ALIVE_HARNESS,
+  slowAnswerKeptAlive,
+  type WireSamples,
+} from "../support/malformed-checks.js";
 import { sse, text, type ScriptedResponse, type Wire } from "../support/scripted-server.js";
 
 let harness: Harness | undefined;
@@ -17,6 +27,8 @@ afterEach(async () => {
 
 /** A wire's frames for the pieces the corpus is made of. */
 interface Frames {
+  /** A frame that adds `text` to the answer. */
+  say(text: string): string;
   hello: string;
   stop: string;
   reasoning: string;
@@ -28,18 +40,24 @@ interface Frames {
   refusal: ScriptedResponse;
   /** Each of the wire's own ways of reporting a failure inside the stream, and the error type it must become. */
   failures: [string, string[], string][];
+  /** The wire's own keep-alives, beyond every wire's (KEEP_ALIVES). */
+  keepAlives: [string, string][];
 }
 
 const j = (value: unknown) => JSON.stringify(value);
 
+const responsesText = (delta: string) => j({ type: "response.output_text.delta", item_id: "m", output_index: 0, content_index: 0, delta });
+const anthropicText = (text: string) => j({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } });
+
 const FRAMES: Record<Exclude<Wire, "chat">, Frames> = {
   responses: {
-    hello: j({ type: "response.output_text.delta", item_id: "m", output_index: 0, content_index: 0, delta: "Hello" }),
+    say: responsesText,
+    hello: responsesText("Hello"),
     stop: j({ type: "response.completed", response: { status: "completed", output: [], usage: { input_tokens: 5, output_tokens: 1 } } }),
     reasoning: j({ type: "response.reasoning_summary_text.delta", item_id: "r", output_index: 0, summary_index: 0, delta: "thinking hard" }),
-    whitespace: j({ type: "response.output_text.delta", item_id: "m", output_index: 0, content_index: 0, delta: "  \n " }),
+    whitespace: responsesText("  \n "),
     json: { object: "response", status: "completed", output: [{ type: "message", id: "m", content: [{ type: "output_text", text: "Hello" }] }] },
-    idle: j({ type: "response.output_text.delta", item_id: "m", output_index: 0, content_index: 0, delta: " " }),
+    idle: responsesText(" "),
     refusal: sse(
       j({ type: "response.refusal.delta", item_id: "m", output_index: 0, delta: "I can't help with that." }),
       j({ type: "response.completed", response: { status: "completed", output: [] } }),
@@ -53,14 +71,16 @@ const FRAMES: Record<Exclude<Wire, "chat">, Frames> = {
         "context_length",
       ],
     ],
+    keepAlives: [],
   },
   anthropic: {
-    hello: j({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hello" } }),
+    say: anthropicText,
+    hello: anthropicText("Hello"),
     stop: j({ type: "message_stop" }),
     reasoning: j({ type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "thinking hard" } }),
-    whitespace: j({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "  \n " } }),
+    whitespace: anthropicText("  \n "),
     json: { type: "message", role: "assistant", model: "m", content: [{ type: "text", text: "Hello" }], stop_reason: "end_turn" },
-    idle: j({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: " " } }),
+    idle: anthropicText(" "),
     refusal: sse(
       j({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "I can't help with that." } }),
       j({ type: "message_delta", delta: { stop_reason: "refusal" } }),
@@ -77,11 +97,16 @@ const FRAMES: Record<Exclude<Wire, "chat">, Frames> = {
         "server",
       ],
     ],
+    keepAlives: [
+      ["Anthropic ping events only", `event: ping\ndata: ${j({ type: "ping" })}\n\n`],
+      ["ping data without an event name", `data: ${j({ type: "ping" })}\n\n`],
+    ],
   },
 };
 
 describe.each(["responses", "anthropic"] as const)("malformed responses on the %s wire", (wire) => {
   const f = FRAMES[wire];
+  const samples: WireSamples = { say: f.say, end: f.stop, json: f.json };
   const answered: [string, ScriptedResponse][] = [
     ["a number as a data line", sse("42", f.hello, f.stop)],
     ["null, an array, a string and true as data lines", sse("null", "[1,2,3]", '"hi"', "true", f.hello, f.stop)],
@@ -104,6 +129,8 @@ describe.each(["responses", "anthropic"] as const)("malformed responses on the %
     ],
     ["a non-streamed answer", { kind: "json", body: f.json }],
     ["a non-streamed answer sent as text/event-stream", { kind: "raw", body: j(f.json), headers: { "content-type": "text/event-stream" } }],
+    ["a ping among the events", sse(j({ type: "ping" }), f.hello, j({ type: "ping" }), f.stop)],
+    ...bomAnswered(samples),
   ];
 
   it.each(answered)("%s ends in the answer", async (_name, response) => {
@@ -132,11 +159,25 @@ describe.each(["responses", "anthropic"] as const)("malformed responses on the %
     ["only whitespace", sse(f.whitespace, f.stop), "empty_response", /only whitespace/],
     ["only junk data lines", sse("42", "{}", "null"), "empty_response", /3 data lines that were not/],
     ...f.failures.map(([name, frames, kind]): [string, ScriptedResponse, string, RegExp] => [name, sse(...frames), kind, /in the stream/]),
+    ...BOM_FAILED,
   ];
 
   it.each(failed)("%s ends in a clear error", async (_name, response, errorType, message) => {
     harness = await startHarness({ wire, retry: { maxRetries: 0 } });
     await expectClearError(harness, response, errorType, message);
+  });
+
+  it.each([...KEEP_ALIVES, ...f.keepAlives])("%s: an idle timeout with a clear error", async (_name, keepAlive) => {
+    harness = await startHarness({ wire, ...KEPT_ALIVE_HARNESS });
+    await expectIdleTimeout(harness, keepAlive);
+  });
+
+  it("keep-alives before and between data that arrives in time: answered", async () => {
+    harness = await startHarness({ wire, retry: { maxRetries: 0 }, streamIdleTimeoutMs: 2_000 });
+    harness.server.enqueue(slowAnswerKeptAlive(samples, `: ping\n\n${f.keepAlives[0]?.[1] ?? ""}`));
+    const result = await harness.session.send("hi");
+    expect(result.finalMessage).toBe("Hello");
+    expect(harness.ofType("session.error")).toEqual([]);
   });
 
   it("shows a refusal as the answer", async () => {
