@@ -4,6 +4,7 @@
  * end-to-end test runs on another wire unchanged: `AGENT_TEST_WIRE=anthropic npx vitest run test/e2e/…`.
  * The server answers every wire at once; the wire is the agent's choice.
  */
+import type { IncomingHttpHeaders } from "node:http";
 import type { ProviderConfig } from "../../src/provider/provider-config.js";
 import { WIRES, type Wire } from "./scripted-wires.js";
 
@@ -28,4 +29,16 @@ export function wireEnv(wire: Wire = currentWire()): Record<string, string> {
   if (wire === "responses") return { COPILOT_PROVIDER_WIRE_API: "responses" };
   if (wire === "anthropic") return { COPILOT_PROVIDER_TYPE: "anthropic" };
   return {};
+}
+
+/** The key a request carried, however its wire sends it (`Authorization: Bearer …`, `api-key`, `x-api-key`). */
+export function sentKey(headers: IncomingHttpHeaders | undefined): string | undefined {
+  const value = headers?.["x-api-key"] ?? headers?.["api-key"] ?? headers?.authorization?.replace(/^Bearer /, "");
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** `env` with `wire`'s variables instead of AGENT_TEST_WIRE's: for a test whose scripted bodies are one wire's. */
+export function onWire(env: NodeJS.ProcessEnv, wire: Wire): NodeJS.ProcessEnv {
+  const { COPILOT_PROVIDER_TYPE: _type, COPILOT_PROVIDER_WIRE_API: _wireApi, ...rest } = env;
+  return { ...rest, ...wireEnv(wire) };
 }
