@@ -7,6 +7,7 @@ import { realpathSync } from "node:fs";
 import type { CommandResult, RunResult, SessionCommand } from "../protocol/commands.js";
 import type { AgentMode, BackgroundTasks, EventData, SessionEvent } from "../protocol/events/index.js";
 import type { ChatProvider } from "../provider/types.js";
+import { switchModel, type CurrentModel } from "./model-switch.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import { AgentCatalog, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
 import { SessionTools } from "./session-tools.js";
@@ -36,7 +37,6 @@ import { SessionObjective } from "./orchestrate/objective.js";
 import { SessionAgents } from "./session-agents.js";
 import { finishSession } from "./session-shutdown.js";
 import { isWorkspaceCommand, SessionWorkspace } from "./session-admin/session-workspace.js";
-import { isRewindCommand, SessionRewind } from "./rewind/session-rewind.js";
 import { logMessage } from "./client-log.js";
 import { sessionLogFailureResult } from "./session-log-failure.js";
 
@@ -284,7 +284,7 @@ export class AgentSession {
   dispatch<C extends SessionCommand>(command: C): CommandResult<C>;
   dispatch(command: SessionCommand): CommandResult<SessionCommand> {
     if (isWorkspaceCommand(command)) return this.workspace.handle(command);
-    if (isRewindCommand(command)) return new SessionRewind({ ...this.options, emit: this.options.sink.emit, busy: () => this.busy }).handle(command);
+    if (this.options.rewind.handles(command)) return this.options.rewind.handle(command, this.options.sink.emit, () => this.busy);
     switch (command.type) {
       case "input":
         return routeInput({ session: this, emit: this.options.sink.emit, cwd: this.cwd }, command);
@@ -301,7 +301,7 @@ export class AgentSession {
       case "set_objective":
         return this.goal.set(command.objective);
       case "set_model":
-        return this.setModel(command.model);
+        return this.setModel(command.model, command.reasoningEffort);
       case "select_agent":
         return this.selectAgent(command.name);
       case "set_allow_all":
@@ -376,10 +376,7 @@ export class AgentSession {
     return parts.length > 0 ? { context: parts.join("\n\n") } : {};
   }
 
-  /**
-   * Something the model should know, delivered between turns (or at once when idle). With a person
-   * present, an idle main agent gets a turn to act on it.
-   */
+  /** Something the model should know, delivered between turns (or at once when idle); with a person present, an idle main agent gets a turn for it. */
   notify(notification: EventData<"system.notification">): void {
     const idle = !this.runtime.busy;
     this.runtime.notify(notification);
@@ -398,12 +395,13 @@ export class AgentSession {
 
   private readonly nextTurnId = (): string => String(++this.turnCount);
 
-  private setModel(model: string): void {
-    if (model === this.provider.model) return;
-    if (!this.options.createProvider) throw new Error("This session cannot change its model.");
-    const previousModel = this.provider.model;
-    this.provider = this.options.createProvider(model);
-    this.options.sink.emit("session.model_change", { previousModel, newModel: model, source: "model_command" });
+  /** The reasoning effort /model chose (the configured one until then). */
+  private reasoningEffort: CurrentModel["reasoningEffort"];
+
+  private setModel(model: string, effort?: string): void {
+    const current = { provider: this.provider, reasoningEffort: this.reasoningEffort };
+    const next = switchModel(current, model, effort, this.options.createProvider, this.options.sink.emit);
+    if (next) ({ provider: this.provider, reasoningEffort: this.reasoningEffort } = next);
   }
 
   private selectAgent(name: string | null): string | undefined {

@@ -2,18 +2,35 @@
  * What a session knows for rewinding: the timeline of its points (folded from the log, live and on resume)
  * and the file snapshots its tool calls left. open-session folds the log into it before the first event.
  */
+import type { CommandResults, SessionCommand } from "../../protocol/commands.js";
 import type { SessionEvent } from "../../protocol/events/index.js";
 import type { RewindPoint } from "../../protocol/rewind.js";
 import { RewindTimeline, type TimelinePoint } from "../../session/rewind/rewind-timeline.js";
 import { SnapshotStore } from "../../session/rewind/snapshot-store.js";
 import { FileSnapshots } from "./file-snapshots.js";
+import { isRewindCommand, SessionRewind, type RewindCommand } from "./session-rewind.js";
+import type { SessionStore } from "../../session/session-store.js";
+import type { Emit } from "../event-sink.js";
 
 export class RewindHistory {
   readonly timeline = new RewindTimeline();
   readonly snapshots: FileSnapshots;
 
-  constructor(sessionDir: string) {
+  /** `session`: its id and store (for forks; without a store, /fork is refused). */
+  constructor(
+    sessionDir: string,
+    private readonly session: { id: string; store?: SessionStore } = { id: "" },
+  ) {
     this.snapshots = new FileSnapshots(new SnapshotStore(sessionDir));
+  }
+
+  handles(command: SessionCommand): command is RewindCommand {
+    return isRewindCommand(command);
+  }
+
+  /** The rewind and fork commands (SessionRewind holds no state: one is made per command). */
+  handle<C extends RewindCommand>(command: C, emit: Emit, busy: () => boolean): CommandResults[C["type"]] {
+    return new SessionRewind({ ...this.session, rewind: this, emit, busy }).handle(command);
   }
 
   readonly apply = (event: SessionEvent): void => {
