@@ -91,7 +91,15 @@ export async function runReplayCommand(args: readonly string[]): Promise<number>
       const env = { ...process.env, OPENAI_BASE_URL: setup.baseUrl, OPENAI_API_KEY: "replay" };
       const resolved = resolveProviderConfig({ flags: { model: setup.model || "replay" }, env, settings, settingsFile: settingsPath(agentHome) });
       if (!resolved.ok) throw new Error(resolved.message);
-      const providerConfig = { ...resolved.config, type: "openai" as const, retry: { ...resolved.config.retry, maxRetries: 0 } };
+      // The replay's endpoint speaks Chat Completions whatever wire the session used (the log is the same on every wire).
+      const { credential: _credential, wireModel: _wireModel, ...config } = resolved.config;
+      const providerConfig = {
+        ...config,
+        type: "openai" as const,
+        wireApi: "completions" as const,
+        apiKey: "replay",
+        retry: { ...config.retry, maxRetries: 0 },
+      };
       const opened = await openSession({
         store: replayStore,
         agentHome,
