@@ -50,11 +50,7 @@ describe("SnapshotStore", () => {
     }
     const root = path.join(session, SNAPSHOTS_DIR);
     for (const dir of [root, path.join(root, "blobs")]) expect(statSync(dir).mode & 0o777).toBe(0o700);
-    const files = [
-      path.join(root, "tracking.json"),
-      path.join(root, "index.jsonl"),
-      ...blobs(session).map((name) => path.join(root, "blobs", name)),
-    ];
+    const files = [path.join(root, "tracking.json"), path.join(root, "index.jsonl"), ...blobs(session).map((name) => path.join(root, "blobs", name))];
     for (const file of files) expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(path.join(root, "tracking.json"), "utf8"))).toEqual({ schema: 1, tracking: true });
   });
