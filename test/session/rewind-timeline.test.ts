@@ -5,6 +5,10 @@
 import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../src/protocol/events/index.js";
 import { RewindTimeline, visibleEvents } from "../../src/session/rewind/rewind-timeline.js";
+import { readEventLogTail } from "../../src/session/event-log-tail.js";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 
 let counter = 0;
 const base = (id: string) => ({ id, timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, counter++)).toISOString(), parentId: null });
@@ -88,5 +92,16 @@ describe("RewindTimeline", () => {
     }
     expect(Math.min(...times)).toBeLessThan(100);
     expect(points).toBe(1001);
+  });
+
+  it("the TUI's quick read of a log's tail leaves out what a rewind hid too", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "rewind-tail-"));
+    try {
+      const file = path.join(dir, "events.jsonl");
+      writeFileSync(file, [...log, rewind("r1", "p3")].map((event) => JSON.stringify(event)).join("\n") + "\n");
+      expect(readEventLogTail(file).map((event) => event.id)).toEqual(["p1", "a1", "c1", "p2", "a2", "r1"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
