@@ -284,7 +284,7 @@ export class AgentSession {
   dispatch<C extends SessionCommand>(command: C): CommandResult<C>;
   dispatch(command: SessionCommand): CommandResult<SessionCommand> {
     if (isWorkspaceCommand(command)) return this.workspace.handle(command);
-    if (this.options.rewind.handles(command)) return this.options.rewind.handle(command, this.options.sink.emit, () => this.busy);
+    if (this.options.rewind.handles(command)) return this.options.rewind.handle(command, this.options.sink.emit, this);
     switch (command.type) {
       case "input":
         return routeInput({ session: this, emit: this.options.sink.emit, cwd: this.cwd }, command);

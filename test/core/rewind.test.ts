@@ -12,7 +12,7 @@ import type { RewindOutcome, RewindPreview } from "../../src/protocol/rewind.js"
 import { readEventLog } from "../../src/session/event-log-reader.js";
 import { SNAPSHOTS_DIR } from "../../src/session/rewind/snapshot-store.js";
 import { startHarness, type Harness } from "../support/engine-harness.js";
-import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
+import { hang, startScriptedServer, text, toolCall, type ScriptedResponse, type ScriptedServer } from "../support/scripted-server.js";
 
 let harness: Harness | undefined;
 let server: ScriptedServer | undefined;
@@ -198,6 +198,20 @@ describe("rewind", () => {
       reason: "busy",
     });
     await running;
+  });
+
+  it("waits for a background agent still running, as for a turn", async () => {
+    const main: ScriptedResponse[] = [
+      toolCall("task", { description: "look", prompt: "Look around.", agent_type: "explore", name: "bg", mode: "background" }),
+      text("Started it."),
+    ];
+    server = await startScriptedServer({ responder: (request) => (request.headers["x-initiator"] === "sub-agent" ? hang() : (main.shift() ?? text("?"))) });
+    harness = await startHarness({ allowAllTools: true, server });
+    await harness.session.send("start an agent");
+    const point = points(harness)[0]?.eventId as string;
+    expect(await harness.session.dispatch({ type: "rewind", eventId: point, scope: "conversation" })).toMatchObject({ ok: false, reason: "busy" });
+    harness.session.dispatch({ type: "cancel_agent", agentId: "bg-1" });
+    expect(await harness.session.dispatch({ type: "rewind", eventId: point, scope: "conversation" })).toMatchObject({ ok: true });
   });
 
   it("writes no snapshot in a session that changes no file", async () => {

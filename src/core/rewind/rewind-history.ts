@@ -12,6 +12,12 @@ import { isRewindCommand, SessionRewind, type RewindCommand } from "./session-re
 import type { SessionStore } from "../../session/session-store.js";
 import type { Emit } from "../event-sink.js";
 
+/** What a rewind asks of the session: is anything working. */
+export interface WorkingSession {
+  readonly busy: boolean;
+  readonly agentRecords: readonly { status: string }[];
+}
+
 export class RewindHistory {
   readonly timeline = new RewindTimeline();
   readonly snapshots: FileSnapshots;
@@ -29,7 +35,9 @@ export class RewindHistory {
   }
 
   /** The rewind and fork commands (SessionRewind holds no state: one is made per command). */
-  handle<C extends RewindCommand>(command: C, emit: Emit, busy: () => boolean): CommandResults[C["type"]] {
+  handle<C extends RewindCommand>(command: C, emit: Emit, working: WorkingSession): CommandResults[C["type"]] {
+    // Nothing goes back under work that may still change files: a turn, or a background agent running.
+    const busy = () => working.busy || working.agentRecords.some((agent) => agent.status === "running");
     return new SessionRewind({ ...this.session, rewind: this, emit, busy }).handle(command);
   }
 

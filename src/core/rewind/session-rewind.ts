@@ -25,7 +25,7 @@ export interface SessionRewindOptions {
   /** The session's rewind history (points and file snapshots). */
   rewind: RewindHistory;
   emit: Emit;
-  /** A turn is running: nothing may go back under it. */
+  /** A turn or a background agent is running: nothing may go back under it. */
   busy(): boolean;
   /** Where sessions are stored (for forks); absent, /fork is refused. */
   store?: SessionStore;
@@ -67,7 +67,13 @@ export class SessionRewind {
 
   private async rewind(eventId: string, scope: RewindScope, overwrite: readonly string[] | "all"): Promise<RewindOutcome> {
     const { rewind: history, emit } = this.options;
-    if (this.options.busy()) return { ok: false, reason: "busy", error: "The agent is working: stop the turn (Esc) or let it finish, then rewind." };
+    if (this.options.busy()) {
+      return {
+        ok: false,
+        reason: "busy",
+        error: "The agent is working: stop the turn (Esc) and any running background agent (/tasks), or let them finish, then rewind.",
+      };
+    }
     if (!history.isVisiblePoint(eventId)) return { ok: false, reason: "not-found", error: this.notFound(eventId) };
     const point = history.timeline.point(eventId);
     const eventsRemoved = goesBackInConversation(scope) ? (history.timeline.eventsRemovedBy(eventId) ?? 0) : 0;
