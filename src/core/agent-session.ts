@@ -7,6 +7,7 @@ import { realpathSync } from "node:fs";
 import type { CommandResult, RunResult, SessionCommand } from "../protocol/commands.js";
 import type { AgentMode, BackgroundTasks, EventData, SessionEvent } from "../protocol/events/index.js";
 import type { ChatProvider } from "../provider/types.js";
+import { switchModel, type CurrentModel } from "./model-switch.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import { AgentCatalog, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
 import { SessionTools } from "./session-tools.js";
@@ -299,7 +300,7 @@ export class AgentSession {
       case "set_objective":
         return this.goal.set(command.objective);
       case "set_model":
-        return this.setModel(command.model);
+        return this.setModel(command.model, command.reasoningEffort);
       case "select_agent":
         return this.selectAgent(command.name);
       case "set_allow_all":
@@ -396,12 +397,13 @@ export class AgentSession {
 
   private readonly nextTurnId = (): string => String(++this.turnCount);
 
-  private setModel(model: string): void {
-    if (model === this.provider.model) return;
-    if (!this.options.createProvider) throw new Error("This session cannot change its model.");
-    const previousModel = this.provider.model;
-    this.provider = this.options.createProvider(model);
-    this.options.sink.emit("session.model_change", { previousModel, newModel: model, source: "model_command" });
+  /** The reasoning effort /model chose (the configured one until then). */
+  private reasoningEffort: CurrentModel["reasoningEffort"];
+
+  private setModel(model: string, effort?: string): void {
+    const current = { provider: this.provider, reasoningEffort: this.reasoningEffort };
+    const next = switchModel(current, model, effort, this.options.createProvider, this.options.sink.emit);
+    if (next) ({ provider: this.provider, reasoningEffort: this.reasoningEffort } = next);
   }
 
   private selectAgent(name: string | null): string | undefined {
