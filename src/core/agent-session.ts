@@ -8,7 +8,7 @@ import type { CommandResult, RunResult, SessionCommand } from "../protocol/comma
 import type { AgentMode, BackgroundTasks, EventData, SessionEvent } from "../protocol/events/index.js";
 import type { ChatProvider } from "../provider/types.js";
 import type { AnyTool } from "../tools/define-tool.js";
-import { AgentCatalog, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
+import { AgentCatalog, selectableAgent, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
 import { SessionTools } from "./session-tools.js";
 import type { ChildAgentSpec } from "./child-agent.js";
 import type { McpManager, McpTaskHost } from "../mcp/index.js";
@@ -37,6 +37,7 @@ import { SessionAgents } from "./session-agents.js";
 import { finishSession } from "./session-shutdown.js";
 import { isWorkspaceCommand, SessionWorkspace } from "./session-admin/session-workspace.js";
 import { logMessage } from "./client-log.js";
+import type { SessionMemory } from "../memory/session-memory.js";
 
 export type { AgentSessionOptions } from "./session-options.js";
 
@@ -82,6 +83,7 @@ export class AgentSession {
       preset: () => this.preset,
       selectedAgent: () => this.selectedAgent,
       taskTools: () => this.subagents.mainTools(),
+      memoryTools: () => options.memory?.tools() ?? [], // memory
       canAnswerForms: () => options.interactions.canAnswer("elicitation"),
       canAnswerQuestions: () => options.interactions.canAnswer("user_input"),
     });
@@ -97,6 +99,7 @@ export class AgentSession {
       nextTurnId: this.nextTurnId,
     });
     this.applyModeRules();
+    options.memory?.onChange(() => this.runtime.refreshSystemPrompt()); // memory: /memory on|off changes the prompt
     this.agents = options.agents ?? new AgentCatalog({});
     const emit = options.sink.emit;
     this.goal = new SessionObjective(emit, options.objective);
@@ -227,7 +230,15 @@ export class AgentSession {
   }
 
   /** /context: how the main agent's prompt limit is used now, without a model call. */
-  readonly contextUsage = () => reportContext(this.runtime.compactor, this.options.mcp?.tools() ?? [], this.options.sink.emit);
+  readonly contextUsage = () => reportContext(this.runtime.compactor, this.options.mcp?.tools() ?? [], this.options.sink.emit, this.options.memory?.board);
+
+  /** Memory (/memory, /subconscious), when the face set it up. */
+  get memory(): SessionMemory | undefined {
+    return this.options.memory;
+  }
+
+  /** Lets the model start a hidden agent once (/subconscious run: the rem-agent). */
+  readonly allowAgentOnce = (name: string): void => this.subagents.allowOnce(name);
 
   /** The models the endpoint offers. */
   async listModels(signal?: AbortSignal): Promise<string[]> {
@@ -403,7 +414,7 @@ export class AgentSession {
       this.options.sink.emit("subagent.deselected", {});
       return undefined;
     }
-    const agent = this.agents.userInvocable().find((candidate) => candidate.name === name);
+    const agent = selectableAgent(this.agents.list(), name);
     if (!agent) return unknownAgentMessage(name, this.agents.userInvocable());
     this.selectedAgent = agent;
     this.agentMcp.select(agent);
@@ -462,6 +473,7 @@ export class AgentSession {
       ],
       sessionDir: this.dir,
       ...(this.selectedAgent ? { agent: { name: this.selectedAgent.name, prompt: this.selectedAgent.systemPrompt } } : {}),
+      contextBoard: this.options.memory?.boardText, // memory
       shape: this.options.systemPromptShape,
     });
   }

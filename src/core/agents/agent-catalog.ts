@@ -26,10 +26,12 @@ export function agentAllowsTool(agent: Pick<AgentDefinition, "tools">, tool: str
 export interface ToolIdentity {
   name: string;
   mcp?: { serverName: string; toolName: string };
+  /** Only a list that names the tool includes it (see Tool.onlyWhenListed). */
+  onlyWhenListed?: boolean;
 }
 
 export function toolInList(list: readonly string[] | undefined, tool: string | ToolIdentity): boolean {
-  if (list === undefined) return true;
+  if (list === undefined) return typeof tool === "string" || tool.onlyWhenListed !== true;
   const { name, mcp } = typeof tool === "string" ? { name: tool, mcp: undefined } : tool;
   if (list.includes(name)) return true;
   return mcp !== undefined && (list.includes(`${mcp.serverName}/${mcp.toolName}`) || list.includes(`${mcp.serverName}/*`));
@@ -65,6 +67,14 @@ export class AgentCatalog {
   userInvocable(): AgentDefinition[] {
     return this.list().filter((agent) => agent.userInvocable);
   }
+}
+
+/**
+ * The agent a person (or --agent) may run the session as: a user-invocable one, or a hidden built-in by its
+ * exact name (the rem-agent, which the detached memory consolidation runs as).
+ */
+export function selectableAgent(agents: readonly AgentDefinition[], name: string): AgentDefinition | undefined {
+  return agents.find((agent) => agent.name === name && (agent.userInvocable || agent.source === "builtin"));
 }
 
 /**

@@ -172,6 +172,21 @@ export class SessionSubagents implements SubagentHost {
     return moving.map(([, agent]) => agent.agentId);
   }
 
+  /** Hidden agents a command let the model start, once each (/subconscious run: the rem-agent). */
+  private readonly allowances = new Map<string, number>();
+
+  allowOnce(agentName: string): void {
+    this.allowances.set(agentName, (this.allowances.get(agentName) ?? 0) + 1);
+  }
+
+  takeAllowance(agentName: string): boolean {
+    const left = this.allowances.get(agentName) ?? 0;
+    if (left <= 0) return false;
+    if (left === 1) this.allowances.delete(agentName);
+    else this.allowances.set(agentName, left - 1);
+    return true;
+  }
+
   /** Whether there is any agent the model may start (no task tool without one). */
   private get anyAgent(): boolean {
     return this.deps.agents().modelInvocable().length > 0;
