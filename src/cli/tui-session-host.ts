@@ -14,6 +14,8 @@ import { homesOf, type Bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { asFleetInput } from "./fleet-input.js";
 import { sessionProviders } from "../provider/session-providers.js";
+import { memoryOptions } from "./memory-options.js";
+import { consolidateAfterSession, isUserTurn } from "./memory-consolidation.js";
 
 export class TuiSessionHost implements SessionHost {
   private current: AgentSession | undefined;
@@ -102,6 +104,7 @@ export class TuiSessionHost implements SessionHost {
       ...(options.mcp ? { mcp: options.mcp } : {}),
       explainAdvice: adviceText,
       ...(hooks ? { hooks } : {}),
+      memory: memoryOptions(boot, options, "interactive"),
     });
     const previous = this.current;
     if (previous && previous.id === resumeId) {
@@ -121,6 +124,7 @@ export class TuiSessionHost implements SessionHost {
       .finally(() => (opening = false));
     if (previous && previous.id !== resumeId) this.manager.close(previous.id);
     this.current = opened.session;
+    this.consolidateWhenEnded(opened.session, opened.history); // memory
     this.resumedSession = resumeId !== undefined;
     this.past = early.length > 0 ? [...opened.history, ...early] : opened.history;
     // --agent applies to the session the TUI starts with; later ones (/new, /resume) start with the default
@@ -171,5 +175,19 @@ export class TuiSessionHost implements SessionHost {
 
   shutdown(): void {
     this.manager?.closeAll();
+  }
+
+  /** Memory: when the session ends (/new, /resume, exit), its consolidation may start, detached (memory-consolidation.ts). */
+  private consolidateWhenEnded(session: AgentSession, past: readonly SessionEvent[]): void {
+    let userTurns = past.filter(isUserTurn).length;
+    const stop = session.subscribe((event) => {
+      if (isUserTurn(event)) userTurns++;
+      if (event.type !== "session.shutdown" || event.agentId !== undefined) return;
+      stop();
+      const memory = session.memory;
+      if (!memory) return;
+      const ended = { id: session.id, dir: session.dir, cwd: session.cwd, model: session.model, userTurns, memoryEnabled: memory.enabled };
+      consolidateAfterSession(ended, memory.options.settings);
+    });
   }
 }
