@@ -55,6 +55,10 @@ export interface Board {
   budgetTokens: number;
 }
 
+/** At least what any line takes: "- [m-…] s: f; confirmed YYYY-MM-DD". */
+const SHORTEST_LINE = 40;
+const SQUEEZABLE = /\s\s|[\t\n\r]|<\/?\s*context_board/i;
+
 export function buildBoard(records: readonly MemoryRecord[], options: { budgetTokens?: number; now?: number } = {}): Board {
   const budgetTokens = options.budgetTokens ?? DEFAULT_BOARD_TOKENS;
   const budgetChars = budgetTokens * CHARS_PER_TOKEN;
@@ -64,9 +68,16 @@ export function buildBoard(records: readonly MemoryRecord[], options: { budgetTo
   const shown: MemoryRecord[] = [];
   const lines: string[] = [];
   for (const record of rankMemories(records, options.now ?? Date.now())) {
+    const left = budgetChars - used;
+    if (left < SHORTEST_LINE) break;
+    // A line is never longer than its parts and the frame around them: one that surely fits is built, one that
+    // surely does not is skipped unbuilt (only whitespace a line squeezes out could make it fit).
+    const parts = [record.subject, record.fact, ...record.citations];
+    const longest = parts.reduce((sum, part) => sum + part.length + 2, record.id.length + 60);
+    if (longest > left && !parts.some((part) => SQUEEZABLE.test(part))) continue;
     const line = `${boardLine(record)}\n`;
     // A line that does not fit is skipped: a shorter one further down may still fit.
-    if (used + line.length > budgetChars) continue;
+    if (line.length > left) continue;
     used += line.length;
     shown.push(record);
     lines.push(line);

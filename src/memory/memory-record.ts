@@ -49,30 +49,26 @@ export function newMemoryId(taken: (id: string) => boolean): string {
 
 const isString = (value: unknown): value is string => typeof value === "string";
 
-/** A parsed JSON value as a memory, or why it is not one. */
+const REQUIRED = ["id", "subject", "fact"] as const;
+const EPOCH = new Date(0).toISOString();
+
+/**
+ * A parsed JSON value as a memory (defaults filled in place, so keys a person added survive a rewrite), or
+ * why it is not one.
+ */
 function asRecord(value: unknown): MemoryRecord | string {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "not a JSON object";
   const raw = value as Record<string, unknown>;
-  for (const key of ["id", "subject", "fact"] as const) if (!isString(raw[key]) || raw[key] === "") return `"${key}" must be a non-empty string`;
-  const citations = raw.citations === undefined ? [] : raw.citations;
-  if (!Array.isArray(citations) || !citations.every(isString)) return '"citations" must be a list of strings';
-  const scope = raw.scope ?? "repository";
-  if (scope !== "repository" && scope !== "user") return '"scope" must be "repository" or "user"';
-  const score = raw.score ?? INITIAL_SCORE;
-  if (typeof score !== "number" || !Number.isFinite(score)) return '"score" must be a number';
-  const createdAt = isString(raw.createdAt) ? raw.createdAt : new Date(0).toISOString();
-  const source = raw.source;
-  return {
-    id: raw.id as string,
-    subject: raw.subject as string,
-    fact: raw.fact as string,
-    citations,
-    scope,
-    createdAt,
-    confirmedAt: isString(raw.confirmedAt) ? raw.confirmedAt : createdAt,
-    score,
-    ...(typeof source === "object" && source !== null && isString((source as MemorySource).sessionId) ? { source: source as MemorySource } : {}),
-  };
+  for (const key of REQUIRED) if (!isString(raw[key]) || raw[key] === "") return `"${key}" must be a non-empty string`;
+  raw.citations ??= [];
+  if (!Array.isArray(raw.citations) || !raw.citations.every(isString)) return '"citations" must be a list of strings';
+  raw.scope ??= "repository";
+  if (raw.scope !== "repository" && raw.scope !== "user") return '"scope" must be "repository" or "user"';
+  raw.score ??= INITIAL_SCORE;
+  if (typeof raw.score !== "number" || !Number.isFinite(raw.score)) return '"score" must be a number';
+  if (!isString(raw.createdAt)) raw.createdAt = EPOCH;
+  if (!isString(raw.confirmedAt)) raw.confirmedAt = raw.createdAt;
+  return raw as unknown as MemoryRecord;
 }
 
 export function parseStoreText(text: string): StoreLine[] {
