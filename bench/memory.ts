@@ -4,29 +4,19 @@
  * off, under the module tracker, must load nothing of memory's store, board or tools. Alone:
  * `node scripts/build.mjs && npx tsx bench/memory.ts`.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { MemorySpace } from "../src/memory/memory-space.js";
 import { memorySettings } from "../src/memory/memory-settings.js";
 import { SessionMemory } from "../src/memory/session-memory.js";
-import { runOnce, validate, type BenchCommand } from "./measure.js";
+import { distSources, trackedHeadlessRun, type TrackedRunOptions } from "./module-check.js";
 import { ms, type Row } from "./report.js";
-import { FINAL_TEXT, TOOL_PROMPT } from "./scenario.js";
-
-const TRACKER = pathToFileURL(fileURLToPath(new URL("./module-tracker.mjs", import.meta.url))).href;
 const MEMORIES = 1_000;
 const TARGET_MS = 5;
 
-export interface MemoryBenchOptions {
-  agent: string;
-  cwd: string;
-  freshHome(): string;
-  env(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
-  providerEnv: NodeJS.ProcessEnv;
-  runs: number;
-}
+export type MemoryBenchOptions = TrackedRunOptions & { runs: number };
 
 /** A store of `count` memories of ordinary size, written as the store writes them. */
 function fillStore(home: string, cwd: string, count: number): string {
@@ -105,43 +95,19 @@ async function boardLoad(runs: number): Promise<Row> {
 }
 
 async function memoryOffLoadsNothing(options: MemoryBenchOptions): Promise<Row> {
-  const scratch = mkdtempSync(path.join(os.tmpdir(), "bench-memory-off-"));
-  const log = path.join(scratch, "modules.log");
-  try {
-    const command: BenchCommand = {
-      label: "agent -p (module tracker, memory off)",
-      args: [options.agent, "-p", TOOL_PROMPT],
-      cwd: options.cwd,
-      env: () => options.env({ ...options.providerEnv, AGENT_HOME: options.freshHome() }),
-      check: (result) => (result.stdout.includes(FINAL_TEXT) ? undefined : `stdout lacks "${FINAL_TEXT}"`),
-    };
-    const result = await runOnce(command, { extraArgs: ["--import", TRACKER], extraEnv: { BENCH_MODULE_LOG: log } });
-    validate(command, result);
-    const chunks = readFileSync(log, "utf8")
-      .split("\n")
-      .filter((line) => line.startsWith("esm file:") && line.includes("/dist/"))
-      .map((line) => fileURLToPath(line.slice(4)));
-    const sources = chunks.flatMap((chunk) => {
-      try {
-        return (JSON.parse(readFileSync(`${chunk}.map`, "utf8")) as { sources: string[] }).sources;
-      } catch {
-        return [];
-      }
-    });
-    // The switch itself (session-memory.ts, memory-settings.ts) is all a session without memory carries.
-    const loaded = sources.filter((source) => /src\/memory\//.test(source) && !/(session-memory|memory-settings)\.ts$/.test(source));
-    return {
-      name: "memory off (-p): loads its store, board or tools",
-      agent: chunks.length === 0 ? "unknown" : loaded.length > 0 ? "yes" : "no",
-      baseline: "—",
-      ratio: undefined,
-      target: "no",
-      pass: chunks.length === 0 ? undefined : loaded.length === 0,
-      data: { loaded },
-    };
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  const lines = await trackedHeadlessRun(options, "agent -p (module tracker, memory off)");
+  const sources = distSources(lines);
+  // The switch itself (session-memory.ts, memory-settings.ts) is all a session without memory carries.
+  const loaded = sources.filter((source) => /src\/memory\//.test(source) && !/(session-memory|memory-settings)\.ts$/.test(source));
+  return {
+    name: "memory off (-p): loads its store, board or tools",
+    agent: sources.length === 0 ? "unknown" : loaded.length > 0 ? "yes" : "no",
+    baseline: "—",
+    ratio: undefined,
+    target: "no",
+    pass: sources.length === 0 ? undefined : loaded.length === 0,
+    data: { loaded },
+  };
 }
 
 export async function benchMemory(options: MemoryBenchOptions): Promise<Row[]> {
