@@ -4,20 +4,19 @@
  * reach no other agent, a consolidation run keeps nothing for every repository, and a store file a person broke
  * is reported once without stopping the session.
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { memorySettings } from "../../src/memory/memory-settings.js";
 import { MemorySpace } from "../../src/memory/memory-space.js";
-import { startHarness, tempDir, type Harness } from "../support/engine-harness.js";
+import { tempDir } from "../support/engine-harness.js";
+import { useHarnesses } from "../support/harnesses.js";
 import { text, toolCall, type CompletionRequest } from "../support/scripted-server.js";
 
-let harness: Harness | undefined;
-const made: string[] = [];
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const harnesses = useHarnesses();
+/** Homes and working folders made before a session opens (its memories must be there first): removed at the end. */
+const root = tempDir("memory-session-");
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const ON = { enabled: true, settings: memorySettings({ enabled: true }) };
 const SUMMARY = "<overview>Talked.</overview>\n<next_steps>None</next_steps>\n<checkpoint_title>Talk</checkpoint_title>";
@@ -25,9 +24,8 @@ const systemOf = (request: CompletionRequest | undefined) => String(request?.bod
 const toolsOf = (request: CompletionRequest | undefined) => ((request?.body.tools ?? []) as { function: { name: string } }[]).map((tool) => tool.function.name);
 
 async function withMemories(facts: string[]): Promise<{ home: string; cwd: string }> {
-  const home = tempDir("memory-session-home-");
-  const cwd = tempDir("memory-session-cwd-");
-  made.push(home, cwd);
+  const home = mkdtempSync(path.join(root, "home-"));
+  const cwd = mkdtempSync(path.join(root, "cwd-"));
   const space = new MemorySpace(home, cwd);
   for (const fact of facts) await space.store({ subject: "conventions", fact, citations: ["README.md:1"], scope: "repository" });
   return { home, cwd };
@@ -36,7 +34,7 @@ async function withMemories(facts: string[]): Promise<{ home: string; cwd: strin
 describe("memory in a session", () => {
   it("keeps the board in the system prompt after /compact, and /context shows it as its own row", async () => {
     const dirs = await withMemories(["Branch names start with the ticket id."]);
-    harness = await startHarness({ ...dirs, memory: ON });
+    const harness = await harnesses.start({ ...dirs, memory: ON });
     harness.server.enqueue(text("first"), text(SUMMARY), text("after"));
     await harness.session.send("hello");
     const routed = await harness.session.dispatch({ type: "input", text: "/compact" });
@@ -55,7 +53,7 @@ describe("memory in a session", () => {
 
   it("/memory off takes the board and the tools away at the next request; /memory on brings them back", async () => {
     const dirs = await withMemories(["Use pnpm, not npm."]);
-    harness = await startHarness({ ...dirs, memory: { ...ON, persist: () => undefined } });
+    const harness = await harnesses.start({ ...dirs, memory: { ...ON, persist: () => undefined } });
     harness.server.enqueue(text("1"), text("2"), text("3"));
     await harness.session.send("one");
     await harness.session.dispatch({ type: "input", text: "/memory off" });
@@ -72,7 +70,7 @@ describe("memory in a session", () => {
   });
 
   it("gives the rem-agent's own tools to no agent that does not list them (a general-purpose subagent included)", async () => {
-    harness = await startHarness({ memory: ON, allowAllTools: true });
+    const harness = await harnesses.start({ memory: ON, allowAllTools: true });
     harness.server.enqueue(
       toolCall("task", { description: "look", prompt: "look around", agent_type: "general-purpose" }),
       text("sub done"),
@@ -89,7 +87,7 @@ describe("memory in a session", () => {
   });
 
   it("a consolidation run (detached from a parent) keeps this repository's memories only", async () => {
-    harness = await startHarness({ memory: ON, allowAllTools: true, detachedFrom: "not-a-session" });
+    const harness = await harnesses.start({ memory: ON, allowAllTools: true, detachedFrom: "not-a-session" });
     harness.server.enqueue(
       toolCall("store_memory", { subject: "editor", fact: "The user likes vim.", scope: "user" }),
       toolCall("store_memory", { subject: "tests", fact: "make check runs them." }),
@@ -106,7 +104,7 @@ describe("memory in a session", () => {
     const dirs = await withMemories(["Fine fact."]);
     const file = new MemorySpace(dirs.home, dirs.cwd).repository.file;
     writeFileSync(file, `{oops\n${readFileSync(file, "utf8")}`);
-    harness = await startHarness({ ...dirs, memory: ON });
+    const harness = await harnesses.start({ ...dirs, memory: ON });
     const warnings = harness.ofType("session.warning").map((event) => event.data.message);
     expect(warnings).toEqual([`${file} line 1 is not a memory (not valid JSON); it is kept in the file and ignored.`]);
     harness.server.enqueue(text("ok"));
