@@ -186,7 +186,8 @@ export class TuiSessionHost implements SessionHost {
       stop();
       const memory = session.memory;
       if (!memory) return;
-      const ended = { id: session.id, dir: session.dir, cwd: session.cwd, model: session.model, userTurns, memoryEnabled: memory.enabled };
+      // The repository whose memories the session used: where it started, even if /cwd moved it since.
+      const ended = { id: session.id, dir: session.dir, cwd: memory.options.cwd, model: session.model, userTurns, memoryEnabled: memory.enabled };
       consolidateAfterSession(ended, memory.options.settings);
     });
   }
