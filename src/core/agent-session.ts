@@ -7,6 +7,7 @@ import { realpathSync } from "node:fs";
 import type { CommandResult, RunResult, SessionCommand } from "../protocol/commands.js";
 import type { AgentMode, BackgroundTasks, EventData, SessionEvent } from "../protocol/events/index.js";
 import type { ChatProvider } from "../provider/types.js";
+import { switchModel, type CurrentModel } from "./model-switch.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import { AgentCatalog, selectableAgent, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
 import { SessionTools } from "./session-tools.js";
@@ -37,7 +38,7 @@ import { SessionAgents } from "./session-agents.js";
 import { finishSession } from "./session-shutdown.js";
 import { isWorkspaceCommand, SessionWorkspace } from "./session-admin/session-workspace.js";
 import { logMessage } from "./client-log.js";
-import type { SessionMemory } from "../memory/session-memory.js";
+import { sessionLogFailureResult } from "./session-log-failure.js";
 
 export type { AgentSessionOptions } from "./session-options.js";
 
@@ -97,9 +98,9 @@ export class AgentSession {
       provider: () => this.provider,
       cwd: () => this.cwd,
       nextTurnId: this.nextTurnId,
+      unattended: () => this.preset.mode === "autopilot",
     });
     this.applyModeRules();
-    options.memory?.onChange(() => this.runtime.refreshSystemPrompt()); // memory: /memory on|off changes the prompt
     this.agents = options.agents ?? new AgentCatalog({});
     const emit = options.sink.emit;
     this.goal = new SessionObjective(emit, options.objective);
@@ -115,6 +116,7 @@ export class AgentSession {
       sessionModel: () => this.provider.model,
       newChild: (spec, depth) => this.agentKit.child(spec, depth),
       notifyMain: (notification) => this.notify(notification),
+      takeAllowance: (name) => options.memory?.takeAgentAllowance(name) === true, // memory: /subconscious run
       emit,
       sink: options.sink,
     });
@@ -202,8 +204,13 @@ export class AgentSession {
     return this.agents.userInvocable().map(({ name, source, description }) => ({ name, source, description }));
   }
 
+  /** Why the session's log could not be written, once it could not (the session then stops and refuses prompts). */
+  get logFailure(): Error | undefined {
+    return this.options.sink.logFailure;
+  }
+
   get busy(): boolean {
-    return this.runtime.busy;
+    return this.runtime.busy || this.mcpGate?.busy === true;
   }
 
   get allowAll(): boolean {
@@ -225,20 +232,8 @@ export class AgentSession {
     return this.workspace.activeInstructions.map((file) => file.path);
   }
 
-  get contextLimit(): number {
-    return this.provider.limits.maxPromptTokens;
-  }
-
   /** /context: how the main agent's prompt limit is used now, without a model call. */
   readonly contextUsage = () => reportContext(this.runtime.compactor, this.options.mcp?.tools() ?? [], this.options.sink.emit, this.options.memory?.board);
-
-  /** Memory (/memory, /subconscious), when the face set it up. */
-  get memory(): SessionMemory | undefined {
-    return this.options.memory;
-  }
-
-  /** Lets the model start a hidden agent once (/subconscious run: the rem-agent). */
-  readonly allowAgentOnce = (name: string): void => this.subagents.allowOnce(name);
 
   /** The models the endpoint offers. */
   async listModels(signal?: AbortSignal): Promise<string[]> {
@@ -293,6 +288,8 @@ export class AgentSession {
       case "send":
         return this.send({ prompt: command.prompt, attachments: command.attachments, source: command.source, typed: command.typed }, command.delivery);
       case "interrupt":
+        this.subagents.stopSettling();
+        this.mcpGate?.interrupt();
         return this.runtime.interrupt();
       case "respond":
         return this.options.interactions.respond(command.requestId, command.reply);
@@ -301,7 +298,7 @@ export class AgentSession {
       case "set_objective":
         return this.goal.set(command.objective);
       case "set_model":
-        return this.setModel(command.model);
+        return this.setModel(command.model, command.reasoningEffort);
       case "select_agent":
         return this.selectAgent(command.name);
       case "set_allow_all":
@@ -342,7 +339,8 @@ export class AgentSession {
 
   private send(input: PromptInput, delivery?: "enqueue" | "immediate"): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error("The session is shut down."));
-    const waiting = [this.mcpGate?.wait(), this.agentMcp.ready()].filter((wait) => wait !== undefined);
+    if (this.logFailure) return Promise.resolve(sessionLogFailureResult(this.logFailure, this.id, this.options.sink.emit));
+    const waiting = [this.mcpGate?.wait(input.prompt), this.agentMcp.ready(input.prompt)].filter((wait) => wait !== undefined);
     return waiting.length > 0 ? Promise.all(waiting).then(() => this.runtime.submit(input, delivery)) : this.runtime.submit(input, delivery);
   }
 
@@ -397,12 +395,13 @@ export class AgentSession {
 
   private readonly nextTurnId = (): string => String(++this.turnCount);
 
-  private setModel(model: string): void {
-    if (model === this.provider.model) return;
-    if (!this.options.createProvider) throw new Error("This session cannot change its model.");
-    const previousModel = this.provider.model;
-    this.provider = this.options.createProvider(model);
-    this.options.sink.emit("session.model_change", { previousModel, newModel: model, source: "model_command" });
+  /** The reasoning effort /model chose (the configured one until then). */
+  private reasoningEffort: CurrentModel["reasoningEffort"];
+
+  private setModel(model: string, effort?: string): void {
+    const current = { provider: this.provider, reasoningEffort: this.reasoningEffort };
+    const next = switchModel(current, model, effort, this.options.createProvider, this.options.sink.emit);
+    if (next) ({ provider: this.provider, reasoningEffort: this.reasoningEffort } = next);
   }
 
   private selectAgent(name: string | null): string | undefined {
@@ -428,7 +427,7 @@ export class AgentSession {
     const previous = this.preset.mode;
     this.preset = modePreset(mode);
     this.applyModeRules();
-    this.pendingNotices = [this.preset.switchNotice];
+    this.pendingNotices = [this.preset.switchNotice({ sessionDir: this.dir })];
     this.options.sink.emit("session.mode_changed", { previousMode: previous, newMode: mode });
     this.goal.modeChanged(mode);
   }
@@ -488,7 +487,7 @@ export class AgentSession {
   private shutdown(shutdownType: "routine" | "error" = "routine", errorReason?: string): void {
     if (this.closed) return;
     this.runtime.interrupt();
-    this.subagents.registry.cancelAll();
+    this.subagents.stopAll();
     this.runtime.queue.clear();
     this.options.interactions.cancelAll();
     this.agentMcp.close();

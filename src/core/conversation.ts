@@ -23,6 +23,8 @@ export class Conversation {
   /** Images tool results returned (view on a picture): shown in one user message once every call has its result. */
   private toolImages: ChatImage[] = [];
   private chars = 0;
+  /** The first message is a compaction's summary (every compaction replaces from the start). */
+  private summarised = false;
 
   apply(event: SessionEvent): void {
     if (event.ephemeral || event.agentId !== this.agentId) return; // each agent keeps its own conversation
@@ -46,7 +48,16 @@ export class Conversation {
         this.pending.clear();
         this.toolImages = [];
         for (const call of toolCalls) this.pending.set(call.id, call.name);
-        this.push({ role: "assistant", content: event.data.content, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
+        // The reasoning and its opaque part go back to the wire that made them (reasoning carries across turns).
+        const { reasoningText, encryptedContent, reasoningOpaque } = event.data;
+        const opaque = encryptedContent || reasoningOpaque ? { opaque: { encryptedContent, reasoningOpaque } } : {};
+        this.push({
+          role: "assistant",
+          content: event.data.content,
+          ...(toolCalls.length > 0 ? { toolCalls } : {}),
+          ...(reasoningText ? { reasoning: reasoningText } : {}),
+          ...opaque,
+        });
         break;
       }
       case "tool.execution_complete": {
@@ -86,6 +97,7 @@ export class Conversation {
 
   private compact(summary: string, removed: number): void {
     const dropped = this.items.splice(0, Math.min(removed, this.items.length), { role: "user", content: summaryMessage(summary) });
+    this.summarised = true;
     for (const message of dropped) if (message.role === "assistant") for (const call of message.toolCalls ?? []) this.pending.delete(call.id);
     this.chars = this.items.reduce((sum, message) => sum + messageChars(message), 0);
   }
@@ -116,6 +128,12 @@ export class Conversation {
   /** The messages for the next request: the system prompt, then the conversation. */
   messages(): ChatMessage[] {
     return this.system === undefined ? [...this.items] : [{ role: "system", content: this.system }, ...this.items];
+  }
+
+  /** What was added since the last compaction (everything when there was none): what a /compact would newly summarise. */
+  sinceCompaction(): { messages: number; chars: number } {
+    const summary = this.summarised ? messageChars(this.items[0] as ChatMessage) : 0;
+    return { messages: this.items.length - (this.summarised ? 1 : 0), chars: this.chars - summary };
   }
 
   get length(): number {

@@ -5,11 +5,12 @@
 import type { ProviderConfig } from "../config/provider-config.js";
 import { realpathSync } from "node:fs";
 import path from "node:path";
-import { loadRememberedApprovals } from "../permissions/permissions-config.js";
+import { RememberedApprovals } from "../permissions/permissions-config.js";
 import { PathGate } from "../permissions/paths.js";
 import type { PermissionFlags } from "../permissions/policy.js";
 import type { Rule } from "../permissions/rules.js";
 import type { ChatProvider } from "../provider/types.js";
+import type { ProviderOptions } from "../provider/session-providers.js";
 import { EventLogWriter } from "../session/event-log-writer.js";
 import type { EventLog } from "../session/event-log-reader.js";
 import { MetadataKeeper } from "../session/metadata-keeper.js";
@@ -25,6 +26,7 @@ import { AgentSession, type AgentSessionOptions } from "./agent-session.js";
 import { fleetDeployedMessage } from "./fleet/fleet-prompt.js";
 import { InteractionBroker } from "./interaction-broker.js";
 import { planFile } from "./modes.js";
+import { SESSION_LOG_ERROR, sessionLogFailureMessage } from "./session-log-failure.js";
 import { createExitPlanModeTool } from "./plan/exit-plan-mode.js";
 import { restoredObjective } from "./orchestrate/objective.js";
 import { researchFolder } from "./orchestrate/research-folder.js";
@@ -59,7 +61,7 @@ export interface OpenSessionOptions {
   cwd: string;
   provider: ChatProvider;
   /** Makes a provider for another model, for /model. */
-  createProvider?(model: string, options?: { initiator?: "sub-agent" }): ChatProvider;
+  createProvider?(model: string, options?: ProviderOptions): ChatProvider;
   subagentLimits?: SubagentLimits;
   /** The agents (a test's own); the catalog of built-in, user and repo agent files when absent. */
   agents?: AgentDirectory;
@@ -222,12 +224,12 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       env: process.env,
       gate: new PathGate({ cwd: options.cwd, addDirs: flags.addDir, extraRoots: [dir], disallowTempDir: flags.disallowTempDir }),
     },
-    remembered: loadRememberedApprovals(options.agentHome, realCwd),
-    remember: { agentHome: options.agentHome, dir: realCwd },
+    remembered: new RememberedApprovals(options.agentHome, realCwd),
     interactions,
     ...(options.explainAdvice ? { explainAdvice: options.explainAdvice } : {}),
     ...(flags.allowAllSources ? { allowAllSources: flags.allowAllSources } : {}),
   });
+  if (log) permissions.restoreChangedFiles(log.events);
 
   const shells = new ShellManager();
   // One database per session, shared by all its agents; sql.js loads on the first sql call, not here.
@@ -333,7 +335,13 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       await shells.stop(shell);
       return true;
     },
-    syncLog: () => writer.sync(),
+    syncLog: () => {
+      try {
+        writer.sync();
+      } catch (error) {
+        sink.logFailed(error);
+      }
+    },
     dispose: () => {
       stopAnnouncing();
       shells.dispose();
@@ -351,6 +359,22 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       : {}),
   });
 
+  /**
+   * Once the session's first event is on disk, a log that stops taking events (a full disk, a read-only
+   * home) stops the session and says why; one that cannot take even that first event fails the open.
+   */
+  const watchLog = () => {
+    if (sink.logFailure) {
+      session.dispatch({ type: "shutdown" });
+      throw sink.logFailure;
+    }
+    sink.onLogFailure((error) => {
+      sink.emit("session.error", { errorType: SESSION_LOG_ERROR, message: sessionLogFailureMessage(error, id) });
+      session.dispatch({ type: "interrupt" });
+      for (const agent of session.backgroundAgents) void session.dispatch({ type: "cancel_agent", agentId: agent.agentId });
+    });
+  };
+
   // The model hears when a command it left running in the background ends, without polling for it.
   const stopAnnouncing = shells.onBackgroundExit((shell) =>
     session.notify({
@@ -367,12 +391,17 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       copilotVersion: agentVersion(),
       startTime: now,
       selectedModel: provider.model,
-      mode,
+      ...(options.providerConfig.reasoningEffort ? { reasoningEffort: options.providerConfig.reasoningEffort } : {}),
+      // As Copilot records it: every session starts interactive, and another starting mode (--plan,
+      // --autopilot) is a switch recorded right after, so a reader folds one mode history.
+      mode: "interactive",
       ...(options.name ? { name: options.name } : {}),
       context,
       ...(options.detachedFrom ? { detachedFromSpawningParentSessionId: options.detachedFrom } : {}),
     });
     reportMemoryProblems(memory, sink.emit);
+    if (mode !== "interactive") sink.emit("session.mode_changed", { previousMode: "interactive", newMode: mode });
+    watchLog();
     mcp?.start();
     await session.runStartHooks("new", options.initialPrompt);
     return { session, history: [] };
@@ -391,6 +420,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     });
   }
   reportMemoryProblems(memory, sink.emit);
+  watchLog();
   mcp?.start();
   for (const call of unanswered) {
     sink.emit("tool.execution_complete", {

@@ -4,19 +4,22 @@
  * nobody to ask (`agent -p`) the call is denied at once, and the result carries the face's advice on what
  * would allow it (the CLI names its flags): a headless run never waits.
  */
+import type { FileChange } from "../permissions/agent-written-code.js";
+import { ChangedFiles } from "../permissions/changed-files.js";
 import { addApprovals, approvalsFromNeeds, canRemember, emptyApprovals, grantsOf, mergeApprovals, type Approvals } from "../permissions/approvals.js";
 import { decide, type ModeRules, type PermissionPolicy } from "../permissions/decide.js";
 import { gatherFacts, type FactsEnvironment } from "../permissions/gather-facts.js";
 import type { PathGate } from "../permissions/paths.js";
-import { rememberApprovals } from "../permissions/permissions-config.js";
 import type { AllowAllSources } from "../permissions/policy.js";
-import type { PermissionRequest, PermissionResultKind } from "../protocol/events/index.js";
+import type { PermissionRequest, PermissionResultKind, SessionEvent } from "../protocol/events/index.js";
 import type { Emit } from "./event-sink.js";
 import type { InteractionBroker } from "./interaction-broker.js";
 import { adviceFor, type PermissionAdvice } from "./permission-advice.js";
 import { isBroadAllowRule, type PermissionSummary } from "./permission-summary.js";
 
-export type PermissionOutcome = { approved: true } | { approved: false; kind: PermissionResultKind; message: string };
+/** An approval carries what the call changes and whether a person approved it, for tool.execution_start (resume). */
+export type PermissionOutcome =
+  { approved: true; changedFiles?: FileChange[]; approvedByUser?: boolean } | { approved: false; kind: PermissionResultKind; message: string };
 
 /**
  * What hooks add to one check: preToolUse's allow (approves what --allow-all-tools would for this call, so deny
@@ -44,10 +47,11 @@ export interface PermissionBrokerOptions {
   /** The policy without approvals (rules, flags, floor). */
   policy: Omit<PermissionPolicy, "approvals">;
   environment: FactsEnvironment;
-  /** Approvals remembered for this directory (permissions-config.json). */
-  remembered: Approvals;
-  /** Where "always" answers are written: $AGENT_HOME and the directory they apply to. */
-  remember: { agentHome: string; dir: string } | undefined;
+  /**
+   * Approvals remembered for this directory (permissions-config.json), as the file says at each decision;
+   * `remember` stores an "always" answer (none: nothing is stored beyond the session).
+   */
+  remembered: { current(): Approvals; remember?(approvals: Approvals): void };
   /** Asks a person or client; with nobody to ask (`agent -p`) the call is denied at once. */
   interactions: InteractionBroker;
   /** The face's words for what would allow a refused call (the CLI names its flags). */
@@ -58,6 +62,8 @@ export interface PermissionBrokerOptions {
 
 export class PermissionBroker {
   private readonly session = emptyApprovals();
+  /** Files the agent changed in this session: a rule does not approve commands that run them. */
+  private readonly changedFiles = new ChangedFiles();
   private policy: Omit<PermissionPolicy, "approvals">;
   /** What was in force before "allow all" was switched on, to switch it back. */
   private beforeAllowAll: Pick<PermissionPolicy, "allowAllTools" | "allowAllPaths" | "allowAllUrls"> | undefined;
@@ -123,6 +129,11 @@ export class PermissionBroker {
     this.policy = mode ? { ...rest, mode } : rest;
   }
 
+  /** A resumed session's record of the files its agent changed, from its log. */
+  restoreChangedFiles(events: readonly SessionEvent[]): void {
+    this.changedFiles.restore(events);
+  }
+
   /** /reset-allowed-tools: forgets this session's approvals (remembered ones stay). */
   resetAllowedTools(): void {
     Object.assign(this.session, emptyApprovals());
@@ -134,17 +145,23 @@ export class PermissionBroker {
   }
 
   private async check(request: PermissionRequest, toolName: string, signal: AbortSignal, emit: Emit, steer?: PermissionSteer): Promise<PermissionOutcome> {
-    const gathered = await gatherFacts(request, toolName, this.environment);
+    const gathered = await gatherFacts(request, toolName, { ...this.environment, changedFiles: this.changedFiles.list() });
+    // Recorded as soon as the call may run, so the next check (of any agent) sees it.
+    const approve = (byUser: boolean): PermissionOutcome => {
+      const changes = gathered.facts.changes ?? [];
+      this.changedFiles.record(changes, byUser);
+      return { approved: true, ...(changes.length > 0 ? { changedFiles: changes, ...(byUser ? { approvedByUser: true } : {}) } : {}) };
+    };
     const policy = { ...this.policy, ...(steer?.hookDecision === "allow" ? { allowAllTools: true } : {}) };
-    const found = decide(gathered.facts, { ...policy, approvals: mergeApprovals(this.options.remembered, this.session) });
+    const found = decide(gathered.facts, { ...policy, approvals: mergeApprovals(this.options.remembered.current(), this.session) });
     if (found.verdict === "deny") return { approved: false, kind: "denied-by-rules", message: found.reason };
     const decision =
       found.verdict === "allow" && steer?.hookDecision === "ask"
         ? { verdict: "ask" as const, reason: "a preToolUse hook asks for approval", needs: [] }
         : found;
-    if (decision.verdict === "allow") return { approved: true };
+    if (decision.verdict === "allow") return approve(false);
     const hookAnswer = steer?.answerInstead ? await steer.answerInstead() : undefined;
-    if (hookAnswer?.approved) return { approved: true };
+    if (hookAnswer?.approved) return approve(false);
     if (hookAnswer) return { approved: false, kind: "denied-by-rules", message: `Denied by permissionRequest hook: ${hookAnswer.reason ?? "no reason given"}` };
     if (!this.options.interactions.canAnswer("permission")) {
       const explain = this.options.explainAdvice ?? plainAdvice;
@@ -175,11 +192,9 @@ export class PermissionBroker {
     }
     if ((reply.kind === "approve-for-session" || reply.kind === "approve-always") && rememberable) {
       addApprovals(this.session, granted);
-      if (reply.kind === "approve-always" && this.options.remember) {
-        addApprovals(this.options.remembered, granted);
-        rememberApprovals(this.options.remember.agentHome, this.options.remember.dir, granted);
-      }
+      if (reply.kind === "approve-always") this.options.remembered.remember?.(granted);
     }
-    return { approved: true };
+    // A person saw this call (the diff, the command) and approved it: the changes it makes are theirs.
+    return approve(true);
   }
 }

@@ -13,7 +13,7 @@ import type { AgentSessionOptions } from "./session-options.js";
 import type { SessionTools } from "./session-tools.js";
 import type { SessionSubagents } from "./tasks/session-subagents.js";
 import type { ToolRunEnvironment } from "./tool-runner.js";
-import { ToolSet } from "./tool-set.js";
+import type { ToolSet } from "./tool-set.js";
 
 export interface SessionAgentsDeps {
   options: AgentSessionOptions;
@@ -23,6 +23,8 @@ export interface SessionAgentsDeps {
   provider(): ChatProvider;
   cwd(): string;
   nextTurnId(): string;
+  /** The session runs in autopilot: nobody to ask when a subagent repeats itself (the repeat guard stops it). */
+  unattended(): boolean;
 }
 
 export class SessionAgents {
@@ -56,12 +58,13 @@ export class SessionAgents {
       ...(options.hooks ? { hooks: options.hooks } : {}),
       provider: options.createProvider ? options.createProvider(spec.model ?? provider.model, { initiator: "sub-agent" }) : provider,
       retry: options.retry,
-      tools: (emit) => new ToolSet([...toolbox.base(), ...this.deps.subagents().childTools(depth, emit)]),
+      tools: (emit) => toolbox.forSubagent(this.deps.subagents().childTools(depth, emit)),
       toolEnvironment: (tools, emit) => this.toolEnvironment(tools, emit, agentName),
       nextTurnId: this.deps.nextTurnId,
       recordRequest: (model) => metrics.recordRequest(model),
       recordCall: (call) => metrics.recordCall(call),
       onTurnEnd: () => options.syncLog(),
+      unattended: this.deps.unattended,
       ...(ownServers ? { ownServers } : {}),
       compaction: (emit, agentId) => compactionOptions({ sessionDir: options.dir, settings: options.compaction, hooks: options.hooks, emit, agentId }),
     });

@@ -5,7 +5,7 @@
  */
 import type { AnyTool } from "../tools/define-tool.js";
 import { askUserChoicesTool, askUserFormTool, askUserQuestionTool } from "../tools/ask-user.js";
-import { agentAllowsTool, type AgentDefinition } from "./agents/agent-catalog.js";
+import { agentAllowsTool, toolInList, type AgentDefinition } from "./agents/agent-catalog.js";
 import { availableModes, modePreset, type ModePreset } from "./modes.js";
 import { ToolSet } from "./tool-set.js";
 
@@ -54,6 +54,11 @@ export class SessionTools {
     return this.filtered(tools.filter((tool) => !this.modeGated.has(tool.name) && this.allowedBySelectedAgent(tool)));
   }
 
+  /** A subagent's tools: the session's own and its nested task tool, both under --available-tools / --excluded-tools. */
+  forSubagent(taskTools: readonly AnyTool[]): ToolSet {
+    return new ToolSet([...this.base(), ...this.filtered(taskTools)]);
+  }
+
   /** ask_user is a form when a person can answer one; in autopilot or without a person, "decide yourself". */
   private askUser(preset: ModePreset): AnyTool {
     if (preset.mode === "autopilot") return askUserChoicesTool;
@@ -67,9 +72,9 @@ export class SessionTools {
     return agent === undefined || agentAllowsTool(agent, tool);
   }
 
-  /** --available-tools / --excluded-tools. */
+  /** --available-tools / --excluded-tools, read like an agent file's list (`server/tool`, `server/*`, `*`). */
   private filtered(tools: readonly AnyTool[]): AnyTool[] {
     const { available, excluded } = this.deps.toolFilter ?? {};
-    return tools.filter((tool) => (available === undefined || available.includes(tool.name)) && !(excluded ?? []).includes(tool.name));
+    return tools.filter((tool) => toolInList(available, tool) && !(excluded !== undefined && excluded.length > 0 && toolInList(excluded, tool)));
   }
 }

@@ -82,7 +82,7 @@ export function systemPromptParts(input: SystemPromptInput): SystemPromptPart[] 
     },
     { name: "tools", text: toolLines.length > 0 ? `<tools>\n${toolLines.map((line) => `- ${line}`).join("\n")}\n</tools>` : "" },
     { name: "environment", text: `<environment>\n${environmentSection(input)}\n</environment>` },
-    { name: "mode", text: `<mode name="${input.mode.mode}">\n${input.mode.promptNotice}\n</mode>` },
+    { name: "mode", text: `<mode name="${input.mode.mode}">\n${input.mode.promptNotice({ sessionDir: input.sessionDir })}\n</mode>` },
     {
       name: "instructions",
       text: input.instructions.map((file) => `<custom_instruction path="${file.path}">\n${file.content}\n</custom_instruction>`).join("\n\n"),

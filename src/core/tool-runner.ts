@@ -11,7 +11,7 @@ import type { ToolRequest } from "../protocol/events/index.js";
 import type { Answer, InteractionKind, InteractionRequests } from "../protocol/interactions.js";
 import type { ToolHookDecision } from "../hooks/decisions.js";
 import type { Emit } from "./event-sink.js";
-import type { PermissionChecker } from "./permission-broker.js";
+import type { PermissionChecker, PermissionOutcome } from "./permission-broker.js";
 import type { ToolSet } from "./tool-set.js";
 
 /** A safety net under each tool's own truncation: nothing larger goes to the model. */
@@ -52,8 +52,11 @@ export interface ToolBatchResult {
   finish?: { summary: string };
 }
 
+/** What the gate said of an approved call, persisted on its tool.execution_start (see permission-broker.ts). */
+type Approval = Pick<Extract<PermissionOutcome, { approved: true }>, "changedFiles" | "approvedByUser">;
+
 type Prepared =
-  | { ready: true; request: ToolRequest; tool: AnyTool; args: unknown }
+  | { ready: true; request: ToolRequest; tool: AnyTool; args: unknown; approval?: Approval }
   /** Not to be run; `tool` and `args` are there when the arguments were valid (a denial), for the title. */
   | { ready: false; request: ToolRequest; message: string; code: string; tool?: AnyTool; args?: unknown };
 
@@ -110,6 +113,8 @@ async function prepare(request: ToolRequest, env: ToolRunEnvironment, signal: Ab
     const steer = hooks ? { hookDecision: hookSays, answerInstead: () => hooks.permissionRequest(tool.name, args, signal) } : undefined;
     const outcome = await env.permissions.check({ ...permission, toolCallId: request.toolCallId }, tool.name, signal, steer);
     if (!outcome.approved) return { ready: false, request, code: outcome.kind, message: outcome.message, tool, args };
+    const { approved: _approved, ...approval } = outcome;
+    return { ready: true, request, tool, args, approval };
   }
   return { ready: true, request, tool, args };
 }
@@ -178,6 +183,7 @@ function emitStart(call: Prepared, env: ToolRunEnvironment, turnId: string | und
     ...(toolTitle ? { toolTitle } : {}),
     ...mcpNames(env.tools.get(request.name)),
     ...(turnId !== undefined ? { turnId } : {}),
+    ...(call.ready ? call.approval : {}),
   });
 }
 

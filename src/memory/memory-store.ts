@@ -1,15 +1,16 @@
 /**
  * One store file (JSONL, a memory a line). Reads take the file as it is: every change is written whole
  * under a temporary name and renamed into place, so a reader sees the old file or the new one. Changes are
- * read-modify-write under a lock (`<file>.lock`, the pid of its holder): two sessions storing at once each
+ * read-modify-write under a lock (`<file>.lock`, src/util/lock-file.ts): two sessions storing at once each
  * see the other's memory, and none is lost. Within one process changes queue up; across processes the lock
  * is waited for, and a lock whose holder is gone (or older than any change takes) is taken over. The folder
  * is private (0700), the files too (0600).
  */
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { writeFileAtomic } from "../util/atomic-write.js";
-import { isProcessRunning, lockAgeMs, readLockPid, tryLockFile, unlinkQuietly } from "../util/pid-lock.js";
+import { newLockToken, tryLockFile, unlockFile, type LockRecord } from "../util/lock-file.js";
+import { makePrivateDir, replacePrivateFile, writePrivateFile } from "../util/private-files.js";
+import { isProcessRunning } from "../util/process-identity.js";
 import { parseStoreText, recordsOf, serializeStore, type MemoryRecord, type StoreLine } from "./memory-record.js";
 
 /** A change takes milliseconds: a lock this old was left by a holder that hangs or lost its pid to another process. */
@@ -54,7 +55,7 @@ export class MemoryStore {
   ensureFile(): void {
     ensurePrivateDir(path.dirname(this.file));
     try {
-      writeFileSync(this.file, "", { flag: "wx", mode: 0o600 });
+      writePrivateFile(this.file, "", { exclusive: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw new MemoryStoreError(`Cannot create ${this.file}: ${(error as Error).message}`);
     }
@@ -87,7 +88,8 @@ export class MemoryStore {
   private async locked<T>(change: (records: MemoryRecord[]) => { records: MemoryRecord[]; result: T }): Promise<T> {
     ensurePrivateDir(path.dirname(this.file));
     const lock = `${this.file}.lock`;
-    await acquire(lock);
+    const token = newLockToken();
+    await acquire(lock, token);
     try {
       const lines = this.readLines();
       const { records, result } = change(recordsOf(lines));
@@ -102,11 +104,10 @@ export class MemoryStore {
         }
       }
       for (const record of byId.values()) kept.push({ record });
-      writeFileAtomic(this.file, serializeStore(kept), { mode: 0o600 });
-      chmodSync(this.file, 0o600);
+      replacePrivateFile(this.file, serializeStore(kept));
       return result;
     } finally {
-      if (readLockPid(lock) === process.pid) unlinkQuietly(lock);
+      unlockFile(lock, token);
     }
   }
 }
@@ -116,18 +117,31 @@ export class MemoryStore {
  * the agent learned about your work. Made with that mode, and set again should an older folder be looser.
  */
 export function ensurePrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makePrivateDir(dir);
   chmodSync(dir, 0o700);
   const parent = path.dirname(dir);
   if (path.basename(parent) === "memory") chmodSync(parent, 0o700);
 }
 
-const holderIsLive = (pid: number | undefined, file: string): boolean => pid !== undefined && isProcessRunning(pid) && lockAgeMs(file) < STALE_LOCK_MS;
+/**
+ * A lock still counts while its holder runs and is younger than any change takes. Within this process changes
+ * are queued, so a lock naming this pid is one an earlier process with the same pid left behind.
+ */
+function holderIsLive(record: LockRecord, file: string): boolean {
+  if (!record.holder || record.holder.pid === process.pid) return false;
+  let age = Number.POSITIVE_INFINITY;
+  try {
+    age = Date.now() - statSync(file).mtimeMs;
+  } catch {
+    // gone meanwhile: not live
+  }
+  return age < STALE_LOCK_MS && isProcessRunning(record.holder);
+}
 
-async function acquire(lock: string): Promise<void> {
+async function acquire(lock: string, token: string): Promise<void> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
-    const attempt = tryLockFile(lock, holderIsLive);
+    const attempt = tryLockFile(lock, token, holderIsLive);
     if (attempt.taken) return;
     if (Date.now() > deadline)
       throw new MemoryStoreError(

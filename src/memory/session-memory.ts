@@ -39,6 +39,8 @@ export class SessionMemory {
   private loaded: Loaded | undefined;
   private loading: Promise<Loaded> | undefined;
   private readonly listeners: (() => void)[] = [];
+  /** Hidden agents a command let the model start, once each (/subconscious run: the rem-agent). */
+  private readonly allowances = new Map<string, number>();
 
   constructor(readonly options: SessionMemoryOptions) {
     this.on = options.enabled;
@@ -80,6 +82,20 @@ export class SessionMemory {
 
   tools(): readonly AnyTool[] {
     return this.on ? (this.loaded?.tools ?? []) : [];
+  }
+
+  /** Lets the model start a hidden agent once: /subconscious run allows the rem-agent. */
+  allowAgentOnce(name: string): void {
+    this.allowances.set(name, (this.allowances.get(name) ?? 0) + 1);
+  }
+
+  /** Whether an allowance for this agent is left; takes it. */
+  takeAgentAllowance(name: string): boolean {
+    const left = this.allowances.get(name) ?? 0;
+    if (left <= 0) return false;
+    if (left === 1) this.allowances.delete(name);
+    else this.allowances.set(name, left - 1);
+    return true;
   }
 
   /** Called when memory is switched on or off (the session's system prompt changes with it). */

@@ -3,13 +3,17 @@
  * what decided. Order: deny rules (they win over everything, --allow-all-tools included), the floor, ask
  * rules, then every part of the call must be allowed (read-only, a rule, a flag or an approval); whatever
  * is not is listed as a need, and the answer is ask. What the gate cannot check (opaque commands, writes to
- * git's executable configuration) is approved by no rule, and by --allow-all-tools only with no deny rule.
+ * git's executable configuration, commands that run files the agent changed in this session) is approved by
+ * no rule, and by --allow-all-tools only with no deny rule.
  */
 import path from "node:path";
+import { agentWrittenCode, describeChange, type ChangedFile } from "./agent-written-code.js";
 import { type Approvals, type Need } from "./approvals.js";
 import type { PermissionFacts } from "./facts.js";
 import { checkFloor } from "./floor.js";
+import { modeDecision, type ModeRules } from "./mode-rules.js";
 import { denyRuleInForce, opaqueReasons } from "./opaque.js";
+export type { ModeRules } from "./mode-rules.js";
 import { globMayMatchRule, pathRuleMatches, shellRuleMatches, urlOrigin, urlRuleMatches, type Rule, type RuleAction } from "./rules.js";
 
 export interface PermissionPolicy {
@@ -43,17 +47,6 @@ function readOnlyMcpApproved(facts: PermissionFacts, policy: PermissionPolicy): 
   const { request } = facts;
   if (request.kind !== "mcp" || !request.readOnly || policy.mcpReadOnly === undefined) return false;
   return policy.mcpReadOnly === true || policy.mcpReadOnly.includes(request.serverName);
-}
-
-/**
- * A mode's ruleset. It is evaluated after the user's deny rules and before everything else: a mode can
- * only narrow what the user's rules allow, and what it allows itself (the plan file) is its own file.
- */
-export interface ModeRules {
-  /** Named in reasons: "plan mode". */
-  name: string;
-  /** Writes are denied, except to these files (resolved paths), which need no approval. */
-  writableOnly?: readonly string[];
 }
 
 export type Decision =
@@ -156,7 +149,10 @@ function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
   if (facts.shell) {
     const { analysis } = facts.shell;
     for (const reason of analysis.unparsed) needs.push({ kind: "confirm", reason: `the command could not be analysed: ${reason}` });
-    for (const segment of analysis.segments) {
+    const written = agentCodeNeeds(facts, policy, deny);
+    needs.push(...written.values());
+    for (const [index, segment] of analysis.segments.entries()) {
+      if (written.has(index)) continue;
       if (segment.transparent || segment.readOnly || toolAllowed || approvals.commands.has(segment.identifier)) continue;
       const argv = [path.basename(segment.argv[0] ?? ""), ...segment.argv.slice(1)];
       if (allowedBy(policy, (rule) => rule.target.kind === "shell" && shellRuleMatches(rule.target, argv, segment.identifier, "allow"))) continue;
@@ -201,6 +197,28 @@ function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
   return needs;
 }
 
+/**
+ * Commands that run what the agent wrote in this session (package scripts, a Makefile, a git hook, a script),
+ * by segment: no rule or earlier approval covers them, only a person now, or --allow-all-tools while no deny
+ * rule is in force (a deny rule cannot be checked against what the files do).
+ */
+function agentCodeNeeds(facts: PermissionFacts, policy: PermissionPolicy, deny: Rule | undefined): Map<number, Need> {
+  const needs = new Map<number, Need>();
+  if (!facts.shell || (policy.allowAllTools && !deny)) return needs;
+  const changed: ChangedFile[] = [...(facts.changedFiles ?? []), ...(facts.changes ?? []).map((change) => ({ ...change, byUser: false }))];
+  const why = policy.allowAllTools
+    ? `--allow-all-tools does not approve it while the deny rule ${describeRule(deny as Rule)} is in force`
+    : "a rule approves a command as it was, not code the agent wrote; a person must approve it, or the change to the file when it is made";
+  facts.shell.analysis.segments.forEach((segment, index) => {
+    if (segment.transparent || segment.readOnly) return;
+    const written = agentWrittenCode(segment.argv, facts.shell?.dirs?.[index], changed, facts);
+    if (written.length === 0) return;
+    const files = [...new Set(written.map(describeChange))].join(", ");
+    needs.set(index, { kind: "confirm", reason: `\`${segment.identifier}\` is defined by ${files}, which the agent changed in this session (${why})` });
+  });
+  return needs;
+}
+
 /** Whether a file tool writes inside one of the session's own folders. */
 function inOwnFolder(policy: PermissionPolicy, resolved: string | undefined): boolean {
   if (resolved === undefined) return false;
@@ -226,23 +244,6 @@ export function describeNeed(need: Need): string {
     case "confirm":
       return need.reason;
   }
-}
-
-/** What the mode's ruleset says of the call, when it says anything. */
-function modeDecision(facts: PermissionFacts, mode: ModeRules): Decision | undefined {
-  if (mode.writableOnly === undefined) return undefined;
-  const writes = facts.paths.filter((mention) => mention.access !== "read");
-  const writesSomething = writes.length > 0 || isFileWrite(facts) || (facts.shell?.unnamedWriteDirs?.length ?? 0) > 0;
-  if (!writesSomething) return undefined;
-  const allowed = new Set(mode.writableOnly);
-  const elsewhere = writes.filter((mention) => mention.resolved === undefined || !allowed.has(mention.resolved));
-  if (elsewhere.length > 0 || (facts.shell?.unnamedWriteDirs?.length ?? 0) > 0 || (isFileWrite(facts) && writes.length === 0)) {
-    const what = elsewhere.map((mention) => mention.resolved ?? mention.text).join(", ") || "files";
-    const only = mode.writableOnly.length > 0 ? `; only ${mode.writableOnly.join(", ")} may be written` : "";
-    return { verdict: "deny", reason: `In ${mode.name} nothing may be changed (this would write ${what})${only}.` };
-  }
-  // Only the mode's own files: a file tool writes them without asking (a shell command still goes through the rules).
-  return facts.shell ? undefined : { verdict: "allow", reason: `${mode.name} writes its own file` };
 }
 
 export function decide(facts: PermissionFacts, policy: PermissionPolicy): Decision {

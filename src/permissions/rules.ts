@@ -174,7 +174,7 @@ export function pathRuleMatches(rulePath: string | undefined, resolved: string, 
 }
 
 /** Whether the rule's components name `have` or a directory it lies in; `**` stands for any number of them. */
-function matchesFromStart(want: readonly string[], have: readonly string[]): boolean {
+export function matchesFromStart(want: readonly string[], have: readonly string[]): boolean {
   if (want.length === 0) return true;
   const [first, ...rest] = want as [string, ...string[]];
   if (first === "**") return rest.length === 0 || have.some((_, start) => matchesFromStart(rest, have.slice(start)));

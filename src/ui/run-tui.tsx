@@ -34,6 +34,8 @@ export interface TuiOptions {
   theme: Theme;
   history: PromptHistory;
   version: string;
+  /** Sent as if typed once the session is open (`agent "…"`, `agent -i "…"`). */
+  firstPrompt?: string;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
 }
@@ -92,11 +94,14 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
         requestReprint={() => reprint()}
         onMounted={releaseTypeahead}
         editFile={editFile}
+        {...(options.firstPrompt !== undefined ? { firstPrompt: options.firstPrompt } : {})}
       />
       <StdoutHandle expose={exposeWrite} />
     </InputContext.Provider>
   );
 
+  // ↑ brings the first prompt back like one typed.
+  if (options.firstPrompt !== undefined) options.history.add(options.firstPrompt);
   terminal.enter();
   terminal.installExitHandlers((signal) => finish({ signal }));
   // Keys typed before the composer listens wait for it (released when the app has mounted).

@@ -35,12 +35,14 @@ describe("memory in a session", () => {
   it("keeps the board in the system prompt after /compact, and /context shows it as its own row", async () => {
     const dirs = await withMemories(["Branch names start with the ticket id."]);
     const harness = await harnesses.start({ ...dirs, memory: ON });
-    harness.server.enqueue(text("first"), text(SUMMARY), text("after"));
+    // /compact needs two exchanges at least.
+    harness.server.enqueue(text("first"), text("second"), text(SUMMARY), text("after"));
     await harness.session.send("hello");
+    await harness.session.send("and again");
     const routed = await harness.session.dispatch({ type: "input", text: "/compact" });
     expect(routed.kind === "prompt" && (await routed.run).outcome).toBe("completed");
-    await harness.session.send("again");
-    const [first, , after] = harness.server.completionRequests;
+    await harness.session.send("after compaction");
+    const [first, , , after] = harness.server.completionRequests;
     expect(systemOf(first)).toContain("Branch names start with the ticket id.");
     expect(systemOf(after)).toBe(systemOf(first));
 

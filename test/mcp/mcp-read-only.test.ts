@@ -6,12 +6,13 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { Settings } from "../../src/config/settings.js";
 import type { PermissionFlags } from "../../src/permissions/policy.js";
+import type { AgentMode } from "../../src/protocol/events/index.js";
 import { startHarness } from "../support/engine-harness.js";
 import { text, toolCall } from "../support/scripted-server.js";
 import { mcpConfig, stdioServer } from "./mcp-support.js";
-import { MCP_STARTUP_WAIT, useMcpHarness } from "../support/mcp-harness.js";
+import { useMcpHarness } from "../support/mcp-harness.js";
 
-const mcp = useMcpHarness({ scratch: "mcp-read-only", env: MCP_STARTUP_WAIT });
+const mcp = useMcpHarness({ scratch: "mcp-read-only" });
 
 function called(): string[] {
   try {
@@ -26,8 +27,8 @@ function called(): string[] {
 }
 
 /** A `-p` session (nobody to ask) that calls the read-only echo_text, then show_env (no hint). */
-async function run(settings: Settings, permissions: Partial<PermissionFlags> = {}) {
-  mcp.harness = await startHarness({ settings, permissions, mcp: { additional: [mcpConfig({ mini: stdioServer() })] } });
+async function run(settings: Settings, permissions: Partial<PermissionFlags> = {}, mode?: AgentMode) {
+  mcp.harness = await startHarness({ settings, permissions, mode, mcp: { additional: [mcpConfig({ mini: stdioServer() })] } });
   mcp.harness.server.enqueue(toolCall("mini-echo_text", { text: "hi" }, { id: "a" }), toolCall("mini-show_env", { name: "HOME" }, { id: "b" }), text("done"));
   await mcp.harness.session.send("go");
   const [echo, env] = mcp.harness.ofType("tool.execution_complete");
@@ -70,5 +71,14 @@ describe("auto-approving read-only MCP tools", () => {
     const asked = await run({ mcp: { autoApproveReadOnly: true }, permissions: { ask: ["mini"] } });
     expect(asked.echo).toMatchObject({ success: false });
     expect(called()).toEqual([]);
+  });
+
+  it("in plan mode only the tool its server marks read-only runs, even under --allow-all-tools", async () => {
+    const { echo, env } = await run({}, { allowAllTools: true }, "plan");
+    expect(echo).toMatchObject({ success: true, result: { content: "echo: hi" } });
+    expect(env).toMatchObject({ success: false, error: { code: "denied-by-rules" } });
+    expect(env?.error?.message).toMatch(/^In plan mode an MCP tool runs only when its server marks it read-only \(readOnlyHint\)/);
+    expect(env?.error?.message).toContain("exit_plan_mode");
+    expect(called()).toEqual(["echo_text"]);
   });
 });

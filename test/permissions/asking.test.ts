@@ -1,14 +1,12 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { SessionEventOf } from "../../src/protocol/events/index.js";
-import type { PermissionReply } from "../../src/protocol/interactions.js";
 import { permissionModeLabel } from "../../src/core/permission-summary.js";
 import { allowAllCommand } from "../../src/core/slash-commands/allow-all.js";
 import { defaultCliOptions } from "../../src/cli/default-options.js";
 import { parseCommandLine } from "../../src/cli/program.js";
 import { permissionsConfigPath } from "../../src/permissions/permissions-config.js";
-import { startHarness, tempDir, waitForEvent, type Harness } from "../support/engine-harness.js";
+import { answerPermissions, startHarness, tempDir, waitForEvent, type Harness } from "../support/engine-harness.js";
 import { text, toolCall } from "../support/scripted-server.js";
 import { useHarnesses } from "../support/harnesses.js";
 
@@ -18,24 +16,12 @@ function interactive(options: Parameters<typeof startHarness>[0] = {}): Promise<
   return harnesses.start({ interactive: true, ...options });
 }
 
-/** Answers every permission request of the session with the next reply in the list. */
-function answer(harness: Harness, ...replies: PermissionReply[]): SessionEventOf<"permission.requested">[] {
-  const seen: SessionEventOf<"permission.requested">[] = [];
-  harness.session.subscribe((event) => {
-    if (event.type !== "permission.requested") return;
-    seen.push(event);
-    const reply = replies.shift();
-    if (reply) queueMicrotask(() => harness.session.respondToPermission(event.data.requestId, reply));
-  });
-  return seen;
-}
-
 describe("asking a person", () => {
   it("asks before a write, with the seed's fields and a reason, and runs it once approved", async () => {
     const harness = await interactive();
     const file = path.join(harness.cwd, "hello.txt");
     harness.server.enqueue(toolCall("create", { path: file, file_text: "hi\n" }), text("done"));
-    const asked = answer(harness, { kind: "approve-once" });
+    const asked = answerPermissions(harness, { kind: "approve-once" });
     await harness.session.send("create hello.txt");
     expect(readFileSync(file, "utf8")).toBe("hi\n");
     expect(asked).toHaveLength(1);
@@ -51,7 +37,7 @@ describe("asking a person", () => {
   it("fills in the analysed commands of a shell request", async () => {
     const harness = await interactive();
     harness.server.enqueue(toolCall("bash", { command: "ls && touch made.txt", description: "Touch" }), text("ok"));
-    const asked = answer(harness, { kind: "approve-once" });
+    const asked = answerPermissions(harness, { kind: "approve-once" });
     await harness.session.send("touch");
     const request = asked[0]?.data.permissionRequest;
     if (request?.kind !== "shell") throw new Error("expected a shell request");
@@ -68,7 +54,7 @@ describe("asking a person", () => {
     const harness = await interactive();
     const file = path.join(harness.cwd, "nope.txt");
     harness.server.enqueue(toolCall("create", { path: file, file_text: "x" }), text("Understood."));
-    answer(harness, { kind: "deny", message: "use notes.md instead" });
+    answerPermissions(harness, { kind: "deny", message: "use notes.md instead" });
     const result = await harness.session.send("create nope.txt");
     expect(result.outcome).toBe("completed");
     expect(existsSync(file)).toBe(false);
@@ -86,7 +72,7 @@ describe("asking a person", () => {
       toolCall("bash", { command: "mkdir d", description: "d" }),
       text("done"),
     );
-    const asked = answer(harness, { kind: "approve-for-session" }, { kind: "approve-once" });
+    const asked = answerPermissions(harness, { kind: "approve-for-session" }, { kind: "approve-once" });
     await harness.session.send("make files");
     expect(asked).toHaveLength(2);
     expect(asked[1]?.data.permissionRequest.kind === "shell" && asked[1].data.permissionRequest.fullCommandText).toBe("mkdir d");
@@ -94,7 +80,7 @@ describe("asking a person", () => {
     // reset-allowed-tools forgets it.
     harness.session.dispatch({ type: "reset_allowed_tools" });
     harness.server.enqueue(toolCall("bash", { command: "touch e.txt", description: "e" }), text("done"));
-    const again = answer(harness, { kind: "approve-once" });
+    const again = answerPermissions(harness, { kind: "approve-once" });
     await harness.session.send("one more");
     expect(again).toHaveLength(1);
   });
@@ -105,14 +91,14 @@ describe("asking a person", () => {
     const cwd = tempDir("cwd-");
     const first = await interactive({ server, home, cwd });
     server.enqueue(toolCall("bash", { command: "git init -q", description: "init" }), text("ok"));
-    answer(first, { kind: "approve-always" });
+    answerPermissions(first, { kind: "approve-always" });
     await first.session.send("init");
     const saved = JSON.parse(readFileSync(permissionsConfigPath(home), "utf8")) as { locations: Record<string, { tool_approvals: unknown[] }> };
     expect(saved.locations[cwd]?.tool_approvals).toEqual([{ kind: "commands", commandIdentifiers: ["git init"] }]);
 
     const second = await interactive({ server, home, cwd });
     server.enqueue(toolCall("bash", { command: "git init -q", description: "init again" }), text("ok"));
-    const asked = answer(second);
+    const asked = answerPermissions(second);
     await second.session.send("init again");
     expect(asked).toHaveLength(0);
     expect(second.ofType("tool.execution_complete")[0]?.data.success).toBe(true);
@@ -131,7 +117,7 @@ describe("asking a person", () => {
         toolCall("create", { path: other, file_text: "other\n" }),
         text("done"),
       );
-      const asked = answer(harness, { kind }, { kind: "deny" });
+      const asked = answerPermissions(harness, { kind }, { kind: "deny" });
       await harness.session.send("go");
       expect(readFileSync(out, "utf8")).toBe("hi\n");
       expect(asked[0]?.data.permissionRequest.grants).toEqual({ commands: ["touch"], writes: [out], paths: [], origins: [], tools: [] });
@@ -153,7 +139,7 @@ describe("asking a person", () => {
         // And in the next session, another file's create asks too.
         const next = await interactive({ server, home, cwd: harness.cwd });
         server.enqueue(toolCall("create", { path: other, file_text: "other\n" }), text("ok"));
-        const askedNext = answer(next, { kind: "deny" });
+        const askedNext = answerPermissions(next, { kind: "deny" });
         await next.session.send("create");
         expect(askedNext).toHaveLength(1);
       }
@@ -166,7 +152,7 @@ describe("asking a person", () => {
     writeFileSync(permissionsConfigPath(home), JSON.stringify({ locations: { [cwd]: { tool_approvals: [{ kind: "write" }] } } }));
     const harness = await interactive({ home, cwd });
     harness.server.enqueue(toolCall("create", { path: path.join(cwd, "a.txt"), file_text: "a" }), text("ok"));
-    const asked = answer(harness, { kind: "deny" });
+    const asked = answerPermissions(harness, { kind: "deny" });
     await harness.session.send("create");
     expect(asked).toHaveLength(1);
   });
@@ -188,7 +174,7 @@ describe("asking a person", () => {
     const harness = await interactive({ permissions: { denyTool: ["shell(rm)"] } });
     harness.session.permissionBroker.setAllowAll(true);
     harness.server.enqueue(toolCall("bash", { command: "touch f && rm f", description: "rm" }), text("ok"));
-    const asked = answer(harness);
+    const asked = answerPermissions(harness);
     await harness.session.send("rm");
     expect(asked).toHaveLength(0);
     expect(harness.ofType("tool.execution_complete")[0]?.data.error?.message).toMatch(/denied due to the following rules: `shell\(rm\)` \(--deny-tool\)/);
@@ -200,13 +186,13 @@ describe("asking a person", () => {
     harness.session.dispatch({ type: "set_allow_all", on: true });
     expect(harness.session.permissionBroker.allowAll).toBe(true);
     harness.server.enqueue(toolCall("bash", { command: "touch one", description: "1" }), text("ok"));
-    expect(answer(harness)).toHaveLength(0);
+    expect(answerPermissions(harness)).toHaveLength(0);
     await harness.session.send("go");
     expect(existsSync(path.join(harness.cwd, "one"))).toBe(true);
     harness.session.dispatch({ type: "set_allow_all", on: false });
     expect(harness.session.permissionBroker.allowAll).toBe(false);
     harness.server.enqueue(toolCall("bash", { command: "touch two", description: "2" }), text("ok"));
-    const asked = answer(harness, { kind: "deny" });
+    const asked = answerPermissions(harness, { kind: "deny" });
     await harness.session.send("go");
     expect(asked).toHaveLength(1);
   });

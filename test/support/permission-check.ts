@@ -5,8 +5,9 @@
 import { realpathSync } from "node:fs";
 import type { Settings } from "../../src/config/settings.js";
 import type { PermissionRequest } from "../../src/protocol/events/index.js";
+import type { ChangedFile } from "../../src/permissions/agent-written-code.js";
 import { emptyApprovals, type Approvals } from "../../src/permissions/approvals.js";
-import { decide, type Decision } from "../../src/permissions/decide.js";
+import { decide, type Decision, type ModeRules } from "../../src/permissions/decide.js";
 import { gatherFacts } from "../../src/permissions/gather-facts.js";
 import { PathGate } from "../../src/permissions/paths.js";
 import { buildRules, noPermissionFlags, type PermissionFlags } from "../../src/permissions/policy.js";
@@ -18,6 +19,10 @@ export interface CheckOptions {
   approvals?: Partial<Approvals>;
   env?: NodeJS.ProcessEnv;
   homeDir?: string;
+  /** The mode's ruleset (plan mode's, from src/core/modes.ts). */
+  mode?: ModeRules;
+  /** Files the agent changed earlier in the session. */
+  changedFiles?: readonly ChangedFile[];
 }
 
 export async function checkPermission(request: PermissionRequest, toolName: string, options: CheckOptions): Promise<Decision> {
@@ -27,7 +32,12 @@ export async function checkPermission(request: PermissionRequest, toolName: stri
   if (errors.length > 0) throw new Error(errors.join("\n"));
   const cwd = realpathSync(options.cwd);
   const gate = new PathGate({ cwd, addDirs: flags.addDir, disallowTempDir: flags.disallowTempDir, homeDir: options.homeDir });
-  const { facts } = await gatherFacts(request, toolName, { cwd, gate, env: options.env ?? process.env });
+  const { facts } = await gatherFacts(request, toolName, {
+    cwd,
+    gate,
+    env: options.env ?? process.env,
+    ...(options.changedFiles ? { changedFiles: options.changedFiles } : {}),
+  });
   return decide(facts, {
     rules,
     allowAllTools: flags.allowAllTools,
@@ -35,6 +45,7 @@ export async function checkPermission(request: PermissionRequest, toolName: stri
     allowAllUrls: flags.allowAllUrls,
     approvals: { ...emptyApprovals(), ...options.approvals },
     disabledFloorChecks: new Set(settings.permissions?.floor?.disable ?? []),
+    ...(options.mode ? { mode: options.mode } : {}),
   });
 }
 

@@ -10,7 +10,7 @@ import type { SlashCommand, SlashCommandResult } from "./types.js";
 const USAGE = "Usage: /memory [show|on|off|forget <id>…|edit [user]]";
 
 async function show(session: AgentSession): Promise<SlashCommandResult> {
-  const memory = session.memory as NonNullable<AgentSession["memory"]>;
+  const memory = session.workspace.memory as NonNullable<AgentSession["workspace"]["memory"]>;
   const space = await memory.space();
   const board = memory.board;
   const state = memory.enabled
@@ -32,7 +32,7 @@ export const memoryCommand: SlashCommand = {
   description: "What the agent remembers across sessions: show, on, off, forget <id>, edit",
   argsHint: "[show|on|off|forget <id>|edit [user]]",
   run: async ({ session, args }): Promise<SlashCommandResult> => {
-    const memory = session.memory;
+    const memory = session.workspace.memory;
     if (!memory) return { kind: "message", level: "error", text: "Memory is not available in this session." };
     const [verb = "show", ...rest] = args.split(/\s+/).filter((part) => part !== "");
     switch (verb) {

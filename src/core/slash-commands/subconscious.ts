@@ -18,9 +18,9 @@ export const subconsciousCommand: SlashCommand = {
         level: "error",
         text: "Usage: /subconscious run: the rem-agent consolidates this session into the memory board, in the background.",
       };
-    if (!session.memory?.enabled)
-      return { kind: "message", level: "error", text: "Memory is off in this session: /memory on first (with -p: --enable-memory)." };
-    session.allowAgentOnce(REM_AGENT);
+    const memory = session.workspace.memory;
+    if (!memory?.enabled) return { kind: "message", level: "error", text: "Memory is off in this session: /memory on first (with -p: --enable-memory)." };
+    memory.allowAgentOnce(REM_AGENT);
     return { kind: "prompt", prompt: promptTemplate("subconscious"), source: "command:subconscious" };
   },
 };

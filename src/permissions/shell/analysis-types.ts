@@ -12,6 +12,8 @@ export interface ShellSegment {
    * but it needs no approval of its own.
    */
   transparent: boolean;
+  /** Where it runs, relative to the command's working directory ("." until a `cd`); absent when only known at run time. */
+  directory?: string;
 }
 
 /**

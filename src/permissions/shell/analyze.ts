@@ -317,6 +317,7 @@ class Analyzer {
       operands,
       readOnly: !unsafe && (wrapper?.transparent === true || isReadOnlyInvocation(effective)),
       transparent: wrapper?.transparent === true,
+      ...(this.base !== undefined ? { directory: this.base } : {}),
     });
     if (wrapper?.transparent) return; // the inner command's arguments are recorded by its own segment
     const program = programName(effective[0] ?? "");

@@ -270,6 +270,26 @@ function sedReadOnly(args: readonly string[]): boolean {
   return scripts.every(sedScriptReadOnly);
 }
 
+/**
+ * awk that only prints: field separators and variables as its only options, and a program with no system(),
+ * pipes, getline, redirections (any `>`, comparisons too: in doubt, left out) or gawk's `@` directives.
+ */
+function awkReadOnly(args: readonly string[]): boolean {
+  let index = 0;
+  for (; index < args.length; index++) {
+    const arg = args[index] as string;
+    if (arg === "--") {
+      index++;
+      break;
+    }
+    if (!arg.startsWith("-") || arg === "-") break;
+    if (/^(-F|-v|--field-separator|--assign)$/.test(arg)) index++;
+    else if (!/^(-F.|-v.|--field-separator=|--assign=)/.test(arg)) return false;
+  }
+  const program = args[index];
+  return program !== undefined && !/system|[|>]|getline|@/.test(program);
+}
+
 export function isReadOnlyInvocation(argv: readonly string[]): boolean {
   const program = programName(argv[0] ?? "");
   const args = argv.slice(1);
@@ -294,6 +314,11 @@ export function isReadOnlyInvocation(argv: readonly string[]): boolean {
       return true;
     case "git":
       return gitReadOnly(args);
+    case "awk":
+    case "gawk":
+    case "mawk":
+    case "nawk":
+      return awkReadOnly(args);
     default:
       break;
   }

@@ -25,6 +25,13 @@ export const toolEvents = {
       mcpToolName: z.string().optional(),
       turnId: z.string().optional(),
       parentToolCallId: z.string().optional(),
+      /**
+       * Files the call changes as the permission gate resolved them (anyName: a directory it writes files of
+       * unknown names under), and whether a person approved the call in a dialog. A resumed session rebuilds
+       * its record of files the agent changed from these: a rule does not approve what such files define.
+       */
+      changedFiles: z.array(z.object({ path: z.string(), anyName: z.boolean().optional() })).optional(),
+      approvedByUser: z.boolean().optional(),
     }),
   ),
   "tool.execution_partial_result": ephemeral(z.object({ toolCallId: z.string(), partialOutput: z.string() })),

@@ -45,9 +45,11 @@ export function useSubmit(options: {
   holdInput?(): () => void;
   /** Opens a file in the person's editor (the runner hands it the terminal); a problem, if any. */
   editFile?(file: string): Promise<string | undefined>;
+  /** A line submitted before anything was typed (`agent -i "…"`). */
+  first?: string;
 }): SubmitActions {
   const { host, store, starting } = options;
-  const [waiting, setWaiting] = useState<Submission[]>([]);
+  const [waiting, setWaiting] = useState<Submission[]>(() => (options.first?.trim() ? [{ text: options.first, attachments: [] }] : []));
   const latest = useRef(options);
   latest.current = options;
 

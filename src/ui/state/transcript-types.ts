@@ -18,6 +18,8 @@ export type TranscriptItem =
       /** A unified diff for edit and create. */
       diff?: string;
       durationMs: number;
+      /** A command the person ran with `!cmd`: its output is what they asked to see, so it is shown (bounded). */
+      userRequested?: boolean;
     }
   | { kind: "notice"; id: string; level: "info" | "warning" | "error"; text: string }
   /** The fleet view's opening line ("Fleet deployed: <task>"); the todo panel below the transcript follows it. */
