@@ -180,6 +180,9 @@ export class AcpSession {
           // The editor owns its clipboard; the text is shown so it can be copied from there.
           this.say(routed.text);
           return "end_turn";
+        case "edit":
+          this.say(`${routed.title}: ${routed.path}`);
+          return "end_turn";
         case "done":
         case "unknown-command":
           return "end_turn";

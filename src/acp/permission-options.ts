@@ -53,6 +53,6 @@ export function permissionTitle(request: PermissionRequest): string {
     case "custom-tool":
       return request.toolName;
     case "memory":
-      return `Remember: ${request.subject}`;
+      return `${request.action === "retire" ? "Retire" : request.action === "confirm" ? "Confirm" : "Remember"}: ${request.subject}`;
   }
 }

@@ -63,6 +63,7 @@ async function applySlashResult(
     case "show":
     case "diff":
     case "copy":
+    case "edit":
       return result;
   }
 }

@@ -154,5 +154,7 @@ export type InputResult =
   | { kind: "diff"; patch: string; summary: string }
   /** Text for the clipboard (/copy): the TUI sends it to the terminal as OSC 52; -p prints it. */
   | { kind: "copy"; text: string }
+  /** A file for the person to edit (/memory edit): the TUI opens $EDITOR on it; -p prints its path. */
+  | { kind: "edit"; path: string; title: string }
   /** `/name` that is no command (a session.warning says so, with the closest match). */
   | { kind: "unknown-command"; name: string };

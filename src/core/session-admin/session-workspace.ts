@@ -1,7 +1,8 @@
 /**
  * What a session may change about where it works, while it runs: its working directory (/cwd), the
  * directories tools may use without asking (/add-dir), which custom instruction files reach the model
- * (/instructions), its name (/rename), and other stored sessions (/session delete). Each change is a
+ * (/instructions) and whether memory's board does (/memory), its name (/rename), and other stored sessions
+ * (/session delete). Each change is a
  * command through `dispatch` and ends in an event; the facade only forwards the commands here.
  */
 import { existsSync, statSync } from "node:fs";
@@ -15,6 +16,7 @@ import type { InstructionFile } from "../custom-instructions.js";
 import { workingDirectoryContext } from "../environment.js";
 import type { Emit } from "../event-sink.js";
 import type { PermissionBroker } from "../permission-broker.js";
+import type { SessionMemory } from "../../memory/session-memory.js";
 
 const WORKSPACE_COMMANDS = ["rename", "set_cwd", "add_dir", "set_instruction", "delete_session"] as const;
 export type WorkspaceCommand = Extract<SessionCommand, { type: (typeof WORKSPACE_COMMANDS)[number] }>;
@@ -33,6 +35,8 @@ export interface SessionWorkspaceOptions {
   store?: SessionStore;
   /** The system prompt names the cwd and holds the instructions: it is rebuilt after they change. */
   refreshSystemPrompt(): void;
+  /** Memory, which /memory switches on and off: its board is in the system prompt too (src/memory). */
+  memory?: SessionMemory;
 }
 
 /** Where an allowed directory comes from, for /list-dirs. */
@@ -51,6 +55,12 @@ export class SessionWorkspace {
 
   constructor(private readonly options: SessionWorkspaceOptions) {
     this.current = options.context;
+    options.memory?.onChange(() => options.refreshSystemPrompt());
+  }
+
+  /** Memory (/memory, /subconscious), when the face set it up. */
+  get memory(): SessionMemory | undefined {
+    return this.options.memory;
   }
 
   get cwd(): string {

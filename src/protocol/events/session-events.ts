@@ -23,6 +23,8 @@ export const sessionEvents = {
       mode: agentModeSchema.optional(),
       name: z.string().optional(),
       context: workingDirectoryContextSchema.optional(),
+      /** The interactive session that started this one detached as it ended (the memory consolidation run). */
+      detachedFromSpawningParentSessionId: z.string().optional(),
     }),
   ),
   "session.resume": persisted(
@@ -106,6 +108,8 @@ export const sessionEvents = {
       toolDefinitionsTokens: z.number().optional(),
       /** The part of toolDefinitionsTokens that is MCP servers' tools (for /context). */
       mcpToolsTokens: z.number().optional(),
+      /** Memory's context board, a part of the system prompt counted apart from systemTokens (for /context). */
+      contextBoardTokens: z.number().optional(),
     }),
   ),
   "session.task_complete": persisted(z.object({ summary: z.string().optional(), success: z.boolean().optional() })),

@@ -114,6 +114,8 @@ export const permissionRequestSchema = z.discriminatedUnion("kind", [
     subject: z.string(),
     fact: z.string(),
     citations: z.string(),
+    /** Ours, beside seed 002's fields: what happens to the memory (absent: it is stored). */
+    action: z.enum(["store", "confirm", "retire"]).optional(),
     ...needsApproval,
   }),
   z.object({

@@ -240,12 +240,14 @@ function describe(request: PermissionRequest, theme: Theme, width: number, windo
         ),
         question: `Allow the tool ${request.toolName}?`,
       };
-    case "memory":
+    case "memory": {
+      const action = request.action ?? "store";
       return {
-        title: `Remember: ${request.subject}`,
+        title: `${action === "store" ? "Remember" : action === "confirm" ? "Confirm" : "Retire"}: ${request.subject}`,
         body: <Details lines={[request.fact, ...(request.citations ? [request.citations] : [])]} theme={theme} width={width} window={window} />,
-        question: "Do you want to store this memory?",
+        question: `Do you want to ${action} this memory?`,
       };
+    }
   }
 }
 

@@ -42,6 +42,8 @@ export interface ContextUsageView {
   toolsTokens: number;
   mcpToolsTokens: number;
   messagesTokens: number;
+  /** Memory's context board (out of the system prompt's count), when memory is on. */
+  contextBoardTokens?: number;
 }
 
 export interface RunningTool {

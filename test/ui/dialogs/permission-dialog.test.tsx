@@ -325,6 +325,14 @@ describe("the other permission dialogs", () => {
     expect(answers).toEqual([[{ kind: "deny" }, { stop: true }]]);
   });
 
+  it("says what happens to a memory that is confirmed or retired", async () => {
+    const request: PermissionRequest = { kind: "memory", subject: "testing", fact: "Run npm test before committing", citations: "", action: "retire" };
+    const { tui } = open(request);
+    const frame = await tui.waitForFrame((text) => text.includes("Do you want to retire this memory?"));
+    expect(frame).toContain("Retire: testing");
+    expect(frame).toContain("Yes, and don't ask again this session for memory updates");
+  });
+
   it("stays within a narrow width", async () => {
     const { tui } = open(shell({ fullCommandText: `echo ${"x".repeat(200)}` }), 1, 50);
     const frame = await tui.waitForFrame((text) => text.includes("1. Yes"));
