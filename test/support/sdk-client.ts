@@ -3,6 +3,7 @@
  * environment (AGENT_HOME and HOME in a temp dir, no endpoint in the environment: each session brings its
  * BYOK provider), and helpers to wait on session events instead of sleeping.
  */
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,6 +17,10 @@ export interface SdkWorld {
   cwd: string;
   env: Record<string, string>;
   client(options?: { args?: string[]; tcp?: boolean }): CopilotClient;
+  /** `agent --headless --port 0` on its own, as a long-running server (killed at cleanup); resolves with its port. */
+  tcpServer(token: string): Promise<{ port: number; child: ChildProcess }>;
+  /** A client of a server already running (several may share it). */
+  connect(port: number, token: string): CopilotClient;
   cleanup(): void;
 }
 
@@ -26,6 +31,7 @@ export function sdkWorld(extraEnv: Record<string, string> = {}): SdkWorld {
   for (const dir of [home, cwd]) rmSync(dir, { recursive: true, force: true });
   const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: home, AGENT_HOME: home, LANG: "C.UTF-8", ...extraEnv };
   const clients: CopilotClient[] = [];
+  const children: ChildProcess[] = [];
   return {
     home,
     cwd,
@@ -36,8 +42,32 @@ export function sdkWorld(extraEnv: Record<string, string> = {}): SdkWorld {
       clients.push(client);
       return client;
     },
+    tcpServer: async (token) => {
+      const child = spawn(process.execPath, [AGENT_BIN, "--headless", "--no-auto-update", "--port", "0"], {
+        cwd,
+        env: { ...env, COPILOT_CONNECTION_TOKEN: token },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      children.push(child);
+      let out = "";
+      const port = await new Promise<number>((resolve, reject) => {
+        child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+          out += chunk;
+          const match = /listening on port (\d+)/i.exec(out);
+          if (match) resolve(Number(match[1]));
+        });
+        child.on("exit", (code) => reject(new Error(`server exited with ${code}`)));
+      });
+      return { port, child };
+    },
+    connect: (port, token) => {
+      const client = new CopilotClient({ connection: RuntimeConnection.forUri(`127.0.0.1:${port}`, { connectionToken: token }) });
+      clients.push(client);
+      return client;
+    },
     cleanup: () => {
       for (const client of clients) void client.forceStop().catch(() => undefined);
+      for (const child of children) child.kill("SIGKILL");
       rmSync(root, { recursive: true, force: true });
     },
   };
