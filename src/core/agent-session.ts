@@ -38,6 +38,7 @@ import { finishSession } from "./session-shutdown.js";
 import { isWorkspaceCommand, SessionWorkspace } from "./session-admin/session-workspace.js";
 import { logMessage } from "./client-log.js";
 import { sessionLogFailureResult } from "./session-log-failure.js";
+import { isMcpCommand, SessionMcpServers } from "./mcp-commands.js";
 
 export type { AgentSessionOptions } from "./session-options.js";
 
@@ -48,6 +49,7 @@ export class AgentSession {
   private readonly runtime: AgentRuntime;
   private readonly subagents: SessionSubagents;
   private readonly mcpGate: McpStartupGate | undefined;
+  private readonly mcpServers: SessionMcpServers;
   private readonly agentMcp: SelectedAgentMcp;
   private readonly allTools: readonly AnyTool[];
   private readonly toolbox: SessionTools;
@@ -102,6 +104,7 @@ export class AgentSession {
     const emit = options.sink.emit;
     this.goal = new SessionObjective(emit, options.objective);
     this.mcpGate = options.mcp ? new McpStartupGate(options.mcp, emit) : undefined;
+    this.mcpServers = new SessionMcpServers(options.mcp, emit);
     this.agentMcp = new SelectedAgentMcp(options.agentMcp, emit);
     options.sink.addInternal((event) => {
       if (event.type === "subagent.started" && event.data.executionMode === "background") this.metrics.backgroundAgents++;
@@ -282,6 +285,7 @@ export class AgentSession {
   dispatch<C extends SessionCommand>(command: C): CommandResult<C>;
   dispatch(command: SessionCommand): CommandResult<SessionCommand> {
     if (isWorkspaceCommand(command)) return this.workspace.handle(command);
+    if (isMcpCommand(command)) return this.mcpServers.handle(command);
     switch (command.type) {
       case "input":
         return routeInput({ session: this, emit: this.options.sink.emit, cwd: this.cwd }, command);
