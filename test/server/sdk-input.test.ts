@@ -9,7 +9,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { approveAll } from "@github/copilot-sdk";
 import { text, toolCall } from "../support/scripted-server.js";
-import { nextEvent, recordEvents, useSdkWorld } from "../support/sdk-client.js";
+import { miniMcpServer, nextEvent, recordEvents, useSdkWorld } from "../support/sdk-client.js";
 
 const sdk = useSdkWorld();
 
@@ -67,13 +67,7 @@ describe("an SDK application's MCP calls", () => {
       model: "scripted-model",
       onPermissionRequest: approveAll,
       mcpServers: {
-        mini: {
-          type: "local",
-          command: process.execPath,
-          args: ["--import", "tsx", path.resolve("test/support/mcp-test-server.ts"), "--stdio"],
-          workingDirectory: path.resolve("."),
-          tools: ["*"],
-        },
+        mini: miniMcpServer(),
       },
     });
     const disabled = nextEvent(session, "session.mcp_server_status_changed", (event) => event.data.status === "disabled");

@@ -7,34 +7,11 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { type CopilotClient } from "@github/copilot-sdk";
-import { Trace, type MessageConnection } from "vscode-jsonrpc";
 import { startScriptedServer, text, toolCall } from "../support/scripted-server.js";
 import { twinTouchAgents } from "../support/twin-agents.js";
-import { nextEvent, recordEvents, scriptedProvider, useSdkWorld } from "../support/sdk-client.js";
+import { cancelReceived, gate, nextEvent, recordEvents, scriptedProvider, useSdkWorld } from "../support/sdk-client.js";
 
 const sdk = useSdkWorld();
-
-function gate(): { opened: Promise<void>; open(): void } {
-  let open = () => undefined as void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { opened, open };
-}
-
-/** Resolves when the client receives `$/cancelRequest` (read from its connection's trace: the SDK exposes no hook for it). */
-async function cancelReceived(client: CopilotClient): Promise<void> {
-  await client.start();
-  const { connection } = client as unknown as { connection: MessageConnection };
-  return new Promise((resolve) => {
-    void connection.trace(Trace.Messages, {
-      log: (message: string) => {
-        if (message.includes("$/cancelRequest")) resolve();
-      },
-    });
-  });
-}
 
 /** Two clients of one server over TCP, the second attached to the first one's session. */
 async function twoClients() {

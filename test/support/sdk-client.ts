@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { CopilotClient, RuntimeConnection, type CopilotSession, type SessionEvent } from "@github/copilot-sdk";
+import { Trace, type MessageConnection } from "vscode-jsonrpc";
 import { afterEach, beforeEach } from "vitest";
 import { AGENT_BIN } from "./run-agent.js";
 import { startScriptedServer, type ScriptedServer } from "./scripted-server.js";
@@ -133,5 +134,38 @@ export function useSdkWorld(extraEnv: Record<string, string> = {}): {
       return need(world);
     },
     provider: () => scriptedProvider(need(server).baseUrl),
+  };
+}
+
+/** A promise and the function that settles it. */
+export function gate(): { opened: Promise<void>; open(): void } {
+  let open = () => undefined as void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+/** Resolves when the client receives `$/cancelRequest` (read from its connection's trace: the SDK exposes no hook for it). */
+export async function cancelReceived(client: CopilotClient): Promise<void> {
+  await client.start();
+  const { connection } = client as unknown as { connection: MessageConnection };
+  return new Promise((resolve) => {
+    void connection.trace(Trace.Messages, {
+      log: (message: string) => {
+        if (message.includes("$/cancelRequest")) resolve();
+      },
+    });
+  });
+}
+
+/** The test MCP server (test/support/mcp-test-server.ts) as an SDK session's `mcpServers` entry. */
+export function miniMcpServer() {
+  return {
+    type: "local" as const,
+    command: process.execPath,
+    args: ["--import", "tsx", path.resolve("test/support/mcp-test-server.ts"), "--stdio"],
+    workingDirectory: path.resolve("."),
+    tools: ["*"],
   };
 }
