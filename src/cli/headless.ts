@@ -5,7 +5,7 @@
 import { adviceText } from "./permission-advice-text.js";
 import type { AgentSession } from "../core/agent-session.js";
 import type { RunResult } from "../protocol/commands.js";
-import { createOpenAIChatProvider } from "../provider/openai-chat.js";
+import { createWireProvider } from "../provider/wire-provider.js";
 import { sessionProviders } from "../provider/session-providers.js";
 import { bootstrap, homesOf } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
@@ -44,7 +44,8 @@ export function exitCodeFor(result: RunResult): number {
       return ExitCode.interrupted;
     case "error":
       if (result.error?.kind === SESSION_LOG_ERROR) return ExitCode.config;
-      return result.error?.kind === "usage" ? ExitCode.usage : ExitCode.provider;
+      if (result.error?.kind === "usage") return ExitCode.usage;
+      return result.error?.kind === "doom_loop" ? ExitCode.doomLoop : ExitCode.provider;
   }
 }
 
@@ -131,7 +132,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         store: value.store,
         ...homesOf(value),
         cwd: options.cwd,
-        ...sessionProviders(value.providerConfig, createOpenAIChatProvider),
+        ...sessionProviders(value.providerConfig, createWireProvider, value.registry),
         providerConfig: value.providerConfig,
         mode: options.mode,
         ...(options.autoAcceptPlan ? { autoAcceptPlan: true } : {}),

@@ -7,6 +7,7 @@ import { realpathSync } from "node:fs";
 import type { CommandResult, RunResult, SessionCommand } from "../protocol/commands.js";
 import type { AgentMode, BackgroundTasks, EventData, SessionEvent } from "../protocol/events/index.js";
 import type { ChatProvider } from "../provider/types.js";
+import { switchModel, type CurrentModel } from "./model-switch.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import { AgentCatalog, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
 import { SessionTools } from "./session-tools.js";
@@ -38,7 +39,6 @@ import { finishSession } from "./session-shutdown.js";
 import { isWorkspaceCommand, SessionWorkspace } from "./session-admin/session-workspace.js";
 import { logMessage } from "./client-log.js";
 import { sessionLogFailureResult } from "./session-log-failure.js";
-import { isMcpCommand, SessionMcpServers } from "./mcp-commands.js";
 
 export type { AgentSessionOptions } from "./session-options.js";
 
@@ -49,7 +49,6 @@ export class AgentSession {
   private readonly runtime: AgentRuntime;
   private readonly subagents: SessionSubagents;
   private readonly mcpGate: McpStartupGate | undefined;
-  private readonly mcpServers: SessionMcpServers;
   private readonly agentMcp: SelectedAgentMcp;
   private readonly allTools: readonly AnyTool[];
   private readonly toolbox: SessionTools;
@@ -98,13 +97,13 @@ export class AgentSession {
       provider: () => this.provider,
       cwd: () => this.cwd,
       nextTurnId: this.nextTurnId,
+      unattended: () => this.preset.mode === "autopilot",
     });
     this.applyModeRules();
     this.agents = options.agents ?? new AgentCatalog({});
     const emit = options.sink.emit;
     this.goal = new SessionObjective(emit, options.objective);
     this.mcpGate = options.mcp ? new McpStartupGate(options.mcp, emit) : undefined;
-    this.mcpServers = new SessionMcpServers(options.mcp, emit);
     this.agentMcp = new SelectedAgentMcp(options.agentMcp, emit);
     options.sink.addInternal((event) => {
       if (event.type === "subagent.started" && event.data.executionMode === "background") this.metrics.backgroundAgents++;
@@ -209,7 +208,7 @@ export class AgentSession {
   }
 
   get busy(): boolean {
-    return this.runtime.busy;
+    return this.runtime.busy || this.mcpGate?.busy === true;
   }
 
   get allowAll(): boolean {
@@ -285,7 +284,6 @@ export class AgentSession {
   dispatch<C extends SessionCommand>(command: C): CommandResult<C>;
   dispatch(command: SessionCommand): CommandResult<SessionCommand> {
     if (isWorkspaceCommand(command)) return this.workspace.handle(command);
-    if (isMcpCommand(command)) return this.mcpServers.handle(command);
     switch (command.type) {
       case "input":
         return routeInput({ session: this, emit: this.options.sink.emit, cwd: this.cwd }, command);
@@ -293,6 +291,7 @@ export class AgentSession {
         return this.send({ prompt: command.prompt, attachments: command.attachments, source: command.source, typed: command.typed }, command.delivery);
       case "interrupt":
         this.subagents.stopSettling();
+        this.mcpGate?.interrupt();
         return this.runtime.interrupt();
       case "respond":
         return this.options.interactions.respond(command.requestId, command.reply);
@@ -301,7 +300,7 @@ export class AgentSession {
       case "set_objective":
         return this.goal.set(command.objective);
       case "set_model":
-        return this.setModel(command.model);
+        return this.setModel(command.model, command.reasoningEffort);
       case "select_agent":
         return this.selectAgent(command.name);
       case "set_allow_all":
@@ -343,7 +342,7 @@ export class AgentSession {
   private send(input: PromptInput, delivery?: "enqueue" | "immediate"): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error("The session is shut down."));
     if (this.logFailure) return Promise.resolve(sessionLogFailureResult(this.logFailure, this.id, this.options.sink.emit));
-    const waiting = [this.mcpGate?.wait(), this.agentMcp.ready()].filter((wait) => wait !== undefined);
+    const waiting = [this.mcpGate?.wait(input.prompt), this.agentMcp.ready(input.prompt)].filter((wait) => wait !== undefined);
     return waiting.length > 0 ? Promise.all(waiting).then(() => this.runtime.submit(input, delivery)) : this.runtime.submit(input, delivery);
   }
 
@@ -398,12 +397,13 @@ export class AgentSession {
 
   private readonly nextTurnId = (): string => String(++this.turnCount);
 
-  private setModel(model: string): void {
-    if (model === this.provider.model) return;
-    if (!this.options.createProvider) throw new Error("This session cannot change its model.");
-    const previousModel = this.provider.model;
-    this.provider = this.options.createProvider(model);
-    this.options.sink.emit("session.model_change", { previousModel, newModel: model, source: "model_command" });
+  /** The reasoning effort /model chose (the configured one until then). */
+  private reasoningEffort: CurrentModel["reasoningEffort"];
+
+  private setModel(model: string, effort?: string): void {
+    const current = { provider: this.provider, reasoningEffort: this.reasoningEffort };
+    const next = switchModel(current, model, effort, this.options.createProvider, this.options.sink.emit);
+    if (next) ({ provider: this.provider, reasoningEffort: this.reasoningEffort } = next);
   }
 
   private selectAgent(name: string | null): string | undefined {

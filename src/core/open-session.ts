@@ -10,6 +10,7 @@ import { PathGate } from "../permissions/paths.js";
 import type { PermissionFlags } from "../permissions/policy.js";
 import type { Rule } from "../permissions/rules.js";
 import type { ChatProvider } from "../provider/types.js";
+import type { ProviderOptions } from "../provider/session-providers.js";
 import { EventLogWriter } from "../session/event-log-writer.js";
 import type { EventLog } from "../session/event-log-reader.js";
 import { MetadataKeeper } from "../session/metadata-keeper.js";
@@ -59,7 +60,7 @@ export interface OpenSessionOptions {
   cwd: string;
   provider: ChatProvider;
   /** Makes a provider for another model, for /model. */
-  createProvider?(model: string, options?: { initiator?: "sub-agent" }): ChatProvider;
+  createProvider?(model: string, options?: ProviderOptions): ChatProvider;
   subagentLimits?: SubagentLimits;
   /** The agents (a test's own); the catalog of built-in, user and repo agent files when absent. */
   agents?: AgentDirectory;
@@ -378,6 +379,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       copilotVersion: agentVersion(),
       startTime: now,
       selectedModel: provider.model,
+      ...(options.providerConfig.reasoningEffort ? { reasoningEffort: options.providerConfig.reasoningEffort } : {}),
       // As Copilot records it: every session starts interactive, and another starting mode (--plan,
       // --autopilot) is a switch recorded right after, so a reader folds one mode history.
       mode: "interactive",

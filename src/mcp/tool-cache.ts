@@ -30,7 +30,8 @@ function stable(value: unknown): unknown {
 }
 
 export function serverHash(server: ConfiguredServer): string {
-  const { disabled: _ignored, ...config } = server.config;
+  // Neither changes what the server offers: toggling one keeps its cached list.
+  const { disabled: _disabled, startupTimeout: _startupTimeout, ...config } = server.config;
   return createHash("sha256")
     .update(JSON.stringify(stable({ name: server.name, transport: server.transport, config })))
     .digest("hex")

@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { replacePrivateFile } from "../util/private-files.js";
 import path from "node:path";
+import { parseYaml } from "../util/yaml-parser.js";
 
 export interface SessionMetadata {
   id: string;
@@ -66,11 +67,10 @@ function parseSimpleYaml(text: string): Record<string, unknown> | undefined {
   return result;
 }
 
-async function parseYaml(text: string): Promise<Record<string, unknown> | undefined> {
+function parseRecord(text: string): Record<string, unknown> | undefined {
   const simple = parseSimpleYaml(text);
   if (simple) return simple;
-  const { parse } = await import("yaml");
-  const value: unknown = parse(text);
+  const value: unknown = parseYaml(text);
   return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
 }
 
@@ -85,7 +85,7 @@ export async function readMetadata(dir: string): Promise<SessionMetadata | undef
   }
   let raw: Record<string, unknown> | undefined;
   try {
-    raw = await parseYaml(text);
+    raw = parseRecord(text);
   } catch {
     return undefined;
   }

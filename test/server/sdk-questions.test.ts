@@ -9,7 +9,8 @@ import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { startScriptedServer, text, toolCall } from "../support/scripted-server.js";
 import { twinTouchAgents } from "../support/twin-agents.js";
-import { cancelReceived, gate, nextEvent, recordEvents, scriptedProvider, useSdkWorld } from "../support/sdk-client.js";
+import { gate } from "../support/gate.js";
+import { cancelReceived, nextEvent, recordEvents, scriptedProvider, useSdkWorld } from "../support/sdk-client.js";
 
 const sdk = useSdkWorld();
 

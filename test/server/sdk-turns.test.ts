@@ -7,8 +7,9 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { approveAll } from "@github/copilot-sdk";
+import { gate } from "../support/gate.js";
 import { text, toolCall } from "../support/scripted-server.js";
-import { cancelReceived, gate, nextEvent, scriptedProvider, useSdkWorld } from "../support/sdk-client.js";
+import { cancelReceived, nextEvent, scriptedProvider, useSdkWorld } from "../support/sdk-client.js";
 
 const sdk = useSdkWorld();
 
@@ -57,9 +58,7 @@ describe("SDK turns", () => {
         result: { kind: "reject", feedback: "not from this app" },
       });
     });
-    const started = Date.now();
     expect((await session.sendAndWait({ prompt: "touch it" }))?.data.content).toBe("Refused, fine.");
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(existsSync(marker)).toBe(false);
     expect(JSON.stringify(sdk.server.completionRequests.at(-1)?.body.messages)).toContain("not from this app");
     await second.stop();

@@ -17,7 +17,8 @@ export interface SdkWorld {
   home: string;
   cwd: string;
   env: Record<string, string>;
-  client(options?: { args?: string[]; tcp?: boolean }): CopilotClient;
+  /** `path`: the program to run (default the checkout's bin/agent.js; a path without `.js` is run as a command). */
+  client(options?: { args?: string[]; tcp?: boolean; path?: string }): CopilotClient;
   /** `agent --headless --port 0` on its own, as a long-running server (killed at cleanup); resolves with its port. */
   tcpServer(token: string): Promise<{ port: number; child: ChildProcess }>;
   /** A client of a server already running (several may share it). */
@@ -37,8 +38,8 @@ export function sdkWorld(extraEnv: Record<string, string> = {}): SdkWorld {
     home,
     cwd,
     env,
-    client: ({ args = [], tcp = false } = {}) => {
-      const connection = tcp ? RuntimeConnection.forTcp({ path: AGENT_BIN, args, env }) : RuntimeConnection.forStdio({ path: AGENT_BIN, args, env });
+    client: ({ args = [], tcp = false, path: bin = AGENT_BIN } = {}) => {
+      const connection = tcp ? RuntimeConnection.forTcp({ path: bin, args, env }) : RuntimeConnection.forStdio({ path: bin, args, env });
       const client = new CopilotClient({ connection, workingDirectory: cwd });
       clients.push(client);
       return client;
@@ -135,15 +136,6 @@ export function useSdkWorld(extraEnv: Record<string, string> = {}): {
     },
     provider: () => scriptedProvider(need(server).baseUrl),
   };
-}
-
-/** A promise and the function that settles it. */
-export function gate(): { opened: Promise<void>; open(): void } {
-  let open = () => undefined as void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { opened, open };
 }
 
 /** Resolves when the client receives `$/cancelRequest` (read from its connection's trace: the SDK exposes no hook for it). */
