@@ -48,7 +48,7 @@ const needsApproval = {
   outsidePaths: z.array(z.string()).optional(),
   /**
    * Exactly what "yes for this session" / "always in this directory" would store; absent when those cannot be
-   * offered. The dialog names each of these in its labels.
+   * offered. The offered options' labels (permission.requested's `options`) name each of these.
    */
   grants: z
     .object({

@@ -151,6 +151,7 @@ export function App(props: AppProps) {
       {permission && (
         <PermissionDialog
           request={permission.request}
+          options={permission.options}
           {...(permission.agentId ? { agent: permission.agentId } : {})}
           theme={theme}
           width={width}
