@@ -46,6 +46,9 @@ export const SESSION_METHODS = [
   "session.workspaces.listCheckpoints",
   "session.workspaces.readCheckpoint",
   "sessions.fork",
+  "session.mcp.enable",
+  "session.mcp.disable",
+  "session.mcp.reload",
 ] as const;
 export type SessionMethod = (typeof SESSION_METHODS)[number];
 
