@@ -1,26 +1,17 @@
 /**
- * The Copilot SDK's rewind and checkpoint methods of a session: session.history.listRewindPoints,
- * previewRewind, rewind and truncate, and session.workspaces.listCheckpoints/readCheckpoint. Each is the
- * engine's rewind command (or the session folder's checkpoints) in the SDK's shapes; Copilot's points are
- * the user's prompts, so the rewinds themselves (ours to undo) are not listed here.
+ * The Copilot SDK's rewind methods of a session: session.history.listRewindPoints, previewRewind, rewind and
+ * truncate. Each is the engine's rewind command in the SDK's shapes; Copilot's points are the user's prompts,
+ * so the rewinds themselves (ours to undo) are not listed here.
  */
 import { z } from "zod";
 import type { RewindPoint } from "../protocol/rewind.js";
-import { checkpointText, checkpointTitle, listCheckpoints } from "../core/session-admin/session-report.js";
 import type { ClientLink, ServedSession } from "./served-session.js";
 import { sessionIdSchema } from "./wire.js";
 
 const eventSchema = z.looseObject({ sessionId: z.string(), eventId: z.string() });
 const rewindSchema = z.looseObject({ sessionId: z.string(), eventId: z.string(), mode: z.enum(["conversation", "conversation-and-files"]) });
-const checkpointSchema = z.looseObject({ sessionId: z.string(), number: z.number() });
 
-type Method =
-  | "session.history.listRewindPoints"
-  | "session.history.previewRewind"
-  | "session.history.rewind"
-  | "session.history.truncate"
-  | "session.workspaces.listCheckpoints"
-  | "session.workspaces.readCheckpoint";
+type Method = "session.history.listRewindPoints" | "session.history.previewRewind" | "session.history.rewind" | "session.history.truncate";
 
 /** What the SDK calls a point: a user prompt, with the files captured from it on. */
 function sdkPoints(points: readonly RewindPoint[]) {
@@ -88,20 +79,6 @@ export function historyMethods(owned: (link: ClientLink, sessionId: string) => S
       const outcome = await engine(link, sessionId).dispatch({ type: "rewind", eventId, scope: "conversation" });
       if (!outcome.ok) throw new Error(outcome.error);
       return { eventsRemoved: outcome.eventsRemoved };
-    },
-    "session.workspaces.listCheckpoints": (link, params) => {
-      const session = engine(link, sessionIdSchema.parse(params).sessionId);
-      return {
-        checkpoints: listCheckpoints(session.dir).map((entry) => ({
-          number: entry.number,
-          title: checkpointTitle(entry.file),
-          filename: entry.file.split(/[\\/]/).at(-1) ?? entry.file,
-        })),
-      };
-    },
-    "session.workspaces.readCheckpoint": (link, params) => {
-      const { sessionId, number } = checkpointSchema.parse(params);
-      return { content: checkpointText(engine(link, sessionId).dir, number)?.text ?? null };
     },
   };
 }

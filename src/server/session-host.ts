@@ -16,6 +16,7 @@ import { followLifecycle, type Announce } from "./lifecycle.js";
 import { sessionInfo, matchesFilter } from "./session-info.js";
 import { sessionMethods } from "./session-methods.js";
 import { historyMethods } from "./history-methods.js";
+import { workspaceMethods } from "./workspace-methods.js";
 import { visibleEvents } from "../session/rewind/rewind-timeline.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
@@ -95,6 +96,7 @@ export class SessionHost {
       },
       ...sessionMethods((link, sessionId) => this.owned(link, sessionId)),
       ...historyMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...workspaceMethods((link, sessionId) => this.owned(link, sessionId)),
     };
   }
 

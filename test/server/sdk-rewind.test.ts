@@ -2,9 +2,10 @@
  * Rewind, truncate, fork and the workspace checkpoints through the real Copilot SDK and bin/agent.js, as
  * the SDK's own suite uses them (rewind.e2e, rpc_event_side_effects, rpc_session_state,
  * rpc_workspace_checkpoints): a rewind restores a created file and hides the prompt from getEvents, a
- * truncate announces session.snapshot_rewind, a fork continues from a point, errors are the suite's.
+ * truncate announces session.snapshot_rewind, a fork continues from a point, errors are the suite's; the
+ * workspace's diff in each mode, and a large paste kept in the session's files.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -110,6 +111,44 @@ describe("SDK rewind and fork", () => {
     const session = await client.createSession(options());
     expect((await session.rpc.workspaces.listCheckpoints()).checkpoints).toEqual([]);
     expect((await session.rpc.workspaces.readCheckpoint({ number: 4294967294 })).content ?? "").toBe("");
+    await client.stop();
+  });
+
+  it("diffs the workspace as the suite expects, and the session mode shows what the agent changed without git", async () => {
+    writeFileSync(path.join(sdk.world.cwd, "kept.txt"), "one\n");
+    sdk.server.enqueue(
+      toolCall("create", { path: "made.txt", file_text: "made by the agent\n" }),
+      toolCall("edit", { path: "kept.txt", old_str: "one", new_str: "ONE" }),
+      text("DIFF_DONE"),
+    );
+    const client = sdk.world.client();
+    const session = await client.createSession(options());
+    const unstaged = await session.rpc.workspaces.diff({ mode: "unstaged" });
+    expect(unstaged).toEqual({ requestedMode: "unstaged", mode: "unstaged", changes: [], isFallback: false });
+    await session.sendAndWait({ prompt: "change things" });
+    const ofSession = await session.rpc.workspaces.diff({ mode: "session" });
+    expect(ofSession).toMatchObject({ requestedMode: "session", mode: "session", isFallback: false });
+    expect(ofSession.changes.map(({ path, changeType }) => ({ path, changeType }))).toEqual([
+      { path: "kept.txt", changeType: "modified" },
+      { path: "made.txt", changeType: "added" },
+    ]);
+    expect(ofSession.changes[0]?.diff).toMatch(/-one\n\+ONE/);
+    expect(await session.rpc.workspaces.diff({ mode: "branch" })).toMatchObject({ requestedMode: "branch", mode: "unstaged", isFallback: true });
+    await client.stop();
+  });
+
+  it("saves a large paste in the session's files and reads it back, and nothing outside them", async () => {
+    const client = sdk.world.client();
+    const session = await client.createSession(options());
+    const content = "Large paste payload 🚀\n".repeat(512);
+    const { saved } = await session.rpc.workspaces.saveLargePaste({ content });
+    expect(saved?.sizeBytes).toBe(Buffer.byteLength(content, "utf8"));
+    expect(path.basename(path.dirname(saved?.filePath as string))).toBe("files");
+    expect(statSync(saved?.filePath as string).mode & 0o777).toBe(0o600);
+    expect((await session.rpc.workspaces.readFile({ path: saved?.filename as string })).content).toBe(content);
+    expect((await session.rpc.workspaces.listFiles()).files).toEqual([saved?.filename]);
+    await expect(session.rpc.workspaces.readFile({ path: "../events.jsonl" })).rejects.toThrow(/Not a path inside the session's files folder/);
+    await expect(session.rpc.workspaces.readFile({ path: "missing.txt" })).rejects.toThrow(/No such file/);
     await client.stop();
   });
 });
