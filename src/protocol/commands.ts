@@ -55,6 +55,8 @@ export type SessionCommand =
   | { type: "set_cwd"; path: string }
   /** /add-dir: one more directory tools may read and write without asking, for this session. */
   | { type: "add_dir"; path: string }
+  /** Creates or replaces a file in the session folder's files/ (the SDK's createFile); session.workspace_file_changed says so. */
+  | { type: "write_workspace_file"; path: string; content: string }
   /** /instructions: leaves a custom instruction file out of the system prompt (or takes it back in). */
   | { type: "set_instruction"; path: string; enabled: boolean }
   /** /session delete: removes another stored session (never the running one, nor one another process holds). */
@@ -135,6 +137,7 @@ export interface CommandResults {
   set_cwd: string | undefined;
   add_dir: string | undefined;
   set_instruction: string | undefined;
+  write_workspace_file: string | undefined;
   delete_session: Promise<string | undefined>;
   /** Each: why it was not done (no MCP servers, no such server), or undefined once done (reload: once started, or after 5 s). */
   enable_mcp_server: Promise<string | undefined>;

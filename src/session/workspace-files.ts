@@ -4,9 +4,9 @@
  * path, a symbolic link pointing out) is refused, so the SDK's readFile cannot read anything else.
  */
 import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
-import { makePrivateDir, writePrivateFile } from "../util/private-files.js";
+import { makePrivateDir, replacePrivateFile, writePrivateFile } from "../util/private-files.js";
 
 export const WORKSPACE_FILES_DIR = "files";
 
@@ -55,6 +55,25 @@ const inside = (dir: string, file: string) => {
   const relative = path.relative(dir, file);
   return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
 };
+
+/**
+ * Creates or replaces a file of `files/` (the SDK's createFile), making its folders; returns which it did. A
+ * path outside the folder, or through a symbolic link, is an error saying so.
+ */
+export function writeWorkspaceFile(sessionDir: string, relative: string, content: string): "create" | "update" {
+  const dir = workspaceFilesDir(sessionDir);
+  const file = path.resolve(dir, relative);
+  if (path.isAbsolute(relative) || !inside(dir, file)) throw new Error(`Not a path inside the session's files folder: ${relative}`);
+  makePrivateDir(dir);
+  // A link anywhere on the way (even one pointing nowhere yet) could lead the write out of the folder.
+  for (let at = file; at !== dir; at = path.dirname(at)) {
+    if (lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink()) throw new Error(`Not a path inside the session's files folder: ${relative}`);
+  }
+  makePrivateDir(path.dirname(file));
+  const operation = existsSync(file) ? "update" : "create";
+  replacePrivateFile(file, content);
+  return operation;
+}
 
 /** A file of `files/` as UTF-8; a path outside the folder or a missing file is an error saying so. */
 export function readWorkspaceFile(sessionDir: string, relative: string): string {

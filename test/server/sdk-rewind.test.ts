@@ -68,6 +68,9 @@ describe("SDK rewind and fork", () => {
     await session.sendAndWait({ prompt: "again" });
     expect(JSON.stringify(sdk.server.completionRequests.at(-1)?.body.messages)).not.toContain("SNAPSHOT_REWIND_TARGET");
     await expect(session.rpc.history.truncate({ eventId: "missing-event" })).rejects.toThrow(/missing-event not found/);
+    const { workspace, path: folder } = await session.rpc.workspaces.getWorkspace();
+    expect(workspace).toMatchObject({ id: session.sessionId, cwd: sdk.world.cwd, client_name: "agent", summary_count: 0 });
+    expect(existsSync(path.join(folder as string, "events.jsonl"))).toBe(true);
     await client.stop();
   });
 
@@ -137,7 +140,7 @@ describe("SDK rewind and fork", () => {
     await client.stop();
   });
 
-  it("saves a large paste in the session's files and reads it back, and nothing outside them", async () => {
+  it("saves a large paste and creates files in the session's files/, reads them back, and nothing outside it", async () => {
     const client = sdk.world.client();
     const session = await client.createSession(options());
     const content = "Large paste payload 🚀\n".repeat(512);
@@ -149,6 +152,15 @@ describe("SDK rewind and fork", () => {
     expect((await session.rpc.workspaces.listFiles()).files).toEqual([saved?.filename]);
     await expect(session.rpc.workspaces.readFile({ path: "../events.jsonl" })).rejects.toThrow(/Not a path inside the session's files folder/);
     await expect(session.rpc.workspaces.readFile({ path: "missing.txt" })).rejects.toThrow(/No such file/);
+
+    const created = nextEvent(session, "session.workspace_file_changed");
+    await session.rpc.workspaces.createFile({ path: "notes/a.md", content: "first" });
+    expect((await created).data).toEqual({ path: "notes/a.md", operation: "create" });
+    const updated = nextEvent(session, "session.workspace_file_changed");
+    await session.rpc.workspaces.createFile({ path: "notes/a.md", content: "second" });
+    expect((await updated).data).toEqual({ path: "notes/a.md", operation: "update" });
+    expect((await session.rpc.workspaces.readFile({ path: "notes/a.md" })).content).toBe("second");
+    await expect(session.rpc.workspaces.createFile({ path: "../workspace.yaml", content: "x" })).rejects.toThrow(/Not a path inside/);
     await client.stop();
   });
 });

@@ -1,9 +1,9 @@
 /** The session's files/ folder: private pastes, a recursive listing, and reads that never leave the folder. */
-import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { listWorkspaceFiles, readWorkspaceFile, saveLargePaste, workspaceFilesDir } from "../../src/session/workspace-files.js";
+import { listWorkspaceFiles, readWorkspaceFile, saveLargePaste, workspaceFilesDir, writeWorkspaceFile } from "../../src/session/workspace-files.js";
 
 let sessionDir: string;
 beforeEach(() => {
@@ -31,5 +31,23 @@ describe("workspace files", () => {
     for (const bad of ["../secret.txt", path.join(sessionDir, "secret.txt"), "link.txt", ".", ""]) {
       expect(() => readWorkspaceFile(sessionDir, bad), bad).toThrow(/Not a path inside the session's files folder/);
     }
+  });
+
+  it("creates then updates a file, making its folders private, and writes nothing through a link or outside", () => {
+    expect(writeWorkspaceFile(sessionDir, "a/b/c.txt", "one")).toBe("create");
+    expect(writeWorkspaceFile(sessionDir, "a/b/c.txt", "two")).toBe("update");
+    expect(readWorkspaceFile(sessionDir, "a/b/c.txt")).toBe("two");
+    expect(statSync(path.join(workspaceFilesDir(sessionDir), "a", "b")).mode & 0o777).toBe(0o700);
+    expect(statSync(path.join(workspaceFilesDir(sessionDir), "a", "b", "c.txt")).mode & 0o777).toBe(0o600);
+    const outside = path.join(sessionDir, "outside");
+    mkdirSync(outside);
+    symlinkSync(outside, path.join(workspaceFilesDir(sessionDir), "out"));
+    symlinkSync(path.join(sessionDir, "target.txt"), path.join(workspaceFilesDir(sessionDir), "link.txt"));
+    for (const bad of ["out/x.txt", "link.txt", "../x.txt", path.join(sessionDir, "x.txt")]) {
+      expect(() => writeWorkspaceFile(sessionDir, bad, "x"), bad).toThrow(/Not a path inside the session's files folder/);
+    }
+    expect(existsSync(path.join(outside, "x.txt")) || existsSync(path.join(sessionDir, "target.txt")) || existsSync(path.join(sessionDir, "x.txt"))).toBe(
+      false,
+    );
   });
 });

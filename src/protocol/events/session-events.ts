@@ -121,6 +121,8 @@ export const sessionEvents = {
     }),
   ),
   "session.title_changed": ephemeral(z.object({ title: z.string() })),
+  /** A file of the session folder's files/ was created or replaced (path relative to files/). */
+  "session.workspace_file_changed": ephemeral(z.object({ path: z.string(), operation: z.enum(["create", "update"]) })),
   "session.context_changed": persisted(workingDirectoryContextSchema),
   "session.usage_info": ephemeral(
     z.object({
