@@ -119,3 +119,34 @@ describe("the folder map", () => {
     expect(reaching).toEqual([]);
   });
 });
+
+describe("one owner for each session, one composition for its options", () => {
+  const faces = files.filter((file) => /^src\/(cli|ui|server|acp)\//.test(file));
+  const openSessionImport = /import\s*\{[^}]*\bopenSession\b[^}]*\}\s*from\s*["'][^"']*open-session\.js["']|import\(\s*["'][^"']*open-session\.js["']\s*\)/;
+
+  it("builds every face's sessions through a manager made by composeSessionOptions, never by hand", () => {
+    const offenders = faces.flatMap((file) => {
+      const text = readFileSync(file, "utf8");
+      const problems: string[] = [];
+      if (openSessionImport.test(text) || /new AgentSession\(/.test(text)) problems.push(`${file} opens a session itself`);
+      if (/new SessionManager\((?!\s*composeSessionOptions\()/.test(text)) problems.push(`${file} makes a SessionManager's defaults by hand`);
+      // What settings.json says a session is made of is read in compose-session.ts alone.
+      if (/settings\.compaction|\bcompaction\s*:/.test(text)) problems.push(`${file} passes compaction settings itself`);
+      return problems;
+    });
+    expect(offenders).toEqual([]);
+  });
+
+  it("builds the test harness's sessions the same way", () => {
+    const harness = readFileSync("test/support/engine-harness.ts", "utf8");
+    expect(harness).toContain("composeSessionOptions(");
+    expect(harness).not.toMatch(openSessionImport);
+    const support = fg.sync("test/support/**/*.{ts,tsx}").filter((file) => openSessionImport.test(readFileSync(file, "utf8")));
+    expect(support).toEqual([]);
+  });
+
+  it("keeps session tables out of the faces: the session manager holds the sessions", () => {
+    const offenders = faces.filter((file) => /(Map|Record)<[^>]*\bAgentSession\b/.test(readFileSync(file, "utf8")));
+    expect(offenders).toEqual([]);
+  });
+});

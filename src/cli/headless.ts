@@ -5,8 +5,9 @@
 import { adviceText } from "./permission-advice-text.js";
 import type { AgentSession } from "../core/agent-session.js";
 import type { RunResult } from "../protocol/commands.js";
-import { createOpenAIChatProvider } from "../provider/openai-chat.js";
-import { sessionProviders } from "../provider/session-providers.js";
+import { composeSessionOptions } from "../core/compose-session.js";
+import { SessionManager } from "../core/session-manager.js";
+import { SessionLockedError } from "../session/session-lock.js";
 import { bootstrap, homesOf } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
@@ -14,7 +15,6 @@ import { GuardedOutput } from "./guarded-output.js";
 import { JsonPrinter, writeFailureResult } from "./json-printer.js";
 import { existsSync } from "node:fs";
 import { planFile } from "../core/modes.js";
-import { openUnlessInUse, type OpenOutcome } from "./open-unless-in-use.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
 import { plainStyle, TextPrinter, type TextStyle } from "./text-printer.js";
@@ -122,49 +122,40 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     hookSet = hooks.load(hooks.trusted);
   }
   const kept = new KeptSessionWatch();
-  let opened: OpenOutcome;
+  const manager = new SessionManager(
+    composeSessionOptions({
+      ...value,
+      flags: options,
+      face: { interactive: false, explainAdvice: adviceText, ...(hookSet ? { hooks: hookSet } : {}) },
+    }),
+  );
+  let opened: Awaited<ReturnType<SessionManager["open"]>>;
   try {
-    opened = await openUnlessInUse(
-      {
-        store: value.store,
-        ...homesOf(value),
-        cwd: options.cwd,
-        ...sessionProviders(value.providerConfig, createOpenAIChatProvider),
-        providerConfig: value.providerConfig,
-        mode: options.mode,
-        ...(options.autoAcceptPlan ? { autoAcceptPlan: true } : {}),
-        maxAutopilotContinues: value.maxAutopilotContinues,
-        ...(value.settings.compaction ? { compaction: value.settings.compaction } : {}),
-        subagentLimits: value.subagentLimits,
-        interactive: false,
-        permissions: value.permissions,
-        name: options.name,
-        customInstructions: options.customInstructions,
-        ...(options.mcp ? { mcp: options.mcp } : {}),
-        explainAdvice: adviceText,
-        resumeId: value.resumeId,
-        listeners: [json?.onEvent ?? (text as TextPrinter).onEvent, kept.onEvent],
-        ...(hookSet ? { hooks: hookSet, initialPrompt: options.prompt } : {}),
-      },
-      options.continue,
-    );
+    opened = await manager.open({
+      ...(options.name !== undefined ? { name: options.name } : {}),
+      ...(value.resumeId ? { resumeId: value.resumeId } : {}),
+      // --continue only means "the latest one": held elsewhere, a new session starts instead.
+      ifLocked: options.continue ? "new-session" : "fail",
+      listeners: [json?.onEvent ?? (text as TextPrinter).onEvent, kept.onEvent],
+      ...(hookSet ? { initialPrompt: options.prompt } : {}),
+    });
   } catch (error) {
+    if (error instanceof SessionLockedError) {
+      if (json) writeFailureResult(stdout, ExitCode.sessionInUse, { kind: "session_in_use", message: error.message });
+      stderr.write(`agent: ${error.message}\n`);
+      return ExitCode.sessionInUse;
+    }
     return fail(`could not open the session: ${(error as Error).message}`);
   }
-  if (!opened.ok) {
-    if (json) writeFailureResult(stdout, ExitCode.sessionInUse, { kind: "session_in_use", message: opened.message });
-    stderr.write(`agent: ${opened.message}\n`);
-    return ExitCode.sessionInUse;
-  }
   if (opened.note) stderr.write(`agent: ${opened.note}\n`);
-  const { session, resume } = opened.value;
+  const { session, resume } = opened;
   if (resume && text && !options.silent && resume.skippedLines > 0) {
     stderr.write(`agent: ${resume.skippedLines} unreadable line(s) of the session log were skipped.\n`);
   }
   if (options.agent !== undefined) {
     const problem = session.dispatch({ type: "select_agent", name: options.agent });
     if (problem) {
-      session.dispatch({ type: "shutdown", reason: problem });
+      void manager.close(session.id, { reason: problem });
       if (json) writeFailureResult(stdout, ExitCode.usage, { kind: "usage", message: problem });
       stderr.write(`agent: --agent: ${problem}\n`);
       return ExitCode.usage;
@@ -177,7 +168,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
   const onSignal = (signal: NodeJS.Signals) => {
     if (signalCode !== undefined) {
       // Quitting at once still records what is stopped (background agents cancelled) before the process ends.
-      session.dispatch({ type: "shutdown" });
+      void manager.close(session.id);
       process.exit(signalCode);
     }
     signalCode = signal === "SIGTERM" ? ExitCode.terminated : ExitCode.interrupted;
@@ -200,7 +191,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
       if (followUp) result = followUp;
     }
   } catch (error) {
-    session.dispatch({ type: "shutdown", reason: (error as Error).message });
+    void manager.close(session.id, { reason: (error as Error).message });
     // A bug, not an outcome; even so, a JSON reader gets its last line.
     if (json) writeFailureResult(stdout, 1, { kind: "internal", message: (error as Error).message });
     throw error;
@@ -208,8 +199,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
-  session.dispatch({ type: "shutdown" });
-  await session.whenEnded();
+  await manager.close(session.id);
   // Stopped because nobody reads the output any more: a normal ending, not an interrupt.
   const exitCode = signalCode ?? (pipeClosed && result.outcome === "aborted" ? ExitCode.ok : exitCodeFor(result));
   const durationMs = performance.now() - started;

@@ -105,6 +105,8 @@ export interface OpenSessionOptions {
   toolBackends?: ToolBackends;
   /** settings.json `compaction`. */
   compaction?: AgentSessionOptions["compaction"];
+  /** Deletes another stored session (/session delete), by the session manager's rules. */
+  deleteSession?(id: string): Promise<string | undefined>;
 }
 
 /** The permission setup of a session: flags, the rules from every source, floor checks switched off. */
@@ -271,6 +273,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     dir,
     context,
     store,
+    ...(options.deleteSession ? { deleteSession: options.deleteSession } : {}),
     sink,
     conversation,
     provider,

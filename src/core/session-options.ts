@@ -57,8 +57,10 @@ export interface AgentSessionOptions {
   turnCount?: number;
   /** The session's MCP servers, when any are configured: their tools join the built-in ones. */
   mcp?: McpManager;
-  /** Where the session is stored (/session delete removes others from it). */
+  /** Where the session is stored. */
   store?: SessionStore;
+  /** Deletes another stored session (/session delete), by the session manager's rules. */
+  deleteSession?(id: string): Promise<string | undefined>;
   /** Starts a custom agent's own MCP servers (`mcp-servers`); without it, agents' servers are not started. */
   agentMcp?: import("./agent-mcp.js").AgentMcpFactory;
   /** The session's hooks; absent, nothing is ever run. */

@@ -50,8 +50,6 @@ const REQUESTED: Partial<Record<string, InteractionKind>> = {
 };
 
 export class ServedSession {
-  /** Set once the engine has opened it (events flow before that: session.start, session.resume). */
-  session: AgentSession | undefined;
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** Our own requests to the client still out (userInput.request, exitPlanMode.request), by the question's id. */
   private readonly asked = new Map<string, CancellationTokenSource>();
@@ -64,7 +62,14 @@ export class ServedSession {
     public client: ClientLink,
     public abilities: ClientAbilities,
     private readonly questionTimeoutMs: number,
+    /** The session manager's session by id (the manager holds it; events flow before it is there: session.start, session.resume). */
+    private readonly lookup: (id: string) => AgentSession | undefined,
   ) {}
+
+  /** The engine's session, once opened and until it is closed. */
+  get session(): AgentSession | undefined {
+    return this.lookup(this.id);
+  }
 
   /** The interaction broker's question: can anyone answer this kind now? */
   readonly canAnswer = (kind: InteractionKind): boolean => {

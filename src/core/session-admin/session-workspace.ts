@@ -9,7 +9,6 @@ import path from "node:path";
 import { PathGate, resolvePhysical, type PathGateOptions } from "../../permissions/paths.js";
 import type { CommandResults, SessionCommand } from "../../protocol/commands.js";
 import type { WorkingDirectoryContext } from "../../protocol/events/index.js";
-import { sessionLockHolder } from "../../session/session-lock.js";
 import type { SessionStore } from "../../session/session-store.js";
 import type { InstructionFile } from "../custom-instructions.js";
 import { workingDirectoryContext } from "../environment.js";
@@ -29,8 +28,10 @@ export interface SessionWorkspaceOptions {
   emit: Emit;
   permissions: PermissionBroker;
   instructions: readonly InstructionFile[];
-  /** The store the session lives in (for deleting others); absent, /session delete is refused. */
+  /** The store the session lives in (to find others by a prefix or name). */
   store?: SessionStore;
+  /** Deletes another stored session by the session manager's rules; absent, /session delete is refused. */
+  deleteSession?(id: string): Promise<string | undefined>;
   /** The system prompt names the cwd and holds the instructions: it is rebuilt after they change. */
   refreshSystemPrompt(): void;
 }
@@ -182,14 +183,13 @@ export class SessionWorkspace {
   }
 
   private async deleteSession(query: string): Promise<string | undefined> {
-    const { store } = this.options;
-    if (!store) return "This session does not know where sessions are stored.";
+    const { store, deleteSession } = this.options;
+    if (!store || !deleteSession) return "This session does not know where sessions are stored.";
     const found = await store.resolve(query);
     if (!found.ok) return found.message;
     if (found.id === this.options.id) return "That is the running session: it cannot delete itself. Start another (/new) and delete it from there.";
-    const holder = sessionLockHolder(store.dirOf(found.id));
-    if (holder !== undefined) return `Session ${found.id} is open ${holder === process.pid ? "here" : `in another process (pid ${holder})`}; close it first.`;
-    store.delete(found.id);
+    const refused = await deleteSession(found.id);
+    if (refused !== undefined) return refused;
     this.options.emit("session.info", { infoType: "session", message: `Deleted session ${found.id}.` });
     return undefined;
   }

@@ -1,0 +1,91 @@
+/**
+ * The one place a session's options are made: from settings.json, the command line's flags (as data), where
+ * sessions live, the endpoint, the permission setup, and what the face itself says (whether a person answers,
+ * its listeners, its hooks, its words for advice). Every face and the test harness build their session
+ * manager's defaults here, so a setting a user made reaches every face alike (settings.compaction once
+ * reached only two of them).
+ */
+import type { ProviderConfig } from "../config/provider-config.js";
+import type { Settings } from "../config/settings.js";
+import type { McpSessionOptions } from "../mcp/index.js";
+import type { AgentMode } from "../protocol/events/index.js";
+import { createOpenAIChatProvider } from "../provider/openai-chat.js";
+import { defaultRetryPolicy } from "../provider/retry.js";
+import { sessionProviders } from "../provider/session-providers.js";
+import type { ChatProvider } from "../provider/types.js";
+import type { SessionStore } from "../session/session-store.js";
+import type { OpenSessionOptions, SessionPermissions } from "./open-session.js";
+import type { SubagentLimits } from "./tasks/subagent-host.js";
+
+/** The command line's say over a session, as data (the CLI's parsed options satisfy it). */
+export interface SessionFlags {
+  cwd: string;
+  mode?: AgentMode;
+  customInstructions: boolean;
+  /** --additional-mcp-config, --disable-mcp-server, --secret-env-vars. */
+  mcp?: McpSessionOptions;
+  /** --plan --autopilot: a plan nobody can review is accepted into autopilot. */
+  autoAcceptPlan?: boolean;
+}
+
+/** What only the face knows: who answers, what it listens to, its hooks, its words for advice. */
+export type FaceOverrides = { interactive: boolean } & Partial<Omit<OpenSessionOptions, "interactive">>;
+
+export interface SessionComposition {
+  settings: Settings;
+  flags: SessionFlags;
+  agentHome: string;
+  copilotHome?: string;
+  store: SessionStore;
+  /** The endpoint; absent where every session brings its own (the SDK server). */
+  providerConfig?: ProviderConfig;
+  /** Makes a provider from a config; the OpenAI-compatible client when absent. */
+  makeProvider?(config: ProviderConfig): ChatProvider;
+  permissions: SessionPermissions;
+  /** The command line's --max-autopilot-continues, else settings.json's, else 5 (the bootstrap settles it). */
+  maxAutopilotContinues: number;
+  subagentLimits: SubagentLimits;
+  face: FaceOverrides;
+}
+
+export function composeSessionOptions(input: SessionComposition): OpenSessionOptions {
+  const { settings, flags, face } = input;
+  const providers = input.providerConfig ? sessionProviders(input.providerConfig, input.makeProvider ?? createOpenAIChatProvider) : { provider: noEndpoint };
+  return {
+    store: input.store,
+    agentHome: input.agentHome,
+    ...(input.copilotHome ? { copilotHome: input.copilotHome } : {}),
+    cwd: flags.cwd,
+    ...providers,
+    providerConfig: input.providerConfig ?? noEndpointConfig,
+    ...(flags.mode ? { mode: flags.mode } : {}),
+    ...(flags.autoAcceptPlan ? { autoAcceptPlan: true } : {}),
+    maxAutopilotContinues: input.maxAutopilotContinues,
+    subagentLimits: input.subagentLimits,
+    ...(settings.compaction ? { compaction: settings.compaction } : {}),
+    permissions: input.permissions,
+    customInstructions: flags.customInstructions,
+    ...(flags.mcp ? { mcp: flags.mcp } : {}),
+    ...face,
+  };
+}
+
+/** Stands in for an endpoint where there is none by default: each session names its own (the SDK server). */
+const noEndpoint: ChatProvider = {
+  model: "none",
+  limits: { maxPromptTokens: 0 },
+  apiEndpoint: "",
+  stream: () => Promise.reject(new Error("No endpoint is configured for this session.")),
+};
+
+const noEndpointConfig: ProviderConfig = {
+  type: "openai",
+  baseUrl: "",
+  model: "none",
+  maxPromptTokens: 0,
+  headers: {},
+  azureApiVersion: "",
+  timeoutMs: 0,
+  streamIdleTimeoutMs: 0,
+  retry: defaultRetryPolicy,
+};
