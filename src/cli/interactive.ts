@@ -131,7 +131,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   // model), is not worth resuming.
   const id = host.resumable ? host.session.id : undefined;
   // Background agents still at work are stopped with the session: say which (the TUI is gone by now).
-  for (const message of await host.shutdown()) process.stderr.write(`agent: ${message}\n`);
+  for (const message of host.shutdown()) process.stderr.write(`agent: ${message}\n`);
   if (id) process.stdout.write(`\nResume this session with: agent --resume ${id}\n`);
   if (result.signal === "SIGTERM") return ExitCode.terminated;
   if (result.signal === "SIGINT") return ExitCode.interrupted;

@@ -190,10 +190,13 @@ export class TuiSessionHost implements SessionHost {
     return { said, ended };
   }
 
-  /** Closes the open session; resolves with what it says about background agents it stopped, for the terminal after the TUI. */
-  async shutdown(): Promise<string[]> {
+  /**
+   * Closes the open session; returns what it says about background agents it stopped, for the terminal after
+   * the TUI. Its end (the end hooks, the log) goes on without the TUI, as the process ends only after it.
+   */
+  shutdown(): string[] {
     const closed = this.current ? this.closeSession(this.current) : undefined;
-    await Promise.all([closed?.ended, this.manager?.closeAll()]);
+    void this.manager?.closeAll().catch(() => undefined);
     return (closed?.said ?? []).flatMap((event) => (event.type === "session.warning" ? [event.data.message] : []));
   }
 }

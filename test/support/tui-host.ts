@@ -44,7 +44,7 @@ export class TestSessionHost extends TuiSessionHost {
   }
 
   async close(): Promise<void> {
-    await this.shutdown();
+    this.shutdown();
     await this.server.close();
   }
 }
