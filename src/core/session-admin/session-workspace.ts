@@ -32,8 +32,6 @@ export interface SessionWorkspaceOptions {
   store?: SessionStore;
   /** Deletes another stored session by the session manager's rules; absent, /session delete is refused. */
   deleteSession?(id: string): Promise<string | undefined>;
-  /** The system prompt names the cwd and holds the instructions: it is rebuilt after they change. */
-  refreshSystemPrompt(): void;
 }
 
 /** Where an allowed directory comes from, for /list-dirs. */
@@ -138,7 +136,7 @@ export class SessionWorkspace {
     if (found.dir === this.current.cwd) return undefined;
     this.current = workingDirectoryContext(found.dir);
     this.options.permissions.setWorkspace(found.dir, new PathGate({ ...this.gateOptions(), cwd: found.dir }));
-    this.options.refreshSystemPrompt();
+    // The system prompt names the cwd: the main agent sends it again after this event.
     this.options.emit("session.context_changed", this.current);
     this.announceDirectories();
     return undefined;
@@ -177,7 +175,7 @@ export class SessionWorkspace {
     if (this.disabled.has(file) === !enabled) return undefined;
     if (enabled) this.disabled.delete(file);
     else this.disabled.add(file);
-    this.options.refreshSystemPrompt();
+    // The system prompt holds the instructions: the main agent sends it again after this event.
     this.options.emit("session.instructions_changed", { path: file, enabled, active: this.activeInstructions.map((known) => known.path) });
     return undefined;
   }

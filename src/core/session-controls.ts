@@ -1,0 +1,118 @@
+/**
+ * What a person (or a client) switches for the whole session: its mode (a preset that contributes rules),
+ * its model, the custom agent the main agent runs as, autopilot's objective, and allow-all. Each switch is a
+ * command and ends in an event; the main agent reads the choices as they are now (its tools, its system
+ * prompt, the notice of a mode switch on the next prompt).
+ */
+import { realpathSync } from "node:fs";
+import type { AgentMode } from "../protocol/events/index.js";
+import type { ChatProvider } from "../provider/types.js";
+import { SelectedAgentMcp } from "./agent-mcp.js";
+import { unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
+import { modePreset, type ModePreset } from "./modes.js";
+import { SessionObjective } from "./orchestrate/objective.js";
+import type { SessionServices, SessionStart } from "./session-services.js";
+
+export class SessionControls {
+  private currentPreset: ModePreset;
+  private currentProvider: ChatProvider;
+  private selected: AgentDefinition | undefined;
+  private notices: string[] = [];
+  readonly goal: SessionObjective;
+  /** The selected agent's own MCP servers (its `mcp-servers`). */
+  readonly agentMcp: SelectedAgentMcp;
+
+  constructor(
+    private readonly services: SessionServices,
+    start: SessionStart,
+  ) {
+    this.currentPreset = modePreset(start.mode);
+    this.currentProvider = services.provider;
+    this.goal = new SessionObjective(services.sink.emit, start.objective);
+    this.agentMcp = new SelectedAgentMcp(services.agentMcp, services.sink.emit);
+    this.applyModeRules();
+  }
+
+  get preset(): ModePreset {
+    return this.currentPreset;
+  }
+
+  get provider(): ChatProvider {
+    return this.currentProvider;
+  }
+
+  /** The custom agent the main session runs as (/agent, --agent). */
+  get selectedAgent(): AgentDefinition | undefined {
+    return this.selected;
+  }
+
+  /** What the next prompt's message says first (a mode switch's notice); said once. */
+  takeNotices(): string[] {
+    const notices = this.notices;
+    this.notices = [];
+    return notices;
+  }
+
+  setMode(mode: AgentMode): void {
+    if (mode === this.currentPreset.mode) return;
+    const previous = this.currentPreset.mode;
+    this.currentPreset = modePreset(mode);
+    this.applyModeRules();
+    this.notices = [this.currentPreset.switchNotice({ sessionDir: this.services.dir })];
+    this.services.sink.emit("session.mode_changed", { previousMode: previous, newMode: mode });
+    this.goal.modeChanged(mode);
+  }
+
+  setModel(model: string): void {
+    if (model === this.currentProvider.model) return;
+    if (!this.services.createProvider) throw new Error("This session cannot change its model.");
+    const previousModel = this.currentProvider.model;
+    this.currentProvider = this.services.createProvider(model);
+    this.services.sink.emit("session.model_change", { previousModel, newModel: model, source: "model_command" });
+  }
+
+  /** Selects a custom agent to run the main agent as (null: none); why not, when it cannot be selected. */
+  selectAgent(name: string | null): string | undefined {
+    const { agents, sink } = this.services;
+    if (name === null) {
+      if (!this.selected) return undefined;
+      this.selected = undefined;
+      this.agentMcp.select(undefined);
+      sink.emit("subagent.deselected", {});
+      return undefined;
+    }
+    const agent = agents.userInvocable().find((candidate) => candidate.name === name);
+    if (!agent) return unknownAgentMessage(name, agents.userInvocable());
+    this.selected = agent;
+    this.agentMcp.select(agent);
+    sink.emit("subagent.selected", { agentName: agent.name, agentDisplayName: agent.displayName, tools: agent.tools ? [...agent.tools] : null });
+    return undefined;
+  }
+
+  setAllowAll(on: boolean): void {
+    const { permissions } = this.services;
+    const before = permissions.allowAll;
+    const summaryBefore = JSON.stringify(permissions.summary);
+    permissions.setAllowAll(on);
+    const after = permissions.allowAll;
+    if (before === after && JSON.stringify(permissions.summary) === summaryBefore) return;
+    this.services.sink.emit("session.permissions_changed", {
+      previousMode: before ? "allow-all" : "manual",
+      mode: after ? "allow-all" : "manual",
+      summary: permissions.summary,
+    });
+  }
+
+  resetAllowedTools(): void {
+    this.services.permissions.resetAllowedTools();
+    this.services.sink.emit("session.info", {
+      infoType: "permissions",
+      message: "This session's approvals are forgotten; approvals kept for this directory remain.",
+    });
+  }
+
+  /** A mode is a ruleset: its rules join the permission decision while it is on. */
+  private applyModeRules(): void {
+    this.services.permissions.setModeRules(this.currentPreset.permissionRules?.({ sessionDir: realpathSync(this.services.dir) }));
+  }
+}
