@@ -5,6 +5,7 @@
  * compaction. What differs between agents (their conversation, tools, mode, prompts) is their profile.
  */
 import type { Emit } from "./event-sink.js";
+import { Compactor } from "./compaction/compactor.js";
 import { compactionOptions } from "./compaction/session-compaction.js";
 import { AgentRuntime, type AgentRuntimeOptions } from "./runtime/agent-runtime.js";
 import type { SessionServices } from "./session-services.js";
@@ -14,7 +15,7 @@ import type { ToolSet } from "./tool-set.js";
 /** What is an agent's own; everything else its runtime takes from the session's services. */
 export type AgentProfile = Omit<
   AgentRuntimeOptions,
-  "retry" | "toolEnvironment" | "nextTurnId" | "recordRequest" | "recordCall" | "onTurnEnd" | "compaction"
+  "retry" | "toolEnvironment" | "nextTurnId" | "recordRequest" | "recordCall" | "onTurnEnd" | "compactor"
 > & {
   /** A subagent's id: its compaction is its own. None for the main agent. */
   agentId?: string;
@@ -24,22 +25,29 @@ export type AgentProfile = Omit<
 
 export function createAgentRuntime(services: SessionServices, profile: AgentProfile): AgentRuntime {
   const { agentId, agentName, ...own } = profile;
-  const { metrics } = services;
+  const { metrics, retry } = services;
+  const recordRequest = (model: string) => metrics.recordRequest(model);
+  const recordCall: AgentRuntimeOptions["recordCall"] = (call) => metrics.recordCall(call);
+  // The agent compacts its own conversation, with its own provider and tools, into the session's folder.
+  const compactor = new Compactor({
+    ...compactionOptions({ sessionDir: services.dir, settings: services.compaction, hooks: services.hooks, emit: own.emit, ...(agentId ? { agentId } : {}) }),
+    emit: own.emit,
+    conversation: own.conversation,
+    provider: own.provider,
+    retry,
+    tools: own.tools,
+    recordRequest,
+    recordCall,
+  });
   return new AgentRuntime({
     ...own,
-    retry: services.retry,
+    retry,
     toolEnvironment: (tools) => toolEnvironment(services, tools, own.emit, agentName),
     nextTurnId: services.turns.next,
-    recordRequest: (model) => metrics.recordRequest(model),
-    recordCall: (call) => metrics.recordCall(call),
+    recordRequest,
+    recordCall,
     onTurnEnd: () => services.syncLog(),
-    compaction: compactionOptions({
-      sessionDir: services.dir,
-      settings: services.compaction,
-      hooks: services.hooks,
-      emit: own.emit,
-      ...(agentId ? { agentId } : {}),
-    }),
+    compactor,
   });
 }
 
