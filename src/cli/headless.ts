@@ -15,6 +15,7 @@ import { GuardedOutput } from "./guarded-output.js";
 import { JsonPrinter, writeFailureResult } from "./json-printer.js";
 import { existsSync } from "node:fs";
 import { planFile } from "../core/modes.js";
+import { SESSION_LOG_ERROR } from "../core/session-log-failure.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
 import { plainStyle, TextPrinter, type TextStyle } from "./text-printer.js";
@@ -42,7 +43,9 @@ export function exitCodeFor(result: RunResult): number {
     case "aborted":
       return ExitCode.interrupted;
     case "error":
-      return result.error?.kind === "usage" ? ExitCode.usage : ExitCode.provider;
+      if (result.error?.kind === SESSION_LOG_ERROR) return ExitCode.config;
+      if (result.error?.kind === "usage") return ExitCode.usage;
+      return result.error?.kind === "doom_loop" ? ExitCode.doomLoop : ExitCode.provider;
   }
 }
 
@@ -199,6 +202,9 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
+  // The session log could not be written: the run was stopped for it, and said so on stderr.
+  const logFailure = session.logFailure;
+  if (logFailure) result = { ...result, outcome: "error", error: { kind: SESSION_LOG_ERROR, message: logFailure.message } };
   await manager.close(session.id);
   // Stopped because nobody reads the output any more: a normal ending, not an interrupt.
   const exitCode = signalCode ?? (pipeClosed && result.outcome === "aborted" ? ExitCode.ok : exitCodeFor(result));

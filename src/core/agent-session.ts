@@ -24,6 +24,7 @@ import type { ToolSet } from "./tool-set.js";
 import { finishSession } from "./session-shutdown.js";
 import { isWorkspaceCommand, type SessionWorkspace } from "./session-admin/session-workspace.js";
 import { logMessage } from "./client-log.js";
+import { sessionLogFailureResult } from "./session-log-failure.js";
 
 export type { SessionServices } from "./session-services.js";
 
@@ -93,8 +94,13 @@ export class AgentSession {
     return this.agents.userInvocable().map(({ name, source, description }) => ({ name, source, description }));
   }
 
+  /** Why the session's log could not be written, once it could not (the session then stops and refuses prompts). */
+  get logFailure(): Error | undefined {
+    return this.services.sink.logFailure;
+  }
+
   get busy(): boolean {
-    return this.parts.main.runtime.busy;
+    return this.parts.main.busy;
   }
 
   get allowAll(): boolean {
@@ -181,7 +187,7 @@ export class AgentSession {
         return this.send(command);
       case "interrupt":
         subagents.stopSettling();
-        return runtime.interrupt();
+        return main.interrupt();
       case "respond":
         return this.services.interactions.respond(command.requestId, command.reply);
       case "set_mode":
@@ -211,7 +217,7 @@ export class AgentSession {
       case "cancel_agent":
         return subagents.registry.cancel(command.agentId);
       case "stop_shell":
-        return this.stopShell(command.shellId);
+        return main.stopShell(command.shellId);
       case "background_agent":
         return subagents.moveToBackground(command.toolCallId);
       case "compact":
@@ -225,6 +231,7 @@ export class AgentSession {
 
   private send(command: Extract<SessionCommand, { type: "send" }>): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error("The session is shut down."));
+    if (this.logFailure) return Promise.resolve(sessionLogFailureResult(this.logFailure, this.id, this.services.sink.emit));
     const { prompt, attachments, source, typed } = command;
     return this.parts.main.submit({ prompt, attachments, source, typed }, command.delivery);
   }
@@ -255,15 +262,6 @@ export class AgentSession {
    */
   notify(notification: EventData<"system.notification">): void {
     this.parts.main.notify(notification);
-  }
-
-  /** Stops a background shell (its whole process group); false when there is no such running shell. */
-  private async stopShell(shellId: string): Promise<boolean> {
-    const { shells } = this.services;
-    const shell = shells.get(shellId);
-    if (!shell?.running) return false;
-    await shells.stop(shell);
-    return true;
   }
 
   /** Ends the session: interrupts work, writes session.shutdown, stops background shells, closes the log. */

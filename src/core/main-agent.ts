@@ -3,7 +3,7 @@
  * agent has: the session's system prompt (the mode, the instructions, the selected agent, a face's shape),
  * the user message's dressing (a mode switch's notice, the mode), the sessionStart and userPromptSubmitted
  * hooks' context, a person's `!cmd`, notifications that wake it when a person is there, and session.idle
- * when a run ends. The first prompt waits a moment for MCP servers still starting.
+ * when a run ends. A prompt first waits for the MCP servers it needs that are still starting.
  */
 import type { RunResult } from "../protocol/commands.js";
 import type { BackgroundTasks, EventData, EventType } from "../protocol/events/index.js";
@@ -89,10 +89,21 @@ export class MainAgent {
     );
   }
 
-  /** A prompt for the main agent (the first one waits a moment for MCP servers still starting). */
+  /** A prompt for the main agent; it waits for the MCP servers it needs that are still starting. */
   submit(input: PromptInput, delivery?: "enqueue" | "immediate"): Promise<RunResult> {
-    const waiting = [this.mcpGate?.wait(), this.parts.controls.agentMcp.ready()].filter((wait) => wait !== undefined);
+    const waiting = [this.mcpGate?.wait(input.prompt), this.parts.controls.agentMcp.ready(input.prompt)].filter((wait) => wait !== undefined);
     return waiting.length > 0 ? Promise.all(waiting).then(() => this.runtime.submit(input, delivery)) : this.runtime.submit(input, delivery);
+  }
+
+  /** Working, or waiting for MCP servers before a prompt (an interrupt ends either). */
+  get busy(): boolean {
+    return this.runtime.busy || this.mcpGate?.busy === true;
+  }
+
+  /** Stops the running prompt, and the wait for MCP servers of prompts not sent yet (they go on with the tools there are). */
+  interrupt(): void {
+    this.mcpGate?.interrupt();
+    this.runtime.interrupt();
   }
 
   /** Runs the sessionStart hooks; what they add reaches the model with the first prompt. */
@@ -121,6 +132,15 @@ export class MainAgent {
       .active()
       .map((record) => ({ agentId: record.id, agentType: record.agentType, description: record.description }));
     return { agents, shells: this.services.shells.backgroundShells() };
+  }
+
+  /** Stops a background shell (its whole process group); false when there is no such running shell. */
+  async stopShell(shellId: string): Promise<boolean> {
+    const { shells } = this.services;
+    const shell = shells.get(shellId);
+    if (!shell?.running) return false;
+    await shells.stop(shell);
+    return true;
   }
 
   /** The session is ending: no more turns for notifications. */

@@ -28,6 +28,7 @@ import type { InstructionFile } from "./custom-instructions.js";
 import { workingDirectoryContext } from "./environment.js";
 import { EventSink, type EventListener } from "./event-sink.js";
 import type { PermissionAdvice } from "./permission-advice.js";
+import { SESSION_LOG_ERROR, sessionLogFailureMessage } from "./session-log-failure.js";
 import { repairResume, restoredStart, restoreSelection, type ResumeReport } from "./resume-repair.js";
 import { agentVersion, assembleParts, assembleServices, type SessionParts } from "./session-assembly.js";
 import type { SystemPromptShape } from "./system-prompt-shape.js";
@@ -171,7 +172,13 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       ...(log ? { log } : {}),
       sink,
       conversation,
-      syncLog: () => writer.sync(),
+      syncLog: () => {
+        try {
+          writer.sync();
+        } catch (error) {
+          sink.logFailed(error);
+        }
+      },
       closeLog: () => {
         try {
           writer.close();
@@ -205,6 +212,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       context,
     });
     if (start.mode !== "interactive") sink.emit("session.mode_changed", { previousMode: "interactive", newMode: start.mode });
+    watchLog(session, sink);
     services.mcp?.start();
     await session.runStartHooks("new", options.initialPrompt);
     return { session, history: [] };
@@ -222,6 +230,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       ...(unanswered.length > 0 ? { repairedToolCalls: unanswered.length } : {}),
     });
   }
+  watchLog(session, sink);
   services.mcp?.start();
   repairResume(session, services, log.events, unanswered);
   await session.runStartHooks("resume");
@@ -233,4 +242,20 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     history: log.events,
     resume: { eventCount: log.events.length, skippedLines: log.skipped.length, unknownEvents: log.unknownEvents, repairedToolCalls: unanswered.length },
   };
+}
+
+/**
+ * Once the session's first event is on disk, a log that stops taking events (a full disk, a read-only home)
+ * stops the session and says why; one that cannot take even that first event fails the open.
+ */
+function watchLog(session: AgentSession, sink: EventSink): void {
+  if (sink.logFailure) {
+    session.dispatch({ type: "shutdown" });
+    throw sink.logFailure;
+  }
+  sink.onLogFailure((error) => {
+    sink.emit("session.error", { errorType: SESSION_LOG_ERROR, message: sessionLogFailureMessage(error, session.id) });
+    session.dispatch({ type: "interrupt" });
+    for (const agent of session.backgroundAgents) void session.dispatch({ type: "cancel_agent", agentId: agent.agentId });
+  });
 }

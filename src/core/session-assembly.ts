@@ -223,7 +223,12 @@ export function assembleParts(services: SessionServices, start: SessionStart): S
   const { sink } = services;
   const controls = new SessionControls(services, start);
   const newChild = (spec: ChildAgentSpec, depth: number): ChildAgent =>
-    createChildAgent(services, spec, { provider: controls.provider, tools: (emit) => toolbox.forSubagent(subagents.childTools(depth, emit)) });
+    createChildAgent(services, spec, {
+      provider: controls.provider,
+      tools: (emit) => toolbox.forSubagent(subagents.childTools(depth, emit)),
+      // The session runs in autopilot: nobody to ask when a subagent repeats itself (the repeat guard stops it).
+      unattended: () => controls.preset.mode === "autopilot",
+    });
   const toolbox: SessionTools = new SessionTools(services, controls, () => subagents.mainTools());
   const subagents: SessionSubagents = new SessionSubagents({
     agents: () => services.agents,

@@ -113,12 +113,12 @@ export class ResponseAssembler {
     if (this.seen.firstSkipped === "") this.seen.firstSkipped = raw.length > 60 ? `${raw.slice(0, 60)}…` : raw;
   }
 
-  /** One parsed SSE data value. */
-  addChunk(value: unknown, raw: string): void {
+  /** One parsed SSE data value; false when it was not a chunk (skipped). */
+  addChunk(value: unknown, raw: string): boolean {
     const parsed = chunkSchema.safeParse(value);
     if (!parsed.success) {
       this.skip(raw);
-      return;
+      return false;
     }
     const chunk = parsed.data;
     this.seen.chunks++;
@@ -128,9 +128,10 @@ export class ResponseAssembler {
     if (choices.length === 0 && !chunk.usage) this.seen.emptyChoices++;
     // Only the first choice is read: the agent never asks for n > 1.
     const choice = choiceSchema.safeParse(choices[0]);
-    if (!choice.success) return;
+    if (!choice.success) return true;
     if (choice.data.delta) this.addDelta(choice.data.delta);
     if (choice.data.finish_reason) this.finishReason = choice.data.finish_reason;
+    return true;
   }
 
   /** A whole non-streamed `chat.completion`. */

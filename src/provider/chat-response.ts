@@ -4,68 +4,9 @@
  * validation), a JSON body may be a non-streamed `chat.completion` (accepted) or an error, and anything else
  * (HTML, gzip, binary, nothing) is an error that says what arrived.
  */
-import { _iterSSEMessages } from "openai/core/streaming";
 import { completionSchema, ResponseAssembler } from "./chat-chunks.js";
 import { ProviderError } from "./errors.js";
-
-/** How much of a body that is not a stream is read to tell what it is. */
-const MAX_PLAIN_BODY_BYTES = 4 * 1024 * 1024;
-const SSE_START = /^(?:data|event|id|retry)\s*:|^:/;
-
-interface Peeked {
-  head: string;
-  body: ReadableStream<Uint8Array> | null;
-  bytes: Uint8Array;
-}
-
-/** Reads until the first non-blank characters are known, and gives back a body that replays them. */
-async function peek(response: Response): Promise<Peeked> {
-  if (!response.body) return { head: "", body: null, bytes: new Uint8Array() };
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    total += value.length;
-    if (Buffer.concat(chunks).toString("latin1").trimStart().length >= 8 || total > 64 * 1024) break;
-  }
-  const bytes = Buffer.concat(chunks);
-  const queued = [...chunks];
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = queued.shift();
-      if (next) {
-        controller.enqueue(next);
-        return;
-      }
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
-  return { head: bytes.toString("latin1").trimStart(), body, bytes };
-}
-
-async function readAll(body: ReadableStream<Uint8Array>): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    chunks.push(chunk);
-    total += chunk.length;
-    if (total > MAX_PLAIN_BODY_BYTES) break;
-  }
-  return Buffer.concat(chunks);
-}
-
-function looksBinary(bytes: Buffer): boolean {
-  const sample = bytes.subarray(0, 512);
-  let control = 0;
-  for (const byte of sample) if (byte === 0 || byte < 9 || (byte > 13 && byte < 32)) control++;
-  return control > 0 && control >= sample.length / 20;
-}
+import { looksBinary, peekBody, readAll, sseDataEvents } from "./stream-body.js";
 
 function errorText(value: unknown): string {
   if (typeof value === "string") return value;
@@ -80,8 +21,10 @@ export interface ReadContext {
   assembler: ResponseAssembler;
   /** The endpoint, for messages. */
   endpoint: string;
-  /** Called for every piece of the stream (the idle timer). */
-  onActivity(): void;
+  /** Called for every piece of the answer (the idle timer): a chunk, the end, never a keep-alive. */
+  onData(): void;
+  /** Called for every piece of the body, keep-alives included. */
+  onBytes?(): void;
 }
 
 /** What the endpoint sent instead of a completion: an error to report. `retry` when another try may differ. */
@@ -93,25 +36,24 @@ function notACompletion(ctx: ReadContext, response: Response, what: string, retr
 
 async function readStream(body: ReadableStream<Uint8Array>, response: Response, ctx: ReadContext): Promise<void> {
   const { assembler } = ctx;
-  const replay = new Response(body, { headers: response.headers, status: response.status });
-  for await (const event of _iterSSEMessages(replay, new AbortController())) {
-    ctx.onActivity();
-    if (event.data.trim() === "[DONE]") {
+  for await (const { data } of sseDataEvents(body, response)) {
+    if (data.trim() === "[DONE]") {
+      ctx.onData();
       assembler.markDone();
       break;
     }
-    if (event.data.trim() === "") continue;
     let value: unknown;
     try {
-      value = JSON.parse(event.data);
+      value = JSON.parse(data);
     } catch {
-      assembler.skip(event.data);
+      assembler.skip(data);
       continue;
     }
     if (typeof value === "object" && value !== null && "error" in value && (value as { error: unknown }).error) {
       throw new ProviderError("server", `The model endpoint sent an error in the stream: ${errorText((value as { error: unknown }).error)}`);
     }
-    assembler.addChunk(value, event.data);
+    // A ping (`{}`, a scalar) keeps the connection alive but is not part of the answer.
+    if (assembler.addChunk(value, data)) ctx.onData();
   }
 }
 
@@ -135,16 +77,15 @@ async function readPlain(body: ReadableStream<Uint8Array> | null, response: Resp
   }
   const completion = completionSchema.safeParse(value);
   if (!completion.success) throw notACompletion(ctx, response, `JSON that is not a chat completion: ${textBody.slice(0, 120)}`, false);
-  ctx.onActivity();
+  ctx.onData();
   ctx.assembler.addCompletion(completion.data);
 }
 
 /** Reads the whole response into the assembler; throws a ProviderError when it holds no answer. */
 export async function readChatResponse(response: Response, ctx: ReadContext): Promise<void> {
-  const peeked = await peek(response);
-  ctx.onActivity();
+  const peeked = await peekBody(response, { ...(ctx.onBytes ? { onBytes: ctx.onBytes } : {}) });
   try {
-    if (peeked.body && SSE_START.test(peeked.head)) await readStream(peeked.body, response, ctx);
+    if (peeked.body && peeked.isEventStream) await readStream(peeked.body, response, ctx);
     else await readPlain(peeked.body, response, ctx);
   } catch (error) {
     // Stopped before the end (an error in the stream, the output limit): let the connection go.

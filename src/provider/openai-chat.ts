@@ -7,9 +7,10 @@
 import OpenAI, { AzureOpenAI } from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import type { ProviderConfig } from "./provider-config.js";
-import { classifyProviderError, ProviderError } from "./errors.js";
+import { classifyProviderError } from "./errors.js";
 import { ResponseAssembler } from "./chat-chunks.js";
 import { readChatResponse } from "./chat-response.js";
+import { StreamDeadlines } from "./stream-deadlines.js";
 import { nodeFetch } from "./node-fetch.js";
 import { userContentParts } from "./image-parts.js";
 import { listedContextLength, promptLimitFor } from "./model-limits.js";
@@ -104,21 +105,17 @@ export function createOpenAIChatProvider(config: ProviderConfig, client = create
       }
     },
     async stream(request: ChatRequest, handlers: StreamHandlers): Promise<ChatResponse> {
-      // A stream that goes quiet for too long is treated as a dropped connection (and retried); one that
-      // never ends (a model looping on whitespace) is stopped at the overall limit.
-      const idle = new AbortController();
-      const overall = new AbortController();
-      const signal = AbortSignal.any([request.signal, idle.signal, overall.signal]);
-      let idleTimer: NodeJS.Timeout | undefined;
-      const armIdleTimer = () => {
-        clearTimeout(idleTimer);
-        idleTimer = setTimeout(() => idle.abort(), config.streamIdleTimeoutMs);
-      };
-      const overallTimer = setTimeout(() => overall.abort(), config.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS);
+      // A stream that sends no data for too long (keep-alives do not count) is treated as a dropped
+      // connection (and retried); one that never ends (a model looping on whitespace) is stopped at the overall limit.
+      const deadlines = new StreamDeadlines({
+        idleMs: config.streamIdleTimeoutMs,
+        overallMs: config.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS,
+        signal: request.signal,
+      });
+      const { signal } = deadlines;
       const started = performance.now();
       const assembler = new ResponseAssembler(config.model, handlers, { maxOutputTokens: outputGuard(config.maxOutputTokens) });
       try {
-        armIdleTimer();
         const response = await client.chat.completions
           .create(
             {
@@ -133,28 +130,20 @@ export function createOpenAIChatProvider(config: ProviderConfig, client = create
             { signal },
           )
           .asResponse();
-        await readChatResponse(response, { assembler, endpoint: config.baseUrl, onActivity: armIdleTimer });
+        await readChatResponse(response, { assembler, endpoint: config.baseUrl, onData: deadlines.onData, onBytes: deadlines.onBytes });
         // A body cut by an abort can end quietly; an interrupted response is not a complete one.
         if (signal.aborted) throw signal.reason ?? new Error("aborted");
       } catch (error) {
-        if (!request.signal.aborted && idle.signal.aborted) {
-          throw new ProviderError("network", `The model endpoint sent nothing for ${Math.round(config.streamIdleTimeoutMs / 1000)} s.`);
-        }
-        if (!request.signal.aborted && overall.signal.aborted) {
-          const limit = Math.round((config.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS) / 1000);
-          throw new ProviderError(
-            "invalid_response",
-            `The model endpoint was still streaming after ${limit} s, so the response was stopped (provider.responseTimeoutMs).`,
-          );
-        }
-        throw classifyProviderError(error, request.signal, {
-          endpoint: config.baseUrl,
-          model: config.model,
-          ...(config.apiKeySource ? { keySource: config.apiKeySource } : {}),
-        });
+        throw (
+          deadlines.explain() ??
+          classifyProviderError(error, request.signal, {
+            endpoint: config.baseUrl,
+            model: config.model,
+            ...(config.apiKeySource ? { keySource: config.apiKeySource } : {}),
+          })
+        );
       } finally {
-        clearTimeout(idleTimer);
-        clearTimeout(overallTimer);
+        deadlines.dispose();
       }
       return {
         content: assembler.content,
@@ -162,6 +151,7 @@ export function createOpenAIChatProvider(config: ProviderConfig, client = create
         toolCalls: assembler.toolCalls,
         usage: assembler.usage,
         finishReason: assembler.finishReason,
+        truncated: assembler.finishReason === "length",
         model: assembler.model,
         timeToFirstTokenMs: assembler.firstTokenAt === undefined ? undefined : Math.round(assembler.firstTokenAt - started),
       };

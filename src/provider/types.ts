@@ -54,7 +54,15 @@ export interface ChatResponse {
   reasoning: string;
   toolCalls: ChatToolCall[];
   usage?: TokenUsage;
+  /** The wire's own finish reason, as sent (for the record). */
   finishReason: string | null;
+  /**
+   * The response was cut by the output-token limit, whatever the wire calls it (Chat Completions'
+   * finish_reason "length", Responses' status "incomplete" for max_output_tokens, Anthropic's stop_reason
+   * "max_tokens"): its text stops mid-answer and its last tool call may stop mid-arguments. Each adapter maps
+   * its wire onto this; the loop reads only this.
+   */
+  truncated: boolean;
   /** The model the endpoint says answered. */
   model: string;
   /** Milliseconds from sending the request to the first streamed token. */

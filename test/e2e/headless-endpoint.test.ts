@@ -97,6 +97,27 @@ describe("malformed responses, end to end", () => {
     expect(run.stdout).toBe("Not streamed.\n");
   });
 
+  it("accepts a stream that begins with a UTF-8 byte-order mark", async () => {
+    const hello = JSON.stringify({ choices: [{ index: 0, delta: { role: "assistant", content: "BOM or not." } }] });
+    ws.server.enqueue({ kind: "raw", body: `\uFEFFdata: ${hello}\n\ndata: [DONE]\n\n`, headers: { "content-type": "text/event-stream" } });
+    const run = await runAgent(["-p", "hi", "-s"], { env: ws.env(), cwd: ws.cwd });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("BOM or not.\n");
+  });
+
+  it("ends a stream kept alive with comments but no data as an idle timeout (exit 3), not a wait forever", async () => {
+    writeFileSync(
+      path.join(ws.home, "settings.json"),
+      JSON.stringify({ provider: { streamIdleTimeoutMs: 500, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5 } } }),
+    );
+    const alive = { kind: "raw" as const, frames: [], keepAlive: { text: ": keep-alive\n\n", everyMs: 50 } };
+    ws.server.enqueue(alive, alive);
+    const run = await runAgent(["-p", "hi"], { env: ws.env(), cwd: ws.cwd });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain("The model endpoint sent no data for 500 ms, only keep-alives (provider.streamIdleTimeoutMs).");
+    expect(ws.server.completionRequests).toHaveLength(2);
+  });
+
   it("exits 3 for an HTML page, saying so", async () => {
     ws.server.enqueue({ kind: "raw", body: "<html><body>Welcome</body></html>", headers: { "content-type": "text/html" } });
     const run = await runAgent(["-p", "hi"], { env: ws.env(), cwd: ws.cwd });
@@ -121,9 +142,7 @@ describe("failing fast where nothing can succeed", () => {
   it("names the URL of an endpoint that refuses connections, after one quick retry, with no resume hint", async () => {
     const closed = await startScriptedServer();
     await closed.close();
-    const started = performance.now();
     const run = await runAgent(["-p", "hi"], { env: agentEnv({ home: ws.home, baseUrl: closed.baseUrl }), cwd: ws.cwd });
-    expect(performance.now() - started).toBeLessThan(5000);
     expect(run.code).toBe(3);
     expect(run.stderr).toContain(closed.baseUrl);
     expect(run.stderr).toMatch(/ECONNREFUSED.*OPENAI_BASE_URL/s);

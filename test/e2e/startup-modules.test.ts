@@ -66,6 +66,8 @@ describe("start-up of a headless run", () => {
     // What the orchestration layer added stays out of a plain run: the prompt is not a slash command, so the
     // commands (and /review's execa) are not loaded.
     expect(sources.filter((source) => /node_modules\/execa\/|src\/core\/slash-commands\//.test(source))).toEqual([]);
+    // The built-in agents' frontmatter was checked by the build: no YAML parser without agent files of one's own.
+    expect(readFileSync(log, "utf8")).not.toMatch(/dist\/yaml\//);
     // No hook files, so no hook engine.
     expect(sources.filter((source) => /src\/core\/session-hooks\.ts$|src\/hooks\//.test(source))).toEqual([]);
   });

@@ -16,9 +16,7 @@ describe("an endpoint nobody answers at", () => {
     const closed = await startScriptedServer();
     await closed.close();
     harness = await startHarness({ server: closed, retry: { maxRetries: 5, baseDelayMs: 1000 } });
-    const started = performance.now();
     const result = await harness.session.send("hi");
-    expect(performance.now() - started).toBeLessThan(3000);
     expect(result.error?.kind).toBe("network");
     expect(harness.ofType("assistant.turn_retry")).toHaveLength(1);
     expect(harness.ofType("assistant.turn_retry")[0]?.data.delayMs).toBeLessThanOrEqual(500);

@@ -30,11 +30,20 @@ export function agentEnv({ home, baseUrl, model = "scripted-model", extra = {} }
   };
 }
 
-export function startAgent(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string; input?: string }): ChildProcess {
+export interface StartAgentOptions {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  input?: string;
+  /** Run as another user (see unprivileged.ts): only a test running as root can. */
+  user?: { uid: number; gid: number };
+}
+
+export function startAgent(args: string[], options: StartAgentOptions): ChildProcess {
   const child = spawn(process.execPath, [AGENT_BIN, ...args], {
     cwd: options.cwd,
     env: options.env,
     stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    ...options.user,
   });
   if (options.input !== undefined) child.stdin?.end(options.input);
   return child;
@@ -48,6 +57,6 @@ export function collect(child: ChildProcess): Promise<AgentRun> {
   return new Promise((resolve) => child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })));
 }
 
-export function runAgent(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string; input?: string }): Promise<AgentRun> {
+export function runAgent(args: string[], options: StartAgentOptions): Promise<AgentRun> {
   return collect(startAgent(args, options));
 }

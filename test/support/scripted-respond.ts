@@ -60,12 +60,33 @@ export async function writeScriptedResponse(res: http.ServerResponse, response: 
 }
 
 async function writeRaw(res: http.ServerResponse, response: RawResponse, conn: Connection): Promise<ResponseOutcome> {
-  const framed = response.frames !== undefined || response.repeat !== undefined;
+  const framed = response.frames !== undefined || response.repeat !== undefined || response.keepAlive !== undefined || response.timed !== undefined;
   res.writeHead(response.status ?? 200, { ...(framed ? { "content-type": "text/event-stream" } : {}), ...response.headers });
   res.flushHeaders();
   for (const frame of response.frames ?? []) res.write(`data: ${frame}\n\n`);
   if (response.body !== undefined) res.write(response.body);
   if (response.bodyBase64 !== undefined) res.write(Buffer.from(response.bodyBase64, "base64"));
+  if (response.keepAlive !== undefined || response.timed !== undefined) {
+    const { keepAlive } = response;
+    const ticker = keepAlive
+      ? setInterval(() => {
+          if (!conn.isClosed()) res.write(keepAlive.text);
+        }, keepAlive.everyMs)
+      : undefined;
+    try {
+      for (const piece of response.timed ?? []) {
+        await delay(piece.afterMs, conn.closed);
+        if (conn.isClosed()) return "aborted";
+        res.write(piece.text);
+      }
+      if (response.timed === undefined) {
+        await conn.closed;
+        return "aborted";
+      }
+    } finally {
+      clearInterval(ticker);
+    }
+  }
   if (response.repeat !== undefined) {
     const frame = `data: ${response.repeat}\n\n`;
     while (!conn.isClosed()) {
@@ -111,6 +132,7 @@ async function writeStream(res: http.ServerResponse, response: StreamResponse, c
       return "dropped";
     }
     if (response.hangAfterChunks !== undefined && i >= response.hangAfterChunks) return conn.stall(i);
+    for (const pause of response.pauses ?? []) if (pause.afterChunks === i) await Promise.race([pause.until, conn.closed]);
     const frame = frames[i];
     if (frame === undefined) break;
     if (i > 0 && (response.chunkDelayMs ?? 0) > 0) await delay(response.chunkDelayMs ?? 0, conn.closed);

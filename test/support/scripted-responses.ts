@@ -68,6 +68,12 @@ export interface StreamResponse {
    * even with `hangAfterChunks: 0`. On a non-streamed request: never respond.
    */
   hangAfterChunks?: number;
+  /**
+   * Hold the stream after `afterChunks` data frames until `until` settles, then send the rest: a test looks at
+   * a half-streamed answer (or changes something mid-stream) for as long as it needs, however loaded the
+   * machine, instead of racing a delay. In-process servers only (a promise does not go through a script file).
+   */
+  pauses?: { afterChunks: number; until: Promise<unknown> }[];
   /** `model` field of the chunks; default: the request's model. */
   model?: string;
 }
@@ -121,6 +127,13 @@ export interface RawResponse {
   bodyBase64?: string;
   /** A data frame written again and again after the rest, until the client closes the connection. */
   repeat?: string;
+  /** Text written verbatim after the rest, in order, each piece `afterMs` after the one before (a slow stream). */
+  timed?: { afterMs: number; text: string }[];
+  /**
+   * Text written verbatim every `everyMs` (an SSE comment, whitespace) from the start of the body: while the
+   * timed pieces are written, then the response ends; without timed pieces, until the client closes.
+   */
+  keepAlive?: { text: string; everyMs: number };
 }
 
 export type ScriptedResponse = StreamResponse | ErrorResponse | DropResponse | HangResponse | JsonResponse | RawResponse;
@@ -170,6 +183,16 @@ type StreamOptions = Omit<StreamResponse, "kind">;
 /** A streamed text answer: `text("hi")`, `text("hi", { reasoning: "hmm", chunkSize: 2 })`. */
 export function text(content: string, options: Omit<StreamOptions, "text"> = {}): StreamResponse {
   return { kind: "stream", ...options, text: content };
+}
+
+/**
+ * How many content frames of a streamed `text` (split into `chunkSize` code points, no reasoning before it)
+ * carry it up to the end of `marker`: the `afterChunks` of a pause that holds the stream just after it.
+ */
+export function chunksUpTo(text: string, marker: string, chunkSize: number): number {
+  const at = text.indexOf(marker);
+  if (at < 0) throw new Error(`chunksUpTo: ${JSON.stringify(marker)} is not in the text`);
+  return Math.ceil([...text.slice(0, at + marker.length)].length / chunkSize);
 }
 
 /** One tool call: `toolCall("view", { path: "a.ts" })`, optionally with `{ text: "Let me look." }`. */
