@@ -30,7 +30,8 @@ import { EventSink, type EventListener } from "./event-sink.js";
 import type { PermissionAdvice } from "./permission-advice.js";
 import { SESSION_LOG_ERROR, sessionLogFailureMessage } from "./session-log-failure.js";
 import { repairResume, restoredStart, restoreSelection, type ResumeReport } from "./resume-repair.js";
-import { agentVersion, assembleParts, assembleServices, type SessionParts } from "./session-assembly.js";
+import { agentVersion, assembleParts, assembleServices, type OpenedLog } from "./session-assembly.js";
+import type { SessionServices } from "./session-services.js";
 import type { SystemPromptShape } from "./system-prompt-shape.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { SubagentLimits } from "./tasks/subagent-host.js";
@@ -133,6 +134,28 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
 }
 
 async function openLocked(options: OpenSessionOptions, id: string, dir: string, releaseLock: () => void): Promise<OpenedSession> {
+  const opened = await openLog(options, id, dir, releaseLock);
+  let session: AgentSession | undefined;
+  const services = await assembleServices(options, opened, {
+    setMode: (mode) => session?.dispatch({ type: "set_mode", mode }),
+    mcpTasks: () => (session as AgentSession).mcpTasks,
+  });
+  // A resumed session starts in the mode it had; an explicit --mode then switches it (with a notice).
+  const start = opened.log ? restoredStart(opened.log.events) : { mode: options.mode ?? "interactive" };
+  session = new AgentSession(services, assembleParts(services, start));
+  return opened.log ? resume(session, services, options, opened, opened.log) : begin(session, services, options, opened);
+}
+
+/** The session's log as this process continues it, its folds and its metadata. */
+interface SessionLog extends OpenedLog {
+  now: string;
+  keeper: MetadataKeeper;
+  /** The name the session had (a resume). */
+  previousName?: string;
+}
+
+/** Reads the log (a resume), opens its writer and the sink over it, folds it, and keeps the metadata file. */
+async function openLog(options: OpenSessionOptions, id: string, dir: string, releaseLock: () => void): Promise<SessionLog> {
   const { store, provider } = options;
   const context = workingDirectoryContext(options.cwd);
   // The reader (and with it every event's schema) loads only to resume: a new session never reads a log.
@@ -161,71 +184,73 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
   });
   sink.addInternal(keeper.onEvent);
   for (const listener of options.listeners ?? []) sink.subscribe(listener);
-
-  let session: AgentSession | undefined;
-  const services = await assembleServices(
-    options,
-    {
-      id,
-      dir,
-      context,
-      ...(log ? { log } : {}),
-      sink,
-      conversation,
-      syncLog: () => {
-        try {
-          writer.sync();
-        } catch (error) {
-          sink.logFailed(error);
-        }
-      },
-      closeLog: () => {
-        try {
-          writer.close();
-        } finally {
-          releaseLock();
-        }
-      },
+  return {
+    id,
+    dir,
+    context,
+    ...(log ? { log } : {}),
+    sink,
+    conversation,
+    now,
+    keeper,
+    ...(previous?.name ? { previousName: previous.name } : {}),
+    syncLog: () => {
+      try {
+        writer.sync();
+      } catch (error) {
+        sink.logFailed(error);
+      }
     },
-    {
-      setMode: (mode) => session?.dispatch({ type: "set_mode", mode }),
-      mcpTasks: () => (session as AgentSession).mcpTasks,
+    closeLog: () => {
+      try {
+        writer.close();
+      } finally {
+        releaseLock();
+      }
     },
-  );
-  // A resumed session starts in the mode it had; an explicit --mode then switches it (with a notice).
-  const start = log ? restoredStart(log.events) : { mode: options.mode ?? "interactive" };
-  const parts: SessionParts = assembleParts(services, start);
-  session = new AgentSession(services, parts);
+  };
+}
 
-  if (!log) {
-    sink.emit("session.start", {
-      sessionId: id,
-      version: 1,
-      producer: "agent",
-      copilotVersion: agentVersion(),
-      startTime: now,
-      selectedModel: provider.model,
-      // As Copilot records it: every session starts interactive, and another starting mode (--plan,
-      // --autopilot) is a switch recorded right after, so a reader folds one mode history.
-      mode: "interactive",
-      ...(options.name ? { name: options.name } : {}),
-      context,
-    });
-    if (start.mode !== "interactive") sink.emit("session.mode_changed", { previousMode: "interactive", newMode: start.mode });
-    watchLog(session, sink);
-    services.mcp?.start();
-    await session.runStartHooks("new", options.initialPrompt);
-    return { session, history: [] };
-  }
+/** A new session: session.start (and the starting mode, as a switch), its MCP servers, its sessionStart hooks. */
+async function begin(session: AgentSession, services: SessionServices, options: OpenSessionOptions, opened: SessionLog): Promise<OpenedSession> {
+  const { sink } = opened;
+  sink.emit("session.start", {
+    sessionId: opened.id,
+    version: 1,
+    producer: "agent",
+    copilotVersion: agentVersion(),
+    startTime: opened.now,
+    selectedModel: options.provider.model,
+    // As Copilot records it: every session starts interactive, and another starting mode (--plan,
+    // --autopilot) is a switch recorded right after, so a reader folds one mode history.
+    mode: "interactive",
+    ...(options.name ? { name: options.name } : {}),
+    context: opened.context,
+  });
+  if (session.mode !== "interactive") sink.emit("session.mode_changed", { previousMode: "interactive", newMode: session.mode });
+  watchLog(session, sink);
+  services.mcp?.start();
+  await session.runStartHooks("new", options.initialPrompt);
+  return { session, history: [] };
+}
 
-  const unanswered = conversation.unansweredToolCalls();
+/** A resumed session: session.resume, the repair of what the last process left open, and what it was restored. */
+async function resume(
+  session: AgentSession,
+  services: SessionServices,
+  options: OpenSessionOptions,
+  opened: SessionLog,
+  log: EventLog,
+): Promise<OpenedSession> {
+  const { sink } = opened;
+  const unanswered = opened.conversation.unansweredToolCalls();
   if (!options.silentResume) {
     sink.emit("session.resume", {
-      resumeTime: now,
+      resumeTime: opened.now,
       eventCount: log.events.length + log.unknownEvents,
       eventsFileSizeBytes: log.fileSizeBytes,
-      selectedModel: provider.model,
-      context,
+      selectedModel: options.provider.model,
+      context: opened.context,
       ...(log.skipped.length > 0 ? { skippedLines: log.skipped.length } : {}),
       ...(unanswered.length > 0 ? { repairedToolCalls: unanswered.length } : {}),
     });
@@ -236,7 +261,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
   await session.runStartHooks("resume");
   if (options.mode && options.mode !== session.mode) session.dispatch({ type: "set_mode", mode: options.mode });
   restoreSelection(session, services, log.events);
-  if (options.name && options.name !== previous?.name) keeper.rename(options.name);
+  if (options.name && options.name !== opened.previousName) opened.keeper.rename(options.name);
   return {
     session,
     history: log.events,
