@@ -7,7 +7,7 @@
 import { settingsPath } from "../config/settings.js";
 import { composeSessionOptions } from "../core/compose-session.js";
 import { SessionManager } from "../core/session-manager.js";
-import { createOpenAIChatProvider } from "../provider/openai-chat.js";
+import { createWireProvider } from "../provider/wire-provider.js";
 import { SessionHost } from "../server/session-host.js";
 import { bootstrapServer, homesOf } from "./bootstrap.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
@@ -24,12 +24,12 @@ export async function loadSessionHost(args: readonly string[]): Promise<SessionH
   if (!boot.ok) throw new Error(boot.message);
   const { value } = boot;
   // Every session brings its own endpoint, resolved per request: the manager's defaults name none.
-  const { providerConfig: _perSession, ...sources } = value;
+  const { providerConfig: _perSession, registry: _alsoPerSession, ...sources } = value;
   const manager = new SessionManager(composeSessionOptions({ ...sources, flags: options, face: { interactive: false, explainAdvice: adviceText } }));
   return new SessionHost({
     manager,
     provider: { ...(options.model ? { model: options.model } : {}), env: process.env, settings: value.settings, settingsFile: settingsPath(value.agentHome) },
-    makeProvider: (config) => createOpenAIChatProvider(config),
+    makeProvider: (config) => createWireProvider(config),
     ...(value.providerConfig ? { defaultProvider: value.providerConfig } : {}),
     questionTimeoutMs: QUESTION_TIMEOUT_MS,
     fileHooks: (cwd) => fileHooks({ ...homesOf(value), cwd, settings: value.settings, enabled: options.hooks }),

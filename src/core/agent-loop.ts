@@ -147,6 +147,8 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
     content: response.content,
     ...(toolRequests.length > 0 ? { toolRequests } : {}),
     ...(response.reasoning !== "" ? { reasoningText: response.reasoning } : {}),
+    ...(response.encryptedContent ? { encryptedContent: response.encryptedContent } : {}),
+    ...(response.reasoningOpaque ? { reasoningOpaque: response.reasoningOpaque } : {}),
     model: response.model,
     ...(response.usage ? { outputTokens: response.usage.outputTokens } : {}),
     // Each wire's own word for a cut becomes "length", the one faces know.

@@ -9,9 +9,10 @@ import type { ProviderConfig } from "../config/provider-config.js";
 import type { Settings } from "../config/settings.js";
 import type { McpSessionOptions } from "../mcp/index.js";
 import type { AgentMode } from "../protocol/events/index.js";
-import { createOpenAIChatProvider } from "../provider/openai-chat.js";
+import type { ModelRegistry } from "../provider/model-registry.js";
 import { defaultRetryPolicy } from "../provider/retry.js";
 import { sessionProviders } from "../provider/session-providers.js";
+import { createWireProvider } from "../provider/wire-provider.js";
 import type { ChatProvider } from "../provider/types.js";
 import type { SessionStore } from "../session/session-store.js";
 import type { OpenSessionOptions, SessionPermissions } from "./open-session.js";
@@ -39,7 +40,9 @@ export interface SessionComposition {
   store: SessionStore;
   /** The endpoint; absent where every session brings its own (the SDK server). */
   providerConfig?: ProviderConfig;
-  /** Makes a provider from a config; the OpenAI-compatible client when absent. */
+  /** Every model a session can switch to or give a subagent (providers.json's and the endpoint's); the endpoint's alone when absent. */
+  registry?: ModelRegistry;
+  /** Makes a provider from a config; the one for its wire (wire-provider.ts) when absent. */
   makeProvider?(config: ProviderConfig): ChatProvider;
   permissions: SessionPermissions;
   /** The command line's --max-autopilot-continues, else settings.json's, else 5 (the bootstrap settles it). */
@@ -50,7 +53,9 @@ export interface SessionComposition {
 
 export function composeSessionOptions(input: SessionComposition): OpenSessionOptions {
   const { settings, flags, face } = input;
-  const providers = input.providerConfig ? sessionProviders(input.providerConfig, input.makeProvider ?? createOpenAIChatProvider) : { provider: noEndpoint };
+  const providers = input.providerConfig
+    ? sessionProviders(input.providerConfig, input.makeProvider ?? createWireProvider, input.registry)
+    : { provider: noEndpoint };
   return {
     store: input.store,
     agentHome: input.agentHome,

@@ -8,6 +8,7 @@ import type { ProviderConfig } from "../config/provider-config.js";
 import type { PermissionFlags } from "../permissions/policy.js";
 import type { Rule } from "../permissions/rules.js";
 import type { ChatProvider } from "../provider/types.js";
+import type { ProviderOptions } from "../provider/session-providers.js";
 import { EventLogWriter } from "../session/event-log-writer.js";
 import type { EventLog } from "../session/event-log-reader.js";
 import { MetadataKeeper } from "../session/metadata-keeper.js";
@@ -49,7 +50,7 @@ export interface OpenSessionOptions {
   cwd: string;
   provider: ChatProvider;
   /** Makes a provider for another model, for /model. */
-  createProvider?(model: string, options?: { initiator?: "sub-agent" }): ChatProvider;
+  createProvider?(model: string, options?: ProviderOptions): ChatProvider;
   subagentLimits?: SubagentLimits;
   /** The agents (a test's own); the catalog of built-in, user and repo agent files when absent. */
   agents?: AgentDirectory;
@@ -221,6 +222,7 @@ async function begin(session: AgentSession, services: SessionServices, options: 
     copilotVersion: agentVersion(),
     startTime: opened.now,
     selectedModel: options.provider.model,
+    ...(options.providerConfig.reasoningEffort ? { reasoningEffort: options.providerConfig.reasoningEffort } : {}),
     // As Copilot records it: every session starts interactive, and another starting mode (--plan,
     // --autopilot) is a switch recorded right after, so a reader folds one mode history.
     mode: "interactive",

@@ -1,6 +1,6 @@
 /**
  * What a person (or a client) switches for the whole session: its mode (a preset that contributes rules),
- * its model, the custom agent the main agent runs as, autopilot's objective, and allow-all. Each switch is a
+ * its model (and reasoning effort), the custom agent the main agent runs as, autopilot's objective, and allow-all. Each switch is a
  * command and ends in an event; the main agent reads the choices as they are now (its tools, its system
  * prompt, the notice of a mode switch on the next prompt).
  */
@@ -10,6 +10,7 @@ import type { ChatProvider } from "../provider/types.js";
 import { SelectedAgentMcp } from "./agent-mcp.js";
 import { unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
 import { modePreset, type ModePreset } from "./modes.js";
+import { switchModel, type CurrentModel } from "./model-switch.js";
 import { SessionObjective } from "./orchestrate/objective.js";
 import type { SessionServices, SessionStart } from "./session-services.js";
 
@@ -17,6 +18,8 @@ export class SessionControls {
   private currentPreset: ModePreset;
   private currentProvider: ChatProvider;
   private selected: AgentDefinition | undefined;
+  /** The reasoning effort /model chose (the configured one until then). */
+  private reasoningEffort: CurrentModel["reasoningEffort"];
   private notices: string[] = [];
   readonly goal: SessionObjective;
   /** The selected agent's own MCP servers (its `mcp-servers`). */
@@ -63,12 +66,11 @@ export class SessionControls {
     this.goal.modeChanged(mode);
   }
 
-  setModel(model: string): void {
-    if (model === this.currentProvider.model) return;
-    if (!this.services.createProvider) throw new Error("This session cannot change its model.");
-    const previousModel = this.currentProvider.model;
-    this.currentProvider = this.services.createProvider(model);
-    this.services.sink.emit("session.model_change", { previousModel, newModel: model, source: "model_command" });
+  /** /model: another model, and optionally another reasoning effort (see model-switch.ts). */
+  setModel(model: string, effort?: string): void {
+    const current = { provider: this.currentProvider, reasoningEffort: this.reasoningEffort };
+    const next = switchModel(current, model, effort, this.services.createProvider, this.services.sink.emit);
+    if (next) ({ provider: this.currentProvider, reasoningEffort: this.reasoningEffort } = next);
   }
 
   /** Selects a custom agent to run the main agent as (null: none); why not, when it cannot be selected. */

@@ -7,6 +7,7 @@
 import type { McpManager } from "../mcp/index.js";
 import type { AgentMode } from "../protocol/events/index.js";
 import type { RetryPolicy } from "../provider/retry.js";
+import type { ProviderOptions } from "../provider/session-providers.js";
 import type { ChatProvider } from "../provider/types.js";
 import type { ToolBackends } from "../tools/backends.js";
 import type { ShellManager } from "../tools/bash/index.js";
@@ -27,8 +28,11 @@ import type { SubagentLimits } from "./tasks/subagent-host.js";
 
 export type { CommandBackend, CommandRequest, CommandResult, FileBackend, ToolBackends } from "../tools/backends.js";
 
-/** Makes a provider for another model (/model, a subagent's model); `sub-agent` marks a subagent's requests (x-initiator). */
-export type ProviderFactory = (model: string, options?: { initiator?: "sub-agent" }) => ChatProvider;
+/**
+ * Makes a provider for another model (/model, a subagent's model): `sub-agent` marks a subagent's requests
+ * (x-initiator), `reasoningEffort` is /model's choice.
+ */
+export type ProviderFactory = (model: string, options?: ProviderOptions) => ChatProvider;
 
 export interface SessionServices {
   readonly id: string;

@@ -1,6 +1,6 @@
 /**
- * Reading a model endpoint's response body, whatever wire it speaks (Chat Completions here; the Responses and
- * Anthropic wires can use the same pieces): a first look that tells an SSE stream from a plain body, with a
+ * Reading a model endpoint's response body, whatever wire it speaks (model-response.ts reads every wire's
+ * body with these): a first look that tells an SSE stream from a plain body, with a
  * leading UTF-8 byte-order mark dropped (the SSE spec ignores one, and JSON parsers refuse it); the SSE data
  * events, keep-alives left out (comments, blank `data:` lines, events without data), so that only data counts
  * as progress; and the helpers to describe a body that is not what was asked for.

@@ -16,8 +16,19 @@ export interface ChatImage {
 export type ChatMessage =
   | { role: "system"; content: string }
   | { role: "user"; content: string; images?: ChatImage[] }
-  | { role: "assistant"; content: string; toolCalls?: ChatToolCall[]; reasoning?: string }
+  | { role: "assistant"; content: string; toolCalls?: ChatToolCall[]; reasoning?: string; opaque?: OpaqueReasoning }
   | { role: "tool"; toolCallId: string; content: string };
+
+/**
+ * The part of a model's reasoning only its own wire can read, kept in the session log (assistant.message's
+ * fields of the same names) and passed back with the conversation so reasoning carries across turns: a
+ * Responses reasoning item's encrypted content, an Anthropic thinking block's signature. Each wire reads its
+ * own field and ignores the other's.
+ */
+export interface OpaqueReasoning {
+  encryptedContent?: string;
+  reasoningOpaque?: string;
+}
 
 /** A tool as the model sees it: name, description and a JSON Schema for its arguments. */
 export interface ToolSchema {
@@ -67,6 +78,9 @@ export interface ChatResponse {
   model: string;
   /** Milliseconds from sending the request to the first streamed token. */
   timeToFirstTokenMs?: number;
+  /** The reasoning's opaque part, to be logged and passed back (see OpaqueReasoning). */
+  encryptedContent?: string;
+  reasoningOpaque?: string;
 }
 
 export interface ModelLimits {

@@ -39,7 +39,8 @@ describe("a response cut by the output limit", () => {
   });
 
   it("a non-streamed completion cut by the limit continues the same way", async () => {
-    harness = await startHarness();
+    // The body is a Chat Completions one, so the test speaks that wire whatever AGENT_TEST_WIRE says.
+    harness = await startHarness({ wire: "chat" });
     const h = harness;
     const completion = (content: string, finish: string) => ({
       kind: "json" as const,

@@ -9,6 +9,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { AGENT_BIN, agentEnv, collect, runAgent, startAgent } from "../support/run-agent.js";
 import { httpError, sse, startScriptedServer, text, toolCall } from "../support/scripted-server.js";
 import { useE2eWorkspace } from "../support/e2e-workspace.js";
+import { onWire } from "../support/test-wire.js";
 
 const ws = useE2eWorkspace();
 beforeEach(() => {
@@ -80,9 +81,13 @@ describe("stdout is only the answer", () => {
 });
 
 describe("malformed responses, end to end", () => {
+  // Where a body below is a Chat Completions one, the run speaks that wire whatever AGENT_TEST_WIRE says
+  // (malformed-wires.test.ts has the other wires' corpus).
+  const chatEnv = () => onWire(ws.env(), "chat");
+
   it("answers through junk data lines", async () => {
     ws.server.enqueue(sse("null", "42", "{}", JSON.stringify({ choices: [{ index: 0, delta: { content: "Fine." } }] }), "[DONE]"));
-    const run = await runAgent(["-p", "hi"], { env: ws.env(), cwd: ws.cwd });
+    const run = await runAgent(["-p", "hi"], { env: chatEnv(), cwd: ws.cwd });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("Fine.\n");
     expect(run.stderr).not.toMatch(/Cannot read properties/);
@@ -93,14 +98,14 @@ describe("malformed responses, end to end", () => {
       kind: "json",
       body: { object: "chat.completion", model: "m", choices: [{ index: 0, message: { role: "assistant", content: "Not streamed." }, finish_reason: "stop" }] },
     });
-    const run = await runAgent(["-p", "hi", "-s"], { env: ws.env(), cwd: ws.cwd });
+    const run = await runAgent(["-p", "hi", "-s"], { env: chatEnv(), cwd: ws.cwd });
     expect(run.stdout).toBe("Not streamed.\n");
   });
 
   it("accepts a stream that begins with a UTF-8 byte-order mark", async () => {
     const hello = JSON.stringify({ choices: [{ index: 0, delta: { role: "assistant", content: "BOM or not." } }] });
     ws.server.enqueue({ kind: "raw", body: `\uFEFFdata: ${hello}\n\ndata: [DONE]\n\n`, headers: { "content-type": "text/event-stream" } });
-    const run = await runAgent(["-p", "hi", "-s"], { env: ws.env(), cwd: ws.cwd });
+    const run = await runAgent(["-p", "hi", "-s"], { env: chatEnv(), cwd: ws.cwd });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("BOM or not.\n");
   });
@@ -129,7 +134,7 @@ describe("malformed responses, end to end", () => {
   it("exits 3 for a response with nothing usable, after retrying it", async () => {
     const empty = sse(JSON.stringify({ choices: [] }), "[DONE]");
     ws.server.enqueue(empty, empty, empty, empty, empty, empty);
-    const run = await runAgent(["-p", "hi", "--output-format", "json"], { env: ws.env(), cwd: ws.cwd });
+    const run = await runAgent(["-p", "hi", "--output-format", "json"], { env: chatEnv(), cwd: ws.cwd });
     expect(run.code).toBe(3);
     const lines = jsonLines(run.stdout);
     expect(lines.find((line) => line.type === "session.error")).toMatchObject({ data: { errorType: "empty_response" } });

@@ -1,10 +1,11 @@
 /**
  * The package is the product: `npm pack`, then `npm install -g` of the tarball into an empty prefix with no
  * network (test/support/packed-install.ts), and every part a run loads lazily used from that prefix's
- * bin/agent against the scripted server: an agent file (the YAML parser), a compound shell command (the
- * tree-sitter parser), an `sql` call (sql.js), a stdio MCP server (the MCP client), the TUI's first frame and
- * its Markdown (ink, react, marked, emphasize), the SDK server's handshake and the ACP server's. One pack
- * and one install for the whole file. Needs dist/ (built by `npm test` before vitest runs).
+ * bin/agent against the scripted server: an agent file (the YAML parser), the Responses and Anthropic wires
+ * (their adapters, @anthropic-ai/sdk), a compound shell command (the tree-sitter parser), an `sql` call
+ * (sql.js), a stdio MCP server (the MCP client), the TUI's first frame and its Markdown (ink, react, marked,
+ * emphasize), the SDK server's handshake and the ACP server's. One pack and one install for the whole file.
+ * Needs dist/ (built by `npm test` before vitest runs).
  */
 import { spawn } from "node:child_process";
 import { builtinModules } from "node:module";
@@ -18,6 +19,7 @@ import { useE2eWorkspace } from "../support/e2e-workspace.js";
 import { packAndInstall, REPO_ROOT, type PackedInstall } from "../support/packed-install.js";
 import { collect, type AgentRun } from "../support/run-agent.js";
 import { text, toolCall } from "../support/scripted-server.js";
+import { wireEnv } from "../support/test-wire.js";
 import { scriptedProvider, sdkWorld } from "../support/sdk-client.js";
 import { shellQuote } from "../support/tmux.js";
 import { idle, sendPrompt, useTmuxAgent } from "../support/tmux-agent.js";
@@ -119,8 +121,8 @@ describe("the installed bin/agent", () => {
   const ws = useE2eWorkspace({ prefix: "packed", removeDirs: true });
 
   /** Runs the installed command itself (its `#!/usr/bin/env node` line finds this node first on the PATH). */
-  function runInstalled(args: string[]): Promise<AgentRun> {
-    const env = ws.env();
+  function runInstalled(args: string[], extraEnv: Record<string, string> = {}): Promise<AgentRun> {
+    const env = ws.env(extraEnv);
     env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${env.PATH ?? ""}`;
     return collect(spawn(packed.bin, args, { cwd: ws.cwd, env, stdio: ["ignore", "pipe", "pipe"] }));
   }
@@ -142,9 +144,18 @@ describe("the installed bin/agent", () => {
     expect((body?.tools as { function: { name: string } }[]).map((tool) => tool.function.name).sort()).toEqual(["grep", "view"]);
   });
 
+  it.each(["responses", "anthropic"] as const)("answers on the %s wire, its adapter loaded from the bundle (Anthropic's with its SDK)", async (wire) => {
+    ws.server.enqueue(text("Over another wire."));
+    const run = await runInstalled(["-p", "hi", "-s"], wireEnv(wire));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe("Over another wire.\n");
+    expect(ws.server.completionRequests.map((request) => request.wire)).toEqual([wire]);
+  });
+
   it("judges a compound shell command with its own tree-sitter parser and runs it", async () => {
     writeFileSync(path.join(ws.cwd, "marker.txt"), "x\n");
-    ws.server.enqueue(toolCall("bash", { command: "ls && echo hi", description: "List files" }), text("Listed."));
+    // A substitution: beyond the small parser for simple command lines, so the vendored tree-sitter decides it.
+    ws.server.enqueue(toolCall("bash", { command: 'ls && echo "$(echo hi)"', description: "List files" }), text("Listed."));
     const run = await runInstalled(["-p", "list the files", "--allow-tool", "shell(ls)", "--allow-tool", "shell(echo)"]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("Listed.");

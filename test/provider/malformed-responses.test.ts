@@ -6,6 +6,16 @@ import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "../support/engine-harness.js";
+import {
+  BOM_FAILED,
+  bomAnswered,
+  expectClearError,
+  expectIdleTimeout,
+  KEEP_ALIVES,
+  KEPT_ALIVE_HARNESS,
+  slowAnswerKeptAlive,
+  type WireSamples,
+} from "../support/malformed-checks.js";
 import { sse, text, toolCall, type ScriptedResponse } from "../support/scripted-server.js";
 
 let harness: Harness | undefined;
@@ -34,6 +44,8 @@ const completion = (message: Record<string, unknown>) => ({
   choices: [{ index: 0, message: { role: "assistant", ...message }, finish_reason: "stop" }],
   usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
 });
+
+const chatSamples: WireSamples = { say: (content) => chunk({ role: "assistant", content }), end: "[DONE]", json: completion({ content: "Hello" }) };
 
 /** Responses with junk around a real answer: the junk is skipped, the answer is "Hello". */
 const answered: [string, ScriptedResponse][] = [
@@ -68,28 +80,7 @@ const answered: [string, ScriptedResponse][] = [
     },
   ],
   ["a non-streamed chat.completion", { kind: "json", body: completion({ content: "Hello" }) }],
-  // A UTF-8 byte-order mark is not part of the body (the SSE spec says to ignore one; JSON parsers choke on it).
-  ["a UTF-8 BOM before the first data:", { kind: "raw", body: `\uFEFFdata: ${hello}\n\ndata: [DONE]\n\n`, headers: { "content-type": "text/event-stream" } }],
-  [
-    "a UTF-8 BOM before an SSE comment",
-    { kind: "raw", body: `\uFEFF: hi\n\ndata: ${hello}\n\ndata: [DONE]\n\n`, headers: { "content-type": "text/event-stream" } },
-  ],
-  [
-    "a UTF-8 BOM then blank lines before the stream",
-    { kind: "raw", body: `\uFEFF\r\n\r\ndata: ${hello}\r\n\r\ndata: [DONE]\r\n\r\n`, headers: { "content-type": "text/event-stream" } },
-  ],
-  [
-    "a UTF-8 BOM in a non-streamed chat.completion body",
-    { kind: "raw", body: `\uFEFF${JSON.stringify(completion({ content: "Hello" }))}`, headers: { "content-type": "application/json" } },
-  ],
-  [
-    "a UTF-8 BOM in a gzip-compressed stream",
-    {
-      kind: "raw",
-      bodyBase64: gzipSync(Buffer.from(`\uFEFFdata: ${hello}\n\ndata: [DONE]\n\n`)).toString("base64"),
-      headers: { "content-type": "text/event-stream", "content-encoding": "gzip" },
-    },
-  ],
+  ...bomAnswered(chatSamples),
   [
     "a chat.completion sent as text/event-stream",
     { kind: "raw", body: JSON.stringify(completion({ content: "Hello" })), headers: { "content-type": "text/event-stream" } },
@@ -140,42 +131,22 @@ const failed: [string, ScriptedResponse, string, RegExp][] = [
   ["only junk data lines", sse("42", "{}", "null"), "empty_response", /3 data lines that were not a chat completion chunk/],
   ["an error inside the stream", sse(hello, JSON.stringify({ error: { message: "boom mid-stream" } })), "server", /error in the stream: boom mid-stream/],
   ["a non-streamed completion with no content", { kind: "json", body: completion({ content: null }) }, "empty_response", /content: null/],
-  ["a UTF-8 BOM before an HTML page", { kind: "raw", body: "\uFEFF<html></html>", headers: { "content-type": "text/html" } }, "invalid_response", /HTML page/],
-  ["a UTF-8 BOM and nothing else", { kind: "raw", body: "\uFEFF", headers: { "content-type": "application/json" } }, "empty_response", /an empty body/],
+  ...BOM_FAILED,
 ];
 
 /**
  * Streams that are alive but carry no data: keep-alives (SSE comments, whitespace, blank data lines, pings)
  * do not count toward the idle timeout, so each ends as a timeout that says so, long before the overall limit.
  */
-const keptAlive: [string, string][] = [
-  ["SSE comments only", ": ping\n\n"],
-  ["whitespace only", "\n"],
-  ["spaces only", "  "],
-  ["blank data lines only", "data: \n\n"],
-  ["empty events only", "event: ping\n\n"],
-  ["{} pings only", "data: {}\n\n"],
-];
-
 describe("streams kept alive without data", () => {
-  it.each(keptAlive)("%s: an idle timeout with a clear error", async (_name, keepAlive) => {
-    harness = await startHarness({ retry: { maxRetries: 0 }, streamIdleTimeoutMs: 600, provider: { responseTimeoutMs: 20_000 } });
-    harness.server.enqueue({ kind: "raw", frames: [], keepAlive: { text: keepAlive, everyMs: 40 } });
-    const result = await harness.session.send("hi");
-    expect(result.outcome).toBe("error");
-    expect(harness.ofType("session.error")[0]?.data.message).toMatch(
-      /^The model endpoint sent no data for 600 ms, only keep-alives \(provider\.streamIdleTimeoutMs\)\./,
-    );
-    expect(harness.ofType("session.error")[0]?.data.errorType).toBe("network");
+  it.each(KEEP_ALIVES)("%s: an idle timeout with a clear error", async (_name, keepAlive) => {
+    harness = await startHarness(KEPT_ALIVE_HARNESS);
+    await expectIdleTimeout(harness, keepAlive);
   });
 
   it("the same keep-alives before and between data that arrives in time: answered", async () => {
     harness = await startHarness({ retry: { maxRetries: 0 }, streamIdleTimeoutMs: 2_000 });
-    const pieces = ["He", "l", "l", "o"].map((content, index) => ({
-      afterMs: 150,
-      text: `data: ${chunk({ ...(index === 0 ? { role: "assistant" } : {}), content })}\n\n`,
-    }));
-    harness.server.enqueue({ kind: "raw", timed: [...pieces, { afterMs: 150, text: "data: [DONE]\n\n" }], keepAlive: { text: ": ping\n\n\n", everyMs: 20 } });
+    harness.server.enqueue(slowAnswerKeptAlive(chatSamples));
     const result = await harness.session.send("hi");
     expect(result.finalMessage).toBe("Hello");
     expect(harness.ofType("session.error")).toEqual([]);
@@ -221,13 +192,7 @@ describe("malformed responses end in an answer", () => {
 describe("malformed responses end in a clear error", () => {
   it.each(failed)("%s", async (_name, response, errorType, message) => {
     harness = await startHarness({ retry: { maxRetries: 0 } });
-    harness.server.enqueue(response);
-    const result = await harness.session.send("hi");
-    expect(result.outcome).toBe("error");
-    const error = harness.ofType("session.error")[0];
-    expect(error?.data.errorType).toBe(errorType);
-    expect(error?.data.message).toMatch(message);
-    expect(harness.types().slice(-3)).toEqual(["session.error", "assistant.turn_end", "session.idle"]);
+    await expectClearError(harness, response, errorType, message);
   });
 
   it("retries a response without an answer, and uses the next one", async () => {

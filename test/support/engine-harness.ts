@@ -1,6 +1,7 @@
 /**
- * A real session (the real engine, the real `openai` client, real tools) against the scripted server, in a
- * temporary AGENT_HOME and working directory. Tests script the model and assert on the events.
+ * A real session (the real engine, the real provider clients, real tools) against the scripted server, in a
+ * temporary AGENT_HOME and working directory, on any wire (test-wire.ts). Tests script the model and assert
+ * on the events.
  */
 import type { HookSet } from "../../src/hooks/hook-set.js";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
@@ -24,6 +25,7 @@ import type { SubagentLimits } from "../../src/core/tasks/subagent-host.js";
 import { adviceText } from "../../src/cli/permission-advice-text.js";
 import { CommandSession } from "./command-session.js";
 import { startScriptedServer, type ScriptedServer } from "./scripted-server.js";
+import { wireProviderFields, type Wire } from "./test-wire.js";
 
 export interface HarnessOptions {
   mode?: AgentMode;
@@ -52,6 +54,8 @@ export interface HarnessOptions {
   provider?: Partial<ProviderConfig>;
   /** Hooks for the session. */
   hooks?: HookSet;
+  /** The wire the agent speaks (default: AGENT_TEST_WIRE, else Chat Completions). */
+  wire?: Wire;
 }
 
 export interface Harness {
@@ -72,9 +76,11 @@ export function tempDir(prefix: string): string {
   return realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
 }
 
+/** A provider on the scripted server, on AGENT_TEST_WIRE's wire unless `overrides` name one. */
 export function testProviderConfig(baseUrl: string, overrides: Partial<ProviderConfig> = {}): ProviderConfig {
   return {
     type: "openai",
+    ...wireProviderFields(),
     baseUrl,
     apiKey: "test-key",
     model: "scripted-model",
@@ -104,6 +110,7 @@ export function testSessionOptions(options: HarnessOptions & { baseUrl: string; 
   const config = testProviderConfig(options.baseUrl, {
     retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 5_000, ...options.retry },
     ...(options.streamIdleTimeoutMs ? { streamIdleTimeoutMs: options.streamIdleTimeoutMs } : {}),
+    ...(options.wire ? { type: "openai", wireApi: "completions", ...wireProviderFields(options.wire) } : {}),
     ...options.provider,
   });
   const settings = options.settings ?? {};

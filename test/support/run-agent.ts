@@ -1,6 +1,7 @@
 /** Runs the real bin/agent as a child process with a hermetic environment (temp HOME and AGENT_HOME). */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { wireEnv } from "./test-wire.js";
 
 export const AGENT_BIN = fileURLToPath(new URL("../../bin/agent.js", import.meta.url));
 
@@ -18,14 +19,14 @@ export interface AgentEnvOptions {
   extra?: Record<string, string>;
 }
 
-/** Only what the agent needs: no OPENAI_* or COPILOT_* leaks in from the developer's shell. */
+/** Only what the agent needs: no OPENAI_* or COPILOT_* leaks in from the developer's shell. The wire is AGENT_TEST_WIRE's. */
 export function agentEnv({ home, baseUrl, model = "scripted-model", extra = {} }: AgentEnvOptions): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     HOME: home,
     AGENT_HOME: home,
     LANG: "C.UTF-8",
-    ...(baseUrl ? { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: "test-key", AGENT_MODEL: model } : {}),
+    ...(baseUrl ? { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: "test-key", AGENT_MODEL: model, ...wireEnv() } : {}),
     ...extra,
   };
 }

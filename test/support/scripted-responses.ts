@@ -1,9 +1,10 @@
 /**
  * Types and builders for the scripted OpenAI-compatible test server
  * (see `scripted-server.ts`). A test scripts the model's behaviour as a queue
- * of `ScriptedResponse`s; each incoming `POST /v1/chat/completions` consumes one.
+ * of `ScriptedResponse`s; each incoming model request, on whichever wire, consumes one.
  */
 import type { IncomingHttpHeaders } from "node:http";
+import type { Wire } from "./scripted-wires.js";
 
 /** A tool call the scripted "model" makes. */
 export interface ScriptedToolCall {
@@ -76,6 +77,12 @@ export interface StreamResponse {
   pauses?: { afterChunks: number; until: Promise<unknown> }[];
   /** `model` field of the chunks; default: the request's model. */
   model?: string;
+  /**
+   * The reasoning's opaque part on the wires that have one: a Responses reasoning item's `encrypted_content`
+   * (sent when the request includes `reasoning.encrypted_content`), an Anthropic thinking block's signature.
+   * Default: one made from the request index and the reasoning.
+   */
+  encryptedContent?: string;
 }
 
 /** An HTTP error response, e.g. 429 + `{"retry-after": "0"}`, 401, 500, 400 context_length_exceeded. */
@@ -166,11 +173,17 @@ export interface ChatRequestBody {
   [key: string]: unknown;
 }
 
-/** A `POST /v1/chat/completions` request. */
+/**
+ * A model request on any wire (`POST /v1/chat/completions`, `/v1/responses` or `/v1/messages`). `body` is
+ * wire-neutral: the Chat Completions shape, whatever the wire (see scripted-wires.ts); `wireBody` is the
+ * body as sent.
+ */
 export interface CompletionRequest extends RecordedRequest {
   body: ChatRequestBody;
   /** 0-based position among completion requests. */
   index: number;
+  wire: Wire;
+  wireBody: unknown;
 }
 
 /** Dynamic behaviour once the queue is empty. May be async; a throw becomes a 500. */

@@ -19,6 +19,7 @@ export const sessionEvents = {
       copilotVersion: z.string(),
       startTime: z.string(),
       selectedModel: z.string().optional(),
+      reasoningEffort: z.string().optional(),
       mode: agentModeSchema.optional(),
       name: z.string().optional(),
       context: workingDirectoryContextSchema.optional(),
@@ -111,7 +112,15 @@ export const sessionEvents = {
   "session.mode_changed": persisted(z.object({ previousMode: agentModeSchema, newMode: agentModeSchema })),
   /** Autopilot's objective (/autopilot <objective>) was set, or cleared (no objective) when autopilot ended. */
   "session.objective_changed": persisted(z.object({ objective: z.string().optional() })),
-  "session.model_change": persisted(z.object({ previousModel: z.string().optional(), newModel: z.string(), source: z.string().optional() })),
+  "session.model_change": persisted(
+    z.object({
+      previousModel: z.string().optional(),
+      newModel: z.string(),
+      previousReasoningEffort: z.string().optional(),
+      reasoningEffort: z.string().optional(),
+      source: z.string().optional(),
+    }),
+  ),
   /** Autopilot stopped without task_complete: the continuation limit, or an error it cannot work past. */
   "session.autopilot_stopped": persisted(z.object({ reason: z.enum(["max_continues", "error", "aborted"]), continuations: z.number(), message: z.string() })),
   "session.background_tasks_changed": ephemeral(

@@ -1,10 +1,10 @@
 /**
- * Reads an HTTP 200 from the chat completions endpoint, whatever it holds. The body is sniffed rather than
- * trusted to its content-type: an SSE stream is parsed event by event (the SDK's SSE decoder, our own
- * validation), a JSON body may be a non-streamed `chat.completion` (accepted) or an error, and anything else
- * (HTML, gzip, binary, nothing) is an error that says what arrived.
+ * Reads an HTTP 200 from a model endpoint, whatever it holds, on any wire. The body is sniffed rather than
+ * trusted to its content-type: an SSE stream is parsed event by event (the openai SDK's SSE decoder; the
+ * wire's reader validates each value), a JSON body may be a non-streamed answer (accepted) or an error, and
+ * anything else (HTML, gzip, binary, nothing) is an error that says what arrived.
  */
-import { completionSchema, ResponseAssembler } from "./chat-chunks.js";
+import type { WireReader } from "./answer-assembler.js";
 import { ProviderError } from "./errors.js";
 import { looksBinary, peekBody, readAll, sseDataEvents } from "./stream-body.js";
 
@@ -18,7 +18,7 @@ function errorText(value: unknown): string {
 }
 
 export interface ReadContext {
-  assembler: ResponseAssembler;
+  reader: WireReader;
   /** The endpoint, for messages. */
   endpoint: string;
   /** Called for every piece of the answer (the idle timer): a chunk, the end, never a keep-alive. */
@@ -30,30 +30,32 @@ export interface ReadContext {
 /** What the endpoint sent instead of a completion: an error to report. `retry` when another try may differ. */
 function notACompletion(ctx: ReadContext, response: Response, what: string, retryable: boolean): ProviderError {
   const type = response.headers.get("content-type");
-  const message = `The model endpoint ${ctx.endpoint} answered ${response.status}${type ? ` (${type})` : ""} with ${what}, not a chat completion.${retryable ? "" : " Check that OPENAI_BASE_URL (or provider.baseUrl) points at an OpenAI-compatible API; it usually ends in /v1."}`;
+  const message = `The model endpoint ${ctx.endpoint} answered ${response.status}${type ? ` (${type})` : ""} with ${what}, not a ${ctx.reader.noun}.${retryable ? "" : ` ${ctx.reader.baseUrlHint}`}`;
   return new ProviderError(retryable ? "empty_response" : "invalid_response", message, { statusCode: response.status });
 }
 
 async function readStream(body: ReadableStream<Uint8Array>, response: Response, ctx: ReadContext): Promise<void> {
-  const { assembler } = ctx;
-  for await (const { data } of sseDataEvents(body, response)) {
+  const { reader } = ctx;
+  for await (const { event, data } of sseDataEvents(body, response)) {
     if (data.trim() === "[DONE]") {
       ctx.onData();
-      assembler.markDone();
+      reader.markDone();
       break;
     }
     let value: unknown;
     try {
       value = JSON.parse(data);
     } catch {
-      assembler.skip(data);
+      reader.skip(data);
       continue;
     }
     if (typeof value === "object" && value !== null && "error" in value && (value as { error: unknown }).error) {
       throw new ProviderError("server", `The model endpoint sent an error in the stream: ${errorText((value as { error: unknown }).error)}`);
     }
-    // A ping (`{}`, a scalar) keeps the connection alive but is not part of the answer.
-    if (assembler.addChunk(value, data)) ctx.onData();
+    // A ping (`{}`, a scalar, an event that only keeps the connection open) is not part of the answer.
+    const added = reader.add(value, data, event ?? undefined);
+    if (added !== false) ctx.onData();
+    if (added === "end") break;
   }
 }
 
@@ -75,14 +77,12 @@ async function readPlain(body: ReadableStream<Uint8Array> | null, response: Resp
       statusCode: response.status,
     });
   }
-  const completion = completionSchema.safeParse(value);
-  if (!completion.success) throw notACompletion(ctx, response, `JSON that is not a chat completion: ${textBody.slice(0, 120)}`, false);
+  if (!ctx.reader.addJson(value)) throw notACompletion(ctx, response, `JSON that is not a ${ctx.reader.noun}: ${textBody.slice(0, 120)}`, false);
   ctx.onData();
-  ctx.assembler.addCompletion(completion.data);
 }
 
-/** Reads the whole response into the assembler; throws a ProviderError when it holds no answer. */
-export async function readChatResponse(response: Response, ctx: ReadContext): Promise<void> {
+/** Reads the whole response into the wire's reader; throws a ProviderError when it holds no answer. */
+export async function readModelResponse(response: Response, ctx: ReadContext): Promise<void> {
   const peeked = await peekBody(response, { ...(ctx.onBytes ? { onBytes: ctx.onBytes } : {}) });
   try {
     if (peeked.body && peeked.isEventStream) await readStream(peeked.body, response, ctx);
@@ -92,13 +92,14 @@ export async function readChatResponse(response: Response, ctx: ReadContext): Pr
     peeked.body?.cancel().catch(() => undefined);
     throw error;
   }
-  if (!ctx.assembler.usable) {
+  const { reader } = ctx;
+  if (!reader.usable) {
     // Cut off by the output limit or a filter before any answer: the same request would end the same way.
-    const final = ctx.assembler.finishReason === "length" || ctx.assembler.finishReason === "content_filter";
-    const hint = ctx.assembler.finishReason === "length" ? " The output limit was reached first: raise provider.maxOutputTokens." : "";
+    const final = reader.finishReason === "length" || reader.finishReason === "content_filter";
+    const hint = reader.finishReason === "length" ? " The output limit was reached first: raise provider.maxOutputTokens." : "";
     throw new ProviderError(
       final ? "invalid_response" : "empty_response",
-      `The model endpoint ${ctx.endpoint} sent no answer: ${ctx.assembler.describeEmpty()}.${hint}`,
+      `The model endpoint ${ctx.endpoint} sent no answer: ${reader.describeEmpty()}.${hint}`,
       {
         statusCode: response.status,
       },
