@@ -43,6 +43,7 @@ export async function runAcp(options: CliOptions): Promise<number> {
       composeSessionOptions({
         ...value,
         flags: options,
+        memory: "server",
         // A person is at the editor; which questions reach them depends on what the editor can ask (AcpAgent says).
         face: { interactive: true, explainAdvice: adviceText, ...(hooks ? { hooks } : {}) },
       }),

@@ -58,6 +58,11 @@ async function runInput(session: AgentSession, text: string, out: CommandOutput,
   switch (routed.kind) {
     case "prompt":
       return routed.run;
+    case "edit":
+      // Nothing to edit with here: the file's path goes to stdout (`$EDITOR "$(agent -p '/memory edit')"`).
+      if (json) return { outcome: "completed", finalMessage: routed.path, continuations: 0 };
+      printCommandOutput({ kind: "show", title: routed.title, text: routed.path }, out);
+      return { outcome: "completed", finalMessage: "", continuations: 0 };
     case "show":
     case "diff":
     case "copy":
@@ -129,6 +134,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     composeSessionOptions({
       ...value,
       flags: options,
+      memory: "prompt",
       face: { interactive: false, explainAdvice: adviceText, ...(hookSet ? { hooks: hookSet } : {}) },
     }),
   );
@@ -141,6 +147,8 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
       ifLocked: options.continue ? "new-session" : "fail",
       listeners: [json?.onEvent ?? (text as TextPrinter).onEvent, kept.onEvent],
       ...(hookSet ? { initialPrompt: options.prompt } : {}),
+      // The interactive session that started this run as it ended (memory's consolidation): named in session.start.
+      ...(process.env.AGENT_PARENT_SESSION_ID ? { detachedFrom: process.env.AGENT_PARENT_SESSION_ID } : {}),
     });
   } catch (error) {
     if (error instanceof SessionLockedError) {

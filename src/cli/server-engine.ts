@@ -25,7 +25,9 @@ export async function loadSessionHost(args: readonly string[]): Promise<SessionH
   const { value } = boot;
   // Every session brings its own endpoint, resolved per request: the manager's defaults name none.
   const { providerConfig: _perSession, registry: _alsoPerSession, ...sources } = value;
-  const manager = new SessionManager(composeSessionOptions({ ...sources, flags: options, face: { interactive: false, explainAdvice: adviceText } }));
+  const manager = new SessionManager(
+    composeSessionOptions({ ...sources, flags: options, memory: "server", face: { interactive: false, explainAdvice: adviceText } }),
+  );
   return new SessionHost({
     manager,
     provider: { ...(options.model ? { model: options.model } : {}), env: process.env, settings: value.settings, settingsFile: settingsPath(value.agentHome) },

@@ -13,6 +13,7 @@ import type { HookSet } from "../hooks/hook-set.js";
 import type { Bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { asFleetInput } from "./fleet-input.js";
+import { consolidateAfterSession, isUserTurn } from "./memory-consolidation.js";
 import { BACKGROUND_AGENTS_STOPPED } from "../core/tasks/background-notice.js";
 
 export class TuiSessionHost implements SessionHost {
@@ -94,6 +95,7 @@ export class TuiSessionHost implements SessionHost {
       composeSessionOptions({
         ...boot,
         flags: options,
+        memory: "interactive",
         face: {
           interactive: true,
           explainAdvice: adviceText,
@@ -126,6 +128,7 @@ export class TuiSessionHost implements SessionHost {
     // The previous session ends in the background (its end hooks may take a while); the new one is shown now.
     if (previous && previous.id !== resumeId) stopped = this.closeSession(previous).said;
     this.shownId = opened.session.id;
+    this.consolidateWhenEnded(opened.session, opened.history); // memory
     this.resumedSession = resumeId !== undefined;
     this.past = early.length + stopped.length > 0 ? [...opened.history, ...stopped, ...early] : opened.history;
     // --agent applies to the session the TUI starts with; later ones (/new, /resume) start with the default
@@ -198,5 +201,20 @@ export class TuiSessionHost implements SessionHost {
     const closed = this.current ? this.closeSession(this.current) : undefined;
     void this.manager?.closeAll().catch(() => undefined);
     return (closed?.said ?? []).flatMap((event) => (event.type === "session.warning" ? [event.data.message] : []));
+  }
+
+  /** Memory: when the session ends (/new, /resume, exit), its consolidation may start, detached (memory-consolidation.ts). */
+  private consolidateWhenEnded(session: AgentSession, past: readonly SessionEvent[]): void {
+    let userTurns = past.filter(isUserTurn).length;
+    const stop = session.subscribe((event) => {
+      if (isUserTurn(event)) userTurns++;
+      if (event.type !== "session.shutdown" || event.agentId !== undefined) return;
+      stop();
+      const memory = session.workspace.memory;
+      if (!memory) return;
+      // The repository whose memories the session used: where it started, even if /cwd moved it since.
+      const ended = { id: session.id, dir: session.dir, cwd: memory.options.cwd, model: session.model, userTurns, memoryEnabled: memory.enabled };
+      consolidateAfterSession(ended, memory.options.settings);
+    });
   }
 }

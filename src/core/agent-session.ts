@@ -123,12 +123,9 @@ export class AgentSession {
     return this.workspace.activeInstructions.map((file) => file.path);
   }
 
-  get contextLimit(): number {
-    return this.parts.controls.provider.limits.maxPromptTokens;
-  }
-
   /** /context: how the main agent's prompt limit is used now, without a model call. */
-  readonly contextUsage = () => reportContext(this.parts.main.runtime.compactor, this.services.mcp?.tools() ?? [], this.services.sink.emit);
+  readonly contextUsage = () =>
+    reportContext(this.parts.main.runtime.compactor, this.services.mcp?.tools() ?? [], this.services.sink.emit, this.services.memory?.board);
 
   /** The models the endpoint offers. */
   async listModels(signal?: AbortSignal): Promise<string[]> {

@@ -20,7 +20,7 @@ import type { SessionServices } from "./session-services.js";
 import { budgetReasons, type BudgetLedger } from "./tasks/budget.js";
 import { ToolSet } from "./tool-set.js";
 import type { AnyTool } from "../tools/define-tool.js";
-import { toolInList } from "./agents/agent-catalog.js";
+import { agentListAllows } from "./agents/agent-catalog.js";
 
 export interface ChildAgentSpec {
   /** Unique in the session; on every event of the agent's envelope. */
@@ -158,7 +158,7 @@ export class ChildAgent {
     this.hooks = hooks;
     const agentName = spec.agentName ?? spec.agentId;
     const all = deps.tools(emit);
-    const fixed = all.names.map((name) => all.get(name) as AnyTool).filter((tool) => toolInList(spec.toolNames, tool));
+    const fixed = all.names.map((name) => all.get(name) as AnyTool).filter((tool) => agentListAllows(spec.toolNames, tool));
     // The agent's own servers' tools change as they start (and on list_changed): the set follows them.
     this.ownServers = deps.ownServers;
     let ownSeen: readonly AnyTool[] | undefined;
@@ -167,7 +167,7 @@ export class ChildAgent {
       const own = this.ownServers?.tools();
       if (!own || own === ownSeen) return withOwn;
       ownSeen = own;
-      withOwn = new ToolSet([...fixed, ...own.filter((tool) => toolInList(spec.toolNames, tool))]);
+      withOwn = new ToolSet([...fixed, ...own.filter((tool) => agentListAllows(spec.toolNames, tool))]);
       return withOwn;
     };
     this.runtime = createAgentRuntime(deps.services, {

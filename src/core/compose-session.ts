@@ -7,6 +7,8 @@
  */
 import type { ProviderConfig } from "../config/provider-config.js";
 import type { Settings } from "../config/settings.js";
+import { setMemoryEnabled } from "../config/settings-update.js";
+import { memoryEnabledAtStart, memorySettings } from "../memory/memory-settings.js";
 import type { McpSessionOptions } from "../mcp/index.js";
 import type { AgentMode } from "../protocol/events/index.js";
 import type { ModelRegistry } from "../provider/model-registry.js";
@@ -27,6 +29,8 @@ export interface SessionFlags {
   mcp?: McpSessionOptions;
   /** --plan --autopilot: a plan nobody can review is accepted into autopilot. */
   autoAcceptPlan?: boolean;
+  /** --enable-memory: memory is on whatever the face and settings.json say. */
+  enableMemory?: boolean;
 }
 
 /** What only the face knows: who answers, what it listens to, its hooks, its words for advice. */
@@ -48,6 +52,8 @@ export interface SessionComposition {
   /** The command line's --max-autopilot-continues, else settings.json's, else 5 (the bootstrap settles it). */
   maxAutopilotContinues: number;
   subagentLimits: SubagentLimits;
+  /** Whose rule decides whether memory is on at the start (-p keeps it off without --enable-memory); none: no memory. */
+  memory?: "prompt" | "interactive" | "server";
   face: FaceOverrides;
 }
 
@@ -71,7 +77,25 @@ export function composeSessionOptions(input: SessionComposition): OpenSessionOpt
     permissions: input.permissions,
     customInstructions: flags.customInstructions,
     ...(flags.mcp ? { mcp: flags.mcp } : {}),
+    ...(input.memory ? { memory: memoryOptions(input, input.memory) } : {}),
     ...face,
+  };
+}
+
+/** Memory for a face's sessions: on or off from --enable-memory and settings.json, and /memory on|off kept in settings.json. */
+function memoryOptions(input: SessionComposition, face: NonNullable<SessionComposition["memory"]>): NonNullable<OpenSessionOptions["memory"]> {
+  const settings = memorySettings(input.settings.memory);
+  return {
+    enabled: memoryEnabledAtStart({ flag: input.flags.enableMemory === true, prompt: face === "prompt", settings }),
+    settings,
+    persist: (enabled) => {
+      try {
+        setMemoryEnabled(input.agentHome, enabled);
+        return undefined;
+      } catch (error) {
+        return `It could not be kept for later sessions: ${(error as Error).message}`;
+      }
+    },
   };
 }
 

@@ -80,6 +80,8 @@ export class MainAgent {
     sink.addInternal((event) => {
       if (!event.agentId && PROMPT_CHANGES.has(event.type)) this.runtime.refreshSystemPrompt();
     });
+    // Memory's board is in the system prompt too (/memory on|off, a stored memory).
+    services.memory?.onChange(() => this.runtime.refreshSystemPrompt());
     // The model hears when a command it left running in the background ends, without polling for it.
     this.stopAnnouncing = services.shells.onBackgroundExit((shell) =>
       this.notify({
@@ -198,6 +200,7 @@ export class MainAgent {
       ],
       sessionDir: services.dir,
       ...(agent ? { agent: { name: agent.name, prompt: agent.systemPrompt } } : {}),
+      contextBoard: services.memory?.boardText,
       shape: services.systemPromptShape,
     });
   }

@@ -2,7 +2,7 @@
  * Opens a session: a new one (session.start), or an existing one from its log (session.resume). Takes the
  * session's lock, reads and folds the log, opens its writer and metadata, has session-assembly.ts build the
  * session's collaborators around them, and on a resume has resume-repair.ts close what the last process left
- * unfinished.
+ * unfinished. Over 300 lines: OpenSessionOptions, every face's say over a session, is documented field by field.
  */
 import type { ProviderConfig } from "../config/provider-config.js";
 import type { PermissionFlags } from "../permissions/policy.js";
@@ -36,6 +36,7 @@ import type { SessionServices } from "./session-services.js";
 import type { SystemPromptShape } from "./system-prompt-shape.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { SubagentLimits } from "./tasks/subagent-host.js";
+import type { SessionMemoryOptions } from "../memory/session-memory.js";
 
 export { agentVersion } from "./session-assembly.js";
 export type { ResumeReport } from "./resume-repair.js";
@@ -99,6 +100,13 @@ export interface OpenSessionOptions {
   compaction?: Partial<CompactionSettings>;
   /** Deletes another stored session (/session delete), by the session manager's rules. */
   deleteSession?(id: string): Promise<string | undefined>;
+  /** Memory (src/memory): on or off at the start, settings.json's `memory`, how /memory on|off is remembered. None when absent. */
+  memory?: Pick<SessionMemoryOptions, "enabled" | "settings" | "persist">;
+  /**
+   * The interactive session that started this one detached as it ended (the memory consolidation): named in
+   * session.start, and the transcript memory's session_digest reads.
+   */
+  detachedFrom?: string;
 }
 
 /** The permission setup of a session: flags, the rules from every source, floor checks switched off. */
@@ -228,7 +236,9 @@ async function begin(session: AgentSession, services: SessionServices, options: 
     mode: "interactive",
     ...(options.name ? { name: options.name } : {}),
     context: opened.context,
+    ...(options.detachedFrom ? { detachedFromSpawningParentSessionId: options.detachedFrom } : {}),
   });
+  reportMemoryProblems(services, sink);
   if (session.mode !== "interactive") sink.emit("session.mode_changed", { previousMode: "interactive", newMode: session.mode });
   watchLog(session, sink);
   services.mcp?.start();
@@ -257,6 +267,7 @@ async function resume(
       ...(unanswered.length > 0 ? { repairedToolCalls: unanswered.length } : {}),
     });
   }
+  reportMemoryProblems(services, sink);
   watchLog(session, sink);
   services.mcp?.start();
   repairResume(session, services, log.events, unanswered);
@@ -285,4 +296,9 @@ function watchLog(session: AgentSession, sink: EventSink): void {
     session.dispatch({ type: "interrupt" });
     for (const agent of session.backgroundAgents) void session.dispatch({ type: "cancel_agent", agentId: agent.agentId });
   });
+}
+
+/** A store file with lines that are not memories, or that cannot be read: said once, the session goes on. */
+function reportMemoryProblems(services: SessionServices, sink: EventSink): void {
+  for (const message of services.memory?.takeProblems() ?? []) sink.emit("session.warning", { warningType: "memory", message });
 }

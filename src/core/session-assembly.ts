@@ -12,6 +12,8 @@ import { createAgentMcpManager, createMcpManager, type ElicitationAsk } from "..
 import { RememberedApprovals } from "../permissions/permissions-config.js";
 import { PathGate } from "../permissions/paths.js";
 import type { EventLog } from "../session/event-log-reader.js";
+import { isValidSessionId } from "../session/session-store.js";
+import { SessionMemory, type SessionMemoryOptions } from "../memory/session-memory.js";
 import { ShellManager } from "../tools/bash/index.js";
 import { createBuiltinTools } from "../tools/builtin-tools.js";
 import { createSqlTool, SessionDatabase } from "../tools/sql/index.js";
@@ -136,6 +138,10 @@ export async function assembleServices(options: OpenSessionOptions, opened: Open
       : undefined;
   if (hooks && (hooks.has("errorOccurred") || hooks.has("notification"))) sink.addInternal((event) => hooks.observe(event, sink.emit));
 
+  // memory: loaded (store, board, tools) only when it is on.
+  const memory = options.memory ? new SessionMemory(sessionMemoryOptions(options, id)) : undefined;
+  await memory?.start();
+
   const metrics = new SessionMetrics();
   sink.addInternal((event) => {
     if (event.type === "subagent.started" && event.data.executionMode === "background") metrics.backgroundAgents++;
@@ -151,6 +157,8 @@ export async function assembleServices(options: OpenSessionOptions, opened: Open
     permissions,
     instructions,
     store: options.store,
+    ...(memory ? { memory } : {}),
+    ...(mcp ? { mcp } : {}),
     ...(options.deleteSession ? { deleteSession: options.deleteSession } : {}),
   });
   return {
@@ -195,6 +203,7 @@ export async function assembleServices(options: OpenSessionOptions, opened: Open
     ...(options.toolBackends ? { toolBackends: options.toolBackends } : {}),
     ...(options.compaction ? { compaction: options.compaction } : {}),
     ...(options.systemPromptShape ? { systemPromptShape: options.systemPromptShape } : {}),
+    ...(memory ? { memory } : {}),
     subagentLimits: options.subagentLimits ?? DEFAULT_SUBAGENT_LIMITS,
     interactive: options.interactive,
     maxAutopilotContinues: options.maxAutopilotContinues,
@@ -237,6 +246,7 @@ export function assembleParts(services: SessionServices, start: SessionStart): S
     sessionModel: () => controls.provider.model,
     newChild: (spec, depth) => newChild(spec, depth),
     notifyMain: (notification) => main.notify(notification),
+    takeAllowance: (name) => services.memory?.takeAgentAllowance(name) === true, // memory: /subconscious run
     emit: sink.emit,
     sink,
   });
@@ -248,4 +258,19 @@ export function assembleParts(services: SessionServices, start: SessionStart): S
 function mcpReadOnlyPolicy(setting: boolean | readonly string[] | undefined): { mcpReadOnly?: true | readonly string[] } {
   if (setting === true) return { mcpReadOnly: true };
   return Array.isArray(setting) && setting.length > 0 ? { mcpReadOnly: setting } : {};
+}
+
+/** What memory needs of a session being opened: its stores are the working directory's; a detached run reads its parent. */
+function sessionMemoryOptions(options: OpenSessionOptions, id: string): SessionMemoryOptions {
+  const { store } = options;
+  const named = options.detachedFrom;
+  const parent = named !== undefined && isValidSessionId(named) && store.exists(named) ? named : undefined;
+  return {
+    ...(options.memory as NonNullable<OpenSessionOptions["memory"]>),
+    agentHome: options.agentHome,
+    cwd: options.cwd,
+    sessionId: parent ?? id,
+    transcriptFile: store.eventsFileOf(parent ?? id),
+    ...(options.detachedFrom !== undefined ? { unattended: true } : {}),
+  };
 }

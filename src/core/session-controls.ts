@@ -8,7 +8,7 @@ import { realpathSync } from "node:fs";
 import type { AgentMode } from "../protocol/events/index.js";
 import type { ChatProvider } from "../provider/types.js";
 import { SelectedAgentMcp } from "./agent-mcp.js";
-import { unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
+import { selectableAgent, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
 import { modePreset, type ModePreset } from "./modes.js";
 import { switchModel, type CurrentModel } from "./model-switch.js";
 import { SessionObjective } from "./orchestrate/objective.js";
@@ -83,7 +83,7 @@ export class SessionControls {
       sink.emit("subagent.deselected", {});
       return undefined;
     }
-    const agent = agents.userInvocable().find((candidate) => candidate.name === name);
+    const agent = selectableAgent(agents.list(), name);
     if (!agent) return unknownAgentMessage(name, agents.userInvocable());
     this.selected = agent;
     this.agentMcp.select(agent);

@@ -5,6 +5,7 @@
  * function (agent-runtimes.ts).
  */
 import type { McpManager } from "../mcp/index.js";
+import type { SessionMemory } from "../memory/session-memory.js";
 import type { AgentMode } from "../protocol/events/index.js";
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ProviderOptions } from "../provider/session-providers.js";
@@ -74,6 +75,8 @@ export interface SessionServices {
   readonly compaction?: Partial<CompactionSettings>;
   /** A face's say over the system prompt; the engine's prompt when absent. */
   readonly systemPromptShape?: SystemPromptShape;
+  /** Memory: the board in the system prompt, the memory tools, /memory (src/memory); none when absent. */
+  readonly memory?: SessionMemory;
   readonly subagentLimits: SubagentLimits;
   /** A person can answer questions and permission requests. */
   readonly interactive: boolean;

@@ -15,8 +15,8 @@ export class SessionTools {
   private readonly modeGated: Set<string>;
 
   constructor(
-    /** The built-in tools (mode-only ones included) and the face's own, the MCP servers', the tool filter, who answers. */
-    private readonly services: Pick<SessionServices, "tools" | "mcp" | "toolFilter" | "interactions">,
+    /** The built-in tools (mode-only ones included) and the face's own, memory's, the MCP servers', the tool filter, who answers. */
+    private readonly services: Pick<SessionServices, "tools" | "memory" | "mcp" | "toolFilter" | "interactions">,
     /** The mode and the selected agent now, and that agent's own servers (the main agent's only, never a subagent's). */
     private readonly controls: Pick<SessionControls, "preset" | "selectedAgent" | "agentMcp">,
     /** The main agent's task tools. */
@@ -30,12 +30,14 @@ export class SessionTools {
     const { preset } = this.controls;
     const modeTools = this.services.tools.filter((tool) => this.modeGated.has(tool.name) && preset.extraTools.includes(tool.name));
     const sessionTools = [this.askUser(preset), ...this.taskTools(), ...this.controls.agentMcp.tools()].filter((tool) => this.allowedBySelectedAgent(tool));
-    return new ToolSet(this.filtered([...this.base(), ...modeTools, ...sessionTools]));
+    // Tools only an agent's list can name (the rem-agent's) are no tools of the default agent.
+    const listed = (tool: AnyTool) => tool.onlyWhenListed !== true || this.controls.selectedAgent !== undefined;
+    return new ToolSet(this.filtered([...this.base(), ...modeTools, ...sessionTools]).filter(listed));
   }
 
   /** The session's own tools without any mode's extras (what a subagent starts from). */
   base(): AnyTool[] {
-    const tools = [...this.services.tools, ...(this.services.mcp?.tools() ?? [])];
+    const tools = [...this.services.tools, ...(this.services.memory?.tools() ?? []), ...(this.services.mcp?.tools() ?? [])];
     return this.filtered(tools.filter((tool) => !this.modeGated.has(tool.name) && this.allowedBySelectedAgent(tool)));
   }
 

@@ -54,6 +54,10 @@ export interface HarnessOptions {
   provider?: Partial<ProviderConfig>;
   /** Hooks for the session. */
   hooks?: HookSet;
+  /** Memory for the session (on or off at the start, its settings); none when absent. */
+  memory?: OpenSessionOptions["memory"];
+  /** The session that started this one detached (memory's consolidation run). */
+  detachedFrom?: string;
   /** The wire the agent speaks (default: AGENT_TEST_WIRE, else Chat Completions). */
   wire?: Wire;
 }
@@ -135,6 +139,8 @@ export function testSessionOptions(options: HarnessOptions & { baseUrl: string; 
       ...(options.extraTools ? { extraTools: options.extraTools } : {}),
       ...(options.agents ? { agents: options.agents } : {}),
       ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.memory ? { memory: options.memory } : {}),
+      ...(options.detachedFrom ? { detachedFrom: options.detachedFrom } : {}),
     },
   });
 }

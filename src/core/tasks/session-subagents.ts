@@ -2,6 +2,8 @@
  * A session's subagents: the task registry for background agents, the limits, the `task` tool of each
  * agent (the main one's and each child's, emitting as that agent) and the main agent's tools for its
  * background agents. Background agents' ends become subagent.* events and notifications to the main agent.
+ * Over 300 lines: the background agents' whole life (start, move to the background, settle, restore, stop)
+ * is one registry's and reads best in one place.
  */
 import type { EventData, SessionEvent } from "../../protocol/events/index.js";
 import type { AnyTool } from "../../tools/define-tool.js";
@@ -30,6 +32,8 @@ export interface SessionSubagentsDeps {
   sessionModel(): string;
   newChild(spec: ChildAgentSpec, depth: number): ChildAgent;
   notifyMain(notification: EventData<"system.notification">): void;
+  /** Whether a command allowed the model to start this hidden agent once (/subconscious run: the rem-agent); taken when asked. */
+  takeAllowance?(agentName: string): boolean;
   /** The main agent's emit: background agents' ends are reported as its events. */
   emit: Emit;
   /** The session's sink, to see what reaches the main conversation. */
@@ -184,6 +188,10 @@ export class SessionSubagents implements SubagentHost {
       agent.detach();
     }
     return moving.map(([, agent]) => agent.agentId);
+  }
+
+  takeAllowance(agentName: string): boolean {
+    return this.deps.takeAllowance?.(agentName) === true;
   }
 
   /** Whether there is any agent the model may start (no task tool without one). */
