@@ -11,7 +11,9 @@ import { Command, CommanderError } from "commander";
 import { resolveHomes } from "../config/agent-home.js";
 import { resolveProviderConfig } from "../config/provider-config.js";
 import { loadSettings, settingsPath } from "../config/settings.js";
-import { openSession } from "../core/open-session.js";
+import { composeSessionOptions } from "../core/compose-session.js";
+import { SessionManager } from "../core/session-manager.js";
+import { DEFAULT_SUBAGENT_LIMITS } from "../core/tasks/session-subagents.js";
 import { replayScript } from "../core/replay/replay-script.js";
 import { replaySession, type ReplayHost, type ReplayReport } from "../core/replay/replay-session.js";
 import { scratchTree } from "../core/replay/scratch-tree.js";
@@ -19,7 +21,6 @@ import { standInTool } from "../core/replay/tool-stand-in.js";
 import { loadMcpConfig } from "../mcp/mcp-config.js";
 import { noPermissionFlags } from "../permissions/policy.js";
 import { createOpenAIChatProvider } from "../provider/openai-chat.js";
-import { sessionProviders } from "../provider/session-providers.js";
 import { readEventLog } from "../session/event-log-reader.js";
 import { SessionStore } from "../session/session-store.js";
 import { ExitCode } from "./exit-codes.js";
@@ -100,28 +101,26 @@ export async function runReplayCommand(args: readonly string[]): Promise<number>
         apiKey: "replay",
         retry: { ...config.retry, maxRetries: 0 },
       };
-      const opened = await openSession({
-        store: replayStore,
-        agentHome,
-        ...(copilotHome ? { copilotHome } : {}),
-        cwd: tree.cwd,
-        ...sessionProviders(providerConfig, createOpenAIChatProvider),
-        providerConfig,
-        mode: setup.mode,
-        maxAutopilotContinues: settings.maxAutopilotContinues ?? 5,
-        ...(settings.compaction ? { compaction: settings.compaction } : {}),
-        interactive: false,
-        permissions: {
-          flags: { ...noPermissionFlags, allowAllTools: true, allowAllPaths: true, allowAllUrls: true },
-          rules: [],
-          disabledFloorChecks: [],
-        },
-        customInstructions: true,
-        mcp: { disabled: mcpServers },
-        toolStandIn: setup.toolStandIn,
-        extraTools: setup.standInTools.map(standInTool),
-      });
-      return opened.session;
+      const manager = new SessionManager(
+        composeSessionOptions({
+          settings,
+          flags: { cwd: tree.cwd, mode: setup.mode, customInstructions: true, mcp: { disabled: mcpServers } },
+          agentHome,
+          ...(copilotHome ? { copilotHome } : {}),
+          store: replayStore,
+          providerConfig,
+          makeProvider: createOpenAIChatProvider,
+          permissions: {
+            flags: { ...noPermissionFlags, allowAllTools: true, allowAllPaths: true, allowAllUrls: true },
+            rules: [],
+            disabledFloorChecks: [],
+          },
+          maxAutopilotContinues: settings.maxAutopilotContinues ?? 5,
+          subagentLimits: DEFAULT_SUBAGENT_LIMITS,
+          face: { interactive: false, toolStandIn: setup.toolStandIn, extraTools: setup.standInTools.map(standInTool) },
+        }),
+      );
+      return (await manager.open()).session;
     },
     paths: (session) => [
       [tree.cwd, script.cwd],
