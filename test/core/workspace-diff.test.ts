@@ -94,28 +94,19 @@ describe("workspace diff", () => {
     writeFileSync(file("removed.txt"), "keep me?\n");
     writeFileSync(file("untouched.txt"), "same\n");
     writeFileSync(file("back.txt"), "original\n");
+    // What the tool runner does before a prompt's changes: each file's state saved in that prompt's index.
+    const point = (eventId: string, names: string[]) =>
+      store.writePoint({
+        schema: 1,
+        eventId,
+        files: Object.fromEntries(names.map((name) => [file(name), { before: store.save(file(name)), linesAdded: 0, linesRemoved: 0 }])),
+      });
     // Two prompts: the first creates and edits, the second edits again, removes, and puts one file back.
-    store.writePoint({
-      schema: 1,
-      eventId: "p1",
-      files: {
-        [file("created.txt")]: { before: store.save(file("created.txt")), linesAdded: 1, linesRemoved: 0 },
-        [file("edited.txt")]: { before: store.save(file("edited.txt")), linesAdded: 1, linesRemoved: 1 },
-        [file("back.txt")]: { before: store.save(file("back.txt")), linesAdded: 1, linesRemoved: 1 },
-      },
-    });
+    point("p1", ["created.txt", "edited.txt", "back.txt"]);
     writeFileSync(file("created.txt"), "new\n");
     writeFileSync(file("edited.txt"), "one\nTWO\n");
     writeFileSync(file("back.txt"), "changed\n");
-    store.writePoint({
-      schema: 1,
-      eventId: "p2",
-      files: {
-        [file("edited.txt")]: { before: store.save(file("edited.txt")), linesAdded: 1, linesRemoved: 0 },
-        [file("removed.txt")]: { before: store.save(file("removed.txt")), linesAdded: 0, linesRemoved: 1 },
-        [file("back.txt")]: { before: store.save(file("back.txt")), linesAdded: 1, linesRemoved: 1 },
-      },
-    });
+    point("p2", ["edited.txt", "removed.txt", "back.txt"]);
     writeFileSync(file("edited.txt"), "one\nTWO\nthree\n");
     unlinkSync(file("removed.txt"));
     writeFileSync(file("back.txt"), "original\n");
