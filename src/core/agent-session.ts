@@ -22,7 +22,8 @@ import type { EventListener } from "./event-sink.js";
 import { routeInput } from "./input-router.js";
 import { modePreset, type ModePreset } from "./modes.js";
 import type { PermissionSummary } from "./permission-summary.js";
-import { AgentRuntime, asTyped, type PromptAdmission, type PromptInput } from "./runtime/agent-runtime.js";
+import { AgentRuntime, asTyped, type PromptInput } from "./runtime/agent-runtime.js";
+import { PromptHooks } from "./prompt-hooks.js";
 import { SessionMetrics } from "./session-metrics.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { TaskRecord } from "./tasks/task-registry.js";
@@ -65,8 +66,7 @@ export class AgentSession {
   readonly agents: AgentDirectory;
   /** The todo list (the sql tool's todos) with each todo's agent; read from the file on a resume. */
   readonly todos = () => this.subagents.todos(this.options.database);
-  /** sessionStart's additionalContext, for the first prompt. */
-  private startContext: string | undefined;
+  private readonly promptHooks: PromptHooks;
   private ending: Promise<void> | undefined;
   private readonly goal: SessionObjective;
 
@@ -120,6 +120,7 @@ export class AgentSession {
     });
     const { hooks } = options;
     if (hooks && (hooks.has("errorOccurred") || hooks.has("notification"))) options.sink.addInternal((event) => hooks.observe(event, emit));
+    this.promptHooks = new PromptHooks(hooks, emit);
     this.runtime = new AgentRuntime({
       emit,
       conversation: options.conversation,
@@ -138,10 +139,7 @@ export class AgentSession {
       systemPrompt: () => this.systemPrompt(),
       userMessage: (input, extra) => this.userMessage(input, extra),
       awaitBackground: (signal) => this.subagents.awaitRunning(signal),
-      ...(hooks?.has("userPromptSubmitted") || hooks?.has("sessionStart")
-        ? { beforePrompt: (input: PromptInput, signal: AbortSignal) => this.beforePrompt(input, signal) }
-        : {}),
-      ...(hooks?.has("agentStop") ? { onStop: (active: boolean, signal: AbortSignal) => hooks.agentStop(emit, "end_turn", active, signal) } : {}),
+      ...this.promptHooks.runtimeOptions(),
       onRunEnd: (result) => {
         this.emitIdle(result.outcome === "aborted");
         // An agent answered while the main agent was finishing: with a person present it gets a turn for it.
@@ -167,7 +165,7 @@ export class AgentSession {
 
   /** Runs the sessionStart hooks; what they add reaches the model with the first prompt. */
   async runStartHooks(source: "new" | "resume", initialPrompt?: string): Promise<void> {
-    this.startContext = await this.options.hooks?.sessionStart(this.options.sink.emit, source, initialPrompt);
+    await this.promptHooks.sessionStart(source, initialPrompt);
   }
 
   /** Resolves when the session has ended (after its sessionEnd hooks). */
@@ -364,15 +362,6 @@ export class AgentSession {
     } finally {
       child.dispose();
     }
-  }
-
-  /** userPromptSubmitted, plus what sessionStart left for the first prompt (kept for the next one when this is blocked). */
-  private async beforePrompt(input: PromptInput, signal: AbortSignal): Promise<PromptAdmission> {
-    const submitted = (await this.options.hooks?.userPromptSubmitted(this.options.sink.emit, input.prompt, signal)) ?? {};
-    if (submitted.blocked !== undefined) return submitted;
-    const parts = [this.startContext, submitted.context].filter((part): part is string => part !== undefined);
-    this.startContext = undefined;
-    return parts.length > 0 ? { context: parts.join("\n\n") } : {};
   }
 
   /**
