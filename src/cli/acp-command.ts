@@ -11,6 +11,7 @@ import type { CliOptions } from "./cli-options.js";
 import { sessionProviders } from "../provider/session-providers.js";
 import { ExitCode } from "./exit-codes.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
+import { memoryOptions } from "./memory-options.js";
 
 declare const AGENT_VERSION: string;
 
@@ -55,6 +56,7 @@ export async function runAcp(options: CliOptions): Promise<number> {
       customInstructions: options.customInstructions,
       explainAdvice: adviceText,
       ...(hooks ? { hooks } : {}),
+      memory: memoryOptions(value, options, "server"),
     });
   })();
   manager.catch((error: unknown) => log(`could not load the engine: ${(error as Error).message}`));

@@ -14,6 +14,8 @@ import { homesOf, type Bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { asFleetInput } from "./fleet-input.js";
 import { sessionProviders } from "../provider/session-providers.js";
+import { memoryOptions } from "./memory-options.js";
+import { consolidateAfterSession, isUserTurn } from "./memory-consolidation.js";
 import { BACKGROUND_AGENTS_STOPPED } from "../core/tasks/background-notice.js";
 
 export class TuiSessionHost implements SessionHost {
@@ -103,6 +105,7 @@ export class TuiSessionHost implements SessionHost {
       ...(options.mcp ? { mcp: options.mcp } : {}),
       explainAdvice: adviceText,
       ...(hooks ? { hooks } : {}),
+      memory: memoryOptions(boot, options, "interactive"),
     });
     const previous = this.current;
     // What closing the previous session said about the background agents it stopped is shown with the next.
@@ -124,6 +127,7 @@ export class TuiSessionHost implements SessionHost {
       .finally(() => (opening = false));
     if (previous && previous.id !== resumeId) stopped = this.closeSession(previous);
     this.current = opened.session;
+    this.consolidateWhenEnded(opened.session, opened.history); // memory
     this.resumedSession = resumeId !== undefined;
     this.past = early.length + stopped.length > 0 ? [...opened.history, ...stopped, ...early] : opened.history;
     // --agent applies to the session the TUI starts with; later ones (/new, /resume) start with the default
@@ -191,5 +195,20 @@ export class TuiSessionHost implements SessionHost {
     const said = this.current ? this.closeSession(this.current) : [];
     this.manager?.closeAll();
     return said.flatMap((event) => (event.type === "session.warning" ? [event.data.message] : []));
+  }
+
+  /** Memory: when the session ends (/new, /resume, exit), its consolidation may start, detached (memory-consolidation.ts). */
+  private consolidateWhenEnded(session: AgentSession, past: readonly SessionEvent[]): void {
+    let userTurns = past.filter(isUserTurn).length;
+    const stop = session.subscribe((event) => {
+      if (isUserTurn(event)) userTurns++;
+      if (event.type !== "session.shutdown" || event.agentId !== undefined) return;
+      stop();
+      const memory = session.workspace.memory;
+      if (!memory) return;
+      // The repository whose memories the session used: where it started, even if /cwd moved it since.
+      const ended = { id: session.id, dir: session.dir, cwd: memory.options.cwd, model: session.model, userTurns, memoryEnabled: memory.enabled };
+      consolidateAfterSession(ended, memory.options.settings);
+    });
   }
 }

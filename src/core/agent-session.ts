@@ -9,7 +9,7 @@ import type { AgentMode, BackgroundTasks, EventData, SessionEvent } from "../pro
 import type { ChatProvider } from "../provider/types.js";
 import { switchModel, type CurrentModel } from "./model-switch.js";
 import type { AnyTool } from "../tools/define-tool.js";
-import { AgentCatalog, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
+import { AgentCatalog, selectableAgent, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
 import { SessionTools } from "./session-tools.js";
 import type { ChildAgentSpec } from "./child-agent.js";
 import type { McpManager, McpTaskHost } from "../mcp/index.js";
@@ -84,6 +84,7 @@ export class AgentSession {
       preset: () => this.preset,
       selectedAgent: () => this.selectedAgent,
       taskTools: () => this.subagents.mainTools(),
+      memoryTools: () => options.memory?.tools() ?? [], // memory
       canAnswerForms: () => options.interactions.canAnswer("elicitation"),
       canAnswerQuestions: () => options.interactions.canAnswer("user_input"),
     });
@@ -115,6 +116,7 @@ export class AgentSession {
       sessionModel: () => this.provider.model,
       newChild: (spec, depth) => this.agentKit.child(spec, depth),
       notifyMain: (notification) => this.notify(notification),
+      takeAllowance: (name) => options.memory?.takeAgentAllowance(name) === true, // memory: /subconscious run
       emit,
       sink: options.sink,
     });
@@ -228,12 +230,8 @@ export class AgentSession {
     return this.workspace.activeInstructions.map((file) => file.path);
   }
 
-  get contextLimit(): number {
-    return this.provider.limits.maxPromptTokens;
-  }
-
   /** /context: how the main agent's prompt limit is used now, without a model call. */
-  readonly contextUsage = () => reportContext(this.runtime.compactor, this.options.mcp?.tools() ?? [], this.options.sink.emit);
+  readonly contextUsage = () => reportContext(this.runtime.compactor, this.options.mcp?.tools() ?? [], this.options.sink.emit, this.options.memory?.board);
 
   /** The models the endpoint offers. */
   async listModels(signal?: AbortSignal): Promise<string[]> {
@@ -404,7 +402,7 @@ export class AgentSession {
       this.options.sink.emit("subagent.deselected", {});
       return undefined;
     }
-    const agent = this.agents.userInvocable().find((candidate) => candidate.name === name);
+    const agent = selectableAgent(this.agents.list(), name);
     if (!agent) return unknownAgentMessage(name, this.agents.userInvocable());
     this.selectedAgent = agent;
     this.agentMcp.select(agent);
@@ -463,6 +461,7 @@ export class AgentSession {
       ],
       sessionDir: this.dir,
       ...(this.selectedAgent ? { agent: { name: this.selectedAgent.name, prompt: this.selectedAgent.systemPrompt } } : {}),
+      contextBoard: this.options.memory?.boardText, // memory
       shape: this.options.systemPromptShape,
     });
   }

@@ -41,6 +41,12 @@ export interface ServerStatus {
   target: string;
 }
 
+/**
+ * What a watcher hears: the whole list when the configuration has been read and its servers started (at the
+ * start, after a reload), then each server's state as it changes.
+ */
+export type McpChange = { kind: "loaded"; servers: ServerStatus[] } | { kind: "status"; name: string; state: ServerState; error?: string };
+
 /** How long after the session starts a server with a cached tool list is started (AGENT_MCP_DEFERRED_START_MS overrides). */
 function deferredStartMs(env: NodeJS.ProcessEnv): number {
   const fromEnv = Number(env.AGENT_MCP_DEFERRED_START_MS);
@@ -62,6 +68,9 @@ export class McpManager {
   private toolCache?: AnyTool[];
   private servers: readonly ConfiguredServer[];
   private problems: string[];
+  private readonly watchers = new Set<(change: McpChange) => void>();
+  /** Whether the list read last has been told to the watchers. */
+  private announced = false;
 
   constructor(private readonly options: McpManagerOptions) {
     ({ servers: this.servers, problems: this.problems } = options.load());
@@ -69,6 +78,21 @@ export class McpManager {
 
   get size(): number {
     return this.servers.length;
+  }
+
+  /** Tells `listener` of every change from now on; returns its removal. */
+  watch(listener: (change: McpChange) => void): () => void {
+    this.watchers.add(listener);
+    return () => void this.watchers.delete(listener);
+  }
+
+  private tell(change: McpChange): void {
+    for (const watcher of this.watchers) watcher(change);
+  }
+
+  private tellState(connection: McpConnection): void {
+    if (this.connections.get(connection.name) !== connection) return;
+    this.tell({ kind: "status", name: connection.name, state: connection.state, ...(connection.error ? { error: connection.error } : {}) });
   }
 
   /**
@@ -97,7 +121,10 @@ export class McpManager {
         clientVersion: this.options.clientVersion,
         ...(this.options.elicit ? { elicit: this.options.elicit } : {}),
         onToolsChanged: () => this.invalidate(connection),
-        onFailure: (message) => this.options.warn(`MCP server ${server.name} stopped: ${message}`),
+        onFailure: (message) => {
+          this.options.warn(`MCP server ${server.name} stopped: ${message}`);
+          this.tellState(connection);
+        },
       });
       this.connections.set(server.name, connection);
       this.toolCache = undefined; // a cached list is offered at once
@@ -111,6 +138,7 @@ export class McpManager {
           if (this.connections.get(server.name) !== connection) return;
           this.toolCache = undefined;
           if (connection.state === "failed") this.options.warn(`MCP server ${server.name} failed to start: ${connection.error ?? "unknown error"}`);
+          this.tellState(connection);
         });
       };
       // With its tools known from last time nothing waits for the server, so it starts once the session's own
@@ -119,6 +147,12 @@ export class McpManager {
         this.pendingLaunches.set(server.name, launch);
         this.deferred.push(setTimeout(launch, deferredStartMs(this.options.env)).unref());
       } else launch();
+      // A server started after the list was told (/mcp enable) is told on its own.
+      if (this.announced) this.tellState(connection);
+    }
+    if (!this.announced) {
+      this.announced = true;
+      this.tell({ kind: "loaded", servers: this.list() });
     }
   }
 
@@ -215,6 +249,7 @@ export class McpManager {
     this.connections.delete(name);
     this.toolCache = undefined;
     await connection?.close();
+    this.tell({ kind: "status", name, state: "disabled" });
   }
 
   /** Starts a server disabled for this session (or restarts a failed one). */
@@ -233,6 +268,7 @@ export class McpManager {
     await this.close();
     ({ servers: this.servers, problems: this.problems } = this.options.load());
     this.toolCache = undefined;
+    this.announced = false;
     this.start(true);
   }
 

@@ -28,7 +28,13 @@ export interface AgentCatalogOptions extends AgentFileLocations {
 
 /** Whether an agent may use a tool (no list means every tool). */
 export function agentAllowsTool(agent: Pick<AgentDefinition, "tools">, tool: string | ToolIdentity): boolean {
-  return toolInList(agent.tools, tool);
+  return agentListAllows(agent.tools, tool);
+}
+
+/** An agent's `tools` list read for one tool: a tool only a list can name (Tool.onlyWhenListed) must be named in it. */
+export function agentListAllows(list: readonly string[] | undefined, tool: string | ToolIdentity): boolean {
+  if (typeof tool !== "string" && tool.onlyWhenListed === true && !list?.includes(tool.name)) return false;
+  return toolInList(list, tool);
 }
 
 /** A tool as an agent's `tools` list can name it: our name, or (an MCP tool) `server/tool` or `server/*`, Copilot's spelling. */
@@ -37,6 +43,8 @@ export interface ToolIdentity {
   mcp?: { serverName: string; toolName: string };
   /** A tool an SDK application supplies (Copilot's "custom" tools). */
   client?: boolean;
+  /** Only an agent's list that names the tool gives it to the agent (see Tool.onlyWhenListed). */
+  onlyWhenListed?: boolean;
 }
 
 /**
@@ -92,6 +100,14 @@ export class AgentCatalog {
   userInvocable(): AgentDefinition[] {
     return this.list().filter((agent) => agent.userInvocable);
   }
+}
+
+/**
+ * The agent a person (or --agent) may run the session as: a user-invocable one, or a hidden built-in by its
+ * exact name (the rem-agent, which the detached memory consolidation runs as).
+ */
+export function selectableAgent(agents: readonly AgentDefinition[], name: string): AgentDefinition | undefined {
+  return agents.find((agent) => agent.name === name && (agent.userInvocable || agent.source === "builtin"));
 }
 
 /**

@@ -141,7 +141,12 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
         ...state,
         permissions: [
           ...state.permissions,
-          { requestId: event.data.requestId, request: event.data.permissionRequest, ...(event.agentId ? { agentId: event.agentId } : {}) },
+          {
+            requestId: event.data.requestId,
+            request: event.data.permissionRequest,
+            ...(event.data.options ? { options: event.data.options } : {}),
+            ...(event.agentId ? { agentId: event.agentId } : {}),
+          },
         ],
       };
     case "permission.completed":
@@ -296,7 +301,15 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
     case "session.objective_changed":
       return { ...state, objective: event.data.objective };
     case "session.model_change":
-      return append({ ...state, model: event.data.newModel }, { kind: "notice", id: event.id, level: "info", text: `Model: ${event.data.newModel}` });
+      return append(
+        { ...state, model: event.data.newModel },
+        {
+          kind: "notice",
+          id: event.id,
+          level: "info",
+          text: `Model: ${event.data.newModel}${event.data.reasoningEffort ? ` (reasoning effort ${event.data.reasoningEffort})` : ""}`,
+        },
+      );
     case "session.idle":
       return {
         ...finishLive({ ...state, liveReasoning: undefined }),
