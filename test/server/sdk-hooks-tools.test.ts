@@ -205,3 +205,31 @@ describe("SDK client tools' results and refusals", () => {
     await client.stop();
   });
 });
+
+describe("hooks as a session ends", () => {
+  it("asks the client's sessionEnd hook when the client disconnects the session", async () => {
+    sdk.server.enqueue(text("Bye."));
+    let ended!: (reason: string) => void;
+    const sessionEnd = new Promise<string>((resolve) => (ended = resolve));
+    const { client, created } = session({ hooks: { onSessionEnd: (input) => void ended(input.reason) } });
+    const opened = await created;
+    await opened.sendAndWait({ prompt: "say bye" });
+    await opened.disconnect();
+    expect(typeof (await sessionEnd)).toBe("string");
+    await client.stop();
+  });
+});
+
+describe("tools.list", () => {
+  it("lists the built-in tools with their parameters, without a session; mode-only tools are not among them", async () => {
+    const client = sdk.world.client();
+    await client.start();
+    const { tools } = await client.rpc.tools.list({});
+    const names = tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(["bash", "view", "edit", "create", "grep", "glob", "web_fetch"]));
+    expect(names).not.toContain("task_complete");
+    expect(tools.find((tool) => tool.name === "view")?.parameters).toMatchObject({ type: "object", properties: { path: { type: "string" } } });
+    expect(tools.every((tool) => tool.description.length > 0)).toBe(true);
+    await client.stop();
+  });
+});
