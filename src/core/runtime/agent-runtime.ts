@@ -22,15 +22,8 @@ import type { UserMessageExtra } from "../user-message.js";
 
 export { asTyped, type PromptInput } from "./prompt-queue.js";
 
-/** What the hooks made of a person's prompt: context to send with it, a prompt to send instead, or a block that drops it. */
-export interface PromptAdmission {
-  context?: string;
-  /** sessionStart's context, sent before the prompt as a message of its own. */
-  startContext?: string;
-  /** The prompt the model gets instead (userPromptSubmitted's modifiedPrompt); the event keeps the one typed. */
-  prompt?: string;
-  blocked?: string;
-}
+/** What the hooks made of a person's prompt: what to send with it or instead (see UserMessageExtra), or a block that drops it. */
+export type PromptAdmission = Pick<UserMessageExtra, "context" | "startContext" | "prompt"> & { blocked?: string };
 
 export interface AgentRuntimeOptions {
   /** Emits as this agent (scoped for a subagent). */
