@@ -4,7 +4,8 @@
  *
  * A rewind (session.snapshot_rewind) puts the view back as it was just before a point (a user prompt, or an
  * earlier rewind). Each point remembers the message list then as a prefix of an array that is only appended
- * to (compactions and rewinds make a new one), so remembering costs no copy.
+ * to (compactions and rewinds make a new one), so remembering costs no copy. A hook's rewrite of a call's
+ * arguments replaces a message in place, but always one past every mark (the call came after its prompt).
  */
 import type { ChatImage, ChatMessage, ChatToolCall } from "../provider/types.js";
 import type { SessionEvent, ToolRequest } from "../protocol/events/index.js";
@@ -43,6 +44,7 @@ export class Conversation {
         const images = (event.data.attachments ?? []).flatMap((attachment) =>
           attachment.mediaType && attachment.path ? [{ path: attachment.path, mediaType: attachment.mediaType }] : [],
         );
+        if (event.data.startContext) this.push({ role: "user", content: event.data.startContext });
         this.push({ role: "user", content: event.data.transformedContent ?? event.data.content, ...(images.length > 0 ? { images } : {}) });
         break;
       }
@@ -67,6 +69,9 @@ export class Conversation {
         });
         break;
       }
+      case "tool.execution_start":
+        if (this.pending.has(event.data.toolCallId)) this.rewriteArguments(event.data.toolCallId, event.data.arguments);
+        break;
       case "tool.execution_complete": {
         if (!this.pending.has(event.data.toolCallId)) break;
         this.pending.delete(event.data.toolCallId);
@@ -114,6 +119,24 @@ export class Conversation {
     this.pending.clear();
     this.toolImages = [];
     this.chars = this.items.reduce((sum, message) => sum + messageChars(message), 0);
+  }
+
+  /**
+   * A preToolUse hook rewrote a call's arguments: the history shows what ran, as Copilot's does (the start event
+   * carries them). Arguments the model sent stay as they were written.
+   */
+  private rewriteArguments(toolCallId: string, args: unknown): void {
+    if (args === undefined || typeof args === "string") return;
+    const text = JSON.stringify(args);
+    for (let index = this.items.length - 1; index >= 0; index--) {
+      const message = this.items[index] as ChatMessage;
+      if (message.role !== "assistant" || !message.toolCalls?.some((call) => call.id === toolCallId)) continue;
+      if (message.toolCalls.every((call) => call.id !== toolCallId || call.arguments === text)) return;
+      const updated = { ...message, toolCalls: message.toolCalls.map((call) => (call.id === toolCallId ? { ...call, arguments: text } : call)) };
+      this.items[index] = updated;
+      this.chars += messageChars(updated) - messageChars(message);
+      return;
+    }
   }
 
   private push(message: ChatMessage): void {

@@ -18,6 +18,7 @@ import { sessionMethods } from "./session-methods.js";
 import { historyMethods } from "./history-methods.js";
 import { workspaceMethods } from "./workspace-methods.js";
 import { visibleEvents } from "../session/rewind/rewind-timeline.js";
+import { toolMethods } from "./tool-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
 
@@ -94,6 +95,7 @@ export class SessionHost {
       ...sessionMethods((link, sessionId) => this.owned(link, sessionId)),
       ...historyMethods((link, sessionId) => this.owned(link, sessionId)),
       ...workspaceMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...toolMethods(),
     };
   }
 
