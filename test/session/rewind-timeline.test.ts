@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../src/protocol/events/index.js";
 import { RewindTimeline, visibleEvents } from "../../src/session/rewind/rewind-timeline.js";
 import { readEventLogTail } from "../../src/session/event-log-tail.js";
+import { cpuTimer } from "../support/cpu-time.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -77,18 +78,19 @@ describe("RewindTimeline", () => {
     expect(visibleEvents(events).map((event) => event.id)).toEqual(["p1", "a1", "c1", "p2", "a2", "r1", "p5"]);
   });
 
-  it("folds 10,000 events and lists the points of a long session in at most 100 ms (the fastest of 5)", () => {
+  it("folds 10,000 events and lists the points of a long session in at most 100 ms of CPU (the fastest of 5)", () => {
     const events: SessionEvent[] = [];
     for (let index = 0; index < 2_000; index++)
       events.push(prompt(`p${index}`), answer(`a${index}`), answer(`b${index}`), answer(`c${index}`), answer(`d${index}`));
     const times: number[] = [];
     let points = 0;
     for (let run = 0; run < 5; run++) {
-      const started = performance.now();
+      // CPU time: a loaded machine stretches the wall clock of a fold, not the work it does.
+      const elapsed = cpuTimer();
       const timeline = fold(events);
       timeline.apply(rewind(`r${run}`, "p1000"));
       points = timeline.visiblePoints().length;
-      times.push(performance.now() - started);
+      times.push(elapsed());
     }
     expect(Math.min(...times)).toBeLessThan(100);
     expect(points).toBe(1001);

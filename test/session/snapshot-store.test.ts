@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SnapshotStore, sameState, SNAPSHOTS_DIR, type FileState } from "../../src/session/rewind/snapshot-store.js";
 import { tempDir } from "../support/engine-harness.js";
+import { cpuTimer } from "../support/cpu-time.js";
 
 const made: string[] = [];
 afterEach(() => {
@@ -146,15 +147,16 @@ describe("SnapshotStore", () => {
     expect(() => store.restore(path.join(work, "d"), state)).toThrow(/directory/);
   });
 
-  it("saves a 1 MB file in at most 5 ms (the fastest of 15 runs, each a new content)", () => {
+  it("saves a 1 MB file in at most 5 ms of CPU (the fastest of 15 runs, each a new content)", () => {
     const { store, work } = setup();
     const file = path.join(work, "big.bin");
     const times: number[] = [];
     for (let run = 0; run < 17; run++) {
       writeFileSync(file, randomBytes(1024 * 1024));
-      const started = performance.now();
+      // CPU time: a loaded machine stretches the wall clock of a save, not the work it does.
+      const elapsed = cpuTimer();
       store.save(file);
-      if (run >= 2) times.push(performance.now() - started);
+      if (run >= 2) times.push(elapsed());
     }
     expect(Math.min(...times)).toBeLessThanOrEqual(5);
   });
