@@ -14,6 +14,8 @@ import { clientHooks, combineHooks } from "./client-hooks.js";
 import { followLifecycle, type Announce } from "./lifecycle.js";
 import { sessionInfo, matchesFilter } from "./session-info.js";
 import { sessionMethods } from "./session-methods.js";
+import { historyMethods } from "./methods/history-methods.js";
+import { eventLogMethods } from "./methods/event-log-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
 
@@ -76,12 +78,18 @@ export class SessionHost {
       },
       "session.detach": (link, params) => this.detach(link, params),
       "session.destroy": (link, params) => this.detach(link, params),
-      "session.getMessages": (_link, params) => {
+      // Only a session the client holds: after its disconnect the session is gone for it, as in Copilot.
+      "session.getMessages": (link, params) => {
         const { sessionId } = sessionIdSchema.parse(params);
-        if (!this.manager.store.exists(sessionId)) throw new Error(`Session not found: ${sessionId}`);
+        this.owned(link, sessionId);
         return { events: readEventLog(this.manager.store.eventsFileOf(sessionId)).events };
       },
       ...sessionMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...historyMethods(
+        (link, sessionId) => this.owned(link, sessionId),
+        (sessionId) => this.manager.store.eventsFileOf(sessionId),
+      ),
+      ...eventLogMethods((link, sessionId) => this.owned(link, sessionId)),
     };
   }
 
