@@ -8,6 +8,8 @@ import type { SessionManager } from "../core/session-manager.js";
 import type { ProviderConfig } from "../config/provider-config.js";
 import type { HookPolicy, HookSet } from "../hooks/hook-set.js";
 import { readEventLog } from "../session/event-log-reader.js";
+import { requestHandover, watchHandoverRequests } from "../session/session-handover.js";
+import { SessionLockedError } from "../session/session-lock.js";
 import type { SessionMethod } from "./agent-server.js";
 import { ServedSession, type ClientAbilities, type ClientLink } from "./served-session.js";
 import { clientHooks, combineHooks } from "./client-hooks.js";
@@ -31,6 +33,9 @@ export interface SessionHostOptions extends SessionRequestDefaults {
   hookPolicy?: HookPolicy;
 }
 
+/** How long a resume waits for another process to hand the session over before it is refused. */
+const HANDOVER_WAIT_MS = 10_000;
+
 /** How long an interrupted turn may take to end before its session is closed anyway. */
 const TURN_END_GRACE_MS = 5_000;
 
@@ -50,6 +55,8 @@ type Handler = (link: ClientLink, params: unknown) => unknown;
 export class SessionHost {
   readonly served = new Map<string, ServedSession>();
   private readonly handlers: Record<SessionMethod, Handler>;
+  /** Each open session's watch for another process asking for it (session-handover.ts). */
+  private readonly handoverWatches = new Map<ServedSession, () => void>();
   /** Where session.lifecycle notifications go (the AgentServer sends them to every client). */
   private announce: Announce = () => undefined;
 
@@ -168,14 +175,24 @@ export class SessionHost {
         config.enableFileHooks === false ? undefined : this.options.fileHooks?.(cwd),
         config.hooks ? clientHooks((hookType, input, signal) => served.invokeHook(hookType, input, signal), cwd, this.options.hookPolicy) : undefined,
       );
-      const { session } = await this.manager.openSession({
+      const openRequest = {
         ...request,
         ...(resumeId ? { resumeId, sessionId: undefined, ...(config.disableResume ? { silentResume: true } : {}) } : {}),
         canAnswer: served.canAnswer,
         listeners: [served.onEvent],
         ...(hooks ? { hooks } : {}),
+      };
+      const { session } = await this.manager.openSession(openRequest).catch(async (error: unknown) => {
+        // Held by another process: it is asked to hand the session over (an SDK server does once it is idle).
+        if (!resumeId || !(error instanceof SessionLockedError) || error.pid === process.pid) throw error;
+        if (!(await requestHandover(this.manager.store.dirOf(resumeId), HANDOVER_WAIT_MS))) throw error;
+        return this.manager.openSession(openRequest);
       });
       served.session = session;
+      this.handoverWatches.set(
+        served,
+        watchHandoverRequests(session.dir, () => void this.handOver(served)),
+      );
       session.subscribe((event) => {
         if (event.type === "session.shutdown" && !event.agentId) this.forget(served);
       });
@@ -193,7 +210,29 @@ export class SessionHost {
     }
   }
 
+  /**
+   * Another process asked for the session: it is closed once its turn (if one runs) has ended, which releases
+   * its lock. Its clients here find it gone from then on, as after a delete.
+   */
+  private async handOver(served: ServedSession): Promise<void> {
+    const session = served.session;
+    if (!session) return;
+    if (session.busy) {
+      await new Promise<void>((resolve) => {
+        const off = session.subscribe((event) => {
+          if (event.type === "session.idle" && !event.agentId) {
+            off();
+            resolve();
+          }
+        });
+      });
+    }
+    if (this.served.get(served.id) === served) await this.close(served.id);
+  }
+
   private forget(served: ServedSession): void {
+    this.handoverWatches.get(served)?.();
+    this.handoverWatches.delete(served);
     served.dispose();
     if (this.served.get(served.id) === served) this.served.delete(served.id);
   }
