@@ -173,7 +173,8 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
   ctx.recordCall({ model: ctx.provider.model, inputTokens, outputTokens, cacheReadTokens: response.usage?.cacheReadTokens ?? 0, durationMs: call.durationMs });
   emit("session.usage_info", {
     tokenLimit: ctx.provider.limits.maxPromptTokens,
-    currentTokens: inputTokens + outputTokens,
+    // An endpoint that reports no input tokens reported nothing: the context is not empty, so it is estimated.
+    currentTokens: (inputTokens > 0 ? inputTokens : ctx.conversation.estimateTokens()) + outputTokens,
     messagesLength: ctx.conversation.length,
   });
 
