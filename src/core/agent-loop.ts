@@ -49,6 +49,8 @@ export interface LoopContext {
    * stay offered because the history mentions them, and a call that comes anyway is not run.
    */
   toolChoice?: "none";
+  /** Extra HTTP headers on every model request of the prompt. */
+  requestHeaders?: Record<string, string>;
   /** The doom-loop guard, kept for the whole prompt (autopilot's continuations included). */
   repeats?: RepeatGuard;
 }
@@ -104,6 +106,7 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
       messages: ctx.conversation.messages(),
       tools: tools.schemas(),
       ...(ctx.toolChoice ? { toolChoice: ctx.toolChoice } : {}),
+      ...(ctx.requestHeaders ? { headers: ctx.requestHeaders } : {}),
       signal,
       onRequest: () => ctx.recordRequest(ctx.provider.model),
     });

@@ -22,7 +22,7 @@ import type { EventListener } from "./event-sink.js";
 import { routeInput } from "./input-router.js";
 import { modePreset, type ModePreset } from "./modes.js";
 import type { PermissionSummary } from "./permission-summary.js";
-import { AgentRuntime, asTyped, type PromptAdmission, type PromptInput } from "./runtime/agent-runtime.js";
+import { AgentRuntime, asTyped, promptOf, type PromptAdmission, type PromptInput } from "./runtime/agent-runtime.js";
 import { SessionMetrics } from "./session-metrics.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { TaskRecord } from "./tasks/task-registry.js";
@@ -286,7 +286,7 @@ export class AgentSession {
       case "input":
         return routeInput({ session: this, emit: this.options.sink.emit, cwd: this.cwd }, command);
       case "send":
-        return this.send({ prompt: command.prompt, attachments: command.attachments, source: command.source, typed: command.typed }, command.delivery);
+        return this.send(promptOf(command), command.delivery);
       case "interrupt":
         this.subagents.stopSettling();
         this.mcpGate?.interrupt();

@@ -59,6 +59,7 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
         from: "application",
         ...(files ? { attachments: files } : {}),
         ...(request.mode ? { delivery: request.mode } : {}),
+        ...(request.requestHeaders ? { requestHeaders: request.requestHeaders } : {}),
       })
       .then((routed) => (routed.kind === "prompt" ? routed.run : undefined))
       .catch(() => undefined);

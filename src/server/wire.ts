@@ -74,6 +74,7 @@ export const sendSchema = z.looseObject({
   attachments: z.array(z.looseObject({ type: z.string(), path: z.string().optional(), displayName: z.string().optional() })).optional(),
   mode: z.enum(["enqueue", "immediate"]).optional(),
   agentMode: z.string().optional(),
+  requestHeaders: z.record(z.string(), z.string()).optional(),
 });
 
 export const sessionIdSchema = z.looseObject({ sessionId: z.string() });

@@ -2,7 +2,8 @@
  * What the Copilot SDK's own session suite asks of a session, through the real SDK and the real bin/agent.js:
  * a disconnected session is gone for its client, the client's log lines are notifications, an editor's
  * selection and GitHub references reach the model in Copilot's words, the handoff summary and the compaction
- * and event-interest methods answer, and the reasoning effort a client chooses is recorded.
+ * and event-interest methods answer, a send's request headers reach the endpoint, and the reasoning effort a
+ * client chooses is recorded.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -105,6 +106,16 @@ describe("SDK session methods", () => {
     expect(first.handle).not.toBe(second.handle);
     expect(await session.rpc.eventLog.releaseInterest({ handle: first.handle })).toEqual({ success: true });
     expect(await session.rpc.eventLog.releaseInterest({ handle: "never-given" })).toEqual({ success: true });
+  });
+
+  it("puts a send's request headers on that prompt's model requests only", async () => {
+    sdk.server.enqueue(text("Two."), text("Four."));
+    const session = await openSession();
+    await session.sendAndWait({ prompt: "1+1?", requestHeaders: { "x-app-trace": "trace-1" } });
+    await session.sendAndWait({ prompt: "2+2?" });
+    const [first, second] = sdk.server.completionRequests;
+    expect(first?.headers["x-app-trace"]).toBe("trace-1");
+    expect(second?.headers["x-app-trace"]).toBeUndefined();
   });
 
   it("records the reasoning effort a client opens with and switches to", async () => {

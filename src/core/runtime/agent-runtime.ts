@@ -19,7 +19,7 @@ import type { ToolRunEnvironment } from "../tool-runner.js";
 import type { ToolSet } from "../tool-set.js";
 import { PromptQueue, type PromptInput } from "./prompt-queue.js";
 
-export { asTyped, type PromptInput } from "./prompt-queue.js";
+export { asTyped, promptOf, type PromptInput } from "./prompt-queue.js";
 
 /** What the userPromptSubmitted hook made of a person's prompt: context to send with it, or a block that drops it. */
 export interface PromptAdmission {
