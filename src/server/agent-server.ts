@@ -43,6 +43,7 @@ export const SESSION_METHODS = [
   "session.mcp.enable",
   "session.mcp.disable",
   "session.mcp.reload",
+  "tools.list",
   ...HISTORY_METHODS,
   ...EVENT_LOG_METHODS,
 ] as const;

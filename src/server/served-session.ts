@@ -97,23 +97,30 @@ class AttachedClient implements QuestionClient {
 }
 
 export class ServedSession {
-  /** Set once the engine has opened it (events flow before that: session.start, session.resume). */
-  session: AgentSession | undefined;
   private readonly questions: RemoteQuestions;
   /** The clients holding it, in the order they came, each with its way off. */
   private readonly attached = new Map<ClientLink, { client: AttachedClient; detach: () => void }>();
+  /** The last client to let go: a session that closes as it leaves still asks it its sessionEnd hooks (as Copilot does). */
+  private departed: ClientLink | undefined;
 
   constructor(
     readonly id: string,
     link: ClientLink,
     abilities: ClientAbilities,
     private readonly questionTimeoutMs: number,
+    /** The session manager's session by id (the manager holds it; events flow before it is there: session.start, session.resume). */
+    private readonly lookup: (id: string) => AgentSession | undefined,
   ) {
     this.questions = new RemoteQuestions({
       respond: (requestId, reply) => this.session?.dispatch({ type: "respond", requestId, reply }) ?? "The session is not open.",
       timeoutMs: questionTimeoutMs,
     });
     this.attach(link, abilities);
+  }
+
+  /** The engine's session, once opened and until it is closed. */
+  get session(): AgentSession | undefined {
+    return this.lookup(this.id);
   }
 
   /** A client holds the session from now on (again, with what it says now it can answer). */
@@ -131,6 +138,7 @@ export class ServedSession {
   detach(link: ClientLink): boolean {
     this.attached.get(link)?.detach();
     this.attached.delete(link);
+    this.departed = link;
     return ![...this.attached.keys()].some((held) => held.alive);
   }
 
@@ -143,7 +151,7 @@ export class ServedSession {
    * longest and is still there.
    */
   private get owner(): ClientLink | undefined {
-    return [...this.attached.keys()].find((link) => link.alive);
+    return [...this.attached.keys()].find((link) => link.alive) ?? (this.departed?.alive ? this.departed : undefined);
   }
 
   /** The interaction broker's question: can any client answer this kind now? */

@@ -9,7 +9,7 @@ import type { CompactResult, RunResult } from "../../protocol/commands.js";
 import type { EventData } from "../../protocol/events/index.js";
 import type { RetryPolicy } from "../../provider/retry.js";
 import type { ChatProvider } from "../../provider/types.js";
-import { Compactor, type CompactorDeps } from "../compaction/compactor.js";
+import type { Compactor } from "../compaction/compactor.js";
 import type { Conversation } from "../conversation.js";
 import type { Emit } from "../event-sink.js";
 import type { ModePreset } from "../modes.js";
@@ -18,14 +18,12 @@ import { promptContext } from "./prompt-context.js";
 import type { ToolRunEnvironment } from "../tool-runner.js";
 import type { ToolSet } from "../tool-set.js";
 import { PromptQueue, type PromptInput } from "./prompt-queue.js";
+import type { UserMessageExtra } from "../user-message.js";
 
 export { asTyped, promptOf, type PromptInput } from "./prompt-queue.js";
 
-/** What the userPromptSubmitted hook made of a person's prompt: context to send with it, or a block that drops it. */
-export interface PromptAdmission {
-  context?: string;
-  blocked?: string;
-}
+/** What the hooks made of a person's prompt: what to send with it or instead (see UserMessageExtra), or a block that drops it. */
+export type PromptAdmission = Pick<UserMessageExtra, "context" | "startContext" | "prompt"> & { blocked?: string };
 
 export interface AgentRuntimeOptions {
   /** Emits as this agent (scoped for a subagent). */
@@ -51,12 +49,14 @@ export interface AgentRuntimeOptions {
   /** The system prompt, sent once per process before the first prompt. */
   systemPrompt(): string | Promise<string>;
   /** The user.message data for a prompt (the date header, notices, tagged files, the mode, a hook's context). */
-  userMessage(input: PromptInput, extra: { delivery?: "idle" | "queued" | "steering"; continuation?: boolean; context?: string }): EventData<"user.message">;
+  userMessage(input: PromptInput, extra: UserMessageExtra): EventData<"user.message">;
   /**
    * Before a person's prompt joins the conversation, however it arrives (idle, queued, steering), once each; never
    * for autopilot continuations, stop-hook reasons or silent turns (the userPromptSubmitted hook).
    */
   beforePrompt?(input: PromptInput, signal: AbortSignal): Promise<PromptAdmission>;
+  /** Then, with its message built: the message the model gets instead (the userPromptTransformed hook). */
+  transformPrompt?(prompt: string, transformed: string, signal: AbortSignal): Promise<string | undefined>;
   /** The prompt's run ended (the agentStop / subagentStop hook): a reason to go on with, as the next prompt. */
   onStop?(stopHookActive: boolean, signal: AbortSignal): Promise<string | undefined>;
   /** A run ended (the session emits session.idle for its main agent). */
@@ -67,8 +67,8 @@ export interface AgentRuntimeOptions {
   stopBeforeCall?(): boolean;
   /** Runs a user's `!cmd` (only the main agent takes them). */
   runShell?(command: string, signal: AbortSignal): Promise<void>;
-  /** Compaction of this agent's conversation (the session folder for checkpoints, the settings, the hook). */
-  compaction?: Pick<CompactorDeps, "sessionDir" | "settings" | "preCompact" | "agentId">;
+  /** This agent's compaction (agent-runtimes.ts makes it over the same conversation, provider and tools). */
+  compactor?: Compactor;
 }
 
 export class AgentRuntime {
@@ -81,24 +81,13 @@ export class AgentRuntime {
   /** An answer cut by the output limit, which the next message continues. */
   private cutAnswer = "";
 
-  /** This agent's compaction, when the session gave it a folder for checkpoints. */
-  readonly compactor: Compactor | undefined;
-
   constructor(private readonly options: AgentRuntimeOptions) {
     this.queue = new PromptQueue(options.emit);
-    const { compaction } = options;
-    this.compactor = compaction
-      ? new Compactor({
-          ...compaction,
-          emit: options.emit,
-          conversation: options.conversation,
-          provider: options.provider,
-          retry: options.retry,
-          tools: options.tools,
-          recordRequest: options.recordRequest,
-          recordCall: options.recordCall,
-        })
-      : undefined;
+  }
+
+  /** This agent's compaction, when it has one. */
+  get compactor(): Compactor | undefined {
+    return this.options.compactor;
   }
 
   /** /compact: summarises the conversation now; not while a prompt runs (automatic compaction covers that). */
@@ -117,10 +106,6 @@ export class AgentRuntime {
 
   get busy(): boolean {
     return this.controller !== undefined;
-  }
-
-  get conversation(): Conversation {
-    return this.options.conversation;
   }
 
   /**
@@ -275,7 +260,13 @@ export class AgentRuntime {
       });
       return false;
     }
-    this.emit("user.message", this.options.userMessage(input, { delivery, ...(admission.context ? { context: admission.context } : {}) }));
+    const { blocked: _blocked, ...extra } = admission;
+    const message = this.options.userMessage(input, { delivery, ...extra });
+    const { transformPrompt } = this.options;
+    const rewritten = transformPrompt
+      ? await transformPrompt(admission.prompt ?? input.prompt, message.transformedContent ?? message.content, signal)
+      : undefined;
+    this.emit("user.message", rewritten === undefined ? message : { ...message, transformedContent: rewritten });
     return true;
   }
 
