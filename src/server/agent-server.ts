@@ -10,6 +10,7 @@ import { ResponseError } from "vscode-jsonrpc";
 import type { ClientLink } from "./served-session.js";
 import type { LifecycleNotification } from "./lifecycle.js";
 import type { SessionHost } from "./session-host.js";
+import { EVENT_LOG_METHODS, HISTORY_METHODS } from "./methods/history-and-interest-names.js";
 
 export const PROTOCOL_VERSION = 3;
 
@@ -56,6 +57,8 @@ export const SESSION_METHODS = [
   "session.mcp.disable",
   "session.mcp.reload",
   "tools.list",
+  ...HISTORY_METHODS,
+  ...EVENT_LOG_METHODS,
 ] as const;
 export type SessionMethod = (typeof SESSION_METHODS)[number];
 

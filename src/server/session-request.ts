@@ -49,7 +49,8 @@ function clientAgent(agent: CustomAgentConfig) {
 export function sessionRequest(config: SessionConfig, defaults: SessionRequestDefaults, askTransform: AskTransform = async () => undefined): OpenRequest {
   const resolved = sessionProvider({ model: config.model, provider: config.provider }, defaults.provider);
   if (!resolved.ok) throw new Error(resolved.message);
-  const providerConfig = resolved.config;
+  // The client's reasoning effort wins over the endpoint's default (session.start records it).
+  const providerConfig = config.reasoningEffort ? { ...resolved.config, reasoningEffort: config.reasoningEffort } : resolved.config;
   const cwd = workingDirectory(config, defaults.cwd);
   const { flags } = defaults.permissions;
   const mcpServers = config.mcpServers && Object.keys(config.mcpServers).length > 0 ? JSON.stringify({ mcpServers: config.mcpServers }) : undefined;
