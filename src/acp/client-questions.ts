@@ -5,7 +5,7 @@
  * (the turn was cancelled) is withdrawn from the client with `$/cancel_request`.
  */
 import type { AgentContext, ElicitationSchema, PermissionOption, RequestPermissionOutcome, ToolCallUpdate } from "@agentclientprotocol/sdk";
-import type { SessionView } from "../core/session-view.js";
+import type { SessionView } from "../core/index.js";
 import type { SessionEvent, SessionEventOf } from "../protocol/events/index.js";
 import type { InteractionReply } from "../protocol/interactions.js";
 import { permissionOptions, permissionReply, permissionTitle } from "./permission-options.js";

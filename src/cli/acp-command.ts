@@ -11,6 +11,7 @@ import type { CliOptions } from "./cli-options.js";
 import { sessionProviders } from "../provider/session-providers.js";
 import { ExitCode } from "./exit-codes.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
+import { loadEngine } from "../core/index.js";
 
 declare const AGENT_VERSION: string;
 
@@ -35,7 +36,7 @@ export async function runAcp(options: CliOptions): Promise<number> {
   // The engine loads while the editor's `initialize` is answered; sessions wait for it.
   const manager = (async () => {
     const [{ SessionManager }, { createOpenAIChatProvider }, { adviceText }, hooks] = await Promise.all([
-      import("../core/session-manager.js"),
+      loadEngine(),
       import("../provider/openai-chat.js"),
       import("./permission-advice-text.js"),
       loadHooks(options, homesOf(value), value.settings),

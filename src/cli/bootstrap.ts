@@ -6,11 +6,10 @@
 import { resolveHomes, type Homes } from "../config/agent-home.js";
 import { resolveProviderConfig, type ProviderConfig } from "../config/provider-config.js";
 import { loadSettings, SettingsError, settingsPath, type Settings } from "../config/settings.js";
-import type { SessionPermissions } from "../core/open-session.js";
+import type { SessionPermissions, SubagentLimits } from "../core/index.js";
 import { FLOOR_CHECKS } from "../permissions/floor.js";
 import { buildRules } from "../permissions/policy.js";
 import { SessionStore } from "../session/session-store.js";
-import type { SubagentLimits } from "../core/tasks/subagent-host.js";
 import type { CliOptions } from "./cli-options.js";
 import { subagentLimits } from "./subagent-limits.js";
 

@@ -3,7 +3,7 @@
  * session, see session-lock.ts): --resume of a session in use is refused with a message (exit code
  * `sessionInUse`); --continue, which only means "the latest one", starts a fresh session with a note instead.
  */
-import { openSession, type OpenedSession, type OpenSessionOptions } from "../core/open-session.js";
+import { loadEngine, type OpenedSession, type OpenSessionOptions } from "../core/index.js";
 import { SessionLockedError } from "../session/session-lock.js";
 
 export type OpenOutcome = { ok: true; value: OpenedSession; note?: string } | { ok: false; message: string };
@@ -13,6 +13,7 @@ export function continueNote(error: SessionLockedError): string {
 }
 
 export async function openUnlessInUse(options: OpenSessionOptions, isContinue: boolean): Promise<OpenOutcome> {
+  const { openSession } = await loadEngine();
   try {
     return { ok: true, value: await openSession(options) };
   } catch (error) {

@@ -6,7 +6,7 @@
  */
 import type { ProviderConfig } from "../config/provider-config.js";
 import { settingsPath } from "../config/settings.js";
-import { SessionManager } from "../core/session-manager.js";
+import { loadEngine } from "../core/index.js";
 import { createOpenAIChatProvider } from "../provider/openai-chat.js";
 import { defaultRetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
@@ -25,6 +25,7 @@ export async function loadSessionHost(args: readonly string[]): Promise<SessionH
   const boot = await bootstrapServer(options);
   if (!boot.ok) throw new Error(boot.message);
   const { value } = boot;
+  const { SessionManager, createClientTool } = await loadEngine();
   const manager = new SessionManager({
     store: value.store,
     ...homesOf(value),
@@ -47,6 +48,7 @@ export async function loadSessionHost(args: readonly string[]): Promise<SessionH
     ...(options.mcp ? { mcp: options.mcp } : {}),
     provider: { ...(options.model ? { model: options.model } : {}), env: process.env, settings: value.settings, settingsFile: settingsPath(value.agentHome) },
     makeProvider: (config) => createOpenAIChatProvider(config),
+    clientTool: createClientTool,
     ...(value.providerConfig ? { defaultProvider: value.providerConfig } : {}),
     questionTimeoutMs: QUESTION_TIMEOUT_MS,
     fileHooks: (cwd) => fileHooks({ ...homesOf(value), cwd, settings: value.settings, enabled: options.hooks }),

@@ -4,8 +4,7 @@
  */
 import { adviceText } from "./permission-advice-text.js";
 import path from "node:path";
-import type { AgentSession } from "../core/agent-session.js";
-import type { SessionManager } from "../core/session-manager.js";
+import { BACKGROUND_AGENTS_STOPPED, loadEngine, type SessionManager, type SessionView } from "../core/index.js";
 import type { SessionEvent } from "../protocol/events/index.js";
 import type { SessionMetadata } from "../session/session-metadata.js";
 import type { SessionHost } from "../ui/session-host.js";
@@ -14,10 +13,9 @@ import { homesOf, type Bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { asFleetInput } from "./fleet-input.js";
 import { sessionProviders } from "../provider/session-providers.js";
-import { BACKGROUND_AGENTS_STOPPED } from "../core/tasks/background-notice.js";
 
 export class TuiSessionHost implements SessionHost {
-  private current: AgentSession | undefined;
+  private current: SessionView | undefined;
   private manager: SessionManager | undefined;
   private past: readonly SessionEvent[] = [];
   private readonly listeners = new Set<() => void>();
@@ -48,7 +46,7 @@ export class TuiSessionHost implements SessionHost {
     return this.current !== undefined;
   }
 
-  get session(): AgentSession {
+  get session(): SessionView {
     if (!this.current) throw new Error("No session is open.");
     return this.current;
   }
@@ -63,12 +61,12 @@ export class TuiSessionHost implements SessionHost {
 
   /** The open session's working directory (/cwd moves it). */
   get cwd(): string {
-    return this.current?.cwd ?? this.options.cwd;
+    return this.current?.state.cwd ?? this.options.cwd;
   }
 
   /** The open session's branch (it follows /cwd). */
   get branch(): string | undefined {
-    return this.current?.workspace.context.branch;
+    return this.current?.state.context?.branch;
   }
 
   /** The open session was resumed (it has a past worth coming back to). */
@@ -76,7 +74,8 @@ export class TuiSessionHost implements SessionHost {
 
   /** Whether the open session is worth resuming: it has a past, or the model answered in it. */
   get resumable(): boolean {
-    return this.current !== undefined && this.current.hasConversation && (this.resumedSession || this.current.metrics.completedCalls > 0);
+    const state = this.current?.state;
+    return state !== undefined && state.hasConversation && (this.resumedSession || state.usage.current.completedCalls > 0);
   }
 
   /** Opens the session the command line asked for. The engine is loaded here, after the TUI's first frame. */
@@ -84,7 +83,7 @@ export class TuiSessionHost implements SessionHost {
     const { boot, options } = this;
     this.hooks ??= this.loadHooks?.() ?? Promise.resolve(undefined);
     const hooks = await this.hooks;
-    const [{ SessionManager }, { createOpenAIChatProvider }] = await Promise.all([import("../core/session-manager.js"), import("../provider/openai-chat.js")]);
+    const [{ SessionManager }, { createOpenAIChatProvider }] = await Promise.all([loadEngine(), import("../provider/openai-chat.js")]);
     const config = boot.providerConfig;
     this.manager ??= new SessionManager({
       store: boot.store,
@@ -173,7 +172,7 @@ export class TuiSessionHost implements SessionHost {
   }
 
   /** Closes a session, returning what it said about the background agents it stopped (/clear, /resume, exit). */
-  private closeSession(session: AgentSession): SessionEvent[] {
+  private closeSession(session: SessionView): SessionEvent[] {
     const said: SessionEvent[] = [];
     const stop = session.subscribe((event) => {
       if (event.type === "session.warning" && event.data.warningType === BACKGROUND_AGENTS_STOPPED) said.push(event);

@@ -5,7 +5,7 @@
  */
 import { realpathSync } from "node:fs";
 import type { CommandResult, RunResult, SessionCommand } from "../protocol/commands.js";
-import type { AgentMode, BackgroundTasks, EventData, SessionEvent } from "../protocol/events/index.js";
+import type { AgentMode, BackgroundTasks, EventData } from "../protocol/events/index.js";
 import type { ChatProvider } from "../provider/types.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import { AgentCatalog, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
@@ -25,6 +25,8 @@ import { AgentRuntime, asTyped, type PromptAdmission, type PromptInput } from ".
 import { SessionMetrics } from "./session-metrics.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { TaskRecord } from "./tasks/task-registry.js";
+import { SessionStateFold } from "./state/state-fold.js";
+import { initialSessionState, type SessionState } from "./state/session-state.js";
 import { DEFAULT_SUBAGENT_LIMITS, SessionSubagents } from "./tasks/session-subagents.js";
 import type { SessionHooks } from "./session-hooks.js";
 import { shapeSystemPrompt } from "./system-prompt-shape.js";
@@ -43,7 +45,9 @@ export type { AgentSessionOptions } from "./session-options.js";
 export class AgentSession {
   readonly id: string;
   readonly dir: string;
-  readonly metrics = new SessionMetrics();
+  readonly metrics: SessionMetrics;
+  /** The session's state: the fold of every event so far (the log's too, on resume). */
+  private readonly fold: SessionStateFold;
   private readonly runtime: AgentRuntime;
   private readonly subagents: SessionSubagents;
   private readonly mcpGate: McpStartupGate | undefined;
@@ -69,6 +73,10 @@ export class AgentSession {
   private readonly goal: SessionObjective;
 
   constructor(private readonly options: AgentSessionOptions) {
+    // Before any event: every listener and subscriber sees the state that includes the event it is told.
+    this.fold = new SessionStateFold(options.initialState ?? initialSessionState());
+    options.sink.addInternal(this.fold.apply);
+    this.metrics = new SessionMetrics((metrics) => options.sink.emit("session.usage_checkpoint", metrics.checkpoint()));
     this.id = options.id;
     this.dir = options.dir;
     this.workspace = new SessionWorkspace({ ...options, emit: options.sink.emit, refreshSystemPrompt: () => this.runtime.refreshSystemPrompt() });
@@ -102,9 +110,6 @@ export class AgentSession {
     this.goal = new SessionObjective(emit, options.objective);
     this.mcpGate = options.mcp ? new McpStartupGate(options.mcp, emit) : undefined;
     this.agentMcp = new SelectedAgentMcp(options.agentMcp, emit);
-    options.sink.addInternal((event) => {
-      if (event.type === "subagent.started" && event.data.executionMode === "background") this.metrics.backgroundAgents++;
-    });
     this.subagents = new SessionSubagents({
       agents: () => this.agents,
       limits: options.subagentLimits ?? DEFAULT_SUBAGENT_LIMITS,
@@ -155,6 +160,11 @@ export class AgentSession {
         }
       },
     });
+  }
+
+  /** What the session is now, as every face sees it (a new snapshot on every change). */
+  get state(): SessionState {
+    return this.fold.state;
   }
 
   /** The session's hooks (subagent and compaction work fire theirs through it). */
@@ -253,9 +263,9 @@ export class AgentSession {
     return mcpTaskHost(() => this.subagents, this.options.sink.emit);
   }
 
-  /** Background agents of an earlier process of this session, read from its log (resume). */
-  restoreAgents(events: readonly SessionEvent[]): void {
-    this.subagents.restore(events);
+  /** Background agents of earlier processes of this session, as the state folded them from the log (resume). */
+  restoreAgents(): void {
+    this.subagents.restore(this.state.agents);
   }
 
   /** Every background agent of this session (restored ones included), for /tasks. */

@@ -26,18 +26,18 @@ import { fleetDeployedMessage } from "./fleet/fleet-prompt.js";
 import { InteractionBroker } from "./interaction-broker.js";
 import { planFile } from "./modes.js";
 import { createExitPlanModeTool } from "./plan/exit-plan-mode.js";
-import { restoredObjective } from "./orchestrate/objective.js";
 import { researchFolder } from "./orchestrate/research-folder.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { SubagentLimits } from "./tasks/subagent-host.js";
 import type { PermissionAdvice } from "./permission-advice.js";
 import { PermissionBroker } from "./permission-broker.js";
 import { AgentCatalog, reportAgentFileProblems, restoreSelectedAgent, type AgentDefinition } from "./agents/agent-catalog.js";
-import { priorUsage } from "./usage/prior-usage.js";
+import { beginProcess, initialSessionState } from "./state/session-state.js";
+import { foldEvents } from "./state/state-fold.js";
 import { Conversation } from "./conversation.js";
 import { loadCustomInstructions, type InstructionFile } from "./custom-instructions.js";
 import { workingDirectoryContext } from "./environment.js";
-import type { AgentMode, BackgroundTasks, SessionEvent, SessionEventOf } from "../protocol/events/index.js";
+import type { AgentMode, BackgroundTasks, SessionEvent } from "../protocol/events/index.js";
 import type { InteractionKind } from "../protocol/interactions.js";
 import { EventSink, type EventListener } from "./event-sink.js";
 import type { HookSet } from "../hooks/hook-set.js";
@@ -123,30 +123,11 @@ export interface ResumeReport {
   repairedToolCalls: number;
 }
 
-function restoredMode(events: readonly SessionEvent[]): AgentMode {
-  for (let index = events.length - 1; index >= 0; index--) {
-    const event = events[index] as SessionEvent;
-    if (event.type === "session.mode_changed") return event.data.newMode;
-    if (event.type === "session.start" && event.data.mode) return event.data.mode;
-  }
-  return "interactive";
-}
-
 export interface OpenedSession {
   session: AgentSession;
   resume?: ResumeReport;
   /** The events the session's log already held (a resumed session), for showing its history. */
   history: readonly SessionEvent[];
-}
-
-/** Agents the log shows starting but never ending: the process died while they ran. */
-function unfinishedAgents(events: readonly SessionEvent[]): SessionEventOf<"subagent.started">[] {
-  const ended = new Set<string>();
-  for (const event of events) if (event.type === "subagent.completed" || event.type === "subagent.failed") ended.add(event.data.toolCallId);
-  // One per task call: a sync agent moved to the background was announced twice (sync, then background).
-  const unfinished = new Map<string, SessionEventOf<"subagent.started">>();
-  for (const event of events) if (event.type === "subagent.started" && !ended.has(event.data.toolCallId)) unfinished.set(event.data.toolCallId, event);
-  return [...unfinished.values()];
 }
 
 export async function openSession(options: OpenSessionOptions): Promise<OpenedSession> {
@@ -220,11 +201,19 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     ...(flags.allowAllSources ? { allowAllSources: flags.allowAllSources } : {}),
   });
   if (log) permissions.restoreChangedFiles(log.events);
+  // The session's state: the fold of its log (mode, model, agents, usage of earlier processes…), then this process's facts.
+  const initialState = beginProcess(log ? foldEvents(log.events) : initialSessionState(), {
+    model: provider.model,
+    context,
+    permissions: { allowAll: permissions.allowAll, summary: permissions.summary },
+    ...((options.name ?? previous?.name) !== undefined ? { name: options.name ?? previous?.name } : {}),
+    startTime: Date.now(),
+  });
 
   const shells = new ShellManager();
   // One database per session, shared by all its agents; sql.js loads on the first sql call, not here.
   const database = new SessionDatabase(path.join(dir, "session.db"));
-  database.onChange(() => sink.emit("session.todos_changed", {}));
+  database.onChange((todos) => sink.emit("session.todos_changed", { todos }));
   const mcpOptions = {
     env: process.env,
     cwd: options.cwd,
@@ -254,7 +243,12 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
   };
   const mcp = createMcpManager(
     { ...trust, cwd: options.cwd, workspace: context.gitRoot, additional: options.mcp?.additional, disabled: options.mcp?.disabled },
-    mcpOptions,
+    {
+      ...mcpOptions,
+      // The session's servers' states are events (a custom agent's own servers are that agent's business).
+      onLoaded: (servers) => sink.emit("session.mcp_servers_loaded", { servers }),
+      onStatus: ({ name, status, error }) => sink.emit("session.mcp_server_status_changed", { serverName: name, status, ...(error ? { error } : {}) }),
+    },
   );
   // A custom agent's own servers (`mcp-servers`), started when that agent runs.
   const agentMcp: AgentMcpFactory = (agentName, servers) =>
@@ -265,7 +259,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       ? (await import("./session-hooks.js")).SessionHooks
       : undefined;
   // A resumed session starts in the mode it had; an explicit --mode then switches it (with a notice).
-  const mode = log ? restoredMode(log.events) : (options.mode ?? "interactive");
+  const mode = log ? initialState.mode : (options.mode ?? "interactive");
   const session: AgentSession = new AgentSession({
     id,
     dir,
@@ -278,7 +272,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     ...(options.subagentLimits ? { subagentLimits: options.subagentLimits } : {}),
     retry: options.providerConfig.retry,
     mode,
-    ...(log && mode === "autopilot" ? { objective: restoredObjective(log.events) } : {}),
+    ...(mode === "autopilot" && initialState.objective !== undefined ? { objective: initialState.objective } : {}),
     maxAutopilotContinues: options.maxAutopilotContinues,
     interactive: options.interactive,
     ...(options.compaction ? { compaction: options.compaction } : {}),
@@ -324,6 +318,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     syncLog: () => writer.sync(),
     dispose: () => {
       stopAnnouncing();
+      stopWatchingShells();
       shells.dispose();
       database.close();
       void mcp?.close();
@@ -333,12 +328,22 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
         releaseLock();
       }
     },
-    turnCount: log?.events.filter((event) => event.type === "assistant.turn_start").length ?? 0,
+    turnCount: initialState.turns,
+    initialState,
     ...(SessionHooks && options.hooks
       ? { hooks: new SessionHooks(options.hooks, { sessionId: id, cwd: options.cwd, transcriptPath: store.eventsFileOf(id) }) }
       : {}),
   });
 
+  // Faces see the background shells change (a call that left one running, one that ended).
+  let shellsTold = "[]";
+  const stopWatchingShells = shells.onBackgroundChange(() => {
+    const list = shells.backgroundShells();
+    const told = JSON.stringify(list);
+    if (told === shellsTold) return;
+    shellsTold = told;
+    sink.emit("session.background_tasks_changed", { shells: list });
+  });
   // The model hears when a command it left running in the background ends, without polling for it.
   const stopAnnouncing = shells.onBackgroundExit((shell) =>
     session.notify({
@@ -390,20 +395,26 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       },
     });
   }
-  session.restoreAgents(log.events);
-  session.metrics.earlier = priorUsage(log.events);
-  for (const started of unfinishedAgents(log.events)) {
-    const emit = started.agentId ? sink.scoped({ agentId: started.agentId }) : sink.emit;
+  // Agents the log shows starting but never ending: the process died while they ran.
+  for (const agent of initialState.agents) {
+    if (agent.status !== "running" && agent.status !== "idle") continue;
+    const emit = agent.parentAgentId ? sink.scoped({ agentId: agent.parentAgentId }) : sink.emit;
     emit("subagent.failed", {
-      toolCallId: started.data.toolCallId,
-      agentName: started.data.agentName,
-      agentDisplayName: started.data.agentDisplayName,
+      toolCallId: agent.toolCallId,
+      agentName: agent.type,
+      agentDisplayName: agent.name,
       error: "interrupted: the session ended while the agent was running",
     });
   }
+  session.restoreAgents();
+  // The todo list is in the session's database, not the log: read once (only when it has one).
+  void database
+    .todos()
+    .then((todos) => (todos.length > 0 ? sink.emit("session.todos_changed", { todos }) : undefined))
+    .catch(() => undefined);
   await session.runStartHooks("resume");
   if (options.mode && options.mode !== session.mode) session.dispatch({ type: "set_mode", mode: options.mode });
-  restoreSelectedAgent(session, log.events, sink.emit);
+  restoreSelectedAgent(session, initialState.selectedAgent?.name, sink.emit);
   if (options.name && options.name !== previous?.name) keeper.rename(options.name);
   return {
     session,

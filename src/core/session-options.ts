@@ -18,6 +18,7 @@ import type { SystemPromptShape } from "./system-prompt-shape.js";
 import type { SessionStore } from "../session/session-store.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { SubagentLimits } from "./tasks/subagent-host.js";
+import type { SessionState } from "./state/session-state.js";
 
 export interface AgentSessionOptions {
   id: string;
@@ -55,6 +56,8 @@ export interface AgentSessionOptions {
   /** Releases what the session holds (background shells, the log); called by shutdown(). */
   dispose(): void;
   turnCount?: number;
+  /** The session's state as the process opens it (a resumed session's: the fold of its log). */
+  initialState?: SessionState;
   /** The session's MCP servers, when any are configured: their tools join the built-in ones. */
   mcp?: McpManager;
   /** Where the session is stored (/session delete removes others from it). */

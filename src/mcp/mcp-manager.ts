@@ -26,6 +26,18 @@ export interface McpManagerOptions {
   cache?: ToolCache;
   /** Where tools that require task support run in the background (the session's task registry). */
   tasks?: McpTaskHost;
+  /** The servers as (re)loaded, each with its state (session.mcp_servers_loaded). */
+  onLoaded?(servers: ServerReport[]): void;
+  /** One server's state changed (session.mcp_server_status_changed). */
+  onStatus?(server: ServerReport): void;
+}
+
+/** A server's state in Copilot's words: one still starting is "pending". */
+export interface ServerReport {
+  name: string;
+  status: "connected" | "failed" | "pending" | "disabled";
+  source?: string;
+  error?: string;
 }
 
 export interface ServerStatus {
@@ -53,6 +65,8 @@ export class McpManager {
   private toolCache?: AnyTool[];
   private servers: readonly ConfiguredServer[];
   private problems: string[];
+  /** What was last reported of each server; undefined until the configuration read last is reported. */
+  private reported: Map<string, string> | undefined;
 
   constructor(private readonly options: McpManagerOptions) {
     ({ servers: this.servers, problems: this.problems } = options.load());
@@ -88,7 +102,10 @@ export class McpManager {
         clientVersion: this.options.clientVersion,
         ...(this.options.elicit ? { elicit: this.options.elicit } : {}),
         onToolsChanged: () => this.invalidate(connection),
-        onFailure: (message) => this.options.warn(`MCP server ${server.name} stopped: ${message}`),
+        onFailure: (message) => {
+          this.options.warn(`MCP server ${server.name} stopped: ${message}`);
+          this.report();
+        },
       });
       this.connections.set(server.name, connection);
       this.toolCache = undefined; // a cached list is offered at once
@@ -98,12 +115,34 @@ export class McpManager {
           if (this.connections.get(server.name) !== connection) return;
           this.toolCache = undefined;
           if (connection.state === "failed") this.options.warn(`MCP server ${server.name} failed to start: ${connection.error ?? "unknown error"}`);
+          this.report();
         });
       };
       // With its tools known from last time nothing waits for the server, so it starts once the session's own
       // start-up work is done (a call of one of its tools starts it sooner); a short `-p` run never pays for it.
       if (cached && !now) this.deferred.push(setTimeout(launch, deferredStartMs(this.options.env)).unref());
       else launch();
+    }
+    this.report();
+  }
+
+  /** Tells what changed since the last report: every server after a (re)load, then each one that changed. */
+  private report(): void {
+    const { onLoaded, onStatus } = this.options;
+    if (!onLoaded && !onStatus) return;
+    const servers = this.list().map(({ name, source, state, error }): ServerReport => ({
+      name,
+      source,
+      status: state === "starting" ? "pending" : state,
+      ...(error ? { error } : {}),
+    }));
+    const key = (server: ServerReport) => `${server.status}\n${server.error ?? ""}`;
+    const before = this.reported;
+    this.reported = new Map(servers.map((server) => [server.name, key(server)]));
+    if (!before) return onLoaded?.(servers);
+    for (const server of servers) {
+      if (before.get(server.name) === key(server)) continue;
+      onStatus?.({ name: server.name, status: server.status, ...(server.error ? { error: server.error } : {}) });
     }
   }
 
@@ -176,6 +215,7 @@ export class McpManager {
     const connection = this.connections.get(name);
     this.connections.delete(name);
     this.toolCache = undefined;
+    this.report();
     await connection?.close();
   }
 
@@ -195,6 +235,7 @@ export class McpManager {
     await this.close();
     ({ servers: this.servers, problems: this.problems } = this.options.load());
     this.toolCache = undefined;
+    this.reported = undefined;
     this.start(true);
   }
 

@@ -6,7 +6,7 @@
  * kind the client has no handler for gets the engine's headless answer (a permission is denied).
  */
 import { CancellationTokenSource, type MessageConnection } from "vscode-jsonrpc";
-import type { AgentSession } from "../core/agent-session.js";
+import type { SessionView } from "../core/index.js";
 import type { SessionEvent } from "../protocol/events/index.js";
 import type { InteractionKind, InteractionReply } from "../protocol/interactions.js";
 import { DeltaBatcher } from "./delta-batcher.js";
@@ -51,7 +51,7 @@ const REQUESTED: Partial<Record<string, InteractionKind>> = {
 
 export class ServedSession {
   /** Set once the engine has opened it (events flow before that: session.start, session.resume). */
-  session: AgentSession | undefined;
+  session: SessionView | undefined;
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** Our own requests to the client still out (userInput.request, exitPlanMode.request), by the question's id. */
   private readonly asked = new Map<string, CancellationTokenSource>();

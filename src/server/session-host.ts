@@ -4,7 +4,7 @@
  * client that goes away takes its sessions down cleanly. Loaded by the AgentServer in the background, so
  * the handshake never waits for the engine.
  */
-import type { SessionManager } from "../core/session-manager.js";
+import type { SessionManager } from "../core/index.js";
 import type { ProviderConfig } from "../config/provider-config.js";
 import type { HookPolicy, HookSet } from "../hooks/hook-set.js";
 import { readEventLog } from "../session/event-log-reader.js";
@@ -202,7 +202,7 @@ export class SessionHost {
     const served = this.served.get(sessionId);
     const session = served?.session ?? this.manager.get(sessionId);
     if (!session) return;
-    if (session.busy) {
+    if (session.state.busy) {
       const idle = new Promise<void>((resolve) => {
         const done = () => {
           clearTimeout(timer);

@@ -9,6 +9,18 @@ const modelMetricSchema = z.object({
   usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), cacheReadTokens: z.number().optional() }),
 });
 
+const todoItemSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  status: z.enum(["pending", "in_progress", "done", "blocked"]),
+  dependsOn: z.array(z.string()),
+  agentId: z.string().optional(),
+});
+
+/** Copilot's MCP server states; a server still starting is "pending". */
+const mcpServerStatusSchema = z.enum(["connected", "failed", "needs-auth", "pending", "disabled", "stopped", "not_configured"]);
+
 /** session.*: lifecycle of the whole session. */
 export const sessionEvents = {
   "session.start": persisted(
@@ -19,6 +31,7 @@ export const sessionEvents = {
       copilotVersion: z.string(),
       startTime: z.string(),
       selectedModel: z.string().optional(),
+      reasoningEffort: z.string().optional(),
       mode: agentModeSchema.optional(),
       name: z.string().optional(),
       context: workingDirectoryContextSchema.optional(),
@@ -30,6 +43,7 @@ export const sessionEvents = {
       eventCount: z.number(),
       eventsFileSizeBytes: z.number().optional(),
       selectedModel: z.string().optional(),
+      reasoningEffort: z.string().optional(),
       context: workingDirectoryContextSchema.optional(),
       sessionWasActive: z.boolean().optional(),
       /** Lines of events.jsonl that could not be read and were skipped. */
@@ -111,17 +125,55 @@ export const sessionEvents = {
   "session.mode_changed": persisted(z.object({ previousMode: agentModeSchema, newMode: agentModeSchema })),
   /** Autopilot's objective (/autopilot <objective>) was set, or cleared (no objective) when autopilot ended. */
   "session.objective_changed": persisted(z.object({ objective: z.string().optional() })),
-  "session.model_change": persisted(z.object({ previousModel: z.string().optional(), newModel: z.string(), source: z.string().optional() })),
+  "session.model_change": persisted(
+    z.object({
+      previousModel: z.string().optional(),
+      newModel: z.string(),
+      previousReasoningEffort: z.string().optional(),
+      reasoningEffort: z.string().nullable().optional(),
+      source: z.string().optional(),
+    }),
+  ),
   /** Autopilot stopped without task_complete: the continuation limit, or an error it cannot work past. */
   "session.autopilot_stopped": persisted(z.object({ reason: z.enum(["max_continues", "error", "aborted"]), continuations: z.number(), message: z.string() })),
   "session.background_tasks_changed": ephemeral(
     z.object({
       /** The background agents still running or waiting (idle), by the task call that started them. */
       agents: z.array(z.object({ toolCallId: z.string(), agentId: z.string(), status: z.enum(["running", "idle"]) })).optional(),
+      /** The shells still running whose call has returned, when they changed (absent: unchanged). */
+      shells: backgroundTasksSchema.shape.shells.optional(),
     }),
   ),
-  /** The session's todo list (the sql tool's todos/todo_deps) changed; SessionView.todos() has the new list. */
-  "session.todos_changed": ephemeral(z.object({})),
+  /**
+   * The session's todo list (the sql tool's todos/todo_deps) changed. Copilot's data is empty; ours carries the
+   * whole list (beside Copilot's fields), each todo with the background agent working on it when known.
+   */
+  "session.todos_changed": ephemeral(z.object({ todos: z.array(todoItemSchema).optional() })),
+  /** The session's MCP servers as configured (at start and after /mcp reload), each with its state. */
+  "session.mcp_servers_loaded": ephemeral(
+    z.object({
+      servers: z.array(z.object({ name: z.string(), status: mcpServerStatusSchema, source: z.string().optional(), error: z.string().optional() })),
+    }),
+  ),
+  /** One MCP server's state changed (it connected, failed, was disabled or started again). */
+  "session.mcp_server_status_changed": ephemeral(z.object({ serverName: z.string(), status: mcpServerStatusSchema, error: z.string().optional() })),
+  /**
+   * What this process has used so far, after each model call and code change: what session.shutdown will
+   * record (Copilot's checkpoint; its AI-unit totals are 0 here, as totalPremiumRequests is in the shutdown).
+   */
+  "session.usage_checkpoint": ephemeral(
+    z.object({
+      totalNanoAiu: z.number(),
+      totalPremiumRequests: z.number().optional(),
+      /** Requests sent, retries and failed ones included. */
+      requests: z.number().optional(),
+      /** Model calls that got a whole response. */
+      completedCalls: z.number().optional(),
+      totalApiDurationMs: z.number().optional(),
+      modelMetrics: z.record(z.string(), modelMetricSchema).optional(),
+      codeChanges: codeChangesSchema.optional(),
+    }),
+  ),
   /** Allow-all switched on or off (flags, environment, settings or /allow-all); never restored on resume. */
   "session.permissions_changed": ephemeral(
     z.object({
@@ -153,6 +205,8 @@ export const sessionEvents = {
       modelMetrics: z.record(z.string(), modelMetricSchema),
       currentModel: z.string().optional(),
       currentTokens: z.number().optional(),
+      /** Model calls of this process that got a whole response (beside Copilot's fields). */
+      completedCalls: z.number().optional(),
     }),
   ),
 } as const;

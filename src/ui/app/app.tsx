@@ -5,8 +5,7 @@
  */
 import { Box, Text, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import { permissionModeLabel } from "../../core/permission-summary.js";
-import { slashCommands } from "../../core/slash-commands/registry.js";
+import { loadSlashCommands, permissionModeLabel } from "../../core/index.js";
 import type { PromptHistory } from "../../session/prompt-history.js";
 import { BackgroundStatus } from "../components/background-status.js";
 import { Composer } from "../components/composer/composer.js";
@@ -28,6 +27,10 @@ import { TranscriptStatic, type StaticEntry } from "./transcript-static.js";
 import { useAppKeys } from "./use-app-keys.js";
 import { useSubmit, type DialogName } from "./use-submit.js";
 import { useTodos } from "./use-todos.js";
+
+// The commands (completion, /help) come with the app, as a static import would bring them, from their own chunk:
+// the core's public entry loads them, so a headless run that imports that entry never does.
+const { slashCommands } = await loadSlashCommands();
 
 export interface AppProps {
   host: SessionHost;

@@ -355,7 +355,9 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
     }
     case "session.background_tasks_changed": {
       // Which agents work and which wait for a message; each named by its id from now on (as /tasks names it).
-      const agents = new Map((event.data.agents ?? []).map((agent) => [agent.toolCallId, agent]));
+      // A change of the shells alone says nothing about the agents.
+      if (!event.data.agents) return state;
+      const agents = new Map(event.data.agents.map((agent) => [agent.toolCallId, agent]));
       return {
         ...state,
         background: state.background.map((task) => {
