@@ -22,6 +22,7 @@ import { detectRssMethod, peakRssMb, stdoutHas, timeInterleaved, type BenchComma
 import { formatTable, mb, ms, ratioRow, summaryLine, writeResults, type Row } from "./report.js";
 import { benchHooks } from "./hooks.js";
 import { benchMcp } from "./mcp.js";
+import { benchWires } from "./wires.js";
 import { benchSubagent } from "./subagents.js";
 import { benchTodoStore } from "./todo-store.js";
 import { benchContext } from "./context.js";
@@ -152,6 +153,10 @@ async function main(): Promise<void> {
     const long = await timeInterleaved([agentLong, baseLong, baseLongHttp], WARMUPS, RUNS);
     rows.push(ratioRow("2,000-token stream: agent / openai script (built-in fetch)", must(long, agentLong.label), must(long, baseLong.label), 1.2));
     rows.push(ratioRow("2,000-token stream: agent / openai script (node:http fetch)", must(long, agentLong.label), must(long, baseLongHttp.label), undefined));
+    // The same answer over the Responses API and Anthropic Messages, against Chat Completions (bench/wires.ts).
+    rows.push(
+      ...(await benchWires({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv, runs: RUNS, warmups: WARMUPS })).rows,
+    );
 
     // 4. ink/react on the headless path.
     const modules: ModuleReport = await checkHeadlessModules(agentCmd("agent -p (module tracker)", TOOL_PROMPT, stdoutHas(FINAL_TEXT)), DIST);

@@ -3,7 +3,7 @@
  * Sessions are the engine's, opened through the session manager; each is bound to an AcpSession that turns
  * its events into updates and its questions into permission requests.
  */
-import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { statSync } from "node:fs";
 import path from "node:path";
 import {
   agent,
@@ -24,6 +24,7 @@ import { availableCommands } from "./available-commands.js";
 import { clientBackends } from "./client-backends.js";
 import { mcpConfigOf } from "./mcp-servers.js";
 import { MODEL_OPTION_ID } from "./model-option.js";
+import { makePrivateDir, writePrivateFile } from "../util/private-files.js";
 
 export interface AcpAgentOptions {
   /** The engine, possibly still loading: `initialize` is answered without waiting for it. */
@@ -223,9 +224,9 @@ export class AcpAgent {
   /** An image the client sent, kept in the session's folder so the model can be pointed at it. */
   private saveImage(sessionId: string, data: Buffer, mimeType: string): string {
     const dir = path.join((this.loaded as SessionManager).store.dirOf(sessionId), "files");
-    mkdirSync(dir, { recursive: true });
+    makePrivateDir(dir);
     const file = path.join(dir, `image-${++this.images}.${IMAGE_EXTENSIONS[mimeType] ?? "bin"}`);
-    writeFileSync(file, data);
+    writePrivateFile(file, data);
     return file;
   }
 }

@@ -44,6 +44,8 @@ export function stopReasonOf(result: RunResult, finishReason: string | undefined
       if (finishReason === "length") return "max_tokens";
       return "end_turn";
     case "error":
+      // Cut by the output limit again and again: ACP has a word for that.
+      if (result.error?.kind === "output_limit") return "max_tokens";
       throw RequestError.internalError({ kind: result.error?.kind }, result.error?.message ?? "The model call failed.");
   }
 }

@@ -35,9 +35,9 @@ export async function runAcp(options: CliOptions): Promise<number> {
   const { value } = boot;
   // The engine loads while the editor's `initialize` is answered; sessions wait for it.
   const manager = (async () => {
-    const [{ SessionManager }, { createOpenAIChatProvider }, { adviceText }, hooks] = await Promise.all([
+    const [{ SessionManager }, { createWireProvider }, { adviceText }, hooks] = await Promise.all([
       loadEngine(),
-      import("../provider/openai-chat.js"),
+      import("../provider/wire-provider.js"),
       import("./permission-advice-text.js"),
       loadHooks(options, homesOf(value), value.settings),
     ]);
@@ -45,7 +45,7 @@ export async function runAcp(options: CliOptions): Promise<number> {
       store: value.store,
       ...homesOf(value),
       cwd: options.cwd,
-      ...sessionProviders(value.providerConfig, createOpenAIChatProvider),
+      ...sessionProviders(value.providerConfig, createWireProvider, value.registry),
       providerConfig: value.providerConfig,
       mode: options.mode,
       maxAutopilotContinues: value.maxAutopilotContinues,

@@ -21,6 +21,8 @@ export interface CliOptions {
   /** --max-turns: model calls a subagent may make per prompt. */
   maxTurns?: number;
   model?: string;
+  /** --reasoning-effort: none, minimal, low, medium, high or xhigh. */
+  reasoningEffort?: string;
   /** --agent: the custom agent to run the session as. */
   agent?: string;
   /** --resume with a value; `true` when given without one (the picker). */

@@ -3,9 +3,9 @@
  * session, prints events, sends the prompt, and maps how the run ended to an exit code.
  */
 import { adviceText } from "./permission-advice-text.js";
-import { planFile, type SessionView } from "../core/index.js";
+import { planFile, SESSION_LOG_ERROR, type SessionView } from "../core/index.js";
 import type { RunResult } from "../protocol/commands.js";
-import { createOpenAIChatProvider } from "../provider/openai-chat.js";
+import { createWireProvider } from "../provider/wire-provider.js";
 import { sessionProviders } from "../provider/session-providers.js";
 import { bootstrap, homesOf } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
@@ -41,7 +41,9 @@ export function exitCodeFor(result: RunResult): number {
     case "aborted":
       return ExitCode.interrupted;
     case "error":
-      return result.error?.kind === "usage" ? ExitCode.usage : ExitCode.provider;
+      if (result.error?.kind === SESSION_LOG_ERROR) return ExitCode.config;
+      if (result.error?.kind === "usage") return ExitCode.usage;
+      return result.error?.kind === "doom_loop" ? ExitCode.doomLoop : ExitCode.provider;
   }
 }
 
@@ -128,7 +130,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         store: value.store,
         ...homesOf(value),
         cwd: options.cwd,
-        ...sessionProviders(value.providerConfig, createOpenAIChatProvider),
+        ...sessionProviders(value.providerConfig, createWireProvider, value.registry),
         providerConfig: value.providerConfig,
         mode: options.mode,
         ...(options.autoAcceptPlan ? { autoAcceptPlan: true } : {}),
@@ -207,6 +209,9 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
+  // The session log could not be written: the run was stopped for it, and said so on stderr.
+  const logFailure = session.logFailure;
+  if (logFailure) result = { ...result, outcome: "error", error: { kind: SESSION_LOG_ERROR, message: logFailure.message } };
   session.dispatch({ type: "shutdown" });
   await session.whenEnded();
   // Stopped because nobody reads the output any more: a normal ending, not an interrupt.

@@ -3,6 +3,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import path from "node:path";
 import { statSync } from "node:fs";
 import { buildRules, type PermissionFlags } from "../permissions/policy.js";
+import { REASONING_EFFORTS } from "../provider/provider-config.js";
 import { envAllowAllSources, UsageError, type CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
 import { writeFailureResult } from "./json-printer.js";
@@ -40,7 +41,8 @@ function buildCommand(): Command {
       .option("--no-ask-user", "do not offer the ask_user tool: the agent decides without asking")
       .option("--max-autopilot-continues <n>", "automatic continuations allowed in autopilot (default 5)", positiveInteger)
       .option("--max-turns <n>", "model calls a subagent may make per prompt before it is stopped (default 50)", positiveInteger)
-      .option("--model <model>", "model to use (overrides AGENT_MODEL and settings.json)")
+      .option("--model <model>", "model to use (overrides AGENT_MODEL and settings.json); a providers.json model as <provider>/<id>")
+      .addOption(new Option("--reasoning-effort <effort>", "how hard a reasoning model thinks (sent in each wire's own way)").choices(REASONING_EFFORTS))
       .option("--agent <agent>", "start with this custom agent selected (its prompt and tools; see /agent)")
       .option("-r, --resume [session]", "resume a session by id, 7+ character id prefix, or name")
       .option("--continue", "resume the most recent session in this directory")
@@ -99,6 +101,7 @@ interface RawOptions {
   maxAutopilotContinues?: number;
   maxTurns?: number;
   model?: string;
+  reasoningEffort?: string;
   agent?: string;
   resume?: string | true;
   continue?: boolean;
@@ -190,6 +193,7 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
     maxAutopilotContinues: raw.maxAutopilotContinues,
     ...(raw.maxTurns !== undefined ? { maxTurns: raw.maxTurns } : {}),
     model: raw.model,
+    ...(raw.reasoningEffort !== undefined ? { reasoningEffort: raw.reasoningEffort } : {}),
     ...(raw.agent !== undefined ? { agent: raw.agent } : {}),
     resume: raw.resume,
     continue: raw.continue === true,

@@ -7,7 +7,7 @@
 import type { ProviderConfig } from "../config/provider-config.js";
 import { settingsPath } from "../config/settings.js";
 import { loadEngine } from "../core/index.js";
-import { createOpenAIChatProvider } from "../provider/openai-chat.js";
+import { createWireProvider } from "../provider/wire-provider.js";
 import { defaultRetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
 import { SessionHost } from "../server/session-host.js";
@@ -47,7 +47,7 @@ export async function loadSessionHost(args: readonly string[]): Promise<SessionH
     permissions: value.permissions,
     ...(options.mcp ? { mcp: options.mcp } : {}),
     provider: { ...(options.model ? { model: options.model } : {}), env: process.env, settings: value.settings, settingsFile: settingsPath(value.agentHome) },
-    makeProvider: (config) => createOpenAIChatProvider(config),
+    makeProvider: (config) => createWireProvider(config),
     clientTool: createClientTool,
     ...(value.providerConfig ? { defaultProvider: value.providerConfig } : {}),
     questionTimeoutMs: QUESTION_TIMEOUT_MS,

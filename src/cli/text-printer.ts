@@ -114,7 +114,8 @@ export class TextPrinter {
         this.attempt.reset();
         this.carry = "";
         if (!silent && this.options.bufferAnswer) this.out(this.answer(event.data.content));
-        if (!silent && event.data.content !== "") this.endLine();
+        // An answer cut by the output limit goes on in the next message: one answer, no line break between.
+        if (!silent && event.data.content !== "" && event.data.finishReason !== "length") this.endLine();
         break;
       case "assistant.turn_retry":
         if (!silent) {

@@ -83,14 +83,14 @@ export class TuiSessionHost implements SessionHost {
     const { boot, options } = this;
     this.hooks ??= this.loadHooks?.() ?? Promise.resolve(undefined);
     const hooks = await this.hooks;
-    const [{ SessionManager }, { createOpenAIChatProvider }] = await Promise.all([loadEngine(), import("../provider/openai-chat.js")]);
+    const [{ SessionManager }, { createWireProvider }] = await Promise.all([loadEngine(), import("../provider/wire-provider.js")]);
     const config = boot.providerConfig;
     this.manager ??= new SessionManager({
       store: boot.store,
       ...homesOf(boot),
       ...(this.trustedThisSession.length > 0 ? { trustedThisSession: this.trustedThisSession } : {}),
       cwd: options.cwd,
-      ...sessionProviders(config, createOpenAIChatProvider),
+      ...sessionProviders(config, createWireProvider, boot.registry),
       providerConfig: config,
       mode: options.mode,
       maxAutopilotContinues: boot.maxAutopilotContinues,

@@ -8,10 +8,10 @@
  * the other files still load.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { parseYaml } from "../util/yaml-parser.js";
 import { userFolders } from "./agent-home.js";
 import { resolveToolNames } from "./agent-tool-aliases.js";
 import { howToTrust, mayRun, type TrustSources } from "./folder-trust.js";
@@ -97,16 +97,6 @@ export function checkFrontmatter(raw: unknown): { ok: true; data: Frontmatter } 
   const field = issue.code === "unrecognized_keys" ? issue.keys.join(", ") : issue.path.length > 0 ? issue.path.map(String).join(".") : undefined;
   const message = issue.code === "unrecognized_keys" ? "unknown key" : issue.message;
   return { ok: false, ...(field ? { field } : {}), message };
-}
-
-/**
- * The YAML parser, loaded at the first agent file rather than with the engine: it costs ~20 ms to load and
- * most runs read no agent file. (A plain require keeps the catalog's API synchronous.)
- */
-let yamlParse: ((text: string) => unknown) | undefined;
-function parseYaml(text: string): unknown {
-  yamlParse ??= (createRequire(import.meta.url)("yaml") as { parse(text: string): unknown }).parse;
-  return yamlParse(text);
 }
 
 /**

@@ -7,6 +7,7 @@ import { realpathSync } from "node:fs";
 import type { CommandResult, RunResult, SessionCommand } from "../protocol/commands.js";
 import type { AgentMode, BackgroundTasks, EventData } from "../protocol/events/index.js";
 import type { ChatProvider } from "../provider/types.js";
+import { switchModel, type CurrentModel } from "./model-switch.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import { AgentCatalog, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
 import { SessionTools } from "./session-tools.js";
@@ -39,6 +40,7 @@ import { SessionAgents } from "./session-agents.js";
 import { finishSession } from "./session-shutdown.js";
 import { isWorkspaceCommand, SessionWorkspace } from "./session-admin/session-workspace.js";
 import { logMessage } from "./client-log.js";
+import { sessionLogFailureResult } from "./session-log-failure.js";
 
 export type { AgentSessionOptions } from "./session-options.js";
 
@@ -103,6 +105,7 @@ export class AgentSession {
       provider: () => this.provider,
       cwd: () => this.cwd,
       nextTurnId: this.nextTurnId,
+      unattended: () => this.preset.mode === "autopilot",
     });
     this.applyModeRules();
     this.agents = options.agents ?? new AgentCatalog({});
@@ -209,12 +212,13 @@ export class AgentSession {
     return this.agents.userInvocable().map(({ name, source, description }) => ({ name, source, description }));
   }
 
-  get busy(): boolean {
-    return this.runtime.busy;
+  /** Why the session's log could not be written, once it could not (the session then stops and refuses prompts). */
+  get logFailure(): Error | undefined {
+    return this.options.sink.logFailure;
   }
 
-  get allowAll(): boolean {
-    return this.options.permissions.allowAll;
+  get busy(): boolean {
+    return this.runtime.busy || this.mcpGate?.busy === true;
   }
 
   /** Everything that approves calls without asking, with where it came from. */
@@ -222,18 +226,9 @@ export class AgentSession {
     return this.options.permissions.summary;
   }
 
-  /** Whether anything was said in this session yet (a prompt, an answer). */
-  get hasConversation(): boolean {
-    return this.options.conversation.length > (this.options.conversation.hasSystemPrompt ? 1 : 0);
-  }
-
   /** The custom instruction files in the system prompt. */
   get instructionPaths(): string[] {
     return this.workspace.activeInstructions.map((file) => file.path);
-  }
-
-  get contextLimit(): number {
-    return this.provider.limits.maxPromptTokens;
   }
 
   /** /context: how the main agent's prompt limit is used now, without a model call. */
@@ -293,6 +288,7 @@ export class AgentSession {
         return this.send({ prompt: command.prompt, attachments: command.attachments, source: command.source, typed: command.typed }, command.delivery);
       case "interrupt":
         this.subagents.stopSettling();
+        this.mcpGate?.interrupt();
         return this.runtime.interrupt();
       case "respond":
         return this.options.interactions.respond(command.requestId, command.reply);
@@ -301,7 +297,7 @@ export class AgentSession {
       case "set_objective":
         return this.goal.set(command.objective);
       case "set_model":
-        return this.setModel(command.model);
+        return this.setModel(command.model, command.reasoningEffort);
       case "select_agent":
         return this.selectAgent(command.name);
       case "set_allow_all":
@@ -342,7 +338,11 @@ export class AgentSession {
 
   private send(input: PromptInput, delivery?: "enqueue" | "immediate"): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error("The session is shut down."));
-    const waiting = [this.mcpGate?.wait(), this.agentMcp.ready()].filter((wait) => wait !== undefined);
+    if (this.logFailure) return Promise.resolve(sessionLogFailureResult(this.logFailure, this.id, this.options.sink.emit));
+    const gated = this.mcpGate?.wait(input.prompt);
+    // The prompt's first event comes after the wait: until then this says the session is busy (Esc ends the wait).
+    if (gated) this.options.sink.emit("session.mcp_wait_started", {});
+    const waiting = [gated, this.agentMcp.ready(input.prompt)].filter((wait) => wait !== undefined);
     return waiting.length > 0 ? Promise.all(waiting).then(() => this.runtime.submit(input, delivery)) : this.runtime.submit(input, delivery);
   }
 
@@ -397,12 +397,13 @@ export class AgentSession {
 
   private readonly nextTurnId = (): string => String(++this.turnCount);
 
-  private setModel(model: string): void {
-    if (model === this.provider.model) return;
-    if (!this.options.createProvider) throw new Error("This session cannot change its model.");
-    const previousModel = this.provider.model;
-    this.provider = this.options.createProvider(model);
-    this.options.sink.emit("session.model_change", { previousModel, newModel: model, source: "model_command" });
+  /** The reasoning effort /model chose (the configured one until then). */
+  private reasoningEffort: CurrentModel["reasoningEffort"];
+
+  private setModel(model: string, effort?: string): void {
+    const current = { provider: this.provider, reasoningEffort: this.reasoningEffort };
+    const next = switchModel(current, model, effort, this.options.createProvider, this.options.sink.emit);
+    if (next) ({ provider: this.provider, reasoningEffort: this.reasoningEffort } = next);
   }
 
   private selectAgent(name: string | null): string | undefined {

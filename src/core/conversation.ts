@@ -48,7 +48,16 @@ export class Conversation {
         this.pending.clear();
         this.toolImages = [];
         for (const call of toolCalls) this.pending.set(call.id, call.name);
-        this.push({ role: "assistant", content: event.data.content, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
+        // The reasoning and its opaque part go back to the wire that made them (reasoning carries across turns).
+        const { reasoningText, encryptedContent, reasoningOpaque } = event.data;
+        const opaque = encryptedContent || reasoningOpaque ? { opaque: { encryptedContent, reasoningOpaque } } : {};
+        this.push({
+          role: "assistant",
+          content: event.data.content,
+          ...(toolCalls.length > 0 ? { toolCalls } : {}),
+          ...(reasoningText ? { reasoning: reasoningText } : {}),
+          ...opaque,
+        });
         break;
       }
       case "tool.execution_complete": {

@@ -44,6 +44,7 @@ export { compactionLine } from "./compaction/compaction-line.js";
 export { MODE_CYCLE, planFile } from "./modes.js";
 export { permissionModeLabel } from "./permission-summary.js";
 export { unknownAgentMessage } from "./agents/unknown-agent.js";
+export { SESSION_LOG_ERROR } from "./session-log-failure.js";
 
 /** The engine: the session manager, openSession and what wires a session together. */
 export function loadEngine(): Promise<typeof import("./engine.js")> {

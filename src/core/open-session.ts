@@ -10,6 +10,7 @@ import { PathGate } from "../permissions/paths.js";
 import type { PermissionFlags } from "../permissions/policy.js";
 import type { Rule } from "../permissions/rules.js";
 import type { ChatProvider } from "../provider/types.js";
+import type { ProviderOptions } from "../provider/session-providers.js";
 import { EventLogWriter } from "../session/event-log-writer.js";
 import type { EventLog } from "../session/event-log-reader.js";
 import { MetadataKeeper } from "../session/metadata-keeper.js";
@@ -25,6 +26,7 @@ import { AgentSession, type AgentSessionOptions } from "./agent-session.js";
 import { fleetDeployedMessage } from "./fleet/fleet-prompt.js";
 import { InteractionBroker } from "./interaction-broker.js";
 import { planFile } from "./modes.js";
+import { SESSION_LOG_ERROR, sessionLogFailureMessage } from "./session-log-failure.js";
 import { createExitPlanModeTool } from "./plan/exit-plan-mode.js";
 import { researchFolder } from "./orchestrate/research-folder.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
@@ -58,7 +60,7 @@ export interface OpenSessionOptions {
   cwd: string;
   provider: ChatProvider;
   /** Makes a provider for another model, for /model. */
-  createProvider?(model: string, options?: { initiator?: "sub-agent" }): ChatProvider;
+  createProvider?(model: string, options?: ProviderOptions): ChatProvider;
   subagentLimits?: SubagentLimits;
   /** The agents (a test's own); the catalog of built-in, user and repo agent files when absent. */
   agents?: AgentDirectory;
@@ -204,6 +206,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
   // The session's state: the fold of its log (mode, model, agents, usage of earlier processes…), then this process's facts.
   const initialState = beginProcess(log ? foldEvents(log.events) : initialSessionState(), {
     model: provider.model,
+    ...(options.providerConfig.reasoningEffort ? { reasoningEffort: options.providerConfig.reasoningEffort } : {}),
     context,
     permissions: { allowAll: permissions.allowAll, summary: permissions.summary },
     ...((options.name ?? previous?.name) !== undefined ? { name: options.name ?? previous?.name } : {}),
@@ -315,7 +318,13 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       await shells.stop(shell);
       return true;
     },
-    syncLog: () => writer.sync(),
+    syncLog: () => {
+      try {
+        writer.sync();
+      } catch (error) {
+        sink.logFailed(error);
+      }
+    },
     dispose: () => {
       stopAnnouncing();
       stopWatchingShells();
@@ -344,6 +353,23 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     shellsTold = told;
     sink.emit("session.background_tasks_changed", { shells: list });
   });
+
+  /**
+   * Once the session's first event is on disk, a log that stops taking events (a full disk, a read-only
+   * home) stops the session and says why; one that cannot take even that first event fails the open.
+   */
+  const watchLog = () => {
+    if (sink.logFailure) {
+      session.dispatch({ type: "shutdown" });
+      throw sink.logFailure;
+    }
+    sink.onLogFailure((error) => {
+      sink.emit("session.error", { errorType: SESSION_LOG_ERROR, message: sessionLogFailureMessage(error, id) });
+      session.dispatch({ type: "interrupt" });
+      for (const agent of session.backgroundAgents) void session.dispatch({ type: "cancel_agent", agentId: agent.agentId });
+    });
+  };
+
   // The model hears when a command it left running in the background ends, without polling for it.
   const stopAnnouncing = shells.onBackgroundExit((shell) =>
     session.notify({
@@ -360,6 +386,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       copilotVersion: agentVersion(),
       startTime: now,
       selectedModel: provider.model,
+      ...(options.providerConfig.reasoningEffort ? { reasoningEffort: options.providerConfig.reasoningEffort } : {}),
       // As Copilot records it: every session starts interactive, and another starting mode (--plan,
       // --autopilot) is a switch recorded right after, so a reader folds one mode history.
       mode: "interactive",
@@ -367,6 +394,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       context,
     });
     if (mode !== "interactive") sink.emit("session.mode_changed", { previousMode: "interactive", newMode: mode });
+    watchLog();
     mcp?.start();
     await session.runStartHooks("new", options.initialPrompt);
     return { session, history: [] };
@@ -379,11 +407,13 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       eventCount: log.events.length + log.unknownEvents,
       eventsFileSizeBytes: log.fileSizeBytes,
       selectedModel: provider.model,
+      ...(options.providerConfig.reasoningEffort ? { reasoningEffort: options.providerConfig.reasoningEffort } : {}),
       context,
       ...(log.skipped.length > 0 ? { skippedLines: log.skipped.length } : {}),
       ...(unanswered.length > 0 ? { repairedToolCalls: unanswered.length } : {}),
     });
   }
+  watchLog();
   mcp?.start();
   for (const call of unanswered) {
     sink.emit("tool.execution_complete", {

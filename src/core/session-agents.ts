@@ -23,6 +23,8 @@ export interface SessionAgentsDeps {
   provider(): ChatProvider;
   cwd(): string;
   nextTurnId(): string;
+  /** The session runs in autopilot: nobody to ask when a subagent repeats itself (the repeat guard stops it). */
+  unattended(): boolean;
 }
 
 export class SessionAgents {
@@ -62,6 +64,7 @@ export class SessionAgents {
       recordRequest: (model) => metrics.recordRequest(model),
       recordCall: (call) => metrics.recordCall(call),
       onTurnEnd: () => options.syncLog(),
+      unattended: this.deps.unattended,
       ...(ownServers ? { ownServers } : {}),
       compaction: (emit, agentId) => compactionOptions({ sessionDir: options.dir, settings: options.compaction, hooks: options.hooks, emit, agentId }),
     });

@@ -3,6 +3,7 @@ import type { AgentMode, BackgroundTasks, WorkingDirectoryContext } from "../pro
 import type { McpManager } from "../mcp/index.js";
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
+import type { ProviderOptions } from "../provider/session-providers.js";
 import type { ToolBackends } from "../tools/backends.js";
 export type { CommandBackend, CommandRequest, CommandResult, FileBackend, ToolBackends } from "../tools/backends.js";
 import type { AnyTool } from "../tools/define-tool.js";
@@ -31,7 +32,7 @@ export interface AgentSessionOptions {
    * Makes a provider for another model (/model, a subagent's model); without it the model cannot change.
    * `initiator: "sub-agent"` marks a subagent's requests (the x-initiator header).
    */
-  createProvider?(model: string, options?: { initiator?: "sub-agent" }): ChatProvider;
+  createProvider?(model: string, options?: ProviderOptions): ChatProvider;
   subagentLimits?: SubagentLimits;
   retry: RetryPolicy;
   mode: AgentMode;

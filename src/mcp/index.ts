@@ -5,7 +5,7 @@ import { ToolCache, toolCacheDir } from "./tool-cache.js";
 
 export { McpManager, type ServerReport, type ServerStatus } from "./mcp-manager.js";
 export type { McpSources } from "./mcp-config.js";
-export type { ElicitationAsk } from "./mcp-connection.js";
+export { inSeconds, type ElicitationAsk } from "./mcp-connection.js";
 export type { McpTaskHost } from "./mcp-tool.js";
 
 /** The session's MCP options from the command line. */

@@ -3,7 +3,8 @@
  * `{ "locations": { "<dir>": { "tool_approvals": [ { "kind": "commands", "commandIdentifiers": [...] } ] } } }`.
  * An approval recorded for a directory applies there and below. Unknown entries are kept as they are.
  */
-import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
+import { replacePrivateFile } from "../util/private-files.js";
 import path from "node:path";
 import { emptyApprovals, type Approvals } from "./approvals.js";
 import { isInside } from "./paths.js";
@@ -77,9 +78,7 @@ export function rememberApprovals(agentHome: string, dir: string, approvals: App
   if (approvals.origins.size > 0) add({ kind: "urls", origins: [...approvals.origins] }, (item) => item.kind === "urls", union("origins", approvals.origins));
   if (approvals.paths.size > 0) add({ kind: "paths", paths: [...approvals.paths] }, (item) => item.kind === "paths", union("paths", approvals.paths));
   if (approvals.tools.size > 0) add({ kind: "tools", toolNames: [...approvals.tools] }, (item) => item.kind === "tools", union("toolNames", approvals.tools));
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(data, null, 2)}\n`);
-  renameSync(temp, file);
+  replacePrivateFile(file, `${JSON.stringify(data, null, 2)}\n`);
 }
 
 /** What identifies one version of the file: a rewrite (always by rename) or an edit changes it. */

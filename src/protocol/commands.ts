@@ -20,7 +20,8 @@ export type SessionCommand =
   | { type: "set_mode"; mode: AgentMode }
   /** /autopilot <objective>: what autopilot works toward (shown as the goal, repeated in its continuations); null clears it. */
   | { type: "set_objective"; objective: string | null }
-  | { type: "set_model"; model: string }
+  /** /model: another model, and optionally how hard it reasons (none, minimal, low, medium, high, xhigh). */
+  | { type: "set_model"; model: string; reasoningEffort?: string }
   /** /agent, --agent: runs the main session as this custom agent (its prompt, its tools); null goes back to the default. */
   | { type: "select_agent"; name: string | null }
   /** /allow-all on|off: approve every tool, path and URL (deny rules and the floor still apply). */

@@ -92,6 +92,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * (the task tool: each subagent works in its own context, so several sync agents dispatched at once run at once).
    */
   readonly runsInParallel?: boolean;
+  /**
+   * Calling it again with the same arguments is how it is used: it waits for something that changes (a
+   * background shell's output, an agent's answer), so the loop's repeat guard does not count its calls.
+   */
+  readonly polls?: boolean;
   /** A short title for the UI: the bash description, the file path, the pattern. */
   title?(args: z.infer<S>): string;
   /** What this call needs permission for, or null when it needs none. */

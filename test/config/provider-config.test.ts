@@ -31,7 +31,7 @@ describe("provider configuration", () => {
     const base = { OPENAI_BASE_URL: "http://x/v1", AGENT_MODEL: "m" };
     const source = (env: NodeJS.ProcessEnv, settings: Settings = {}) => {
       const result = resolve({ ...base, ...env }, settings);
-      return result.ok ? result.config.apiKeySource : `error: ${result.message}`;
+      return result.ok ? result.config.credential?.source : `error: ${result.message}`;
     };
     expect(source({ OPENAI_API_KEY: "a", COPILOT_PROVIDER_API_KEY: "b" })).toBe("OPENAI_API_KEY");
     expect(source({ OPENAI_API_KEY: " ", COPILOT_PROVIDER_API_KEY: "b" })).toBe("COPILOT_PROVIDER_API_KEY");
@@ -85,10 +85,10 @@ describe("an SDK session's own provider", () => {
     const { sessionProvider } = await import("../../src/server/session-provider.js");
     const defaults = { env: { OPENAI_API_KEY: "server-key" }, settings: {}, settingsFile: "/s.json" };
     const byKey = sessionProvider({ model: "m", provider: { baseUrl: "http://x/v1", apiKey: "k" } }, defaults);
-    expect(byKey).toMatchObject({ ok: true, config: { apiKey: "k", apiKeySource: "the session's provider.apiKey" } });
+    expect(byKey).toMatchObject({ ok: true, config: { credential: { kind: "apiKey", source: "the session's provider.apiKey" } } });
     const byToken = sessionProvider({ model: "m", provider: { baseUrl: "http://x/v1", bearerToken: "t" } }, defaults);
-    expect(byToken).toMatchObject({ ok: true, config: { apiKey: "t", apiKeySource: "the session's provider.bearerToken" } });
+    expect(byToken).toMatchObject({ ok: true, config: { credential: { kind: "bearer", source: "the session's provider.bearerToken" } } });
     const none = sessionProvider({ model: "m", provider: { baseUrl: "http://x/v1" } }, defaults);
-    expect(none.ok && none.config.apiKeySource).toBeUndefined();
+    expect(none.ok && none.config.credential).toBeUndefined();
   });
 });

@@ -5,10 +5,10 @@
 import { describe, expect, it } from "vitest";
 import { startHarness } from "../support/engine-harness.js";
 import { text } from "../support/scripted-server.js";
-import { MCP_STARTUP_WAIT, useMcpHarness } from "../support/mcp-harness.js";
+import { useMcpHarness } from "../support/mcp-harness.js";
 import { mcpConfig, stdioServer } from "../mcp/mcp-support.js";
 
-const mcp = useMcpHarness({ env: MCP_STARTUP_WAIT });
+const mcp = useMcpHarness();
 
 async function offered(filter: { availableTools?: string[]; excludedTools?: string[] }, withMcp = false): Promise<string[]> {
   mcp.harness = await startHarness({

@@ -44,7 +44,7 @@ describe("--fleet in a headless run", () => {
     child.push(answerByPrompt, answerByPrompt);
     const run = await runAgent(["--fleet", "-p", "Build both parts", "--allow-all-tools"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toContain("Fleet deployed: Build both parts");
+    expect(run.stdout).toContain("Fleet deployed: Build both parts");
     expect(run.stdout.trim().split("\n").at(-1)).toBe("Both answered: ALPHA-ANSWER and BETA-ANSWER.");
     const first = ws.server.completionRequests[0];
     expect(String(first?.body.messages.at(-1)?.content)).toContain("You are now in fleet mode");

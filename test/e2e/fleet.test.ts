@@ -59,7 +59,7 @@ async function todosOnDisk() {
 
 async function expectFleetRan(run: { code: number | null; stdout: string; stderr: string }) {
   expect(run.code, run.stderr).toBe(0);
-  expect(run.stderr).toContain("Fleet deployed: Build the two parts and join them");
+  expect(run.stdout).toContain("Fleet deployed: Build the two parts and join them");
   expect(run.stdout).toContain("All 3 todos are done.");
   expect(model.parallel).toBe(true);
   expect((model.seenAtStart.get("join-ab") ?? []).filter((todo) => todo.id !== "join-ab").map((todo) => todo.status)).toEqual(["done", "done"]);

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { agentEnv, runAgent } from "../support/run-agent.js";
 import { httpError, text, toolCall } from "../support/scripted-server.js";
 import { useE2eWorkspace } from "../support/e2e-workspace.js";
+import { sentKey } from "../support/test-wire.js";
 
 const ws = useE2eWorkspace();
 
@@ -151,7 +152,7 @@ describe("exit codes and configuration errors", () => {
     const fromSettings = await runAgent(["-p", "hi"], { env, cwd: ws.cwd });
     expect(fromSettings.code).toBe(3);
     expect(fromSettings.stderr).toContain(`The API key came from TEAM_KEY (named by provider.apiKeyEnv in ${path.join(ws.home, "settings.json")})`);
-    expect(ws.server.completionRequests.at(-1)?.headers.authorization).toBe("Bearer team-secret");
+    expect(sentKey(ws.server.completionRequests.at(-1)?.headers)).toBe("team-secret");
   });
 
   it("exits 0 in autopilot when the model calls task_complete, printing the summary", async () => {

@@ -13,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDir } from "../support/engine-harness.js";
 import { AGENT_BIN, agentEnv, collect } from "../support/run-agent.js";
 import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
+import { currentWire } from "../support/test-wire.js";
 
 const TRACKER = pathToFileURL(fileURLToPath(new URL("../../bench/module-tracker.mjs", import.meta.url))).href;
 
@@ -66,6 +67,13 @@ describe("start-up of a headless run", () => {
     // What the orchestration layer added stays out of a plain run: the prompt is not a slash command, so the
     // commands (and /review's execa) are not loaded.
     expect(sources.filter((source) => /node_modules\/execa\/|src\/core\/slash-commands\//.test(source))).toEqual([]);
+    // A model on Chat Completions: the other wires' adapters and the Anthropic SDK are not loaded.
+    if (currentWire() === "chat")
+      expect(sources.filter((source) => /node_modules\/@anthropic-ai\/|src\/provider\/(anthropic-|openai-responses|responses-events)/.test(source))).toEqual(
+        [],
+      );
+    // The built-in agents' frontmatter was checked by the build: no YAML parser without agent files of one's own.
+    expect(readFileSync(log, "utf8")).not.toMatch(/dist\/yaml\//);
     // No hook files, so no hook engine.
     expect(sources.filter((source) => /src\/core\/session-hooks\.ts$|src\/hooks\//.test(source))).toEqual([]);
   });

@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { startHarness, waitForEvent } from "../support/engine-harness.js";
-import { MCP_STARTUP_WAIT, useMcpHarness } from "../support/mcp-harness.js";
+import { useMcpHarness } from "../support/mcp-harness.js";
 import { mcpConfig, stdioServer } from "./mcp-support.js";
 
-const mcp = useMcpHarness({ env: MCP_STARTUP_WAIT });
+const mcp = useMcpHarness();
 
 describe("the MCP servers in the session's state", () => {
   it("follow the servers' events: pending, connected, disabled, pending again, connected again", async () => {

@@ -146,7 +146,8 @@ describe("the SDK server", () => {
   });
 
   it("aborts a slow stream, then answers the next prompt", async () => {
-    sdk.server.enqueue({ kind: "stream", text: "x".repeat(400), chunkSize: 4, chunkDelayMs: 20 }, text("Fresh answer."));
+    // Two frames, then the stream stalls until the client aborts: the abort lands mid-stream however slow the machine.
+    sdk.server.enqueue({ kind: "stream", text: "x".repeat(400), chunkSize: 4, hangAfterChunks: 2 }, text("Fresh answer."));
     const client = sdk.world.client();
     const session = await client.createSession({
       provider: scriptedProvider(sdk.server.baseUrl),

@@ -201,7 +201,7 @@ describe("SDK sessions", () => {
     await client.forceStop();
 
     const dir = path.join(sdk.world.home, "session-state", session.sessionId);
-    await expect.poll(() => existsSync(path.join(dir, "session.lock")), { timeout: 10_000 }).toBe(false);
+    await expect.poll(() => existsSync(path.join(dir, "session.lock"))).toBe(false);
     const log = readFileSync(path.join(dir, "events.jsonl"), "utf8").trim().split("\n");
     expect(JSON.parse(log.at(-1) as string).type).toBe("session.shutdown");
     expect(log.some((line) => JSON.parse(line).type === "abort")).toBe(true);

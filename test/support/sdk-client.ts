@@ -15,7 +15,8 @@ export interface SdkWorld {
   home: string;
   cwd: string;
   env: Record<string, string>;
-  client(options?: { args?: string[]; tcp?: boolean }): CopilotClient;
+  /** `path`: the program to run (default the checkout's bin/agent.js; a path without `.js` is run as a command). */
+  client(options?: { args?: string[]; tcp?: boolean; path?: string }): CopilotClient;
   cleanup(): void;
 }
 
@@ -30,8 +31,8 @@ export function sdkWorld(extraEnv: Record<string, string> = {}): SdkWorld {
     home,
     cwd,
     env,
-    client: ({ args = [], tcp = false } = {}) => {
-      const connection = tcp ? RuntimeConnection.forTcp({ path: AGENT_BIN, args, env }) : RuntimeConnection.forStdio({ path: AGENT_BIN, args, env });
+    client: ({ args = [], tcp = false, path: bin = AGENT_BIN } = {}) => {
+      const connection = tcp ? RuntimeConnection.forTcp({ path: bin, args, env }) : RuntimeConnection.forStdio({ path: bin, args, env });
       const client = new CopilotClient({ connection, workingDirectory: cwd });
       clients.push(client);
       return client;

@@ -202,7 +202,7 @@ describe("subagents in the app", () => {
     const list = await tui.waitForFrame((frame) => frame.includes("Background tasks"));
     expect(list).toContain("❯ ● shell sleeper running Sleep a while");
     tui.bus.type("c");
-    await tui.waitForFrame((frame) => frame.includes("Stopped shell sleeper."), 10_000);
+    await tui.waitForFrame((frame) => frame.includes("Stopped shell sleeper."));
     expect(host.session.backgroundShells).toEqual([]);
   });
 });

@@ -195,4 +195,19 @@ describe("the transcript reducer", () => {
     );
     expect(state.items.at(-1)).toMatchObject({ kind: "subagent", name: "finder-1", status: "failed" });
   });
+
+  it("shows an answer cut by the output limit and its continuation with a notice between, not the request to the model", () => {
+    const state = reduce(
+      event("assistant.message", { messageId: "m1", content: "The first half", finishReason: "length" }),
+      event("system.notification", { kind: "output_limit", content: "Your previous answer was cut off by the output limit. Continue it…" }),
+      event("assistant.message", { messageId: "m2", content: "and the rest." }),
+      event("system.notification", { kind: "agent_completed", content: "Background agent bg-1 has finished" }),
+    );
+    expect(state.items.map((item) => (item.kind === "assistant" ? item.markdown : item.kind === "notice" ? item.text : item.kind))).toEqual([
+      "The first half",
+      "↻ The answer reached the output limit; it continues",
+      "and the rest.",
+      "Background agent bg-1 has finished",
+    ]);
+  });
 });

@@ -19,6 +19,11 @@ export interface PromptInput {
   silent?: boolean;
   /** What the person typed, when the prompt was made from it (`/review` → its template). */
   typed?: string;
+  /**
+   * Answered in one model call, in text (tool_choice none; a call that comes anyway is not run): a subagent's
+   * last turn after its budget is spent.
+   */
+  withoutTools?: boolean;
 }
 
 /** A queued prompt as the person would type it again: the command they typed, `!cmd` for a shell command. */

@@ -70,10 +70,12 @@ function reduceMain(state: SessionState, event: SessionEvent): SessionState {
     }
     case "session.resume": {
       const { data } = event;
+      const { reasoningEffort: _before, ...rest } = state;
       return {
-        ...state,
+        ...rest,
         ...(data.context ? { cwd: data.context.cwd, context: data.context } : {}),
         ...(data.selectedModel ? { model: data.selectedModel } : {}),
+        // The process that resumes runs with its own effort (none when it names none).
         ...(data.reasoningEffort ? { reasoningEffort: data.reasoningEffort } : {}),
       };
     }
@@ -86,9 +88,9 @@ function reduceMain(state: SessionState, event: SessionEvent): SessionState {
     case "session.objective_changed":
       return { ...state, objective: event.data.objective };
     case "session.model_change": {
-      const { reasoningEffort, ...rest } = state;
-      const effort = event.data.reasoningEffort === undefined ? reasoningEffort : (event.data.reasoningEffort ?? undefined);
-      return { ...rest, model: event.data.newModel, ...(effort !== undefined ? { reasoningEffort: effort } : {}) };
+      // The effort after the switch; none when the event names none.
+      const { reasoningEffort: _before, ...rest } = state;
+      return { ...rest, model: event.data.newModel, ...(event.data.reasoningEffort ? { reasoningEffort: event.data.reasoningEffort } : {}) };
     }
     case "subagent.selected":
       return { ...state, selectedAgent: { name: event.data.agentName, displayName: event.data.agentDisplayName, tools: event.data.tools } };
@@ -109,6 +111,7 @@ function reduceMain(state: SessionState, event: SessionEvent): SessionState {
       return { ...state, turns: state.turns + 1, busy: true };
     case "system.message":
     case "tool.user_requested":
+    case "session.mcp_wait_started":
       return state.busy ? state : { ...state, busy: true };
     case "user.message":
     case "assistant.message":

@@ -121,6 +121,7 @@ export function initialSessionState(now = Date.now()): SessionState {
 /** What a process knows when it opens a session, before any event of its own. */
 export interface ProcessFacts {
   model: string;
+  reasoningEffort?: string;
   context: WorkingDirectoryContext;
   permissions: PermissionState;
   /** The name the session's metadata holds (a rename is not in the log). */
@@ -133,8 +134,10 @@ export interface ProcessFacts {
  * the process that wrote them could know.
  */
 export function beginProcess(state: SessionState, facts: ProcessFacts): SessionState {
+  const { reasoningEffort: _logged, ...logged } = state;
   return {
-    ...state,
+    ...logged,
+    ...(facts.reasoningEffort ? { reasoningEffort: facts.reasoningEffort } : {}),
     name: facts.name ?? state.name,
     cwd: facts.context.cwd,
     context: facts.context,

@@ -28,7 +28,8 @@ export function backgroundNotice(record: TaskRecord): string | undefined {
     case "completed":
       return `${who} has finished. ${answerOf(record)}`;
     case "failed":
-      return `${who} failed: ${record.error ?? "unknown error"}.`;
+      // A budget's grace turn leaves a report: it comes with the failure, like an answer.
+      return `${who} failed: ${record.error ?? "unknown error"}.${record.latestResponse !== undefined ? ` ${answerOf(record)}` : ""}`;
     case "cancelled":
       return `${who} was cancelled${record.error ? `: ${record.error}` : ""}.`;
     case "running":

@@ -130,7 +130,7 @@ export const sessionEvents = {
       previousModel: z.string().optional(),
       newModel: z.string(),
       previousReasoningEffort: z.string().optional(),
-      reasoningEffort: z.string().nullable().optional(),
+      reasoningEffort: z.string().optional(),
       source: z.string().optional(),
     }),
   ),
@@ -155,6 +155,8 @@ export const sessionEvents = {
       servers: z.array(z.object({ name: z.string(), status: mcpServerStatusSchema, source: z.string().optional(), error: z.string().optional() })),
     }),
   ),
+  /** A prompt waits for MCP servers to start before it goes to the model: the session is busy until its run ends. */
+  "session.mcp_wait_started": ephemeral(z.object({})),
   /** One MCP server's state changed (it connected, failed, was disabled or started again). */
   "session.mcp_server_status_changed": ephemeral(z.object({ serverName: z.string(), status: mcpServerStatusSchema, error: z.string().optional() })),
   /**

@@ -369,6 +369,9 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
       };
     }
     case "system.notification":
+      // The request to go on after a cut is for the model; the person sees that the answer continues.
+      if (event.data.kind === "output_limit")
+        return append(state, { kind: "notice", id: event.id, level: "info", text: "↻ The answer reached the output limit; it continues" });
       return append(state, { kind: "notice", id: event.id, level: "info", text: event.data.content });
     default:
       return state;

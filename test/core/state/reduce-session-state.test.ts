@@ -72,6 +72,11 @@ describe("reduceSessionState: event sequences → state", () => {
       expect: (state) => expect(state).toMatchObject({ model: "m3", reasoningEffort: "high", cwd: "/work/b" }),
     },
     {
+      name: "a switch that names no reasoning effort runs with none",
+      events: () => [start({ reasoningEffort: "low" }), ev("session.model_change", { previousModel: "m1", newModel: "m2", previousReasoningEffort: "low" })],
+      expect: (state) => expect(state.reasoningEffort).toBeUndefined(),
+    },
+    {
       name: "/cwd and /rename",
       events: () => [start(), ev("session.context_changed", { cwd: "/work/c", branch: "dev" }), ev("session.title_changed", { title: "renamed" })],
       expect: (state) => expect(state).toMatchObject({ cwd: "/work/c", context: { cwd: "/work/c", branch: "dev" }, name: "renamed" }),
