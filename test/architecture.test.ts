@@ -49,11 +49,12 @@ const layers: Record<string, readonly string[]> = {
   tools: ["protocol", "util", "config"],
   hooks: ["protocol", "util", "config"],
   mcp: ["protocol", "util", "config", "tools"],
-  core: ["protocol", "util", "provider", "config", "session", "permissions", "tools", "hooks", "mcp"],
+  memory: ["protocol", "util", "config", "tools"],
+  core: ["protocol", "util", "provider", "config", "session", "permissions", "tools", "hooks", "mcp", "memory"],
   ui: ["protocol", "util", "core", "session", "config"],
   acp: ["protocol", "util", "config", "session", "core"],
   server: ["protocol", "util", "provider", "config", "session", "core", "hooks", "mcp"],
-  cli: ["protocol", "util", "provider", "config", "session", "permissions", "tools", "hooks", "mcp", "core", "ui", "acp", "server"],
+  cli: ["protocol", "util", "provider", "config", "session", "permissions", "tools", "hooks", "mcp", "memory", "core", "ui", "acp", "server"],
 };
 
 /** The faces: the TUI, the command line (headless printers and hosts), the SDK server and ACP. */

@@ -21,6 +21,7 @@ import type { AgentMode } from "../protocol/events/index.js";
 import type { InteractionKind } from "../protocol/interactions.js";
 import { AcpSession } from "./acp-session.js";
 import { availableCommands } from "./available-commands.js";
+import { acpCanAnswer } from "./client-questions.js";
 import { clientBackends } from "./client-backends.js";
 import { mcpConfigOf } from "./mcp-servers.js";
 import { MODEL_OPTION_ID } from "./model-option.js";
@@ -165,13 +166,9 @@ export class AcpAgent {
     await Promise.all(ending);
   }
 
-  /**
-   * The questions the editor can be asked: permissions and the plan review (as permission requests), and
-   * forms (ask_user, an MCP server's elicitation) when it renders them. The rest get their headless answer.
-   */
+  /** The questions the editor can be asked (client-questions.ts says which); the rest get their headless answer. */
   private canAnswer(kind: InteractionKind): boolean {
-    if (kind === "permission" || kind === "exit_plan_mode") return true;
-    return kind === "elicitation" && this.capabilities?.elicitation?.form !== undefined && this.capabilities.elicitation.form !== null;
+    return acpCanAnswer(this.capabilities, kind);
   }
 
   private async manager(): Promise<SessionManager> {
@@ -207,6 +204,7 @@ export class AcpAgent {
     bound = new AcpSession({
       client,
       session: opened.session,
+      canAnswer: (kind) => this.canAnswer(kind),
       log,
       saveImage: (data, mimeType) => this.saveImage(id, data, mimeType),
       ...(this.connection ? { disconnected: this.connection.signal } : {}),

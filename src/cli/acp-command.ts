@@ -12,6 +12,7 @@ import { sessionProviders } from "../provider/session-providers.js";
 import { ExitCode } from "./exit-codes.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
 import { loadEngine } from "../core/index.js";
+import { memoryOptions } from "./memory-options.js";
 
 declare const AGENT_VERSION: string;
 
@@ -56,6 +57,7 @@ export async function runAcp(options: CliOptions): Promise<number> {
       customInstructions: options.customInstructions,
       explainAdvice: adviceText,
       ...(hooks ? { hooks } : {}),
+      memory: memoryOptions(value, options, "server"),
     });
   })();
   manager.catch((error: unknown) => log(`could not load the engine: ${(error as Error).message}`));

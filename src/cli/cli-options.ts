@@ -42,6 +42,8 @@ export interface CliOptions {
   acp?: boolean;
   /** --headless (the Copilot SDK's server mode): JSON-RPC on stdio, or on a TCP port. */
   server?: { port?: number };
+  /** --enable-memory: memory on for this run, `-p` included (see src/memory). */
+  enableMemory?: boolean;
 }
 
 export class UsageError extends Error {

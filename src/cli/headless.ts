@@ -18,6 +18,7 @@ import type { HookSet } from "../hooks/hook-set.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
 import { plainStyle, TextPrinter, type TextStyle } from "./text-printer.js";
 import { printCommandOutput, type CommandOutput } from "./command-output.js";
+import { memoryOptions } from "./memory-options.js";
 import { KeptSessionWatch } from "./kept-session.js";
 
 /** Colours only for a terminal; chalk (and its terminal detection) is loaded only then. */
@@ -56,6 +57,11 @@ async function runInput(session: SessionView, text: string, out: CommandOutput, 
   switch (routed.kind) {
     case "prompt":
       return routed.run;
+    case "edit":
+      // Nothing to edit with here: the file's path goes to stdout (`$EDITOR "$(agent -p '/memory edit')"`).
+      if (json) return { outcome: "completed", finalMessage: routed.path, continuations: 0 };
+      printCommandOutput({ kind: "show", title: routed.title, text: routed.path }, out);
+      return { outcome: "completed", finalMessage: "", continuations: 0 };
     case "show":
     case "diff":
     case "copy":
@@ -146,6 +152,9 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         resumeId: value.resumeId,
         listeners: [json?.onEvent ?? (text as TextPrinter).onEvent, kept.onEvent],
         ...(hookSet ? { hooks: hookSet, initialPrompt: options.prompt } : {}),
+        memory: memoryOptions(value, options, "prompt"),
+        // The interactive session that started this run as it ended (memory's consolidation): named in session.start.
+        ...(process.env.AGENT_PARENT_SESSION_ID ? { detachedFrom: process.env.AGENT_PARENT_SESSION_ID } : {}),
       },
       options.continue,
     );

@@ -66,6 +66,7 @@ function buildCommand(): Command {
       .option("--disable-mcp-server <name>", "do not start this MCP server (repeatable)", collect, [])
       .option("--secret-env-vars <vars...>", "keep these environment variables out of MCP servers' environments")
       .option("--allow-all-mcp-server-instructions", "include every MCP server's instructions in the system prompt")
+      .option("--enable-memory", "turn memory on for this run (off in -p otherwise): the context board and the memory tools")
       .option("-C <dir>", "change to this directory first")
       .option("--acp", "serve the Agent Client Protocol on stdio, for an editor (Zed and others)")
       .option("--reset-allowed-tools", 'forget the approvals remembered ("always in this directory") for the working directory, then exit')
@@ -126,6 +127,7 @@ interface RawOptions {
   disableMcpServer: string[];
   secretEnvVars?: string[];
   allowAllMcpServerInstructions?: boolean;
+  enableMemory?: boolean;
   C?: string;
   resetAllowedTools?: boolean;
   acp?: boolean;
@@ -213,6 +215,7 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
     cwd,
     ...(raw.resetAllowedTools ? { resetAllowedTools: true } : {}),
     ...(raw.acp ? { acp: true } : {}),
+    ...(raw.enableMemory ? { enableMemory: true } : {}),
     ...(raw.headless || raw.server ? { server: raw.port !== undefined ? { port: raw.port } : {} } : {}),
   };
 }
@@ -278,6 +281,11 @@ export async function runProgram(args: readonly string[]): Promise<void> {
   if (args[0] === "mcp") {
     const { runMcpCommand } = await import("./mcp-command.js");
     process.exitCode = await runMcpCommand(args.slice(1));
+    return;
+  }
+  if (args[0] === "memory") {
+    const { runMemoryCommand } = await import("./memory-command.js");
+    process.exitCode = await runMemoryCommand(args.slice(1));
     return;
   }
   let options: CliOptions;

@@ -17,6 +17,7 @@ import { hookConfig, hookPolicy, untrustedNote, type HookConfigInput } from "./s
 import { HookSet } from "../hooks/hook-set.js";
 import { adviceText } from "./permission-advice-text.js";
 import { parseCommandLine } from "./program.js";
+import { memoryOptions } from "./memory-options.js";
 
 const QUESTION_TIMEOUT_MS = Number(process.env.AGENT_SERVER_QUESTION_TIMEOUT_MS) > 0 ? Number(process.env.AGENT_SERVER_QUESTION_TIMEOUT_MS) : 10 * 60_000;
 
@@ -40,6 +41,7 @@ export async function loadSessionHost(args: readonly string[]): Promise<SessionH
     permissions: value.permissions,
     customInstructions: options.customInstructions,
     explainAdvice: adviceText,
+    memory: memoryOptions(value, options, "server"),
   });
   return new SessionHost({
     manager,

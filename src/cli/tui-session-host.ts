@@ -13,6 +13,15 @@ import { homesOf, type Bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { asFleetInput } from "./fleet-input.js";
 import { sessionProviders } from "../provider/session-providers.js";
+import { memoryOptions } from "./memory-options.js";
+import { consolidateAfterSession, isUserTurn } from "./memory-consolidation.js";
+import type { MemorySettings } from "../memory/memory-settings.js";
+
+/** What the consolidation after a session needs of its memory (on or off as the session ends). */
+interface SessionMemoryFacts {
+  readonly enabled: boolean;
+  readonly options: { readonly cwd: string; readonly settings: MemorySettings };
+}
 
 export class TuiSessionHost implements SessionHost {
   private current: SessionView | undefined;
@@ -102,6 +111,7 @@ export class TuiSessionHost implements SessionHost {
       ...(options.mcp ? { mcp: options.mcp } : {}),
       explainAdvice: adviceText,
       ...(hooks ? { hooks } : {}),
+      memory: memoryOptions(boot, options, "interactive"),
     });
     const previous = this.current;
     // What closing the previous session said about the background agents it stopped is shown with the next.
@@ -123,6 +133,8 @@ export class TuiSessionHost implements SessionHost {
       .finally(() => (opening = false));
     if (previous && previous.id !== resumeId) stopped = this.closeSession(previous);
     this.current = opened.session;
+    // Memory has no event yet (/memory on|off changes it in place): its live object is read when the session ends.
+    this.consolidateWhenEnded(opened.session, opened.session.workspace.memory, opened.history);
     this.resumedSession = resumeId !== undefined;
     this.past = early.length + stopped.length > 0 ? [...opened.history, ...stopped, ...early] : opened.history;
     // --agent applies to the session the TUI starts with; later ones (/new, /resume) start with the default
@@ -190,5 +202,19 @@ export class TuiSessionHost implements SessionHost {
     const said = this.current ? this.closeSession(this.current) : [];
     this.manager?.closeAll();
     return said.flatMap((event) => (event.type === "session.warning" ? [event.data.message] : []));
+  }
+
+  /** Memory: when the session ends (/new, /resume, exit), its consolidation may start, detached (memory-consolidation.ts). */
+  private consolidateWhenEnded(session: SessionView, memory: SessionMemoryFacts | undefined, past: readonly SessionEvent[]): void {
+    let userTurns = past.filter(isUserTurn).length;
+    const stop = session.subscribe((event) => {
+      if (isUserTurn(event)) userTurns++;
+      if (event.type !== "session.shutdown" || event.agentId !== undefined) return;
+      stop();
+      if (!memory) return;
+      // The repository whose memories the session used: where it started, even if /cwd moved it since.
+      const ended = { id: session.id, dir: session.dir, cwd: memory.options.cwd, model: session.state.model, userTurns, memoryEnabled: memory.enabled };
+      consolidateAfterSession(ended, memory.options.settings);
+    });
   }
 }

@@ -86,6 +86,22 @@ export const settingsSchema = z.looseObject({
    * call by default; `true` reports it and lets the call go on as if the hook had said nothing.
    */
   policyHooksFailOpen: z.boolean().optional(),
+  /**
+   * Memory (see the README's Memory section): `true`/`false`, or `enabled` (the TUI and the server faces; `-p`
+   * needs --enable-memory), the context board's token budget, and the detached consolidation after an
+   * interactive session (`consolidate`, after `consolidateAfterTurns` user turns).
+   */
+  memory: z
+    .union([
+      z.boolean(),
+      z.object({
+        enabled: z.boolean().optional(),
+        boardTokens: z.number().int().min(100).max(50_000).optional(),
+        consolidate: z.boolean().optional(),
+        consolidateAfterTurns: z.number().int().min(1).optional(),
+      }),
+    ])
+    .optional(),
   /** Automatic compaction: at `threshold` × the model's prompt limit (default 0.8); `auto: false` leaves only /compact. */
   compaction: z.object({ threshold: z.number().gt(0).max(1).optional(), auto: z.boolean().optional() }).optional(),
 });

@@ -9,7 +9,7 @@ import type { AgentMode, BackgroundTasks, EventData } from "../protocol/events/i
 import type { ChatProvider } from "../provider/types.js";
 import { switchModel, type CurrentModel } from "./model-switch.js";
 import type { AnyTool } from "../tools/define-tool.js";
-import { AgentCatalog, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
+import { AgentCatalog, selectableAgent, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
 import { SessionTools } from "./session-tools.js";
 import type { ChildAgentSpec } from "./child-agent.js";
 import type { McpManager, McpTaskHost } from "../mcp/index.js";
@@ -21,7 +21,6 @@ import { describeOs, userShell } from "./environment.js";
 import type { EventListener } from "./event-sink.js";
 import { routeInput } from "./input-router.js";
 import { modePreset, type ModePreset } from "./modes.js";
-import type { PermissionSummary } from "./permission-summary.js";
 import { AgentRuntime, asTyped, type PromptAdmission, type PromptInput } from "./runtime/agent-runtime.js";
 import { SessionMetrics } from "./session-metrics.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
@@ -92,6 +91,7 @@ export class AgentSession {
       preset: () => this.preset,
       selectedAgent: () => this.selectedAgent,
       taskTools: () => this.subagents.mainTools(),
+      memoryTools: () => options.memory?.tools() ?? [], // memory
       canAnswerForms: () => options.interactions.canAnswer("elicitation"),
       canAnswerQuestions: () => options.interactions.canAnswer("user_input"),
     });
@@ -120,6 +120,7 @@ export class AgentSession {
       sessionModel: () => this.provider.model,
       newChild: (spec, depth) => this.agentKit.child(spec, depth),
       notifyMain: (notification) => this.notify(notification),
+      takeAllowance: (name) => options.memory?.takeAgentAllowance(name) === true, // memory: /subconscious run
       emit,
       sink: options.sink,
     });
@@ -221,18 +222,13 @@ export class AgentSession {
     return this.runtime.busy || this.mcpGate?.busy === true;
   }
 
-  /** Everything that approves calls without asking, with where it came from. */
-  get permissionSummary(): PermissionSummary {
-    return this.options.permissions.summary;
-  }
-
   /** The custom instruction files in the system prompt. */
   get instructionPaths(): string[] {
     return this.workspace.activeInstructions.map((file) => file.path);
   }
 
   /** /context: how the main agent's prompt limit is used now, without a model call. */
-  readonly contextUsage = () => reportContext(this.runtime.compactor, this.options.mcp?.tools() ?? [], this.options.sink.emit);
+  readonly contextUsage = () => reportContext(this.runtime.compactor, this.options.mcp?.tools() ?? [], this.options.sink.emit, this.options.memory?.board);
 
   /** The models the endpoint offers. */
   async listModels(signal?: AbortSignal): Promise<string[]> {
@@ -415,7 +411,7 @@ export class AgentSession {
       this.options.sink.emit("subagent.deselected", {});
       return undefined;
     }
-    const agent = this.agents.userInvocable().find((candidate) => candidate.name === name);
+    const agent = selectableAgent(this.agents.list(), name);
     if (!agent) return unknownAgentMessage(name, this.agents.userInvocable());
     this.selectedAgent = agent;
     this.agentMcp.select(agent);
@@ -474,6 +470,7 @@ export class AgentSession {
       ],
       sessionDir: this.dir,
       ...(this.selectedAgent ? { agent: { name: this.selectedAgent.name, prompt: this.selectedAgent.systemPrompt } } : {}),
+      contextBoard: this.options.memory?.boardText, // memory
       shape: this.options.systemPromptShape,
     });
   }

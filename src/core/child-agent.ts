@@ -20,7 +20,7 @@ import { budgetReasons, type BudgetLedger } from "./tasks/budget.js";
 import type { ToolRunEnvironment } from "./tool-runner.js";
 import { ToolSet } from "./tool-set.js";
 import type { AnyTool } from "../tools/define-tool.js";
-import { toolInList } from "./agents/agent-catalog.js";
+import { agentListAllows } from "./agents/agent-catalog.js";
 
 export interface ChildAgentSpec {
   /** Unique in the session; on every event of the agent's envelope. */
@@ -148,7 +148,7 @@ export class ChildAgent {
     const agentName = spec.agentName ?? spec.agentId;
     const { hooks } = deps;
     const all = deps.tools(emit);
-    const fixed = all.names.map((name) => all.get(name) as AnyTool).filter((tool) => toolInList(spec.toolNames, tool));
+    const fixed = all.names.map((name) => all.get(name) as AnyTool).filter((tool) => agentListAllows(spec.toolNames, tool));
     // The agent's own servers' tools change as they start (and on list_changed): the set follows them.
     this.ownServers = deps.ownServers;
     let ownSeen: readonly AnyTool[] | undefined;
@@ -157,7 +157,7 @@ export class ChildAgent {
       const own = this.ownServers?.tools();
       if (!own || own === ownSeen) return withOwn;
       ownSeen = own;
-      withOwn = new ToolSet([...fixed, ...own.filter((tool) => toolInList(spec.toolNames, tool))]);
+      withOwn = new ToolSet([...fixed, ...own.filter((tool) => agentListAllows(spec.toolNames, tool))]);
       return withOwn;
     };
     this.runtime = new AgentRuntime({

@@ -43,7 +43,8 @@ export { describeAgent } from "./tasks/agent-transcripts.js";
 export { compactionLine } from "./compaction/compaction-line.js";
 export { MODE_CYCLE, planFile } from "./modes.js";
 export { permissionModeLabel } from "./permission-summary.js";
-export { unknownAgentMessage } from "./agents/unknown-agent.js";
+export { selectableAgent, unknownAgentMessage } from "./agents/unknown-agent.js";
+export { RemoteQuestions, type QuestionClient, type RemoteQuestion } from "./remote-questions.js";
 export { SESSION_LOG_ERROR } from "./session-log-failure.js";
 
 /** The engine: the session manager, openSession and what wires a session together. */

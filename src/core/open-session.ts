@@ -16,7 +16,7 @@ import type { EventLog } from "../session/event-log-reader.js";
 import { MetadataKeeper } from "../session/metadata-keeper.js";
 import { readMetadata } from "../session/session-metadata.js";
 import { acquireSessionLock } from "../session/session-lock.js";
-import type { SessionStore } from "../session/session-store.js";
+import { isValidSessionId, type SessionStore } from "../session/session-store.js";
 import { describeStatus, ShellManager } from "../tools/bash/index.js";
 import { createBuiltinTools } from "../tools/builtin-tools.js";
 import { createSqlTool, SessionDatabase } from "../tools/sql/index.js";
@@ -46,6 +46,7 @@ import type { HookSet } from "../hooks/hook-set.js";
 import { createAgentMcpManager, createMcpManager, type ElicitationAsk, type McpSessionOptions, type McpTaskHost } from "../mcp/index.js";
 import type { AgentMcpFactory } from "./agent-mcp.js";
 import type { SystemPromptShape } from "./system-prompt-shape.js";
+import { SessionMemory, type SessionMemoryOptions } from "../memory/session-memory.js";
 
 declare const AGENT_VERSION: string;
 export const agentVersion = (): string => (typeof AGENT_VERSION === "string" ? AGENT_VERSION : "0.0.0-dev");
@@ -107,6 +108,13 @@ export interface OpenSessionOptions {
   toolBackends?: ToolBackends;
   /** settings.json `compaction`. */
   compaction?: AgentSessionOptions["compaction"];
+  /** Memory (src/memory): on or off at the start, settings.json's `memory`, how /memory on|off is remembered. None when absent. */
+  memory?: Pick<SessionMemoryOptions, "enabled" | "settings" | "persist">;
+  /**
+   * The interactive session that started this one detached as it ended (the memory consolidation): named in
+   * session.start, and the transcript memory's session_digest reads.
+   */
+  detachedFrom?: string;
 }
 
 /** The permission setup of a session: flags, the rules from every source, floor checks switched off. */
@@ -246,12 +254,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
   };
   const mcp = createMcpManager(
     { ...trust, cwd: options.cwd, workspace: context.gitRoot, additional: options.mcp?.additional, disabled: options.mcp?.disabled },
-    {
-      ...mcpOptions,
-      // The session's servers' states are events (a custom agent's own servers are that agent's business).
-      onLoaded: (servers) => sink.emit("session.mcp_servers_loaded", { servers }),
-      onStatus: ({ name, status, error }) => sink.emit("session.mcp_server_status_changed", { serverName: name, status, ...(error ? { error } : {}) }),
-    },
+    mcpOptions,
   );
   // A custom agent's own servers (`mcp-servers`), started when that agent runs.
   const agentMcp: AgentMcpFactory = (agentName, servers) =>
@@ -261,6 +264,9 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     options.hooks && (options.hooks.definitions.length > 0 || options.hooks.problems.length > 0)
       ? (await import("./session-hooks.js")).SessionHooks
       : undefined;
+  // memory: loaded (store, board, tools) only when it is on.
+  const memory = options.memory ? new SessionMemory(sessionMemoryOptions(options, id)) : undefined;
+  await memory?.start();
   // A resumed session starts in the mode it had; an explicit --mode then switches it (with a notice).
   const mode = log ? initialState.mode : (options.mode ?? "interactive");
   const session: AgentSession = new AgentSession({
@@ -280,6 +286,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     interactive: options.interactive,
     ...(options.compaction ? { compaction: options.compaction } : {}),
     ...(options.systemPromptShape ? { systemPromptShape: options.systemPromptShape } : {}),
+    ...(memory ? { memory } : {}),
     permissions,
     interactions,
     tools: [
@@ -392,7 +399,9 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       mode: "interactive",
       ...(options.name ? { name: options.name } : {}),
       context,
+      ...(options.detachedFrom ? { detachedFromSpawningParentSessionId: options.detachedFrom } : {}),
     });
+    reportMemoryProblems(memory, sink.emit);
     if (mode !== "interactive") sink.emit("session.mode_changed", { previousMode: "interactive", newMode: mode });
     watchLog();
     mcp?.start();
@@ -413,6 +422,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       ...(unanswered.length > 0 ? { repairedToolCalls: unanswered.length } : {}),
     });
   }
+  reportMemoryProblems(memory, sink.emit);
   watchLog();
   mcp?.start();
   for (const call of unanswered) {
@@ -457,4 +467,24 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
 function mcpReadOnlyPolicy(setting: boolean | readonly string[] | undefined): { mcpReadOnly?: true | readonly string[] } {
   if (setting === true) return { mcpReadOnly: true };
   return Array.isArray(setting) && setting.length > 0 ? { mcpReadOnly: setting } : {};
+}
+
+/** What memory needs of a session being opened: its stores are the working directory's; a detached run reads its parent. */
+function sessionMemoryOptions(options: OpenSessionOptions, id: string): SessionMemoryOptions {
+  const { store } = options;
+  const named = options.detachedFrom;
+  const parent = named !== undefined && isValidSessionId(named) && store.exists(named) ? named : undefined;
+  return {
+    ...(options.memory as NonNullable<OpenSessionOptions["memory"]>),
+    agentHome: options.agentHome,
+    cwd: options.cwd,
+    sessionId: parent ?? id,
+    transcriptFile: store.eventsFileOf(parent ?? id),
+    ...(options.detachedFrom !== undefined ? { unattended: true } : {}),
+  };
+}
+
+/** A store file with lines that are not memories, or that cannot be read: said once, the session goes on. */
+function reportMemoryProblems(memory: SessionMemory | undefined, emit: EventSink["emit"]): void {
+  for (const message of memory?.takeProblems() ?? []) emit("session.warning", { warningType: "memory", message });
 }

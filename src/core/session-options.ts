@@ -20,6 +20,7 @@ import type { SessionStore } from "../session/session-store.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { SubagentLimits } from "./tasks/subagent-host.js";
 import type { SessionState } from "./state/session-state.js";
+import type { SessionMemory } from "../memory/session-memory.js";
 
 export interface AgentSessionOptions {
   id: string;
@@ -75,4 +76,6 @@ export interface AgentSessionOptions {
   compaction?: Partial<CompactionSettings>;
   /** A face's say over the system prompt (an SDK client's replace / customize); the engine's prompt when absent. */
   systemPromptShape?: SystemPromptShape;
+  /** Memory: the board in the system prompt, the memory tools, /memory (src/memory); none when absent. */
+  memory?: SessionMemory;
 }

@@ -21,6 +21,8 @@ export interface SessionToolsDeps {
   selectedAgent(): AgentDefinition | undefined;
   /** The main agent's task tools. */
   taskTools(): readonly AnyTool[];
+  /** The memory tools while memory is on (src/memory); none otherwise. */
+  memoryTools?(): readonly AnyTool[];
   /** Whether a person (or client) can fill in a form. */
   canAnswerForms(): boolean;
   /** Someone answers plain questions (a client's user-input handler) though not forms. */
@@ -41,12 +43,14 @@ export class SessionTools {
     const sessionTools = [this.askUser(preset), ...this.deps.taskTools(), ...(this.deps.agentMcpTools?.() ?? [])].filter((tool) =>
       this.allowedBySelectedAgent(tool),
     );
-    return new ToolSet(this.filtered([...this.base(), ...modeTools, ...sessionTools]));
+    // Tools only an agent's list can name (the rem-agent's) are no tools of the default agent.
+    const listed = (tool: AnyTool) => tool.onlyWhenListed !== true || this.deps.selectedAgent() !== undefined;
+    return new ToolSet(this.filtered([...this.base(), ...modeTools, ...sessionTools]).filter(listed));
   }
 
   /** The session's own tools without any mode's extras (what a subagent starts from). */
   base(): AnyTool[] {
-    const tools = [...this.deps.tools, ...this.deps.mcpTools()];
+    const tools = [...this.deps.tools, ...(this.deps.memoryTools?.() ?? []), ...this.deps.mcpTools()];
     return this.filtered(tools.filter((tool) => !this.modeGated.has(tool.name) && this.allowedBySelectedAgent(tool)));
   }
 

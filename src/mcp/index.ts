@@ -3,7 +3,7 @@ import { agentMcpConfig, loadMcpConfig, type McpSources } from "./mcp-config.js"
 import { McpManager, type McpManagerOptions } from "./mcp-manager.js";
 import { ToolCache, toolCacheDir } from "./tool-cache.js";
 
-export { McpManager, type ServerReport, type ServerStatus } from "./mcp-manager.js";
+export { McpManager, type McpChange, type ServerStatus } from "./mcp-manager.js";
 export type { McpSources } from "./mcp-config.js";
 export { inSeconds, type ElicitationAsk } from "./mcp-connection.js";
 export type { McpTaskHost } from "./mcp-tool.js";

@@ -27,18 +27,6 @@ export interface McpManagerOptions {
   cache?: ToolCache;
   /** Where tools that require task support run in the background (the session's task registry). */
   tasks?: McpTaskHost;
-  /** The servers as (re)loaded, each with its state (session.mcp_servers_loaded). */
-  onLoaded?(servers: ServerReport[]): void;
-  /** One server's state changed (session.mcp_server_status_changed). */
-  onStatus?(server: ServerReport): void;
-}
-
-/** A server's state in Copilot's words: one still starting is "pending". */
-export interface ServerReport {
-  name: string;
-  status: "connected" | "failed" | "pending" | "disabled";
-  source?: string;
-  error?: string;
 }
 
 export interface ServerStatus {
@@ -52,6 +40,12 @@ export interface ServerStatus {
   stderrTail: readonly string[];
   target: string;
 }
+
+/**
+ * What a watcher hears: the whole list when the configuration has been read and its servers started (at the
+ * start, after a reload), then each server's state as it changes.
+ */
+export type McpChange = { kind: "loaded"; servers: ServerStatus[] } | { kind: "status"; name: string; state: ServerState; error?: string };
 
 /** How long after the session starts a server with a cached tool list is started (AGENT_MCP_DEFERRED_START_MS overrides). */
 function deferredStartMs(env: NodeJS.ProcessEnv): number {
@@ -74,8 +68,9 @@ export class McpManager {
   private toolCache?: AnyTool[];
   private servers: readonly ConfiguredServer[];
   private problems: string[];
-  /** What was last reported of each server; undefined until the configuration read last is reported. */
-  private reported: Map<string, string> | undefined;
+  private readonly watchers = new Set<(change: McpChange) => void>();
+  /** Whether the list read last has been told to the watchers. */
+  private announced = false;
 
   constructor(private readonly options: McpManagerOptions) {
     ({ servers: this.servers, problems: this.problems } = options.load());
@@ -83,6 +78,21 @@ export class McpManager {
 
   get size(): number {
     return this.servers.length;
+  }
+
+  /** Tells `listener` of every change from now on; returns its removal. */
+  watch(listener: (change: McpChange) => void): () => void {
+    this.watchers.add(listener);
+    return () => void this.watchers.delete(listener);
+  }
+
+  private tell(change: McpChange): void {
+    for (const watcher of this.watchers) watcher(change);
+  }
+
+  private tellState(connection: McpConnection): void {
+    if (this.connections.get(connection.name) !== connection) return;
+    this.tell({ kind: "status", name: connection.name, state: connection.state, ...(connection.error ? { error: connection.error } : {}) });
   }
 
   /**
@@ -113,7 +123,7 @@ export class McpManager {
         onToolsChanged: () => this.invalidate(connection),
         onFailure: (message) => {
           this.options.warn(`MCP server ${server.name} stopped: ${message}`);
-          this.report();
+          this.tellState(connection);
         },
       });
       this.connections.set(server.name, connection);
@@ -128,7 +138,7 @@ export class McpManager {
           if (this.connections.get(server.name) !== connection) return;
           this.toolCache = undefined;
           if (connection.state === "failed") this.options.warn(`MCP server ${server.name} failed to start: ${connection.error ?? "unknown error"}`);
-          this.report();
+          this.tellState(connection);
         });
       };
       // With its tools known from last time nothing waits for the server, so it starts once the session's own
@@ -137,27 +147,12 @@ export class McpManager {
         this.pendingLaunches.set(server.name, launch);
         this.deferred.push(setTimeout(launch, deferredStartMs(this.options.env)).unref());
       } else launch();
+      // A server started after the list was told (/mcp enable) is told on its own.
+      if (this.announced) this.tellState(connection);
     }
-    this.report();
-  }
-
-  /** Tells what changed since the last report: every server after a (re)load, then each one that changed. */
-  private report(): void {
-    const { onLoaded, onStatus } = this.options;
-    if (!onLoaded && !onStatus) return;
-    const servers = this.list().map(({ name, source, state, error }): ServerReport => ({
-      name,
-      source,
-      status: state === "starting" ? "pending" : state,
-      ...(error ? { error } : {}),
-    }));
-    const key = (server: ServerReport) => `${server.status}\n${server.error ?? ""}`;
-    const before = this.reported;
-    this.reported = new Map(servers.map((server) => [server.name, key(server)]));
-    if (!before) return onLoaded?.(servers);
-    for (const server of servers) {
-      if (before.get(server.name) === key(server)) continue;
-      onStatus?.({ name: server.name, status: server.status, ...(server.error ? { error: server.error } : {}) });
+    if (!this.announced) {
+      this.announced = true;
+      this.tell({ kind: "loaded", servers: this.list() });
     }
   }
 
@@ -253,8 +248,8 @@ export class McpManager {
     const connection = this.connections.get(name);
     this.connections.delete(name);
     this.toolCache = undefined;
-    this.report();
     await connection?.close();
+    this.tell({ kind: "status", name, state: "disabled" });
   }
 
   /** Starts a server disabled for this session (or restarts a failed one). */
@@ -273,7 +268,7 @@ export class McpManager {
     await this.close();
     ({ servers: this.servers, problems: this.problems } = this.options.load());
     this.toolCache = undefined;
-    this.reported = undefined;
+    this.announced = false;
     this.start(true);
   }
 

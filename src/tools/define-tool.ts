@@ -93,6 +93,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    */
   readonly runsInParallel?: boolean;
   /**
+   * Offered only to an agent whose `tools` list names it (the rem-agent's board and digest tools): never to
+   * the main agent or to an agent that may use every tool.
+   */
+  readonly onlyWhenListed?: boolean;
+  /**
    * Calling it again with the same arguments is how it is used: it waits for something that changes (a
    * background shell's output, an agent's answer), so the loop's repeat guard does not count its calls.
    */

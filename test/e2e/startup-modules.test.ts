@@ -1,7 +1,8 @@
 /**
  * Start-up loads only what the first request needs: a headless run whose only tool call is `view` never
  * loads the search and diff libraries (fast-glob, ignore, diff), the event catalog's schemas, or chalk (stderr
- * is not a terminal), the slash commands or execa, and zod comes without its 60-odd locales.
+ * is not a terminal), the slash commands or execa, memory's store and tools (memory is off), and zod comes without
+ * its 60-odd locales.
  * Runs the built bin/agent under the bench's module tracker and maps each loaded dist/ chunk to its sources
  * through the chunk's source map. Needs dist/ (built by `npm test` before vitest runs).
  */
@@ -76,5 +77,8 @@ describe("start-up of a headless run", () => {
     expect(readFileSync(log, "utf8")).not.toMatch(/dist\/yaml\//);
     // No hook files, so no hook engine.
     expect(sources.filter((source) => /src\/core\/session-hooks\.ts$|src\/hooks\//.test(source))).toEqual([]);
+    // Memory is off in -p: nothing of its store, board, secrets check or tools is loaded (only the switch itself).
+    const memory = sources.filter((source) => /src\/memory\//.test(source)).map((source) => source.replace(/^.*src\/memory\//, ""));
+    expect(memory.filter((file) => !["session-memory.ts", "memory-settings.ts"].includes(file))).toEqual([]);
   });
 });

@@ -15,10 +15,10 @@ describe("the MCP servers in the session's state", () => {
     const state = () => harness.session.engine.state.mcpServers;
     const connected = () => waitForEvent(harness, () => state()[0]?.status === "connected");
     expect(harness.ofType("session.mcp_servers_loaded").map((event) => event.data.servers)).toEqual([
-      [{ name: "mini", status: "pending", source: expect.any(String) }],
+      [{ name: "mini", status: "pending", source: expect.any(String), transport: "stdio" }],
     ]);
     await connected();
-    expect(state()).toEqual([{ name: "mini", status: "connected", source: expect.any(String) }]);
+    expect(state()).toEqual([{ name: "mini", status: "connected", source: expect.any(String), transport: "stdio" }]);
 
     await harness.session.dispatch({ type: "input", text: "/mcp disable mini" });
     expect(state()[0]?.status).toBe("disabled");
@@ -43,6 +43,8 @@ describe("the MCP servers in the session's state", () => {
       mcp: { additional: [mcpConfig({ broken: { type: "local", command: "/nonexistent/server", args: [], tools: ["*"] } })] },
     }));
     await waitForEvent(harness, (event) => event.type === "session.mcp_server_status_changed");
-    expect(harness.session.engine.state.mcpServers).toEqual([{ name: "broken", status: "failed", error: expect.any(String), source: expect.any(String) }]);
+    expect(harness.session.engine.state.mcpServers).toEqual([
+      { name: "broken", status: "failed", error: expect.any(String), source: expect.any(String), transport: expect.any(String) },
+    ]);
   });
 });

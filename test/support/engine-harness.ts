@@ -52,6 +52,10 @@ export interface HarnessOptions {
   provider?: Partial<ProviderConfig>;
   /** Hooks for the session. */
   hooks?: HookSet;
+  /** Memory for the session (on or off at the start, its settings); none when absent. */
+  memory?: import("../../src/core/open-session.js").OpenSessionOptions["memory"];
+  /** The session that started this one detached (memory's consolidation run). */
+  detachedFrom?: string;
   /** The wire the agent speaks (default: AGENT_TEST_WIRE, else Chat Completions). */
   wire?: Wire;
 }
@@ -138,6 +142,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.autoAcceptPlan ? { autoAcceptPlan: true } : {}),
     ...(options.mcp ? { mcp: options.mcp } : {}),
     ...(options.settings?.compaction ? { compaction: options.settings.compaction } : {}),
+    ...(options.memory ? { memory: options.memory } : {}),
+    ...(options.detachedFrom ? { detachedFrom: options.detachedFrom } : {}),
   });
   const session = new CommandSession(opened.session);
   const resume = opened.resume;

@@ -92,6 +92,18 @@ describe("/context's grid", () => {
     expect(narrow).toHaveLength(1 + 5 + 5 + 1);
     expect(narrow.every((line) => line.length <= 30)).toBe(true);
   });
+
+  it("gives memory's board its own row when memory is on, the legend running past the grid's five rows", () => {
+    const state = reduce(
+      event("session.usage_info", { ...usage, toolDefinitionsTokens: 5_000, conversationTokens: 20_000, contextBoardTokens: 1_200 }),
+      event("session.info", { infoType: "context", message: "Context: 30k/100k" }),
+    );
+    const item = state.items[0];
+    expect(item).toMatchObject({ kind: "context", usage: { contextBoardTokens: 1_200 } });
+    const wide = historyItemLines(item as Parameters<typeof historyItemLines>[0], 100, plainTheme, false);
+    expect(wide[2]).toContain("◇ Memory (board)   1.2k   1.2%");
+    expect(wide[6]).toMatch(/^\s+· Free/);
+  });
 });
 
 let host: TestSessionHost | undefined;

@@ -17,7 +17,7 @@ import type { SessionCommand } from "../../protocol/commands.js";
 import type { Emit } from "../event-sink.js";
 
 export type { AgentDefinition, AgentFileProblem, AgentSource } from "../../config/agent-files.js";
-export { unknownAgentMessage } from "./unknown-agent.js";
+export { selectableAgent, unknownAgentMessage } from "./unknown-agent.js";
 
 export interface AgentCatalogOptions extends AgentFileLocations {
   /** Told about files that failed to load or loaded with something dropped (each problem once). */
@@ -28,13 +28,21 @@ export interface AgentCatalogOptions extends AgentFileLocations {
 
 /** Whether an agent may use a tool (no list means every tool). */
 export function agentAllowsTool(agent: Pick<AgentDefinition, "tools">, tool: string | ToolIdentity): boolean {
-  return toolInList(agent.tools, tool);
+  return agentListAllows(agent.tools, tool);
+}
+
+/** An agent's `tools` list read for one tool: a tool only a list can name (Tool.onlyWhenListed) must be named in it. */
+export function agentListAllows(list: readonly string[] | undefined, tool: string | ToolIdentity): boolean {
+  if (typeof tool !== "string" && tool.onlyWhenListed === true && !list?.includes(tool.name)) return false;
+  return toolInList(list, tool);
 }
 
 /** A tool as an agent's `tools` list can name it: our name, or (an MCP tool) `server/tool` or `server/*`, Copilot's spelling. */
 export interface ToolIdentity {
   name: string;
   mcp?: { serverName: string; toolName: string };
+  /** Only an agent's list that names the tool gives it to the agent (see Tool.onlyWhenListed). */
+  onlyWhenListed?: boolean;
 }
 
 /**

@@ -18,6 +18,7 @@ import { initCommand } from "./init.js";
 import { instructionsCommand } from "./instructions.js";
 import { listDirsCommand } from "./list-dirs.js";
 import { mcpCommand } from "./mcp.js";
+import { memoryCommand } from "./memory.js";
 import { modelCommand } from "./model.js";
 import { newCommand } from "./new.js";
 import { planCommand } from "./plan.js";
@@ -28,6 +29,7 @@ import { resumeCommand } from "./resume.js";
 import { reviewCommand } from "./review.js";
 import { sessionCommand } from "./session.js";
 import { shareCommand } from "./share.js";
+import { subconsciousCommand } from "./subconscious.js";
 import { tasksCommand } from "./tasks.js";
 import { usageCommand } from "./usage.js";
 import type { SlashCommand } from "./types.js";
@@ -54,6 +56,7 @@ export const slashCommands: readonly SlashCommand[] = [
   instructionsCommand,
   listDirsCommand,
   mcpCommand,
+  memoryCommand,
   modelCommand,
   newCommand,
   planCommand,
@@ -64,6 +67,7 @@ export const slashCommands: readonly SlashCommand[] = [
   reviewCommand,
   sessionCommand,
   shareCommand,
+  subconsciousCommand,
   tasksCommand,
   usageCommand,
 ];

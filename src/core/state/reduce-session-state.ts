@@ -7,7 +7,7 @@ import type { SessionEvent } from "../../protocol/events/index.js";
 import type { TodoItem } from "../../protocol/todos.js";
 import { linkTodoAgents } from "../fleet/todo-agents.js";
 import { reduceAgents, type AgentState } from "./agents-state.js";
-import type { SessionState } from "./session-state.js";
+import type { McpServerState, SessionState } from "./session-state.js";
 import { reduceUsage } from "./usage-state.js";
 
 /** Streamed pieces: nothing of the state follows from them. */
@@ -150,11 +150,15 @@ function reduceMain(state: SessionState, event: SessionEvent): SessionState {
       const { serverName, status, error } = event.data;
       const known = state.mcpServers.some((server) => server.name === serverName);
       const changed = { name: serverName, status, ...(error !== undefined ? { error } : {}) };
+      // Where it is configured and how it is reached stay; its state and error are the event's.
+      const updated = (server: McpServerState) => ({
+        ...changed,
+        ...(server.source ? { source: server.source } : {}),
+        ...(server.transport ? { transport: server.transport } : {}),
+      });
       return {
         ...state,
-        mcpServers: known
-          ? state.mcpServers.map((server) => (server.name === serverName ? { ...changed, ...(server.source ? { source: server.source } : {}) } : server))
-          : [...state.mcpServers, changed],
+        mcpServers: known ? state.mcpServers.map((server) => (server.name === serverName ? updated(server) : server)) : [...state.mcpServers, changed],
       };
     }
     default:

@@ -58,6 +58,8 @@ export interface McpServerState {
   name: string;
   status: McpServerStatus;
   source?: string;
+  /** How it is reached: stdio, http or sse. */
+  transport?: string;
   error?: string;
 }
 

@@ -30,6 +30,8 @@ export interface SessionSubagentsDeps {
   sessionModel(): string;
   newChild(spec: ChildAgentSpec, depth: number): ChildAgent;
   notifyMain(notification: EventData<"system.notification">): void;
+  /** Whether a command allowed the model to start this hidden agent once (/subconscious run: the rem-agent); taken when asked. */
+  takeAllowance?(agentName: string): boolean;
   /** The main agent's emit: background agents' ends are reported as its events. */
   emit: Emit;
   /** The session's sink, to see what reaches the main conversation. */
@@ -183,6 +185,10 @@ export class SessionSubagents implements SubagentHost {
       agent.detach();
     }
     return moving.map(([, agent]) => agent.agentId);
+  }
+
+  takeAllowance(agentName: string): boolean {
+    return this.deps.takeAllowance?.(agentName) === true;
   }
 
   /** Whether there is any agent the model may start (no task tool without one). */

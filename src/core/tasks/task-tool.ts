@@ -56,7 +56,8 @@ export function createTaskTool(host: SubagentHost, depth: number, emit: Emit): A
     permission: () => null,
     async execute(args, ctx: ToolContext) {
       const agent = host.agents().get(args.agent_type);
-      if (!agent || !agent.modelInvocable) {
+      // A hidden agent (the rem-agent) starts only when a command allowed it, once: the model cannot pick it on its own.
+      if (!agent || !(agent.modelInvocable || (depth === 0 && host.takeAllowance?.(agent.name)))) {
         throw new ToolError(`Unknown agent_type "${args.agent_type}". Valid agent types:\n${describeAgents(visible())}`, "unknown_agent_type");
       }
       if (depth + 1 > host.limits.maxDepth) {

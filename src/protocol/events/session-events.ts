@@ -35,6 +35,8 @@ export const sessionEvents = {
       mode: agentModeSchema.optional(),
       name: z.string().optional(),
       context: workingDirectoryContextSchema.optional(),
+      /** The interactive session that started this one detached as it ended (the memory consolidation run). */
+      detachedFromSpawningParentSessionId: z.string().optional(),
     }),
   ),
   "session.resume": persisted(
@@ -119,6 +121,8 @@ export const sessionEvents = {
       toolDefinitionsTokens: z.number().optional(),
       /** The part of toolDefinitionsTokens that is MCP servers' tools (for /context). */
       mcpToolsTokens: z.number().optional(),
+      /** Memory's context board, a part of the system prompt counted apart from systemTokens (for /context). */
+      contextBoardTokens: z.number().optional(),
     }),
   ),
   "session.task_complete": persisted(z.object({ summary: z.string().optional(), success: z.boolean().optional() })),
@@ -152,7 +156,15 @@ export const sessionEvents = {
   /** The session's MCP servers as configured (at start and after /mcp reload), each with its state. */
   "session.mcp_servers_loaded": ephemeral(
     z.object({
-      servers: z.array(z.object({ name: z.string(), status: mcpServerStatusSchema, source: z.string().optional(), error: z.string().optional() })),
+      servers: z.array(
+        z.object({
+          name: z.string(),
+          status: mcpServerStatusSchema,
+          source: z.string().optional(),
+          error: z.string().optional(),
+          transport: z.string().optional(),
+        }),
+      ),
     }),
   ),
   /** A prompt waits for MCP servers to start before it goes to the model: the session is busy until its run ends. */

@@ -141,7 +141,12 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
         ...state,
         permissions: [
           ...state.permissions,
-          { requestId: event.data.requestId, request: event.data.permissionRequest, ...(event.agentId ? { agentId: event.agentId } : {}) },
+          {
+            requestId: event.data.requestId,
+            request: event.data.permissionRequest,
+            ...(event.data.options ? { options: event.data.options } : {}),
+            ...(event.agentId ? { agentId: event.agentId } : {}),
+          },
         ],
       };
     case "permission.completed":

@@ -148,6 +148,11 @@ describe("reduceSessionState: event sequences → state", () => {
       expect: (state) => expect(state.queue).toEqual({ items: [{ id: "q1", prompt: "/review" }], paused: true }),
     },
     {
+      name: "busy while a prompt waits for MCP servers, until its run ends",
+      events: () => [start(), ev("session.mcp_wait_started", {})],
+      expect: (state) => expect(state.busy).toBe(true),
+    },
+    {
       name: "the background shells change with session.background_tasks_changed",
       events: () => [start(), ev("session.background_tasks_changed", { shells: [{ shellId: "7", description: "watch" }] })],
       expect: (state) => expect(state.shells).toEqual([{ shellId: "7", description: "watch" }]),
@@ -158,8 +163,8 @@ describe("reduceSessionState: event sequences → state", () => {
         start(),
         ev("session.mcp_servers_loaded", {
           servers: [
-            { name: "a", status: "pending", source: "user" },
-            { name: "b", status: "pending", source: "repo" },
+            { name: "a", status: "pending", source: "user", transport: "stdio" },
+            { name: "b", status: "pending", source: "repo", transport: "http" },
           ],
         }),
         ev("session.mcp_server_status_changed", { serverName: "a", status: "connected" }),
@@ -167,8 +172,8 @@ describe("reduceSessionState: event sequences → state", () => {
       ],
       expect: (state) =>
         expect(state.mcpServers).toEqual([
-          { name: "a", status: "connected", source: "user" },
-          { name: "b", status: "failed", error: "exit 1", source: "repo" },
+          { name: "a", status: "connected", source: "user", transport: "stdio" },
+          { name: "b", status: "failed", error: "exit 1", source: "repo", transport: "http" },
         ]),
     },
     {
