@@ -97,6 +97,11 @@ export interface SessionState {
 
 const NO_PERMISSIONS: PermissionState = { allowAll: false, summary: { tools: [], paths: [], urls: [], broadRules: [] } };
 
+/** What belongs to one process (no log tells it): none of it is there when a process opens the session. */
+function processOwn(): Pick<SessionState, "shells" | "todos" | "todosAsWritten" | "queue" | "mcpServers" | "busy"> {
+  return { shells: [], todos: [], todosAsWritten: [], queue: { items: [], paused: false }, mcpServers: [], busy: false };
+}
+
 export function initialSessionState(now = Date.now()): SessionState {
   return {
     name: undefined,
@@ -111,12 +116,7 @@ export function initialSessionState(now = Date.now()): SessionState {
     hasConversation: false,
     usage: initialUsage(now),
     agents: [],
-    shells: [],
-    todos: [],
-    todosAsWritten: [],
-    queue: { items: [], paused: false },
-    mcpServers: [],
-    busy: false,
+    ...processOwn(),
   };
 }
 
@@ -146,11 +146,6 @@ export function beginProcess(state: SessionState, facts: ProcessFacts): SessionS
     model: facts.model,
     permissions: facts.permissions,
     usage: beginProcessUsage(state.usage, facts.startTime),
-    shells: [],
-    todos: [],
-    todosAsWritten: [],
-    queue: { items: [], paused: false },
-    mcpServers: [],
-    busy: false,
+    ...processOwn(),
   };
 }

@@ -7,31 +7,15 @@
 import path from "node:path";
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AgentDefinition, AgentDirectory } from "../../../src/core/tasks/agent-directory.js";
 import type { SessionState } from "../../../src/core/state/session-state.js";
 import { foldEvents } from "../../../src/core/state/state-fold.js";
 import { readEventLog } from "../../../src/session/event-log-reader.js";
+import { agentDirectory, EXPLORE_AGENT } from "../../support/agent-directory.js";
 import { useAgentQueues } from "../../support/e2e-workspace.js";
 import { startHarness, tempDir, waitForEvent, type Harness } from "../../support/engine-harness.js";
 import { startScriptedServer, text, toolCall, type ScriptedServer } from "../../support/scripted-server.js";
 
-const EXPLORE: AgentDefinition = {
-  source: "builtin",
-  userInvocable: false,
-  file: "test",
-  name: "explore",
-  displayName: "Explore",
-  description: "Fast read-only search",
-  tools: ["view", "grep", "glob"],
-  systemPrompt: "You are the explore agent.",
-  modelInvocable: true,
-};
-const agents: AgentDirectory = {
-  list: () => [EXPLORE],
-  get: (name) => (name === "explore" ? EXPLORE : undefined),
-  modelInvocable: () => [EXPLORE],
-  userInvocable: () => [],
-};
+const agents = agentDirectory([EXPLORE_AGENT]);
 
 /** What a log can tell: everything but this process's own facts. */
 function fromLog(state: SessionState) {
