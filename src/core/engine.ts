@@ -3,5 +3,6 @@
  * session, and the one piece a server face builds for its client (a client's own tools).
  */
 export { SessionManager } from "./session-manager.js";
+export { composeSessionOptions } from "./compose-session.js";
 export { agentVersion, openSession } from "./open-session.js";
 export { createClientTool } from "./client-tools.js";

@@ -28,7 +28,9 @@ export { totalTokens } from "./state/usage-state.js";
 export { taskAgents } from "./state/agents-state.js";
 export type { OpenedSession, OpenSessionOptions, ResumeReport, SessionPermissions } from "./open-session.js";
 export type { OpenRequest, SessionManager } from "./session-manager.js";
-export type { CommandBackend, CommandRequest, CommandResult, FileBackend, ToolBackends } from "./session-options.js";
+// Light: the manager opens sessions through a dynamic import of the engine.
+export { openableSession, TURN_END_GRACE_MS } from "./session-manager.js";
+export type { CommandBackend, CommandRequest, CommandResult, FileBackend, ToolBackends } from "./session-services.js";
 export type { SubagentLimits } from "./tasks/subagent-host.js";
 export type { FlagSuggestion, PermissionAdvice } from "./permission-advice.js";
 export type { InstructionFile } from "./custom-instructions.js";

@@ -96,8 +96,6 @@ class AttachedClient implements QuestionClient {
 }
 
 export class ServedSession {
-  /** Set once the engine has opened it (events flow before that: session.start, session.resume). */
-  session: SessionView | undefined;
   private readonly questions: RemoteQuestions;
   /** The clients holding it, in the order they came, each with its way off. */
   private readonly attached = new Map<ClientLink, { client: AttachedClient; detach: () => void }>();
@@ -107,12 +105,19 @@ export class ServedSession {
     link: ClientLink,
     abilities: ClientAbilities,
     private readonly questionTimeoutMs: number,
+    /** The session manager's session by id (the manager holds it; events flow before it is there: session.start, session.resume). */
+    private readonly lookup: (id: string) => SessionView | undefined,
   ) {
     this.questions = new RemoteQuestions({
       respond: (requestId, reply) => this.session?.dispatch({ type: "respond", requestId, reply }) ?? "The session is not open.",
       timeoutMs: questionTimeoutMs,
     });
     this.attach(link, abilities);
+  }
+
+  /** The engine's session, once opened and until it is closed. */
+  get session(): SessionView | undefined {
+    return this.lookup(this.id);
   }
 
   /** A client holds the session from now on (again, with what it says now it can answer). */

@@ -4,7 +4,7 @@
  */
 import type { SessionEvent } from "../../protocol/events/index.js";
 import { reduceSessionState } from "./reduce-session-state.js";
-import { initialSessionState, type SessionState } from "./session-state.js";
+import { beginProcess, initialSessionState, type ProcessFacts, type SessionState } from "./session-state.js";
 
 export class SessionStateFold {
   private current: SessionState;
@@ -15,6 +15,11 @@ export class SessionStateFold {
 
   get state(): SessionState {
     return this.current;
+  }
+
+  /** This process's own facts, once it has them (before its first event). */
+  beginProcess(facts: ProcessFacts): void {
+    this.current = beginProcess(this.current, facts);
   }
 
   readonly apply = (event: SessionEvent): void => {
