@@ -10,7 +10,7 @@
  */
 import type { RunResult } from "../protocol/commands.js";
 import type { SessionEvent } from "../protocol/events/index.js";
-import { compactionLine, totalTokens, type ProcessUsage } from "../core/index.js";
+import { compactionLine, rewindEventText, totalTokens, type ProcessUsage } from "../core/index.js";
 import { neutraliseTerminalText as safe, splitTrailingEscape } from "../util/terminal-text.js";
 import { CommandReportWatch } from "./command-report.js";
 import { StreamedAttempt } from "./streamed-attempt.js";
@@ -152,6 +152,9 @@ export class TextPrinter {
         break;
       case "session.info":
         if (!silent) this.err(style.dim(safe(event.data.message)));
+        break;
+      case "session.snapshot_rewind":
+        if (!silent) this.err(style.dim(safe(rewindEventText(event.data, process.cwd()))));
         break;
       case "session.compaction_start":
         if (!silent) this.err(style.dim("● Compacting the conversation…"));

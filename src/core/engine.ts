@@ -8,3 +8,8 @@ export { composeSessionOptions } from "./compose-session.js";
 export { agentVersion, openSession } from "./open-session.js";
 export { createClientTool } from "./client-tools.js";
 export { builtinToolList } from "./builtin-tool-list.js";
+// agent replay: the session is played again against stand-ins for its tools.
+export { replayScript } from "./replay/replay-script.js";
+export { replaySession } from "./replay/replay-session.js";
+export { scratchTree } from "./replay/scratch-tree.js";
+export { standInTool } from "./replay/tool-stand-in.js";

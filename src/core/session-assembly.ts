@@ -21,6 +21,7 @@ import type { AgentMcpFactory } from "./agent-mcp.js";
 import { AgentCatalog, reportAgentFileProblems } from "./agents/agent-catalog.js";
 import { createChildAgent, type ChildAgent, type ChildAgentSpec } from "./child-agent.js";
 import type { Conversation } from "./conversation.js";
+import type { RewindHistory } from "./rewind/rewind-history.js";
 import { loadCustomInstructions } from "./custom-instructions.js";
 import type { EventSink } from "./event-sink.js";
 import { fleetDeployedMessage } from "./fleet/fleet-prompt.js";
@@ -54,6 +55,7 @@ export interface OpenedLog {
   conversation: Conversation;
   /** The session's state, folded from the log (a resume) and then from every event. */
   state: SessionStateFold;
+  rewind: RewindHistory;
   syncLog(): void;
   /** Closes the log and releases the session's lock. */
   closeLog(): void;
@@ -161,6 +163,7 @@ export async function assembleServices(options: OpenSessionOptions, opened: Open
   ];
   const workspace = new SessionWorkspace({
     id,
+    dir,
     context,
     emit: sink.emit,
     permissions,
@@ -175,6 +178,8 @@ export async function assembleServices(options: OpenSessionOptions, opened: Open
     dir,
     sink,
     conversation: opened.conversation,
+    rewind: opened.rewind,
+    ...(options.toolStandIn ? { toolStandIn: options.toolStandIn } : {}),
     metrics,
     state: opened.state,
     turns: new TurnCounter(opened.state.state.turns),
