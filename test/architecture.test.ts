@@ -69,20 +69,24 @@ const layers: Record<string, readonly string[]> = {
   cli: ["protocol", "util", "provider", "config", "session", "permissions", "tools", "hooks", "mcp", "memory", "core", "ui", "acp", "server"],
 };
 
+/** The faces: the TUI, the command line (headless printers and hosts), the SDK server and ACP. */
+const FACES = ["ui", "cli", "server", "acp"];
+const isFace = (file: string) => FACES.includes(file.split("/")[1] as string);
+
 function folderOf(file: string): string {
   return file.split("/")[1] as string;
 }
 
-/** Every import between folders: [from file, to folder]. */
-function crossFolderImports(): { file: string; from: string; to: string }[] {
-  const found: { file: string; from: string; to: string }[] = [];
+/** Every import between folders (static, dynamic and type-only): the file, its folder, the folder and file it imports. */
+function crossFolderImports(): { file: string; from: string; to: string; target: string }[] {
+  const found: { file: string; from: string; to: string; target: string }[] = [];
   for (const file of files) {
     const text = readFileSync(file, "utf8");
     for (const match of text.matchAll(/(?:from|import)\s*\(?\s*["'](\.[^"']+)["']/g)) {
       const target = path.relative(".", path.resolve(path.dirname(file), match[1] as string));
       const from = folderOf(file);
       const to = folderOf(target);
-      if (from !== to) found.push({ file, from, to });
+      if (from !== to) found.push({ file, from, to, target });
     }
   }
   return found;
@@ -123,13 +127,25 @@ describe("the folder map", () => {
 
   it("keeps the faces off engine objects: they dispatch commands", () => {
     const reaching = files
-      .filter((file) => file.startsWith("src/ui/") || file.startsWith("src/cli/"))
+      .filter(isFace)
       .filter((file) =>
         /\.(permissionBroker|runtime|interactions)\b|\.session\.(send|interrupt|setMode|setModel|respondToPermission|runShellCommand|shutdown)\(/.test(
           readFileSync(file, "utf8"),
         ),
       );
     expect(reaching).toEqual([]);
+  });
+
+  it("lets the faces reach the core only through its public entry, src/core/index.ts", () => {
+    const past = crossFolderImports()
+      .filter(({ file, to }) => isFace(file) && to === "core")
+      .filter(({ target }) => target !== "src/core/index.js" && target !== "src/core/index.ts");
+    expect(past.map(({ file, target }) => `${file} imports ${target}`)).toEqual([]);
+  });
+
+  it("has the faces hold a session as the core's SessionView, never the engine's AgentSession", () => {
+    const holding = files.filter(isFace).filter((file) => /\bAgentSession\b/.test(readFileSync(file, "utf8")));
+    expect(holding).toEqual([]);
   });
 });
 

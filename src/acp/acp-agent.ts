@@ -16,7 +16,7 @@ import {
   type SessionModeState,
   type Stream,
 } from "@agentclientprotocol/sdk";
-import type { SessionManager } from "../core/session-manager.js";
+import type { SessionManager } from "../core/index.js";
 import type { AgentMode } from "../protocol/events/index.js";
 import type { InteractionKind } from "../protocol/interactions.js";
 import { AcpSession } from "./acp-session.js";
@@ -103,7 +103,7 @@ export class AcpAgent {
         // Resuming without a replay: the client keeps what it shows; a session this process holds goes on as it is.
         const bound = this.sessions.get(params.sessionId);
         const held = manager.attach(params.sessionId);
-        if (held && bound) return { modes: modes(held.mode), configOptions: bound.configOptions() };
+        if (held && bound) return { modes: modes(held.state.mode), configOptions: bound.configOptions() };
         const session = await this.open(params.cwd, params.mcpServers, params.sessionId);
         return { modes: modes(session.mode), configOptions: session.acp.configOptions() };
       })
@@ -225,7 +225,7 @@ export class AcpAgent {
       bound.update({ sessionUpdate: "available_commands_update", availableCommands: commands });
       bound.announceModels();
     });
-    return { id, acp: bound, history: opened.history, mode: opened.session.mode };
+    return { id, acp: bound, history: opened.history, mode: opened.session.state.mode };
   }
 
   /** An image the client sent, kept in the session's folder so the model can be pointed at it. */

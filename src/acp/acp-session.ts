@@ -13,14 +13,13 @@ import {
   type StopReason,
   type ToolCallContent,
 } from "@agentclientprotocol/sdk";
-import { RemoteQuestions } from "../core/remote-questions.js";
-import type { SessionView } from "../core/session-view.js";
+import { RemoteQuestions, type SessionView } from "../core/index.js";
 import type { RunResult } from "../protocol/commands.js";
 import type { SessionEvent } from "../protocol/events/index.js";
 import type { InteractionKind } from "../protocol/interactions.js";
 import { acpCanAnswer, askEditor } from "./client-questions.js";
 import { UpdateTranslator } from "./event-updates.js";
-import { planUpdate, todosOf, type Todo } from "./plan-updates.js";
+import { planUpdate, type Todo } from "./plan-updates.js";
 import { listModels, modelOption } from "./model-option.js";
 import { promptInput, type SaveImage } from "./prompt-content.js";
 
@@ -58,8 +57,6 @@ export function stopReasonOf(result: RunResult, finishReason: string | undefined
 export class AcpSession {
   private readonly translator: UpdateTranslator;
   private sending: Promise<void> = Promise.resolve();
-  /** Todo lists being read for the plan, in order. */
-  private planning: Promise<void> = Promise.resolve();
   private lastPlan: string | undefined;
   private readonly unsubscribe: () => void;
   private readonly questions: RemoteQuestions;
@@ -70,7 +67,7 @@ export class AcpSession {
   private readonly terminals = new Map<string, ToolCallContent>();
 
   constructor(private readonly options: AcpSessionOptions) {
-    this.translator = new UpdateTranslator({ cwd: options.session.cwd });
+    this.translator = new UpdateTranslator({ cwd: options.session.state.cwd });
     this.questions = new RemoteQuestions({ respond: (requestId, reply) => options.session.dispatch({ type: "respond", requestId, reply }) });
     const editor = {
       client: options.client,
@@ -123,7 +120,7 @@ export class AcpSession {
 
   /** The model picker's state: the current model and, once the endpoint has listed them, the others. */
   configOptions(): SessionConfigOption[] {
-    return [modelOption(this.options.session.model, this.models)];
+    return [modelOption(this.options.session.state.model, this.models)];
   }
 
   /** Asks the endpoint for its models and tells the client when they are known. */
@@ -134,32 +131,26 @@ export class AcpSession {
     });
   }
 
-  /** Resolves once every update queued so far has been written (plans still being read included). */
+  /** Resolves once every update queued so far has been written. */
   flush(): Promise<void> {
-    return this.planning.then(() => this.sending);
+    return this.sending;
   }
 
-  /**
-   * Reads the todo list and sends it as the plan, in the order the changes came (reads are chained, so an
-   * older list never follows a newer one); the same list twice in a row goes out once.
-   */
-  private sendPlan(fallback: Todo[] | undefined, skipEmpty: boolean): void {
-    this.planning = this.planning.then(async () => {
-      const todos = (await todosOf(this.options.session)) ?? fallback;
-      if (!todos || (skipEmpty && todos.length === 0)) return;
-      const update = planUpdate(todos);
-      const key = JSON.stringify(update);
-      if (key === this.lastPlan) return;
-      this.lastPlan = key;
-      this.update(update);
-    });
+  /** Sends the todo list as the plan; the same list twice in a row goes out once. */
+  private sendPlan(todos: readonly Todo[] | undefined, skipEmpty: boolean): void {
+    if (!todos || (skipEmpty && todos.length === 0)) return;
+    const update = planUpdate(todos);
+    const key = JSON.stringify(update);
+    if (key === this.lastPlan) return;
+    this.lastPlan = key;
+    this.update(update);
   }
 
   /** A loaded session's past, told as updates (the log's own translator: it sends the user's messages too). */
   replay(history: readonly SessionEvent[]): Promise<void> {
-    const translator = new UpdateTranslator({ cwd: this.options.session.cwd, replay: true });
+    const translator = new UpdateTranslator({ cwd: this.options.session.state.cwd, replay: true });
     for (const event of history) for (const update of translator.translate(event)) this.update(update);
-    this.sendPlan(undefined, true);
+    this.sendPlan(this.options.session.state.todos, true);
     return this.flush();
   }
 
@@ -222,7 +213,7 @@ export class AcpSession {
   private onEvent(event: SessionEvent): void {
     for (const update of this.translator.translate(event)) this.update(update);
     if (event.type === "session.model_change") this.update({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });
-    // The todo store's event (when the engine has one): the whole list goes out as the plan.
-    if ((event.type as string) === "session.todos_changed") this.sendPlan((event.data as { todos?: Todo[] }).todos, false);
+    // The todo list's event carries the whole list: it goes out as the plan.
+    if (event.type === "session.todos_changed") this.sendPlan(event.data.todos, false);
   }
 }

@@ -5,7 +5,7 @@
  * the request's cancellation signal) is the shared adapter's (core/remote-questions.ts).
  */
 import type { AgentContext, ClientCapabilities, ElicitationSchema, PermissionOption, RequestPermissionOutcome, ToolCallUpdate } from "@agentclientprotocol/sdk";
-import type { RemoteQuestion } from "../core/remote-questions.js";
+import type { RemoteQuestion } from "../core/index.js";
 import type { SessionEventOf } from "../protocol/events/index.js";
 import { offeredOptions, type InteractionKind, type InteractionReply } from "../protocol/interactions.js";
 import { permissionOptions, permissionReply, permissionTitle } from "./permission-options.js";

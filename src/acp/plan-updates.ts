@@ -1,7 +1,7 @@
 /**
  * The session's todo list as ACP's `plan` update. The todo store (the sql tool's database) announces
- * changes with `session.todos_changed` and a session exposes `todos()` (read from the database, so it may be
- * a promise). Every update carries the whole list, as ACP asks.
+ * changes with `session.todos_changed`, which carries the whole list (the session's state holds it too).
+ * Every update carries the whole list, as ACP asks.
  */
 import type { PlanEntry, SessionUpdate } from "@agentclientprotocol/sdk";
 
@@ -20,19 +20,4 @@ function entryStatus(status: string): PlanEntry["status"] {
 
 export function planUpdate(todos: readonly Todo[]): SessionUpdate {
   return { sessionUpdate: "plan", entries: todos.map((todo) => ({ content: todo.title, priority: "medium", status: entryStatus(todo.status) })) };
-}
-
-/** The todos of a session that has a todo store; undefined for one that does not (or when they cannot be read). */
-export async function todosOf(session: object): Promise<Todo[] | undefined> {
-  const getter = (session as { todos?: unknown }).todos;
-  if (typeof getter !== "function") return undefined;
-  let todos: unknown;
-  try {
-    // The engine's todos() reads the session's database: a promise, awaited like a plain list.
-    todos = await (getter.call(session) as unknown);
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(todos)) return undefined;
-  return todos.filter((todo): todo is Todo => todo !== null && typeof todo === "object" && typeof todo.title === "string" && typeof todo.status === "string");
 }

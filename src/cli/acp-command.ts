@@ -10,6 +10,7 @@ import { bootstrap, homesOf } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
+import { loadEngine } from "../core/index.js";
 
 declare const AGENT_VERSION: string;
 
@@ -33,9 +34,8 @@ export async function runAcp(options: CliOptions): Promise<number> {
   const { value } = boot;
   // The engine loads while the editor's `initialize` is answered; sessions wait for it.
   const manager = (async () => {
-    const [{ SessionManager }, { composeSessionOptions }, { adviceText }, hooks] = await Promise.all([
-      import("../core/session-manager.js"),
-      import("../core/compose-session.js"),
+    const [{ SessionManager, composeSessionOptions }, { adviceText }, hooks] = await Promise.all([
+      loadEngine(),
       import("./permission-advice-text.js"),
       loadHooks(options, homesOf(value), value.settings),
     ]);

@@ -8,11 +8,10 @@ import type { ProviderConfig } from "../config/provider-config.js";
 import { resolveModels } from "../config/resolve-models.js";
 import type { ModelRegistry } from "../provider/model-registry.js";
 import { loadSettings, SettingsError, settingsPath, type Settings } from "../config/settings.js";
-import type { SessionPermissions } from "../core/open-session.js";
+import type { SessionPermissions, SubagentLimits } from "../core/index.js";
 import { FLOOR_CHECKS } from "../permissions/floor.js";
 import { buildRules } from "../permissions/policy.js";
 import { SessionStore } from "../session/session-store.js";
-import type { SubagentLimits } from "../core/tasks/subagent-host.js";
 import type { CliOptions } from "./cli-options.js";
 import { subagentLimits } from "./subagent-limits.js";
 

@@ -1,7 +1,7 @@
 /** --agent's name, checked against the agent files before the session opens. */
 import { loadAgentFiles } from "../config/agent-files.js";
 import { resolveHomes } from "../config/agent-home.js";
-import { selectableAgent, unknownAgentMessage } from "../core/agents/agent-catalog.js";
+import { selectableAgent, unknownAgentMessage } from "../core/index.js";
 import { findGitRoot } from "../util/git-root.js";
 
 /** Undefined when the name is an agent one may select; otherwise the message, listing the valid names. */

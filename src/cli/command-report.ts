@@ -5,7 +5,7 @@
  * printers use it, so the text goes to stdout (even with --silent) and into the JSON result's answer.
  */
 import type { SessionEvent } from "../protocol/events/index.js";
-import { compactionLine } from "../core/compaction/compaction-line.js";
+import { compactionLine } from "../core/index.js";
 
 export class CommandReportWatch {
   private readonly running = new Set<string>();

@@ -6,7 +6,7 @@
 import { readEventLog } from "../session/event-log-reader.js";
 import { RewindTimeline } from "../session/rewind/rewind-timeline.js";
 import { SessionStore } from "../session/session-store.js";
-import { forkSession } from "../core/session-admin/fork-session.js";
+import { forkSession } from "../core/index.js";
 import { resolveAgentHome } from "../config/agent-home.js";
 import type { CliOptions } from "./cli-options.js";
 

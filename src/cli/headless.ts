@@ -3,10 +3,8 @@
  * session, prints events, sends the prompt, and maps how the run ended to an exit code.
  */
 import { adviceText } from "./permission-advice-text.js";
-import type { AgentSession } from "../core/agent-session.js";
 import type { RunResult } from "../protocol/commands.js";
-import { composeSessionOptions } from "../core/compose-session.js";
-import { SessionManager } from "../core/session-manager.js";
+import { loadEngine, planFile, SESSION_LOG_ERROR, type SessionManager, type SessionView } from "../core/index.js";
 import { SessionLockedError } from "../session/session-lock.js";
 import { bootstrap, homesOf } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
@@ -14,8 +12,6 @@ import { ExitCode } from "./exit-codes.js";
 import { GuardedOutput } from "./guarded-output.js";
 import { JsonPrinter, writeFailureResult } from "./json-printer.js";
 import { existsSync } from "node:fs";
-import { planFile } from "../core/modes.js";
-import { SESSION_LOG_ERROR } from "../core/session-log-failure.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
 import { plainStyle, TextPrinter, type TextStyle } from "./text-printer.js";
@@ -53,7 +49,7 @@ export function exitCodeFor(result: RunResult): number {
  * The prompt goes through the core's input router like a typed line: `-p "/plan add a cache"` switches to
  * plan mode and sends the request. Commands that only open a dialog have nothing to do without a screen.
  */
-async function runInput(session: AgentSession, text: string, out: CommandOutput, json: boolean): Promise<RunResult> {
+async function runInput(session: SessionView, text: string, out: CommandOutput, json: boolean): Promise<RunResult> {
   const routed = await session.dispatch({ type: "input", text });
   switch (routed.kind) {
     case "prompt":
@@ -133,6 +129,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     hookSet = hooks.load(hooks.trusted);
   }
   const kept = new KeptSessionWatch();
+  const { SessionManager, composeSessionOptions } = await loadEngine();
   const manager = new SessionManager(
     composeSessionOptions({
       ...value,
@@ -228,11 +225,13 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     discarded = false; // left in place (a folder it may not remove): then it stays resumable like any other
   }
   // A run that never got an answer from the model (bad key, unknown model, nothing listening) is not worth resuming.
-  const resumable = !discarded && (resume !== undefined || session.metrics.completedCalls > 0 || result.outcome !== "error");
+  // What this run used: the state's usage of this process (its shutdown record, now that it has ended).
+  const usage = session.state.usage.current;
+  const resumable = !discarded && (resume !== undefined || usage.completedCalls > 0 || result.outcome !== "error");
   // A planning run's product is its plan: say where it is.
   const plan = options.mode === "plan" && existsSync(planFile(session.dir)) ? planFile(session.dir) : undefined;
-  if (json) json.finish(result, session.metrics, session.id, exitCode, durationMs, plan);
-  else text?.finish(result, session.metrics, session.id, durationMs, resumable, plan);
+  if (json) json.finish(result, usage, session.id, exitCode, durationMs, plan);
+  else text?.finish(result, usage, session.id, durationMs, resumable, plan);
   // Nothing should keep the process alive now; if something does (a stray handle), do not hang a CI job.
   setTimeout(() => process.exit(exitCode), 3000).unref();
   return exitCode;

@@ -9,7 +9,7 @@ import type { Theme } from "../ui/theme.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
 import { heldBackPrograms } from "./repository-programs.js";
 import { SessionLockedError } from "../session/session-lock.js";
-import { openableSession } from "../core/session-manager.js";
+import { openableSession } from "../core/index.js";
 import { bootstrap, homesOf, type Bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";

@@ -1,7 +1,7 @@
 /** --output-format json: every event (ephemeral ones included) as one JSON line, then a result line. */
 import type { RunResult } from "../protocol/commands.js";
 import type { SessionEvent } from "../protocol/events/index.js";
-import type { SessionMetrics } from "../core/session-metrics.js";
+import { totalTokens, type ProcessUsage } from "../core/index.js";
 import { serializeEventLine } from "../session/serialize.js";
 import { CommandReportWatch } from "./command-report.js";
 import type { Output } from "./text-printer.js";
@@ -32,8 +32,9 @@ export class JsonPrinter {
     this.stdout.write(serializeEventLine(event));
   };
 
-  finish(result: RunResult, metrics: SessionMetrics, sessionId: string, exitCode: number, durationMs: number, planPath?: string): void {
-    const tokens = metrics.tokens;
+  /** `usage`: what this run used (the session state's usage of this process). */
+  finish(result: RunResult, usage: ProcessUsage, sessionId: string, exitCode: number, durationMs: number, planPath?: string): void {
+    const tokens = totalTokens(usage.modelMetrics);
     this.stdout.write(
       serializeEventLine({
         type: "result",
@@ -46,13 +47,13 @@ export class JsonPrinter {
         ...(planPath ? { planPath } : {}),
         usage: {
           premiumRequests: 0,
-          requests: metrics.requests,
+          requests: usage.requests,
           inputTokens: tokens.inputTokens,
           outputTokens: tokens.outputTokens,
-          totalApiDurationMs: metrics.totalApiDurationMs,
+          totalApiDurationMs: usage.apiDurationMs,
           sessionDurationMs: durationMs,
-          codeChanges: metrics.codeChanges,
-          ...(metrics.backgroundAgents > 0 ? { backgroundAgents: metrics.backgroundAgents } : {}),
+          codeChanges: usage.codeChanges,
+          ...(usage.backgroundAgents > 0 ? { backgroundAgents: usage.backgroundAgents } : {}),
         },
       }),
     );

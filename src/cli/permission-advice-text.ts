@@ -1,5 +1,5 @@
 /** The CLI's words for the engine's permission advice: its flags, written as they would be typed. */
-import type { FlagSuggestion, PermissionAdvice } from "../core/permission-advice.js";
+import type { FlagSuggestion, PermissionAdvice } from "../core/index.js";
 
 /** Quotes a word for a POSIX shell when it needs it. */
 export function shellWord(word: string): string {

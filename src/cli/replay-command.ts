@@ -11,13 +11,7 @@ import { Command, CommanderError } from "commander";
 import { resolveHomes } from "../config/agent-home.js";
 import { resolveProviderConfig } from "../config/provider-config.js";
 import { loadSettings, settingsPath } from "../config/settings.js";
-import { composeSessionOptions } from "../core/compose-session.js";
-import { SessionManager } from "../core/session-manager.js";
-import { DEFAULT_SUBAGENT_LIMITS } from "../core/tasks/session-subagents.js";
-import { replayScript } from "../core/replay/replay-script.js";
-import { replaySession, type ReplayHost, type ReplayReport } from "../core/replay/replay-session.js";
-import { scratchTree } from "../core/replay/scratch-tree.js";
-import { standInTool } from "../core/replay/tool-stand-in.js";
+import { DEFAULT_SUBAGENT_LIMITS, loadEngine, type ReplayHost, type ReplayReport } from "../core/index.js";
 import { loadMcpConfig } from "../mcp/mcp-config.js";
 import { noPermissionFlags } from "../permissions/policy.js";
 import { createOpenAIChatProvider } from "../provider/openai-chat.js";
@@ -56,6 +50,7 @@ function describe(report: ReplayReport, dry: boolean): string {
 }
 
 export async function runReplayCommand(args: readonly string[]): Promise<number> {
+  const { SessionManager, composeSessionOptions, replayScript, replaySession, scratchTree, standInTool } = await loadEngine();
   let given: ReturnType<typeof parse>;
   try {
     given = parse(args);

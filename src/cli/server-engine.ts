@@ -5,8 +5,7 @@
  * provider, or the environment's), so a server without a configured endpoint still starts.
  */
 import { settingsPath } from "../config/settings.js";
-import { composeSessionOptions } from "../core/compose-session.js";
-import { SessionManager } from "../core/session-manager.js";
+import { loadEngine } from "../core/index.js";
 import { createWireProvider } from "../provider/wire-provider.js";
 import { SessionHost } from "../server/session-host.js";
 import { bootstrapServer, homesOf } from "./bootstrap.js";
@@ -23,6 +22,7 @@ export async function loadSessionHost(args: readonly string[]): Promise<SessionH
   const boot = await bootstrapServer(options);
   if (!boot.ok) throw new Error(boot.message);
   const { value } = boot;
+  const { SessionManager, composeSessionOptions, createClientTool } = await loadEngine();
   // Every session brings its own endpoint, resolved per request: the manager's defaults name none.
   const { providerConfig: _perSession, registry: _alsoPerSession, ...sources } = value;
   const manager = new SessionManager(
@@ -32,6 +32,7 @@ export async function loadSessionHost(args: readonly string[]): Promise<SessionH
     manager,
     provider: { ...(options.model ? { model: options.model } : {}), env: process.env, settings: value.settings, settingsFile: settingsPath(value.agentHome) },
     makeProvider: (config) => createWireProvider(config),
+    clientTool: createClientTool,
     ...(value.providerConfig ? { defaultProvider: value.providerConfig } : {}),
     questionTimeoutMs: QUESTION_TIMEOUT_MS,
     fileHooks: (cwd) => fileHooks({ ...homesOf(value), cwd, settings: value.settings, enabled: options.hooks }),

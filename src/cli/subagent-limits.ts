@@ -4,8 +4,7 @@
  * session budgets come from settings only (no limit by default).
  */
 import type { Settings } from "../config/settings.js";
-import { DEFAULT_SUBAGENT_LIMITS } from "../core/tasks/limits.js";
-import type { SubagentLimits } from "../core/tasks/subagent-host.js";
+import { DEFAULT_SUBAGENT_LIMITS, type SubagentLimits } from "../core/index.js";
 
 const MAX_CONCURRENT_CAP = 256;
 

@@ -10,9 +10,7 @@
  */
 import type { RunResult } from "../protocol/commands.js";
 import type { SessionEvent } from "../protocol/events/index.js";
-import { compactionLine } from "../core/compaction/compaction-line.js";
-import { rewindEventText } from "../core/rewind/rewind-text.js";
-import type { SessionMetrics } from "../core/session-metrics.js";
+import { compactionLine, rewindEventText, totalTokens, type ProcessUsage } from "../core/index.js";
 import { neutraliseTerminalText as safe, splitTrailingEscape } from "../util/terminal-text.js";
 import { CommandReportWatch } from "./command-report.js";
 import { StreamedAttempt } from "./streamed-attempt.js";
@@ -173,7 +171,7 @@ export class TextPrinter {
   /** Prints what is left once the run ends: the summary or final answer, then the stats. */
   /** `resumable`: false when the run never got an answer from the model (401, unknown model…): no resume hint. */
   /** `planPath`: the plan a planning run wrote (--plan). */
-  finish(result: RunResult, metrics: SessionMetrics, sessionId: string, durationMs: number, resumable = true, planPath?: string): void {
+  finish(result: RunResult, usage: ProcessUsage, sessionId: string, durationMs: number, resumable = true, planPath?: string): void {
     const { silent, style } = this.options;
     if (silent) {
       const answer = this.answer(result.summary ?? result.finalMessage);
@@ -186,12 +184,12 @@ export class TextPrinter {
       this.out(`${this.answer(result.summary)}\n`);
     }
     this.endLine();
-    const { codeChanges } = metrics;
-    const tokens = metrics.tokens;
+    const { codeChanges } = usage;
+    const tokens = totalTokens(usage.modelMetrics);
     const files = codeChanges.filesModified.length;
     this.err("");
     this.err(style.dim(`Changes    +${codeChanges.linesAdded} -${codeChanges.linesRemoved}${files > 0 ? ` (${files} file${files === 1 ? "" : "s"})` : ""}`));
-    this.err(style.dim(`Requests   ${metrics.requests} (API ${formatDuration(metrics.totalApiDurationMs)})`));
+    this.err(style.dim(`Requests   ${usage.requests} (API ${formatDuration(usage.apiDurationMs)})`));
     this.err(style.dim(`Duration   ${formatDuration(durationMs)}`));
     this.err(style.dim(`Tokens     ↑ ${formatTokens(tokens.inputTokens)} • ↓ ${formatTokens(tokens.outputTokens)}`));
     if (planPath) this.err(style.dim(`Plan       ${planPath}`));

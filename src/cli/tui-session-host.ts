@@ -4,8 +4,7 @@
  */
 import { adviceText } from "./permission-advice-text.js";
 import path from "node:path";
-import type { AgentSession } from "../core/agent-session.js";
-import type { SessionManager } from "../core/session-manager.js";
+import { BACKGROUND_AGENTS_STOPPED, loadEngine, type SessionManager, type SessionView } from "../core/index.js";
 import type { SessionEvent } from "../protocol/events/index.js";
 import type { SessionMetadata } from "../session/session-metadata.js";
 import type { SessionHost } from "../ui/session-host.js";
@@ -14,7 +13,13 @@ import type { Bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { asFleetInput } from "./fleet-input.js";
 import { consolidateAfterSession, isUserTurn } from "./memory-consolidation.js";
-import { BACKGROUND_AGENTS_STOPPED } from "../core/tasks/background-notice.js";
+import type { MemorySettings } from "../memory/memory-settings.js";
+
+/** What the consolidation after a session needs of its memory (on or off as the session ends). */
+interface SessionMemoryFacts {
+  readonly enabled: boolean;
+  readonly options: { readonly cwd: string; readonly settings: MemorySettings };
+}
 
 export class TuiSessionHost implements SessionHost {
   /** The session shown: the manager holds it, the host only knows which one it is. */
@@ -45,7 +50,7 @@ export class TuiSessionHost implements SessionHost {
   /** Loaded once, when the first session opens: after the first frame, so hook files cost it nothing. */
   private hooks: Promise<HookSet | undefined> | undefined;
 
-  private get current(): AgentSession | undefined {
+  private get current(): SessionView | undefined {
     return this.shownId === undefined ? undefined : this.manager?.get(this.shownId);
   }
 
@@ -53,7 +58,7 @@ export class TuiSessionHost implements SessionHost {
     return this.current !== undefined;
   }
 
-  get session(): AgentSession {
+  get session(): SessionView {
     const current = this.current;
     if (!current) throw new Error("No session is open.");
     return current;
@@ -69,12 +74,12 @@ export class TuiSessionHost implements SessionHost {
 
   /** The open session's working directory (/cwd moves it). */
   get cwd(): string {
-    return this.current?.cwd ?? this.options.cwd;
+    return this.current?.state.cwd ?? this.options.cwd;
   }
 
   /** The open session's branch (it follows /cwd). */
   get branch(): string | undefined {
-    return this.current?.workspace.context.branch;
+    return this.current?.state.context?.branch;
   }
 
   /** The open session was resumed (it has a past worth coming back to). */
@@ -82,7 +87,8 @@ export class TuiSessionHost implements SessionHost {
 
   /** Whether the open session is worth resuming: it has a past, or the model answered in it. */
   get resumable(): boolean {
-    return this.current !== undefined && this.current.hasConversation && (this.resumedSession || this.current.metrics.completedCalls > 0);
+    const state = this.current?.state;
+    return state !== undefined && state.hasConversation && (this.resumedSession || state.usage.current.completedCalls > 0);
   }
 
   /** Opens the session the command line asked for. The engine is loaded here, after the TUI's first frame. */
@@ -90,7 +96,7 @@ export class TuiSessionHost implements SessionHost {
     const { boot, options } = this;
     this.hooks ??= this.loadHooks?.() ?? Promise.resolve(undefined);
     const hooks = await this.hooks;
-    const [{ SessionManager }, { composeSessionOptions }] = await Promise.all([import("../core/session-manager.js"), import("../core/compose-session.js")]);
+    const { SessionManager, composeSessionOptions } = await loadEngine();
     this.manager ??= new SessionManager(
       composeSessionOptions({
         ...boot,
@@ -128,7 +134,8 @@ export class TuiSessionHost implements SessionHost {
     // The previous session ends in the background (its end hooks may take a while); the new one is shown now.
     if (previous && previous.id !== resumeId) stopped = this.closeSession(previous).said;
     this.shownId = opened.session.id;
-    this.consolidateWhenEnded(opened.session, opened.history); // memory
+    // Memory has no event yet (/memory on|off changes it in place): its live object is read when the session ends.
+    this.consolidateWhenEnded(opened.session, opened.session.workspace.memory, opened.history);
     this.resumedSession = resumeId !== undefined;
     this.past = early.length + stopped.length > 0 ? [...opened.history, ...stopped, ...early] : opened.history;
     // --agent applies to the session the TUI starts with; later ones (/new, /resume) start with the default
@@ -181,7 +188,7 @@ export class TuiSessionHost implements SessionHost {
    * Closes a session: what it said about the background agents it stopped (/clear, /resume, exit), and when
    * it has ended (its end hooks ran, its log is closed).
    */
-  private closeSession(session: AgentSession): { said: SessionEvent[]; ended: Promise<void> } {
+  private closeSession(session: SessionView): { said: SessionEvent[]; ended: Promise<void> } {
     const said: SessionEvent[] = [];
     const stop = session.subscribe((event) => {
       if (event.type === "session.warning" && event.data.warningType === BACKGROUND_AGENTS_STOPPED) said.push(event);
@@ -204,16 +211,15 @@ export class TuiSessionHost implements SessionHost {
   }
 
   /** Memory: when the session ends (/new, /resume, exit), its consolidation may start, detached (memory-consolidation.ts). */
-  private consolidateWhenEnded(session: AgentSession, past: readonly SessionEvent[]): void {
+  private consolidateWhenEnded(session: SessionView, memory: SessionMemoryFacts | undefined, past: readonly SessionEvent[]): void {
     let userTurns = past.filter(isUserTurn).length;
     const stop = session.subscribe((event) => {
       if (isUserTurn(event)) userTurns++;
       if (event.type !== "session.shutdown" || event.agentId !== undefined) return;
       stop();
-      const memory = session.workspace.memory;
       if (!memory) return;
       // The repository whose memories the session used: where it started, even if /cwd moved it since.
-      const ended = { id: session.id, dir: session.dir, cwd: memory.options.cwd, model: session.model, userTurns, memoryEnabled: memory.enabled };
+      const ended = { id: session.id, dir: session.dir, cwd: memory.options.cwd, model: session.state.model, userTurns, memoryEnabled: memory.enabled };
       consolidateAfterSession(ended, memory.options.settings);
     });
   }

@@ -5,13 +5,13 @@
  * workspace), and the session ends.
  */
 import type { CommandResult, RunResult, SessionCommand } from "../protocol/commands.js";
-import type { AgentMode, BackgroundTasks, EventData, SessionEvent } from "../protocol/events/index.js";
+import type { AgentMode, BackgroundTasks, EventData } from "../protocol/events/index.js";
 import type { McpManager, McpTaskHost } from "../mcp/index.js";
 import type { ChildAgentSpec } from "./child-agent.js";
 import { reportContext } from "./compaction/session-compaction.js";
 import type { EventListener } from "./event-sink.js";
 import { routeInput } from "./input-router.js";
-import type { PermissionSummary } from "./permission-summary.js";
+import type { SessionState } from "./state/session-state.js";
 import { asTyped, promptOf } from "./runtime/agent-runtime.js";
 import type { SessionParts } from "./session-assembly.js";
 import type { SessionHooks } from "./session-hooks.js";
@@ -99,23 +99,13 @@ export class AgentSession {
     return this.services.sink.logFailure;
   }
 
+  /** What the session is now, as every face sees it (a new snapshot on every change). */
+  get state(): SessionState {
+    return this.services.state.state;
+  }
+
   get busy(): boolean {
     return this.parts.main.busy;
-  }
-
-  get allowAll(): boolean {
-    return this.services.permissions.allowAll;
-  }
-
-  /** Everything that approves calls without asking, with where it came from. */
-  get permissionSummary(): PermissionSummary {
-    return this.services.permissions.summary;
-  }
-
-  /** Whether anything was said in this session yet (a prompt, an answer). */
-  get hasConversation(): boolean {
-    const { conversation } = this.services;
-    return conversation.length > (conversation.hasSystemPrompt ? 1 : 0);
   }
 
   /** The custom instruction files in the system prompt. */
@@ -152,9 +142,9 @@ export class AgentSession {
     return mcpTaskHost(() => this.parts.subagents, this.services.sink.emit);
   }
 
-  /** Background agents of an earlier process of this session, read from its log (resume). */
-  restoreAgents(events: readonly SessionEvent[]): void {
-    this.parts.subagents.restore(events);
+  /** Background agents of earlier processes of this session, as the state folded them from the log (resume). */
+  restoreAgents(): void {
+    this.parts.subagents.restore(this.state.agents);
   }
 
   /** Every background agent of this session (restored ones included), for /tasks. */

@@ -91,7 +91,10 @@ export class MainAgent {
 
   /** A prompt for the main agent; it waits for the MCP servers it needs that are still starting. */
   submit(input: PromptInput, delivery?: "enqueue" | "immediate"): Promise<RunResult> {
-    const waiting = [this.mcpGate?.wait(input.prompt), this.parts.controls.agentMcp.ready(input.prompt)].filter((wait) => wait !== undefined);
+    const gated = this.mcpGate?.wait(input.prompt);
+    // The prompt's first event comes after the wait: until then this says the session is busy (Esc ends the wait).
+    if (gated) this.services.sink.emit("session.mcp_wait_started", {});
+    const waiting = [gated, this.parts.controls.agentMcp.ready(input.prompt)].filter((wait) => wait !== undefined);
     return waiting.length > 0 ? Promise.all(waiting).then(() => this.runtime.submit(input, delivery)) : this.runtime.submit(input, delivery);
   }
 

@@ -25,6 +25,8 @@ import { AgentSession } from "./agent-session.js";
 import type { AgentDefinition } from "./agents/agent-catalog.js";
 import type { CompactionSettings } from "./compaction/compactor.js";
 import { Conversation } from "./conversation.js";
+import { initialSessionState } from "./state/session-state.js";
+import { foldEvents, SessionStateFold } from "./state/state-fold.js";
 import { RewindHistory } from "./rewind/rewind-history.js";
 import type { ToolStandIn } from "./replay/tool-stand-in.js";
 import { visibleEvents } from "../session/rewind/rewind-timeline.js";
@@ -154,8 +156,17 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     setMode: (mode) => session?.dispatch({ type: "set_mode", mode }),
     mcpTasks: () => (session as AgentSession).mcpTasks,
   });
+  // This process's own facts join the state before its first event (a resume's: after the fold of the log).
+  opened.state.beginProcess({
+    model: options.provider.model,
+    ...(options.providerConfig.reasoningEffort ? { reasoningEffort: options.providerConfig.reasoningEffort } : {}),
+    context: opened.context,
+    permissions: { allowAll: services.permissions.allowAll, summary: services.permissions.summary },
+    ...((options.name ?? opened.previousName) !== undefined ? { name: options.name ?? opened.previousName } : {}),
+    startTime: Date.now(),
+  });
   // A resumed session starts in the mode it had; an explicit --mode then switches it (with a notice).
-  const start = opened.log ? restoredStart(opened.log.events) : { mode: options.mode ?? "interactive" };
+  const start = opened.log ? restoredStart(opened.state.state) : { mode: options.mode ?? "interactive" };
   session = new AgentSession(services, assembleParts(services, start));
   return opened.log ? resume(session, services, options, opened, opened.log) : begin(session, services, options, opened);
 }
@@ -187,6 +198,8 @@ async function openLog(options: OpenSessionOptions, id: string, dir: string, rel
     conversation.apply(event);
     rewind.apply(event);
   });
+  const state = new SessionStateFold(log ? foldEvents(log.events) : initialSessionState());
+  sink.addInternal(state.apply);
 
   const now = new Date().toISOString();
   const previous = options.resumeId ? await readMetadata(dir) : undefined;
@@ -212,6 +225,7 @@ async function openLog(options: OpenSessionOptions, id: string, dir: string, rel
     ...(log ? { log } : {}),
     sink,
     conversation,
+    state,
     rewind,
     now,
     keeper,
@@ -275,6 +289,7 @@ async function resume(
       eventCount: log.events.length + log.unknownEvents,
       eventsFileSizeBytes: log.fileSizeBytes,
       selectedModel: options.provider.model,
+      ...(options.providerConfig.reasoningEffort ? { reasoningEffort: options.providerConfig.reasoningEffort } : {}),
       context: opened.context,
       ...(log.skipped.length > 0 ? { skippedLines: log.skipped.length } : {}),
       ...(unanswered.length > 0 ? { repairedToolCalls: unanswered.length } : {}),
@@ -283,10 +298,10 @@ async function resume(
   reportMemoryProblems(services, sink);
   watchLog(session, sink);
   services.mcp?.start();
-  repairResume(session, services, log.events, unanswered);
+  repairResume(session, services, unanswered);
   await session.runStartHooks("resume");
   if (options.mode && options.mode !== session.mode) session.dispatch({ type: "set_mode", mode: options.mode });
-  restoreSelection(session, services, log.events);
+  restoreSelection(session, services);
   if (options.name && options.name !== opened.previousName) opened.keeper.rename(options.name);
   return {
     session,

@@ -36,6 +36,7 @@ import { PermissionBroker } from "./permission-broker.js";
 import { SessionWorkspace } from "./session-admin/session-workspace.js";
 import { SessionControls } from "./session-controls.js";
 import { SessionMetrics } from "./session-metrics.js";
+import type { SessionStateFold } from "./state/state-fold.js";
 import { TurnCounter, type SessionServices, type SessionStart } from "./session-services.js";
 import { SessionTools } from "./session-tools.js";
 import { DEFAULT_SUBAGENT_LIMITS, SessionSubagents } from "./tasks/session-subagents.js";
@@ -52,6 +53,8 @@ export interface OpenedLog {
   log?: EventLog;
   sink: EventSink;
   conversation: Conversation;
+  /** The session's state, folded from the log (a resume) and then from every event. */
+  state: SessionStateFold;
   rewind: RewindHistory;
   syncLog(): void;
   /** Closes the log and releases the session's lock. */
@@ -94,7 +97,16 @@ export async function assembleServices(options: OpenSessionOptions, opened: Open
   const shells = new ShellManager();
   // One database per session, shared by all its agents; sql.js loads on the first sql call, not here.
   const database = new SessionDatabase(path.join(dir, "session.db"));
-  database.onChange(() => sink.emit("session.todos_changed", {}));
+  database.onChange((todos) => sink.emit("session.todos_changed", { todos }));
+  // Faces see the background shells change (a call that left one running, one that ended).
+  let shellsTold = "[]";
+  const stopWatchingShells = shells.onBackgroundChange(() => {
+    const list = shells.backgroundShells();
+    const told = JSON.stringify(list);
+    if (told === shellsTold) return;
+    shellsTold = told;
+    sink.emit("session.background_tasks_changed", { shells: list });
+  });
   const mcpOptions = {
     env: process.env,
     cwd: options.cwd,
@@ -144,10 +156,7 @@ export async function assembleServices(options: OpenSessionOptions, opened: Open
   const memory = options.memory ? new SessionMemory(sessionMemoryOptions(options, id)) : undefined;
   await memory?.start();
 
-  const metrics = new SessionMetrics();
-  sink.addInternal((event) => {
-    if (event.type === "subagent.started" && event.data.executionMode === "background") metrics.backgroundAgents++;
-  });
+  const metrics = new SessionMetrics((changed) => sink.emit("session.usage_checkpoint", changed.checkpoint()));
   const instructions = [
     ...(options.customInstructions ? loadCustomInstructions({ cwd: options.cwd, gitRoot: context.gitRoot, agentHome: options.agentHome }) : []),
     ...(options.extraInstructions ?? []),
@@ -172,7 +181,8 @@ export async function assembleServices(options: OpenSessionOptions, opened: Open
     rewind: opened.rewind,
     ...(options.toolStandIn ? { toolStandIn: options.toolStandIn } : {}),
     metrics,
-    turns: new TurnCounter(log?.events.filter((event) => event.type === "assistant.turn_start").length ?? 0),
+    state: opened.state,
+    turns: new TurnCounter(opened.state.state.turns),
     workspace,
     provider: options.provider,
     ...(options.createProvider ? { createProvider: options.createProvider } : {}),
@@ -215,6 +225,7 @@ export async function assembleServices(options: OpenSessionOptions, opened: Open
     autoAcceptPlan: options.autoAcceptPlan === true,
     syncLog: opened.syncLog,
     release: () => {
+      stopWatchingShells();
       void shells.dispose();
       database.close();
       void mcp?.close();

@@ -1,11 +1,12 @@
-/** What a session has cost and changed, for session.shutdown and the headless result line. */
-import type { CodeChanges } from "../protocol/events/index.js";
-import type { PriorUsage } from "./usage/prior-usage.js";
+/**
+ * What this process has cost and changed, as the engine records it: the source of session.shutdown and of
+ * the session.usage_checkpoint sent after each model call and code change (faces read the totals from the
+ * session's state, which folds those events).
+ */
+import type { CodeChanges, EventData } from "../protocol/events/index.js";
+import type { ModelMetric } from "./state/usage-state.js";
 
-export interface ModelMetric {
-  requests: { count: number; cost: number };
-  usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number };
-}
+export type { ModelMetric } from "./state/usage-state.js";
 
 export class SessionMetrics {
   readonly startTime = Date.now();
@@ -18,11 +19,9 @@ export class SessionMetrics {
 
   /** Responses that arrived whole, in this process. */
   completedCalls = 0;
-  /** Background agents started in this process. */
-  backgroundAgents = 0;
 
-  /** A resumed session: what its earlier processes used (for /usage; never part of this process's shutdown record). */
-  earlier: PriorUsage | undefined;
+  /** `changed`: told after each model call and code change (the session announces a checkpoint). */
+  constructor(private readonly changed: (metrics: SessionMetrics) => void = () => undefined) {}
 
   private metric(model: string): ModelMetric {
     return (this.modelMetrics[model] ??= { requests: { count: 0, cost: 0 }, usage: { inputTokens: 0, outputTokens: 0 } });
@@ -42,16 +41,38 @@ export class SessionMetrics {
     metric.usage.inputTokens += call.inputTokens;
     metric.usage.outputTokens += call.outputTokens;
     if (call.cacheReadTokens) metric.usage.cacheReadTokens = (metric.usage.cacheReadTokens ?? 0) + call.cacheReadTokens;
+    this.changed(this);
   }
 
   recordCodeChange(change: { path: string; linesAdded: number; linesRemoved: number }): void {
     this.linesAdded += change.linesAdded;
     this.linesRemoved += change.linesRemoved;
     this.filesModified.add(change.path);
+    this.changed(this);
   }
 
   get codeChanges(): CodeChanges {
     return { linesAdded: this.linesAdded, linesRemoved: this.linesRemoved, filesModified: [...this.filesModified] };
+  }
+
+  /** The per-model metrics as they are now (a copy: the records go on changing). */
+  snapshotModelMetrics(): Record<string, ModelMetric> {
+    const copy: Record<string, ModelMetric> = {};
+    for (const [model, { requests, usage }] of Object.entries(this.modelMetrics)) copy[model] = { requests: { ...requests }, usage: { ...usage } };
+    return copy;
+  }
+
+  /** The totals so far, as session.usage_checkpoint carries them. */
+  checkpoint(): EventData<"session.usage_checkpoint"> {
+    return {
+      totalNanoAiu: 0,
+      totalPremiumRequests: 0,
+      requests: this.requests,
+      completedCalls: this.completedCalls,
+      totalApiDurationMs: this.totalApiDurationMs,
+      modelMetrics: this.snapshotModelMetrics(),
+      codeChanges: this.codeChanges,
+    };
   }
 
   get tokens(): { inputTokens: number; outputTokens: number } {

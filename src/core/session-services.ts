@@ -25,6 +25,7 @@ import type { PermissionBroker } from "./permission-broker.js";
 import type { SessionWorkspace } from "./session-admin/session-workspace.js";
 import type { SessionHooks } from "./session-hooks.js";
 import type { SessionMetrics } from "./session-metrics.js";
+import type { SessionStateFold } from "./state/state-fold.js";
 import type { SystemPromptShape } from "./system-prompt-shape.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { SubagentLimits } from "./tasks/subagent-host.js";
@@ -49,6 +50,8 @@ export interface SessionServices {
   /** A replay's stand-in for tools: a call it answers does not run, and gets that outcome (core/replay/). */
   readonly toolStandIn?: ToolStandIn;
   readonly metrics: SessionMetrics;
+  /** The session's state: the fold of every event so far (the log's too, on resume). */
+  readonly state: SessionStateFold;
   /** Turn ids, one sequence for every agent of the session. */
   readonly turns: TurnCounter;
   /** Where the session works (/cwd, /add-dir), its instruction files, its name, other stored sessions. */

@@ -41,9 +41,10 @@ function writeShutdown(parts: ShutdownParts, shutdownType: ShutdownType, errorRe
     totalApiDurationMs: metrics.totalApiDurationMs,
     sessionStartTime: metrics.startTime,
     codeChanges: metrics.codeChanges,
-    modelMetrics: metrics.modelMetrics,
+    modelMetrics: metrics.snapshotModelMetrics(),
     currentModel: parts.model,
     currentTokens: parts.conversation.estimateTokens(),
+    completedCalls: metrics.completedCalls,
   });
   parts.sink.close();
   parts.dispose();

@@ -1,23 +1,11 @@
 import type { AgentSession } from "./agent-session.js";
 
-/** What a face may use of a session: commands in, events out, and a few read-only facts. */
+/**
+ * What a face may use of a session: commands in (dispatch), events out (subscribe), and the state every
+ * event folds into (a readonly snapshot: mode, model, agents, usage, todos…). Beside them only questions the
+ * events cannot answer: the endpoint's models, the agents one may select, the instruction files loaded.
+ */
 export type SessionView = Pick<
   AgentSession,
-  | "id"
-  | "cwd"
-  | "mode"
-  | "model"
-  | "agentName"
-  | "selectableAgents"
-  | "busy"
-  | "allowAll"
-  | "permissionSummary"
-  | "hasConversation"
-  | "instructionPaths"
-  | "listModels"
-  | "todos"
-  | "agentRecords"
-  | "backgroundShells"
-  | "subscribe"
-  | "dispatch"
+  "id" | "dir" | "state" | "selectableAgents" | "instructionPaths" | "listModels" | "subscribe" | "dispatch" | "whenEnded"
 >;

@@ -41,13 +41,13 @@ export function historyMethods(owned: (link: ClientLink, sessionId: string) => S
   return {
     "session.history.listRewindPoints": (link, params) => {
       const session = engine(link, sessionIdSchema.parse(params).sessionId);
-      if (session.busy) return { fileChangeTrackingEnabled: true, unavailableReason: "session-busy", points: [] };
+      if (session.state.busy) return { fileChangeTrackingEnabled: true, unavailableReason: "session-busy", points: [] };
       return { fileChangeTrackingEnabled: true, points: sdkPoints(session.dispatch({ type: "rewind_points" })) };
     },
     "session.history.previewRewind": async (link, params) => {
       const { sessionId, eventId } = eventSchema.parse(params);
       const session = engine(link, sessionId);
-      if (session.busy) return { available: false, reason: "session-busy", fileCount: 0, files: [] };
+      if (session.state.busy) return { available: false, reason: "session-busy", fileCount: 0, files: [] };
       const preview = await session.dispatch({ type: "preview_rewind", eventId, scope: "conversation-and-files" });
       if (typeof preview === "string") throw new Error(preview);
       // The SDK counts what the discarded turns did; a restore undoes it, so its additions were their removals.

@@ -7,8 +7,7 @@
  * RPC; ask_user and plan approval are the SDK's own requests (`userInput.request`, `exitPlanMode.request`).
  */
 import { CancellationTokenSource, type MessageConnection } from "vscode-jsonrpc";
-import type { AgentSession } from "../core/agent-session.js";
-import { RemoteQuestions, type QuestionClient, type RemoteQuestion } from "../core/remote-questions.js";
+import { RemoteQuestions, type QuestionClient, type RemoteQuestion, type SessionView } from "../core/index.js";
 import type { SessionEvent } from "../protocol/events/index.js";
 import type { InteractionKind, InteractionReply } from "../protocol/interactions.js";
 import { DeltaBatcher } from "./delta-batcher.js";
@@ -109,7 +108,7 @@ export class ServedSession {
     abilities: ClientAbilities,
     private readonly questionTimeoutMs: number,
     /** The session manager's session by id (the manager holds it; events flow before it is there: session.start, session.resume). */
-    private readonly lookup: (id: string) => AgentSession | undefined,
+    private readonly lookup: (id: string) => SessionView | undefined,
   ) {
     this.questions = new RemoteQuestions({
       respond: (requestId, reply) => this.session?.dispatch({ type: "respond", requestId, reply }) ?? "The session is not open.",
@@ -119,7 +118,7 @@ export class ServedSession {
   }
 
   /** The engine's session, once opened and until it is closed. */
-  get session(): AgentSession | undefined {
+  get session(): SessionView | undefined {
     return this.lookup(this.id);
   }
 

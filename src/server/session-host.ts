@@ -5,7 +5,7 @@
  * the handshake never waits for the engine.
  */
 import { z } from "zod";
-import { TURN_END_GRACE_MS, type SessionManager } from "../core/session-manager.js";
+import { TURN_END_GRACE_MS, type SessionManager } from "../core/index.js";
 import type { ProviderConfig } from "../config/provider-config.js";
 import type { HookPolicy, HookSet } from "../hooks/hook-set.js";
 import { readEventLog } from "../session/event-log-reader.js";
@@ -26,7 +26,7 @@ import { eventLogMethods } from "./methods/event-log-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
 
-export interface SessionHostOptions extends Pick<SessionRequestDefaults, "provider" | "makeProvider"> {
+export interface SessionHostOptions extends Pick<SessionRequestDefaults, "provider" | "makeProvider" | "clientTool"> {
   /** Holds every session; its defaults (working directory, permissions, MCP flags) are each client's starting point. */
   manager: SessionManager;
   /** The server's own endpoint, when it has one (models.list); sessions may bring theirs. */
@@ -233,7 +233,7 @@ export class SessionHost {
   private async handOver(served: ServedSession): Promise<void> {
     const session = served.session;
     if (!session) return;
-    if (session.busy) {
+    if (session.state.busy) {
       await new Promise<void>((resolve) => {
         const off = session.subscribe((event) => {
           if (event.type === "session.idle" && !event.agentId) {

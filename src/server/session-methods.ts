@@ -82,20 +82,20 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
     const reply = elicitationReplySchema.safeParse(result);
     return answered(engine(link, sessionId).served.answer(requestId, reply.success ? reply.data : { action: "cancel" }));
   });
-  on("session.mode.get", (link, params) => engine(link, sessionIdSchema.parse(params).sessionId).session.mode);
+  on("session.mode.get", (link, params) => engine(link, sessionIdSchema.parse(params).sessionId).session.state.mode);
   on("session.mode.set", (link, params) => {
     const { sessionId, mode } = modeSetSchema.parse(params);
     const { session } = engine(link, sessionId);
-    const unchanged = session.mode === mode;
+    const unchanged = session.state.mode === mode;
     session.dispatch({ type: "set_mode", mode });
     return { status: unchanged ? "unchanged" : "applied", modelChanged: false, modeApplied: mode };
   });
-  on("session.model.getCurrent", (link, params) => ({ modelId: engine(link, sessionIdSchema.parse(params).sessionId).session.model }));
+  on("session.model.getCurrent", (link, params) => ({ modelId: engine(link, sessionIdSchema.parse(params).sessionId).session.state.model }));
   on("session.model.switchTo", (link, params) => {
     const { sessionId, modelId, reasoningEffort } = modelSwitchSchema.parse(params);
     const { session } = engine(link, sessionId);
     session.dispatch({ type: "set_model", model: modelId, ...(reasoningEffort ? { reasoningEffort } : {}) });
-    return { status: "applied", modelId: session.model };
+    return { status: "applied", modelId: session.state.model };
   });
   // Options this agent has no counterpart for (coauthor, skills…): accepted, so a client's create succeeds.
   on("session.options.update", (link, params) => {

@@ -7,9 +7,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { ProviderConfig } from "../config/provider-config.js";
 import { sessionProviders } from "../provider/session-providers.js";
-import { createClientTool } from "../core/client-tools.js";
-import type { OpenSessionOptions, SessionPermissions } from "../core/open-session.js";
-import type { OpenRequest } from "../core/session-manager.js";
+import type { ClientToolDeclaration, OpenRequest, OpenSessionOptions, SessionPermissions } from "../core/index.js";
 import { sessionProvider, type ProviderDefaults } from "./session-provider.js";
 import { systemMessageOptions, type AskTransform } from "./system-message.js";
 import type { CustomAgentConfig, SessionConfig } from "./wire.js";
@@ -20,6 +18,8 @@ export interface SessionRequestDefaults {
   mcp?: OpenSessionOptions["mcp"];
   provider: ProviderDefaults;
   makeProvider(config: ProviderConfig): OpenSessionOptions["provider"];
+  /** Makes the tool a client declared (the engine's createClientTool, loaded with it). */
+  clientTool(declaration: ClientToolDeclaration, owner: { sessionId: string; cwd: string }): NonNullable<OpenRequest["extraTools"]>[number];
 }
 
 function workingDirectory(config: SessionConfig, fallback: string): string {
@@ -69,7 +69,7 @@ export function sessionRequest(config: SessionConfig, defaults: SessionRequestDe
     },
     ...(mcpServers || defaults.mcp ? { mcp: { ...defaults.mcp, additional: [...(defaults.mcp?.additional ?? []), ...(mcpServers ? [mcpServers] : [])] } } : {}),
     ...systemMessageOptions(config.systemMessage, askTransform),
-    ...(config.tools?.length ? { extraTools: config.tools.map((tool) => createClientTool(tool, { sessionId: config.sessionId, cwd })) } : {}),
+    ...(config.tools?.length ? { extraTools: config.tools.map((tool) => defaults.clientTool(tool, { sessionId: config.sessionId, cwd })) } : {}),
     ...(config.customAgents?.length ? { extraAgents: config.customAgents.map(clientAgent) } : {}),
   };
 }

@@ -8,9 +8,7 @@
  * does with sections it does not know (after every part, with customize's own content), and removing them
  * removes nothing.
  */
-import type { InstructionFile } from "../core/custom-instructions.js";
-import type { SystemPromptPartEdit, SystemPromptPartTexts, SystemPromptShape } from "../core/system-prompt-shape.js";
-import type { SystemPromptPartName } from "../core/system-prompt.js";
+import type { InstructionFile, SystemPromptPartEdit, SystemPromptPartName, SystemPromptPartTexts, SystemPromptShape } from "../core/index.js";
 import type { SessionConfig } from "./wire.js";
 
 const PART_OF_SECTION: Record<string, SystemPromptPartName> = {

@@ -4,8 +4,7 @@
  * createFile, which is the engine's write_workspace_file command, and saveLargePaste) and the working tree's changes (diff, in Copilot's unstaged, branch and session modes).
  */
 import { z } from "zod";
-import { checkpointText, checkpointTitle, listCheckpoints } from "../core/session-admin/session-report.js";
-import { workspaceDiff } from "../core/session-admin/workspace-diff.js";
+import { checkpointText, checkpointTitle, listCheckpoints, workspaceDiff } from "../core/index.js";
 import { readMetadata } from "../session/session-metadata.js";
 import { listWorkspaceFiles, readWorkspaceFile, saveLargePaste } from "../session/workspace-files.js";
 import type { ClientLink, ServedSession } from "./served-session.js";
@@ -38,7 +37,7 @@ export function workspaceMethods(
       const metadata = await readMetadata(session.dir);
       const workspace = {
         id: session.id,
-        cwd: session.cwd,
+        cwd: session.state.cwd,
         client_name: "agent",
         ...(metadata?.gitRoot ? { git_root: metadata.gitRoot } : {}),
         ...(metadata?.branch ? { branch: metadata.branch } : {}),
@@ -81,7 +80,7 @@ export function workspaceMethods(
     "session.workspaces.diff": (link, params) => {
       const { sessionId, mode, ignoreWhitespace } = diffSchema.parse(params);
       const session = engine(link, sessionId);
-      return workspaceDiff(session.cwd, session.dir, mode, ignoreWhitespace === true);
+      return workspaceDiff(session.state.cwd, session.dir, mode, ignoreWhitespace === true);
     },
   };
 }

@@ -41,11 +41,12 @@ export interface TuiOptions {
 }
 
 function transcriptOf(host: SessionHost) {
+  const { state } = host.session;
   const initial = initialTranscript({
-    mode: host.session.mode,
-    model: host.session.model,
-    agentName: host.session.agentName,
-    permissionSummary: host.session.permissionSummary,
+    mode: state.mode,
+    model: state.model,
+    agentName: state.selectedAgent?.name,
+    permissionSummary: state.permissions.summary,
   });
   return transcriptFromLog(host.history, initial);
 }
@@ -189,8 +190,8 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
         // A mode chosen with Shift+Tab while the session was opening applies now.
         const chosenMode = store.getState().mode;
         opened = true;
-        if (chosenMode !== host.session.mode) host.session.dispatch({ type: "set_mode", mode: chosenMode });
-        store.update(() => ({ ...transcript, mode: host.session.mode, ...(printed ? { printedOutside: { refreshKey: key, count: older } } : {}) }));
+        if (chosenMode !== host.session.state.mode) host.session.dispatch({ type: "set_mode", mode: chosenMode });
+        store.update(() => ({ ...transcript, mode: host.session.state.mode, ...(printed ? { printedOutside: { refreshKey: key, count: older } } : {}) }));
         for (const event of pending) store.push(event);
         pending = undefined;
         // Highlighting code costs ~50 ms to load: after everything else.

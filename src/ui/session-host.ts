@@ -2,7 +2,7 @@
  * The TUI's handle on "the current session": the one it shows and drives, which /clear and /resume replace.
  * The composition root (src/cli) implements it with the engine; tests can too.
  */
-import type { SessionView } from "../core/session-view.js";
+import type { SessionView } from "../core/index.js";
 import type { SessionEvent } from "../protocol/events/index.js";
 import type { SessionMetadata } from "../session/session-metadata.js";
 

@@ -6,7 +6,7 @@ import { permissionOptions, permissionReply } from "../../src/acp/permission-opt
 import { permissionOptions as offerable } from "../../src/core/permission-options.js";
 import { offeredOptions } from "../../src/protocol/interactions.js";
 import { planApprovalOptions, planApprovalReply } from "../../src/acp/plan-approval.js";
-import { planUpdate, todosOf } from "../../src/acp/plan-updates.js";
+import { planUpdate } from "../../src/acp/plan-updates.js";
 import { promptInput } from "../../src/acp/prompt-content.js";
 import type { EventData, EventType, SessionEvent } from "../../src/protocol/events/index.js";
 
@@ -117,13 +117,6 @@ describe("plan updates", () => {
         { content: "Ship it", priority: "medium", status: "in_progress" },
       ],
     });
-  });
-
-  it("reads todos() (a list or a promise of one) when the session has a todo store, and nothing when it has none", async () => {
-    expect(await todosOf({})).toBeUndefined();
-    expect(await todosOf({ todos: () => [{ id: "1", title: "A", status: "pending" }, { bogus: true }] })).toEqual([{ id: "1", title: "A", status: "pending" }]);
-    expect(await todosOf({ todos: async () => [{ id: "2", title: "B", status: "done" }] })).toEqual([{ id: "2", title: "B", status: "done" }]);
-    expect(await todosOf({ todos: async () => Promise.reject(new Error("no database")) })).toBeUndefined();
   });
 });
 

@@ -1,4 +1,4 @@
-/** AcpSession over a stand-in session: the todo list as the plan (behind its feature check) and the stop reasons. */
+/** AcpSession over a stand-in session: the todo list as the plan (from the event, and the state on replay) and the stop reasons. */
 import type { AgentContext, SessionNotification } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { AcpSession, stopReasonOf } from "../../src/acp/acp-session.js";
@@ -7,17 +7,16 @@ import type { SessionEvent } from "../../src/protocol/events/index.js";
 
 type TodoList = { id: string; title: string; status: string }[];
 
-function standIn(todos?: () => TodoList | Promise<TodoList>) {
+/** A session as the face sees it: its state (the todo list among it) and its events. */
+function standIn(todos: TodoList = []) {
   let listener: (event: SessionEvent) => void = () => undefined;
   const session = {
     id: "s1",
-    cwd: "/work",
-    model: "m",
+    state: { cwd: "/work", model: "m", todos },
     subscribe: (next: (event: SessionEvent) => void) => {
       listener = next;
       return () => undefined;
     },
-    ...(todos ? { todos } : {}),
   };
   const sent: SessionNotification[] = [];
   const client = { notify: async (_method: string, params: SessionNotification) => void sent.push(params) };
@@ -32,14 +31,12 @@ function standIn(todos?: () => TodoList | Promise<TodoList>) {
 }
 
 describe("AcpSession", () => {
-  it("sends the todo list as the plan when the session has a todo store", async () => {
-    let todos = [{ id: "1", title: "Read", status: "pending" }];
-    const { acp, sent, emit } = standIn(() => todos);
-    emit("session.todos_changed", {});
+  it("sends the list each session.todos_changed carries as the plan, in order; the same list twice goes out once", async () => {
+    const { acp, sent, emit } = standIn();
+    emit("session.todos_changed", { todos: [{ id: "1", title: "Read", status: "pending" }] });
     await acp.flush();
-    todos = [{ id: "1", title: "Read", status: "done" }];
-    emit("session.todos_changed", {});
-    emit("session.todos_changed", {});
+    emit("session.todos_changed", { todos: [{ id: "1", title: "Read", status: "done" }] });
+    emit("session.todos_changed", { todos: [{ id: "1", title: "Read", status: "done" }] });
     await acp.flush();
     expect(sent.map((note) => note.update)).toEqual([
       { sessionUpdate: "plan", entries: [{ content: "Read", priority: "medium", status: "pending" }] },
@@ -47,49 +44,27 @@ describe("AcpSession", () => {
     ]);
   });
 
-  it("reads the engine's todos(), which is a promise (the session's database), in order", async () => {
-    const lists: TodoList[] = [
-      [{ id: "a", title: "Plan", status: "in_progress" }],
-      [
-        { id: "a", title: "Plan", status: "done" },
-        { id: "b", title: "Build", status: "pending" },
-      ],
-    ];
-    let reads = 0;
-    // The first read is the slower one: its older list must still go out first.
-    const todos = () => {
-      const list = lists[Math.min(reads++, lists.length - 1)] as TodoList;
-      return new Promise<TodoList>((resolve) => setTimeout(() => resolve(list), reads === 1 ? 20 : 0));
-    };
-    const { acp, sent, emit } = standIn(todos);
-    emit("session.todos_changed", {});
-    emit("session.todos_changed", {});
-    await acp.flush();
-    expect(sent.map((note) => note.update)).toEqual([
-      { sessionUpdate: "plan", entries: [{ content: "Plan", priority: "medium", status: "in_progress" }] },
-      {
-        sessionUpdate: "plan",
-        entries: [
-          { content: "Plan", priority: "medium", status: "completed" },
-          { content: "Build", priority: "medium", status: "pending" },
-        ],
-      },
-    ]);
-  });
-
-  it("without a todo store, takes the list the event carries, and sends nothing when there is none", async () => {
+  it("sends nothing for an event without a list; a loaded session's replay sends the state's list (none when empty)", async () => {
     const { acp, sent, emit } = standIn();
     emit("session.todos_changed", {});
-    emit("session.todos_changed", { todos: [{ id: "1", title: "Ship", status: "in_progress" }] });
-    await acp.flush();
-    expect(sent.map((note) => note.update)).toEqual([{ sessionUpdate: "plan", entries: [{ content: "Ship", priority: "medium", status: "in_progress" }] }]);
+    await acp.replay([]);
+    expect(sent).toEqual([]);
+    const loaded = standIn([{ id: "a", title: "Plan", status: "in_progress" }]);
+    await loaded.acp.replay([]);
+    expect(loaded.sent.map((note) => note.update)).toEqual([
+      { sessionUpdate: "plan", entries: [{ content: "Plan", priority: "medium", status: "in_progress" }] },
+    ]);
   });
 
   it("says nothing on stderr about updates the client missed because it hung up; once about any other failure", async () => {
     const failing = (disconnected: AbortSignal) => {
       const logged: string[] = [];
       let listener: (event: SessionEvent) => void = () => undefined;
-      const session = { id: "s1", cwd: "/work", model: "m", subscribe: (next: (event: SessionEvent) => void) => ((listener = next), () => undefined) };
+      const session = {
+        id: "s1",
+        state: { cwd: "/work", model: "m", todos: [] },
+        subscribe: (next: (event: SessionEvent) => void) => ((listener = next), () => undefined),
+      };
       const client = { notify: async () => Promise.reject(new Error("ACP connection closed")) };
       const acp = new AcpSession({
         client: client as unknown as AgentContext,

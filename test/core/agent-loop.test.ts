@@ -31,6 +31,7 @@ describe("the agent loop", () => {
       "assistant.message_delta",
       "assistant.message",
       "assistant.usage",
+      "session.usage_checkpoint",
       "session.usage_info",
       "assistant.turn_end",
       "session.idle",
@@ -64,7 +65,7 @@ describe("the agent loop", () => {
     harness.server.enqueue(toolCall("view", { path: path.join(harness.cwd, "notes.txt") }, { text: "Let me read it." }), text("It has two lines."));
     const result = await harness.session.send("what is in notes.txt?");
     expect(result.outcome).toBe("completed");
-    expect(collapse(harness.types({ without: ["assistant.usage", "session.usage_info"] })).slice(3)).toEqual([
+    expect(collapse(harness.types({ without: ["assistant.usage", "session.usage_checkpoint", "session.usage_info"] })).slice(3)).toEqual([
       "assistant.turn_start",
       "assistant.message_delta",
       "assistant.message",

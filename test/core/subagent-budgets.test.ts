@@ -6,9 +6,9 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { GRACE_TURN_PROMPT } from "../../src/core/child-agent.js";
-import type { AgentDefinition, AgentDirectory } from "../../src/core/tasks/agent-directory.js";
 import { DEFAULT_SUBAGENT_LIMITS } from "../../src/core/tasks/limits.js";
 import type { SubagentLimits } from "../../src/core/tasks/subagent-host.js";
+import { agentDirectory, EXPLORE_AGENT } from "../support/agent-directory.js";
 import { startHarness, waitForEvent, type Harness } from "../support/engine-harness.js";
 import { hang, startScriptedServer, text, toolCall } from "../support/scripted-server.js";
 
@@ -18,25 +18,7 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const AGENTS: AgentDefinition[] = [
-  {
-    source: "builtin",
-    userInvocable: false,
-    file: "test",
-    name: "explore",
-    displayName: "Explore",
-    description: "Fast read-only search",
-    tools: ["glob"],
-    systemPrompt: "You are the explore agent.",
-    modelInvocable: true,
-  },
-];
-const directory: AgentDirectory = {
-  list: () => AGENTS,
-  get: (name) => AGENTS.find((agent) => agent.name === name),
-  modelInvocable: () => AGENTS,
-  userInvocable: () => [],
-};
+const directory = agentDirectory([{ ...EXPLORE_AGENT, tools: ["glob"] }]);
 
 const task = (args: Record<string, unknown> = {}, id = "call_task") =>
   toolCall("task", { description: "look around", prompt: "Find the answer.", agent_type: "explore", ...args }, { id });

@@ -5,7 +5,8 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AgentDefinition, AgentDirectory } from "../../src/core/tasks/agent-directory.js";
+import type { AgentDefinition } from "../../src/core/tasks/agent-directory.js";
+import { agentDirectory, EXPLORE_AGENT } from "../support/agent-directory.js";
 import { startHarness, waitForEvent, type Harness } from "../support/engine-harness.js";
 import { hang, startScriptedServer, text, toolCall, toolCalls, type CompletionRequest, type ScriptedResponse } from "../support/scripted-server.js";
 
@@ -17,24 +18,11 @@ afterEach(async () => {
 
 const builtin = { source: "builtin" as const, userInvocable: false, file: "test" };
 const AGENTS: AgentDefinition[] = [
-  {
-    ...builtin,
-    name: "explore",
-    displayName: "Explore",
-    description: "Fast read-only search",
-    tools: ["view", "grep", "glob"],
-    systemPrompt: "You are the explore agent.",
-    modelInvocable: true,
-  },
+  EXPLORE_AGENT,
   { ...builtin, name: "general-purpose", displayName: "General", description: "Does anything", systemPrompt: "You are a general agent.", modelInvocable: true },
   { ...builtin, name: "hidden", displayName: "Hidden", description: "Not for the model", systemPrompt: "x", modelInvocable: false },
 ];
-const directory: AgentDirectory = {
-  list: () => AGENTS,
-  get: (name) => AGENTS.find((agent) => agent.name === name),
-  modelInvocable: () => AGENTS.filter((agent) => agent.modelInvocable),
-  userInvocable: () => [],
-};
+const directory = agentDirectory(AGENTS);
 
 const task = (args: Record<string, unknown>, id = "call_task") =>
   toolCall("task", { description: "look around", prompt: "Find the answer.", agent_type: "explore", ...args }, { id });

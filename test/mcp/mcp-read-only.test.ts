@@ -49,7 +49,7 @@ describe("auto-approving read-only MCP tools", () => {
     expect(env).toMatchObject({ success: false });
     expect(env?.error?.message).toMatch(/--allow-tool/);
     expect(called()).toEqual(["echo_text"]);
-    expect(mcp.harness!.session.engine.permissionSummary.broadRules.join(" ")).toMatch(/read-only MCP tools/);
+    expect(mcp.harness!.session.engine.state.permissions.summary.broadRules.join(" ")).toMatch(/read-only MCP tools/);
   });
 
   it("names servers: a server not named is not covered", async () => {

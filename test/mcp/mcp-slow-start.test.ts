@@ -98,8 +98,9 @@ describe("a slow-starting MCP server", () => {
     const sent = mcp.harness.session.send("hello");
     // The server has started (and sits in its 60 s delay): the prompt is waiting for it.
     await expect.poll(() => readFileSync(process.env.MCP_TEST_LOG as string, "utf8")).toContain('"started"');
-    // Busy, so the TUI's Esc sends the interrupt.
+    // Busy, so the TUI's Esc sends the interrupt: the state says so too.
     expect(mcp.harness.session.engine.busy).toBe(true);
+    expect(mcp.harness.session.engine.state.busy).toBe(true);
     await mcp.harness.session.engine.dispatch({ type: "interrupt" });
     expect((await sent).outcome).toBe("completed");
     expect(warnings().find((message) => message.includes("mini still starting"))).toMatch(/the wait was interrupted/);

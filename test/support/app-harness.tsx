@@ -14,7 +14,7 @@ import type { ScriptedServerOptions } from "./scripted-server.js";
 import { TestSessionHost } from "./tui-host.js";
 
 export async function renderApp(host: TestSessionHost, options: { exit?: () => void } = {}): Promise<TuiHarness> {
-  const fresh = () => initialTranscript({ mode: host.session.mode, model: host.session.model, permissionSummary: host.session.permissionSummary });
+  const fresh = () => initialTranscript({ mode: host.session.mode, model: host.session.model, permissionSummary: host.session.state.permissions.summary });
   const store = new TranscriptStore(transcriptFromLog(host.history, fresh()));
   let unsubscribe = host.session.subscribe((event) => store.push(event));
   // As run-tui.tsx does: the next session's past (and what closing the last one said), then its events.

@@ -40,7 +40,7 @@ export class CommandSession {
     return this.engine.metrics;
   }
   get hasConversation(): boolean {
-    return this.engine.hasConversation;
+    return this.engine.state.hasConversation;
   }
 
   readonly subscribe: AgentSession["subscribe"] = (listener) => this.engine.subscribe(listener);
@@ -79,10 +79,10 @@ export class CommandSession {
         return [...session.pending].map(([requestId, request]) => ({ requestId, request }));
       },
       get allowAll() {
-        return session.engine.allowAll;
+        return session.engine.state.permissions.allowAll;
       },
       get summary() {
-        return session.engine.permissionSummary;
+        return session.engine.state.permissions.summary;
       },
       setAllowAll: (on: boolean) => session.engine.dispatch({ type: "set_allow_all", on }),
       resetAllowedTools: () => session.engine.dispatch({ type: "reset_allowed_tools" }),

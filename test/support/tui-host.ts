@@ -2,6 +2,7 @@
  * The TUI's real session host (src/cli/tui-session-host.ts) configured for tests: the scripted server as the
  * model, temp AGENT_HOME and working directory, interactive sessions.
  */
+import type { AgentSession } from "../../src/core/agent-session.js";
 import { DEFAULT_SUBAGENT_LIMITS } from "../../src/core/tasks/session-subagents.js";
 import type { Bootstrap } from "../../src/cli/bootstrap.js";
 import type { Settings } from "../../src/config/settings.js";
@@ -41,6 +42,11 @@ export class TestSessionHost extends TuiSessionHost {
     const host = new TestSessionHost(boot, cwd, server, home, store);
     await host.open(undefined);
     return host;
+  }
+
+  /** The engine behind the face's view, for tests that look inside it. */
+  override get session(): AgentSession {
+    return super.session as AgentSession;
   }
 
   async close(): Promise<void> {

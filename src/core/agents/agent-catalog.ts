@@ -14,10 +14,10 @@ import {
 } from "../../config/agent-files.js";
 
 import type { SessionCommand } from "../../protocol/commands.js";
-import type { SessionEvent } from "../../protocol/events/index.js";
 import type { Emit } from "../event-sink.js";
 
 export type { AgentDefinition, AgentFileProblem, AgentSource } from "../../config/agent-files.js";
+export { selectableAgent, unknownAgentMessage } from "./unknown-agent.js";
 
 export interface AgentCatalogOptions extends AgentFileLocations {
   /** Told about files that failed to load or loaded with something dropped (each problem once). */
@@ -103,14 +103,6 @@ export class AgentCatalog {
 }
 
 /**
- * The agent a person (or --agent) may run the session as: a user-invocable one, or a hidden built-in by its
- * exact name (the rem-agent, which the detached memory consolidation runs as).
- */
-export function selectableAgent(agents: readonly AgentDefinition[], name: string): AgentDefinition | undefined {
-  return agents.find((agent) => agent.name === name && (agent.userInvocable || agent.source === "builtin"));
-}
-
-/**
  * The agent types for the `task` tool's description: custom agents first, with a nudge to prefer them
  * when one fits, then the built-ins.
  */
@@ -126,12 +118,6 @@ export function describeAgentTypes(agents: readonly AgentDefinition[]): string {
   return parts.join("\n\n");
 }
 
-/** "Unknown agent …" with the names that would work. */
-export function unknownAgentMessage(name: string, valid: readonly AgentDefinition[]): string {
-  const names = valid.map((agent) => agent.name);
-  return `Unknown agent "${name}". ${names.length > 0 ? `Available agents: ${names.join(", ")}.` : "No agents are available."}`;
-}
-
 /** Load problems as session warnings: a bad file is named (with the field) and the others still work. */
 export function reportAgentFileProblems(emit: Emit, problems: { errors: AgentFileProblem[]; warnings: AgentFileProblem[] }): void {
   for (const error of problems.errors) emit("session.warning", { warningType: "agent_file", message: `Agent file not loaded: ${describeAgentFileProblem(error)}` });
@@ -144,11 +130,10 @@ export function reportAgentFileProblems(emit: Emit, problems: { errors: AgentFil
  */
 export function restoreSelectedAgent(
   session: { dispatch(command: Extract<SessionCommand, { type: "select_agent" }>): string | undefined },
-  events: readonly SessionEvent[],
+  name: string | undefined,
   emit: Emit,
 ): void {
-  const last = events.findLast((event) => event.type === "subagent.selected" || event.type === "subagent.deselected");
-  if (last?.type !== "subagent.selected") return;
-  const problem = session.dispatch({ type: "select_agent", name: last.data.agentName });
-  if (problem) emit("session.warning", { warningType: "agent", message: `This session ran as the ${last.data.agentName} agent, which is no longer available. ${problem}` });
+  if (name === undefined) return;
+  const problem = session.dispatch({ type: "select_agent", name });
+  if (problem) emit("session.warning", { warningType: "agent", message: `This session ran as the ${name} agent, which is no longer available. ${problem}` });
 }

@@ -3,7 +3,7 @@
  * so a resumed session and every face see it; the TUI shows it as the goal line while autopilot is on, and
  * autopilot's continuation message repeats it. Leaving autopilot clears it.
  */
-import type { AgentMode, SessionEvent } from "../../protocol/events/index.js";
+import type { AgentMode } from "../../protocol/events/index.js";
 import type { Emit } from "../event-sink.js";
 
 export class SessionObjective {
@@ -31,13 +31,4 @@ export class SessionObjective {
   modeChanged(mode: AgentMode): void {
     if (mode !== "autopilot") this.set(null);
   }
-}
-
-/** The objective a log ends with (the last one set and not cleared since). */
-export function restoredObjective(events: readonly SessionEvent[]): string | undefined {
-  for (let index = events.length - 1; index >= 0; index--) {
-    const event = events[index] as SessionEvent;
-    if (event.type === "session.objective_changed") return event.data.objective;
-  }
-  return undefined;
 }

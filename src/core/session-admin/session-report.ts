@@ -126,7 +126,7 @@ export function sessionFiles(session: AgentSession): string {
       return [];
     }
   });
-  const changed = session.metrics.codeChanges.filesModified;
+  const changed = session.state.usage.current.codeChanges.filesModified;
   return [
     `Session folder ${session.dir}:`,
     ...(stored.length > 0 ? stored : ["  (empty)"]),

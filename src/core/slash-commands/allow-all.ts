@@ -7,13 +7,13 @@ export const allowAllCommand: SlashCommand = {
   description: "Approve every tool, path and URL for this session (deny rules and safety checks still apply)",
   argsHint: "[on|off|show]",
   run: ({ session, args }) => {
-    if (args === "show") return { kind: "message", text: describePermissionSummary(session.permissionSummary) };
+    if (args === "show") return { kind: "message", text: describePermissionSummary(session.state.permissions.summary) };
     if (args !== "" && args !== "on" && args !== "off") return { kind: "message", level: "error", text: "Usage: /allow-all [on|off|show]" };
     const on = args === "off" ? false : true;
     session.dispatch({ type: "set_allow_all", on });
     if (on) return { kind: "message", text: "Allow all is on: tool calls run without asking." };
     // Off undoes only the command: what flags, the environment or settings allow stays, and is said.
-    const summary = session.permissionSummary;
+    const { summary } = session.state.permissions;
     const still = summary.tools.length + summary.paths.length + summary.urls.length + summary.broadRules.length > 0;
     return {
       kind: "message",

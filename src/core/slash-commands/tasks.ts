@@ -1,3 +1,4 @@
+import { taskAgents } from "../state/agents-state.js";
 import { describeAgent } from "../tasks/agent-transcripts.js";
 import type { SlashCommand } from "./types.js";
 
@@ -13,15 +14,16 @@ export const tasksCommand: SlashCommand = {
   argsHint: "[view|send|cancel <id> [message]]",
   run: ({ session, args }) => {
     const [verb = "", id = "", ...rest] = args.split(/\s+/).filter((part) => part !== "");
-    const records = session.agentRecords;
+    const { state } = session;
+    const records = taskAgents(state.agents);
     // With a screen, the list is a dialog (pick one to view, message or cancel); without one, a message.
     if (verb === "" && session.interactive) return { kind: "dialog", dialog: "tasks" };
     if (verb === "") {
       const agents = records.map(
         (record) =>
-          `  ${record.id}  ${record.status.padEnd(9)} ${elapsed(record.startedAt, record.endedAt).padStart(6)}  ${record.agentType}: ${record.description}`,
+          `  ${record.id}  ${record.status.padEnd(9)} ${elapsed(record.startedAt, record.status === "running" || record.status === "idle" ? undefined : record.endedAt).padStart(6)}  ${record.type}: ${record.description}`,
       );
-      const shells = session.backgroundShells.map((shell) => `  shell ${shell.shellId}  running  ${shell.description ?? ""}`);
+      const shells = state.shells.map((shell) => `  shell ${shell.shellId}  running  ${shell.description ?? ""}`);
       if (agents.length + shells.length === 0) return { kind: "message", text: "No background agents or shells." };
       return {
         kind: "message",
@@ -32,7 +34,7 @@ export const tasksCommand: SlashCommand = {
     }
     const record = records.find((candidate) => candidate.id === id);
     // `cancel` takes a background shell's id too.
-    if (!record && verb === "cancel" && session.backgroundShells.some((shell) => shell.shellId === id)) {
+    if (!record && verb === "cancel" && state.shells.some((shell) => shell.shellId === id)) {
       return session
         .dispatch({ type: "stop_shell", shellId: id })
         .then((stopped) =>

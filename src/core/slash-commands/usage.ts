@@ -5,5 +5,5 @@ import type { SlashCommand } from "./types.js";
 export const usageCommand: SlashCommand = {
   name: "usage",
   description: "Show requests, tokens, time and code changes of this session",
-  run: ({ session }) => ({ kind: "message", infoType: "usage", text: usageReportText(session.metrics) }),
+  run: ({ session }) => ({ kind: "message", infoType: "usage", text: usageReportText(session.state.usage) }),
 };

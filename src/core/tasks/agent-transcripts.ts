@@ -1,7 +1,8 @@
 /**
  * What each subagent said and did, as short lines (its prompts, its answers, its tool calls), for /tasks to
- * show: a transcript to read, not the conversation (that is in the log). Kept from the agent's first event,
- * so a sync agent moved to the background has its whole story; the oldest lines go past a cap.
+ * show: a transcript to read, not the conversation (that is in the log). The session's state keeps each
+ * agent's lines from its first event (state/agents-state.ts), so a sync agent moved to the background has its
+ * whole story; the oldest lines go past a cap.
  */
 import type { SessionEvent } from "../../protocol/events/index.js";
 
@@ -10,31 +11,8 @@ export interface AgentTranscriptLine {
   text: string;
 }
 
-const MAX_LINES = 500;
-
-export class AgentTranscripts {
-  private readonly lines = new Map<string, AgentTranscriptLine[]>();
-
-  /** Takes one event of the session (the main agent's are ignored). */
-  add(event: SessionEvent): void {
-    const id = event.agentId;
-    if (!id) return;
-    const line = lineOf(event);
-    if (!line) return;
-    const lines = this.of(id);
-    lines.push(line);
-    if (lines.length > MAX_LINES) lines.splice(0, lines.length - MAX_LINES);
-  }
-
-  /** The agent's lines (the same array goes on growing). */
-  of(id: string): AgentTranscriptLine[] {
-    let lines = this.lines.get(id);
-    if (!lines) this.lines.set(id, (lines = []));
-    return lines;
-  }
-}
-
-function lineOf(event: SessionEvent): AgentTranscriptLine | undefined {
+/** The line one of an agent's events adds to its transcript, if any. */
+export function transcriptLineOf(event: SessionEvent): AgentTranscriptLine | undefined {
   switch (event.type) {
     case "user.message":
       return { role: "user", text: event.data.content };
@@ -53,18 +31,16 @@ export function formatTranscript(lines: readonly AgentTranscriptLine[]): string 
   return lines.map((line) => (line.role === "user" ? `› ${line.text}` : line.role === "tool" ? `  ⚙ ${line.text}` : line.text)).join("\n\n");
 }
 
-/** One agent for a person: who, its state, its error, and its transcript (or its latest answer). */
-export function describeAgent(record: {
+/** One agent for a person (as the session's state has it): who, its state, its error, and its transcript (or its latest answer). */
+export function describeAgent(agent: {
   id: string;
-  agentType: string;
+  type: string;
   status: string;
   description: string;
   error?: string;
-  latestResponse?: string;
-  transcript?: readonly AgentTranscriptLine[];
+  answers: readonly string[];
+  transcript: readonly AgentTranscriptLine[];
 }): string {
-  const body = record.transcript && record.transcript.length > 0 ? formatTranscript(record.transcript) : (record.latestResponse ?? "(no answer yet)");
-  return [`${record.id} (${record.agentType}, ${record.status}): ${record.description}`, ...(record.error ? [`Error: ${record.error}`] : []), "", body].join(
-    "\n",
-  );
+  const body = agent.transcript.length > 0 ? formatTranscript(agent.transcript) : (agent.answers.at(-1) ?? "(no answer yet)");
+  return [`${agent.id} (${agent.type}, ${agent.status}): ${agent.description}`, ...(agent.error ? [`Error: ${agent.error}`] : []), "", body].join("\n");
 }

@@ -15,15 +15,16 @@ export function mcpTaskHost(subagents: () => SessionSubagents, emit: Emit): McpT
   return {
     start(task, body) {
       const host = subagents();
+      const id = host.newAgentId(task.name);
       emit("subagent.started", {
         toolCallId: task.toolCallId,
+        agentId: id,
         agentName: MCP_TASK_AGENT_TYPE,
         agentDisplayName: task.displayName,
         agentDescription: task.description,
         agentType: MCP_TASK_AGENT_TYPE,
         executionMode: "background",
       });
-      const id = host.newAgentId(task.name);
       return host.registry.start(
         {
           id,

@@ -5,14 +5,13 @@
  * Over 300 lines: the background agents' whole life (start, move to the background, settle, restore, stop)
  * is one registry's and reads best in one place.
  */
-import type { EventData, SessionEvent } from "../../protocol/events/index.js";
+import type { EventData } from "../../protocol/events/index.js";
 import type { AnyTool } from "../../tools/define-tool.js";
 import type { ChildAgent, ChildAgentSpec } from "../child-agent.js";
 import type { RunResult } from "../../protocol/commands.js";
 import type { Emit, EventSink } from "../event-sink.js";
 import type { AgentDirectory } from "./agent-directory.js";
 import { createAgentTools } from "./agent-tools.js";
-import { AgentTranscripts } from "./agent-transcripts.js";
 import { BudgetLedger } from "./budget.js";
 import type { SubagentHost, SubagentLimits } from "./subagent-host.js";
 import { TaskRegistry, type TaskRecord, type TaskStatus } from "./task-registry.js";
@@ -22,6 +21,7 @@ import { agentIdBase } from "./agent-id.js";
 import { linkTodoAgents } from "../fleet/todo-agents.js";
 import type { TodoItem } from "../../protocol/todos.js";
 import type { SessionDatabase } from "../../tools/sql/index.js";
+import type { AgentState } from "../state/agents-state.js";
 
 export { DEFAULT_SUBAGENT_LIMITS } from "./limits.js";
 
@@ -48,7 +48,6 @@ const ended = new Set<TaskStatus>(["completed", "failed", "cancelled"]);
 export class SessionSubagents implements SubagentHost {
   readonly registry: TaskRegistry;
   readonly ledger: BudgetLedger;
-  private readonly transcripts = new AgentTranscripts();
   private readonly ids = new Map<string, number>();
   private mainToolList: AnyTool[] | undefined;
   /** The main agent's sync agents running now, by their task call: each can be moved to the background. */
@@ -68,7 +67,7 @@ export class SessionSubagents implements SubagentHost {
     });
     this.registry = new TaskRegistry({ maxConcurrent: deps.limits.maxConcurrent, onChange: (record, previous) => this.changed(record, previous) });
     deps.sink.addInternal((event) => {
-      if (event.agentId) return this.transcripts.add(event);
+      if (event.agentId) return;
       if (event.type === "system.notification") this.unseenNotifications++;
       else if (event.type === "assistant.turn_start") this.unseenNotifications = 0;
     });
@@ -212,51 +211,29 @@ export class SessionSubagents implements SubagentHost {
   }
 
   /**
-   * Background agents of an earlier process, from the log: each with its last answer, so read_agent and
-   * /tasks still show them. One that never ended was interrupted when that process died.
+   * Background agents of an earlier process, as the session's state folded them from the log: each with its
+   * answers, so read_agent and list_agents still show them. Their ids are not given out again.
    */
-  restore(events: readonly SessionEvent[]): void {
-    const agentOf = new Map<string, string>();
-    const answers = new Map<string, string[]>();
-    const ends = new Map<string, SessionEvent>();
-    for (const event of events) {
-      this.transcripts.add(event);
-      if (event.agentId && "parentToolCallId" in event.data && typeof event.data.parentToolCallId === "string")
-        agentOf.set(event.data.parentToolCallId, event.agentId);
-      if (event.agentId && event.type === "assistant.message" && event.data.content.trim() !== "" && !event.data.toolRequests?.length) {
-        answers.set(event.agentId, [...(answers.get(event.agentId) ?? []), event.data.content]);
-      }
-      if (event.type === "subagent.completed" || event.type === "subagent.failed") ends.set(event.data.toolCallId, event);
-    }
-    for (const event of events) {
-      if (event.type !== "subagent.started" || event.data.executionMode !== "background") continue;
-      const id = agentOf.get(event.data.toolCallId);
-      if (!id) continue;
-      const end = ends.get(event.data.toolCallId);
-      const turns = answers.get(id) ?? [];
-      const failed = !end || end.type === "subagent.failed";
-      const cancelled = end?.type === "subagent.failed" && /^cancelled\b/.test(end.data.error);
+  restore(agents: readonly AgentState[]): void {
+    for (const agent of agents) {
+      if (!agent.background || agent.id === undefined) continue;
+      const { id } = agent;
       this.registry.restore({
         id,
-        agentType: event.data.agentName,
-        displayName: event.data.agentDisplayName,
-        description: event.data.agentDescription,
+        agentType: agent.type,
+        displayName: agent.name,
+        description: agent.description,
         prompt: "",
-        toolCallId: event.data.toolCallId,
-        status: cancelled ? "cancelled" : failed ? "failed" : "completed",
-        startedAt: Date.parse(event.timestamp),
-        endedAt: Date.parse(end?.timestamp ?? event.timestamp),
-        turns,
-        ...(turns.length > 0 ? { latestResponse: turns.at(-1) as string } : {}),
-        ...(failed
-          ? {
-              error:
-                end?.type === "subagent.failed" ? end.data.error.replace(/^cancelled: /, "") : "interrupted: the session ended while the agent was running",
-            }
-          : {}),
+        toolCallId: agent.toolCallId,
+        // One still running when that process died was told as failed (interrupted) before this.
+        status: agent.status === "running" || agent.status === "idle" ? "failed" : agent.status,
+        startedAt: agent.startedAt,
+        endedAt: agent.endedAt ?? agent.startedAt,
+        turns: [...agent.answers],
+        ...(agent.answers.length > 0 ? { latestResponse: agent.answers.at(-1) as string } : {}),
+        ...(agent.error !== undefined ? { error: agent.error } : {}),
         toolCalls: 0,
         tokens: 0,
-        transcript: this.transcripts.of(id),
       });
       const base = id.replace(/-\d+$/, "");
       const count = Number(/-(\d+)$/.exec(id)?.[1] ?? 0);
@@ -276,7 +253,6 @@ export class SessionSubagents implements SubagentHost {
   }
 
   private changed(record: TaskRecord, previous: TaskStatus | undefined): void {
-    if (previous === undefined) record.transcript = this.transcripts.of(record.id);
     if (previous === record.status) return;
     this.emitTasksChanged();
     const identity = { toolCallId: record.toolCallId, agentName: record.agentType, agentDisplayName: record.displayName };

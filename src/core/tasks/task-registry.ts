@@ -4,8 +4,6 @@
  * agent's sync agents share through `slot`). It stores and wakes; it does not reason. A waiting (idle) agent
  * gives its slot back; a message wakes it.
  */
-import type { AgentTranscriptLine } from "./agent-transcripts.js";
-
 export type TaskStatus = "running" | "idle" | "completed" | "failed" | "cancelled";
 
 const isEnded = (status: TaskStatus): boolean => status === "completed" || status === "failed" || status === "cancelled";
@@ -32,8 +30,6 @@ export interface TaskRecord {
   tokens: number;
   /** Why it takes no follow-up messages (an MCP task), said to whoever sends one. */
   refusesMessages?: string;
-  /** What it said and did, as short lines (for /tasks); the session fills it. */
-  transcript?: readonly AgentTranscriptLine[];
 }
 
 /** What an agent's body does with the registry: answer, wait for the next message, finish. */

@@ -28,7 +28,7 @@ export interface TaskRun {
   depth: number;
   emit: Emit;
   /** The subagent.started data, to announce the agent again as a background one when it moves there. */
-  started: { agentDescription: string; model: string; budget: Record<string, number> };
+  started: { agentId: string; agentDescription: string; model: string; budget: Record<string, number> };
 }
 
 /**

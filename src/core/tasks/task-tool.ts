@@ -83,7 +83,7 @@ export function createTaskTool(host: SubagentHost, depth: number, emit: Emit): A
         ...(limits.maxTokens !== undefined ? { maxTokens: limits.maxTokens } : {}),
         ...(limits.maxDurationMs !== undefined ? { maxDurationMs: limits.maxDurationMs } : {}),
       };
-      const started = { agentDescription: args.description, model: model ?? host.sessionModel(), budget };
+      const started = { agentId, agentDescription: args.description, model: model ?? host.sessionModel(), budget };
       emit("subagent.started", {
         toolCallId: ctx.toolCallId,
         agentName: agent.name,

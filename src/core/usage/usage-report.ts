@@ -1,9 +1,9 @@
 /**
- * /usage as text: what this session has cost and changed, from the session's metrics (no model call). A
- * resumed session adds what its earlier processes recorded at their shutdown (prior-usage.ts).
+ * /usage as text: what this session has cost and changed, from the usage in the session's state (no model
+ * call). A resumed session adds what its earlier processes recorded at their shutdown.
  */
 import { formatTokenCount } from "../compaction/context-report.js";
-import type { ModelMetric, SessionMetrics } from "../session-metrics.js";
+import { addModelMetrics, type ModelMetric, type UsageState } from "../state/usage-state.js";
 
 export function formatElapsed(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
@@ -13,40 +13,29 @@ export function formatElapsed(ms: number): string {
   return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, "0")}m`;
 }
 
-function mergedModels(metrics: SessionMetrics): [string, ModelMetric][] {
-  const merged: Record<string, ModelMetric> = {};
-  for (const source of [metrics.earlier?.modelMetrics ?? {}, metrics.modelMetrics]) {
-    for (const [model, metric] of Object.entries(source)) {
-      const into = (merged[model] ??= { requests: { count: 0, cost: 0 }, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0 } });
-      into.requests.count += metric.requests.count;
-      into.usage.inputTokens += metric.usage.inputTokens;
-      into.usage.outputTokens += metric.usage.outputTokens;
-      into.usage.cacheReadTokens = (into.usage.cacheReadTokens ?? 0) + (metric.usage.cacheReadTokens ?? 0);
-    }
-  }
-  return Object.entries(merged);
-}
-
-export function usageReportText(metrics: SessionMetrics, now = Date.now()): string {
-  const { earlier } = metrics;
-  const models = mergedModels(metrics);
+export function usageReportText(usage: UsageState, now = Date.now()): string {
+  const { current } = usage;
+  // Once this process's shutdown is on record it is one of the earlier ones: not counted twice.
+  const earlier = usage.earlier;
+  const live = usage.currentRecorded ? undefined : current;
+  const models = Object.entries(addModelMetrics(earlier?.modelMetrics ?? {}, live?.modelMetrics ?? {}));
   const sum = (pick: (metric: ModelMetric) => number) => models.reduce((total, [, metric]) => total + pick(metric), 0);
-  const files = [...new Set([...(earlier?.filesModified ?? []), ...metrics.codeChanges.filesModified])];
-  const added = metrics.codeChanges.linesAdded + (earlier?.linesAdded ?? 0);
-  const removed = metrics.codeChanges.linesRemoved + (earlier?.linesRemoved ?? 0);
+  const files = [...new Set([...(earlier?.filesModified ?? []), ...(live?.codeChanges.filesModified ?? [])])];
+  const added = (live?.codeChanges.linesAdded ?? 0) + (earlier?.linesAdded ?? 0);
+  const removed = (live?.codeChanges.linesRemoved ?? 0) + (earlier?.linesRemoved ?? 0);
   const nameWidth = Math.max(5, ...models.map(([name]) => name.length));
   const lines = [
     earlier ? `Usage in this session (this run and ${earlier.processes} earlier):` : "Usage in this session:",
-    `  Session time   ${formatElapsed(now - metrics.startTime + (earlier?.activeMs ?? 0))}`,
-    `  API time       ${formatElapsed(metrics.totalApiDurationMs + (earlier?.apiDurationMs ?? 0))}`,
-    `  Requests       ${metrics.requests + (earlier?.requests ?? 0)}`,
+    `  Session time   ${formatElapsed((live ? now - live.startTime : 0) + (earlier?.activeMs ?? 0))}`,
+    `  API time       ${formatElapsed((live?.apiDurationMs ?? 0) + (earlier?.apiDurationMs ?? 0))}`,
+    `  Requests       ${(live?.requests ?? 0) + (earlier?.requests ?? 0)}`,
     `  Tokens         ${formatTokenCount(sum((metric) => metric.usage.inputTokens))} in (${formatTokenCount(sum((metric) => metric.usage.cacheReadTokens ?? 0))} cached) · ${formatTokenCount(sum((metric) => metric.usage.outputTokens))} out`,
   ];
   if (models.length > 0) {
     lines.push("  By model:");
-    for (const [name, { requests, usage }] of models) {
+    for (const [name, { requests, usage: tokens }] of models) {
       lines.push(
-        `    ${name.padEnd(nameWidth)}  ${String(requests.count).padStart(4)} req  ${formatTokenCount(usage.inputTokens).padStart(6)} in  ${formatTokenCount(usage.cacheReadTokens ?? 0).padStart(6)} cached  ${formatTokenCount(usage.outputTokens).padStart(6)} out`,
+        `    ${name.padEnd(nameWidth)}  ${String(requests.count).padStart(4)} req  ${formatTokenCount(tokens.inputTokens).padStart(6)} in  ${formatTokenCount(tokens.cacheReadTokens ?? 0).padStart(6)} cached  ${formatTokenCount(tokens.outputTokens).padStart(6)} out`,
       );
     }
   }

@@ -42,6 +42,8 @@ export const conversationEvents = {
       model: z.string().optional(),
       agentType: z.string().optional(),
       executionMode: z.enum(["sync", "background"]).optional(),
+      /** The agent's id (`explore-1`), as read_agent and /tasks name it (beside Copilot's fields). */
+      agentId: z.string().optional(),
       /** The agent's budget (absent fields: no limit), for the UI to show use against it. */
       budget: z.object({ maxTurns: z.number().optional(), maxTokens: z.number().optional(), maxDurationMs: z.number().optional() }).optional(),
     }),

@@ -22,6 +22,8 @@ const EPHEMERAL: ReadonlySet<string> = new Set<EventType>([
   "session.todos_changed",
   "session.mcp_servers_loaded",
   "session.mcp_server_status_changed",
+  "session.mcp_wait_started",
+  "session.usage_checkpoint",
   "permission.requested",
   "permission.completed",
   "user_input.requested",

@@ -9,7 +9,16 @@ const modelMetricSchema = z.object({
   usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), cacheReadTokens: z.number().optional() }),
 });
 
-/** An MCP server's state in Copilot's words. */
+const todoItemSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  status: z.enum(["pending", "in_progress", "done", "blocked"]),
+  dependsOn: z.array(z.string()),
+  agentId: z.string().optional(),
+});
+
+/** Copilot's MCP server states; a server still starting is "pending". */
 const mcpServerStatusSchema = z.enum(["connected", "failed", "needs-auth", "pending", "disabled", "stopped", "not_configured"]);
 
 /** session.*: lifecycle of the whole session. */
@@ -41,6 +50,7 @@ export const sessionEvents = {
       eventCount: z.number(),
       eventsFileSizeBytes: z.number().optional(),
       selectedModel: z.string().optional(),
+      reasoningEffort: z.string().optional(),
       context: workingDirectoryContextSchema.optional(),
       sessionWasActive: z.boolean().optional(),
       /** Lines of events.jsonl that could not be read and were skipped. */
@@ -157,12 +167,16 @@ export const sessionEvents = {
     z.object({
       /** The background agents still running or waiting (idle), by the task call that started them. */
       agents: z.array(z.object({ toolCallId: z.string(), agentId: z.string(), status: z.enum(["running", "idle"]) })).optional(),
+      /** The shells still running whose call has returned, when they changed (absent: unchanged). */
+      shells: backgroundTasksSchema.shape.shells.optional(),
     }),
   ),
   /**
-   * The session's MCP servers as configured, with their state (Copilot's event): when they are first started
-   * and after /mcp reload. Each change after that is a session.mcp_server_status_changed.
+   * The session's todo list (the sql tool's todos/todo_deps) changed. Copilot's data is empty; ours carries the
+   * whole list (beside Copilot's fields), each todo with the background agent working on it when known.
    */
+  "session.todos_changed": ephemeral(z.object({ todos: z.array(todoItemSchema).optional() })),
+  /** The session's MCP servers as configured (at start and after /mcp reload), each with its state. */
   "session.mcp_servers_loaded": ephemeral(
     z.object({
       servers: z.array(
@@ -176,10 +190,27 @@ export const sessionEvents = {
       ),
     }),
   ),
-  /** One MCP server's state changed: started, connected, failed (with why), disabled or enabled by /mcp. */
+  /** A prompt waits for MCP servers to start before it goes to the model: the session is busy until its run ends. */
+  "session.mcp_wait_started": ephemeral(z.object({})),
+  /** One MCP server's state changed (it connected, failed, was disabled or started again). */
   "session.mcp_server_status_changed": ephemeral(z.object({ serverName: z.string(), status: mcpServerStatusSchema, error: z.string().optional() })),
-  /** The session's todo list (the sql tool's todos/todo_deps) changed; SessionView.todos() has the new list. */
-  "session.todos_changed": ephemeral(z.object({})),
+  /**
+   * What this process has used so far, after each model call and code change: what session.shutdown will
+   * record (Copilot's checkpoint; its AI-unit totals are 0 here, as totalPremiumRequests is in the shutdown).
+   */
+  "session.usage_checkpoint": ephemeral(
+    z.object({
+      totalNanoAiu: z.number(),
+      totalPremiumRequests: z.number().optional(),
+      /** Requests sent, retries and failed ones included. */
+      requests: z.number().optional(),
+      /** Model calls that got a whole response. */
+      completedCalls: z.number().optional(),
+      totalApiDurationMs: z.number().optional(),
+      modelMetrics: z.record(z.string(), modelMetricSchema).optional(),
+      codeChanges: codeChangesSchema.optional(),
+    }),
+  ),
   /** Allow-all switched on or off (flags, environment, settings or /allow-all); never restored on resume. */
   "session.permissions_changed": ephemeral(
     z.object({
@@ -211,6 +242,8 @@ export const sessionEvents = {
       modelMetrics: z.record(z.string(), modelMetricSchema),
       currentModel: z.string().optional(),
       currentTokens: z.number().optional(),
+      /** Model calls of this process that got a whole response (beside Copilot's fields). */
+      completedCalls: z.number().optional(),
     }),
   ),
 } as const;

@@ -4,7 +4,7 @@
  * asked for it and ends with it (an interrupt stops it), so there is never one in flight to abort on its own.
  */
 import { z } from "zod";
-import { handoffSummary } from "../../core/handoff-summary.js";
+import { handoffSummary } from "../../core/index.js";
 import { readEventLog } from "../../session/event-log-reader.js";
 import type { ClientLink, ServedSession } from "../served-session.js";
 import type { HISTORY_METHODS } from "./history-and-interest-names.js";

@@ -83,6 +83,7 @@ export function createBashTool(manager: ShellManager) {
     if (waited === "aborted") return interrupted(shell);
     if (waited === "exited" || !shell.running) return completed(shell);
     shell.backgrounded = true;
+    manager.backgroundChanged();
     const output = shell.takeUnread();
     const note = `<command still running after ${seconds}s; shellId: ${shell.id}. ` + "Use read_bash to read more output, stop_bash to stop it>";
     return {
@@ -97,6 +98,7 @@ export function createBashTool(manager: ShellManager) {
     const waited = await manager.waitForExit(shell, ASYNC_PEEK_MS, ctx.signal);
     if (waited === "aborted") return interrupted(shell);
     if (waited === "exited" || !shell.running) return completed(shell);
+    manager.backgroundChanged();
     const output = shell.takeUnread();
     const how = shell.detached ? "detached, in its own session" : "async";
     const header =

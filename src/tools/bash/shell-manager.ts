@@ -32,6 +32,7 @@ export class ShellManager {
   /** Shells already exited and reported, with a one-line summary, for a helpful error on a late read. */
   private readonly retired = new Map<string, string>();
   private readonly exitListeners = new Set<(info: ShellInfo) => void>();
+  private readonly backgroundListeners = new Set<() => void>();
   /** Replaced shells whose children may still hold their pipes; dispose() kills them too. */
   private lingering: Shell[] = [];
   private nextId = 1;
@@ -80,6 +81,7 @@ export class ShellManager {
     this.shells.set(id, shell);
     void shell.finished.then(() => {
       if (shell.backgrounded && !shell.exitReported) for (const listener of this.exitListeners) listener(shell.info());
+      if (shell.backgrounded) this.backgroundChanged();
     });
     return shell;
   }
@@ -159,6 +161,17 @@ export class ShellManager {
     return [...this.shells.values()]
       .filter((shell) => shell.running && shell.backgrounded)
       .map((shell) => ({ shellId: shell.id, description: shell.options.description }));
+  }
+
+  /** Called when the background shells may have changed (backgroundShells() tells how). */
+  onBackgroundChange(listener: () => void): () => void {
+    this.backgroundListeners.add(listener);
+    return () => this.backgroundListeners.delete(listener);
+  }
+
+  /** A call returned and left its shell running in the background (the bash tool says so), or one ended. */
+  backgroundChanged(): void {
+    for (const listener of this.backgroundListeners) listener();
   }
 
   /** Called when a shell whose call already returned exits before anyone read its status. */

@@ -36,12 +36,12 @@ export type StatementResult = { kind: "rows"; columns: string[]; rows: SqlValue[
 
 export class SessionDatabase {
   private opening: Promise<Database> | undefined;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Set<(todos: TodoItem[]) => void>();
 
   constructor(readonly file: string) {}
 
-  /** Called after every statement that changed the database (the session announces todos_changed). */
-  onChange(listener: () => void): () => void {
+  /** Called with the todo list after every statement that changed the database (the session announces todos_changed). */
+  onChange(listener: (todos: TodoItem[]) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -68,7 +68,10 @@ export class SessionDatabase {
         }
       }
     } finally {
-      if (changed) for (const listener of this.listeners) listener();
+      if (changed && this.listeners.size > 0) {
+        const todos = readTodos(db);
+        for (const listener of this.listeners) listener(todos);
+      }
     }
     return results;
   }
@@ -79,26 +82,7 @@ export class SessionDatabase {
    */
   async todos(): Promise<TodoItem[]> {
     if (!this.opening && !existsSync(this.file)) return [];
-    const db = await this.open();
-    const deps = new Map<string, string[]>();
-    let rows: SqlValue[][];
-    try {
-      for (const [todoId, dependsOn] of db.exec("SELECT todo_id, depends_on FROM todo_deps ORDER BY rowid")[0]?.values ?? []) {
-        deps.set(String(todoId), [...(deps.get(String(todoId)) ?? []), String(dependsOn)]);
-      }
-      rows = db.exec("SELECT id, title, description, status, agent_id FROM todos ORDER BY created_at, rowid")[0]?.values ?? [];
-    } catch {
-      // The model dropped or reshaped the tables: there is no todo list to show.
-      return [];
-    }
-    return rows.map(([id, title, description, status, agentId]) => ({
-      id: String(id),
-      title: String(title ?? ""),
-      description: String(description ?? ""),
-      status: (TODO_STATUSES as readonly unknown[]).includes(status) ? (status as TodoStatus) : "pending",
-      dependsOn: deps.get(String(id)) ?? [],
-      ...(agentId !== null && agentId !== undefined && agentId !== "" ? { agentId: String(agentId) } : {}),
-    }));
+    return readTodos(await this.open());
   }
 
   /** Frees the in-memory copy (the file stays). */
@@ -124,6 +108,29 @@ export class SessionDatabase {
   private persist(db: Database): void {
     replacePrivateFile(this.file, db.export());
   }
+}
+
+/** The todo list as the tables hold it now. */
+function readTodos(db: Database): TodoItem[] {
+  const deps = new Map<string, string[]>();
+  let rows: SqlValue[][];
+  try {
+    for (const [todoId, dependsOn] of db.exec("SELECT todo_id, depends_on FROM todo_deps ORDER BY rowid")[0]?.values ?? []) {
+      deps.set(String(todoId), [...(deps.get(String(todoId)) ?? []), String(dependsOn)]);
+    }
+    rows = db.exec("SELECT id, title, description, status, agent_id FROM todos ORDER BY created_at, rowid")[0]?.values ?? [];
+  } catch {
+    // The model dropped or reshaped the tables: there is no todo list to show.
+    return [];
+  }
+  return rows.map(([id, title, description, status, agentId]) => ({
+    id: String(id),
+    title: String(title ?? ""),
+    description: String(description ?? ""),
+    status: (TODO_STATUSES as readonly unknown[]).includes(status) ? (status as TodoStatus) : "pending",
+    dependsOn: deps.get(String(id)) ?? [],
+    ...(agentId !== null && agentId !== undefined && agentId !== "" ? { agentId: String(agentId) } : {}),
+  }));
 }
 
 /** Changes and schema version together, so that a written row or a created or dropped table moves it. */

@@ -1,6 +1,6 @@
 /** The dialogs the app opens on request: /help, ?, /model, /resume, /agent, /tasks and /rewind. */
 import { useEffect, useState } from "react";
-import type { SlashCommand } from "../../core/slash-commands/registry.js";
+import { describeAgent, taskAgents, type SlashCommand } from "../../core/index.js";
 import type { SessionMetadata } from "../../session/session-metadata.js";
 import { neutraliseTerminalText } from "../../util/terminal-text.js";
 import { AgentPicker } from "../components/agent-picker.js";
@@ -10,7 +10,6 @@ import { QuickHelp } from "../components/quick-help.js";
 import { ResumePicker } from "../components/resume-picker.js";
 import { RewindDialog } from "../components/rewind-dialog.js";
 import { TasksDialog } from "../components/tasks-dialog.js";
-import { describeAgent } from "../../core/tasks/agent-transcripts.js";
 import type { SessionHost } from "../session-host.js";
 import type { Theme } from "../theme.js";
 import type { DialogName } from "./use-submit.js";
@@ -55,15 +54,15 @@ function TasksDialogFor({ host, theme, width, close, print }: DialogProps) {
   const { session } = host;
   return (
     <TasksDialog
-      agents={() => session.agentRecords}
-      shells={() => session.backgroundShells}
+      agents={() => taskAgents(session.state.agents).map((agent) => ({ ...agent, agentType: agent.type }))}
+      shells={() => session.state.shells}
       theme={theme}
       width={width}
       onView={(id) => {
         close();
-        const record = session.agentRecords.find((candidate) => candidate.id === id);
+        const agent = taskAgents(session.state.agents).find((candidate) => candidate.id === id);
         // What agents said comes from the model: neutralised like any other outside text.
-        if (record) print?.(`${id} transcript`, neutraliseTerminalText(describeAgent(record)));
+        if (agent) print?.(`${id} transcript`, neutraliseTerminalText(describeAgent(agent)));
       }}
       onMessage={(id, text) => session.dispatch({ type: "message_agent", agentId: id, message: text })}
       onCancel={(id) => session.dispatch({ type: "cancel_agent", agentId: id })}
@@ -84,14 +83,14 @@ function ModelDialog({ host, theme, width, close }: DialogProps) {
       .then((list) => setModels(list.map(neutraliseTerminalText)))
       .catch((failure: unknown) => {
         setError((failure as Error).message);
-        setModels([host.session.model]);
+        setModels([host.session.state.model]);
       });
     return () => controller.abort();
   }, [host]);
   return (
     <ModelPicker
       models={models}
-      current={host.session.model}
+      current={host.session.state.model}
       {...(error ? { error } : {})}
       theme={theme}
       width={width}
@@ -112,7 +111,7 @@ function AgentDialog({ host, theme, width, close, notify }: DialogProps) {
   return (
     <AgentPicker
       agents={agents}
-      current={host.session.agentName}
+      current={host.session.state.selectedAgent?.name}
       theme={theme}
       width={width}
       onSelect={(name) => {

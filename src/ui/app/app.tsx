@@ -5,8 +5,7 @@
  */
 import { Box, Text, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import { permissionModeLabel } from "../../core/permission-summary.js";
-import { slashCommands } from "../../core/slash-commands/registry.js";
+import { loadSlashCommands, permissionModeLabel } from "../../core/index.js";
 import type { PromptHistory } from "../../session/prompt-history.js";
 import { BackgroundStatus } from "../components/background-status.js";
 import { Composer } from "../components/composer/composer.js";
@@ -28,6 +27,10 @@ import { TranscriptStatic, type StaticEntry } from "./transcript-static.js";
 import { useAppKeys } from "./use-app-keys.js";
 import { useSubmit, type DialogName } from "./use-submit.js";
 import { useTodos } from "./use-todos.js";
+
+// The commands (completion, /help) come with the app, as a static import would bring them, from their own chunk:
+// the core's public entry loads them, so a headless run that imports that entry never does.
+const { slashCommands } = await loadSlashCommands();
 
 /** Two presses of Esc this close together are one Esc Esc. */
 const DOUBLE_ESCAPE_MS = 800;
@@ -215,7 +218,7 @@ export function App(props: AppProps) {
           onEmptySubmit={flushQueue}
           onEmptyEscape={(double) => {
             // Esc Esc on an empty prompt while idle opens /rewind, as in Copilot and Claude Code.
-            if (!host.ready || host.session.busy) return false;
+            if (!host.ready || host.session.state.busy) return false;
             const now = Date.now();
             const again = double || now - lastEscape.current <= DOUBLE_ESCAPE_MS;
             lastEscape.current = again ? 0 : now;

@@ -10,7 +10,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import type { AgentMode } from "../../protocol/events/index.js";
-import { MODE_CYCLE } from "../../core/modes.js";
+import { MODE_CYCLE } from "../../core/index.js";
 import type { SessionHost } from "../session-host.js";
 import { Priority } from "../terminal/input-bus.js";
 import { useKeys } from "../terminal/input-context.js";
@@ -70,7 +70,7 @@ export function useAppKeys(options: {
   useKeys((key) => {
     const { host } = options;
     // The engine, not the last rendered frame, knows whether a turn is running right now.
-    const busy = host.ready && host.session.busy;
+    const busy = host.ready && host.session.state.busy;
     if (isKey(key, "ctrl+c")) {
       if (busy) {
         if (Date.now() - interruptedAt.current < EXIT_WINDOW_MS) options.exit(); // the stop is stuck: leave anyway
@@ -96,7 +96,7 @@ export function useAppKeys(options: {
       return true;
     }
     if (key.name === "tab" && key.shift) {
-      const current = host.ready ? host.session.mode : options.currentMode;
+      const current = host.ready ? host.session.state.mode : options.currentMode;
       const next = MODE_CYCLE[(MODE_CYCLE.indexOf(current) + 1) % MODE_CYCLE.length] ?? "interactive";
       if (host.ready) host.session.dispatch({ type: "set_mode", mode: next });
       else options.setPendingMode(next);

@@ -3,7 +3,7 @@
  * were loaded for this session. Any key closes it. Long descriptions and paths wrap: nothing is cut off.
  */
 import { Box, Text } from "ink";
-import type { SlashCommand } from "../../core/slash-commands/types.js";
+import type { SlashCommand } from "../../core/index.js";
 import type { Theme } from "../theme.js";
 import { KEY_HELP, KeyTable, useCloseOnInput } from "./quick-help.js";
 

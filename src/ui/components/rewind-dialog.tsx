@@ -6,7 +6,7 @@
  */
 import { Box, Text } from "ink";
 import { useEffect, useReducer, useRef } from "react";
-import { SCOPE_LABELS, describePoint, shownPath } from "../../core/rewind/rewind-text.js";
+import { SCOPE_LABELS, describePoint, shownPath } from "../../core/index.js";
 import type { RewindPoint, RewindPreview, RewindScope } from "../../protocol/rewind.js";
 import { neutraliseTerminalText } from "../../util/terminal-text.js";
 import type { Theme } from "../theme.js";

@@ -145,7 +145,7 @@ export function TasksDialog(props: TasksDialogProps) {
               {MARKS[agent.status]} {agent.id} <Text color={theme.muted}>({agent.agentType})</Text> {agent.status}
               <Text color={theme.muted}>
                 {" "}
-                {formatElapsed((agent.endedAt ?? clock) - agent.startedAt)} · {neutraliseTerminalText(agent.description)}
+                {formatElapsed((live(agent.status) ? clock : (agent.endedAt ?? clock)) - agent.startedAt)} · {neutraliseTerminalText(agent.description)}
               </Text>
             </Text>
           </Box>

@@ -3,7 +3,7 @@
  * compacted, one line when it is done (or failed), and /context's report as a grid item. Returns undefined
  * for events it does not handle, so reduce-transcript.ts stays the one place that routes events.
  */
-import { compactionLine } from "../../core/compaction/compaction-line.js";
+import { compactionLine } from "../../core/index.js";
 import type { SessionEvent } from "../../protocol/events/index.js";
 import type { ContextUsageView, TranscriptState } from "./transcript-types.js";
 

@@ -7,7 +7,7 @@ import { toolCallSubject } from "../../protocol/tool-subject.js";
 import type { SessionEvent } from "../../protocol/events/index.js";
 import { neutraliseDeep, neutraliseTerminalText, splitTrailingEscape } from "../../util/terminal-text.js";
 import { findSafeSplit } from "../markdown/safe-split.js";
-import { rewindEventText } from "../../core/rewind/rewind-text.js";
+import { rewindEventText } from "../../core/index.js";
 import { reduceCompaction } from "./reduce-compaction.js";
 import type { AgentUse, TranscriptItem, TranscriptState } from "./transcript-types.js";
 
@@ -371,7 +371,9 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
     }
     case "session.background_tasks_changed": {
       // Which agents work and which wait for a message; each named by its id from now on (as /tasks names it).
-      const agents = new Map((event.data.agents ?? []).map((agent) => [agent.toolCallId, agent]));
+      // A change of the shells alone says nothing about the agents.
+      if (!event.data.agents) return state;
+      const agents = new Map(event.data.agents.map((agent) => [agent.toolCallId, agent]));
       return {
         ...state,
         background: state.background.map((task) => {
