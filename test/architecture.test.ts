@@ -48,12 +48,14 @@ const layers: Record<string, readonly string[]> = {
   permissions: ["protocol", "util", "config"],
   tools: ["protocol", "util", "config"],
   hooks: ["protocol", "util", "config"],
+  skills: ["protocol", "util", "config"],
+  plugins: ["protocol", "util", "config", "skills"],
   mcp: ["protocol", "util", "config", "tools"],
-  core: ["protocol", "util", "provider", "config", "session", "permissions", "tools", "hooks", "mcp"],
+  core: ["protocol", "util", "provider", "config", "session", "permissions", "tools", "hooks", "mcp", "skills", "plugins"],
   ui: ["protocol", "util", "core", "session", "config"],
   acp: ["protocol", "util", "config", "session", "core"],
   server: ["protocol", "util", "provider", "config", "session", "core", "hooks", "mcp"],
-  cli: ["protocol", "util", "provider", "config", "session", "permissions", "tools", "hooks", "mcp", "core", "ui", "acp", "server"],
+  cli: ["protocol", "util", "provider", "config", "session", "permissions", "tools", "hooks", "mcp", "skills", "plugins", "core", "ui", "acp", "server"],
 };
 
 function folderOf(file: string): string {
