@@ -36,6 +36,10 @@ export interface AgentDefinition {
   mcpServers?: Record<string, unknown>;
   /** The names of `mcp-servers` left out because folder trust does not let the file's programs run. */
   withheldMcpServers?: string[];
+  /** The plugin it came with (its source is then "user": installing the plugin was the user's choice). */
+  pluginName?: string;
+  /** `skills`: the skills it sees (and has loaded when it starts); absent: every skill, none loaded. */
+  skills?: readonly string[];
   file: string;
 }
 
@@ -78,6 +82,7 @@ function buildFrontmatterSchema() {
     /** Legacy Copilot key: `infer: false` keeps the model from choosing the agent. */
     infer: z.boolean().optional(),
     "mcp-servers": z.record(z.string(), z.unknown()).optional(),
+    skills: stringList.optional(),
     // Keys Copilot CLI and VS Code also read; accepted so shared files load.
     "argument-hint": z.string().optional(),
     target: z.string().optional(),
@@ -175,6 +180,7 @@ export function parseAgentFile(file: string, text: string, source: AgentSource):
     userInvocable: front["user-invocable"] ?? true,
     modelInvocable: !(front["disable-model-invocation"] ?? false) && front.infer !== false,
     ...(front["mcp-servers"] ? { mcpServers: front["mcp-servers"] } : {}),
+    ...(front.skills ? { skills: front.skills } : {}),
     file,
   };
   return { ok: true, agent, warnings };
@@ -218,6 +224,8 @@ export interface AgentFileLocations {
   builtinDir?: string;
   /** What folder trust is read from; without it no repository file's `mcp-servers` may run. */
   trust?: TrustSources;
+  /** The session's plugins' agent folders: read after the built-ins and before the user's own (which win). */
+  plugins?: readonly { dir: string; plugin: string }[];
 }
 
 /** Names compared as a person reads them: "Explore", "explore" and "EXPLORE" are one agent. */
@@ -247,8 +255,10 @@ export function loadAgentFiles(locations: AgentFileLocations): AgentFiles {
   const userDirs = locations.agentHome
     ? userFolders({ agentHome: locations.agentHome, ...(locations.copilotHome ? { copilotHome: locations.copilotHome } : {}) }, "agents")
     : [];
-  const sources: { source: AgentSource; files: string[] }[] = [
+  const sources: { source: AgentSource; files: string[]; plugin?: string }[] = [
     { source: "builtin", files: builtinDir ? agentFilesIn(builtinDir, /\.agent\.md$/i) : [] },
+    // A plugin's agents are `*.md` (Claude Code's) or `*.agent.md` (Copilot's).
+    ...(locations.plugins ?? []).map(({ dir, plugin }) => ({ source: "user" as const, files: agentFilesIn(dir, /\.md$/i), plugin })),
     { source: "user", files: userDirs.flatMap((dir) => agentFilesIn(dir, /\.agent\.md$/i)) },
     { source: "repo", files: locations.gitRoot ? agentFilesIn(path.join(locations.gitRoot, ".github", "agents"), /\.agent\.md$/i) : [] },
   ];
@@ -256,7 +266,7 @@ export function loadAgentFiles(locations: AgentFileLocations): AgentFiles {
   const builtinNames = new Set<string>();
   const errors: AgentFileProblem[] = [];
   const warnings: AgentFileProblem[] = [];
-  for (const { source, files } of sources) {
+  for (const { source, files, plugin } of sources) {
     for (const file of files) {
       let text: string;
       try {
@@ -271,6 +281,7 @@ export function loadAgentFiles(locations: AgentFileLocations): AgentFiles {
         continue;
       }
       const { agent } = parsed;
+      if (plugin) agent.pluginName = plugin;
       if (source === "builtin") builtinNames.add(canonicalName(agent.name));
       else if (builtinNames.has(canonicalName(agent.name))) {
         errors.push({

@@ -21,6 +21,7 @@ export const KNOWN_TOOL_NAMES: readonly string[] = [
   "web_fetch",
   ...AGENTS,
   "sql",
+  "skill",
 ];
 
 /** Aliases, keyed in lower case (matching is case-insensitive). */

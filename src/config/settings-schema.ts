@@ -73,6 +73,9 @@ export const settingsSchema = z.looseObject({
    * call by default; `true` reports it and lets the call go on as if the hook had said nothing.
    */
   policyHooksFailOpen: z.boolean().optional(),
+  /** Copilot's skill settings: more folders to read skills from, and skills left out (by name). */
+  skillDirectories: z.array(z.string()).optional(),
+  disabledSkills: z.array(z.string()).optional(),
   /** Automatic compaction: at `threshold` × the model's prompt limit (default 0.8); `auto: false` leaves only /compact. */
   compaction: z.object({ threshold: z.number().gt(0).max(1).optional(), auto: z.boolean().optional() }).optional(),
 });

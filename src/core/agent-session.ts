@@ -67,6 +67,7 @@ export class AgentSession {
   private startContext: string | undefined;
   private ending: Promise<void> | undefined;
   private readonly goal: SessionObjective;
+  readonly skills: AgentSessionOptions["skills"]; // issue 19: what the model is shown and loads, `/<skill>`, /skills
 
   constructor(private readonly options: AgentSessionOptions) {
     this.id = options.id;
@@ -82,6 +83,7 @@ export class AgentSession {
       preset: () => this.preset,
       selectedAgent: () => this.selectedAgent,
       taskTools: () => this.subagents.mainTools(),
+      skillTool: () => this.skills.tool(options.sink.emit, this.selectedAgent?.skills),
       canAnswerForms: () => options.interactions.canAnswer("elicitation"),
       canAnswerQuestions: () => options.interactions.canAnswer("user_input"),
     });
@@ -99,6 +101,7 @@ export class AgentSession {
     this.applyModeRules();
     this.agents = options.agents ?? new AgentCatalog({});
     const emit = options.sink.emit;
+    (this.skills = options.skills).onChange(() => this.runtime.refreshSystemPrompt());
     this.goal = new SessionObjective(emit, options.objective);
     this.mcpGate = options.mcp ? new McpStartupGate(options.mcp, emit) : undefined;
     this.agentMcp = new SelectedAgentMcp(options.agentMcp, emit);
@@ -322,6 +325,11 @@ export class AgentSession {
         return this.subagents.moveToBackground(command.toolCallId);
       case "compact":
         return this.runtime.compact(command.focus);
+      case "list_skills":
+      case "set_skill_enabled":
+      case "reload_skills":
+      case "invoke_skill":
+        return this.skills.handle(command, (input, delivery) => this.send(input, delivery));
       case "log":
         return logMessage(this.options.sink.emit, command.level, command.message);
       case "shutdown":
@@ -462,11 +470,13 @@ export class AgentSession {
       ],
       sessionDir: this.dir,
       ...(this.selectedAgent ? { agent: { name: this.selectedAgent.name, prompt: this.selectedAgent.systemPrompt } } : {}),
+      skills: this.skills.promptBlock(this.selectedAgent?.skills),
       shape: this.options.systemPromptShape,
     });
   }
 
   private userMessage(input: PromptInput, extra: UserMessageExtra): EventData<"user.message"> {
+    this.skills.beforePrompt(input, this.options.sink.emit); // a `/<skill>` joins the conversation just before the line typed
     const notices = this.pendingNotices;
     this.pendingNotices = [];
     return buildUserMessage(input, extra, { cwd: this.cwd, mode: this.preset.mode, notices });

@@ -6,6 +6,7 @@ import type { ChatImage, ChatMessage, ChatToolCall } from "../provider/types.js"
 import type { SessionEvent, ToolRequest } from "../protocol/events/index.js";
 import { summaryMessage } from "./compaction/compaction-plan.js";
 import { messageChars } from "./compaction/token-accounting.js";
+import { skillContextMessage, skillsDroppedNote } from "./skills/skill-text.js";
 
 export function toolCallArguments(request: ToolRequest): string {
   if (typeof request.arguments === "string") return request.arguments;
@@ -22,6 +23,10 @@ export class Conversation {
   private readonly pending = new Map<string, string>();
   /** Images tool results returned (view on a picture): shown in one user message once every call has its result. */
   private toolImages: ChatImage[] = [];
+  /** Skills loaded by a tool call of the latest assistant message: their context follows the tool results. */
+  private toolSkills: { name: string; content: string }[] = [];
+  /** The `<skill-context>` messages, by skill name (a compaction that drops one says so in its summary). */
+  private readonly skillMessages = new WeakMap<ChatMessage, string>();
   private chars = 0;
 
   apply(event: SessionEvent): void {
@@ -45,6 +50,7 @@ export class Conversation {
         }));
         this.pending.clear();
         this.toolImages = [];
+        this.toolSkills = [];
         for (const call of toolCalls) this.pending.set(call.id, call.name);
         this.push({ role: "assistant", content: event.data.content, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
         break;
@@ -63,6 +69,14 @@ export class Conversation {
           this.toolImages = [];
           this.push({ role: "user", content: `The images the tools returned: ${images.map((image) => image.path).join(", ")}`, images });
         }
+        if (this.pending.size === 0) for (const skill of this.toolSkills.splice(0)) this.pushSkill(skill.name, skill.content);
+        break;
+      }
+      case "skill.invoked": {
+        // A skill's instructions are a user message after the tool results (a tool call loaded it) or at once (the user did).
+        const content = skillContextMessage(event.data);
+        if (this.pending.size > 0) this.toolSkills.push({ name: event.data.name, content });
+        else this.pushSkill(event.data.name, content);
         break;
       }
       case "system.notification":
@@ -84,8 +98,18 @@ export class Conversation {
     this.chars += messageChars(message);
   }
 
+  private pushSkill(name: string, content: string): void {
+    const message: ChatMessage = { role: "user", content };
+    this.skillMessages.set(message, name);
+    this.push(message);
+  }
+
   private compact(summary: string, removed: number): void {
-    const dropped = this.items.splice(0, Math.min(removed, this.items.length), { role: "user", content: summaryMessage(summary) });
+    const count = Math.min(removed, this.items.length);
+    // Skills whose instructions the summary replaces: the model is told, and loads them again when it needs them.
+    const skills = [...new Set(this.items.slice(0, count).flatMap((message) => this.skillMessages.get(message) ?? []))];
+    const content = skills.length > 0 ? `${summaryMessage(summary)}\n\n${skillsDroppedNote(skills)}` : summaryMessage(summary);
+    const dropped = this.items.splice(0, count, { role: "user", content });
     for (const message of dropped) if (message.role === "assistant") for (const call of message.toolCalls ?? []) this.pending.delete(call.id);
     this.chars = this.items.reduce((sum, message) => sum + messageChars(message), 0);
   }

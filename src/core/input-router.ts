@@ -1,6 +1,6 @@
 /**
- * The one input router: text as a person typed it becomes commands. `/name args` runs a slash command,
- * `!cmd` runs a shell command for the user, anything else is a prompt whose `@path` mentions become
+ * The one input router: text as a person typed it becomes commands. `/name args` runs a slash command (or,
+ * when no command has that name, the skill of that name: issue 19), `!cmd` runs a shell command for the user, anything else is a prompt whose `@path` mentions become
  * attachments. The TUI, `agent -p` and the server faces all come through here, so `/plan x` means the same
  * everywhere.
  */
@@ -77,6 +77,21 @@ export async function routeInput(context: RouterContext, command: Extract<Sessio
     context.emit("command.execute", { requestId, command: text, commandName: slash.name, args: slash.args });
     try {
       if (!slash.command) {
+        // Built-in commands come first: a skill cannot take a command's name.
+        const skill = context.session.skills.forCommand(slash.name);
+        if (skill && "problem" in skill) {
+          context.emit("session.warning", { warningType: "command", message: skill.problem });
+          return { kind: "done", error: skill.problem };
+        }
+        if (skill) {
+          const run = context.session.dispatch({
+            type: "invoke_skill",
+            name: slash.name,
+            prompt: text,
+            ...(command.delivery ? { delivery: command.delivery } : {}),
+          });
+          return { kind: "prompt", run };
+        }
         const near = registry?.closestCommand(slash.name);
         context.emit("session.warning", {
           warningType: "unknown_command",

@@ -44,6 +44,7 @@ import type { HookSet } from "../hooks/hook-set.js";
 import { createAgentMcpManager, createMcpManager, type ElicitationAsk, type McpSessionOptions, type McpTaskHost } from "../mcp/index.js";
 import type { AgentMcpFactory } from "./agent-mcp.js";
 import type { SystemPromptShape } from "./system-prompt-shape.js";
+import { sessionExtensions, type SkillSettings } from "./skills/session-extensions.js";
 
 declare const AGENT_VERSION: string;
 export const agentVersion = (): string => (typeof AGENT_VERSION === "string" ? AGENT_VERSION : "0.0.0-dev");
@@ -105,6 +106,8 @@ export interface OpenSessionOptions {
   toolBackends?: ToolBackends;
   /** settings.json `compaction`. */
   compaction?: AgentSessionOptions["compaction"];
+  /** Skill folders and disabled skills (settings, a client), --plugin-dir (issue 19). */
+  skills?: SkillSettings;
 }
 
 /** The permission setup of a session: flags, the rules from every source, floor checks switched off. */
@@ -253,8 +256,17 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     ...(options.copilotHome ? { copilotHome: options.copilotHome } : {}),
     ...(options.trustedThisSession ? { trustedThisSession: options.trustedThisSession } : {}),
   };
+  // Skills and plugins (issue 19): the plugins this session runs with, their servers and agents, and its skills.
+  const extensions = sessionExtensions({
+    ...trust,
+    cwd: options.cwd,
+    ...(context.gitRoot ? { gitRoot: context.gitRoot } : {}),
+    ...(options.skills ? { settings: options.skills } : {}),
+    emit: sink.emit,
+    setRules: (rules) => permissions.setSkillRules(rules),
+  });
   const mcp = createMcpManager(
-    { ...trust, cwd: options.cwd, workspace: context.gitRoot, additional: options.mcp?.additional, disabled: options.mcp?.disabled },
+    { ...trust, cwd: options.cwd, workspace: context.gitRoot, additional: options.mcp?.additional, disabled: options.mcp?.disabled, plugins: extensions.mcp },
     mcpOptions,
   );
   // A custom agent's own servers (`mcp-servers`), started when that agent runs.
@@ -308,10 +320,12 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
         ...trust,
         gitRoot: context.gitRoot,
         trust,
+        plugins: extensions.agentDirs,
         onProblems: (problems) => reportAgentFileProblems(sink.emit, problems),
         ...(options.extraAgents ? { extra: options.extraAgents } : {}),
       }),
     ...(mcp ? { mcp } : {}),
+    skills: extensions.skills,
     database,
     agentMcp,
     ...(options.toolBackends ? { toolBackends: options.toolBackends } : {}),
@@ -389,6 +403,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     });
   }
   session.restoreAgents(log.events);
+  session.skills.restore(log.events);
   session.metrics.earlier = priorUsage(log.events);
   for (const started of unfinishedAgents(log.events)) {
     const emit = started.agentId ? sink.scoped({ agentId: started.agentId }) : sink.emit;

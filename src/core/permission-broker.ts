@@ -10,6 +10,7 @@ import { addApprovals, approvalsFromNeeds, canRemember, emptyApprovals, grantsOf
 import { decide, type ModeRules, type PermissionPolicy } from "../permissions/decide.js";
 import { gatherFacts, type FactsEnvironment } from "../permissions/gather-facts.js";
 import type { PathGate } from "../permissions/paths.js";
+import type { Rule } from "../permissions/rules.js";
 import { rememberApprovals } from "../permissions/permissions-config.js";
 import type { AllowAllSources } from "../permissions/policy.js";
 import type { PermissionRequest, PermissionResultKind, SessionEvent } from "../protocol/events/index.js";
@@ -127,6 +128,11 @@ export class PermissionBroker {
   setModeRules(mode: ModeRules | undefined): void {
     const { mode: _previous, ...rest } = this.policy;
     this.policy = mode ? { ...rest, mode } : rest;
+  }
+
+  /** The allow rules of the skills loaded so far (their allowed-tools), replacing the previous set; the session's own rules stay. */
+  setSkillRules(rules: readonly Rule[]): void {
+    this.policy = { ...this.policy, rules: [...this.options.policy.rules, ...rules] };
   }
 
   /** A resumed session's record of the files its agent changed, from its log. */

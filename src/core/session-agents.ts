@@ -14,6 +14,7 @@ import type { SessionTools } from "./session-tools.js";
 import type { SessionSubagents } from "./tasks/session-subagents.js";
 import type { ToolRunEnvironment } from "./tool-runner.js";
 import { ToolSet } from "./tool-set.js";
+import { toolInList } from "./agents/agent-catalog.js";
 
 export interface SessionAgentsDeps {
   options: AgentSessionOptions;
@@ -45,18 +46,26 @@ export class SessionAgents {
     };
   }
 
-  /** A subagent at `depth`: the session's tools (no mode's extras) and, below the depth cap, its own task tool. */
+  /**
+   * A subagent at `depth`: the session's tools (no mode's extras), below the depth cap its own task tool, and
+   * its own skill tool over the skills its agent names (all when it names none; the named ones it starts with).
+   */
   child(spec: ChildAgentSpec, depth: number): ChildAgent {
     const { options, metrics, toolbox } = this.deps;
     const provider = this.deps.provider();
     const agentName = spec.agentName ?? spec.agentId;
     const ownServers = AgentMcpServers.start(options.agentMcp, { name: agentName, mcpServers: spec.mcpServers }, options.sink.emit);
-    return new ChildAgent(spec, {
+    const { skills } = options;
+    const skillsBlock = skills && toolInList(spec.toolNames, "skill") ? skills.promptBlock(spec.skills) : "";
+    const child = new ChildAgent(skillsBlock ? { ...spec, systemPrompt: `${spec.systemPrompt}\n\n${skillsBlock}` } : spec, {
       sink: options.sink,
       ...(options.hooks ? { hooks: options.hooks } : {}),
       provider: options.createProvider ? options.createProvider(spec.model ?? provider.model, { initiator: "sub-agent" }) : provider,
       retry: options.retry,
-      tools: (emit) => new ToolSet([...toolbox.base(), ...this.deps.subagents().childTools(depth, emit)]),
+      tools: (emit) => {
+        const skill = skills?.tool(emit, spec.skills);
+        return new ToolSet([...toolbox.base(), ...this.deps.subagents().childTools(depth, emit), ...(skill ? [skill] : [])]);
+      },
       toolEnvironment: (tools, emit) => this.toolEnvironment(tools, emit, agentName),
       nextTurnId: this.deps.nextTurnId,
       recordRequest: (model) => metrics.recordRequest(model),
@@ -65,5 +74,14 @@ export class SessionAgents {
       ...(ownServers ? { ownServers } : {}),
       compaction: (emit, agentId) => compactionOptions({ sessionDir: options.dir, settings: options.compaction, hooks: options.hooks, emit, agentId }),
     });
+    if (skills && spec.skills) {
+      // An agent that names its skills starts with them loaded (Copilot's and Claude Code's `skills:`).
+      const emit = options.sink.scoped({ agentId: spec.agentId, parentToolCallId: spec.parentToolCallId });
+      for (const name of spec.skills) {
+        const problem = skills.load(name, "context-load", emit, spec.skills);
+        if (problem) emit("session.warning", { warningType: "skill", message: `The ${agentName} agent names the skill ${name}: ${problem}` });
+      }
+    }
+    return child;
   }
 }

@@ -32,6 +32,8 @@ export type OpenRequest = Partial<
     | "agents"
     /** A client's own tool backends (an editor over ACP). */
     | "toolBackends"
+    /** A client's skillDirectories and disabledSkills (the SDK's), with settings' and --plugin-dir's. */
+    | "skills"
   >
 >;
 

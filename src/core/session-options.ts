@@ -14,6 +14,7 @@ import type { EventSink } from "./event-sink.js";
 import type { InteractionBroker } from "./interaction-broker.js";
 import type { PermissionBroker } from "./permission-broker.js";
 import type { SessionHooks } from "./session-hooks.js";
+import type { SessionSkills } from "./skills/session-skills.js";
 import type { SystemPromptShape } from "./system-prompt-shape.js";
 import type { SessionStore } from "../session/session-store.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
@@ -71,4 +72,6 @@ export interface AgentSessionOptions {
   compaction?: Partial<CompactionSettings>;
   /** A face's say over the system prompt (an SDK client's replace / customize); the engine's prompt when absent. */
   systemPromptShape?: SystemPromptShape;
+  /** The session's skills and the plugins they come with (issue 19). */
+  skills: SessionSkills;
 }

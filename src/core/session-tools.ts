@@ -21,6 +21,8 @@ export interface SessionToolsDeps {
   selectedAgent(): AgentDefinition | undefined;
   /** The main agent's task tools. */
   taskTools(): readonly AnyTool[];
+  /** The main agent's skill tool, when it has skills to load. */
+  skillTool?(): AnyTool | undefined;
   /** Whether a person (or client) can fill in a form. */
   canAnswerForms(): boolean;
   /** Someone answers plain questions (a client's user-input handler) though not forms. */
@@ -38,7 +40,8 @@ export class SessionTools {
   forMainAgent(): ToolSet {
     const preset = this.deps.preset();
     const modeTools = this.deps.tools.filter((tool) => this.modeGated.has(tool.name) && preset.extraTools.includes(tool.name));
-    const sessionTools = [this.askUser(preset), ...this.deps.taskTools(), ...(this.deps.agentMcpTools?.() ?? [])].filter((tool) =>
+    const skill = this.deps.skillTool?.();
+    const sessionTools = [this.askUser(preset), ...this.deps.taskTools(), ...(skill ? [skill] : []), ...(this.deps.agentMcpTools?.() ?? [])].filter((tool) =>
       this.allowedBySelectedAgent(tool),
     );
     return new ToolSet(this.filtered([...this.base(), ...modeTools, ...sessionTools]));

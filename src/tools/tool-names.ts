@@ -14,4 +14,5 @@ export const BUILTIN_TOOL_NAMES = [
   "ask_user",
   "exit_plan_mode",
   "sql",
+  "skill",
 ] as const;

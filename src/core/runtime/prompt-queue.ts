@@ -19,6 +19,8 @@ export interface PromptInput {
   silent?: boolean;
   /** What the person typed, when the prompt was made from it (`/review` → its template). */
   typed?: string;
+  /** `/<skill>`: the skill the user invoked, loaded into the conversation just before this prompt. */
+  skill?: string;
 }
 
 /** A queued prompt as the person would type it again: the command they typed, `!cmd` for a shell command. */
