@@ -7,6 +7,7 @@ import { resolveHomes, type Homes } from "../config/agent-home.js";
 import { resolveProviderConfig, type ProviderConfig } from "../config/provider-config.js";
 import { loadSettings, SettingsError, settingsPath, type Settings } from "../config/settings.js";
 import type { SessionPermissions } from "../core/open-session.js";
+import type { SkillSettings } from "../core/skills/session-extensions.js";
 import { FLOOR_CHECKS } from "../permissions/floor.js";
 import { buildRules } from "../permissions/policy.js";
 import { SessionStore } from "../session/session-store.js";
@@ -26,6 +27,8 @@ export interface Bootstrap {
   maxAutopilotContinues: number;
   permissions: SessionPermissions;
   subagentLimits: SubagentLimits;
+  /** settings' skillDirectories and disabledSkills, and --plugin-dir: what every session of this run is given. */
+  skills?: SkillSettings;
 }
 
 /** The homes of a bootstrap, as the options of a session or a hook loader take them. */
@@ -94,6 +97,11 @@ async function bootstrapAny(
       resumeId,
       maxAutopilotContinues: options.maxAutopilotContinues ?? settings.maxAutopilotContinues ?? 5,
       subagentLimits: subagentLimits({ ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}) }, env, settings),
+      skills: {
+        ...(settings.skillDirectories ? { directories: settings.skillDirectories } : {}),
+        ...(settings.disabledSkills ? { disabled: settings.disabledSkills } : {}),
+        ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {}),
+      },
       permissions: {
         flags: options.permissions,
         rules,

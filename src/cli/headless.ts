@@ -113,9 +113,15 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         stdoutIsTerminal: process.stdout.isTTY === true,
       });
   let hookSet: HookSet | undefined;
-  if (options.hooks && anyHooksConfigured(value, options.cwd, value.settings)) {
+  if (options.hooks && anyHooksConfigured(value, options.cwd, value.settings, options.pluginDirs)) {
     const { hookConfig, untrustedNote } = await import("./session-hook-config.js");
-    const hooks = hookConfig({ ...homesOf(value), cwd: options.cwd, settings: value.settings, enabled: options.hooks });
+    const hooks = hookConfig({
+      ...homesOf(value),
+      cwd: options.cwd,
+      settings: value.settings,
+      enabled: options.hooks,
+      ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {}),
+    });
     // Nobody to ask: an untrusted folder's repository hooks stay off, and the person is told how to trust it.
     if (hooks.repoFiles.length > 0 && !hooks.trusted) stderr.write(`agent: ${untrustedNote(hooks, value.agentHome)}\n`);
     hookSet = hooks.load(hooks.trusted);
@@ -133,6 +139,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         ...(options.autoAcceptPlan ? { autoAcceptPlan: true } : {}),
         maxAutopilotContinues: value.maxAutopilotContinues,
         ...(value.settings.compaction ? { compaction: value.settings.compaction } : {}),
+        ...(value.skills ? { skills: value.skills } : {}),
         subagentLimits: value.subagentLimits,
         interactive: false,
         permissions: value.permissions,

@@ -62,6 +62,7 @@ function buildCommand(): Command {
     .option("--disable-mcp-server <name>", "do not start this MCP server (repeatable)", collect, [])
     .option("--secret-env-vars <vars...>", "keep these environment variables out of MCP servers' environments")
     .option("--allow-all-mcp-server-instructions", "include every MCP server's instructions in the system prompt")
+    .option("--plugin-dir <dir>", "load the plugin in this folder for this run (repeatable)", collect, [])
     .option("-C <dir>", "change to this directory first")
     .option("--acp", "serve the Agent Client Protocol on stdio, for an editor (Zed and others)")
     .option("--reset-allowed-tools", 'forget the approvals remembered ("always in this directory") for the working directory, then exit')
@@ -115,6 +116,7 @@ interface RawOptions {
   disableMcpServer: string[];
   secretEnvVars?: string[];
   allowAllMcpServerInstructions?: boolean;
+  pluginDir: string[];
   C?: string;
   resetAllowedTools?: boolean;
   acp?: boolean;
@@ -182,11 +184,23 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
         .filter(Boolean),
       allowAllInstructions: raw.allowAllMcpServerInstructions === true,
     },
+    ...(raw.pluginDir.length > 0 ? { pluginDirs: raw.pluginDir.map((dir) => existingDir(path.resolve(cwd, dir), `--plugin-dir ${dir}`)) } : {}),
     cwd,
     ...(raw.resetAllowedTools ? { resetAllowedTools: true } : {}),
     ...(raw.acp ? { acp: true } : {}),
     ...(raw.headless || raw.server ? { server: raw.port !== undefined ? { port: raw.port } : {} } : {}),
   };
+}
+
+function existingDir(dir: string, flag: string): string {
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw new UsageError(`${flag}: no such directory`);
+  return dir;
 }
 
 function toolList(values: string[] | undefined, flag: string): string[] | undefined {
@@ -269,6 +283,11 @@ export async function runProgram(args: readonly string[]): Promise<void> {
   if (args[0] === "mcp") {
     const { runMcpCommand } = await import("./mcp-command.js");
     process.exitCode = await runMcpCommand(args.slice(1));
+    return;
+  }
+  if (args[0] === "plugin") {
+    const { runPluginCommand } = await import("./plugin-command.js");
+    process.exitCode = await runPluginCommand(args.slice(1));
     return;
   }
   let options: CliOptions;

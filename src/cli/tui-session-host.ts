@@ -95,6 +95,7 @@ export class TuiSessionHost implements SessionHost {
       mode: options.mode,
       maxAutopilotContinues: boot.maxAutopilotContinues,
       ...(boot.settings.compaction ? { compaction: boot.settings.compaction } : {}),
+      ...(boot.skills ? { skills: boot.skills } : {}),
       subagentLimits: boot.subagentLimits,
       interactive: true,
       permissions: boot.permissions,
