@@ -3,6 +3,7 @@
  * store and, for --resume/--continue, which session. Every failure is a message, never a stack trace, and
  * nothing is created on disk before all of it is known to be good.
  */
+import os from "node:os";
 import { resolveHomes, type Homes } from "../config/agent-home.js";
 import { resolveProviderConfig, type ProviderConfig } from "../config/provider-config.js";
 import { loadSettings, SettingsError, settingsPath, type Settings } from "../config/settings.js";
@@ -101,6 +102,7 @@ async function bootstrapAny(
         ...(settings.skillDirectories ? { directories: settings.skillDirectories } : {}),
         ...(settings.disabledSkills ? { disabled: settings.disabledSkills } : {}),
         ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {}),
+        userHome: env.HOME?.trim() || os.homedir(),
       },
       permissions: {
         flags: options.permissions,

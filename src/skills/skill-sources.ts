@@ -27,7 +27,7 @@ export interface PluginSkillFolder {
 export interface SkillLocations {
   agentHome?: string;
   copilotHome?: string;
-  /** The user's home folder (for `~/.claude/skills`, `~/.agents/skills` and `~` in configured folders). */
+  /** The user's home folder, for `~/.claude/skills` and `~/.agents/skills` (not read without it) and `~` in configured folders. */
   userHome?: string;
   cwd: string;
   gitRoot?: string;
@@ -80,8 +80,8 @@ export function skillFolders(locations: SkillLocations): SkillFolder[] {
     // userFolders lists the lowest precedence first (Copilot's home); here the first found wins, so ours comes first.
     for (const dir of userFolders(homes, "skills").reverse()) add(dir, { source: "user" });
   }
-  const home = locations.userHome ?? os.homedir();
-  for (const dir of [path.join(home, ".claude", "skills"), path.join(home, ".agents", "skills")]) add(dir, { source: "user" });
+  const home = locations.userHome;
+  if (home) for (const dir of [path.join(home, ".claude", "skills"), path.join(home, ".agents", "skills")]) add(dir, { source: "user" });
   for (const root of projectRoots(locations.cwd, locations.gitRoot)) {
     for (const sub of PROJECT_SKILL_DIRS) add(path.join(root, sub), { source: "project", trustFolder: root });
   }

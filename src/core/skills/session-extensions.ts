@@ -4,7 +4,6 @@
  * folders, and the session's skills over every skill folder (the user's, the project's, the plugins', the
  * configured ones). A face passes what settings and its command line say (`SkillSettings`).
  */
-import os from "node:os";
 import type { TrustSources } from "../../config/folder-trust.js";
 import type { PluginMcpDocument } from "../../mcp/mcp-config.js";
 import type { Rule } from "../../permissions/rules.js";
@@ -22,6 +21,8 @@ export interface SkillSettings {
   disabled?: readonly string[];
   /** --plugin-dir: plugin folders loaded for this run only. */
   pluginDirs?: readonly string[];
+  /** The user's home folder: its `.claude/skills` and `.agents/skills` are read (the CLI gives it; a test need not). */
+  userHome?: string;
 }
 
 export interface ExtensionsInput extends TrustSources {
@@ -53,7 +54,7 @@ export function sessionExtensions(input: ExtensionsInput): SessionExtensions {
     folders: () =>
       skillFolders({
         ...trust,
-        userHome: env.HOME?.trim() || os.homedir(),
+        ...(input.settings?.userHome ? { userHome: input.settings.userHome } : {}),
         cwd: input.cwd,
         ...(input.gitRoot ? { gitRoot: input.gitRoot } : {}),
         plugins: plugins.flatMap((plugin) =>
