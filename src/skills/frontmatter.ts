@@ -38,7 +38,8 @@ export function parseFrontmatterYaml(text: string): unknown {
   return fast === undefined ? fullYaml(text) : fast;
 }
 
-const KEY_LINE = /^([A-Za-z0-9_][A-Za-z0-9_.-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$/;
+// Greedy, trimmed after: a lazy value before `[ \t]*$` would retry the end at every character of a long line.
+const KEY_LINE = /^([A-Za-z0-9_][A-Za-z0-9_.-]*)[ \t]*:(?:[ \t]+(.*))?$/;
 const GIVE_UP = Symbol("give up");
 type Scalar = string | number | boolean | null;
 
@@ -133,8 +134,9 @@ function nestedValue(lines: readonly string[]): unknown {
   const map: Record<string, Scalar> = {};
   for (const line of content) {
     const match = KEY_LINE.exec(line.trim());
-    if (!match || match[2] === undefined) return GIVE_UP;
-    const value = match[2].startsWith("[") ? GIVE_UP : inlineScalar(match[2]);
+    const raw = match?.[2]?.trimEnd();
+    if (!match || raw === undefined) return GIVE_UP;
+    const value = raw.startsWith("[") ? GIVE_UP : inlineScalar(raw);
     if (value === GIVE_UP || match[1] === "<<" || Object.hasOwn(map, match[1] as string)) return GIVE_UP;
     map[match[1] as string] = value;
   }
@@ -154,7 +156,7 @@ export function readSimpleYaml(text: string): Record<string, unknown> | undefine
     const match = KEY_LINE.exec(line);
     if (!match) return undefined;
     const key = match[1] as string;
-    const raw = match[2];
+    const raw = match[2]?.trimEnd();
     // The lines that belong to this key: indented ones and blank ones up to the next key.
     const start = index;
     while (index < lines.length && (/^[ \t]/.test(lines[index] as string) || (lines[index] as string).trim() === "")) index++;

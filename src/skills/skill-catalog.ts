@@ -4,6 +4,7 @@
  * listed (as disabled) but neither offered to the model nor invocable.
  */
 import { loadSkills, type LoadedSkills } from "./load-skills.js";
+import type { SkillCache } from "./skill-cache.js";
 import type { SkillDefinition, SkillProblem } from "./skill-file.js";
 import type { SkillFolder } from "./skill-sources.js";
 
@@ -14,6 +15,8 @@ export interface SkillCatalogOptions {
   disabled?: Iterable<string>;
   /** Told after every load (the first and each reload): what loaded and what did not. */
   onLoad?(loaded: LoadedSkills): void;
+  /** Where the frontmatter of files read before is kept (skills-cache.json); every file is read without it. */
+  cache?: SkillCache;
 }
 
 export interface SkillState extends SkillDefinition {
@@ -35,7 +38,7 @@ export class SkillCatalog {
 
   private load(): LoadedSkills {
     if (!this.loaded) {
-      this.loaded = loadSkills(this.options.folders());
+      this.loaded = loadSkills(this.options.folders(), this.options.cache);
       this.options.onLoad?.(this.loaded);
     }
     return this.loaded;

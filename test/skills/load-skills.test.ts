@@ -1,8 +1,9 @@
 /** Where skills come from, which one of a name wins, and what a bad file says. */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadSkills } from "../../src/skills/load-skills.js";
+import { SkillCache } from "../../src/skills/skill-cache.js";
 import { parseSkillFile, readSkillBody, splitToolList } from "../../src/skills/skill-file.js";
 import { skillFolders } from "../../src/skills/skill-sources.js";
 import { tempDir } from "../support/engine-harness.js";
@@ -179,5 +180,42 @@ describe("parseSkillFile", () => {
     const where = layout();
     const file = writeSkill(where.root, "body", skill("body"), "# Title\n\nSteps.");
     expect(readSkillBody(file)).toBe("# Title\n\nSteps.");
+  });
+});
+
+describe("the frontmatter cache", () => {
+  it("answers for a file of the same size and time without reading it, reads a changed one again, and survives damage", () => {
+    const where = layout();
+    const dir = path.join(where.agentHome, "skills");
+    const file = writeSkill(dir, "cached", skill("cached"));
+    // A whole second, so setting it again gives the very same time.
+    const mtime = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+    utimesSync(file, mtime, mtime);
+    const cacheFile = path.join(where.agentHome, "skills-cache.json");
+    const folders = skillFolders({ agentHome: where.agentHome, cwd: where.cwd });
+    expect(loadSkills(folders, new SkillCache(cacheFile)).skills[0]?.description).toBe("The cached skill.");
+    expect(existsSync(cacheFile)).toBe(true);
+    // Same size, same time, other words: the cache's answer is what a start sees (it never reads the file).
+    writeFileSync(file, readFileSync(file, "utf8").replace("The cached skill.", "The CACHED skill."));
+    utimesSync(file, mtime, mtime);
+    expect(loadSkills(folders, new SkillCache(cacheFile)).skills[0]?.description).toBe("The cached skill.");
+    // A change of time: read again.
+    utimesSync(file, new Date(mtime.getTime() + 5000), new Date(mtime.getTime() + 5000));
+    expect(loadSkills(folders, new SkillCache(cacheFile)).skills[0]?.description).toBe("The CACHED skill.");
+    // Where a skill was found is the folder's, not the cache's.
+    expect(loadSkills(skillFolders({ cwd: where.cwd, customDirs: [dir] }), new SkillCache(cacheFile)).skills[0]?.source).toBe("custom");
+    writeFileSync(cacheFile, "{ damaged");
+    expect(loadSkills(folders, new SkillCache(cacheFile)).skills.map((found) => found.name)).toEqual(["cached"]);
+  });
+
+  it("keeps a bad file's problem too", () => {
+    const where = layout();
+    mkdirSync(path.join(where.agentHome, "skills", "bad"), { recursive: true });
+    writeFileSync(path.join(where.agentHome, "skills", "bad", "SKILL.md"), "---\nname: bad\n---\n");
+    const cacheFile = path.join(where.agentHome, "skills-cache.json");
+    const folders = skillFolders({ agentHome: where.agentHome, cwd: where.cwd });
+    const first = loadSkills(folders, new SkillCache(cacheFile));
+    expect(loadSkills(folders, new SkillCache(cacheFile)).errors).toEqual(first.errors);
+    expect(first.errors[0]?.field).toBe("description");
   });
 });

@@ -12,6 +12,7 @@ import type { Rule } from "../../permissions/rules.js";
 import type { SessionEvent } from "../../protocol/events/index.js";
 import type { LoadedPlugin } from "../../plugins/load-plugins.js";
 import type { LoadedSkills } from "../../skills/load-skills.js";
+import { SkillCache, skillCacheFile } from "../../skills/skill-cache.js";
 import { SkillCatalog, type SkillState } from "../../skills/skill-catalog.js";
 import { describeSkillProblem, readSkillBody, type SkillDefinition } from "../../skills/skill-file.js";
 import type { SkillFolder } from "../../skills/skill-sources.js";
@@ -37,7 +38,7 @@ export interface SessionSkillsOptions {
   emit: Emit;
   /** Where folder trust is read from, for a repository skill's allowed-tools. */
   trust?: TrustSources;
-  /** Where /skills enable|disable keep the choice (settings.json's disabledSkills). */
+  /** Where /skills enable|disable keep the choice (settings.json's disabledSkills) and the frontmatter cache is. */
   agentHome?: string;
   /** The rules of the active skills, replacing the previous set. */
   setRules(rules: readonly Rule[]): void;
@@ -75,6 +76,7 @@ export class SessionSkills {
     this.catalog = new SkillCatalog({
       folders: options.folders,
       ...(options.disabled ? { disabled: options.disabled } : {}),
+      ...(options.agentHome ? { cache: new SkillCache(skillCacheFile(options.agentHome)) } : {}),
       onLoad: (loaded) => this.report(loaded),
     });
   }
