@@ -22,6 +22,7 @@ import { detectRssMethod, peakRssMb, stdoutHas, timeInterleaved, type BenchComma
 import { formatTable, mb, ms, ratioRow, summaryLine, writeResults, type Row } from "./report.js";
 import { benchHooks } from "./hooks.js";
 import { benchMcp } from "./mcp.js";
+import { benchSkills } from "./skills.js";
 import { benchSubagent } from "./subagents.js";
 import { benchTodoStore } from "./todo-store.js";
 import { benchContext } from "./context.js";
@@ -144,6 +145,11 @@ async function main(): Promise<void> {
     const mcp = await benchMcp({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv, runs: RUNS, warmups: WARMUPS });
     rows.push(...mcp.rows);
     const mcpRuns = mcp.timings;
+
+    // Skills: 200 on disk against none, start-up to the first request (bench/skills.ts).
+    rows.push(
+      ...(await benchSkills({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv, server, runs: RUNS, warmups: WARMUPS })),
+    );
 
     // 3. 2,000-token streamed answer.
     const agentLong = agentCmd("agent -p (2,000 tokens)", LONG_PROMPT, longCheck);
