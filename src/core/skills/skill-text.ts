@@ -12,14 +12,17 @@ export interface PromptSkill {
   location: string;
 }
 
-const escapeXml = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const escapeXml = (text: string): string => (/[&<>]/.test(text) ? text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;") : text);
+
+/** A description on one line (the test first: most are, and start-up builds 200 of them before it is optimised). */
+const oneLine = (text: string): string => (/\s\s|[\n\t]/.test(text) ? text.replace(/\s+/g, " ") : text);
 
 /** The guidance and list for the system prompt; empty when there is no skill to load. */
 export function availableSkillsBlock(skills: readonly PromptSkill[]): string {
   if (skills.length === 0) return "";
   const entries = skills.map(
     (skill) =>
-      `<skill>\n<name>${escapeXml(skill.name)}</name>\n<description>${escapeXml(skill.description.replace(/\s+/g, " "))}</description>\n<location>${escapeXml(skill.location)}</location>\n</skill>`,
+      `<skill>\n<name>${escapeXml(skill.name)}</name>\n<description>${escapeXml(oneLine(skill.description))}</description>\n<location>${escapeXml(skill.location)}</location>\n</skill>`,
   );
   return [
     "skill loads a skill: specialized instructions for a kind of task. When a request matches a skill's description, call skill with its name before starting, then follow the instructions it adds; scripts and files it mentions are in its folder. Do not load one that is already loaded in this conversation.",
