@@ -5,10 +5,10 @@
  * git URL, or `{"source": "github", "repo": "owner/repo"}` / `{"source": "url", "url": …}` (with `ref`, `path`).
  * Adding one records it (a git one is cloned); `agent plugin install <plugin>@<marketplace>` installs from it.
  */
-import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
-import { parseJsonWithComments } from "../util/json-with-comments.js";
 import { cloneRepository, looksLikeGitUrl, parseSource, PluginSourceError, type SourceSpec } from "./fetch-source.js";
+import { readJsonObject } from "./plugin-manifest.js";
 import { marketplaceCloneDir, pluginsDir, readMarketplaces, writeMarketplaces, type MarketplaceRecord } from "./plugin-store.js";
 
 export const MARKETPLACE_PATHS = ["marketplace.json", path.join(".claude-plugin", "marketplace.json"), path.join(".plugin", "marketplace.json")];
@@ -37,14 +37,9 @@ const text = (value: unknown): string | undefined => (typeof value === "string" 
 export function readMarketplace(dir: string): { ok: true; manifest: MarketplaceManifest } | { ok: false; message: string } {
   const file = MARKETPLACE_PATHS.map((relative) => path.join(dir, relative)).find((candidate) => existsSync(candidate));
   if (!file) return { ok: false, message: `${dir} is not a marketplace: it has no ${MARKETPLACE_PATHS.join(" or ")}` };
-  let raw: Record<string, unknown>;
-  try {
-    const parsed = parseJsonWithComments(readFileSync(file, "utf8"));
-    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return { ok: false, message: `${file}: expected a JSON object` };
-    raw = parsed as Record<string, unknown>;
-  } catch (error) {
-    return { ok: false, message: `${file}: not valid JSON (${(error as Error).message})` };
-  }
+  const read = readJsonObject(file);
+  if (!read.ok) return read;
+  const raw = read.value;
   const name = text(raw.name);
   if (!name || !NAME.test(name) || name.includes(".."))
     return { ok: false, message: `${file}: "name" is missing or not usable (letters, digits, '.', '_' and '-')` };

@@ -50,6 +50,17 @@ export interface PluginFolder {
 
 export type ReadPlugin = { ok: true; plugin: PluginFolder } | { ok: false; message: string };
 
+/** A JSON file (comments allowed) that must hold an object: the object, or what is wrong. */
+export function readJsonObject(file: string): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
+  try {
+    const parsed = parseJsonWithComments(readFileSync(file, "utf8"));
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return { ok: false, message: `${file}: expected a JSON object` };
+    return { ok: true, value: parsed as Record<string, unknown> };
+  } catch (error) {
+    return { ok: false, message: `${file}: not valid JSON (${(error as Error).message})` };
+  }
+}
+
 export function findManifest(root: string): string | undefined {
   return MANIFEST_PATHS.map((file) => path.join(root, file)).find((file) => existsSync(file));
 }
@@ -93,13 +104,9 @@ export function readPluginFolder(folder: string, fallback?: Partial<PluginManife
   const manifestFile = findManifest(root);
   let raw: Record<string, unknown> = {};
   if (manifestFile) {
-    try {
-      const parsed = parseJsonWithComments(readFileSync(manifestFile, "utf8"));
-      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return { ok: false, message: `${manifestFile}: expected a JSON object` };
-      raw = parsed as Record<string, unknown>;
-    } catch (error) {
-      return { ok: false, message: `${manifestFile}: not valid JSON (${(error as Error).message})` };
-    }
+    const read = readJsonObject(manifestFile);
+    if (!read.ok) return read;
+    raw = read.value;
   } else if (!fallback?.name) {
     return { ok: false, message: `${root} is not a plugin: it has no ${MANIFEST_PATHS.join(", ")}` };
   }

@@ -87,74 +87,86 @@ export interface SkillOrigin {
   trustFolder?: string;
 }
 
-const fail = (file: string, message: string, field?: string): Parsed => ({ ok: false, error: { file, ...(field ? { field } : {}), message } });
+/** A frontmatter key that is not what it must be: `field` and why. */
+class FieldProblem extends Error {
+  constructor(
+    readonly field: string | undefined,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
-/** Reads one SKILL.md's frontmatter (not its body) into a skill, or says what is wrong with it. */
-export function parseSkillFile(file: string, text: string, origin: SkillOrigin): Parsed {
+/** The frontmatter's YAML as a set of keys; a FieldProblem when it is not one. */
+function frontmatterOf(text: string): Record<string, unknown> {
   const split = splitFrontmatter(text);
-  if (!split) return fail(file, "no YAML frontmatter (the file must start with a '---' line, then name and description, then another '---')");
+  if (!split) throw new FieldProblem(undefined, "no YAML frontmatter (the file must start with a '---' line, then name and description, then another '---')");
   let raw: unknown;
   try {
-    raw = parseFrontmatterYaml(split.yaml);
+    raw = parseFrontmatterYaml(split.yaml) ?? {};
   } catch (error) {
-    return fail(file, `the frontmatter is not valid YAML: ${(error as Error).message.split("\n")[0]}`);
+    throw new FieldProblem(undefined, `the frontmatter is not valid YAML: ${(error as Error).message.split("\n")[0]}`);
   }
-  if (raw === null || raw === undefined) raw = {};
-  if (typeof raw !== "object" || Array.isArray(raw)) return fail(file, "the frontmatter must be a set of keys (name: …, description: …)");
-  const front = raw as Record<string, unknown>;
+  if (typeof raw !== "object" || Array.isArray(raw)) throw new FieldProblem(undefined, "the frontmatter must be a set of keys (name: …, description: …)");
+  return raw as Record<string, unknown>;
+}
+
+/** An optional key of one type: its value, or nothing. */
+function optional<T extends boolean | string>(front: Record<string, unknown>, key: string, type: "boolean" | "string"): T | undefined {
+  const value = front[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== type) throw new FieldProblem(key, type === "boolean" ? "must be true or false" : "must be text");
+  return value as T;
+}
+
+function skillOf(file: string, front: Record<string, unknown>, origin: SkillOrigin): SkillDefinition {
   const folder = path.basename(path.dirname(file));
   const name = front.name === undefined ? folder : front.name;
   if (typeof name !== "string" || !NAME.test(name) || name.length > 64) {
-    return fail(file, `${JSON.stringify(name)} is not a skill name (lowercase letters, digits and single hyphens, at most 64 characters)`, "name");
+    throw new FieldProblem("name", `${JSON.stringify(name)} is not a skill name (lowercase letters, digits and single hyphens, at most 64 characters)`);
   }
-  if (name !== folder) return fail(file, `"${name}" must match the skill's folder name "${folder}"`, "name");
+  if (name !== folder) throw new FieldProblem("name", `"${name}" must match the skill's folder name "${folder}"`);
   const description = front.description;
-  if (typeof description !== "string" || description.trim() === "") return fail(file, "missing: say what the skill does and when to use it", "description");
-  if (description.length > 1024) return fail(file, `${description.length} characters; at most 1,024`, "description");
-  const flag = (key: string): boolean | undefined | Parsed => {
-    const value = front[key];
-    if (value === undefined || value === null) return undefined;
-    return typeof value === "boolean" ? value : fail(file, "must be true or false", key);
-  };
-  const userInvocable = flag("user-invocable");
-  const modelDisabled = flag("disable-model-invocation");
-  if (typeof userInvocable === "object") return userInvocable;
-  if (typeof modelDisabled === "object") return modelDisabled;
-  const textField = (key: string): string | undefined | Parsed => {
-    const value = front[key];
-    if (value === undefined || value === null) return undefined;
-    return typeof value === "string" ? value : fail(file, "must be text", key);
-  };
-  const argumentHint = textField("argument-hint");
-  const license = textField("license");
-  if (typeof argumentHint === "object") return argumentHint;
-  if (typeof license === "object") return license;
+  if (typeof description !== "string" || description.trim() === "")
+    throw new FieldProblem("description", "missing: say what the skill does and when to use it");
+  if (description.length > 1024) throw new FieldProblem("description", `${description.length} characters; at most 1,024`);
+  const userInvocable = optional<boolean>(front, "user-invocable", "boolean");
+  const modelDisabled = optional<boolean>(front, "disable-model-invocation", "boolean");
+  const argumentHint = optional<string>(front, "argument-hint", "string");
+  const license = optional<string>(front, "license", "string");
   const tools = front["allowed-tools"];
   if (tools !== undefined && tools !== null && typeof tools !== "string" && !(Array.isArray(tools) && tools.every((tool) => typeof tool === "string"))) {
-    return fail(file, "must be a list of tool names (a YAML list, or names separated by commas or spaces)", "allowed-tools");
+    throw new FieldProblem("allowed-tools", "must be a list of tool names (a YAML list, or names separated by commas or spaces)");
   }
   const metadata = front.metadata;
   if (metadata !== undefined && metadata !== null && (typeof metadata !== "object" || Array.isArray(metadata)))
-    return fail(file, "must be a set of keys", "metadata");
+    throw new FieldProblem("metadata", "must be a set of keys");
   const allowedTools = typeof tools === "string" || Array.isArray(tools) ? splitToolList(tools as string | string[]) : [];
   return {
-    ok: true,
-    skill: {
-      name,
-      description: description.trim(),
-      file,
-      dir: path.dirname(file),
-      source: origin.source,
-      ...(origin.pluginName ? { pluginName: origin.pluginName } : {}),
-      ...(origin.pluginVersion ? { pluginVersion: origin.pluginVersion } : {}),
-      ...(allowedTools.length > 0 ? { allowedTools } : {}),
-      userInvocable: userInvocable ?? true,
-      modelInvocable: !(modelDisabled ?? false),
-      ...(argumentHint ? { argumentHint } : {}),
-      ...(license ? { license } : {}),
-      ...(origin.trustFolder ? { trustFolder: origin.trustFolder } : {}),
-    },
+    name,
+    description: description.trim(),
+    file,
+    dir: path.dirname(file),
+    source: origin.source,
+    ...(origin.pluginName ? { pluginName: origin.pluginName } : {}),
+    ...(origin.pluginVersion ? { pluginVersion: origin.pluginVersion } : {}),
+    ...(allowedTools.length > 0 ? { allowedTools } : {}),
+    userInvocable: userInvocable ?? true,
+    modelInvocable: !(modelDisabled ?? false),
+    ...(argumentHint ? { argumentHint } : {}),
+    ...(license ? { license } : {}),
+    ...(origin.trustFolder ? { trustFolder: origin.trustFolder } : {}),
   };
+}
+
+/** Reads one SKILL.md's frontmatter (not its body) into a skill, or says what is wrong with it. */
+export function parseSkillFile(file: string, text: string, origin: SkillOrigin): Parsed {
+  try {
+    return { ok: true, skill: skillOf(file, frontmatterOf(text), origin) };
+  } catch (error) {
+    if (!(error instanceof FieldProblem)) throw error;
+    return { ok: false, error: { file, ...(error.field ? { field: error.field } : {}), message: error.message } };
+  }
 }
 
 /** The skill's instructions: the file's body, read now (a skill's body is read only when it is loaded). */

@@ -18,7 +18,7 @@ import { describeSkillProblem, readSkillBody, type SkillDefinition } from "../..
 import type { SkillFolder } from "../../skills/skill-sources.js";
 import type { AnyTool } from "../../tools/define-tool.js";
 import { createSkillTool } from "../../tools/skill.js";
-import type { CommandResult, Delivery, RunResult, SessionCommand, SkillsListing } from "../../protocol/commands.js";
+import type { CommandResult, Delivery, RunResult, SessionCommand, SkillInfo, SkillsListing } from "../../protocol/commands.js";
 import type { PromptInput } from "../runtime/prompt-queue.js";
 import type { Emit } from "../event-sink.js";
 import { allowedToolRules } from "./skill-rules.js";
@@ -115,17 +115,7 @@ export class SessionSkills {
   }
 
   private announce(): void {
-    const skills = this.catalog.states().map((skill) => ({
-      name: skill.name,
-      description: skill.description,
-      source: skill.source,
-      userInvocable: skill.userInvocable,
-      enabled: skill.enabled,
-      path: skill.file,
-      ...(skill.argumentHint ? { argumentHint: skill.argumentHint } : {}),
-      ...(skill.pluginName ? { pluginName: skill.pluginName } : {}),
-    }));
-    this.options.emit("session.skills_loaded", { skills });
+    this.options.emit("session.skills_loaded", { skills: this.infos() });
   }
 
   /** What the model is shown: the enabled skills it may load (an agent's own list when it names one). */
@@ -170,21 +160,26 @@ export class SessionSkills {
     if (problem) emit("session.warning", { warningType: "skill", message: problem });
   }
 
+  /** Every skill as a client sees it (list_skills, session.skills_loaded). */
+  private infos(): SkillInfo[] {
+    return this.catalog.states().map((skill) => ({
+      name: skill.name,
+      description: skill.description,
+      source: skill.source,
+      enabled: skill.enabled,
+      userInvocable: skill.userInvocable,
+      modelInvocable: skill.modelInvocable,
+      path: skill.file,
+      ...(skill.argumentHint ? { argumentHint: skill.argumentHint } : {}),
+      ...(skill.pluginName ? { pluginName: skill.pluginName } : {}),
+      ...(skill.allowedTools ? { allowedTools: skill.allowedTools } : {}),
+    }));
+  }
+
   private listing(): SkillsListing {
     const { errors, warnings } = this.catalog.problems();
     return {
-      skills: this.catalog.states().map((skill) => ({
-        name: skill.name,
-        description: skill.description,
-        source: skill.source,
-        enabled: skill.enabled,
-        userInvocable: skill.userInvocable,
-        modelInvocable: skill.modelInvocable,
-        path: skill.file,
-        ...(skill.argumentHint ? { argumentHint: skill.argumentHint } : {}),
-        ...(skill.pluginName ? { pluginName: skill.pluginName } : {}),
-        ...(skill.allowedTools ? { allowedTools: skill.allowedTools } : {}),
-      })),
+      skills: this.infos(),
       invoked: [...this.loadedList],
       problems: { errors: errors.map(describeSkillProblem), warnings: warnings.map(describeSkillProblem) },
       plugins: this.plugins.map(({ name, version, description, origin, root }) => ({
