@@ -4,13 +4,8 @@
  * compaction that summarises it away says so, so the model loads it again when it needs it (re-inject on demand).
  */
 import { describe, expect, it } from "vitest";
-import { Conversation } from "../../src/core/conversation.js";
-import type { EventData, EventType, SessionEvent } from "../../src/protocol/events/index.js";
-
-let counter = 0;
-function event<T extends EventType>(type: T, data: EventData<T>, agentId?: string): SessionEvent {
-  return { id: String(++counter), timestamp: "t", parentId: null, type, data, ...(agentId ? { agentId } : {}) } as SessionEvent;
-}
+import type { SessionEvent } from "../../src/protocol/events/index.js";
+import { event, fold } from "../support/fold-events.js";
 
 const invoked = (name: string, agentId?: string) =>
   event("skill.invoked", { name, path: `/skills/${name}/SKILL.md`, content: `${name.toUpperCase()} STEPS`, trigger: "agent-invoked" }, agentId);
@@ -36,12 +31,6 @@ function loadedByTool(agentId?: string): SessionEvent[] {
     event("tool.execution_complete", { toolCallId: "c2", success: true, result: { content: "file a" } }, agentId),
   ];
 }
-
-const fold = (events: readonly SessionEvent[], agentId?: string) => {
-  const conversation = new Conversation(agentId);
-  for (const item of events) conversation.apply(item);
-  return conversation;
-};
 
 describe("skill.invoked in the conversation", () => {
   it("comes after every tool result of the call that loaded it (tool messages must follow their assistant message)", () => {
