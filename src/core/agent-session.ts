@@ -417,6 +417,7 @@ export class AgentSession {
     this.agentMcp.select(agent);
     this.runtime.refreshSystemPrompt();
     this.options.sink.emit("subagent.selected", { agentName: agent.name, agentDisplayName: agent.displayName, tools: agent.tools ? [...agent.tools] : null });
+    this.skills.preload(agent, this.options.sink.emit, true); // issue 19: an agent's `skills:` start loaded
     return undefined;
   }
 

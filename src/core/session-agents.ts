@@ -74,14 +74,8 @@ export class SessionAgents {
       ...(ownServers ? { ownServers } : {}),
       compaction: (emit, agentId) => compactionOptions({ sessionDir: options.dir, settings: options.compaction, hooks: options.hooks, emit, agentId }),
     });
-    if (skills && spec.skills) {
-      // An agent that names its skills starts with them loaded (Copilot's and Claude Code's `skills:`).
-      const emit = options.sink.scoped({ agentId: spec.agentId, parentToolCallId: spec.parentToolCallId });
-      for (const name of spec.skills) {
-        const problem = skills.load(name, "context-load", emit, spec.skills);
-        if (problem) emit("session.warning", { warningType: "skill", message: `The ${agentName} agent names the skill ${name}: ${problem}` });
-      }
-    }
+    if (skills && spec.skills)
+      skills.preload({ name: agentName, skills: spec.skills }, options.sink.scoped({ agentId: spec.agentId, parentToolCallId: spec.parentToolCallId }));
     return child;
   }
 }

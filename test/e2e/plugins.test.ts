@@ -42,7 +42,8 @@ function makePlugin(options: PluginOptions = {}): string {
       JSON.stringify({ version: 1, hooks: { sessionStart: [{ type: "command", bash: 'bash "${PLUGIN_ROOT}/mark.sh" "${CLAUDE_PLUGIN_ROOT}"' }] } }),
     );
   }
-  if (options.mcp) writeFileSync(path.join(root, ".mcp.json"), JSON.stringify({ mcpServers: { mini: stdioServer({ env: { WHERE: "${PLUGIN_ROOT}/data" } }) } }));
+  if (options.mcp)
+    writeFileSync(path.join(root, ".mcp.json"), JSON.stringify({ mcpServers: { mini: stdioServer({ env: { WHERE: "${PLUGIN_ROOT}/data" } }) } }));
   return root;
 }
 

@@ -34,7 +34,9 @@ describe("subagents' skills", () => {
     expect(childSystem()).toContain("You are writer.");
     expect(childSystem()).toContain("<name>beta</name>");
     expect(childSystem()).not.toContain("<name>alpha</name>");
-    const users = childRequest()?.body.messages.filter((message) => message.role === "user").map((message) => String(message.content));
+    const users = childRequest()
+      ?.body.messages.filter((message) => message.role === "user")
+      .map((message) => String(message.content));
     expect(users?.[0]).toContain('<skill-context name="beta">');
     expect(users?.[0]).toContain("BETA STEPS");
     expect(users?.[1]).toBe("Write the thing.");
@@ -50,5 +52,23 @@ describe("subagents' skills", () => {
     expect(childSystem()).toContain("<name>alpha</name>");
     const second = ws.server.completionRequests.filter((request) => request.headers["x-initiator"] === "sub-agent")[1];
     expect(String(second?.body.messages.at(-1)?.content)).toContain('<skill-context name="alpha">');
+  });
+});
+
+describe("the main session's agent and skills", () => {
+  it("--agent with skills: [beta] starts with beta loaded before the first prompt and offers only it", async () => {
+    writeSkill("alpha");
+    writeSkill("beta");
+    writeAgent("writer", "skills: [beta]\n");
+    main.push(text("written"));
+    const run = await runAgent(["--agent", "writer", "-p", "write"], { env: ws.env(), cwd: ws.cwd });
+    expect(run.code).toBe(0);
+    const request = ws.server.completionRequests[0];
+    const system = String(request?.body.messages.find((message) => message.role === "system")?.content ?? "");
+    expect(system).toContain("<name>beta</name>");
+    expect(system).not.toContain("<name>alpha</name>");
+    const users = request?.body.messages.filter((message) => message.role === "user").map((message) => String(message.content));
+    expect(users?.[0]).toContain('<skill-context name="beta">');
+    expect(users?.[1]).toMatch(/\nwrite$/);
   });
 });

@@ -44,31 +44,37 @@ export interface SessionExtensions {
 
 export function sessionExtensions(input: ExtensionsInput): SessionExtensions {
   const env = input.env ?? process.env;
-  const { plugins, problems } = loadPlugins({ agentHome: input.agentHome, ...(input.settings?.pluginDirs ? { pluginDirs: input.settings.pluginDirs } : {}) });
+  const readPlugins = () => loadPlugins({ agentHome: input.agentHome, ...(input.settings?.pluginDirs ? { pluginDirs: input.settings.pluginDirs } : {}) });
+  const { plugins, problems } = readPlugins();
+  // A reload of the skills (/skills reload, a client's) reads the plugins again: one installed since brings its skills.
+  let current = plugins;
+  let loads = 0;
   const trust = {
     agentHome: input.agentHome,
     ...(input.copilotHome ? { copilotHome: input.copilotHome } : {}),
     ...(input.trustedThisSession ? { trustedThisSession: input.trustedThisSession } : {}),
   };
   const skills = new SessionSkills({
-    folders: () =>
-      skillFolders({
+    folders: () => {
+      if (loads++ > 0) current = readPlugins().plugins;
+      return skillFolders({
         ...trust,
         ...(input.settings?.userHome ? { userHome: input.settings.userHome } : {}),
         cwd: input.cwd,
         ...(input.gitRoot ? { gitRoot: input.gitRoot } : {}),
-        plugins: plugins.flatMap((plugin) =>
+        plugins: current.flatMap((plugin) =>
           plugin.parts.skillDirs.map((dir) => ({ dir, pluginName: plugin.name, ...(plugin.version ? { pluginVersion: plugin.version } : {}) })),
         ),
         customDirs: [...envSkillDirs(env), ...(input.settings?.directories ?? [])],
-      }),
+      });
+    },
     ...(input.settings?.disabled ? { disabled: input.settings.disabled } : {}),
     emit: input.emit,
     trust,
     agentHome: input.agentHome,
     setRules: input.setRules,
     problems,
-    plugins,
+    plugins: () => current,
   });
   return {
     skills,

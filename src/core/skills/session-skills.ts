@@ -44,8 +44,8 @@ export interface SessionSkillsOptions {
   setRules(rules: readonly Rule[]): void;
   /** Said with the first load report (plugins that could not be read). */
   problems?: readonly string[];
-  /** The plugins the session runs with (their skills are among the folders), for /plugin and a client's list. */
-  plugins?: readonly LoadedPlugin[];
+  /** The plugins whose skills the session reads (as at the last load), for /plugin and a client's list. */
+  plugins?(): readonly LoadedPlugin[];
 }
 
 /** A skill as loaded in this session (the SDK's session.skills.getInvoked). */
@@ -55,6 +55,8 @@ export interface InvokedSkill {
   content: string;
   allowedTools?: string[];
   trigger?: SkillTrigger;
+  /** The subagent whose conversation it joined; the main agent's when absent. */
+  agentId?: string;
 }
 
 /** Where a skill comes from, as the model and the lists name it. */
@@ -83,7 +85,7 @@ export class SessionSkills {
 
   /** The plugins the session runs with. */
   get plugins(): readonly LoadedPlugin[] {
-    return this.options.plugins ?? [];
+    return this.options.plugins?.() ?? [];
   }
 
   /** Where the user's choices are kept ($AGENT_HOME), when the session has one. */
@@ -226,7 +228,7 @@ export class SessionSkills {
       return `Skill "${name}" could not be read: ${(error as Error).message}`;
     }
     const granted = this.activate(skill);
-    emit("skill.invoked", {
+    const event = emit("skill.invoked", {
       name: skill.name,
       path: skill.file,
       content,
@@ -237,8 +239,28 @@ export class SessionSkills {
       source: skill.source,
       trigger,
     });
-    this.loadedList.push({ name: skill.name, path: skill.file, content, ...(granted.length > 0 ? { allowedTools: granted } : {}), trigger });
+    this.loadedList.push({
+      name: skill.name,
+      path: skill.file,
+      content,
+      ...(granted.length > 0 ? { allowedTools: granted } : {}),
+      trigger,
+      ...(event.agentId ? { agentId: event.agentId } : {}),
+    });
     return undefined;
+  }
+
+  /**
+   * An agent that names its skills (`skills:`, Copilot's and Claude Code's) starts with them loaded, into the
+   * conversation `emit` speaks for. The main session's agent loads them once: selecting it again (a resume does)
+   * does not repeat them.
+   */
+  preload(agent: { name: string; skills?: readonly string[] }, emit: Emit, main = false): void {
+    for (const name of agent.skills ?? []) {
+      if (main && this.loadedList.some((loaded) => loaded.name === name && loaded.trigger === "context-load" && loaded.agentId === undefined)) continue;
+      const problem = this.load(name, "context-load", emit, agent.skills);
+      if (problem) emit("session.warning", { warningType: "skill", message: `The ${agent.name} agent names the skill ${name}: ${problem}` });
+    }
   }
 
   /** Whether a skill's allowed-tools may approve anything: not a repository's that folder trust does not cover. */
@@ -314,7 +336,14 @@ export class SessionSkills {
     for (const event of events) {
       if (event.type !== "skill.invoked") continue;
       const { name, path, content, allowedTools, trigger } = event.data;
-      this.loadedList.push({ name, path, content, ...(allowedTools ? { allowedTools } : {}), ...(trigger ? { trigger } : {}) });
+      this.loadedList.push({
+        name,
+        path,
+        content,
+        ...(allowedTools ? { allowedTools } : {}),
+        ...(trigger ? { trigger } : {}),
+        ...(event.agentId ? { agentId: event.agentId } : {}),
+      });
       const skill = allowedTools ? this.catalog.get(name) : undefined;
       if (skill && skill.file === path) this.activate(skill);
     }

@@ -22,7 +22,7 @@ export const pluginCommand: SlashCommand = {
           `  ${plugin.name}${plugin.version ? ` ${plugin.version}` : ""} (${plugin.origin === "plugin-dir" ? "--plugin-dir" : "installed"}) · ${partsSummary(plugin.parts)}`,
       );
       const sections = [
-        running.length > 0 ? `This session runs:\n${lines.join("\n")}` : "This session runs no plugins.",
+        running.length > 0 ? `This session's plugins:\n${lines.join("\n")}` : "This session has no plugins.",
         ...(home ? [listInstalledText(home)] : []),
       ];
       return { kind: "message", text: sections.join("\n\n") };
