@@ -55,8 +55,9 @@ export class SessionAgents {
     const provider = this.deps.provider();
     const agentName = spec.agentName ?? spec.agentId;
     const ownServers = AgentMcpServers.start(options.agentMcp, { name: agentName, mcpServers: spec.mcpServers }, options.sink.emit);
-    const { skills } = options;
-    const skillsBlock = skills && toolInList(spec.toolNames, "skill") ? skills.promptBlock(spec.skills) : "";
+    // The skill tool as the agent's other tools: its agent's list and --available-tools / --excluded-tools decide.
+    const skills = toolInList(spec.toolNames, "skill") && toolbox.offers("skill") ? options.skills : undefined;
+    const skillsBlock = skills ? skills.promptBlock(spec.skills) : "";
     const child = new ChildAgent(skillsBlock ? { ...spec, systemPrompt: `${spec.systemPrompt}\n\n${skillsBlock}` } : spec, {
       sink: options.sink,
       ...(options.hooks ? { hooks: options.hooks } : {}),
@@ -74,8 +75,8 @@ export class SessionAgents {
       ...(ownServers ? { ownServers } : {}),
       compaction: (emit, agentId) => compactionOptions({ sessionDir: options.dir, settings: options.compaction, hooks: options.hooks, emit, agentId }),
     });
-    if (skills && spec.skills)
-      skills.preload({ name: agentName, skills: spec.skills }, options.sink.scoped({ agentId: spec.agentId, parentToolCallId: spec.parentToolCallId }));
+    if (options.skills && spec.skills)
+      options.skills.preload({ name: agentName, skills: spec.skills }, options.sink.scoped({ agentId: spec.agentId, parentToolCallId: spec.parentToolCallId }));
     return child;
   }
 }

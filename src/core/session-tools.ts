@@ -66,9 +66,14 @@ export class SessionTools {
     return agent === undefined || agentAllowsTool(agent, tool);
   }
 
+  /** Whether --available-tools / --excluded-tools let the model see a tool of this name. */
+  offers(name: string): boolean {
+    const { available, excluded } = this.deps.toolFilter ?? {};
+    return (available === undefined || available.includes(name)) && !(excluded ?? []).includes(name);
+  }
+
   /** --available-tools / --excluded-tools. */
   private filtered(tools: readonly AnyTool[]): AnyTool[] {
-    const { available, excluded } = this.deps.toolFilter ?? {};
-    return tools.filter((tool) => (available === undefined || available.includes(tool.name)) && !(excluded ?? []).includes(tool.name));
+    return tools.filter((tool) => this.offers(tool.name));
   }
 }

@@ -19,7 +19,7 @@ export interface SystemPromptInput {
   sessionDir: string;
   /** The custom agent the session runs as: its body leads the prompt. */
   agent?: { name: string; prompt: string };
-  /** The skills the model may load: guidance and `<available_skills>` (empty or absent: none). */
+  /** The skills the model may load: guidance and `<available_skills>` (empty or absent: none; shown only with the skill tool). */
   skills?: string;
 }
 
@@ -82,7 +82,10 @@ export function systemPromptParts(input: SystemPromptInput): SystemPromptPart[] 
         "</how_to_work>",
       ].join("\n"),
     },
-    { name: "tools", text: toolsSection([...toolLines.map((line) => `- ${line}`), ...(input.skills ? [`- ${input.skills}`] : [])]) },
+    {
+      name: "tools",
+      text: toolsSection([...toolLines.map((line) => `- ${line}`), ...(input.skills && input.toolNames.includes("skill") ? [`- ${input.skills}`] : [])]),
+    },
     { name: "environment", text: `<environment>\n${environmentSection(input)}\n</environment>` },
     { name: "mode", text: `<mode name="${input.mode.mode}">\n${input.mode.promptNotice}\n</mode>` },
     {

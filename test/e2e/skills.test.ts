@@ -73,6 +73,15 @@ describe("the model loads a skill", () => {
     expect(messages(1).find((message) => message.role === "tool")?.content).toBe('Skill "nope" is not available. Available skills: lint.');
   });
 
+  it("--excluded-tools skill hides the tool and the list with it", async () => {
+    writeSkill(userSkills(), "lint", "");
+    ws.server.enqueue(text("hi"));
+    const run = await runAgent(["-p", "hi", "--excluded-tools", "skill"], { env: ws.env(), cwd: ws.cwd });
+    expect(run.code).toBe(0);
+    expect(toolsOf(0)).not.toContain("skill");
+    expect(systemOf(0)).not.toContain("available_skills");
+  });
+
   it("a session without skills offers no skill tool and no list", async () => {
     ws.server.enqueue(text("hi"));
     const run = await runAgent(["-p", "hi"], { env: ws.env(), cwd: ws.cwd });
