@@ -249,3 +249,26 @@ describe("/skills", () => {
     expect(JSON.parse(readFileSync(path.join(ws.home, "settings.json"), "utf8"))).toEqual({});
   });
 });
+
+describe("skills through compaction", () => {
+  it("a compaction that summarises a loaded skill away says so; the list stays, so the model loads it again (re-inject on demand)", async () => {
+    writeSkill(userSkills(), "pdf-report", "");
+    ws.server.enqueue(toolCall("skill", { skill: "pdf-report" }), text("Loaded."));
+    expect((await runAgent(["-p", "make a report"], { env: ws.env(), cwd: ws.cwd })).code).toBe(0);
+    for (const prompt of ["thanks", "more", "again"]) {
+      ws.server.enqueue(text(`ok: ${prompt}`));
+      expect((await runAgent(["--continue", "-p", prompt], { env: ws.env(), cwd: ws.cwd })).code).toBe(0);
+    }
+    ws.server.enqueue(text("<overview>Made a report.</overview>\n<checkpoint_title>Report</checkpoint_title>"));
+    expect((await runAgent(["--continue", "-p", "/compact"], { env: ws.env(), cwd: ws.cwd })).code).toBe(0);
+    ws.server.enqueue(toolCall("skill", { skill: "pdf-report" }), text("Loaded again."));
+    expect((await runAgent(["--continue", "-p", "one more report"], { env: ws.env(), cwd: ws.cwd })).code).toBe(0);
+    const afterCompaction = ws.server.completionRequests.length - 2;
+    const sent = messages(afterCompaction);
+    expect(String(sent[1]?.content)).toContain("Made a report.");
+    expect(String(sent[1]?.content)).toContain("The instructions of the skills loaded earlier (pdf-report) are no longer in this conversation");
+    expect(JSON.stringify(sent)).not.toContain("PDF-REPORT BODY MARKER");
+    expect(systemOf(afterCompaction)).toContain("<name>pdf-report</name>");
+    expect(String(messages(afterCompaction + 1).at(-1)?.content)).toContain("PDF-REPORT BODY MARKER");
+  });
+});
