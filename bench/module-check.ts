@@ -6,11 +6,12 @@
  * dist/ is classified the same way, so a "no" that could never have been "yes" (no ink/react anywhere in
  * dist/) is reported as such.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { runOnce, validate, type BenchCommand } from "./measure.js";
+import { runOnce, stdoutHas, validate, type BenchCommand, type BenchRunOptions } from "./measure.js";
+import { FINAL_TEXT, TOOL_PROMPT } from "./scenario.js";
 
 const UI_PACKAGES = /node_modules\/(ink|react|react-reconciler|yoga-layout|scheduler)\//;
 /** Fallback when a dist file has no source map: React's element symbols (React 18 and 19). */
@@ -109,4 +110,43 @@ export async function checkHeadlessModules(command: BenchCommand, distDir: strin
   } finally {
     rmSync(log, { force: true });
   }
+}
+
+/** What a bench of one tracked `-p` run is given by bench/run.ts. */
+export type TrackedRunOptions = Pick<BenchRunOptions, "agent" | "cwd" | "freshHome" | "env" | "providerEnv">;
+
+/**
+ * Runs `agent -p` with the scenario's tool prompt once under the module tracker (a fresh AGENT_HOME, the answer
+ * checked) and returns the tracker's log lines: `esm <url>` and `cjs <path>`.
+ */
+export async function trackedHeadlessRun(options: TrackedRunOptions, label: string, extraArgs: readonly string[] = []): Promise<string[]> {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "bench-tracked-"));
+  const log = path.join(scratch, "modules.log");
+  try {
+    const command: BenchCommand = {
+      label,
+      args: [options.agent, "-p", TOOL_PROMPT, ...extraArgs],
+      cwd: options.cwd,
+      env: () => options.env({ ...options.providerEnv, AGENT_HOME: options.freshHome() }),
+      check: stdoutHas(FINAL_TEXT),
+    };
+    const result = await runOnce(command, { extraArgs: ["--import", TRACKER], extraEnv: { BENCH_MODULE_LOG: log } });
+    validate(command, result);
+    return readFileSync(log, "utf8").split("\n");
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The sources (by their source maps) of the dist/ chunks a tracker log lists as loaded. */
+export function distSources(lines: readonly string[]): string[] {
+  return lines
+    .filter((line) => line.startsWith("esm file:") && line.includes("/dist/"))
+    .flatMap((line) => {
+      try {
+        return (JSON.parse(readFileSync(`${fileURLToPath(line.slice(4))}.map`, "utf8")) as { sources: string[] }).sources;
+      } catch {
+        return [];
+      }
+    });
 }

@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: start-up, a two-turn `-p` run, peak RSS, a 2,000-token streamed answer, whether the
- * headless path loads ink/react, what a no-op hook costs per tool call, and the installed size of the packed
- * package. Every timing is a ratio to a baseline measured in the same run (processes interleaved, medians
+ * headless path loads ink/react, what a no-op hook costs per tool call, the first shell permission decision in
+ * a process (simple command lines against a bare `ls`), memory's board load (and that memory off loads none of
+ * it), and the installed size of the packed package. Every timing is a ratio to a baseline measured in the same
+ * run (processes interleaved, medians
  * over BENCH_RUNS runs after BENCH_WARMUPS warm-ups). Results: a table on stdout and
  * bench/results.json. Exits 0 even when a target is missed: this is a measurement, not a test.
  *
@@ -21,10 +23,13 @@ import { checkHeadlessModules, type ModuleReport } from "./module-check.js";
 import { detectRssMethod, peakRssMb, stdoutHas, timeInterleaved, type BenchCommand, type Stats } from "./measure.js";
 import { formatTable, mb, ms, ratioRow, summaryLine, writeResults, type Row } from "./report.js";
 import { benchHooks } from "./hooks.js";
+import { benchShellDecision } from "./shell-decision.js";
 import { benchMcp } from "./mcp.js";
 import { benchSkills } from "./skills.js";
+import { benchWires } from "./wires.js";
 import { benchSubagent } from "./subagents.js";
 import { benchTodoStore } from "./todo-store.js";
+import { benchMemory } from "./memory.js";
 import { benchContext } from "./context.js";
 import { benchSdkServer } from "./sdk-server.js";
 import { benchTui } from "./tui.js";
@@ -158,6 +163,10 @@ async function main(): Promise<void> {
     const long = await timeInterleaved([agentLong, baseLong, baseLongHttp], WARMUPS, RUNS);
     rows.push(ratioRow("2,000-token stream: agent / openai script (built-in fetch)", must(long, agentLong.label), must(long, baseLong.label), 1.2));
     rows.push(ratioRow("2,000-token stream: agent / openai script (node:http fetch)", must(long, agentLong.label), must(long, baseLongHttp.label), undefined));
+    // The same answer over the Responses API and Anthropic Messages, against Chat Completions (bench/wires.ts).
+    rows.push(
+      ...(await benchWires({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv, runs: RUNS, warmups: WARMUPS })).rows,
+    );
 
     // 4. ink/react on the headless path.
     const modules: ModuleReport = await checkHeadlessModules(agentCmd("agent -p (module tracker)", TOOL_PROMPT, stdoutHas(FINAL_TEXT)), DIST);
@@ -173,10 +182,16 @@ async function main(): Promise<void> {
 
     // 5. A no-op hook's cost per tool call.
     rows.push(await benchHooks({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv, runs: RUNS, warmups: WARMUPS }));
+    // The first shell permission decision in a process: simple command lines against a bare `ls`, and one for tree-sitter.
+    rows.push(
+      ...(await benchShellDecision({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv, runs: RUNS, warmups: WARMUPS })),
+    );
     // A sync subagent's overhead against the same read done by the main agent.
     rows.push(await benchSubagent({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv, runs: RUNS, warmups: WARMUPS }));
     // The todo store's sql.js stays unloaded until the sql tool is first called.
     rows.push(...(await benchTodoStore({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv })));
+    // Memory: the board from 1,000 memories in ≤ 5 ms; a run with memory off loads none of it.
+    rows.push(...(await benchMemory({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv, runs: RUNS })));
     // /context on a 10,002-event session, in process (no model call).
     rows.push(await benchContext(RUNS));
     // The Copilot SDK driving agent: its start-up, and a streamed answer through it against -p.

@@ -5,6 +5,7 @@
  *   last message role "user", prompt contains LONG_MARKER → a ~8,000-character answer streamed in
  *                                                          2,000 pieces, usage completion_tokens 2000
  *   last message role "user", prompt contains HOOKS_MARKER → HOOK_BENCH_CALLS `view` calls in one response
+ *   last message role "user", prompt is SHELL_MARKER: <cmd> → a `bash` call running <cmd>
  *   last message role "user", otherwise                  → a `view` tool call for the bench file
  *   last message role "tool"                             → a short final answer (FINAL_TEXT)
  */
@@ -27,6 +28,8 @@ export const HOOKS_MARKER = "BENCH-HOOKS";
 export const HOOK_BENCH_CALLS = 10;
 export const SUBAGENT_MARKER = "BENCH-SUBAGENT";
 export const CHILD_MARKER = "BENCH-CHILD";
+/** `${SHELL_MARKER}: <command>` gets a `bash` call running the command (the shell permission bench). */
+export const SHELL_MARKER = "BENCH-SHELL";
 export const TOOL_PROMPT = "Read notes.txt and tell me what it says.";
 export const LONG_PROMPT = `${LONG_MARKER}: write a long explanation.`;
 export const FINAL_TEXT = "The file says the bench works.";
@@ -96,6 +99,8 @@ export function benchResponder(file: string): (request: CompletionRequest) => Sc
     if (last?.role === "user" && contentText(last.content).includes(LONG_MARKER)) {
       return text(LONG_TEXT, { chunkSize: LONG_CHARS_PER_TOKEN, usage: { prompt_tokens: 100, completion_tokens: LONG_TOKENS } });
     }
+    const shell = last?.role === "user" ? new RegExp(`${SHELL_MARKER}: (.*)$`, "s").exec(contentText(last.content)) : null;
+    if (shell) return toolCall("bash", { command: shell[1] as string, description: "Run the bench command" });
     if (last?.role === "user" && contentText(last.content).includes(HOOKS_MARKER)) {
       return toolCalls(Array.from({ length: HOOK_BENCH_CALLS }, () => ({ name: "view", arguments: { path: file } })));
     }

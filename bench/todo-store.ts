@@ -3,53 +3,28 @@
  * tool is run under the module tracker and must not load sql.js or its wasm. Also measured: what the first
  * sql call costs (loading the runtime and the wasm, creating the tables, one insert) and a later call.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { SessionDatabase } from "../src/tools/sql/index.js";
-import { runOnce, validate, type BenchCommand } from "./measure.js";
+import { trackedHeadlessRun, type TrackedRunOptions } from "./module-check.js";
 import { ms, type Row } from "./report.js";
-import { FINAL_TEXT, TOOL_PROMPT } from "./scenario.js";
 
-const TRACKER = pathToFileURL(fileURLToPath(new URL("./module-tracker.mjs", import.meta.url))).href;
-
-export interface TodoStoreBenchOptions {
-  agent: string;
-  cwd: string;
-  freshHome(): string;
-  env(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
-  providerEnv: NodeJS.ProcessEnv;
-}
+export type TodoStoreBenchOptions = TrackedRunOptions;
 
 async function startupLoadsSqlJs(options: TodoStoreBenchOptions): Promise<Row> {
-  const scratch = mkdtempSync(path.join(os.tmpdir(), "bench-todo-"));
-  const log = path.join(scratch, "modules.log");
-  try {
-    const command: BenchCommand = {
-      label: "agent -p (module tracker, no sql call)",
-      args: [options.agent, "-p", TOOL_PROMPT],
-      cwd: options.cwd,
-      env: () => options.env({ ...options.providerEnv, AGENT_HOME: options.freshHome() }),
-      check: (result) => (result.stdout.includes(FINAL_TEXT) ? undefined : `stdout lacks "${FINAL_TEXT}"`),
-    };
-    const result = await runOnce(command, { extraArgs: ["--import", TRACKER], extraEnv: { BENCH_MODULE_LOG: log } });
-    validate(command, result);
-    const lines = readFileSync(log, "utf8").split("\n");
-    const seen = lines.some((line) => line.includes("/dist/"));
-    const loaded = lines.filter((line) => /sql-wasm|node_modules\/sql\.js\//.test(line));
-    return {
-      name: "start-up loads sql.js (headless -p, no sql call)",
-      agent: seen ? (loaded.length > 0 ? "yes" : "no") : "unknown",
-      baseline: "—",
-      ratio: undefined,
-      target: "no",
-      pass: seen ? loaded.length === 0 : undefined,
-      data: { loaded, trackerSawDist: seen },
-    };
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  const lines = await trackedHeadlessRun(options, "agent -p (module tracker, no sql call)");
+  const seen = lines.some((line) => line.includes("/dist/"));
+  const loaded = lines.filter((line) => /sql-wasm|node_modules\/sql\.js\//.test(line));
+  return {
+    name: "start-up loads sql.js (headless -p, no sql call)",
+    agent: seen ? (loaded.length > 0 ? "yes" : "no") : "unknown",
+    baseline: "—",
+    ratio: undefined,
+    target: "no",
+    pass: seen ? loaded.length === 0 : undefined,
+    data: { loaded, trackerSawDist: seen },
+  };
 }
 
 async function firstCall(): Promise<Row> {

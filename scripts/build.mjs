@@ -37,6 +37,24 @@ for (const [from, to] of [
   copyFileSync(path.join(sqlJsDir, from), new URL(to, sqlVendored));
 }
 
+// The YAML parser is loaded with a synchronous require() at the first agent file (src/util/yaml-parser.ts),
+// which the bundler cannot follow: give it a CommonJS bundle of its own, so an install needs no `yaml`.
+const yamlEntry = createRequire(import.meta.url).resolve("yaml");
+mkdirSync(new URL("../dist/yaml/", import.meta.url), { recursive: true });
+copyFileSync(path.join(path.dirname(yamlEntry), "../LICENSE"), new URL("../dist/yaml/LICENSE", import.meta.url));
+await build({
+  entryPoints: [yamlEntry],
+  outfile: fileURLToPath(new URL("../dist/yaml/yaml.cjs", import.meta.url)),
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  legalComments: "none",
+  logLevel: "warning",
+  minifyWhitespace: true,
+  minifySyntax: true,
+});
+
 // zod's namespace object re-exports all 60-odd locales, so a bundle keeps them all (300 KB of source to
 // compile at every start). Only English is used: resolve zod's locale index to English alone.
 const zodEnglishOnly = {
@@ -65,11 +83,13 @@ await build({
   logLevel: "warning",
   chunkNames: "chunks/[name]-[hash]",
   // Production builds of React and friends: smaller, and far faster than their development builds.
-  // AGENT_TREE_SITTER_DIR, AGENT_SQL_JS_DIR: where the vendored wasm files are, relative to the chunks (dist/chunks/).
+  // AGENT_TREE_SITTER_DIR, AGENT_SQL_JS_DIR, AGENT_YAML_DIR: where the vendored files are, relative to the
+  // chunks (dist/chunks/).
   define: {
     AGENT_VERSION: JSON.stringify(pkg.version),
     AGENT_TREE_SITTER_DIR: '"../tree-sitter/"',
     AGENT_SQL_JS_DIR: '"../sql/"',
+    AGENT_YAML_DIR: '"../yaml/"',
     "process.env.NODE_ENV": '"production"',
   },
   // Less to parse at start-up; identifiers are kept so stack traces stay readable.
@@ -93,7 +113,6 @@ await build({
   platform: "node",
   target: "node20",
   logLevel: "warning",
-  external: ["yaml"],
   plugins: [zodEnglishOnly],
 });
 try {

@@ -3,7 +3,7 @@
  * Sessions are the engine's, opened through the session manager; each is bound to an AcpSession that turns
  * its events into updates and its questions into permission requests.
  */
-import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { statSync } from "node:fs";
 import path from "node:path";
 import {
   agent,
@@ -21,9 +21,11 @@ import type { AgentMode } from "../protocol/events/index.js";
 import type { InteractionKind } from "../protocol/interactions.js";
 import { AcpSession } from "./acp-session.js";
 import { availableCommands } from "./available-commands.js";
+import { acpCanAnswer } from "./client-questions.js";
 import { clientBackends } from "./client-backends.js";
 import { mcpConfigOf } from "./mcp-servers.js";
 import { MODEL_OPTION_ID } from "./model-option.js";
+import { makePrivateDir, writePrivateFile } from "../util/private-files.js";
 
 export interface AcpAgentOptions {
   /** The engine, possibly still loading: `initialize` is answered without waiting for it. */
@@ -164,13 +166,9 @@ export class AcpAgent {
     await Promise.all(ending);
   }
 
-  /**
-   * The questions the editor can be asked: permissions and the plan review (as permission requests), and
-   * forms (ask_user, an MCP server's elicitation) when it renders them. The rest get their headless answer.
-   */
+  /** The questions the editor can be asked (client-questions.ts says which); the rest get their headless answer. */
   private canAnswer(kind: InteractionKind): boolean {
-    if (kind === "permission" || kind === "exit_plan_mode") return true;
-    return kind === "elicitation" && this.capabilities?.elicitation?.form !== undefined && this.capabilities.elicitation.form !== null;
+    return acpCanAnswer(this.capabilities, kind);
   }
 
   private async manager(): Promise<SessionManager> {
@@ -206,6 +204,7 @@ export class AcpAgent {
     bound = new AcpSession({
       client,
       session: opened.session,
+      canAnswer: (kind) => this.canAnswer(kind),
       log,
       saveImage: (data, mimeType) => this.saveImage(id, data, mimeType),
       ...(this.connection ? { disconnected: this.connection.signal } : {}),
@@ -228,9 +227,9 @@ export class AcpAgent {
   /** An image the client sent, kept in the session's folder so the model can be pointed at it. */
   private saveImage(sessionId: string, data: Buffer, mimeType: string): string {
     const dir = path.join((this.loaded as SessionManager).store.dirOf(sessionId), "files");
-    mkdirSync(dir, { recursive: true });
+    makePrivateDir(dir);
     const file = path.join(dir, `image-${++this.images}.${IMAGE_EXTENSIONS[mimeType] ?? "bin"}`);
-    writeFileSync(file, data);
+    writePrivateFile(file, data);
     return file;
   }
 }

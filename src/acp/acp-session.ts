@@ -1,7 +1,8 @@
 /**
  * One ACP session over one engine session: the engine's events go out as `session/update`s (in order, and all
- * of a prompt's before its answer), its questions go to the client (client-questions.ts), and a prompt is a
- * typed line dispatched to the engine. No loop, no queue of its own: the engine's.
+ * of a prompt's before its answer), its questions go to the client through the shared adapter
+ * (core/remote-questions.ts, in ACP's words by client-questions.ts), and a prompt is a typed line dispatched
+ * to the engine. No loop, no queue of its own: the engine's.
  */
 import {
   RequestError,
@@ -12,10 +13,12 @@ import {
   type StopReason,
   type ToolCallContent,
 } from "@agentclientprotocol/sdk";
+import { RemoteQuestions } from "../core/remote-questions.js";
 import type { SessionView } from "../core/session-view.js";
 import type { RunResult } from "../protocol/commands.js";
 import type { SessionEvent } from "../protocol/events/index.js";
-import { ClientQuestions } from "./client-questions.js";
+import type { InteractionKind } from "../protocol/interactions.js";
+import { acpCanAnswer, askEditor } from "./client-questions.js";
 import { UpdateTranslator } from "./event-updates.js";
 import { planUpdate, todosOf, type Todo } from "./plan-updates.js";
 import { listModels, modelOption } from "./model-option.js";
@@ -25,6 +28,8 @@ export interface AcpSessionOptions {
   client: AgentContext;
   session: SessionView;
   saveImage: SaveImage;
+  /** The kinds of question the editor can answer; without it, what every editor answers (permissions, the plan review). */
+  canAnswer?(kind: InteractionKind): boolean;
   /** Where failures nobody asked about go (stderr). */
   log(message: string): void;
   /** Aborts when the client has gone: updates it misses then are no failure worth a line on stderr. */
@@ -44,6 +49,8 @@ export function stopReasonOf(result: RunResult, finishReason: string | undefined
       if (finishReason === "length") return "max_tokens";
       return "end_turn";
     case "error":
+      // Cut by the output limit again and again: ACP has a word for that.
+      if (result.error?.kind === "output_limit") return "max_tokens";
       throw RequestError.internalError({ kind: result.error?.kind }, result.error?.message ?? "The model call failed.");
   }
 }
@@ -55,7 +62,7 @@ export class AcpSession {
   private planning: Promise<void> = Promise.resolve();
   private lastPlan: string | undefined;
   private readonly unsubscribe: () => void;
-  private readonly questions: ClientQuestions;
+  private readonly questions: RemoteQuestions;
   private updateFailed = false;
   /** The endpoint's models, once listed. */
   private models: string[] = [];
@@ -64,15 +71,21 @@ export class AcpSession {
 
   constructor(private readonly options: AcpSessionOptions) {
     this.translator = new UpdateTranslator({ cwd: options.session.cwd });
-    this.questions = new ClientQuestions({
+    this.questions = new RemoteQuestions({ respond: (requestId, reply) => options.session.dispatch({ type: "respond", requestId, reply }) });
+    const editor = {
       client: options.client,
-      session: options.session,
+      sessionId: options.session.id,
       log: options.log,
-      // Asked after the updates before them: the client has seen the tool call it is asked about.
-      after: () => this.sending,
-      lastCallNamed: (name) => this.translator.lastCallNamed(name),
+      lastCallNamed: (name: string) => this.translator.lastCallNamed(name),
+    };
+    this.questions.attach({
+      canAnswer: options.canAnswer ?? ((kind) => acpCanAnswer(undefined, kind)),
+      deliver: (event) => this.onEvent(event),
+      // Asked after the updates before it: the client has seen the tool call it is asked about.
+      delivered: () => this.sending,
+      ask: (question, signal) => askEditor(editor, question, signal),
     });
-    this.unsubscribe = options.session.subscribe((event) => this.onEvent(event));
+    this.unsubscribe = options.session.subscribe(this.questions.onEvent);
   }
 
   get id(): string {
@@ -178,6 +191,9 @@ export class AcpSession {
           // The editor owns its clipboard; the text is shown so it can be copied from there.
           this.say(routed.text);
           return "end_turn";
+        case "edit":
+          this.say(`${routed.title}: ${routed.path}`);
+          return "end_turn";
         case "done":
         case "unknown-command":
           return "end_turn";
@@ -193,6 +209,7 @@ export class AcpSession {
 
   close(): void {
     this.unsubscribe();
+    this.questions.dispose();
   }
 
   private say(text: string): void {
@@ -202,7 +219,6 @@ export class AcpSession {
   private onEvent(event: SessionEvent): void {
     for (const update of this.translator.translate(event)) this.update(update);
     if (event.type === "session.model_change") this.update({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });
-    this.questions.onEvent(event);
     // The todo store's event (when the engine has one): the whole list goes out as the plan.
     if ((event.type as string) === "session.todos_changed") this.sendPlan((event.data as { todos?: Todo[] }).todos, false);
   }

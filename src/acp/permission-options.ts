@@ -1,42 +1,28 @@
 /**
- * The engine's permission question as ACP's `session/request_permission`: allow once, allow for the session,
- * allow always in this directory (when the request can be remembered), reject. The chosen option becomes the
- * engine's permission reply.
+ * The engine's permission question as ACP's `session/request_permission`: the answers the broker offers (the
+ * event's list, with its labels) as ACP's options. "Yes for this session" is an allow_always to ACP (its
+ * kinds have nothing narrower than always); the chosen option becomes the engine's permission reply.
  */
-import type { PermissionOption, RequestPermissionOutcome } from "@agentclientprotocol/sdk";
-import type { PermissionRequest } from "../protocol/events/index.js";
-import type { PermissionReply } from "../protocol/interactions.js";
+import type { PermissionOption as AcpOption, RequestPermissionOutcome } from "@agentclientprotocol/sdk";
+import type { PermissionOption, PermissionRequest } from "../protocol/events/index.js";
+import { optionReply, type PermissionReply } from "../protocol/interactions.js";
 
-const REPLIES: Record<string, PermissionReply> = {
-  "allow-once": { kind: "approve-once" },
-  "allow-session": { kind: "approve-for-session" },
-  "allow-always": { kind: "approve-always" },
-  reject: { kind: "deny" },
+const ACP_KINDS: Record<PermissionOption["kind"], AcpOption["kind"]> = {
+  allow_once: "allow_once",
+  allow_session: "allow_always",
+  allow_always: "allow_always",
+  reject_once: "reject_once",
 };
 
-/** Whether "don't ask again" can be offered: the gate says what it would store, or the request names it. */
-function rememberable(request: PermissionRequest): boolean {
-  if (request.grants) return true;
-  return request.kind !== "shell" || request.canOfferSessionApproval !== false;
-}
-
-export function permissionOptions(request: PermissionRequest): PermissionOption[] {
-  return [
-    { optionId: "allow-once", name: "Allow once", kind: "allow_once" },
-    ...(rememberable(request)
-      ? [
-          { optionId: "allow-session", name: "Allow for this session", kind: "allow_always" as const },
-          { optionId: "allow-always", name: "Always allow in this directory", kind: "allow_always" as const },
-        ]
-      : []),
-    { optionId: "reject", name: "Reject", kind: "reject_once" },
-  ];
+export function permissionOptions(offered: readonly PermissionOption[]): AcpOption[] {
+  return offered.map((option) => ({ optionId: option.id, name: option.label, kind: ACP_KINDS[option.kind] }));
 }
 
 /** The client's choice as the engine's reply; a cancelled question (the prompt was cancelled) is a denial. */
-export function permissionReply(outcome: RequestPermissionOutcome): PermissionReply {
+export function permissionReply(outcome: RequestPermissionOutcome, offered: readonly PermissionOption[]): PermissionReply {
   if (outcome.outcome === "cancelled") return { kind: "deny", message: "The user cancelled." };
-  return REPLIES[outcome.optionId] ?? { kind: "deny", message: `Unknown option ${outcome.optionId}.` };
+  const option = offered.find((candidate) => candidate.id === outcome.optionId);
+  return option ? optionReply(option) : { kind: "deny", message: `Unknown option ${outcome.optionId}.` };
 }
 
 /** A title for the question, from what the request says it wants. */
@@ -53,6 +39,6 @@ export function permissionTitle(request: PermissionRequest): string {
     case "custom-tool":
       return request.toolName;
     case "memory":
-      return `Remember: ${request.subject}`;
+      return `${request.action === "retire" ? "Retire" : request.action === "confirm" ? "Confirm" : "Remember"}: ${request.subject}`;
   }
 }

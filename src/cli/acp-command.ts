@@ -11,6 +11,7 @@ import type { CliOptions } from "./cli-options.js";
 import { sessionProviders } from "../provider/session-providers.js";
 import { ExitCode } from "./exit-codes.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
+import { memoryOptions } from "./memory-options.js";
 
 declare const AGENT_VERSION: string;
 
@@ -34,9 +35,9 @@ export async function runAcp(options: CliOptions): Promise<number> {
   const { value } = boot;
   // The engine loads while the editor's `initialize` is answered; sessions wait for it.
   const manager = (async () => {
-    const [{ SessionManager }, { createOpenAIChatProvider }, { adviceText }, hooks] = await Promise.all([
+    const [{ SessionManager }, { createWireProvider }, { adviceText }, hooks] = await Promise.all([
       import("../core/session-manager.js"),
-      import("../provider/openai-chat.js"),
+      import("../provider/wire-provider.js"),
       import("./permission-advice-text.js"),
       loadHooks(options, homesOf(value), value.settings),
     ]);
@@ -44,7 +45,7 @@ export async function runAcp(options: CliOptions): Promise<number> {
       store: value.store,
       ...homesOf(value),
       cwd: options.cwd,
-      ...sessionProviders(value.providerConfig, createOpenAIChatProvider),
+      ...sessionProviders(value.providerConfig, createWireProvider, value.registry),
       providerConfig: value.providerConfig,
       mode: options.mode,
       maxAutopilotContinues: value.maxAutopilotContinues,
@@ -56,6 +57,7 @@ export async function runAcp(options: CliOptions): Promise<number> {
       customInstructions: options.customInstructions,
       explainAdvice: adviceText,
       ...(hooks ? { hooks } : {}),
+      memory: memoryOptions(value, options, "server"),
     });
   })();
   manager.catch((error: unknown) => log(`could not load the engine: ${(error as Error).message}`));

@@ -5,7 +5,9 @@
  */
 import os from "node:os";
 import { resolveHomes, type Homes } from "../config/agent-home.js";
-import { resolveProviderConfig, type ProviderConfig } from "../config/provider-config.js";
+import type { ProviderConfig } from "../config/provider-config.js";
+import { resolveModels } from "../config/resolve-models.js";
+import type { ModelRegistry } from "../provider/model-registry.js";
 import { loadSettings, SettingsError, settingsPath, type Settings } from "../config/settings.js";
 import type { SessionPermissions } from "../core/open-session.js";
 import type { SkillSettings } from "../core/skills/session-extensions.js";
@@ -22,6 +24,8 @@ export interface Bootstrap {
   copilotHome?: string;
   settings: Settings;
   providerConfig: ProviderConfig;
+  /** Every model the session can switch to or give a subagent (providers.json's and the endpoint's); the endpoint's alone when absent. */
+  registry?: ModelRegistry;
   store: SessionStore;
   /** The session to resume, when --resume <id> or --continue named one. */
   resumeId?: string;
@@ -43,8 +47,8 @@ export type ServerBootstrap = Omit<Bootstrap, "providerConfig"> & { providerConf
 export async function bootstrap(options: CliOptions, env: NodeJS.ProcessEnv = process.env): Promise<BootstrapResult> {
   const result = await bootstrapAny(options, env, true);
   if (!result.ok) return result;
-  const { providerConfig, providerProblem: _none, ...rest } = result.value;
-  return { ok: true, value: { ...rest, providerConfig: providerConfig as ProviderConfig } };
+  const { providerConfig, registry, providerProblem: _none, ...rest } = result.value;
+  return { ok: true, value: { ...rest, providerConfig: providerConfig as ProviderConfig, ...(registry ? { registry } : {}) } };
 }
 
 export async function bootstrapServer(options: CliOptions, env: NodeJS.ProcessEnv = process.env) {
@@ -64,7 +68,13 @@ async function bootstrapAny(
     if (error instanceof SettingsError) return { ok: false, message: error.message };
     throw error;
   }
-  const resolved = resolveProviderConfig({ flags: { model: options.model }, env, settings, settingsFile: settingsPath(agentHome) });
+  const resolved = await resolveModels({
+    flags: { model: options.model, reasoningEffort: options.reasoningEffort },
+    env,
+    settings,
+    settingsFile: settingsPath(agentHome),
+    agentHome,
+  });
   if (!resolved.ok && requireProvider) return { ok: false, message: resolved.message };
   const { rules, errors } = buildRules(options.permissions, settings);
   if (errors.length > 0) return { ok: false, message: `Invalid permission rules:\n  ${errors.join("\n  ")}` };
@@ -93,7 +103,7 @@ async function bootstrapAny(
       agentHome,
       ...(copilotHome ? { copilotHome } : {}),
       settings,
-      ...(resolved.ok ? { providerConfig: resolved.config } : { providerProblem: resolved.message }),
+      ...(resolved.ok ? { providerConfig: resolved.value.config, registry: resolved.value.registry } : { providerProblem: resolved.message }),
       store,
       resumeId,
       maxAutopilotContinues: options.maxAutopilotContinues ?? settings.maxAutopilotContinues ?? 5,

@@ -1,7 +1,7 @@
 /** --agent's name, checked against the agent files before the session opens. */
 import { loadAgentFiles } from "../config/agent-files.js";
 import { resolveHomes } from "../config/agent-home.js";
-import { unknownAgentMessage } from "../core/agents/agent-catalog.js";
+import { selectableAgent, unknownAgentMessage } from "../core/agents/agent-catalog.js";
 import { findGitRoot } from "../util/git-root.js";
 
 /** Undefined when the name is an agent one may select; otherwise the message, listing the valid names. */
@@ -12,5 +12,5 @@ export function checkAgentName(name: string, cwd: string, env: NodeJS.ProcessEnv
   const selectable = [...agents.filter((agent) => agent.source !== "builtin"), ...agents.filter((agent) => agent.source === "builtin")].filter(
     (agent) => agent.userInvocable,
   );
-  return selectable.some((agent) => agent.name === name) ? undefined : unknownAgentMessage(name, selectable);
+  return selectableAgent(agents, name) ? undefined : unknownAgentMessage(name, selectable);
 }

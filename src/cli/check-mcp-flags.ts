@@ -23,6 +23,14 @@ export function checkMcpFlags(mcp: CliOptions["mcp"], cwd: string, env: NodeJS.P
   }
   const disabled = mcp?.disabled ?? [];
   if (disabled.length === 0) return { warnings: [] };
+  const known = configuredServerNames(additional, cwd, env);
+  const list = known.size > 0 ? `known servers: ${[...known].sort().join(", ")}` : "no MCP servers are configured";
+  const warnings = disabled.filter((name) => !known.has(name)).map((name) => `--disable-mcp-server ${name}: no configuration defines this server (${list})`);
+  return { warnings };
+}
+
+/** Every MCP server a session here could start: the configuration files, --additional-mcp-config and agent files' `mcp-servers`. */
+export function configuredServerNames(additional: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Set<string> {
   const homes = resolveHomes(env);
   const workspace = findGitRoot(cwd)?.root;
   const known = new Set(definedServerNames({ ...homes, cwd, workspace, additional }));
@@ -30,7 +38,5 @@ export function checkMcpFlags(mcp: CliOptions["mcp"], cwd: string, env: NodeJS.P
   for (const agent of loadAgentFiles({ ...homes, gitRoot: workspace, trust: homes }).agents) {
     for (const name of [...Object.keys(agent.mcpServers ?? {}), ...(agent.withheldMcpServers ?? [])]) known.add(name);
   }
-  const list = known.size > 0 ? `known servers: ${[...known].sort().join(", ")}` : "no MCP servers are configured";
-  const warnings = disabled.filter((name) => !known.has(name)).map((name) => `--disable-mcp-server ${name}: no configuration defines this server (${list})`);
-  return { warnings };
+  return known;
 }

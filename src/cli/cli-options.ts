@@ -4,7 +4,12 @@ import type { PermissionFlags } from "../permissions/policy.js";
 import type { McpSessionOptions } from "../mcp/index.js";
 
 export interface CliOptions {
+  /** -p's prompt. */
   prompt?: string;
+  /** -p given without a prompt: it is read from stdin. */
+  promptFromStdin?: boolean;
+  /** The TUI's first prompt: -i's (`interactive`), or the prompt given as the only argument. */
+  firstPrompt?: { text: string; interactive: boolean };
   silent: boolean;
   outputFormat: "text" | "json";
   mode?: AgentMode;
@@ -16,6 +21,8 @@ export interface CliOptions {
   /** --max-turns: model calls a subagent may make per prompt. */
   maxTurns?: number;
   model?: string;
+  /** --reasoning-effort: none, minimal, low, medium, high or xhigh. */
+  reasoningEffort?: string;
   /** --agent: the custom agent to run the session as. */
   agent?: string;
   /** --resume with a value; `true` when given without one (the picker). */
@@ -37,6 +44,8 @@ export interface CliOptions {
   acp?: boolean;
   /** --headless (the Copilot SDK's server mode): JSON-RPC on stdio, or on a TCP port. */
   server?: { port?: number };
+  /** --enable-memory: memory on for this run, `-p` included (see src/memory). */
+  enableMemory?: boolean;
 }
 
 export class UsageError extends Error {

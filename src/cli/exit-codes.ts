@@ -12,6 +12,8 @@ export const ExitCode = {
   autopilotLimit: 4,
   /** The session to resume is open in another agent process (one writer per session). */
   sessionInUse: 5,
+  /** The agent made the same tool call again after the repeat guard told it to change approach, with nobody to ask (autopilot, -p). */
+  doomLoop: 6,
   /** Interrupted with Ctrl+C (SIGINT). */
   interrupted: 130,
   /** Terminated (SIGTERM). */

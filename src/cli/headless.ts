@@ -5,7 +5,7 @@
 import { adviceText } from "./permission-advice-text.js";
 import type { AgentSession } from "../core/agent-session.js";
 import type { RunResult } from "../protocol/commands.js";
-import { createOpenAIChatProvider } from "../provider/openai-chat.js";
+import { createWireProvider } from "../provider/wire-provider.js";
 import { sessionProviders } from "../provider/session-providers.js";
 import { bootstrap, homesOf } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
@@ -14,11 +14,14 @@ import { GuardedOutput } from "./guarded-output.js";
 import { JsonPrinter, writeFailureResult } from "./json-printer.js";
 import { existsSync } from "node:fs";
 import { planFile } from "../core/modes.js";
+import { SESSION_LOG_ERROR } from "../core/session-log-failure.js";
 import { openUnlessInUse, type OpenOutcome } from "./open-unless-in-use.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
 import { plainStyle, TextPrinter, type TextStyle } from "./text-printer.js";
 import { printCommandOutput, type CommandOutput } from "./command-output.js";
+import { memoryOptions } from "./memory-options.js";
+import { KeptSessionWatch } from "./kept-session.js";
 
 /** Colours only for a terminal; chalk (and its terminal detection) is loaded only then. */
 async function stderrStyle(): Promise<TextStyle> {
@@ -41,7 +44,9 @@ export function exitCodeFor(result: RunResult): number {
     case "aborted":
       return ExitCode.interrupted;
     case "error":
-      return result.error?.kind === "usage" ? ExitCode.usage : ExitCode.provider;
+      if (result.error?.kind === SESSION_LOG_ERROR) return ExitCode.config;
+      if (result.error?.kind === "usage") return ExitCode.usage;
+      return result.error?.kind === "doom_loop" ? ExitCode.doomLoop : ExitCode.provider;
   }
 }
 
@@ -54,6 +59,11 @@ async function runInput(session: AgentSession, text: string, out: CommandOutput,
   switch (routed.kind) {
     case "prompt":
       return routed.run;
+    case "edit":
+      // Nothing to edit with here: the file's path goes to stdout (`$EDITOR "$(agent -p '/memory edit')"`).
+      if (json) return { outcome: "completed", finalMessage: routed.path, continuations: 0 };
+      printCommandOutput({ kind: "show", title: routed.title, text: routed.path }, out);
+      return { outcome: "completed", finalMessage: "", continuations: 0 };
     case "show":
     case "diff":
     case "copy":
@@ -126,6 +136,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     if (hooks.repoFiles.length > 0 && !hooks.trusted) stderr.write(`agent: ${untrustedNote(hooks, value.agentHome)}\n`);
     hookSet = hooks.load(hooks.trusted);
   }
+  const kept = new KeptSessionWatch();
   let opened: OpenOutcome;
   try {
     opened = await openUnlessInUse(
@@ -133,7 +144,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         store: value.store,
         ...homesOf(value),
         cwd: options.cwd,
-        ...sessionProviders(value.providerConfig, createOpenAIChatProvider),
+        ...sessionProviders(value.providerConfig, createWireProvider, value.registry),
         providerConfig: value.providerConfig,
         mode: options.mode,
         ...(options.autoAcceptPlan ? { autoAcceptPlan: true } : {}),
@@ -148,8 +159,11 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         ...(options.mcp ? { mcp: options.mcp } : {}),
         explainAdvice: adviceText,
         resumeId: value.resumeId,
-        listeners: [json?.onEvent ?? (text as TextPrinter).onEvent],
+        listeners: [json?.onEvent ?? (text as TextPrinter).onEvent, kept.onEvent],
         ...(hookSet ? { hooks: hookSet, initialPrompt: options.prompt } : {}),
+        memory: memoryOptions(value, options, "prompt"),
+        // The interactive session that started this run as it ended (memory's consolidation): named in session.start.
+        ...(process.env.AGENT_PARENT_SESSION_ID ? { detachedFrom: process.env.AGENT_PARENT_SESSION_ID } : {}),
       },
       options.continue,
     );
@@ -180,7 +194,11 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
 
   let signalCode: number | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (signalCode !== undefined) process.exit(signalCode);
+    if (signalCode !== undefined) {
+      // Quitting at once still records what is stopped (background agents cancelled) before the process ends.
+      session.dispatch({ type: "shutdown" });
+      process.exit(signalCode);
+    }
     signalCode = signal === "SIGTERM" ? ExitCode.terminated : ExitCode.interrupted;
     if (!options.silent && !json) stderr.write("\nInterrupting… (press Ctrl+C again to quit at once)\n");
     session.dispatch({ type: "interrupt" });
@@ -209,13 +227,23 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
+  // The session log could not be written: the run was stopped for it, and said so on stderr.
+  const logFailure = session.logFailure;
+  if (logFailure) result = { ...result, outcome: "error", error: { kind: SESSION_LOG_ERROR, message: logFailure.message } };
   session.dispatch({ type: "shutdown" });
   await session.whenEnded();
   // Stopped because nobody reads the output any more: a normal ending, not an interrupt.
   const exitCode = signalCode ?? (pipeClosed && result.outcome === "aborted" ? ExitCode.ok : exitCodeFor(result));
   const durationMs = performance.now() - started;
+  // A new session in which nothing happened (`-p /usage`, `-p /x`) is not left behind.
+  let discarded = resume === undefined && !kept.worthKeeping;
+  try {
+    if (discarded) value.store.delete(session.id);
+  } catch {
+    discarded = false; // left in place (a folder it may not remove): then it stays resumable like any other
+  }
   // A run that never got an answer from the model (bad key, unknown model, nothing listening) is not worth resuming.
-  const resumable = resume !== undefined || session.metrics.completedCalls > 0 || result.outcome !== "error";
+  const resumable = !discarded && (resume !== undefined || session.metrics.completedCalls > 0 || result.outcome !== "error");
   // A planning run's product is its plan: say where it is.
   const plan = options.mode === "plan" && existsSync(planFile(session.dir)) ? planFile(session.dir) : undefined;
   if (json) json.finish(result, session.metrics, session.id, exitCode, durationMs, plan);

@@ -129,6 +129,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     theme,
     history: new FilePromptHistory(boot.value.agentHome),
     version: AGENT_VERSION,
+    ...(options.firstPrompt ? { firstPrompt: options.firstPrompt.text } : {}),
   });
   if (result.error) {
     process.stderr.write(`agent: could not open the session: ${result.error.message}\n`);
@@ -137,7 +138,8 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   // A session left without a single prompt, or whose prompts never got an answer (a bad key, an unknown
   // model), is not worth resuming.
   const id = host.resumable ? host.session.id : undefined;
-  host.shutdown();
+  // Background agents still at work are stopped with the session: say which (the TUI is gone by now).
+  for (const message of host.shutdown()) process.stderr.write(`agent: ${message}\n`);
   if (id) process.stdout.write(`\nResume this session with: agent --resume ${id}\n`);
   if (result.signal === "SIGTERM") return ExitCode.terminated;
   if (result.signal === "SIGINT") return ExitCode.interrupted;

@@ -3,6 +3,7 @@ import type { RunResult } from "../protocol/commands.js";
 import type { SessionEvent } from "../protocol/events/index.js";
 import type { SessionMetrics } from "../core/session-metrics.js";
 import { serializeEventLine } from "../session/serialize.js";
+import { CommandReportWatch } from "./command-report.js";
 import type { Output } from "./text-printer.js";
 
 /**
@@ -14,6 +15,10 @@ export function writeFailureResult(stdout: Output, exitCode: number, error: { ki
 }
 
 export class JsonPrinter {
+  private readonly watch = new CommandReportWatch();
+  /** A slash command's report (`-p "/usage"`): the result line's answer when the run has no other. */
+  private readonly reports: string[] = [];
+
   /** `silent` (-s): only the result line. */
   constructor(
     private readonly stdout: Output,
@@ -21,6 +26,8 @@ export class JsonPrinter {
   ) {}
 
   readonly onEvent = (event: SessionEvent): void => {
+    const report = this.watch.reportOf(event);
+    if (report !== undefined) this.reports.push(report);
     if (this.options.silent) return;
     this.stdout.write(serializeEventLine(event));
   };
@@ -34,7 +41,7 @@ export class JsonPrinter {
         sessionId,
         exitCode,
         outcome: result.outcome,
-        answer: result.summary ?? result.finalMessage,
+        answer: result.summary ?? (result.finalMessage !== "" ? result.finalMessage : this.reports.join("\n")),
         ...(result.error ? { error: result.error } : {}),
         ...(planPath ? { planPath } : {}),
         usage: {

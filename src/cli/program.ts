@@ -2,13 +2,13 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import path from "node:path";
 import { statSync } from "node:fs";
-import { isatty } from "node:tty";
 import { buildRules, type PermissionFlags } from "../permissions/policy.js";
-import { BUILTIN_TOOL_NAMES } from "../tools/tool-names.js";
+import { REASONING_EFFORTS } from "../provider/provider-config.js";
 import { envAllowAllSources, UsageError, type CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
 import { writeFailureResult } from "./json-printer.js";
 import { asFleetInput } from "./fleet-input.js";
+import { keepDashedPrompt, readPipedStdin, runsHeadless } from "./prompt-source.js";
 
 declare const AGENT_VERSION: string;
 
@@ -24,65 +24,75 @@ function collect(value: string, previous: string[]): string[] {
 
 /** The hidden flags are the Copilot SDK's own, passed to its CLI; they mean nothing here and are ignored. */
 function buildCommand(): Command {
-  return new Command("agent")
-    .description("A coding agent in your terminal, for any OpenAI-compatible endpoint.")
-    .version(`agent ${AGENT_VERSION}`, "-v, --version", "print the version")
-    .helpOption("-h, --help", "show this help")
-    .option("-p, --prompt <text>", "run one prompt without the TUI, then exit (the prompt may also be piped on stdin)")
-    .option("-s, --silent", "print only the final answer (with -p)")
-    .addOption(new Option("--output-format <format>", "text, or json: every event as a JSON line").choices(["text", "json"]).default("text"))
-    .option("--autopilot", "start in autopilot mode: work until the task is done")
-    .option("--fleet", "run the prompt (-p, stdin, or the first one typed) as /fleet: todos run in parallel by background agents")
-    .addOption(new Option("--mode <mode>", "initial mode").choices(["interactive", "plan", "autopilot"]))
-    .option("--plan", "start in plan mode: write a plan for review before changing anything (with --autopilot, -p implements it)")
-    .option("--no-ask-user", "do not offer the ask_user tool: the agent decides without asking")
-    .option("--max-autopilot-continues <n>", "automatic continuations allowed in autopilot (default 5)", positiveInteger)
-    .option("--max-turns <n>", "model calls a subagent may make per prompt before it is stopped (default 50)", positiveInteger)
-    .option("--model <model>", "model to use (overrides AGENT_MODEL and settings.json)")
-    .option("--agent <agent>", "start with this custom agent selected (its prompt and tools; see /agent)")
-    .option("-r, --resume [session]", "resume a session by id, 7+ character id prefix, or name")
-    .option("--continue", "resume the most recent session in this directory")
-    .option("-n, --name <name>", "name the new session")
-    .option("--allow-all-tools", "approve every tool call without asking (deny rules and safety checks still apply)")
-    .option("--allow-all-paths", "let tools touch paths outside the working directory without asking")
-    .option("--allow-all-urls", "let tools reach any URL without asking")
-    .option("--yolo", "all three of the above")
-    .option("--allow-all", "same as --yolo")
-    .option("--allow-tool <rules...>", "approve matching tool calls, e.g. 'shell(git:*)' write 'shell(npm test)' (repeatable)")
-    .option("--deny-tool <rules...>", "refuse matching tool calls, even with --allow-all-tools, e.g. 'shell(rm)' (repeatable)")
-    .option("--allow-url <urls...>", "approve URLs, e.g. https://*.github.com (repeatable)")
-    .option("--deny-url <urls...>", "refuse URLs (repeatable)")
-    .option("--add-dir <dir...>", "allow tools in this directory too (repeatable)")
-    .option("--disallow-temp-dir", "do not allow the system temp directory without asking")
-    .option("--available-tools <tools...>", "offer only these tools to the model")
-    .option("--excluded-tools <tools...>", "hide these tools from the model")
-    .option("--no-custom-instructions", "do not load AGENTS.md and other instruction files")
-    .option("--no-hooks", "run no hooks (user, repository or settings)")
-    .option("--additional-mcp-config <json|@file>", "add MCP servers for this session, as JSON or @file (repeatable)", collect, [])
-    .option("--disable-mcp-server <name>", "do not start this MCP server (repeatable)", collect, [])
-    .option("--secret-env-vars <vars...>", "keep these environment variables out of MCP servers' environments")
-    .option("--allow-all-mcp-server-instructions", "include every MCP server's instructions in the system prompt")
-    .option("--plugin-dir <dir>", "load the plugin in this folder for this run (repeatable)", collect, [])
-    .option("-C <dir>", "change to this directory first")
-    .option("--acp", "serve the Agent Client Protocol on stdio, for an editor (Zed and others)")
-    .option("--reset-allowed-tools", 'forget the approvals remembered ("always in this directory") for the working directory, then exit')
-    .option("--headless", "serve the Copilot SDK's JSON-RPC protocol instead of a TUI: on stdio with --stdio, else on TCP")
-    .option("--stdio", "with --headless: speak JSON-RPC on stdin/stdout")
-    .option("--port <n>", "with --headless: listen for JSON-RPC clients on this TCP port of 127.0.0.1 (default: a free port)", positiveInteger)
-    .addOption(new Option("--server").hideHelp())
-    .addOption(new Option("--no-auto-update").hideHelp())
-    .addOption(new Option("--no-auto-login").hideHelp())
-    .addOption(new Option("--remote").hideHelp())
-    .addOption(new Option("--log-level <level>").hideHelp())
-    .addOption(new Option("--auth-token-env <variable>").hideHelp())
-    .addOption(new Option("--session-idle-timeout <seconds>").hideHelp())
-    .showHelpAfterError("(run agent --help for usage)")
-    .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text), writeOut: (text) => process.stdout.write(text) });
+  return (
+    new Command("agent")
+      .description("A coding agent in your terminal, for any OpenAI-compatible endpoint.")
+      .version(`agent ${AGENT_VERSION}`, "-v, --version", "print the version")
+      .helpOption("-h, --help", "show this help")
+      .argument("[prompt]", "start the TUI with this first prompt (without a terminal, run it like -p)")
+      .option("-p, --prompt [text]", "run one prompt without the TUI, then exit (piped stdin is the prompt when -p has none, else added to it)")
+      .option("-i, --interactive <prompt>", "start the TUI and send this prompt at once")
+      .option("-s, --silent", "print only the final answer (with -p)")
+      .addOption(new Option("--output-format <format>", "text, or json: every event as a JSON line").choices(["text", "json"]).default("text"))
+      .option("--autopilot", "start in autopilot mode: work until the task is done")
+      .option("--fleet", "run the prompt (-p, -i, stdin, or the first one typed) as /fleet: todos run in parallel by background agents")
+      .addOption(new Option("--mode <mode>", "initial mode").choices(["interactive", "plan", "autopilot"]))
+      .option("--plan", "start in plan mode: write a plan for review before changing anything (with --autopilot, -p implements it)")
+      .option("--no-ask-user", "do not offer the ask_user tool: the agent decides without asking")
+      .option("--max-autopilot-continues <n>", "automatic continuations allowed in autopilot (default 5)", positiveInteger)
+      .option("--max-turns <n>", "model calls a subagent may make per prompt before it is stopped (default 50)", positiveInteger)
+      .option("--model <model>", "model to use (overrides AGENT_MODEL and settings.json); a providers.json model as <provider>/<id>")
+      .addOption(new Option("--reasoning-effort <effort>", "how hard a reasoning model thinks (sent in each wire's own way)").choices(REASONING_EFFORTS))
+      .option("--agent <agent>", "start with this custom agent selected (its prompt and tools; see /agent)")
+      .option("-r, --resume [session]", "resume a session by id, 7+ character id prefix, or name")
+      .option("--continue", "resume the most recent session in this directory")
+      .option("-n, --name <name>", "name the new session")
+      .option("--allow-all-tools", "approve every tool call without asking (deny rules and safety checks still apply)")
+      .option("--allow-all-paths", "let tools touch paths outside the working directory without asking")
+      .option("--allow-all-urls", "let tools reach any URL without asking")
+      .option("--yolo", "all three of the above")
+      .option("--allow-all", "same as --yolo")
+      .option("--allow-tool <rules...>", "approve matching tool calls, e.g. 'shell(git:*)' write 'shell(npm test)' (repeatable)")
+      .option("--deny-tool <rules...>", "refuse matching tool calls, even with --allow-all-tools, e.g. 'shell(rm)' (repeatable)")
+      .option("--allow-url <urls...>", "approve URLs, e.g. https://*.github.com (repeatable)")
+      .option("--deny-url <urls...>", "refuse URLs (repeatable)")
+      .option("--add-dir <dir...>", "allow tools in this directory too (repeatable)")
+      .option("--disallow-temp-dir", "do not allow the system temp directory without asking")
+      .option("--available-tools [tools...]", "offer only these tools to the model (none when given no names); MCP tools as server-tool or server/*")
+      .option("--excluded-tools [tools...]", "hide these tools from the model, e.g. task or an MCP tool (server-tool, server/tool, server/*)")
+      .option("--no-custom-instructions", "do not load AGENTS.md and other instruction files")
+      .option("--no-hooks", "run no hooks (user, repository or settings)")
+      .option("--additional-mcp-config <json|@file>", "add MCP servers for this session, as JSON or @file (repeatable)", collect, [])
+      .option("--disable-mcp-server <name>", "do not start this MCP server (repeatable)", collect, [])
+      .option("--secret-env-vars <vars...>", "keep these environment variables out of MCP servers' environments")
+      .option("--allow-all-mcp-server-instructions", "include every MCP server's instructions in the system prompt")
+      .option("--plugin-dir <dir>", "load the plugin in this folder for this run (repeatable)", collect, [])
+      .option("--enable-memory", "turn memory on for this run (off in -p otherwise): the context board and the memory tools")
+      .option("-C <dir>", "change to this directory first")
+      .option("--acp", "serve the Agent Client Protocol on stdio, for an editor (Zed and others)")
+      .option("--reset-allowed-tools", 'forget the approvals remembered ("always in this directory") for the working directory, then exit')
+      .option("--headless", "serve the Copilot SDK's JSON-RPC protocol instead of a TUI: on stdio with --stdio, else on TCP")
+      .option("--stdio", "with --headless: speak JSON-RPC on stdin/stdout")
+      .option("--port <n>", "with --headless: listen for JSON-RPC clients on this TCP port of 127.0.0.1 (default: a free port)", positiveInteger)
+      .addOption(new Option("--server").hideHelp())
+      .addOption(new Option("--no-auto-update").hideHelp())
+      .addOption(new Option("--no-auto-login").hideHelp())
+      .addOption(new Option("--remote").hideHelp())
+      .addOption(new Option("--log-level <level>").hideHelp())
+      .addOption(new Option("--auth-token-env <variable>").hideHelp())
+      .addOption(new Option("--session-idle-timeout <seconds>").hideHelp())
+      // More than one argument gets our own message (put the prompt in quotes), not commander's.
+      .allowExcessArguments()
+      .showHelpAfterError("(run agent --help for usage)")
+      .exitOverride()
+      .configureOutput({ writeErr: (text) => process.stderr.write(text), writeOut: (text) => process.stdout.write(text) })
+  );
 }
 
 interface RawOptions {
-  prompt?: string;
+  /** `true`: -p given without a prompt (it comes from stdin). */
+  prompt?: string | true;
+  interactive?: string;
   silent?: boolean;
   outputFormat: "text" | "json";
   autopilot?: boolean;
@@ -93,6 +103,7 @@ interface RawOptions {
   maxAutopilotContinues?: number;
   maxTurns?: number;
   model?: string;
+  reasoningEffort?: string;
   agent?: string;
   resume?: string | true;
   continue?: boolean;
@@ -108,8 +119,9 @@ interface RawOptions {
   denyUrl?: string[];
   addDir?: string[];
   disallowTempDir?: boolean;
-  availableTools?: string[];
-  excludedTools?: string[];
+  /** `true` when given without names. */
+  availableTools?: string[] | true;
+  excludedTools?: string[] | true;
   customInstructions: boolean;
   hooks: boolean;
   additionalMcpConfig: string[];
@@ -117,6 +129,7 @@ interface RawOptions {
   secretEnvVars?: string[];
   allowAllMcpServerInstructions?: boolean;
   pluginDir: string[];
+  enableMemory?: boolean;
   C?: string;
   resetAllowedTools?: boolean;
   acp?: boolean;
@@ -132,42 +145,52 @@ const isServerMode = (args: readonly string[]) => args.includes("--headless") ||
 export function parseCommandLine(args: readonly string[]): CliOptions {
   const command = buildCommand();
   const serving = isServerMode(args);
-  if (serving) command.allowUnknownOption().allowExcessArguments();
-  command.parse([...args], { from: "user" });
-  if (command.args.length > 0 && !serving) throw new UsageError(`unexpected argument "${command.args[0]}" (put the prompt after -p, in quotes)`);
+  if (serving) command.allowUnknownOption();
+  command.parse(keepDashedPrompt(args, command), { from: "user" });
   const raw = command.opts<RawOptions>();
-  if (raw.autopilot && raw.mode && raw.mode !== "autopilot") throw new UsageError("--autopilot conflicts with --mode " + raw.mode);
-  if (raw.plan && raw.mode && raw.mode !== "plan") throw new UsageError("--plan conflicts with --mode " + raw.mode);
+  const positional = serving ? [] : command.args;
+  if (positional.length > 1) throw new UsageError(`unexpected argument "${positional[1]}" (put the whole prompt in quotes)`);
+  if (positional.length > 0 && (raw.prompt !== undefined || raw.interactive !== undefined)) {
+    throw new UsageError(`unexpected argument "${positional[0]}" (the prompt goes after ${raw.prompt !== undefined ? "-p" : "-i"}, in quotes)`);
+  }
+  if (raw.prompt !== undefined && raw.interactive !== undefined) throw new UsageError("use either -p (run and exit) or -i (the TUI), not both");
+  // Copilot's spelling `--plan --mode autopilot` is `--plan --autopilot`; only --mode interactive conflicts.
+  const plans = raw.plan === true || raw.mode === "plan";
+  const autopilot = raw.autopilot === true || raw.mode === "autopilot";
+  if (raw.mode === "interactive" && (raw.plan || raw.autopilot))
+    throw new UsageError(`${raw.plan ? "--plan" : "--autopilot"} conflicts with --mode interactive`);
   if (raw.resume !== undefined && raw.continue) throw new UsageError("use either --resume or --continue, not both");
   if (raw.stdio && raw.port !== undefined) throw new UsageError("--stdio cannot be combined with --port");
   // The editor sends the prompts and picks the sessions: these would be ignored without a word.
-  const notWithAcp = [raw.prompt !== undefined && "-p", raw.fleet && "--fleet", raw.resume !== undefined && "--resume", raw.continue && "--continue"].filter(
-    Boolean,
-  );
+  const notWithAcp = [
+    raw.prompt !== undefined && "-p",
+    raw.interactive !== undefined && "-i",
+    positional.length > 0 && "a prompt",
+    raw.fleet && "--fleet",
+    raw.resume !== undefined && "--resume",
+    raw.continue && "--continue",
+  ].filter(Boolean);
   if (raw.acp && notWithAcp.length > 0) throw new UsageError(`--acp takes its prompts and sessions from the editor: drop ${notWithAcp.join(", ")}`);
   let cwd = process.cwd();
   if (raw.C !== undefined) {
-    cwd = path.resolve(raw.C);
-    let isDir = false;
-    try {
-      isDir = statSync(cwd).isDirectory();
-    } catch {
-      isDir = false;
-    }
-    if (!isDir) throw new UsageError(`-C ${raw.C}: no such directory`);
+    cwd = existingDir(path.resolve(raw.C), `-C ${raw.C}`);
     process.chdir(cwd);
   }
   return {
-    prompt: raw.prompt,
+    ...(typeof raw.prompt === "string" ? { prompt: raw.prompt } : {}),
+    ...(raw.prompt === true ? { promptFromStdin: true } : {}),
+    ...(raw.interactive !== undefined ? { firstPrompt: { text: raw.interactive, interactive: true } } : {}),
+    ...(positional[0] !== undefined ? { firstPrompt: { text: positional[0], interactive: false } } : {}),
     silent: raw.silent === true,
     outputFormat: raw.outputFormat,
     // --plan --autopilot: plan first, then (with nobody to review it) accept the plan into autopilot.
-    mode: raw.plan ? "plan" : raw.autopilot ? "autopilot" : raw.mode,
-    ...(raw.plan && raw.autopilot ? { autoAcceptPlan: true } : {}),
+    mode: plans ? "plan" : autopilot ? "autopilot" : raw.mode,
+    ...(plans && autopilot ? { autoAcceptPlan: true } : {}),
     ...(raw.fleet ? { fleet: true } : {}),
     maxAutopilotContinues: raw.maxAutopilotContinues,
     ...(raw.maxTurns !== undefined ? { maxTurns: raw.maxTurns } : {}),
     model: raw.model,
+    ...(raw.reasoningEffort !== undefined ? { reasoningEffort: raw.reasoningEffort } : {}),
     ...(raw.agent !== undefined ? { agent: raw.agent } : {}),
     resume: raw.resume,
     continue: raw.continue === true,
@@ -188,10 +211,12 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
     cwd,
     ...(raw.resetAllowedTools ? { resetAllowedTools: true } : {}),
     ...(raw.acp ? { acp: true } : {}),
+    ...(raw.enableMemory ? { enableMemory: true } : {}),
     ...(raw.headless || raw.server ? { server: raw.port !== undefined ? { port: raw.port } : {} } : {}),
   };
 }
 
+/** A directory a flag names, or a usage error saying which flag named what is not one. */
 function existingDir(dir: string, flag: string): string {
   let isDir = false;
   try {
@@ -203,15 +228,14 @@ function existingDir(dir: string, flag: string): string {
   return dir;
 }
 
-function toolList(values: string[] | undefined, flag: string): string[] | undefined {
+/** `--available-tools a,b c` → [a, b, c]; given without names (`--available-tools=` too) → [] (no tools). Unknown names are warned about in runProgram. */
+function toolList(values: string[] | true | undefined): string[] | undefined {
   if (values === undefined) return undefined;
-  const names = values
+  if (values === true) return [];
+  return values
     .flatMap((value) => value.split(","))
     .map((name) => name.trim())
     .filter(Boolean);
-  const unknown = names.filter((name) => !(BUILTIN_TOOL_NAMES as readonly string[]).includes(name));
-  if (unknown.length > 0) throw new UsageError(`${flag}: unknown tool ${unknown.join(", ")} (tools: ${BUILTIN_TOOL_NAMES.join(", ")})`);
-  return names;
 }
 
 function permissionFlags(raw: RawOptions, cwd: string): PermissionFlags {
@@ -221,17 +245,7 @@ function permissionFlags(raw: RawOptions, cwd: string): PermissionFlags {
     paths: [...everything, ...(raw.allowAllPaths ? ["--allow-all-paths"] : [])],
     urls: [...everything, ...(raw.allowAllUrls ? ["--allow-all-urls"] : [])],
   };
-  const addDir = (raw.addDir ?? []).map((dir) => {
-    const resolved = path.resolve(cwd, dir);
-    let isDir = false;
-    try {
-      isDir = statSync(resolved).isDirectory();
-    } catch {
-      isDir = false;
-    }
-    if (!isDir) throw new UsageError(`--add-dir ${dir}: no such directory`);
-    return resolved;
-  });
+  const addDir = (raw.addDir ?? []).map((dir) => existingDir(path.resolve(cwd, dir), `--add-dir ${dir}`));
   const flags: PermissionFlags = {
     allowTool: raw.allowTool ?? [],
     denyTool: raw.denyTool ?? [],
@@ -243,30 +257,12 @@ function permissionFlags(raw: RawOptions, cwd: string): PermissionFlags {
     allowAllSources: sources,
     addDir,
     disallowTempDir: raw.disallowTempDir === true,
-    availableTools: toolList(raw.availableTools, "--available-tools"),
-    excludedTools: raw.askUser ? toolList(raw.excludedTools, "--excluded-tools") : [...(toolList(raw.excludedTools, "--excluded-tools") ?? []), "ask_user"],
+    availableTools: toolList(raw.availableTools),
+    excludedTools: raw.askUser ? toolList(raw.excludedTools) : [...(toolList(raw.excludedTools) ?? []), "ask_user"],
   };
   const { errors } = buildRules(flags, {});
   if (errors.length > 0) throw new UsageError(errors.join("\n"));
   return flags;
-}
-
-/** Reads a piped prompt: only from a pipe or a file, so a terminal or an idle socket never blocks the start. */
-async function readPipedStdin(required: boolean): Promise<string | undefined> {
-  // isatty(0), not process.stdin.isTTY: the stdin stream is only set up when there is something to read.
-  if (isatty(0)) return undefined;
-  let piped = required;
-  try {
-    const stats = statSync("/dev/stdin");
-    piped ||= stats.isFIFO() || stats.isFile();
-  } catch {
-    // No stdin at all.
-  }
-  if (!piped) return undefined;
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString("utf8");
-  return text.trim() === "" ? undefined : text;
 }
 
 /** Whether the command line asks for JSON output, read before (or without) a successful parse. */
@@ -288,6 +284,11 @@ export async function runProgram(args: readonly string[]): Promise<void> {
   if (args[0] === "plugin") {
     const { runPluginCommand } = await import("./plugin-command.js");
     process.exitCode = await runPluginCommand(args.slice(1));
+    return;
+  }
+  if (args[0] === "memory") {
+    const { runMemoryCommand } = await import("./memory-command.js");
+    process.exitCode = await runMemoryCommand(args.slice(1));
     return;
   }
   let options: CliOptions;
@@ -332,6 +333,10 @@ export async function runProgram(args: readonly string[]): Promise<void> {
     }
     for (const warning of checked.warnings) process.stderr.write(`agent: warning: ${warning}\n`);
   }
+  if (options.permissions.availableTools?.length || options.permissions.excludedTools?.length) {
+    const { toolFlagWarnings } = await import("./check-tool-flags.js");
+    for (const warning of toolFlagWarnings(options.permissions, options.mcp, options.cwd)) process.stderr.write(`agent: warning: ${warning}\n`);
+  }
   if (options.acp) {
     const { runAcp } = await import("./acp-command.js");
     process.exitCode = await runAcp(options);
@@ -342,12 +347,15 @@ export async function runProgram(args: readonly string[]): Promise<void> {
     process.exitCode = await runServer(args);
     return;
   }
-  const headless = options.prompt !== undefined || !process.stdin.isTTY;
+  const headless = runsHeadless(options);
   if (headless) {
-    const piped = await readPipedStdin(options.prompt === undefined);
-    const prompt = [options.prompt, piped].filter((part): part is string => part !== undefined && part.trim() !== "").join("\n\n");
+    const given = options.prompt ?? options.firstPrompt?.text;
+    const piped = await readPipedStdin(given === undefined);
+    const prompt = [given, piped].filter((part): part is string => part !== undefined && part.trim() !== "").join("\n\n");
     if (prompt === "") {
-      const message = 'no prompt. Pass one with -p "…" or pipe it on stdin.';
+      const message = options.promptFromStdin
+        ? '-p has no prompt and nothing was piped on stdin. Pass one with -p "…" or pipe it: echo "…" | agent -p'
+        : 'no prompt. Pass one with -p "…" or pipe it on stdin.';
       process.stderr.write(`agent: ${message}\n`);
       usageFailure(args, message);
       return;

@@ -7,7 +7,7 @@
 import type { ProviderConfig } from "../config/provider-config.js";
 import { settingsPath } from "../config/settings.js";
 import { SessionManager } from "../core/session-manager.js";
-import { createOpenAIChatProvider } from "../provider/openai-chat.js";
+import { createWireProvider } from "../provider/wire-provider.js";
 import { defaultRetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
 import { SessionHost } from "../server/session-host.js";
@@ -17,6 +17,7 @@ import { hookConfig, hookPolicy, untrustedNote, type HookConfigInput } from "./s
 import { HookSet } from "../hooks/hook-set.js";
 import { adviceText } from "./permission-advice-text.js";
 import { parseCommandLine } from "./program.js";
+import { memoryOptions } from "./memory-options.js";
 
 const QUESTION_TIMEOUT_MS = Number(process.env.AGENT_SERVER_QUESTION_TIMEOUT_MS) > 0 ? Number(process.env.AGENT_SERVER_QUESTION_TIMEOUT_MS) : 10 * 60_000;
 
@@ -40,6 +41,7 @@ export async function loadSessionHost(args: readonly string[]): Promise<SessionH
     permissions: value.permissions,
     customInstructions: options.customInstructions,
     explainAdvice: adviceText,
+    memory: memoryOptions(value, options, "server"),
   });
   return new SessionHost({
     manager,
@@ -47,7 +49,7 @@ export async function loadSessionHost(args: readonly string[]): Promise<SessionH
     permissions: value.permissions,
     ...(options.mcp ? { mcp: options.mcp } : {}),
     provider: { ...(options.model ? { model: options.model } : {}), env: process.env, settings: value.settings, settingsFile: settingsPath(value.agentHome) },
-    makeProvider: (config) => createOpenAIChatProvider(config),
+    makeProvider: (config) => createWireProvider(config),
     ...(value.providerConfig ? { defaultProvider: value.providerConfig } : {}),
     questionTimeoutMs: QUESTION_TIMEOUT_MS,
     fileHooks: (cwd) =>

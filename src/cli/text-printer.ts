@@ -13,6 +13,7 @@ import type { SessionEvent } from "../protocol/events/index.js";
 import { compactionLine } from "../core/compaction/compaction-line.js";
 import type { SessionMetrics } from "../core/session-metrics.js";
 import { neutraliseTerminalText as safe, splitTrailingEscape } from "../util/terminal-text.js";
+import { CommandReportWatch } from "./command-report.js";
 import { StreamedAttempt } from "./streamed-attempt.js";
 import { describeToolCall, firstLine, formatDuration, formatTokens } from "./format.js";
 
@@ -65,6 +66,7 @@ export class TextPrinter {
   }
 
   private readonly attempt = new StreamedAttempt();
+  private readonly reports = new CommandReportWatch();
 
   private out(text: string): void {
     if (text === "") return;
@@ -93,6 +95,13 @@ export class TextPrinter {
   readonly onEvent = (event: SessionEvent): void => {
     if (event.agentId) return;
     const { style, silent } = this.options;
+    // What a slash command reports is what `agent -p "/usage"` was run for: stdout, even with --silent.
+    const report = this.reports.reportOf(event);
+    if (report !== undefined) {
+      this.endLine();
+      this.out(`${this.answer(report)}\n`);
+      return;
+    }
     switch (event.type) {
       case "assistant.message_delta":
         if (silent || this.options.bufferAnswer) break;
@@ -106,7 +115,8 @@ export class TextPrinter {
         this.attempt.reset();
         this.carry = "";
         if (!silent && this.options.bufferAnswer) this.out(this.answer(event.data.content));
-        if (!silent && event.data.content !== "") this.endLine();
+        // An answer cut by the output limit goes on in the next message: one answer, no line break between.
+        if (!silent && event.data.content !== "" && event.data.finishReason !== "length") this.endLine();
         break;
       case "assistant.turn_retry":
         if (!silent) {
@@ -142,11 +152,7 @@ export class TextPrinter {
         this.err(style.yellow(`! ${safe(event.data.message)}`));
         break;
       case "session.info":
-        // What a slash command reports is what `agent -p "/session info"` was run for: stdout, even with --silent.
-        if (event.data.infoType === "command") {
-          this.endLine();
-          this.out(`${this.answer(event.data.message)}\n`);
-        } else if (!silent) this.err(style.dim(safe(event.data.message)));
+        if (!silent) this.err(style.dim(safe(event.data.message)));
         break;
       case "session.compaction_start":
         if (!silent) this.err(style.dim("● Compacting the conversation…"));

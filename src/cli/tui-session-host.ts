@@ -14,6 +14,9 @@ import { homesOf, type Bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { asFleetInput } from "./fleet-input.js";
 import { sessionProviders } from "../provider/session-providers.js";
+import { memoryOptions } from "./memory-options.js";
+import { consolidateAfterSession, isUserTurn } from "./memory-consolidation.js";
+import { BACKGROUND_AGENTS_STOPPED } from "../core/tasks/background-notice.js";
 
 export class TuiSessionHost implements SessionHost {
   private current: AgentSession | undefined;
@@ -83,14 +86,14 @@ export class TuiSessionHost implements SessionHost {
     const { boot, options } = this;
     this.hooks ??= this.loadHooks?.() ?? Promise.resolve(undefined);
     const hooks = await this.hooks;
-    const [{ SessionManager }, { createOpenAIChatProvider }] = await Promise.all([import("../core/session-manager.js"), import("../provider/openai-chat.js")]);
+    const [{ SessionManager }, { createWireProvider }] = await Promise.all([import("../core/session-manager.js"), import("../provider/wire-provider.js")]);
     const config = boot.providerConfig;
     this.manager ??= new SessionManager({
       store: boot.store,
       ...homesOf(boot),
       ...(this.trustedThisSession.length > 0 ? { trustedThisSession: this.trustedThisSession } : {}),
       cwd: options.cwd,
-      ...sessionProviders(config, createOpenAIChatProvider),
+      ...sessionProviders(config, createWireProvider, boot.registry),
       providerConfig: config,
       mode: options.mode,
       maxAutopilotContinues: boot.maxAutopilotContinues,
@@ -103,10 +106,13 @@ export class TuiSessionHost implements SessionHost {
       ...(options.mcp ? { mcp: options.mcp } : {}),
       explainAdvice: adviceText,
       ...(hooks ? { hooks } : {}),
+      memory: memoryOptions(boot, options, "interactive"),
     });
     const previous = this.current;
+    // What closing the previous session said about the background agents it stopped is shown with the next.
+    let stopped: SessionEvent[] = [];
     if (previous && previous.id === resumeId) {
-      this.manager.close(previous.id); // reopening the same session: it must let go of its log first
+      stopped = this.closeSession(previous); // reopening the same session: it must let go of its log first
       this.current = undefined;
     }
     // Warnings raised while the session opens (a bad hook file, a failing sessionStart hook) come before the
@@ -120,10 +126,11 @@ export class TuiSessionHost implements SessionHost {
       // A new session starts where the last one was (after /cwd, that is its new directory).
       .openSession({ ...(options.name && !resumeId ? { name: options.name } : {}), ...(resumeId ? { resumeId } : { cwd: this.cwd }), listeners: [keepEarly] })
       .finally(() => (opening = false));
-    if (previous && previous.id !== resumeId) this.manager.close(previous.id);
+    if (previous && previous.id !== resumeId) stopped = this.closeSession(previous);
     this.current = opened.session;
+    this.consolidateWhenEnded(opened.session, opened.history); // memory
     this.resumedSession = resumeId !== undefined;
-    this.past = early.length > 0 ? [...opened.history, ...early] : opened.history;
+    this.past = early.length + stopped.length > 0 ? [...opened.history, ...stopped, ...early] : opened.history;
     // --agent applies to the session the TUI starts with; later ones (/new, /resume) start with the default
     // agent. What selecting says (a bad agent file) is kept with the past, as the TUI subscribes only later.
     if (options.agent !== undefined && previous === undefined) {
@@ -170,7 +177,39 @@ export class TuiSessionHost implements SessionHost {
     return files.filter((file) => file.toLowerCase().includes(wanted)).slice(0, 200);
   }
 
-  shutdown(): void {
+  /** Closes a session, returning what it said about the background agents it stopped (/clear, /resume, exit). */
+  private closeSession(session: AgentSession): SessionEvent[] {
+    const said: SessionEvent[] = [];
+    const stop = session.subscribe((event) => {
+      if (event.type === "session.warning" && event.data.warningType === BACKGROUND_AGENTS_STOPPED) said.push(event);
+    });
+    try {
+      this.manager?.close(session.id);
+    } finally {
+      stop();
+    }
+    return said;
+  }
+
+  /** Closes the open session; returns what it says about background agents it stopped, for the terminal after the TUI. */
+  shutdown(): string[] {
+    const said = this.current ? this.closeSession(this.current) : [];
     this.manager?.closeAll();
+    return said.flatMap((event) => (event.type === "session.warning" ? [event.data.message] : []));
+  }
+
+  /** Memory: when the session ends (/new, /resume, exit), its consolidation may start, detached (memory-consolidation.ts). */
+  private consolidateWhenEnded(session: AgentSession, past: readonly SessionEvent[]): void {
+    let userTurns = past.filter(isUserTurn).length;
+    const stop = session.subscribe((event) => {
+      if (isUserTurn(event)) userTurns++;
+      if (event.type !== "session.shutdown" || event.agentId !== undefined) return;
+      stop();
+      const memory = session.workspace.memory;
+      if (!memory) return;
+      // The repository whose memories the session used: where it started, even if /cwd moved it since.
+      const ended = { id: session.id, dir: session.dir, cwd: memory.options.cwd, model: session.model, userTurns, memoryEnabled: memory.enabled };
+      consolidateAfterSession(ended, memory.options.settings);
+    });
   }
 }

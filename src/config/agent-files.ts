@@ -7,11 +7,11 @@
  * agent loads without them and a warning says why. A bad file is reported with the file and the field, and
  * the other files still load.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { parseYaml } from "../util/yaml-parser.js";
 import { userFolders } from "./agent-home.js";
 import { resolveToolNames } from "./agent-tool-aliases.js";
 import { howToTrust, mayRun, type TrustSources } from "./folder-trust.js";
@@ -102,16 +102,6 @@ export function checkFrontmatter(raw: unknown): { ok: true; data: Frontmatter } 
   const field = issue.code === "unrecognized_keys" ? issue.keys.join(", ") : issue.path.length > 0 ? issue.path.map(String).join(".") : undefined;
   const message = issue.code === "unrecognized_keys" ? "unknown key" : issue.message;
   return { ok: false, ...(field ? { field } : {}), message };
-}
-
-/**
- * The YAML parser, loaded at the first agent file rather than with the engine: it costs ~20 ms to load and
- * most runs read no agent file. (A plain require keeps the catalog's API synchronous.)
- */
-let yamlParse: ((text: string) => unknown) | undefined;
-function parseYaml(text: string): unknown {
-  yamlParse ??= (createRequire(import.meta.url)("yaml") as { parse(text: string): unknown }).parse;
-  return yamlParse(text);
 }
 
 /**
@@ -249,18 +239,51 @@ function withholdUntrustedServers(agent: AgentDefinition, trust: TrustSources | 
   };
 }
 
-/** Loads every agent: built-ins, then user files, then repo files; a later source replaces a same-named agent. */
-export function loadAgentFiles(locations: AgentFileLocations): AgentFiles {
-  const builtinDir = locations.builtinDir ?? builtinAgentsDir();
+interface AgentFileSource {
+  source: AgentSource;
+  files: string[];
+  /** The plugin whose folder the files came from. */
+  plugin?: string;
+}
+
+/** The plugins', the user's and the repository's agent files (the built-ins only change with the package). */
+function changeableAgentFiles(locations: AgentFileLocations): AgentFileSource[] {
   const userDirs = locations.agentHome
     ? userFolders({ agentHome: locations.agentHome, ...(locations.copilotHome ? { copilotHome: locations.copilotHome } : {}) }, "agents")
     : [];
-  const sources: { source: AgentSource; files: string[]; plugin?: string }[] = [
-    { source: "builtin", files: builtinDir ? agentFilesIn(builtinDir, /\.agent\.md$/i) : [] },
-    // A plugin's agents are `*.md` (Claude Code's) or `*.agent.md` (Copilot's).
+  return [
+    // A plugin's agents are `*.md` (Claude Code's) or `*.agent.md` (Copilot's); the user's own come after and win.
     ...(locations.plugins ?? []).map(({ dir, plugin }) => ({ source: "user" as const, files: agentFilesIn(dir, /\.md$/i), plugin })),
     { source: "user", files: userDirs.flatMap((dir) => agentFilesIn(dir, /\.agent\.md$/i)) },
     { source: "repo", files: locations.gitRoot ? agentFilesIn(path.join(locations.gitRoot, ".github", "agents"), /\.agent\.md$/i) : [] },
+  ];
+}
+
+/**
+ * What identifies the agent files as they are now (names, sizes, times): a running session compares it to
+ * the one it loaded, and loads again when a file was added, removed or edited.
+ */
+export function agentFilesStamp(locations: AgentFileLocations): string {
+  const parts: string[] = [];
+  for (const { files } of changeableAgentFiles(locations)) {
+    for (const file of files) {
+      try {
+        const stats = statSync(file);
+        parts.push(`${file}:${stats.size}:${stats.mtimeMs}:${stats.ino}`);
+      } catch {
+        parts.push(`${file}:gone`);
+      }
+    }
+  }
+  return parts.join("\n");
+}
+
+/** Loads every agent: built-ins, then user files, then repo files; a later source replaces a same-named agent. */
+export function loadAgentFiles(locations: AgentFileLocations): AgentFiles {
+  const builtinDir = locations.builtinDir ?? builtinAgentsDir();
+  const sources: AgentFileSource[] = [
+    { source: "builtin", files: builtinDir ? agentFilesIn(builtinDir, /\.agent\.md$/i) : [] },
+    ...changeableAgentFiles(locations),
   ];
   const byName = new Map<string, AgentDefinition>();
   const builtinNames = new Set<string>();

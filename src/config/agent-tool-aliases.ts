@@ -6,6 +6,7 @@
 
 const SHELL = ["bash", "read_bash", "stop_bash", "list_bash"];
 const AGENTS = ["task", "read_agent", "write_agent", "list_agents"];
+const MEMORY = ["store_memory", "read_memories", "vote_memory", "context_board", "session_digest"];
 
 /** Our tools' own names (including ones other parts of the engine add: task, web_fetch, ask_user…). */
 export const KNOWN_TOOL_NAMES: readonly string[] = [
@@ -22,6 +23,8 @@ export const KNOWN_TOOL_NAMES: readonly string[] = [
   ...AGENTS,
   "sql",
   "skill",
+  // Memory's tools (src/memory), offered while memory is on.
+  ...MEMORY,
 ];
 
 /** Aliases, keyed in lower case (matching is case-insensitive). */

@@ -9,7 +9,8 @@
  * with comments), plus folders trusted for one session. A trusted folder covers its subfolders. Paths are
  * compared canonicalised: symlinks and `..` resolved by the file system, relative or empty entries ignored.
  */
-import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
+import { makePrivateDir, replacePrivateFile } from "../util/private-files.js";
 import path from "node:path";
 import { parseJsonWithComments } from "../util/json-with-comments.js";
 import { userFolders, type Homes } from "./agent-home.js";
@@ -110,9 +111,6 @@ export function trustFolder(agentHome: string, dir: string): void {
   const folders = listed(agentHome);
   const target = canonicalPath(dir);
   if (folders.some((folder) => path.isAbsolute(folder) && canonicalPath(folder) === target)) return;
-  mkdirSync(agentHome, { recursive: true });
-  const file = configFilePath(agentHome);
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify({ ...config, trustedFolders: [...folders, target] }, null, 2)}\n`);
-  renameSync(temporary, file);
+  makePrivateDir(agentHome);
+  replacePrivateFile(configFilePath(agentHome), `${JSON.stringify({ ...config, trustedFolders: [...folders, target] }, null, 2)}\n`);
 }

@@ -1,13 +1,23 @@
 /** The schema of $AGENT_HOME/settings.json (zod), loaded only when there is a settings file to check. */
 import { z } from "zod";
+import { REASONING_EFFORTS } from "../provider/provider-config.js";
+
+const reasoningEffortSchema = z.enum(REASONING_EFFORTS);
 
 export const providerSettingsSchema = z.object({
-  type: z.enum(["openai", "azure"]).optional(),
+  type: z.enum(["openai", "azure", "anthropic"]).optional(),
+  /** The OpenAI wire: "completions" (Chat Completions, the default) or "responses". */
+  wireApi: z.enum(["completions", "responses"]).optional(),
   baseUrl: z.string().optional(),
   apiKey: z.string().optional(),
   /** Name of an environment variable holding the key, so the key itself stays out of the file. */
   apiKeyEnv: z.string().optional(),
+  /** A command that prints the key (run once, and again after a 401). */
+  apiKeyCommand: z.string().optional(),
+  /** Sent as `Authorization: Bearer`; wins over a key. */
+  bearerToken: z.string().optional(),
   model: z.string().optional(),
+  reasoningEffort: reasoningEffortSchema.optional(),
   maxPromptTokens: z.number().int().positive().optional(),
   maxOutputTokens: z.number().int().positive().optional(),
   headers: z.record(z.string(), z.string()).optional(),
@@ -30,6 +40,9 @@ export const settingsSchema = z.looseObject({
   provider: providerSettingsSchema.optional(),
   /** Copilot's top-level model key; `provider.model` wins when both are set. */
   model: z.string().optional(),
+  /** The reasoning effort asked of every model (Copilot's key is effortLevel); --reasoning-effort and /model override it. */
+  reasoningEffort: reasoningEffortSchema.optional(),
+  effortLevel: reasoningEffortSchema.optional(),
   defaultMode: z.enum(["interactive", "plan", "autopilot"]).optional(),
   maxAutopilotContinues: z.number().int().min(0).optional(),
   /**
@@ -76,6 +89,22 @@ export const settingsSchema = z.looseObject({
   /** Copilot's skill settings: more folders to read skills from, and skills left out (by name). */
   skillDirectories: z.array(z.string()).optional(),
   disabledSkills: z.array(z.string()).optional(),
+  /**
+   * Memory (see the README's Memory section): `true`/`false`, or `enabled` (the TUI and the server faces; `-p`
+   * needs --enable-memory), the context board's token budget, and the detached consolidation after an
+   * interactive session (`consolidate`, after `consolidateAfterTurns` user turns).
+   */
+  memory: z
+    .union([
+      z.boolean(),
+      z.object({
+        enabled: z.boolean().optional(),
+        boardTokens: z.number().int().min(100).max(50_000).optional(),
+        consolidate: z.boolean().optional(),
+        consolidateAfterTurns: z.number().int().min(1).optional(),
+      }),
+    ])
+    .optional(),
   /** Automatic compaction: at `threshold` × the model's prompt limit (default 0.8); `auto: false` leaves only /compact. */
   compaction: z.object({ threshold: z.number().gt(0).max(1).optional(), auto: z.boolean().optional() }).optional(),
 });

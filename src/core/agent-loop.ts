@@ -1,9 +1,9 @@
 /**
  * Seed 000's loop and nothing else: send the whole history, stream the answer, run the tools it asks for,
  * feed the results back, call again; a response without tool requests ends the loop. One model call per
- * turn, one assistant.turn_start/turn_end pair per call, no hidden calls.
+ * turn, one assistant.turn_start/turn_end pair per call, no hidden calls. Its edges: a response cut by the
+ * output limit (runtime/output-limit.ts) and the same call made again and again (runtime/repeat-guard.ts).
  */
-import type { ProviderError } from "../provider/errors.js";
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
 import type { Compactor } from "./compaction/compactor.js";
@@ -14,6 +14,8 @@ import { callModel } from "./model-call.js";
 import { parseToolArguments } from "./tool-arguments.js";
 import { runToolCalls, type RefusedCall, type ToolRunEnvironment } from "./tool-runner.js";
 import type { ToolSet } from "./tool-set.js";
+import { CONTINUE_AFTER_CUT, cutCallRefusal, MAX_OUTPUT_LIMIT_RECOVERIES, outputLimitStop } from "./runtime/output-limit.js";
+import type { RepeatGuard } from "./runtime/repeat-guard.js";
 
 export interface LoopContext {
   emit: Emit;
@@ -42,12 +44,33 @@ export interface LoopContext {
   stopBeforeCall?(): boolean;
   /** The agent's compaction: before a request past the threshold, and once when the endpoint says "too long". */
   compaction?: Compactor;
+  /**
+   * "none": the prompt is answered in one call, in text (a subagent's last turn after its budget): the tools
+   * stay offered because the history mentions them, and a call that comes anyway is not run.
+   */
+  toolChoice?: "none";
+  /** The doom-loop guard, kept for the whole prompt (autopilot's continuations included). */
+  repeats?: RepeatGuard;
+}
+
+/** Why a run ended in failure: a provider error, or one of the loop's own stops (output_limit, doom_loop). */
+export interface LoopError {
+  kind: string;
+  message: string;
+  statusCode?: number;
 }
 
 export type LoopOutcome =
-  { kind: "final"; content: string } | { kind: "task_complete"; summary: string } | { kind: "error"; error: ProviderError } | { kind: "aborted" };
+  { kind: "final"; content: string } | { kind: "task_complete"; summary: string } | { kind: "error"; error: LoopError } | { kind: "aborted" };
 
-type TurnOutcome = LoopOutcome | { kind: "tools" };
+/** `cut`: the response was cut by the output limit (an answer to continue, or calls that were not run). */
+type TurnOutcome = LoopOutcome | { kind: "tools"; cut: boolean } | { kind: "cut" };
+
+/** The loop stops on its own account: session.error says why, like a provider error. */
+function stopWith(ctx: LoopContext, error: { kind: string; message: string }): LoopOutcome {
+  ctx.emit("session.error", { errorType: error.kind, message: error.message });
+  return { kind: "error", error };
+}
 
 /** The requests as recorded, and the ones whose arguments were refused (with the result to give the model). */
 function parseToolRequests(calls: { id: string; name: string; arguments: string }[]): { requests: ToolRequest[]; refused: Map<string, RefusedCall> } {
@@ -80,6 +103,7 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
       turnId,
       messages: ctx.conversation.messages(),
       tools: tools.schemas(),
+      ...(ctx.toolChoice ? { toolChoice: ctx.toolChoice } : {}),
       signal,
       onRequest: () => ctx.recordRequest(ctx.provider.model),
     });
@@ -123,9 +147,12 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
     content: response.content,
     ...(toolRequests.length > 0 ? { toolRequests } : {}),
     ...(response.reasoning !== "" ? { reasoningText: response.reasoning } : {}),
+    ...(response.encryptedContent ? { encryptedContent: response.encryptedContent } : {}),
+    ...(response.reasoningOpaque ? { reasoningOpaque: response.reasoningOpaque } : {}),
     model: response.model,
     ...(response.usage ? { outputTokens: response.usage.outputTokens } : {}),
-    ...(response.finishReason ? { finishReason: response.finishReason } : {}),
+    // Each wire's own word for a cut becomes "length", the one faces know.
+    ...(response.truncated ? { finishReason: "length" } : response.finishReason ? { finishReason: response.finishReason } : {}),
     turnId,
   });
   ctx.compaction?.observeUsage(response.usage, sentSize);
@@ -152,23 +179,41 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
 
   if (toolRequests.length === 0) {
     endTurn();
-    return { kind: "final", content: response.content };
+    return response.truncated ? { kind: "cut" } : { kind: "final", content: response.content };
   }
-  const batch = await runToolCalls(toolRequests, ctx.toolEnvironment(tools), signal, turnId, refused);
+  const environment = ctx.toolEnvironment(tools);
+  // Calls that must not run at all: those of a cut response, or any in a turn that was to be answered in text.
+  const notRun: RefusedCall | undefined = response.truncated
+    ? cutCallRefusal(ctx.provider.limits.maxOutputTokens)
+    : ctx.toolChoice === "none"
+      ? { code: "no_tools", message: "Not run: no tools are available in this turn. Answer in text." }
+      : undefined;
+  if (notRun) for (const request of toolRequests) refused.set(request.toolCallId, notRun);
+  const repeated = notRun ? undefined : await ctx.repeats?.judge(toolRequests, refused, environment, signal);
+  const batch = await runToolCalls(toolRequests, environment, signal, turnId, refused);
   if (signal.aborted) {
     emit("abort", { reason: "user_initiated" });
     endTurn();
     return { kind: "aborted" };
   }
+  if (repeated) {
+    const stopped = stopWith(ctx, repeated);
+    endTurn();
+    return stopped;
+  }
   if (batch.finish) emit("session.task_complete", { summary: batch.finish.summary, success: true });
   endTurn();
-  return batch.finish ? { kind: "task_complete", summary: batch.finish.summary } : { kind: "tools" };
+  if (batch.finish) return { kind: "task_complete", summary: batch.finish.summary };
+  if (ctx.toolChoice === "none" && !response.truncated) return { kind: "final", content: response.content };
+  return { kind: "tools", cut: response.truncated };
 }
 
 /** Turns until a response asks for no tools, task_complete is called, an error stops it, or an interrupt. */
 export async function runToolLoop(ctx: LoopContext, signal: AbortSignal): Promise<LoopOutcome> {
   // Set when input that arrived during a final answer was already delivered for the next call.
   let delivered = false;
+  // Responses cut by the output limit in a row.
+  let cuts = 0;
   for (;;) {
     if (!delivered) await ctx.beforeModelCall?.(signal);
     delivered = false;
@@ -176,7 +221,12 @@ export async function runToolLoop(ctx: LoopContext, signal: AbortSignal): Promis
     if (ctx.stopBeforeCall?.()) return { kind: "aborted" };
     await ctx.compaction?.beforeRequest(signal);
     const outcome = await runTurn(ctx, signal);
-    if (outcome.kind === "tools") continue;
+    const cut = outcome.kind === "cut" || (outcome.kind === "tools" && outcome.cut);
+    cuts = cut ? cuts + 1 : 0;
+    if (cuts > MAX_OUTPUT_LIMIT_RECOVERIES) return stopWith(ctx, outputLimitStop(cuts, ctx.provider.limits.maxOutputTokens));
+    // A cut answer goes on where it stopped; cut calls were answered with results saying they did not run.
+    if (outcome.kind === "cut") ctx.emit("system.notification", { kind: "output_limit", content: CONTINUE_AFTER_CUT });
+    if (outcome.kind === "tools" || outcome.kind === "cut") continue;
     // Steering that arrived during the last turn: the loop goes on for it, unless a hook dropped all of it.
     if (outcome.kind === "final" && ctx.hasPendingInput?.() && (await ctx.beforeModelCall?.(signal))) {
       delivered = true;

@@ -1,7 +1,7 @@
 /**
  * A custom agent's own MCP servers (`mcp-servers` in its file): started when that agent runs (as the main
  * agent through --agent or /agent, or as a subagent), their tools offered to it alone, stopped with it.
- * The first prompt of the agent waits for them as the session's first prompt waits for its servers.
+ * The agent's prompts wait for them as the session's prompts wait for its servers.
  */
 import type { McpManager } from "../mcp/index.js";
 import type { AnyTool } from "../tools/define-tool.js";
@@ -33,9 +33,9 @@ export class AgentMcpServers {
     return this.manager.tools();
   }
 
-  /** Resolves once servers still starting without a cached list are ready, or the bound is over. */
-  ready(): Promise<void> {
-    return this.gate.wait() ?? Promise.resolve();
+  /** Resolves once the servers this prompt needs are ready or have failed (see McpStartupGate). */
+  ready(prompt: string): Promise<void> {
+    return this.gate.wait(prompt) ?? Promise.resolve();
   }
 
   close(): Promise<void> {
@@ -61,8 +61,8 @@ export class SelectedAgentMcp {
     return this.current?.tools() ?? [];
   }
 
-  ready(): Promise<void> | undefined {
-    return this.current?.ready();
+  ready(prompt: string): Promise<void> | undefined {
+    return this.current?.ready(prompt);
   }
 
   close(): void {

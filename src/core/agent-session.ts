@@ -7,8 +7,9 @@ import { realpathSync } from "node:fs";
 import type { CommandResult, RunResult, SessionCommand } from "../protocol/commands.js";
 import type { AgentMode, BackgroundTasks, EventData, SessionEvent } from "../protocol/events/index.js";
 import type { ChatProvider } from "../provider/types.js";
+import { switchModel, type CurrentModel } from "./model-switch.js";
 import type { AnyTool } from "../tools/define-tool.js";
-import { AgentCatalog, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
+import { AgentCatalog, selectableAgent, unknownAgentMessage, type AgentDefinition } from "./agents/agent-catalog.js";
 import { SessionTools } from "./session-tools.js";
 import type { ChildAgentSpec } from "./child-agent.js";
 import type { McpManager, McpTaskHost } from "../mcp/index.js";
@@ -37,6 +38,9 @@ import { SessionAgents } from "./session-agents.js";
 import { finishSession } from "./session-shutdown.js";
 import { isWorkspaceCommand, SessionWorkspace } from "./session-admin/session-workspace.js";
 import { logMessage } from "./client-log.js";
+import { sessionLogFailureResult } from "./session-log-failure.js";
+import { handlePermissionCommand, isPermissionCommand } from "./permission-commands.js";
+import { isSkillCommand } from "./skills/session-skills.js";
 
 export type { AgentSessionOptions } from "./session-options.js";
 
@@ -84,6 +88,7 @@ export class AgentSession {
       selectedAgent: () => this.selectedAgent,
       taskTools: () => this.subagents.mainTools(),
       skillTool: () => this.skills.tool(options.sink.emit, this.selectedAgent?.skills),
+      memoryTools: () => options.memory?.tools() ?? [], // memory
       canAnswerForms: () => options.interactions.canAnswer("elicitation"),
       canAnswerQuestions: () => options.interactions.canAnswer("user_input"),
     });
@@ -97,6 +102,7 @@ export class AgentSession {
       provider: () => this.provider,
       cwd: () => this.cwd,
       nextTurnId: this.nextTurnId,
+      unattended: () => this.preset.mode === "autopilot",
     });
     this.applyModeRules();
     this.agents = options.agents ?? new AgentCatalog({});
@@ -115,6 +121,7 @@ export class AgentSession {
       sessionModel: () => this.provider.model,
       newChild: (spec, depth) => this.agentKit.child(spec, depth),
       notifyMain: (notification) => this.notify(notification),
+      takeAllowance: (name) => options.memory?.takeAgentAllowance(name) === true, // memory: /subconscious run
       emit,
       sink: options.sink,
     });
@@ -202,8 +209,13 @@ export class AgentSession {
     return this.agents.userInvocable().map(({ name, source, description }) => ({ name, source, description }));
   }
 
+  /** Why the session's log could not be written, once it could not (the session then stops and refuses prompts). */
+  get logFailure(): Error | undefined {
+    return this.options.sink.logFailure;
+  }
+
   get busy(): boolean {
-    return this.runtime.busy;
+    return this.runtime.busy || this.mcpGate?.busy === true;
   }
 
   get allowAll(): boolean {
@@ -225,12 +237,8 @@ export class AgentSession {
     return this.workspace.activeInstructions.map((file) => file.path);
   }
 
-  get contextLimit(): number {
-    return this.provider.limits.maxPromptTokens;
-  }
-
   /** /context: how the main agent's prompt limit is used now, without a model call. */
-  readonly contextUsage = () => reportContext(this.runtime.compactor, this.options.mcp?.tools() ?? [], this.options.sink.emit);
+  readonly contextUsage = () => reportContext(this.runtime.compactor, this.options.mcp?.tools() ?? [], this.options.sink.emit, this.options.memory?.board);
 
   /** The models the endpoint offers. */
   async listModels(signal?: AbortSignal): Promise<string[]> {
@@ -279,12 +287,16 @@ export class AgentSession {
   dispatch<C extends SessionCommand>(command: C): CommandResult<C>;
   dispatch(command: SessionCommand): CommandResult<SessionCommand> {
     if (isWorkspaceCommand(command)) return this.workspace.handle(command);
+    if (isPermissionCommand(command)) return handlePermissionCommand(this.options.permissions, this.options.sink.emit, command);
+    if (isSkillCommand(command)) return this.skills.handle(command, (input, delivery) => this.send(input, delivery)); // issue 19
     switch (command.type) {
       case "input":
         return routeInput({ session: this, emit: this.options.sink.emit, cwd: this.cwd }, command);
       case "send":
         return this.send({ prompt: command.prompt, attachments: command.attachments, source: command.source, typed: command.typed }, command.delivery);
       case "interrupt":
+        this.subagents.stopSettling();
+        this.mcpGate?.interrupt();
         return this.runtime.interrupt();
       case "respond":
         return this.options.interactions.respond(command.requestId, command.reply);
@@ -293,18 +305,9 @@ export class AgentSession {
       case "set_objective":
         return this.goal.set(command.objective);
       case "set_model":
-        return this.setModel(command.model);
+        return this.setModel(command.model, command.reasoningEffort);
       case "select_agent":
         return this.selectAgent(command.name);
-      case "set_allow_all":
-        return this.setAllowAll(command.on);
-      case "reset_allowed_tools":
-        this.options.permissions.resetAllowedTools();
-        this.options.sink.emit("session.info", {
-          infoType: "permissions",
-          message: "This session's approvals are forgotten; approvals kept for this directory remain.",
-        });
-        return;
       case "run_shell":
         return this.runShellCommand(command.command);
       case "unqueue": {
@@ -325,11 +328,6 @@ export class AgentSession {
         return this.subagents.moveToBackground(command.toolCallId);
       case "compact":
         return this.runtime.compact(command.focus);
-      case "list_skills":
-      case "set_skill_enabled":
-      case "reload_skills":
-      case "invoke_skill":
-        return this.skills.handle(command, (input, delivery) => this.send(input, delivery));
       case "log":
         return logMessage(this.options.sink.emit, command.level, command.message);
       case "shutdown":
@@ -339,7 +337,8 @@ export class AgentSession {
 
   private send(input: PromptInput, delivery?: "enqueue" | "immediate"): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error("The session is shut down."));
-    const waiting = [this.mcpGate?.wait(), this.agentMcp.ready()].filter((wait) => wait !== undefined);
+    if (this.logFailure) return Promise.resolve(sessionLogFailureResult(this.logFailure, this.id, this.options.sink.emit));
+    const waiting = [this.mcpGate?.wait(input.prompt), this.agentMcp.ready(input.prompt)].filter((wait) => wait !== undefined);
     return waiting.length > 0 ? Promise.all(waiting).then(() => this.runtime.submit(input, delivery)) : this.runtime.submit(input, delivery);
   }
 
@@ -394,12 +393,13 @@ export class AgentSession {
 
   private readonly nextTurnId = (): string => String(++this.turnCount);
 
-  private setModel(model: string): void {
-    if (model === this.provider.model) return;
-    if (!this.options.createProvider) throw new Error("This session cannot change its model.");
-    const previousModel = this.provider.model;
-    this.provider = this.options.createProvider(model);
-    this.options.sink.emit("session.model_change", { previousModel, newModel: model, source: "model_command" });
+  /** The reasoning effort /model chose (the configured one until then). */
+  private reasoningEffort: CurrentModel["reasoningEffort"];
+
+  private setModel(model: string, effort?: string): void {
+    const current = { provider: this.provider, reasoningEffort: this.reasoningEffort };
+    const next = switchModel(current, model, effort, this.options.createProvider, this.options.sink.emit);
+    if (next) ({ provider: this.provider, reasoningEffort: this.reasoningEffort } = next);
   }
 
   private selectAgent(name: string | null): string | undefined {
@@ -411,7 +411,7 @@ export class AgentSession {
       this.options.sink.emit("subagent.deselected", {});
       return undefined;
     }
-    const agent = this.agents.userInvocable().find((candidate) => candidate.name === name);
+    const agent = selectableAgent(this.agents.list(), name);
     if (!agent) return unknownAgentMessage(name, this.agents.userInvocable());
     this.selectedAgent = agent;
     this.agentMcp.select(agent);
@@ -426,7 +426,7 @@ export class AgentSession {
     const previous = this.preset.mode;
     this.preset = modePreset(mode);
     this.applyModeRules();
-    this.pendingNotices = [this.preset.switchNotice];
+    this.pendingNotices = [this.preset.switchNotice({ sessionDir: this.dir })];
     this.options.sink.emit("session.mode_changed", { previousMode: previous, newMode: mode });
     this.goal.modeChanged(mode);
   }
@@ -434,19 +434,6 @@ export class AgentSession {
   /** A mode is a ruleset: its rules join the permission decision while it is on. */
   private applyModeRules(): void {
     this.options.permissions.setModeRules(this.preset.permissionRules?.({ sessionDir: realpathSync(this.dir) }));
-  }
-
-  private setAllowAll(on: boolean): void {
-    const before = this.options.permissions.allowAll;
-    const summaryBefore = JSON.stringify(this.options.permissions.summary);
-    this.options.permissions.setAllowAll(on);
-    const after = this.options.permissions.allowAll;
-    if (before === after && JSON.stringify(this.options.permissions.summary) === summaryBefore) return;
-    this.options.sink.emit("session.permissions_changed", {
-      previousMode: before ? "allow-all" : "manual",
-      mode: after ? "allow-all" : "manual",
-      summary: this.options.permissions.summary,
-    });
   }
 
   /** Idle means nothing left to do (the SDK's sendAndWait waits for it): a queued prompt about to run defers it. */
@@ -472,6 +459,7 @@ export class AgentSession {
       sessionDir: this.dir,
       ...(this.selectedAgent ? { agent: { name: this.selectedAgent.name, prompt: this.selectedAgent.systemPrompt } } : {}),
       skills: this.skills.promptBlock(this.selectedAgent?.skills),
+      contextBoard: this.options.memory?.boardText, // memory
       shape: this.options.systemPromptShape,
     });
   }
@@ -487,7 +475,7 @@ export class AgentSession {
   private shutdown(shutdownType: "routine" | "error" = "routine", errorReason?: string): void {
     if (this.closed) return;
     this.runtime.interrupt();
-    this.subagents.registry.cancelAll();
+    this.subagents.stopAll();
     this.runtime.queue.clear();
     this.options.interactions.cancelAll();
     this.agentMcp.close();

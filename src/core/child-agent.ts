@@ -3,7 +3,8 @@
  * go into the session's one sink (one log, one parentId chain) with its agentId on the envelope and the
  * starting tool call on the data; it uses the session's provider factory, permission gate and interaction
  * broker; the parent's abort stops it. A child can take several prompts (a multi-turn background agent);
- * each `run` is one prompt through the shared loop.
+ * each `run` is one prompt through the shared loop. A budget that stops it mid-prompt leaves it one last
+ * turn without tools to report what it found (gemini-cli's grace turn), so the parent gets something.
  */
 import { randomUUID } from "node:crypto";
 import type { RunResult } from "../protocol/commands.js";
@@ -19,7 +20,7 @@ import { budgetReasons, type BudgetLedger } from "./tasks/budget.js";
 import type { ToolRunEnvironment } from "./tool-runner.js";
 import { ToolSet } from "./tool-set.js";
 import type { AnyTool } from "../tools/define-tool.js";
-import { toolInList } from "./agents/agent-catalog.js";
+import { agentListAllows } from "./agents/agent-catalog.js";
 
 export interface ChildAgentSpec {
   /** Unique in the session; on every event of the agent's envelope. */
@@ -66,10 +67,19 @@ export interface ChildAgentDeps {
   /** The session's hooks: subagentStart before the prompt, subagentStop when it ends. */
   hooks?: SessionHooks;
   /** The agent's own MCP servers, running for it: their tools join its own; they stop when it is disposed. */
-  ownServers?: { tools(): readonly AnyTool[]; ready(): Promise<void>; close(): Promise<void> };
+  ownServers?: { tools(): readonly AnyTool[]; ready(prompt: string): Promise<void>; close(): Promise<void> };
   /** The agent compacts its own conversation as the main agent does (given its emit). */
   compaction?(emit: Emit, agentId: string): NonNullable<AgentRuntimeOptions["compaction"]>;
+  /** Nobody watches the session's run (autopilot): the repeat guard stops the agent instead of asking. */
+  unattended?(): boolean;
 }
+
+/** The longest a grace turn after the time budget may take (and never longer than the budget itself). */
+const GRACE_TURN_TIME_MS = 60_000;
+
+/** The last turn's prompt: the budget is spent, report instead of working on. */
+export const GRACE_TURN_PROMPT =
+  "You have used up your budget, so this is your last turn and no tools are available. Report now what you found so far: what you learned (with the file paths and details that matter), what you could not finish, and what should be done next.";
 
 /** A subagent answers and stops: no autopilot continuation, no mode of its own. */
 const childPreset: ModePreset = {
@@ -77,8 +87,8 @@ const childPreset: ModePreset = {
   label: "Subagent",
   extraTools: [],
   announcesStops: false,
-  promptNotice: "",
-  switchNotice: "",
+  promptNotice: () => "",
+  switchNotice: () => "",
   onLoopEnd: () => ({ action: "stop" }),
 };
 
@@ -97,6 +107,10 @@ export class ChildAgent {
   private readonly unfold: () => void;
   private turnsThisRun = 0;
   private budgetHit: string | undefined;
+  /** The grace turn's one model call is let through though the budget is spent. */
+  private graceCall = false;
+  /** The time budget ran out (a grace turn then gets a short time limit). */
+  private timeUp = false;
   /** The one budget that is per prompt: a new prompt may run again after it. */
   private readonly turnBudgetReason: string | undefined;
   private started = false;
@@ -136,7 +150,7 @@ export class ChildAgent {
     const agentName = spec.agentName ?? spec.agentId;
     const { hooks } = deps;
     const all = deps.tools(emit);
-    const fixed = all.names.map((name) => all.get(name) as AnyTool).filter((tool) => toolInList(spec.toolNames, tool));
+    const fixed = all.names.map((name) => all.get(name) as AnyTool).filter((tool) => agentListAllows(spec.toolNames, tool));
     // The agent's own servers' tools change as they start (and on list_changed): the set follows them.
     this.ownServers = deps.ownServers;
     let ownSeen: readonly AnyTool[] | undefined;
@@ -145,7 +159,7 @@ export class ChildAgent {
       const own = this.ownServers?.tools();
       if (!own || own === ownSeen) return withOwn;
       ownSeen = own;
-      withOwn = new ToolSet([...fixed, ...own.filter((tool) => toolInList(spec.toolNames, tool))]);
+      withOwn = new ToolSet([...fixed, ...own.filter((tool) => agentListAllows(spec.toolNames, tool))]);
       return withOwn;
     };
     this.runtime = new AgentRuntime({
@@ -162,7 +176,12 @@ export class ChildAgent {
       recordCall: deps.recordCall,
       onTurnEnd: deps.onTurnEnd,
       systemPrompt: () => spec.systemPrompt,
-      stopBeforeCall: () => this.checkBudget(),
+      stopBeforeCall: () => {
+        if (!this.graceCall) return this.checkBudget();
+        this.graceCall = false;
+        return false;
+      },
+      ...(deps.unattended ? { unattended: deps.unattended } : {}),
       ...(deps.compaction ? { compaction: deps.compaction(emit, spec.agentId) } : {}),
       ...(hooks?.has("subagentStop")
         ? { onStop: (active: boolean, stopSignal: AbortSignal) => hooks.subagentStop(emit, agentName, "end_turn", active, stopSignal) }
@@ -186,13 +205,15 @@ export class ChildAgent {
 
   /** Stops the agent now, in the middle of what it does (its time is up). */
   private stopNow(reason: string): void {
+    this.timeUp = true;
     this.budgetHit ??= reason;
     this.runtime.interrupt();
   }
 
   /**
    * Runs one prompt to its end; `signal` (the caller's) stops it. A budget hit ends it as an error, unless
-   * the answer was already whole when the stop landed.
+   * the answer was already whole when the stop landed; the error's result carries the report of the grace
+   * turn that follows a hit during the prompt.
    */
   async run(prompt: string, signal: AbortSignal): Promise<RunResult> {
     if (signal.aborted) return { outcome: "aborted", finalMessage: "", continuations: 0 };
@@ -222,12 +243,14 @@ export class ChildAgent {
           signal,
         );
         if (context) prompt = `${context}\n\n${prompt}`;
-        await this.ownServers?.ready();
+        await this.ownServers?.ready(prompt);
       }
       const result = this.checkBudget() ? undefined : await this.runtime.submit({ prompt });
       if (result && (!this.budgetHit || result.outcome === "completed")) return result;
+      // Hit while working on this prompt (not spent before it, not the caller's interrupt): one last turn to report.
+      const report = result && !signal.aborted ? await this.graceTurn() : undefined;
       return {
-        ...(result ?? { finalMessage: "", continuations: 0 }),
+        ...(report ?? result ?? { finalMessage: "", continuations: 0 }),
         outcome: "error",
         error: { kind: "budget", message: `stopped by its budget: ${this.budgetHit}` },
       };
@@ -235,6 +258,22 @@ export class ChildAgent {
       clearTimeout(timer);
       this.usage.workedMs += Date.now() - startedAt;
       signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /**
+   * One model call without tools, asking for a report. After the time budget it has the shorter of a minute
+   * and the budget itself: a time budget bounds how long a person waits, so the overrun stays small.
+   */
+  private async graceTurn(): Promise<RunResult> {
+    const limit = this.timeUp ? Math.min(GRACE_TURN_TIME_MS, this.spec.maxDurationMs ?? GRACE_TURN_TIME_MS) : undefined;
+    const timer = limit !== undefined ? setTimeout(() => this.runtime.interrupt(), limit) : undefined;
+    this.graceCall = true;
+    try {
+      return await this.runtime.submit({ prompt: GRACE_TURN_PROMPT, source: "budget", withoutTools: true });
+    } finally {
+      clearTimeout(timer);
+      this.graceCall = false;
     }
   }
 

@@ -28,6 +28,8 @@ export class Conversation {
   /** The `<skill-context>` messages, by skill name (a compaction that drops one says so in its summary). */
   private readonly skillMessages = new WeakMap<ChatMessage, string>();
   private chars = 0;
+  /** The first message is a compaction's summary (every compaction replaces from the start). */
+  private summarised = false;
 
   apply(event: SessionEvent): void {
     if (event.ephemeral || event.agentId !== this.agentId) return; // each agent keeps its own conversation
@@ -52,7 +54,16 @@ export class Conversation {
         this.toolImages = [];
         this.toolSkills = [];
         for (const call of toolCalls) this.pending.set(call.id, call.name);
-        this.push({ role: "assistant", content: event.data.content, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
+        // The reasoning and its opaque part go back to the wire that made them (reasoning carries across turns).
+        const { reasoningText, encryptedContent, reasoningOpaque } = event.data;
+        const opaque = encryptedContent || reasoningOpaque ? { opaque: { encryptedContent, reasoningOpaque } } : {};
+        this.push({
+          role: "assistant",
+          content: event.data.content,
+          ...(toolCalls.length > 0 ? { toolCalls } : {}),
+          ...(reasoningText ? { reasoning: reasoningText } : {}),
+          ...opaque,
+        });
         break;
       }
       case "tool.execution_complete": {
@@ -110,6 +121,7 @@ export class Conversation {
     const skills = [...new Set(this.items.slice(0, count).flatMap((message) => this.skillMessages.get(message) ?? []))];
     const content = skills.length > 0 ? `${summaryMessage(summary)}\n\n${skillsDroppedNote(skills)}` : summaryMessage(summary);
     const dropped = this.items.splice(0, count, { role: "user", content });
+    this.summarised = true;
     for (const message of dropped) if (message.role === "assistant") for (const call of message.toolCalls ?? []) this.pending.delete(call.id);
     this.chars = this.items.reduce((sum, message) => sum + messageChars(message), 0);
   }
@@ -140,6 +152,12 @@ export class Conversation {
   /** The messages for the next request: the system prompt, then the conversation. */
   messages(): ChatMessage[] {
     return this.system === undefined ? [...this.items] : [{ role: "system", content: this.system }, ...this.items];
+  }
+
+  /** What was added since the last compaction (everything when there was none): what a /compact would newly summarise. */
+  sinceCompaction(): { messages: number; chars: number } {
+    const summary = this.summarised ? messageChars(this.items[0] as ChatMessage) : 0;
+    return { messages: this.items.length - (this.summarised ? 1 : 0), chars: this.chars - summary };
   }
 
   get length(): number {

@@ -2,27 +2,15 @@
  * Facts about where the agent runs: the git root, branch and repository read straight from .git (no git
  * process on the start-up path), the OS and the shell.
  */
-import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { findGitRoot } from "../util/git-root.js";
+import { findGitRoot, originRemoteUrl, readText } from "../util/git-root.js";
 import type { WorkingDirectoryContext } from "../protocol/events/index.js";
 
 export { findGitRoot };
 
-function readText(file: string): string | undefined {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
-}
-
 function repositoryFromConfig(gitDir: string): string | undefined {
-  // A worktree's git dir holds a `commondir` file pointing at the main one, where the config lives.
-  const common = readText(path.join(gitDir, "commondir"))?.trim();
-  const config = readText(path.join(common ? path.resolve(gitDir, common) : gitDir, "config"));
-  const url = /\[remote "origin"\][^[]*?url\s*=\s*(\S+)/.exec(config ?? "")?.[1];
+  const url = originRemoteUrl(gitDir);
   const match = url ? /[:/]([^/:]+)\/([^/]+?)(?:\.git)?\/?$/.exec(url) : null;
   return match ? `${match[1]}/${match[2]}` : undefined;
 }

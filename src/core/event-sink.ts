@@ -6,6 +6,10 @@
  * an ephemeral event points at the previous event of either kind. A subagent emits into the same sink
  * through a scoped emit (agentId on the envelope, parentToolCallId on the data), so one session has one
  * chain in one log whatever its agents do.
+ *
+ * A log that cannot be written (a full disk, a read-only home) is a failure of the session, not of the code
+ * that happened to emit: the event is still told, nothing more is written, and whoever listens for the
+ * failure stops the work (see open-session.ts), so the log on disk ends on the last event that reached it.
  */
 import { randomUUID } from "node:crypto";
 import { isEphemeralEventType as isEphemeralType } from "../protocol/events/ephemeral.js";
@@ -55,6 +59,24 @@ export class EventSink {
 
   /** After session.shutdown nothing more is written or told: late events of stopping agents are dropped. */
   private closed = false;
+  private failure: Error | undefined;
+  private readonly failureListeners: ((error: Error) => void)[] = [];
+
+  /** Why the log could not be written, once it could not. */
+  get logFailure(): Error | undefined {
+    return this.failure;
+  }
+
+  onLogFailure(listener: (error: Error) => void): void {
+    this.failureListeners.push(listener);
+  }
+
+  /** The log could not be written (an append, a flush): from now on events are only told. */
+  logFailed(error: unknown): void {
+    if (this.failure) return;
+    this.failure = error instanceof Error ? error : new Error(String(error));
+    for (const listener of this.failureListeners) listener(this.failure);
+  }
 
   close(): void {
     this.closed = true;
@@ -81,10 +103,15 @@ export class EventSink {
       data: scopedData,
     } as SessionEventOf<T>;
     if (this.closed) return event;
-    if (!ephemeral) {
+    let failed: unknown;
+    if (!ephemeral && !this.failure) {
       // Written first: if the write fails, the chain must not point at an event that is not on disk.
-      this.persister?.append(event);
-      this.lastPersistedId = id;
+      try {
+        this.persister?.append(event);
+        this.lastPersistedId = id;
+      } catch (error) {
+        failed = error;
+      }
     }
     this.lastId = id;
     for (const listener of this.internal) listener(event);
@@ -96,6 +123,7 @@ export class EventSink {
         process.emitWarning(`An event subscriber failed on ${type}: ${(error as Error).message}`);
       }
     }
+    if (failed !== undefined) this.logFailed(failed);
     return event;
   }
 }

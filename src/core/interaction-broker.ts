@@ -3,11 +3,13 @@
  * approval, a client-implemented tool, an elicitation form. One shape for all: the asker names the kind and
  * the request, the broker emits `<kind>.requested`, waits for a `respond` command (or the abort signal),
  * emits `<kind>.completed`, and returns the reply. With nobody to answer it returns the kind's headless
- * reply at once: a run without a person never waits.
+ * reply at once (protocol/interactions.ts's one table of unanswered replies): a run without a person never
+ * waits.
  */
 import { randomUUID } from "node:crypto";
 import {
   interactionReplySchemas,
+  unansweredReply,
   type Answer,
   type AnswerSource,
   type InteractionKind,
@@ -22,19 +24,7 @@ interface Pending {
   resolve(reply: InteractionReplies[InteractionKind], source: AnswerSource): void;
 }
 
-/** The reply when nobody can answer, and when the turn is interrupted while waiting. */
-const fallbackReplies: { [K in InteractionKind]: { headless: InteractionReplies[K]; aborted: InteractionReplies[K] } } = {
-  permission: { headless: { kind: "deny", message: "No one is available to approve it." }, aborted: { kind: "deny", message: "The user interrupted." } },
-  user_input: { headless: { cancelled: true }, aborted: { cancelled: true } },
-  exit_plan_mode: { headless: { approved: false }, aborted: { approved: false } },
-  external_tool: {
-    headless: { content: "No client is connected to run this tool.", success: false },
-    aborted: { content: "The user interrupted before the client answered.", success: false },
-  },
-  elicitation: { headless: { action: "decline" }, aborted: { action: "cancel" } },
-};
-
-function completedData(kind: InteractionKind, requestId: string, reply: InteractionReplies[InteractionKind]) {
+function completedData(kind: InteractionKind, requestId: string, reply: InteractionReplies[InteractionKind], source: AnswerSource) {
   switch (kind) {
     case "permission": {
       const answer = reply as InteractionReplies["permission"];
@@ -46,7 +36,8 @@ function completedData(kind: InteractionKind, requestId: string, reply: Interact
             answer.kind === "deny"
               ? { kind: "denied-interactively-by-user" as const, ...(answer.message ? { message: answer.message } : {}) }
               : { kind: "approved" as const },
-          decisionSource: "human_response" as const,
+          // Released by a rule another answer gave while it waited, or answered.
+          decisionSource: source === "rule" ? ("session_approval" as const) : ("human_response" as const),
         },
       };
     }
@@ -82,17 +73,20 @@ export class InteractionBroker {
 
   /**
    * Asks and waits. `emit` is the asker's: a subagent's question carries its agentId, so a face can name
-   * the agent asking.
+   * the agent asking. `requestId`: the asker's id for the question, to `release` it later.
    */
-  async ask<K extends InteractionKind>(kind: K, request: InteractionRequests[K], context: { emit: Emit; signal: AbortSignal }): Promise<Answer<K>> {
-    const fallback = fallbackReplies[kind] as { headless: InteractionReplies[K]; aborted: InteractionReplies[K] };
-    if (!this.options.canAnswer(kind)) return { reply: fallback.headless, source: "headless" };
-    if (context.signal.aborted) return { reply: fallback.aborted, source: "aborted" };
-    const requestId = randomUUID();
+  async ask<K extends InteractionKind>(
+    kind: K,
+    request: InteractionRequests[K],
+    context: { emit: Emit; signal: AbortSignal; requestId?: string },
+  ): Promise<Answer<K>> {
+    if (!this.options.canAnswer(kind)) return { reply: unansweredReply(kind, "headless"), source: "headless" };
+    if (context.signal.aborted) return { reply: unansweredReply(kind, "aborted"), source: "aborted" };
+    const requestId = context.requestId ?? randomUUID();
     const answer = await new Promise<Answer<K>>((resolve) => {
       const onAbort = () => {
         this.pending.delete(requestId);
-        resolve({ reply: fallback.aborted, source: "aborted" });
+        resolve({ reply: unansweredReply(kind, "aborted"), source: "aborted" });
       };
       context.signal.addEventListener("abort", onAbort, { once: true });
       this.pending.set(requestId, {
@@ -106,7 +100,7 @@ export class InteractionBroker {
       });
       this.emitRequested(kind, requestId, request, context.emit);
     });
-    const completed = completedData(kind, requestId, answer.reply);
+    const completed = completedData(kind, requestId, answer.reply, answer.source);
     context.emit(completed.type, completed.data as never);
     return answer;
   }
@@ -134,12 +128,19 @@ export class InteractionBroker {
     return undefined;
   }
 
+  /** Ends a pending question with this reply, given by a rule (an approval that now covers it); false when it no longer waits. */
+  release<K extends InteractionKind>(requestId: string, kind: K, reply: InteractionReplies[K]): boolean {
+    const pending = this.pending.get(requestId);
+    if (!pending || pending.kind !== kind) return false;
+    pending.resolve(reply, "rule");
+    return true;
+  }
+
   /** Ends every pending question as interrupted (the session is closing). */
   cancelAll(): void {
     for (const [requestId, pending] of [...this.pending]) {
-      const fallback = fallbackReplies[pending.kind];
       this.pending.delete(requestId);
-      pending.resolve(fallback.aborted, "aborted");
+      pending.resolve(unansweredReply(pending.kind, "aborted"), "aborted");
     }
   }
 }

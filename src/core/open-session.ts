@@ -5,17 +5,18 @@
 import type { ProviderConfig } from "../config/provider-config.js";
 import { realpathSync } from "node:fs";
 import path from "node:path";
-import { loadRememberedApprovals } from "../permissions/permissions-config.js";
+import { RememberedApprovals } from "../permissions/permissions-config.js";
 import { PathGate } from "../permissions/paths.js";
 import type { PermissionFlags } from "../permissions/policy.js";
 import type { Rule } from "../permissions/rules.js";
 import type { ChatProvider } from "../provider/types.js";
+import type { ProviderOptions } from "../provider/session-providers.js";
 import { EventLogWriter } from "../session/event-log-writer.js";
 import type { EventLog } from "../session/event-log-reader.js";
 import { MetadataKeeper } from "../session/metadata-keeper.js";
 import { readMetadata } from "../session/session-metadata.js";
 import { acquireSessionLock } from "../session/session-lock.js";
-import type { SessionStore } from "../session/session-store.js";
+import { isValidSessionId, type SessionStore } from "../session/session-store.js";
 import { describeStatus, ShellManager } from "../tools/bash/index.js";
 import { createBuiltinTools } from "../tools/builtin-tools.js";
 import { createSqlTool, SessionDatabase } from "../tools/sql/index.js";
@@ -25,6 +26,7 @@ import { AgentSession, type AgentSessionOptions } from "./agent-session.js";
 import { fleetDeployedMessage } from "./fleet/fleet-prompt.js";
 import { InteractionBroker } from "./interaction-broker.js";
 import { planFile } from "./modes.js";
+import { SESSION_LOG_ERROR, sessionLogFailureMessage } from "./session-log-failure.js";
 import { createExitPlanModeTool } from "./plan/exit-plan-mode.js";
 import { restoredObjective } from "./orchestrate/objective.js";
 import { researchFolder } from "./orchestrate/research-folder.js";
@@ -45,6 +47,7 @@ import { createAgentMcpManager, createMcpManager, type ElicitationAsk, type McpS
 import type { AgentMcpFactory } from "./agent-mcp.js";
 import type { SystemPromptShape } from "./system-prompt-shape.js";
 import { sessionExtensions, type SkillSettings } from "./skills/session-extensions.js";
+import { SessionMemory, type SessionMemoryOptions } from "../memory/session-memory.js";
 
 declare const AGENT_VERSION: string;
 export const agentVersion = (): string => (typeof AGENT_VERSION === "string" ? AGENT_VERSION : "0.0.0-dev");
@@ -59,7 +62,7 @@ export interface OpenSessionOptions {
   cwd: string;
   provider: ChatProvider;
   /** Makes a provider for another model, for /model. */
-  createProvider?(model: string, options?: { initiator?: "sub-agent" }): ChatProvider;
+  createProvider?(model: string, options?: ProviderOptions): ChatProvider;
   subagentLimits?: SubagentLimits;
   /** The agents (a test's own); the catalog of built-in, user and repo agent files when absent. */
   agents?: AgentDirectory;
@@ -108,6 +111,13 @@ export interface OpenSessionOptions {
   compaction?: AgentSessionOptions["compaction"];
   /** Skill folders and disabled skills (settings, a client), --plugin-dir (issue 19). */
   skills?: SkillSettings;
+  /** Memory (src/memory): on or off at the start, settings.json's `memory`, how /memory on|off is remembered. None when absent. */
+  memory?: Pick<SessionMemoryOptions, "enabled" | "settings" | "persist">;
+  /**
+   * The interactive session that started this one detached as it ended (the memory consolidation): named in
+   * session.start, and the transcript memory's session_digest reads.
+   */
+  detachedFrom?: string;
 }
 
 /** The permission setup of a session: flags, the rules from every source, floor checks switched off. */
@@ -217,8 +227,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       env: process.env,
       gate: new PathGate({ cwd: options.cwd, addDirs: flags.addDir, extraRoots: [dir], disallowTempDir: flags.disallowTempDir }),
     },
-    remembered: loadRememberedApprovals(options.agentHome, realCwd),
-    remember: { agentHome: options.agentHome, dir: realCwd },
+    remembered: new RememberedApprovals(options.agentHome, realCwd),
     interactions,
     ...(options.explainAdvice ? { explainAdvice: options.explainAdvice } : {}),
     ...(flags.allowAllSources ? { allowAllSources: flags.allowAllSources } : {}),
@@ -277,6 +286,9 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     options.hooks && (options.hooks.definitions.length > 0 || options.hooks.problems.length > 0)
       ? (await import("./session-hooks.js")).SessionHooks
       : undefined;
+  // memory: loaded (store, board, tools) only when it is on.
+  const memory = options.memory ? new SessionMemory(sessionMemoryOptions(options, id)) : undefined;
+  await memory?.start();
   // A resumed session starts in the mode it had; an explicit --mode then switches it (with a notice).
   const mode = log ? restoredMode(log.events) : (options.mode ?? "interactive");
   const session: AgentSession = new AgentSession({
@@ -296,6 +308,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
     interactive: options.interactive,
     ...(options.compaction ? { compaction: options.compaction } : {}),
     ...(options.systemPromptShape ? { systemPromptShape: options.systemPromptShape } : {}),
+    ...(memory ? { memory } : {}),
     permissions,
     interactions,
     tools: [
@@ -336,7 +349,13 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       await shells.stop(shell);
       return true;
     },
-    syncLog: () => writer.sync(),
+    syncLog: () => {
+      try {
+        writer.sync();
+      } catch (error) {
+        sink.logFailed(error);
+      }
+    },
     dispose: () => {
       stopAnnouncing();
       shells.dispose();
@@ -354,6 +373,22 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       : {}),
   });
 
+  /**
+   * Once the session's first event is on disk, a log that stops taking events (a full disk, a read-only
+   * home) stops the session and says why; one that cannot take even that first event fails the open.
+   */
+  const watchLog = () => {
+    if (sink.logFailure) {
+      session.dispatch({ type: "shutdown" });
+      throw sink.logFailure;
+    }
+    sink.onLogFailure((error) => {
+      sink.emit("session.error", { errorType: SESSION_LOG_ERROR, message: sessionLogFailureMessage(error, id) });
+      session.dispatch({ type: "interrupt" });
+      for (const agent of session.backgroundAgents) void session.dispatch({ type: "cancel_agent", agentId: agent.agentId });
+    });
+  };
+
   // The model hears when a command it left running in the background ends, without polling for it.
   const stopAnnouncing = shells.onBackgroundExit((shell) =>
     session.notify({
@@ -370,10 +405,17 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       copilotVersion: agentVersion(),
       startTime: now,
       selectedModel: provider.model,
-      mode,
+      ...(options.providerConfig.reasoningEffort ? { reasoningEffort: options.providerConfig.reasoningEffort } : {}),
+      // As Copilot records it: every session starts interactive, and another starting mode (--plan,
+      // --autopilot) is a switch recorded right after, so a reader folds one mode history.
+      mode: "interactive",
       ...(options.name ? { name: options.name } : {}),
       context,
+      ...(options.detachedFrom ? { detachedFromSpawningParentSessionId: options.detachedFrom } : {}),
     });
+    reportMemoryProblems(memory, sink.emit);
+    if (mode !== "interactive") sink.emit("session.mode_changed", { previousMode: "interactive", newMode: mode });
+    watchLog();
     mcp?.start();
     await session.runStartHooks("new", options.initialPrompt);
     return { session, history: [] };
@@ -391,6 +433,8 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       ...(unanswered.length > 0 ? { repairedToolCalls: unanswered.length } : {}),
     });
   }
+  reportMemoryProblems(memory, sink.emit);
+  watchLog();
   mcp?.start();
   for (const call of unanswered) {
     sink.emit("tool.execution_complete", {
@@ -429,4 +473,24 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
 function mcpReadOnlyPolicy(setting: boolean | readonly string[] | undefined): { mcpReadOnly?: true | readonly string[] } {
   if (setting === true) return { mcpReadOnly: true };
   return Array.isArray(setting) && setting.length > 0 ? { mcpReadOnly: setting } : {};
+}
+
+/** What memory needs of a session being opened: its stores are the working directory's; a detached run reads its parent. */
+function sessionMemoryOptions(options: OpenSessionOptions, id: string): SessionMemoryOptions {
+  const { store } = options;
+  const named = options.detachedFrom;
+  const parent = named !== undefined && isValidSessionId(named) && store.exists(named) ? named : undefined;
+  return {
+    ...(options.memory as NonNullable<OpenSessionOptions["memory"]>),
+    agentHome: options.agentHome,
+    cwd: options.cwd,
+    sessionId: parent ?? id,
+    transcriptFile: store.eventsFileOf(parent ?? id),
+    ...(options.detachedFrom !== undefined ? { unattended: true } : {}),
+  };
+}
+
+/** A store file with lines that are not memories, or that cannot be read: said once, the session goes on. */
+function reportMemoryProblems(memory: SessionMemory | undefined, emit: EventSink["emit"]): void {
+  for (const message of memory?.takeProblems() ?? []) emit("session.warning", { warningType: "memory", message });
 }

@@ -1,22 +1,26 @@
 /**
  * Every tool call passes here. Facts are gathered (shell analysis, path gate), the pure decision says
- * allow, deny or ask; asking goes through the interaction broker and waits for an answer command. With
+ * allow, deny or ask; asking goes through the interaction broker, with the answers it offers (worked out
+ * here, once), and waits for an answer command; a remembering answer releases the other waiting questions
+ * it now covers. With
  * nobody to ask (`agent -p`) the call is denied at once, and the result carries the face's advice on what
  * would allow it (the CLI names its flags): a headless run never waits.
  */
+import { randomUUID } from "node:crypto";
 import type { FileChange } from "../permissions/agent-written-code.js";
 import { ChangedFiles } from "../permissions/changed-files.js";
 import { addApprovals, approvalsFromNeeds, canRemember, emptyApprovals, grantsOf, mergeApprovals, type Approvals } from "../permissions/approvals.js";
 import { decide, type ModeRules, type PermissionPolicy } from "../permissions/decide.js";
 import { gatherFacts, type FactsEnvironment } from "../permissions/gather-facts.js";
+import type { PermissionFacts } from "../permissions/facts.js";
 import type { PathGate } from "../permissions/paths.js";
 import type { Rule } from "../permissions/rules.js";
-import { rememberApprovals } from "../permissions/permissions-config.js";
 import type { AllowAllSources } from "../permissions/policy.js";
 import type { PermissionRequest, PermissionResultKind, SessionEvent } from "../protocol/events/index.js";
 import type { Emit } from "./event-sink.js";
 import type { InteractionBroker } from "./interaction-broker.js";
 import { adviceFor, type PermissionAdvice } from "./permission-advice.js";
+import { permissionOptions } from "./permission-options.js";
 import { isBroadAllowRule, type PermissionSummary } from "./permission-summary.js";
 
 /** An approval carries what the call changes and whether a person approved it, for tool.execution_start (resume). */
@@ -49,10 +53,11 @@ export interface PermissionBrokerOptions {
   /** The policy without approvals (rules, flags, floor). */
   policy: Omit<PermissionPolicy, "approvals">;
   environment: FactsEnvironment;
-  /** Approvals remembered for this directory (permissions-config.json). */
-  remembered: Approvals;
-  /** Where "always" answers are written: $AGENT_HOME and the directory they apply to. */
-  remember: { agentHome: string; dir: string } | undefined;
+  /**
+   * Approvals remembered for this directory (permissions-config.json), as the file says at each decision;
+   * `remember` stores an "always" answer (none: nothing is stored beyond the session).
+   */
+  remembered: { current(): Approvals; remember?(approvals: Approvals): void };
   /** Asks a person or client; with nobody to ask (`agent -p`) the call is denied at once. */
   interactions: InteractionBroker;
   /** The face's words for what would allow a refused call (the CLI names its flags). */
@@ -63,6 +68,11 @@ export interface PermissionBrokerOptions {
 
 export class PermissionBroker {
   private readonly session = emptyApprovals();
+  /**
+   * Questions waiting for a person that a later approval may cover, by request id: what the decision was made
+   * of, and whether a preToolUse hook's allow was in force for it.
+   */
+  private readonly waiting = new Map<string, { facts: PermissionFacts; hookAllows: boolean }>();
   /** Files the agent changed in this session: a rule does not approve commands that run them. */
   private readonly changedFiles = new ChangedFiles();
   private policy: Omit<PermissionPolicy, "approvals">;
@@ -130,9 +140,13 @@ export class PermissionBroker {
     this.policy = mode ? { ...rest, mode } : rest;
   }
 
-  /** The allow rules of the skills loaded so far (their allowed-tools), replacing the previous set; the session's own rules stay. */
+  /**
+   * The allow rules of the skills loaded so far (their allowed-tools), replacing the previous set; the
+   * session's own rules stay. A waiting question the new set covers is released, as after a remembering answer.
+   */
   setSkillRules(rules: readonly Rule[]): void {
     this.policy = { ...this.policy, rules: [...this.options.policy.rules, ...rules] };
+    this.releaseCovered();
   }
 
   /** A resumed session's record of the files its agent changed, from its log. */
@@ -159,7 +173,7 @@ export class PermissionBroker {
       return { approved: true, ...(changes.length > 0 ? { changedFiles: changes, ...(byUser ? { approvedByUser: true } : {}) } : {}) };
     };
     const policy = { ...this.policy, ...(steer?.hookDecision === "allow" ? { allowAllTools: true } : {}) };
-    const found = decide(gathered.facts, { ...policy, approvals: mergeApprovals(this.options.remembered, this.session) });
+    const found = decide(gathered.facts, { ...policy, approvals: mergeApprovals(this.options.remembered.current(), this.session) });
     if (found.verdict === "deny") return { approved: false, kind: "denied-by-rules", message: found.reason };
     const decision =
       found.verdict === "allow" && steer?.hookDecision === "ask"
@@ -179,8 +193,9 @@ export class PermissionBroker {
     }
     const outsidePaths = decision.needs.flatMap((need) => (need.kind === "path" ? [need.resolved ?? need.text] : []));
     const rememberable = canRemember(decision.needs);
-    // One value decides both what the dialog's labels name and what an answer stores.
+    // One value decides what the offered answers' labels name and what a remembering answer stores.
     const granted = approvalsFromNeeds(decision.needs);
+    const options = permissionOptions(rememberable ? grantsOf(granted) : undefined);
     const asked: PermissionRequest = {
       ...gathered.request,
       reason: decision.reason,
@@ -188,7 +203,13 @@ export class PermissionBroker {
       ...(gathered.request.kind === "shell" ? { canOfferSessionApproval: rememberable } : {}),
       ...(rememberable ? { grants: grantsOf(granted) } : {}),
     };
-    const { reply } = await this.options.interactions.ask("permission", { permissionRequest: asked }, { emit, signal });
+    const requestId = randomUUID();
+    // What a hook asks a person about stays with the person: a rule given meanwhile does not answer it.
+    if (steer?.hookDecision !== "ask") this.waiting.set(requestId, { facts: gathered.facts, hookAllows: steer?.hookDecision === "allow" });
+    const answer = await this.options.interactions
+      .ask("permission", { permissionRequest: asked, options }, { emit, signal, requestId })
+      .finally(() => this.waiting.delete(requestId));
+    const { reply } = answer;
     if (reply.kind === "deny") {
       return {
         approved: false,
@@ -196,14 +217,29 @@ export class PermissionBroker {
         message: `The user rejected this tool call.${reply.message ? ` The user said: ${reply.message}` : ""}`,
       };
     }
-    if ((reply.kind === "approve-for-session" || reply.kind === "approve-always") && rememberable) {
+    // Only an answer that was offered is kept: its label said what it stores.
+    const remembers = reply.kind === "approve-for-session" ? "allow_session" : reply.kind === "approve-always" ? "allow_always" : undefined;
+    if (remembers && options.some((option) => option.kind === remembers)) {
       addApprovals(this.session, granted);
-      if (reply.kind === "approve-always" && this.options.remember) {
-        addApprovals(this.options.remembered, granted);
-        rememberApprovals(this.options.remember.agentHome, this.options.remember.dir, granted);
-      }
+      if (reply.kind === "approve-always") this.options.remembered.remember?.(granted);
+      this.releaseCovered();
     }
+    // Released by a rule, nobody saw this call: its changes are not a person's.
+    if (answer.source === "rule") return approve(false);
     // A person saw this call (the diff, the command) and approved it: the changes it makes are theirs.
     return approve(true);
+  }
+
+  /**
+   * A "yes for this session / always" answers the other questions it now covers (opencode's reply that
+   * releases others): each is decided again as a fresh check would be, and what is now allowed is approved.
+   */
+  private releaseCovered(): void {
+    if (this.waiting.size === 0) return;
+    const approvals = mergeApprovals(this.options.remembered.current(), this.session);
+    for (const [requestId, { facts, hookAllows }] of [...this.waiting]) {
+      const policy = { ...this.policy, ...(hookAllows ? { allowAllTools: true } : {}), approvals };
+      if (decide(facts, policy).verdict === "allow") this.options.interactions.release(requestId, "permission", { kind: "approve-once" });
+    }
   }
 }

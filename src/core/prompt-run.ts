@@ -1,6 +1,7 @@
 /**
  * One prompt, from the tool loop to its end: the loop runs until the model stops, then the mode decides
- * whether to continue (autopilot's nudge, up to the limit) or stop. The result says how it ended.
+ * whether to continue (autopilot's nudge, up to the limit) or stop, then stop hooks may send it back to
+ * work. The result says how it ended.
  */
 import { runToolLoop, type LoopContext } from "./agent-loop.js";
 import type { RunResult } from "../protocol/commands.js";
@@ -23,6 +24,30 @@ export interface PromptRunContext {
    * which is what it was waiting for, instead of the continuation nudge); false when none runs.
    */
   awaitBackground?(signal: AbortSignal): Promise<boolean>;
+  /** The prompt's run ended (the agentStop / subagentStop hook): a reason to go on with, or undefined. */
+  onStop?(stopHookActive: boolean, signal: AbortSignal): Promise<string | undefined>;
+  /** Injects a stop hook's reason as a user message. */
+  continueForHook?(reason: string): void;
+}
+
+/** How many times stop hooks may send the agent back to work in one prompt, so a hook cannot loop forever. */
+export const MAX_STOP_HOOK_CONTINUATIONS = 3;
+
+/** The prompt's turns, then what stop hooks send it back to do. */
+export async function runPromptToStop(context: PromptRunContext, signal: AbortSignal, result: RunResult): Promise<void> {
+  await runPrompt(context, signal, result);
+  const { onStop } = context;
+  for (
+    let blocks = 0;
+    onStop && blocks < MAX_STOP_HOOK_CONTINUATIONS && !signal.aborted && (result.outcome === "completed" || result.outcome === "task_complete");
+    blocks++
+  ) {
+    const reason = await onStop(blocks > 0, signal);
+    if (reason === undefined || signal.aborted) break;
+    context.continueForHook?.(reason);
+    result.outcome = "completed";
+    await runPrompt(context, signal, result);
+  }
 }
 
 export async function runPrompt(context: PromptRunContext, signal: AbortSignal, result: RunResult): Promise<void> {

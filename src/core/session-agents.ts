@@ -13,7 +13,7 @@ import type { AgentSessionOptions } from "./session-options.js";
 import type { SessionTools } from "./session-tools.js";
 import type { SessionSubagents } from "./tasks/session-subagents.js";
 import type { ToolRunEnvironment } from "./tool-runner.js";
-import { ToolSet } from "./tool-set.js";
+import type { ToolSet } from "./tool-set.js";
 import { toolInList } from "./agents/agent-catalog.js";
 
 export interface SessionAgentsDeps {
@@ -24,6 +24,8 @@ export interface SessionAgentsDeps {
   provider(): ChatProvider;
   cwd(): string;
   nextTurnId(): string;
+  /** The session runs in autopilot: nobody to ask when a subagent repeats itself (the repeat guard stops it). */
+  unattended(): boolean;
 }
 
 export class SessionAgents {
@@ -65,13 +67,14 @@ export class SessionAgents {
       retry: options.retry,
       tools: (emit) => {
         const skill = skills?.tool(emit, spec.skills);
-        return new ToolSet([...toolbox.base(), ...this.deps.subagents().childTools(depth, emit), ...(skill ? [skill] : [])]);
+        return toolbox.forSubagent([...this.deps.subagents().childTools(depth, emit), ...(skill ? [skill] : [])]);
       },
       toolEnvironment: (tools, emit) => this.toolEnvironment(tools, emit, agentName),
       nextTurnId: this.deps.nextTurnId,
       recordRequest: (model) => metrics.recordRequest(model),
       recordCall: (call) => metrics.recordCall(call),
       onTurnEnd: () => options.syncLog(),
+      unattended: this.deps.unattended,
       ...(ownServers ? { ownServers } : {}),
       compaction: (emit, agentId) => compactionOptions({ sessionDir: options.dir, settings: options.compaction, hooks: options.hooks, emit, agentId }),
     });

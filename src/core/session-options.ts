@@ -3,6 +3,7 @@ import type { AgentMode, BackgroundTasks, WorkingDirectoryContext } from "../pro
 import type { McpManager } from "../mcp/index.js";
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
+import type { ProviderOptions } from "../provider/session-providers.js";
 import type { ToolBackends } from "../tools/backends.js";
 export type { CommandBackend, CommandRequest, CommandResult, FileBackend, ToolBackends } from "../tools/backends.js";
 import type { AnyTool } from "../tools/define-tool.js";
@@ -19,6 +20,7 @@ import type { SystemPromptShape } from "./system-prompt-shape.js";
 import type { SessionStore } from "../session/session-store.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { SubagentLimits } from "./tasks/subagent-host.js";
+import type { SessionMemory } from "../memory/session-memory.js";
 
 export interface AgentSessionOptions {
   id: string;
@@ -31,7 +33,7 @@ export interface AgentSessionOptions {
    * Makes a provider for another model (/model, a subagent's model); without it the model cannot change.
    * `initiator: "sub-agent"` marks a subagent's requests (the x-initiator header).
    */
-  createProvider?(model: string, options?: { initiator?: "sub-agent" }): ChatProvider;
+  createProvider?(model: string, options?: ProviderOptions): ChatProvider;
   subagentLimits?: SubagentLimits;
   retry: RetryPolicy;
   mode: AgentMode;
@@ -74,4 +76,6 @@ export interface AgentSessionOptions {
   systemPromptShape?: SystemPromptShape;
   /** The session's skills and the plugins they come with (issue 19). */
   skills: SessionSkills;
+  /** Memory: the board in the system prompt, the memory tools, /memory (src/memory); none when absent. */
+  memory?: SessionMemory;
 }

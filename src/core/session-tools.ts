@@ -5,7 +5,7 @@
  */
 import type { AnyTool } from "../tools/define-tool.js";
 import { askUserChoicesTool, askUserFormTool, askUserQuestionTool } from "../tools/ask-user.js";
-import { agentAllowsTool, type AgentDefinition } from "./agents/agent-catalog.js";
+import { agentAllowsTool, toolInList, type AgentDefinition, type ToolIdentity } from "./agents/agent-catalog.js";
 import { availableModes, modePreset, type ModePreset } from "./modes.js";
 import { ToolSet } from "./tool-set.js";
 
@@ -23,6 +23,8 @@ export interface SessionToolsDeps {
   taskTools(): readonly AnyTool[];
   /** The main agent's skill tool, when it has skills to load. */
   skillTool?(): AnyTool | undefined;
+  /** The memory tools while memory is on (src/memory); none otherwise. */
+  memoryTools?(): readonly AnyTool[];
   /** Whether a person (or client) can fill in a form. */
   canAnswerForms(): boolean;
   /** Someone answers plain questions (a client's user-input handler) though not forms. */
@@ -44,13 +46,23 @@ export class SessionTools {
     const sessionTools = [this.askUser(preset), ...this.deps.taskTools(), ...(skill ? [skill] : []), ...(this.deps.agentMcpTools?.() ?? [])].filter((tool) =>
       this.allowedBySelectedAgent(tool),
     );
-    return new ToolSet(this.filtered([...this.base(), ...modeTools, ...sessionTools]));
+    // Tools only an agent's list can name (the rem-agent's) are no tools of the default agent.
+    const listed = (tool: AnyTool) => tool.onlyWhenListed !== true || this.deps.selectedAgent() !== undefined;
+    return new ToolSet(this.filtered([...this.base(), ...modeTools, ...sessionTools]).filter(listed));
   }
 
   /** The session's own tools without any mode's extras (what a subagent starts from). */
   base(): AnyTool[] {
-    const tools = [...this.deps.tools, ...this.deps.mcpTools()];
+    const tools = [...this.deps.tools, ...(this.deps.memoryTools?.() ?? []), ...this.deps.mcpTools()];
     return this.filtered(tools.filter((tool) => !this.modeGated.has(tool.name) && this.allowedBySelectedAgent(tool)));
+  }
+
+  /**
+   * A subagent's tools: the session's own and its own (its nested task tool, its skill tool), all under
+   * --available-tools / --excluded-tools.
+   */
+  forSubagent(ownTools: readonly AnyTool[]): ToolSet {
+    return new ToolSet([...this.base(), ...this.filtered(ownTools)]);
   }
 
   /** ask_user is a form when a person can answer one; in autopilot or without a person, "decide yourself". */
@@ -66,14 +78,14 @@ export class SessionTools {
     return agent === undefined || agentAllowsTool(agent, tool);
   }
 
-  /** Whether --available-tools / --excluded-tools let the model see a tool of this name. */
-  offers(name: string): boolean {
+  /** Whether --available-tools / --excluded-tools offer a tool, read like an agent file's list (`server/tool`, `server/*`, `*`). */
+  offers(tool: string | ToolIdentity): boolean {
     const { available, excluded } = this.deps.toolFilter ?? {};
-    return (available === undefined || available.includes(name)) && !(excluded ?? []).includes(name);
+    return toolInList(available, tool) && !(excluded !== undefined && excluded.length > 0 && toolInList(excluded, tool));
   }
 
   /** --available-tools / --excluded-tools. */
   private filtered(tools: readonly AnyTool[]): AnyTool[] {
-    return tools.filter((tool) => this.offers(tool.name));
+    return tools.filter((tool) => this.offers(tool));
   }
 }

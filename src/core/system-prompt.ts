@@ -21,6 +21,8 @@ export interface SystemPromptInput {
   agent?: { name: string; prompt: string };
   /** The skills the model may load: guidance and `<available_skills>` (empty or absent: none; shown only with the skill tool). */
   skills?: string;
+  /** Memory's `<context_board>` block (src/memory/context-board.ts), when memory is on and holds anything. */
+  contextBoard?: string;
 }
 
 const TOOL_GUIDANCE: Record<string, string> = {
@@ -30,6 +32,8 @@ const TOOL_GUIDANCE: Record<string, string> = {
   create: "create writes a new file; it fails if the file exists (use edit for existing files).",
   grep: "grep searches file contents with a regular expression (ripgrep syntax), honouring .gitignore. Prefer it over running grep through bash.",
   glob: "glob finds files by name pattern, honouring .gitignore.",
+  store_memory:
+    "store_memory keeps a fact for later sessions in this repository (a convention, a command that works, a pitfall): only what is stable and not obvious from the code, never a secret; the user approves each one.",
   task_complete: "task_complete ends the task: call it once everything is done and verified, with a summary for the user.",
 };
 
@@ -58,7 +62,7 @@ export interface SystemPromptPart {
 }
 
 export type SystemPromptPartName =
-  "preamble" | "identity" | "custom_agent" | "guidelines" | "tools" | "environment" | "mode" | "instructions" | "closing" | "after";
+  "preamble" | "identity" | "custom_agent" | "guidelines" | "tools" | "environment" | "mode" | "instructions" | "context_board" | "closing" | "after";
 
 export function systemPromptParts(input: SystemPromptInput): SystemPromptPart[] {
   const opening = input.interactive
@@ -87,11 +91,12 @@ export function systemPromptParts(input: SystemPromptInput): SystemPromptPart[] 
       text: toolsSection([...toolLines.map((line) => `- ${line}`), ...(input.skills && input.toolNames.includes("skill") ? [`- ${input.skills}`] : [])]),
     },
     { name: "environment", text: `<environment>\n${environmentSection(input)}\n</environment>` },
-    { name: "mode", text: `<mode name="${input.mode.mode}">\n${input.mode.promptNotice}\n</mode>` },
+    { name: "mode", text: `<mode name="${input.mode.mode}">\n${input.mode.promptNotice({ sessionDir: input.sessionDir })}\n</mode>` },
     {
       name: "instructions",
       text: input.instructions.map((file) => `<custom_instruction path="${file.path}">\n${file.content}\n</custom_instruction>`).join("\n\n"),
     },
+    { name: "context_board", text: input.contextBoard ?? "" },
     { name: "closing", text: "" },
   ];
 }

@@ -3,16 +3,17 @@ import { z } from "zod";
 import type { AnyTool } from "../tools/define-tool.js";
 import type { ToolSchema } from "../provider/types.js";
 
-const schemaCache = new WeakMap<AnyTool, ToolSchema>();
+const parametersCache = new WeakMap<AnyTool, Record<string, unknown>>();
 
+/** The parameters' JSON Schema is built once; the description is read each time (the task tool's lists the agents as they are now). */
 export function toolSchema(tool: AnyTool): ToolSchema {
-  let schema = schemaCache.get(tool);
-  if (!schema) {
-    const { $schema: _ignored, ...parameters } = tool.inputSchema ?? (z.toJSONSchema(tool.parameters, { io: "input" }) as Record<string, unknown>);
-    schema = { name: tool.name, description: tool.description, parameters };
-    schemaCache.set(tool, schema);
+  let parameters = parametersCache.get(tool);
+  if (!parameters) {
+    const { $schema: _ignored, ...rest } = tool.inputSchema ?? (z.toJSONSchema(tool.parameters, { io: "input" }) as Record<string, unknown>);
+    parameters = rest;
+    parametersCache.set(tool, parameters);
   }
-  return schema;
+  return { name: tool.name, description: tool.description, parameters };
 }
 
 export class ToolSet {

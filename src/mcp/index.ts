@@ -3,9 +3,9 @@ import { agentMcpConfig, loadMcpConfig, type McpSources } from "./mcp-config.js"
 import { McpManager, type McpManagerOptions } from "./mcp-manager.js";
 import { ToolCache, toolCacheDir } from "./tool-cache.js";
 
-export { McpManager, type ServerStatus } from "./mcp-manager.js";
+export { McpManager, type McpChange, type ServerStatus } from "./mcp-manager.js";
 export type { McpSources } from "./mcp-config.js";
-export type { ElicitationAsk } from "./mcp-connection.js";
+export { inSeconds, type ElicitationAsk } from "./mcp-connection.js";
 export type { McpTaskHost } from "./mcp-tool.js";
 
 /** The session's MCP options from the command line. */

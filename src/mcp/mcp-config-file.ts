@@ -2,7 +2,8 @@
  * Edits $AGENT_HOME/mcp-config.json for `agent mcp add|remove|enable|disable`, keeping every other key and
  * server as it was (a file a Copilot user brought stays theirs).
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { makePrivateDir, replacePrivateFile } from "../util/private-files.js";
 import path from "node:path";
 import { userConfigPath, type ServerConfig } from "./mcp-config.js";
 
@@ -32,11 +33,9 @@ export function readConfigFile(agentHome: string): ConfigDocument {
 
 export function writeConfigFile(agentHome: string, document: ConfigDocument): void {
   const file = userConfigPath(agentHome);
-  mkdirSync(path.dirname(file), { recursive: true });
-  // Written whole then renamed, so a session reading it never sees half a file.
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(document, null, 2)}\n`);
-  renameSync(temporary, file);
+  makePrivateDir(path.dirname(file));
+  // Written whole then renamed, so a session reading it never sees half a file; private, as it may hold tokens.
+  replacePrivateFile(file, `${JSON.stringify(document, null, 2)}\n`);
 }
 
 export function updateConfigFile(agentHome: string, change: (servers: Record<string, ServerConfig>) => void): void {

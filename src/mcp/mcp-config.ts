@@ -26,6 +26,8 @@ export const serverConfigSchema = z.lazy(() =>
     tools: z.array(z.string()).optional(),
     /** Milliseconds a tool call may take. */
     timeout: z.number().positive().optional(),
+    /** Milliseconds the server may take to start (answer `initialize` and `tools/list`); default 30 s. */
+    startupTimeout: z.number().positive().optional(),
     /** Kept in the file by `agent mcp disable`. */
     disabled: z.boolean().optional(),
   }),

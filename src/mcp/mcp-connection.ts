@@ -21,11 +21,20 @@ export type { McpToolInfo, CallToolResult };
 
 /** Lines of a stdio server's stderr kept for /mcp show and failure messages. */
 const STDERR_LINES = 20;
-/** A server that has not answered `initialize` and `tools/list` by then is reported as hung (AGENT_MCP_CONNECT_TIMEOUT_MS overrides, for tests). */
-function connectTimeoutMs(env: NodeJS.ProcessEnv): number {
+/**
+ * How long a server may take to answer `initialize` and `tools/list` before it is reported as hung: its own
+ * `startupTimeout`, else AGENT_MCP_CONNECT_TIMEOUT_MS (for tests), else 30 s.
+ */
+function startupTimeoutMs(server: ConfiguredServer, env: NodeJS.ProcessEnv): number {
+  if (server.config.startupTimeout !== undefined) return server.config.startupTimeout;
   const fromEnv = Number(env.AGENT_MCP_CONNECT_TIMEOUT_MS);
   return env.AGENT_MCP_CONNECT_TIMEOUT_MS !== undefined && Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : 30_000;
 }
+
+/** The SDK's error code for a request that got no answer in time. */
+const REQUEST_TIMEOUT = -32001;
+
+export const inSeconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
 
 /** A server's form request, as the interaction broker gets it. */
 export interface ElicitationAsk {
@@ -105,7 +114,16 @@ export class McpConnection {
     return this.state === "connected" ? this.instructions : this.state === "starting" ? this.deps.cached?.instructions : undefined;
   }
 
+  /** How long it may take to start (see startupTimeoutMs). */
+  get startupTimeoutMs(): number {
+    return startupTimeoutMs(this.server, this.deps.env);
+  }
+
   private async start(): Promise<void> {
+    // One bound for the whole start (loading the SDK, `initialize`, `tools/list`), so `ready` settles by then.
+    const timeout = this.startupTimeoutMs;
+    const deadline = Date.now() + timeout;
+    const left = () => Math.max(1, deadline - Date.now());
     try {
       const [{ Client }, { ElicitRequestSchema }, transport] = await Promise.all([
         import("@modelcontextprotocol/sdk/client/index.js"),
@@ -136,10 +154,9 @@ export class McpConnection {
       client.onclose = () => this.lost("the connection closed");
       client.onerror = () => undefined; // transport hiccups surface as failed requests or onclose
       this.client = client;
-      const timeout = connectTimeoutMs(this.deps.env);
-      await client.connect(transport, { timeout });
+      await client.connect(transport, { timeout: left() });
       this.instructions = client.getInstructions();
-      this.tools = (await client.listTools(undefined, { timeout })).tools;
+      this.tools = (await client.listTools(undefined, { timeout: left() })).tools;
       if (this.state === "starting") {
         this.state = "connected";
         this.deps.onLiveList?.({ tools: this.tools, ...(this.instructions !== undefined ? { instructions: this.instructions } : {}) });
@@ -147,7 +164,10 @@ export class McpConnection {
     } catch (error) {
       if (this.state === "starting") {
         this.state = "failed";
-        this.error = this.describe((error as Error).message ?? String(error));
+        const timedOut = (error as { code?: unknown }).code === REQUEST_TIMEOUT;
+        this.error = timedOut
+          ? `${this.describe(`timed out after ${inSeconds(timeout)} starting`)}; to wait longer, set "startupTimeout" (milliseconds) for ${this.name} in ${this.server.source}`
+          : this.describe((error as Error).message ?? String(error));
       }
       await this.close();
     }

@@ -1,8 +1,9 @@
 /**
  * The session's MCP servers: started in the background when the session starts, their tools offered as
  * they become ready, their failures reported as warnings. The session asks `tools()` before each model
- * request and `waitForStartup()` once before the first, so a server that is slow to start delays at most
- * that one request by a short bound, and a session that never needs one is never held up by it.
+ * request and `waitForPrompt()` before each prompt: the first prompt waits for servers whose tools are not
+ * known yet (no cached list), any prompt for the servers it names, each up to its start timeout; a session
+ * that never needs a server with a cached list is never held up by it.
  */
 import type { AnyTool } from "../tools/define-tool.js";
 import { McpConnection, type ConnectionDeps, type ServerState } from "./mcp-connection.js";
@@ -40,19 +41,36 @@ export interface ServerStatus {
   target: string;
 }
 
+/**
+ * What a watcher hears: the whole list when the configuration has been read and its servers started (at the
+ * start, after a reload), then each server's state as it changes.
+ */
+export type McpChange = { kind: "loaded"; servers: ServerStatus[] } | { kind: "status"; name: string; state: ServerState; error?: string };
+
 /** How long after the session starts a server with a cached tool list is started (AGENT_MCP_DEFERRED_START_MS overrides). */
 function deferredStartMs(env: NodeJS.ProcessEnv): number {
   const fromEnv = Number(env.AGENT_MCP_DEFERRED_START_MS);
   return env.AGENT_MCP_DEFERRED_START_MS !== undefined && Number.isFinite(fromEnv) && fromEnv >= 0 ? fromEnv : 1_000;
 }
 
+/** Whether a prompt names a server: its name as a word of its own, or as the start of one of its tools' names (`files-read_file`). */
+function namesServer(prompt: string, server: string): boolean {
+  const name = server.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?<![\\w-])${name}(?!\\w)`, "i").test(prompt);
+}
+
 export class McpManager {
   private readonly connections = new Map<string, McpConnection>();
   private deferred: NodeJS.Timeout[] = [];
+  /** Deferred starts not made yet, by server: a prompt that names the server makes its start at once. */
+  private readonly pendingLaunches = new Map<string, () => void>();
   private readonly disabled = new Set<string>();
   private toolCache?: AnyTool[];
   private servers: readonly ConfiguredServer[];
   private problems: string[];
+  private readonly watchers = new Set<(change: McpChange) => void>();
+  /** Whether the list read last has been told to the watchers. */
+  private announced = false;
 
   constructor(private readonly options: McpManagerOptions) {
     ({ servers: this.servers, problems: this.problems } = options.load());
@@ -60,6 +78,21 @@ export class McpManager {
 
   get size(): number {
     return this.servers.length;
+  }
+
+  /** Tells `listener` of every change from now on; returns its removal. */
+  watch(listener: (change: McpChange) => void): () => void {
+    this.watchers.add(listener);
+    return () => void this.watchers.delete(listener);
+  }
+
+  private tell(change: McpChange): void {
+    for (const watcher of this.watchers) watcher(change);
+  }
+
+  private tellState(connection: McpConnection): void {
+    if (this.connections.get(connection.name) !== connection) return;
+    this.tell({ kind: "status", name: connection.name, state: connection.state, ...(connection.error ? { error: connection.error } : {}) });
   }
 
   /**
@@ -88,22 +121,38 @@ export class McpManager {
         clientVersion: this.options.clientVersion,
         ...(this.options.elicit ? { elicit: this.options.elicit } : {}),
         onToolsChanged: () => this.invalidate(connection),
-        onFailure: (message) => this.options.warn(`MCP server ${server.name} stopped: ${message}`),
+        onFailure: (message) => {
+          this.options.warn(`MCP server ${server.name} stopped: ${message}`);
+          this.tellState(connection);
+        },
       });
       this.connections.set(server.name, connection);
       this.toolCache = undefined; // a cached list is offered at once
+      let launched = false;
       const launch = () => {
+        if (launched) return;
+        launched = true;
+        if (this.pendingLaunches.get(server.name) === launch) this.pendingLaunches.delete(server.name);
         if (this.connections.get(server.name) !== connection) return;
         void connection.ready.then(() => {
           if (this.connections.get(server.name) !== connection) return;
           this.toolCache = undefined;
           if (connection.state === "failed") this.options.warn(`MCP server ${server.name} failed to start: ${connection.error ?? "unknown error"}`);
+          this.tellState(connection);
         });
       };
       // With its tools known from last time nothing waits for the server, so it starts once the session's own
       // start-up work is done (a call of one of its tools starts it sooner); a short `-p` run never pays for it.
-      if (cached && !now) this.deferred.push(setTimeout(launch, deferredStartMs(this.options.env)).unref());
-      else launch();
+      if (cached && !now) {
+        this.pendingLaunches.set(server.name, launch);
+        this.deferred.push(setTimeout(launch, deferredStartMs(this.options.env)).unref());
+      } else launch();
+      // A server started after the list was told (/mcp enable) is told on its own.
+      if (this.announced) this.tellState(connection);
+    }
+    if (!this.announced) {
+      this.announced = true;
+      this.tell({ kind: "loaded", servers: this.list() });
     }
   }
 
@@ -128,12 +177,35 @@ export class McpManager {
     const starting = [...this.connections.values()].filter(
       (connection) => connection.state === "starting" && (options.cachedToo === true || !connection.hasCachedTools),
     );
+    return this.waitFor(starting, boundMs, signal);
+  }
+
+  /** Whether the prompt names a server that is still starting (so waitForPrompt would wait for it). */
+  namesStarting(prompt: string): boolean {
+    return [...this.connections.values()].some((connection) => connection.state === "starting" && namesServer(prompt, connection.name));
+  }
+
+  /**
+   * Waits for the servers a prompt needs: with `first` (the session's first prompt), every server still
+   * starting whose tools are not known yet (no cached list); always, the servers the prompt names, whose
+   * deferred start is made at once. Each is waited for until it is connected or has failed, which its start
+   * timeout bounds; `capMs` bounds the whole wait. Resolves to the names of those still starting at the end.
+   */
+  async waitForPrompt(prompt: string, options: { first: boolean; capMs?: number; signal?: AbortSignal }): Promise<string[]> {
+    const needed = [...this.connections.values()].filter(
+      (connection) => connection.state === "starting" && ((options.first && !connection.hasCachedTools) || namesServer(prompt, connection.name)),
+    );
+    for (const connection of needed) this.pendingLaunches.get(connection.name)?.();
+    return this.waitFor(needed, options.capMs, options.signal);
+  }
+
+  private async waitFor(starting: McpConnection[], boundMs: number | undefined, signal?: AbortSignal): Promise<string[]> {
     if (starting.length === 0) return [];
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.all(starting.map((connection) => connection.ready)),
       new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, boundMs);
+        if (boundMs !== undefined) timer = setTimeout(resolve, boundMs);
         signal?.addEventListener("abort", () => resolve(), { once: true });
       }),
     ]);
@@ -177,6 +249,7 @@ export class McpManager {
     this.connections.delete(name);
     this.toolCache = undefined;
     await connection?.close();
+    this.tell({ kind: "status", name, state: "disabled" });
   }
 
   /** Starts a server disabled for this session (or restarts a failed one). */
@@ -195,11 +268,13 @@ export class McpManager {
     await this.close();
     ({ servers: this.servers, problems: this.problems } = this.options.load());
     this.toolCache = undefined;
+    this.announced = false;
     this.start(true);
   }
 
   async close(): Promise<void> {
     for (const timer of this.deferred.splice(0)) clearTimeout(timer);
+    this.pendingLaunches.clear();
     const all = [...this.connections.values()];
     this.connections.clear();
     this.toolCache = undefined;

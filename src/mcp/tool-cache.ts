@@ -5,7 +5,8 @@
  * has started; the live list replaces the cached one (and the file) when it differs.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { makePrivateDir, replacePrivateFile } from "../util/private-files.js";
 import path from "node:path";
 import type { ConfiguredServer } from "./mcp-config.js";
 import type { McpToolInfo } from "./mcp-connection.js";
@@ -29,7 +30,8 @@ function stable(value: unknown): unknown {
 }
 
 export function serverHash(server: ConfiguredServer): string {
-  const { disabled: _ignored, ...config } = server.config;
+  // Neither changes what the server offers: toggling one keeps its cached list.
+  const { disabled: _disabled, startupTimeout: _startupTimeout, ...config } = server.config;
   return createHash("sha256")
     .update(JSON.stringify(stable({ name: server.name, transport: server.transport, config })))
     .digest("hex")
@@ -72,11 +74,8 @@ export class ToolCache {
     const next: CachedServer = { tools: live.tools.map(keep), ...(live.instructions !== undefined ? { instructions: live.instructions } : {}) };
     if (previous && JSON.stringify(stable(previous)) === JSON.stringify(stable(next))) return false;
     try {
-      mkdirSync(this.dir, { recursive: true });
-      const file = this.file(server);
-      const temp = `${file}.${process.pid}.tmp`;
-      writeFileSync(temp, JSON.stringify(next));
-      renameSync(temp, file);
+      makePrivateDir(this.dir);
+      replacePrivateFile(this.file(server), JSON.stringify(next));
     } catch {
       // The cache is a speed-up; without it the next session waits for the server as the first one did.
     }

@@ -58,6 +58,12 @@ export type Decision =
 const isFileWrite = (facts: PermissionFacts) => facts.request.kind === "write";
 const isFileRead = (facts: PermissionFacts) => facts.request.kind === "read";
 
+/**
+ * The name a call is approved by: a change to the memory stores is `memory` whichever tool makes it
+ * (`--allow-tool memory`, one "yes for this session"); any other call, its tool's name.
+ */
+const approvalName = (facts: PermissionFacts): string => (facts.request.kind === "memory" ? "memory" : facts.toolName);
+
 /** Whether a rule covers (some part of) the call. */
 function ruleCovers(rule: Rule, facts: PermissionFacts, action: RuleAction): boolean {
   const { target } = rule;
@@ -69,7 +75,10 @@ function ruleCovers(rule: Rule, facts: PermissionFacts, action: RuleAction): boo
         return target.name === request.serverName
           ? target.inner === undefined || target.inner === request.toolName
           : target.inner === undefined && target.name === facts.toolName;
-      return target.inner === undefined && (target.name === facts.toolName || (target.name === "shell" && facts.toolName === "bash"));
+      return (
+        target.inner === undefined &&
+        (target.name === facts.toolName || target.name === approvalName(facts) || (target.name === "shell" && facts.toolName === "bash"))
+      );
     }
     case "shell":
       return (facts.shell?.analysis.segments ?? []).some((segment) =>
@@ -112,7 +121,7 @@ function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
   const needs: Need[] = [];
   const toolAllowed =
     policy.allowAllTools ||
-    approvals.tools.has(facts.toolName) ||
+    approvals.tools.has(approvalName(facts)) ||
     readOnlyMcpApproved(facts, policy) ||
     Boolean(allowedBy(policy, (rule) => rule.target.kind === "named" && ruleCovers(rule, facts, "allow")));
   const writeAllowed = (resolved: string | undefined) =>
@@ -159,7 +168,7 @@ function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
     if (!writeAllowed(target?.resolved) && !inOwnFolder(policy, target?.resolved))
       needs.push({ kind: "write", ...(target ? { path: target.resolved ?? target.text, ...(target.resolved ? { resolved: target.resolved } : {}) } : {}) });
   } else if (!isFileRead(facts) && facts.request.kind !== "url" && !toolAllowed) {
-    needs.push({ kind: "tool", name: facts.toolName });
+    needs.push({ kind: "tool", name: approvalName(facts) });
   }
 
   // No rule lifts the path gate (a rule says what, the allowed directories say where): --add-dir does.
@@ -231,7 +240,7 @@ export function describeNeed(need: Need): string {
       // A URL only known at run time is described by the reason the analysis gave.
       return /^[a-z][a-z0-9+.-]*:\/\//i.test(need.url) ? `${need.origin ?? need.url} is not an allowed URL` : need.url;
     case "tool":
-      return `the tool ${need.name} needs approval`;
+      return need.name === "memory" ? "changing the memories needs approval" : `the tool ${need.name} needs approval`;
     case "confirm":
       return need.reason;
   }

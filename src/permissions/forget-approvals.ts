@@ -3,7 +3,8 @@
  * (its entry in $AGENT_HOME/permissions-config.json), so nobody has to edit the JSON by hand. Entries of
  * other directories stay as they are; those of directories above it still apply there, so they are named.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { replacePrivateFile } from "../util/private-files.js";
 import { isInside } from "./paths.js";
 import { permissionsConfigPath } from "./permissions-config.js";
 
@@ -42,8 +43,6 @@ export function forgetRememberedApprovals(agentHome: string, dir: string): Forge
   const approvals = typeof entry === "object" && entry !== null ? (entry as { tool_approvals?: unknown }).tool_approvals : undefined;
   report.forgotten = Array.isArray(approvals) ? approvals.map(describeEntry) : [];
   delete byDir[dir];
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(data, null, 2)}\n`);
-  renameSync(temp, file);
+  replacePrivateFile(file, `${JSON.stringify(data, null, 2)}\n`);
   return report;
 }

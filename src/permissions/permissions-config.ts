@@ -3,7 +3,8 @@
  * `{ "locations": { "<dir>": { "tool_approvals": [ { "kind": "commands", "commandIdentifiers": [...] } ] } } }`.
  * An approval recorded for a directory applies there and below. Unknown entries are kept as they are.
  */
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
+import { replacePrivateFile } from "../util/private-files.js";
 import path from "node:path";
 import { emptyApprovals, type Approvals } from "./approvals.js";
 import { isInside } from "./paths.js";
@@ -77,7 +78,44 @@ export function rememberApprovals(agentHome: string, dir: string, approvals: App
   if (approvals.origins.size > 0) add({ kind: "urls", origins: [...approvals.origins] }, (item) => item.kind === "urls", union("origins", approvals.origins));
   if (approvals.paths.size > 0) add({ kind: "paths", paths: [...approvals.paths] }, (item) => item.kind === "paths", union("paths", approvals.paths));
   if (approvals.tools.size > 0) add({ kind: "tools", toolNames: [...approvals.tools] }, (item) => item.kind === "tools", union("toolNames", approvals.tools));
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(data, null, 2)}\n`);
-  renameSync(temp, file);
+  replacePrivateFile(file, `${JSON.stringify(data, null, 2)}\n`);
+}
+
+/** What identifies one version of the file: a rewrite (always by rename) or an edit changes it. */
+function fileStamp(file: string): string {
+  try {
+    const stats = statSync(file);
+    return `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+  } catch {
+    return "absent";
+  }
+}
+
+/**
+ * The approvals remembered for one directory, as the file says now: a running session sees what another
+ * process changed (`agent --reset-allowed-tools`, an "always" answered in another session, a hand edit),
+ * because each decision checks the file's stat (one syscall) and reads it again only when it changed.
+ */
+export class RememberedApprovals {
+  private stamp: string | undefined;
+  private approvals: Approvals = emptyApprovals();
+
+  constructor(
+    private readonly agentHome: string,
+    private readonly dir: string,
+  ) {}
+
+  current(): Approvals {
+    const stamp = fileStamp(permissionsConfigPath(this.agentHome));
+    if (stamp !== this.stamp) {
+      this.approvals = loadRememberedApprovals(this.agentHome, this.dir);
+      this.stamp = stamp;
+    }
+    return this.approvals;
+  }
+
+  /** Adds to the file ("yes, always in this directory"); the next decision reads it back. */
+  remember(approvals: Approvals): void {
+    rememberApprovals(this.agentHome, this.dir, approvals);
+  }
 }

@@ -9,8 +9,13 @@ import type { InteractionReply } from "./interactions.js";
 export type Delivery = "enqueue" | "immediate";
 
 export type SessionCommand =
-  /** Text as a person typed it: slash commands, `!cmd` and `@path` mentions are resolved by the core. */
-  | { type: "input"; text: string; attachments?: Attachment[]; delivery?: Delivery }
+  /**
+   * Text as a person typed it: slash commands, `!cmd` and `@path` mentions are resolved by the core. `from:
+   * "application"` (an SDK app's session.send): only a known slash command runs, and anything else (an unknown
+   * `/x`, `!x`) goes to the model as written; input that starts no turn still ends with session.idle, which
+   * the application waits for.
+   */
+  | { type: "input"; text: string; attachments?: Attachment[]; delivery?: Delivery; from?: "person" | "application" }
   /** A prompt for the model as it is (no routing). */
   /** `typed`: what the person typed when it differs from the prompt (`/review` for its template): shown while queued, given back to edit. */
   | { type: "send"; prompt: string; attachments?: Attachment[]; source?: string; delivery?: Delivery; typed?: string }
@@ -20,7 +25,8 @@ export type SessionCommand =
   | { type: "set_mode"; mode: AgentMode }
   /** /autopilot <objective>: what autopilot works toward (shown as the goal, repeated in its continuations); null clears it. */
   | { type: "set_objective"; objective: string | null }
-  | { type: "set_model"; model: string }
+  /** /model: another model, and optionally how hard it reasons (none, minimal, low, medium, high, xhigh). */
+  | { type: "set_model"; model: string; reasoningEffort?: string }
   /** /agent, --agent: runs the main session as this custom agent (its prompt, its tools); null goes back to the default. */
   | { type: "select_agent"; name: string | null }
   /** /allow-all on|off: approve every tool, path and URL (deny rules and the floor still apply). */
@@ -35,7 +41,7 @@ export type SessionCommand =
   | { type: "flush_queue" }
   /**
    * Waits for the background agents (a run without a person does before it exits): the main agent gets a
-   * turn for each answer; past the timeout they are cancelled.
+   * turn for each answer; past the timeout they are cancelled. An interrupt ends the wait.
    */
   | { type: "settle_background"; timeoutMs: number }
   /** A follow-up for a background agent (it wakes if it waits). */
@@ -52,6 +58,12 @@ export type SessionCommand =
   | { type: "set_instruction"; path: string; enabled: boolean }
   /** /session delete: removes another stored session (never the running one, nor one another process holds). */
   | { type: "delete_session"; id: string }
+  /** /mcp enable: starts an MCP server disabled for this session (or restarts a failed one); session.mcp_server_status_changed follows it. */
+  | { type: "enable_mcp_server"; server: string }
+  /** /mcp disable: stops an MCP server for this session. */
+  | { type: "disable_mcp_server"; server: string }
+  /** /mcp reload: reads the MCP configuration again and restarts its servers; session.mcp_servers_loaded lists them. */
+  | { type: "reload_mcp_servers" }
   /** Stops a background shell (/tasks). */
   | { type: "stop_shell"; shellId: string }
   /** Moves the main agent's running sync agents (or the one run by this task call) to the background (Ctrl+X B). */
@@ -120,6 +132,10 @@ export interface CommandResults {
   add_dir: string | undefined;
   set_instruction: string | undefined;
   delete_session: Promise<string | undefined>;
+  /** Each: why it was not done (no MCP servers, no such server), or undefined once done (reload: once started, or after 5 s). */
+  enable_mcp_server: Promise<string | undefined>;
+  disable_mcp_server: Promise<string | undefined>;
+  reload_mcp_servers: Promise<string | undefined>;
   /** False when no such shell was running. */
   stop_shell: Promise<boolean>;
   /** The ids of the agents moved (none when no sync agent was running). */
@@ -197,5 +213,7 @@ export type InputResult =
   | { kind: "diff"; patch: string; summary: string }
   /** Text for the clipboard (/copy): the TUI sends it to the terminal as OSC 52; -p prints it. */
   | { kind: "copy"; text: string }
+  /** A file for the person to edit (/memory edit): the TUI opens $EDITOR on it; -p prints its path. */
+  | { kind: "edit"; path: string; title: string }
   /** `/name` that is no command (a session.warning says so, with the closest match). */
   | { kind: "unknown-command"; name: string };

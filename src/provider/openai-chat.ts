@@ -1,19 +1,20 @@
 /**
  * The Chat Completions adapter: streams one model call through the official `openai` client and turns
- * its chunks into our ChatResponse (chat-response.ts reads the body, chat-chunks.ts validates and assembles
+ * its chunks into our ChatResponse (model-response.ts reads the body, chat-chunks.ts validates and assembles
  * it). Tool calls arrive as deltas split across chunks and are assembled by index; reasoning arrives as
  * `reasoning_content` (vLLM, DeepSeek) or `reasoning` (OpenRouter, Ollama) when the endpoint sends it.
  */
-import OpenAI, { AzureOpenAI } from "openai";
-import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
-import type { ProviderConfig } from "./provider-config.js";
-import { classifyProviderError, ProviderError } from "./errors.js";
+import type { ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
+import { wireModelOf, type ProviderConfig } from "./provider-config.js";
+import { classifyProviderError } from "./errors.js";
 import { ResponseAssembler } from "./chat-chunks.js";
-import { readChatResponse } from "./chat-response.js";
-import { nodeFetch } from "./node-fetch.js";
 import { userContentParts } from "./image-parts.js";
 import { listedContextLength, promptLimitFor } from "./model-limits.js";
+import { openAIClients } from "./openai-client.js";
+import { credentialOf, streamAnswer, withCredential } from "./stream-call.js";
 import type { ChatMessage, ChatProvider, ChatRequest, ChatResponse, ModelLimits, StreamHandlers, ToolSchema } from "./types.js";
+
+export { DEFAULT_RESPONSE_TIMEOUT_MS } from "./stream-call.js";
 
 function toWireMessages(messages: ChatMessage[]): ChatCompletionMessageParam[] {
   return messages.map((message): ChatCompletionMessageParam => {
@@ -47,120 +48,69 @@ function toWireTools(tools: ToolSchema[]): ChatCompletionTool[] {
   }));
 }
 
-/** The longest a single response may stream, unless provider.responseTimeoutMs says otherwise. */
-export const DEFAULT_RESPONSE_TIMEOUT_MS = 30 * 60_000;
-/** Output (estimated tokens) after which a response that never finishes is cut off, when no limit is set. */
-const DEFAULT_OUTPUT_GUARD_TOKENS = 100_000;
-
-/** The endpoint was asked for at most `maxOutputTokens`; some margin for our estimate before cutting it off. */
-function outputGuard(maxOutputTokens: number | undefined): number {
-  return maxOutputTokens ? Math.ceil(maxOutputTokens * 1.25) + 64 : DEFAULT_OUTPUT_GUARD_TOKENS;
-}
-
-export function createOpenAIClient(config: ProviderConfig): OpenAI {
-  const common = {
-    apiKey: config.apiKey ?? "not-needed",
-    maxRetries: 0, // retries are our policy (provider/retry.ts), visible as assistant.turn_retry
-    timeout: config.timeoutMs,
-    defaultHeaders: config.headers,
-    fetch: nodeFetch,
-  };
-  if (config.type === "azure") {
-    return new AzureOpenAI({ ...common, endpoint: config.baseUrl, apiVersion: config.azureApiVersion, deployment: config.model });
-  }
-  return new OpenAI({ ...common, baseURL: config.baseUrl });
-}
-
-export function createOpenAIChatProvider(config: ProviderConfig, client = createOpenAIClient(config)): ChatProvider {
-  const limits: ModelLimits = { maxPromptTokens: config.maxPromptTokens, maxOutputTokens: config.maxOutputTokens };
+/** The model listing's entries, for the picker and the prompt-limit probe (shared by both OpenAI wires). */
+export function openAIListing(
+  config: ProviderConfig,
+  client: ReturnType<typeof openAIClients>,
+  limits: ModelLimits,
+): Pick<ChatProvider, "probeLimits" | "listModels"> {
   let probing: Promise<void> | undefined;
   return {
-    model: config.model,
-    limits,
-    apiEndpoint: "/chat/completions",
     probeLimits(signal?: AbortSignal): Promise<void> {
       if (config.maxPromptTokensFrom !== "default") return Promise.resolve();
       probing ??= (async () => {
         try {
-          for await (const entry of client.models.list({ signal })) {
-            if (entry.id !== config.model) continue;
+          for await (const entry of (await client()).models.list({ signal })) {
+            if (entry.id !== wireModelOf(config)) continue;
             const length = listedContextLength(entry);
             if (length !== undefined) limits.maxPromptTokens = promptLimitFor(length, config.maxOutputTokens);
             return;
           }
         } catch {
-          // No listing (404, an old server): the default limit stays.
+          // No listing (404, an old server, no key): the default limit stays.
         }
       })();
       return probing;
     },
     async listModels(signal?: AbortSignal): Promise<string[]> {
-      try {
-        const models: string[] = [];
-        for await (const model of client.models.list({ signal })) models.push(model.id);
-        return models.sort();
-      } catch (error) {
-        throw classifyProviderError(error, signal);
-      }
-    },
-    async stream(request: ChatRequest, handlers: StreamHandlers): Promise<ChatResponse> {
-      // A stream that goes quiet for too long is treated as a dropped connection (and retried); one that
-      // never ends (a model looping on whitespace) is stopped at the overall limit.
-      const idle = new AbortController();
-      const overall = new AbortController();
-      const signal = AbortSignal.any([request.signal, idle.signal, overall.signal]);
-      let idleTimer: NodeJS.Timeout | undefined;
-      const armIdleTimer = () => {
-        clearTimeout(idleTimer);
-        idleTimer = setTimeout(() => idle.abort(), config.streamIdleTimeoutMs);
-      };
-      const overallTimer = setTimeout(() => overall.abort(), config.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS);
-      const started = performance.now();
-      const assembler = new ResponseAssembler(config.model, handlers, { maxOutputTokens: outputGuard(config.maxOutputTokens) });
-      try {
-        armIdleTimer();
-        const response = await client.chat.completions
-          .create(
-            {
-              model: config.model,
-              messages: toWireMessages(request.messages),
-              ...(request.tools.length > 0 ? { tools: toWireTools(request.tools) } : {}),
-              ...(request.toolChoice && request.tools.length > 0 ? { tool_choice: request.toolChoice } : {}),
-              ...(config.maxOutputTokens ? { max_tokens: config.maxOutputTokens } : {}),
-              stream: true,
-              stream_options: { include_usage: true },
-            },
-            { signal },
-          )
-          .asResponse();
-        await readChatResponse(response, { assembler, endpoint: config.baseUrl, onActivity: armIdleTimer });
-        // A body cut by an abort can end quietly; an interrupted response is not a complete one.
-        if (signal.aborted) throw signal.reason ?? new Error("aborted");
-      } catch (error) {
-        if (!request.signal.aborted && idle.signal.aborted) {
-          throw new ProviderError("network", `The model endpoint sent nothing for ${Math.round(config.streamIdleTimeoutMs / 1000)} s.`);
+      return withCredential(config, credentialOf(config), async () => {
+        try {
+          const models: string[] = [];
+          for await (const model of (await client()).models.list({ signal })) models.push(model.id);
+          return models.sort();
+        } catch (error) {
+          throw classifyProviderError(error, signal, { endpoint: config.baseUrl });
         }
-        if (!request.signal.aborted && overall.signal.aborted) {
-          const limit = Math.round((config.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS) / 1000);
-          throw new ProviderError(
-            "invalid_response",
-            `The model endpoint was still streaming after ${limit} s, so the response was stopped (provider.responseTimeoutMs).`,
-          );
-        }
-        throw classifyProviderError(error, request.signal, { endpoint: config.baseUrl, model: config.model });
-      } finally {
-        clearTimeout(idleTimer);
-        clearTimeout(overallTimer);
-      }
-      return {
-        content: assembler.content,
-        reasoning: assembler.reasoning,
-        toolCalls: assembler.toolCalls,
-        usage: assembler.usage,
-        finishReason: assembler.finishReason,
-        model: assembler.model,
-        timeToFirstTokenMs: assembler.firstTokenAt === undefined ? undefined : Math.round(assembler.firstTokenAt - started),
-      };
+      });
     },
+  };
+}
+
+export function createOpenAIChatProvider(config: ProviderConfig): ChatProvider {
+  const limits: ModelLimits = { maxPromptTokens: config.maxPromptTokens, maxOutputTokens: config.maxOutputTokens };
+  const client = openAIClients(config);
+  const credential = credentialOf(config);
+  const body = (request: ChatRequest): ChatCompletionCreateParamsStreaming => ({
+    model: wireModelOf(config),
+    messages: toWireMessages(request.messages),
+    ...(request.tools.length > 0 ? { tools: toWireTools(request.tools) } : {}),
+    ...(request.toolChoice && request.tools.length > 0 ? { tool_choice: request.toolChoice } : {}),
+    ...(config.maxOutputTokens ? { max_tokens: config.maxOutputTokens } : {}),
+    ...(config.reasoningEffort ? { reasoning_effort: config.reasoningEffort } : {}),
+    stream: true,
+    stream_options: { include_usage: true },
+  });
+  const attempt = (request: ChatRequest, handlers: StreamHandlers): Promise<ChatResponse> =>
+    streamAnswer(config, request, handlers, {
+      reader: (model, events, limits) => new ResponseAssembler(model, events, limits),
+      send: async (signal) => (await client()).chat.completions.create(body(request), { signal }).asResponse(),
+      classify: (error) => classifyProviderError(error, request.signal, { endpoint: config.baseUrl, model: config.model }),
+    });
+  return {
+    model: config.model,
+    limits,
+    apiEndpoint: "/chat/completions",
+    ...openAIListing(config, client, limits),
+    stream: (request, handlers) => withCredential(config, credential, () => attempt(request, handlers)),
   };
 }

@@ -16,8 +16,19 @@ export interface ChatImage {
 export type ChatMessage =
   | { role: "system"; content: string }
   | { role: "user"; content: string; images?: ChatImage[] }
-  | { role: "assistant"; content: string; toolCalls?: ChatToolCall[]; reasoning?: string }
+  | { role: "assistant"; content: string; toolCalls?: ChatToolCall[]; reasoning?: string; opaque?: OpaqueReasoning }
   | { role: "tool"; toolCallId: string; content: string };
+
+/**
+ * The part of a model's reasoning only its own wire can read, kept in the session log (assistant.message's
+ * fields of the same names) and passed back with the conversation so reasoning carries across turns: a
+ * Responses reasoning item's encrypted content, an Anthropic thinking block's signature. Each wire reads its
+ * own field and ignores the other's.
+ */
+export interface OpaqueReasoning {
+  encryptedContent?: string;
+  reasoningOpaque?: string;
+}
 
 /** A tool as the model sees it: name, description and a JSON Schema for its arguments. */
 export interface ToolSchema {
@@ -54,11 +65,22 @@ export interface ChatResponse {
   reasoning: string;
   toolCalls: ChatToolCall[];
   usage?: TokenUsage;
+  /** The wire's own finish reason, as sent (for the record). */
   finishReason: string | null;
+  /**
+   * The response was cut by the output-token limit, whatever the wire calls it (Chat Completions'
+   * finish_reason "length", Responses' status "incomplete" for max_output_tokens, Anthropic's stop_reason
+   * "max_tokens"): its text stops mid-answer and its last tool call may stop mid-arguments. Each adapter maps
+   * its wire onto this; the loop reads only this.
+   */
+  truncated: boolean;
   /** The model the endpoint says answered. */
   model: string;
   /** Milliseconds from sending the request to the first streamed token. */
   timeToFirstTokenMs?: number;
+  /** The reasoning's opaque part, to be logged and passed back (see OpaqueReasoning). */
+  encryptedContent?: string;
+  reasoningOpaque?: string;
 }
 
 export interface ModelLimits {

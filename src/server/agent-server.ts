@@ -39,6 +39,9 @@ export const SESSION_METHODS = [
   "session.model.switchTo",
   "session.options.update",
   "session.log",
+  "session.mcp.enable",
+  "session.mcp.disable",
+  "session.mcp.reload",
 ] as const;
 export type SessionMethod = (typeof SESSION_METHODS)[number];
 

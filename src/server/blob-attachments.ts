@@ -4,9 +4,9 @@
  * dropped, as before.
  */
 import { randomUUID } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Attachment } from "../protocol/events/index.js";
+import { makePrivateDir, writePrivateFile } from "../util/private-files.js";
 
 const IMAGE_EXTENSIONS: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp" };
 
@@ -14,8 +14,8 @@ export function savedBlob(sessionDir: string, blob: { data?: unknown; mimeType?:
   const extension = typeof blob.mimeType === "string" ? IMAGE_EXTENSIONS[blob.mimeType] : undefined;
   if (!extension || typeof blob.data !== "string") return undefined;
   const dir = path.join(sessionDir, "files");
-  mkdirSync(dir, { recursive: true });
+  makePrivateDir(dir);
   const file = path.join(dir, `blob-${randomUUID()}.${extension}`);
-  writeFileSync(file, Buffer.from(blob.data, "base64"));
+  writePrivateFile(file, Buffer.from(blob.data, "base64"));
   return { type: "file", path: file, displayName: blob.displayName ?? "image" };
 }

@@ -1,12 +1,14 @@
 /**
- * One session as a client sees it: its events go out as `session.event` notifications (in order, the
- * engine's envelope as it is), and the engine's questions go to the client. Questions the SDK answers from
- * the event itself (permission, client tools, forms) wait for its RPC; ask_user and plan approval are the
- * SDK's own requests (`userInput.request`, `exitPlanMode.request`). Every question has a time limit, and a
- * kind the client has no handler for gets the engine's headless answer (a permission is denied).
+ * One session as its clients see it: several clients may hold it (a second client's resume attaches
+ * it). Each gets every event as a `session.event` notification (in order, the engine's envelope as it is);
+ * the engine's questions go to them through the shared adapter (core/remote-questions.ts), which decides who
+ * is asked, the time limit, the answer when nobody can answer and the withdrawal. This file only speaks the
+ * SDK's wire: questions the SDK answers from the event itself (permission, client tools, forms) wait for its
+ * RPC; ask_user and plan approval are the SDK's own requests (`userInput.request`, `exitPlanMode.request`).
  */
 import { CancellationTokenSource, type MessageConnection } from "vscode-jsonrpc";
 import type { AgentSession } from "../core/agent-session.js";
+import { RemoteQuestions, type QuestionClient, type RemoteQuestion } from "../core/remote-questions.js";
 import type { SessionEvent } from "../protocol/events/index.js";
 import type { InteractionKind, InteractionReply } from "../protocol/interactions.js";
 import { DeltaBatcher } from "./delta-batcher.js";
@@ -32,43 +34,20 @@ export interface ClientAbilities {
 /** Sent only to a client that asked for streaming (the real runtime's `streaming` switch). */
 const STREAMED = new Set<string>(["assistant.message_delta", "assistant.reasoning_delta", "assistant.streaming_delta"]);
 
-/** What the engine is told when the client lets a question lapse. */
-const LAPSED: Record<InteractionKind, InteractionReply> = {
-  permission: { kind: "deny", message: "The client did not answer the permission request in time." },
-  user_input: { cancelled: true },
-  exit_plan_mode: { approved: false },
-  external_tool: { content: "The client did not run the tool in time.", success: false },
-  elicitation: { action: "cancel" },
-};
-
-const REQUESTED: Partial<Record<string, InteractionKind>> = {
-  "permission.requested": "permission",
-  "external_tool.requested": "external_tool",
-  "elicitation.requested": "elicitation",
-  "user_input.requested": "user_input",
-  "exit_plan_mode.requested": "exit_plan_mode",
-};
-
-export class ServedSession {
-  /** Set once the engine has opened it (events flow before that: session.start, session.resume). */
-  session: AgentSession | undefined;
-  private readonly timers = new Map<string, NodeJS.Timeout>();
-  /** Our own requests to the client still out (userInput.request, exitPlanMode.request), by the question's id. */
-  private readonly asked = new Map<string, CancellationTokenSource>();
+/** One client holding the session. */
+class AttachedClient implements QuestionClient {
   private readonly outgoing = new DeltaBatcher((event) => {
-    if (this.client.alive) void this.client.connection.sendNotification("session.event", { sessionId: this.id, event }).catch(() => undefined);
+    if (this.link.alive) void this.link.connection.sendNotification("session.event", { sessionId: this.sessionId, event }).catch(() => undefined);
   });
 
   constructor(
-    readonly id: string,
-    public client: ClientLink,
+    private readonly sessionId: string,
+    readonly link: ClientLink,
     public abilities: ClientAbilities,
-    private readonly questionTimeoutMs: number,
   ) {}
 
-  /** The interaction broker's question: can anyone answer this kind now? */
-  readonly canAnswer = (kind: InteractionKind): boolean => {
-    if (!this.client.alive) return false;
+  canAnswer(kind: InteractionKind): boolean {
+    if (!this.link.alive) return false;
     switch (kind) {
       case "permission":
         return this.abilities.requestPermission;
@@ -81,36 +60,101 @@ export class ServedSession {
       case "external_tool":
         return true;
     }
-  };
+  }
 
-  readonly onEvent = (event: SessionEvent): void => {
-    const link = this.client;
-    if (!link.alive) return;
-    if (event.type.endsWith(".completed")) {
-      // Answered, lapsed or ended with the turn (an abort): the client's request, if one is still out, is withdrawn.
-      const { requestId } = event.data as { requestId?: string };
-      this.clearTimer(requestId);
-      this.withdraw(requestId);
-    }
+  deliver(event: SessionEvent): void {
+    if (!this.link.alive) return;
     if (STREAMED.has(event.type) && (!this.abilities.streaming || (event.agentId !== undefined && !this.abilities.subagentStreaming))) return;
     this.outgoing.push(forClient(event));
-    const kind = REQUESTED[event.type];
-    if (!kind) return;
-    const requestId = (event.data as { requestId: string }).requestId;
-    this.timers.set(requestId, setTimeout(() => this.answer(requestId, LAPSED[kind]), this.questionTimeoutMs).unref());
-    if (event.type === "user_input.requested") {
-      const { question, choices, allowFreeform } = event.data;
-      this.askClient(link, requestId, "userInput.request", { sessionId: this.id, question, choices, allowFreeform: allowFreeform ?? true }, userInputReply);
-    } else if (event.type === "exit_plan_mode.requested") {
-      const { summary, planContent, actions, recommendedAction } = event.data;
-      this.askClient(link, requestId, "exitPlanMode.request", { sessionId: this.id, summary, planContent, actions, recommendedAction }, planReply);
+  }
+
+  /** ask_user and the plan review are requests to the client; the rest it reads off the event and answers by RPC. */
+  async ask(question: RemoteQuestion, signal: AbortSignal): Promise<InteractionReply | undefined> {
+    if (question.type === "user_input.requested") {
+      const { question: text, choices, allowFreeform } = question.data;
+      const asked = { sessionId: this.sessionId, question: text, choices, allowFreeform: allowFreeform ?? true };
+      return userInputReply(await this.request("userInput.request", asked, signal));
     }
-  };
+    if (question.type === "exit_plan_mode.requested") {
+      const { summary, planContent, actions, recommendedAction } = question.data;
+      return planReply(await this.request("exitPlanMode.request", { sessionId: this.sessionId, summary, planContent, actions, recommendedAction }, signal));
+    }
+    return undefined;
+  }
+
+  /** A request to the client; `$/cancelRequest` tells it to stop asking its user when the question is over. */
+  private async request(method: string, params: object, signal: AbortSignal): Promise<unknown> {
+    const cancel = new CancellationTokenSource();
+    const onAbort = () => cancel.cancel();
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      return await this.link.connection.sendRequest(method, params, cancel.token);
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      cancel.dispose();
+    }
+  }
+}
+
+export class ServedSession {
+  /** Set once the engine has opened it (events flow before that: session.start, session.resume). */
+  session: AgentSession | undefined;
+  private readonly questions: RemoteQuestions;
+  /** The clients holding it, in the order they came, each with its way off. */
+  private readonly attached = new Map<ClientLink, { client: AttachedClient; detach: () => void }>();
+
+  constructor(
+    readonly id: string,
+    link: ClientLink,
+    abilities: ClientAbilities,
+    private readonly questionTimeoutMs: number,
+  ) {
+    this.questions = new RemoteQuestions({
+      respond: (requestId, reply) => this.session?.dispatch({ type: "respond", requestId, reply }) ?? "The session is not open.",
+      timeoutMs: questionTimeoutMs,
+    });
+    this.attach(link, abilities);
+  }
+
+  /** A client holds the session from now on (again, with what it says now it can answer). */
+  attach(link: ClientLink, abilities: ClientAbilities): void {
+    const held = this.attached.get(link);
+    if (held) {
+      held.client.abilities = abilities;
+      return;
+    }
+    const client = new AttachedClient(this.id, link, abilities);
+    this.attached.set(link, { client, detach: this.questions.attach(client) });
+  }
+
+  /** The client lets go; true when no client still there holds the session. */
+  detach(link: ClientLink): boolean {
+    this.attached.get(link)?.detach();
+    this.attached.delete(link);
+    return ![...this.attached.keys()].some((held) => held.alive);
+  }
+
+  holds(link: ClientLink): boolean {
+    return this.attached.has(link);
+  }
+
+  /**
+   * The client whose callbacks (hooks, system-message transforms) the session uses: the one that has held it
+   * longest and is still there.
+   */
+  private get owner(): ClientLink | undefined {
+    return [...this.attached.keys()].find((link) => link.alive);
+  }
+
+  /** The interaction broker's question: can any client answer this kind now? */
+  readonly canAnswer = (kind: InteractionKind): boolean => this.questions.canAnswer(kind);
+
+  readonly onEvent = (event: SessionEvent): void => this.questions.onEvent(event);
 
   /** A hook the client answers (`hooks.invoke`): its `output`, or nothing when the client is gone. */
   async invokeHook(hookType: string, input: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
-    const link = this.client;
-    if (!link.alive || signal?.aborted) return undefined;
+    const link = this.owner;
+    if (!link || signal?.aborted) return undefined;
     // An interrupted turn does not wait for the hook (the runner races the signal); the client is told to stop.
     const cancel = new CancellationTokenSource();
     const onAbort = () => cancel.cancel();
@@ -126,8 +170,8 @@ export class ServedSession {
 
   /** The client's transform callbacks rewrite these sections (`systemMessage.transform`); nothing when it cannot answer. */
   async transformSystemMessage(sections: Record<string, { content: string }>): Promise<Record<string, { content: string }> | undefined> {
-    const link = this.client;
-    if (!link.alive) return undefined;
+    const link = this.owner;
+    if (!link) return undefined;
     // Bounded like a question: a callback that never returns must not hold the first turn (the parts stay as they were).
     // (vscode-jsonrpc only tells the client of a cancel; the wait itself ends here.)
     const cancel = new CancellationTokenSource();
@@ -152,49 +196,14 @@ export class ServedSession {
     }
   }
 
-  /** Hands the client's answer to the engine; an error message when no such question waits. */
+  /** Hands a client's answer (its RPC) to the engine; an error message when no such question waits. */
   answer(requestId: string, reply: InteractionReply): string | undefined {
-    this.clearTimer(requestId);
-    return this.session?.dispatch({ type: "respond", requestId, reply }) ?? "The session is not open.";
+    return this.questions.answer(requestId, reply);
   }
 
-  private askClient(link: ClientLink, requestId: string, method: string, params: object, read: (result: unknown) => InteractionReply): void {
-    const cancel = new CancellationTokenSource();
-    this.asked.set(requestId, cancel);
-    const settle = (result: unknown) => {
-      // A late answer to a question that already ended (the turn was interrupted, it lapsed) is dropped here.
-      if (this.asked.get(requestId) !== cancel) return;
-      this.asked.delete(requestId);
-      cancel.dispose();
-      this.answer(requestId, read(result));
-    };
-    link.connection.sendRequest(method, params, cancel.token).then(
-      settle,
-      // No handler, a handler that threw, or the client went away: the question ends unanswered.
-      () => settle(undefined),
-    );
-  }
-
-  /** The question ended without the client's answer: `$/cancelRequest` tells the client to stop asking its user. */
-  private withdraw(requestId: string | undefined): void {
-    const cancel = requestId === undefined ? undefined : this.asked.get(requestId);
-    if (!cancel || requestId === undefined) return;
-    this.asked.delete(requestId);
-    cancel.cancel();
-    cancel.dispose();
-  }
-
-  private clearTimer(requestId: string | undefined): void {
-    if (requestId === undefined) return;
-    const timer = this.timers.get(requestId);
-    if (timer) clearTimeout(timer);
-    this.timers.delete(requestId);
-  }
-
+  /** Every question still out is withdrawn. */
   dispose(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.timers.clear();
-    for (const requestId of [...this.asked.keys()]) this.withdraw(requestId);
+    this.questions.dispose();
   }
 }
 

@@ -74,8 +74,8 @@ export class SessionHost {
         this.announce({ type: "session.deleted", sessionId });
         return { success: true };
       },
-      "session.detach": (_link, params) => this.detach(params),
-      "session.destroy": (_link, params) => this.detach(params),
+      "session.detach": (link, params) => this.detach(link, params),
+      "session.destroy": (link, params) => this.detach(link, params),
       "session.getMessages": (_link, params) => {
         const { sessionId } = sessionIdSchema.parse(params);
         if (!this.manager.store.exists(sessionId)) throw new Error(`Session not found: ${sessionId}`);
@@ -97,15 +97,18 @@ export class SessionHost {
     return this.handlers[method](link, params);
   }
 
-  private async detach(params: unknown) {
-    await this.close(sessionIdSchema.parse(params).sessionId);
+  /** The client lets go of the session; it closes once no client holds it. */
+  private async detach(link: ClientLink, params: unknown) {
+    const { sessionId } = sessionIdSchema.parse(params);
+    const served = this.served.get(sessionId);
+    if (!served || served.detach(link)) await this.close(sessionId);
     return { success: true };
   }
 
   /** A session this client holds; anything else is an error for the client. */
   private owned(link: ClientLink, sessionId: string): ServedSession {
     const served = this.served.get(sessionId);
-    if (!served?.session || served.client !== link) throw new Error(`Session not found for sessionId: ${sessionId}`);
+    if (!served?.session || !served.holds(link)) throw new Error(`Session not found for sessionId: ${sessionId}`);
     return served;
   }
 
@@ -137,10 +140,8 @@ export class SessionHost {
   private async resume(link: ClientLink, config: SessionConfig) {
     const open = this.served.get(config.sessionId);
     if (open?.session) {
-      // Open in this process already: the new client takes it over (the old one, if still there, lets go).
-      if (open.client.alive && open.client !== link) throw new Error(`Session ${config.sessionId} is in use by another client.`);
-      open.client = link;
-      open.abilities = abilitiesOf(config);
+      // Open in this process already: the client attaches to it beside the others, seeing every event from now on.
+      open.attach(link, abilitiesOf(config));
       return { sessionId: config.sessionId, workspacePath: open.session.dir, capabilities: capabilities(config) };
     }
     if (!this.manager.store.exists(config.sessionId)) throw new Error(`Session not found: ${config.sessionId}`);
@@ -222,10 +223,11 @@ export class SessionHost {
     if (served) this.forget(served);
   }
 
-  /** The client is gone: its questions lapse, its turns are interrupted, its sessions closed. */
+  /** The client is gone: it lets go of its sessions, and those no other client holds are closed (their turns interrupted). */
   async drop(link: ClientLink): Promise<void> {
-    const mine = [...this.served.values()].filter((served) => served.client === link);
-    await Promise.all(mine.map((served) => this.close(served.id)));
+    const unheld: string[] = [];
+    for (const served of this.served.values()) if (served.holds(link) && served.detach(link)) unheld.push(served.id);
+    await Promise.all(unheld.map((id) => this.close(id)));
   }
 
   /** Every session of every client, shut down (SIGTERM, stdin closed, runtime.shutdown). */

@@ -1,6 +1,7 @@
 /**
- * The per-session methods of a client's sessions: send, abort, the answers to pending questions, mode and
- * model. Each one is a command dispatched to the session; none waits for a turn to finish.
+ * The per-session methods of a client's sessions: send (routed as input, like every face's), abort, the
+ * answers to pending questions, mode and model, the MCP servers. Each one is a command dispatched to the
+ * session; none waits for a turn to finish.
  */
 import { randomUUID } from "node:crypto";
 import type { Attachment } from "../protocol/events/index.js";
@@ -27,6 +28,7 @@ function attachments(list: z.infer<typeof sendSchema>["attachments"], sessionDir
 const modeSetSchema = z.looseObject({ sessionId: z.string(), mode: agentModeSchema });
 const logSchema = z.looseObject({ sessionId: z.string(), message: z.string(), level: z.enum(["info", "warning", "error"]).optional() });
 const modelSwitchSchema = z.looseObject({ sessionId: z.string(), modelId: z.string() });
+const mcpServerSchema = z.looseObject({ sessionId: z.string(), serverName: z.string() });
 
 type Method =
   | "session.send"
@@ -39,7 +41,10 @@ type Method =
   | "session.model.getCurrent"
   | "session.model.switchTo"
   | "session.options.update"
-  | "session.log";
+  | "session.log"
+  | "session.mcp.enable"
+  | "session.mcp.disable"
+  | "session.mcp.reload";
 
 /** The methods on one session the calling client holds (`owned` throws for any other). */
 export function sessionMethods(owned: (link: ClientLink, sessionId: string) => ServedSession): Record<Method, (link: ClientLink, params: unknown) => unknown> {
@@ -58,14 +63,17 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
     const mode = agentModeSchema.safeParse(request.agentMode);
     if (mode.success) session.dispatch({ type: "set_mode", mode: mode.data });
     const files = attachments(request.attachments, session.dir);
-    // The reply goes out at once; the turn's events follow as notifications, its end is session.idle.
-    session
+    // Routed like every face's input (a known `/command`, `@file` mentions); the reply goes out at once, the
+    // turn's events follow as notifications, and its end (or the command's) is session.idle.
+    void session
       .dispatch({
-        type: "send",
-        prompt: request.prompt,
+        type: "input",
+        text: request.prompt,
+        from: "application",
         ...(files ? { attachments: files } : {}),
         ...(request.mode ? { delivery: request.mode } : {}),
       })
+      .then((routed) => (routed.kind === "prompt" ? routed.run : undefined))
       .catch(() => undefined);
     return { messageId: randomUUID() };
   });
@@ -110,6 +118,21 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
     const { sessionId, message, level } = logSchema.parse(params);
     return { eventId: engine(link, sessionId).session.dispatch({ type: "log", level: level ?? "info", message }) };
   });
+  // The MCP servers, by the same commands as /mcp: what they do is told by session.mcp_server_status_changed.
+  const mcpDone = async (problem: Promise<string | undefined>) => {
+    const refused = await problem;
+    if (refused) throw new Error(refused);
+    return null;
+  };
+  on("session.mcp.enable", (link, params) => {
+    const { sessionId, serverName } = mcpServerSchema.parse(params);
+    return mcpDone(engine(link, sessionId).session.dispatch({ type: "enable_mcp_server", server: serverName }));
+  });
+  on("session.mcp.disable", (link, params) => {
+    const { sessionId, serverName } = mcpServerSchema.parse(params);
+    return mcpDone(engine(link, sessionId).session.dispatch({ type: "disable_mcp_server", server: serverName }));
+  });
+  on("session.mcp.reload", (link, params) => mcpDone(engine(link, sessionIdSchema.parse(params).sessionId).session.dispatch({ type: "reload_mcp_servers" })));
   return methods;
 }
 

@@ -5,10 +5,12 @@
  */
 import { resolveProviderConfig, type ProviderConfig } from "../config/provider-config.js";
 import type { Settings } from "../config/settings.js";
+import { valueCredential } from "../provider/credentials.js";
 
-/** The SDK's ProviderConfig, as much of it as an OpenAI-compatible endpoint can use. */
+/** The SDK's ProviderConfig, as much of it as the agent's wires can use. */
 export interface ByokProvider {
   type?: string;
+  wireApi?: string;
   baseUrl?: string;
   apiKey?: string;
   bearerToken?: string;
@@ -34,6 +36,12 @@ const ENDPOINT_VARIABLES = [
   "COPILOT_PROVIDER_BASE_URL",
   "COPILOT_PROVIDER_API_KEY",
   "COPILOT_PROVIDER_TYPE",
+  "COPILOT_PROVIDER_WIRE_API",
+  "COPILOT_PROVIDER_BEARER_TOKEN",
+  "COPILOT_PROVIDER_API_KEY_COMMAND",
+  "COPILOT_PROVIDER_WIRE_MODEL",
+  "COPILOT_PROVIDER_MODEL_ID",
+  "COPILOT_PROVIDER_AZURE_API_VERSION",
   "COPILOT_PROVIDER_HEADERS",
   "COPILOT_PROVIDER_MAX_PROMPT_TOKENS",
   "COPILOT_PROVIDER_MAX_OUTPUT_TOKENS",
@@ -45,17 +53,18 @@ export function sessionProvider(request: { model?: string; provider?: ByokProvid
   const byok = request.provider;
   const model = request.model ?? byok?.wireModel ?? byok?.modelId ?? defaults.model;
   if (!byok) return resolveProviderConfig({ flags: { model }, env: defaults.env, settings: defaults.settings, settingsFile: defaults.settingsFile });
-  if (byok.type !== undefined && byok.type !== "openai" && byok.type !== "azure") {
-    return { ok: false, message: `Provider type "${byok.type}" is not supported: agent speaks the OpenAI chat API (type "openai" or "azure").` };
+  if (byok.type !== undefined && byok.type !== "openai" && byok.type !== "azure" && byok.type !== "anthropic") {
+    return { ok: false, message: `Provider type "${byok.type}" is not supported: the types are "openai", "azure" and "anthropic".` };
   }
   if (!byok.baseUrl) return { ok: false, message: "The session's provider has no baseUrl." };
   const env: NodeJS.ProcessEnv = { ...defaults.env };
   for (const name of ENDPOINT_VARIABLES) delete env[name];
-  const key = byok.apiKey ?? byok.bearerToken;
   Object.assign(env, {
     OPENAI_BASE_URL: byok.baseUrl,
-    ...(key ? { OPENAI_API_KEY: key } : {}),
+    ...(byok.apiKey ? { OPENAI_API_KEY: byok.apiKey } : {}),
+    ...(byok.bearerToken ? { COPILOT_PROVIDER_BEARER_TOKEN: byok.bearerToken } : {}),
     ...(byok.type ? { COPILOT_PROVIDER_TYPE: byok.type } : {}),
+    ...(byok.wireApi ? { COPILOT_PROVIDER_WIRE_API: byok.wireApi } : {}),
     ...(byok.headers
       ? {
           COPILOT_PROVIDER_HEADERS: Object.entries(byok.headers)
@@ -66,5 +75,12 @@ export function sessionProvider(request: { model?: string; provider?: ByokProvid
     ...(byok.maxPromptTokens ? { COPILOT_PROVIDER_MAX_PROMPT_TOKENS: String(byok.maxPromptTokens) } : {}),
     ...(byok.maxOutputTokens ? { COPILOT_PROVIDER_MAX_OUTPUT_TOKENS: String(byok.maxOutputTokens) } : {}),
   });
-  return resolveProviderConfig({ flags: { model }, env, settings: defaults.settings, settingsFile: defaults.settingsFile });
+  const resolved = resolveProviderConfig({ flags: { model }, env, settings: defaults.settings, settingsFile: defaults.settingsFile });
+  if (!resolved.ok) return resolved;
+  // A 401 names where the key came from: the client's session configuration, not a variable of the server's.
+  const secret = byok.bearerToken ?? byok.apiKey;
+  const credential = secret
+    ? valueCredential(secret, byok.bearerToken ? "bearer" : "apiKey", `the session's provider.${byok.bearerToken ? "bearerToken" : "apiKey"}`)
+    : undefined;
+  return { ok: true, config: { ...resolved.config, ...(credential ? { credential } : {}) } };
 }

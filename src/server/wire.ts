@@ -13,6 +13,7 @@ const toolDeclaration = z.looseObject({
 
 const provider = z.looseObject({
   type: z.string().optional(),
+  wireApi: z.string().optional(),
   baseUrl: z.string().optional(),
   apiKey: z.string().optional(),
   bearerToken: z.string().optional(),

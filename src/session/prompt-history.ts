@@ -3,7 +3,8 @@
  * format (`{"commandHistory": [...]}`) for ↑/↓ and ctrl+r. Loading never fails: a broken file is history lost,
  * not a crash.
  */
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { replacePrivateFile } from "../util/private-files.js";
 import path from "node:path";
 
 export const HISTORY_LIMIT = 200;
@@ -44,9 +45,7 @@ export class FilePromptHistory implements PromptHistory {
     if (prompt.trim() === "") return;
     this.items = [...this.items.filter((item) => item !== prompt), prompt].slice(-this.limit);
     try {
-      const temp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(temp, `${JSON.stringify({ commandHistory: this.items }, null, 2)}\n`);
-      renameSync(temp, this.file);
+      replacePrivateFile(this.file, `${JSON.stringify({ commandHistory: this.items }, null, 2)}\n`);
     } catch {
       // History is a convenience; a read-only home must not break the prompt.
     }

@@ -1,14 +1,18 @@
 /**
- * One writer per session, across processes: `<session dir>/session.lock` holds the pid of the process that
- * has the session open. Two writers would interleave their events in one events.jsonl and break the
- * parentId chain and the conversation, so a second process is refused (or, for --continue, given a fresh
- * session). A lock whose pid is no longer running (a crash, SIGKILL) is stale and taken over.
+ * One writer per session, across processes: `<session dir>/session.lock` names the process that has the
+ * session open. Two writers would interleave their events in one events.jsonl and break the parentId chain
+ * and the conversation, so a second process is refused (or, for --continue, given a fresh session).
  *
- * The lock file is written complete under a temporary name and then hard-linked into place: `link` fails
- * atomically when the lock exists, so no reader ever sees a half-written pid.
+ * The lock file (src/util/lock-file.ts) names its holder beyond the pid and carries a random token. It is
+ * stale, and taken over atomically, when its holder is gone, a zombie, from another boot, a later process
+ * reusing the pid, or this very process without holding it (a container gives every run the same pid).
  */
-import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { fsFailure } from "../util/fs-failure.js";
+import { claimPath, newLockToken, readLock, tryLockFile, unlockFile, type LockRecord } from "../util/lock-file.js";
+import { isProcessRunning } from "../util/process-identity.js";
+
+export { claimPath };
 
 export const LOCK_FILE = "session.lock";
 
@@ -26,33 +30,23 @@ export class SessionLockedError extends Error {
   }
 }
 
-/** Locks this process holds, released at exit even when nobody closes the session. */
-const held = new Set<string>();
+/** Locks this process holds (file → token), released at exit even when nobody closes the session. */
+const held = new Map<string, string>();
 let exitHookInstalled = false;
 
-function readPid(file: string): number | undefined {
-  try {
-    const pid = Number.parseInt(readFileSync(file, "utf8"), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether a process with this pid exists (EPERM: it exists but belongs to someone else). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+/** Whether the process a lock (or claim) at `file` names still holds it. */
+function isLive(record: LockRecord, file: string): boolean {
+  if (!record.holder) return false; // unreadable: nobody can be named as its holder
+  // Our own pid: ours only if this process took it; otherwise an earlier process that had our pid left it.
+  if (record.holder.pid === process.pid) return record.token !== undefined && held.get(file) === record.token;
+  return isProcessRunning(record.holder);
 }
 
 /** The pid of the live process holding the session in `dir`, or undefined when it is free (or stale). */
 export function sessionLockHolder(dir: string): number | undefined {
-  const pid = readPid(path.join(dir, LOCK_FILE));
-  return pid !== undefined && isRunning(pid) ? pid : undefined;
+  const file = path.join(dir, LOCK_FILE);
+  const record = readLock(file);
+  return record && isLive(record, file) ? record.holder?.pid : undefined;
 }
 
 export interface SessionLock {
@@ -60,69 +54,21 @@ export interface SessionLock {
   release(): void;
 }
 
-function tryLink(tmp: string, file: string): boolean {
-  try {
-    linkSync(tmp, file);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw error;
-  }
-}
-
-/** Moves a stale lock aside; false if what was moved turned out to be live (then it is put back). */
-function clearStale(file: string): boolean {
-  const aside = `${file}.stale-${process.pid}-${Date.now()}`;
-  try {
-    renameSync(file, aside);
-  } catch {
-    return true; // already gone: someone else cleared it
-  }
-  // Between our check and the rename another process may have replaced the stale lock with its own.
-  const pid = readPid(aside);
-  if (pid !== undefined && isRunning(pid)) {
-    try {
-      linkSync(aside, file);
-    } catch {
-      // Someone else locked meanwhile; their lock stands either way.
-    }
-    unlinkQuietly(aside);
-    return false;
-  }
-  unlinkQuietly(aside);
-  return true;
-}
-
-function unlinkQuietly(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // nothing to remove
-  }
-}
-
-/** Takes the session's lock or throws SessionLockedError naming the holder. */
+/** Takes the session's lock or throws SessionLockedError naming the holder (a FileSystemFailure when it cannot be written). */
 export function acquireSessionLock(dir: string, sessionId: string): SessionLock {
   const file = path.join(dir, LOCK_FILE);
   if (held.has(file)) throw new SessionLockedError(sessionId, process.pid);
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${process.pid}\n`);
+  const token = newLockToken();
   try {
-    for (let attempt = 0; ; attempt++) {
-      if (tryLink(tmp, file)) break;
-      const pid = readPid(file);
-      if (pid !== undefined && isRunning(pid)) throw new SessionLockedError(sessionId, pid);
-      // Stale (its process is gone) or unreadable: take it over, a few times at most under contention.
-      if (!clearStale(file) || attempt >= 3) throw new SessionLockedError(sessionId, readPid(file) ?? 0);
-    }
-  } finally {
-    unlinkQuietly(tmp);
+    takeLock(file, sessionId, token);
+  } catch (error) {
+    throw error instanceof SessionLockedError ? error : fsFailure(error, `Could not lock the session (${file})`);
   }
-  held.add(file);
+  held.set(file, token);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.on("exit", () => {
-      for (const lock of held) releaseFile(lock);
+      for (const lock of [...held.keys()]) releaseFile(lock);
     });
   }
   let released = false;
@@ -136,8 +82,14 @@ export function acquireSessionLock(dir: string, sessionId: string): SessionLock 
   };
 }
 
+function takeLock(file: string, sessionId: string, token: string): void {
+  const attempt = tryLockFile(file, token, isLive);
+  if (!attempt.taken) throw new SessionLockedError(sessionId, attempt.holder ?? 0);
+}
+
 function releaseFile(file: string): void {
+  const token = held.get(file);
   held.delete(file);
   // Only our own lock is removed: never one a later process took over.
-  if (readPid(file) === process.pid) unlinkQuietly(file);
+  if (token !== undefined) unlockFile(file, token);
 }

@@ -3,8 +3,10 @@
  * Copilot CLI's keys (plus a few of ours) as `key: <JSON value>` lines, which is valid YAML; read back
  * without a YAML library unless the file was written by someone else.
  */
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { replacePrivateFile } from "../util/private-files.js";
 import path from "node:path";
+import { parseYaml } from "../util/yaml-parser.js";
 
 export interface SessionMetadata {
   id: string;
@@ -42,10 +44,7 @@ export function writeMetadata(dir: string, metadata: SessionMetadata): void {
     const value = metadata[key];
     if (value !== undefined) lines.push(`${yamlKey}: ${JSON.stringify(value)}`);
   }
-  const file = path.join(dir, METADATA_FILE);
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${lines.join("\n")}\n`);
-  renameSync(temp, file);
+  replacePrivateFile(path.join(dir, METADATA_FILE), `${lines.join("\n")}\n`);
 }
 
 function parseSimpleYaml(text: string): Record<string, unknown> | undefined {
@@ -68,11 +67,10 @@ function parseSimpleYaml(text: string): Record<string, unknown> | undefined {
   return result;
 }
 
-async function parseYaml(text: string): Promise<Record<string, unknown> | undefined> {
+function parseRecord(text: string): Record<string, unknown> | undefined {
   const simple = parseSimpleYaml(text);
   if (simple) return simple;
-  const { parse } = await import("yaml");
-  const value: unknown = parse(text);
+  const value: unknown = parseYaml(text);
   return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
 }
 
@@ -87,7 +85,7 @@ export async function readMetadata(dir: string): Promise<SessionMetadata | undef
   }
   let raw: Record<string, unknown> | undefined;
   try {
-    raw = await parseYaml(text);
+    raw = parseRecord(text);
   } catch {
     return undefined;
   }

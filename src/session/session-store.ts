@@ -3,10 +3,12 @@
  * id, id prefix (7+ characters) or name.
  */
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { sessionStateDir } from "../config/agent-home.js";
 import { readMetadata, type SessionMetadata } from "./session-metadata.js";
+import { fsFailure } from "../util/fs-failure.js";
+import { makePrivateDir } from "../util/private-files.js";
 
 export const EVENTS_FILE = "events.jsonl";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -36,7 +38,12 @@ export class SessionStore {
   /** Makes the folder of a new session and returns its id (a caller's own id must be a plain name). */
   create(id: string = randomUUID()): string {
     if (!isValidSessionId(id)) throw new Error(`Invalid session id "${id}": use letters, digits, ".", "_" and "-" (at most 128).`);
-    mkdirSync(this.dirOf(id), { recursive: true });
+    try {
+      // Transcripts hold file contents and command output: AGENT_HOME and its folders are private.
+      makePrivateDir(this.dirOf(id));
+    } catch (error) {
+      throw fsFailure(error, `Could not create the session folder ${this.dirOf(id)}`);
+    }
     return id;
   }
 

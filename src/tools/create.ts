@@ -1,8 +1,7 @@
 // The `create` tool: writes a new file (never overwrites), creating missing parent directories.
-import { mkdir, writeFile } from "node:fs/promises";
-import path from "node:path";
 import { z } from "zod";
 import { defineTool, ToolError } from "./define-tool.js";
+import { makeParentFolders, writeNewFile } from "./new-file.js";
 import { countLineChanges, resolveToolPath, statOrNull, unifiedDiff } from "./resolve-path.js";
 
 const parameters = z.object({
@@ -39,10 +38,10 @@ export const createTool = defineTool({
       throw new ToolError(`Cannot create ${abs}: ${what} already exists at that path. Use the edit tool to modify an existing file.`, "already_exists");
     }
     try {
-      await mkdir(path.dirname(abs), { recursive: true });
-      // "wx" fails if the file appeared since the check above.
+      await makeParentFolders(abs, ctx.sessionDir);
+      // Fails (EEXIST) if the file appeared since the check above.
       if (ctx.files) await ctx.files.writeTextFile(abs, args.file_text);
-      else await writeFile(abs, args.file_text, { encoding: "utf8", flag: "wx" });
+      else await writeNewFile(abs, args.file_text, ctx.sessionDir);
     } catch (error) {
       const err = error as NodeJS.ErrnoException;
       if (err.code === "EEXIST") throw new ToolError(`Cannot create ${abs}: a file already exists at that path.`, "already_exists");

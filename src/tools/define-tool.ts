@@ -92,6 +92,16 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * (the task tool: each subagent works in its own context, so several sync agents dispatched at once run at once).
    */
   readonly runsInParallel?: boolean;
+  /**
+   * Offered only to an agent whose `tools` list names it (the rem-agent's board and digest tools): never to
+   * the main agent or to an agent that may use every tool.
+   */
+  readonly onlyWhenListed?: boolean;
+  /**
+   * Calling it again with the same arguments is how it is used: it waits for something that changes (a
+   * background shell's output, an agent's answer), so the loop's repeat guard does not count its calls.
+   */
+  readonly polls?: boolean;
   /** A short title for the UI: the bash description, the file path, the pattern. */
   title?(args: z.infer<S>): string;
   /** What this call needs permission for, or null when it needs none. */

@@ -1,9 +1,9 @@
 // The `edit` tool: replaces exactly one occurrence of old_str with new_str (or creates a missing file).
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import path from "node:path";
+import { readFile, writeFile } from "node:fs/promises";
 import { z } from "zod";
 import type { FileBackend } from "./backends.js";
 import { defineTool, ToolError } from "./define-tool.js";
+import { makeParentFolders, writeNewFile } from "./new-file.js";
 import { countLineChanges, resolveToolPath, statOrNull, unifiedDiff } from "./resolve-path.js";
 
 const parameters = z.object({
@@ -109,9 +109,10 @@ export const editTool = defineTool({
   async execute(args, ctx) {
     const plan = await planEdit(args, ctx.cwd, ctx.files);
     try {
-      if (plan.created) await mkdir(path.dirname(plan.abs), { recursive: true });
+      if (plan.created) await makeParentFolders(plan.abs, ctx.sessionDir);
       if (ctx.files) await ctx.files.writeTextFile(plan.abs, plan.after);
-      else await writeFile(plan.abs, plan.after, { encoding: "utf8", flag: plan.created ? "wx" : "w" });
+      else if (plan.created) await writeNewFile(plan.abs, plan.after, ctx.sessionDir);
+      else await writeFile(plan.abs, plan.after, { encoding: "utf8", flag: "w" });
     } catch (error) {
       throw new ToolError(`Cannot write ${plan.abs}: ${(error as Error).message}`, "write_failed");
     }

@@ -34,6 +34,8 @@ export interface TuiOptions {
   theme: Theme;
   history: PromptHistory;
   version: string;
+  /** Sent as if typed once the session is open (`agent "…"`, `agent -i "…"`). */
+  firstPrompt?: string;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
 }
@@ -91,17 +93,40 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
         refreshKey={refreshKey}
         requestReprint={() => reprint()}
         onMounted={releaseTypeahead}
+        editFile={editFile}
+        {...(options.firstPrompt !== undefined ? { firstPrompt: options.firstPrompt } : {})}
       />
       <StdoutHandle expose={exposeWrite} />
     </InputContext.Provider>
   );
 
+  // ↑ brings the first prompt back like one typed.
+  if (options.firstPrompt !== undefined) options.history.add(options.firstPrompt);
   terminal.enter();
   terminal.installExitHandlers((signal) => finish({ signal }));
   // Keys typed before the composer listens wait for it (released when the app has mounted).
   const releaseTypeahead = bus.hold(5000);
-  const detach = bus.attach(stdin);
+  let detach = bus.attach(stdin);
   const instance = render(view(), { stdout, stdin: inkStdin, exitOnCtrlC: false, patchConsole: false, maxFps: 30 });
+
+  /**
+   * /memory edit: the person's editor ($VISUAL, $EDITOR, else vi) gets the terminal. Our modes go off and our
+   * reading of stdin stops while it runs (the engine waits too: it runs synchronously, as git runs an editor),
+   * then both come back and the screen is drawn again.
+   */
+  async function editFile(file: string): Promise<string | undefined> {
+    const editor = process.env.VISUAL?.trim() || process.env.EDITOR?.trim() || "vi";
+    instance.clear();
+    detach();
+    terminal.restore();
+    const { spawnSync } = await import("node:child_process");
+    const ran = spawnSync("/bin/sh", ["-c", `${editor} "$1"`, "sh", file], { stdio: "inherit" });
+    terminal.enter();
+    detach = bus.attach(stdin);
+    reprint();
+    if (ran.error) return `Could not start the editor (${editor}): ${ran.error.message}`;
+    return ran.status === 0 ? undefined : `The editor (${editor}) exited with ${ran.status ?? ran.signal}; ${file} is as it left it.`;
+  }
 
   /** Reprints the whole history: after a resize the terminal's reflow would leave broken bands. */
   const reprint = () => {

@@ -27,3 +27,20 @@ export function findGitRoot(start: string): GitLocation | undefined {
     dir = parent;
   }
 }
+
+/** A file's text, or undefined when it cannot be read. */
+export function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `origin` remote's URL as `.git/config` has it (a worktree's config is its main repository's). */
+export function originRemoteUrl(gitDir: string): string | undefined {
+  // A worktree's git dir holds a `commondir` file pointing at the main one, where the config lives.
+  const common = readText(path.join(gitDir, "commondir"))?.trim();
+  const config = readText(path.join(common ? path.resolve(gitDir, common) : gitDir, "config"));
+  return /\[remote "origin"\][^[]*?url\s*=\s*(\S+)/.exec(config ?? "")?.[1];
+}

@@ -103,6 +103,25 @@ describe("agent --acp", () => {
     expect(client.agentText(sessionId)).toBe("Made it.");
   });
 
+  it("offers the engine's answers, labels and all; 'for this session' lets the same command run again without asking", async () => {
+    const client = await connect({ permission: choose("allow-session") });
+    const sessionId = await newSession(client);
+    ws.server.enqueue(
+      toolCall("bash", { command: "touch session-one", description: "First marker" }),
+      toolCall("bash", { command: "touch session-two", description: "Second marker" }),
+      text("Made both."),
+    );
+    await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "make two markers" }] });
+    expect(client.permissionRequests).toHaveLength(1);
+    expect(client.permissionRequests[0]?.options.map((option) => [option.optionId, option.kind, option.name])).toEqual([
+      ["allow-once", "allow_once", "Yes"],
+      ["allow-session", "allow_always", "Yes, and don't ask again this session for `touch`"],
+      ["allow-always", "allow_always", "Yes, and always allow `touch` in this directory"],
+      ["reject", "reject_once", "No"],
+    ]);
+    expect(["session-one", "session-two"].filter((name) => existsSync(path.join(ws.cwd, name)))).toHaveLength(2);
+  });
+
   it("rejected, the tool does not run and the call is reported failed", async () => {
     const client = await connect({ permission: choose("reject") });
     const sessionId = await newSession(client);

@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { UpdateTranslator } from "../../src/acp/event-updates.js";
 import { mcpConfigOf } from "../../src/acp/mcp-servers.js";
 import { permissionOptions, permissionReply } from "../../src/acp/permission-options.js";
+import { permissionOptions as offerable } from "../../src/core/permission-options.js";
+import { offeredOptions } from "../../src/protocol/interactions.js";
 import { planApprovalOptions, planApprovalReply } from "../../src/acp/plan-approval.js";
 import { planUpdate, todosOf } from "../../src/acp/plan-updates.js";
 import { promptInput } from "../../src/acp/prompt-content.js";
@@ -126,31 +128,28 @@ describe("plan updates", () => {
 });
 
 describe("permission options", () => {
-  const write = { kind: "write" as const, fileName: "/work/a", diff: "", intention: "Edit /work/a" };
-  it("offers allow once, for the session, always here, and reject; each maps to our reply", () => {
-    expect(permissionOptions(write).map((option) => [option.optionId, option.kind])).toEqual([
-      ["allow-once", "allow_once"],
-      ["allow-session", "allow_always"],
-      ["allow-always", "allow_always"],
-      ["reject", "reject_once"],
+  const grants = { commands: [], writes: ["/work/a"], paths: [], origins: [], tools: [] };
+  it("shows the answers the broker offers, with its labels; 'for this session' is allow_always to ACP; each maps to our reply", () => {
+    const offered = offerable(grants);
+    expect(permissionOptions(offered).map((option) => [option.optionId, option.kind, option.name])).toEqual([
+      ["allow-once", "allow_once", "Yes"],
+      ["allow-session", "allow_always", "Yes, and don't ask again this session for writes to /work/a"],
+      ["allow-always", "allow_always", "Yes, and always allow writes to /work/a in this directory"],
+      ["reject", "reject_once", "No"],
     ]);
-    expect(permissionReply({ outcome: "selected", optionId: "allow-once" })).toEqual({ kind: "approve-once" });
-    expect(permissionReply({ outcome: "selected", optionId: "allow-session" })).toEqual({ kind: "approve-for-session" });
-    expect(permissionReply({ outcome: "selected", optionId: "allow-always" })).toEqual({ kind: "approve-always" });
-    expect(permissionReply({ outcome: "selected", optionId: "reject" })).toEqual({ kind: "deny" });
-    expect(permissionReply({ outcome: "cancelled" }).kind).toBe("deny");
+    expect(permissionReply({ outcome: "selected", optionId: "allow-once" }, offered)).toEqual({ kind: "approve-once" });
+    expect(permissionReply({ outcome: "selected", optionId: "allow-session" }, offered)).toEqual({ kind: "approve-for-session" });
+    expect(permissionReply({ outcome: "selected", optionId: "allow-always" }, offered)).toEqual({ kind: "approve-always" });
+    expect(permissionReply({ outcome: "selected", optionId: "reject" }, offered)).toEqual({ kind: "deny" });
+    expect(permissionReply({ outcome: "cancelled" }, offered).kind).toBe("deny");
   });
 
-  it("offers no 'always' for a command that cannot be remembered", () => {
-    const shell = {
-      kind: "shell" as const,
-      fullCommandText: "eval $X",
-      intention: "x",
-      commands: [],
-      possiblePaths: [],
-      canOfferSessionApproval: false,
-    };
-    expect(permissionOptions(shell).map((option) => option.optionId)).toEqual(["allow-once", "reject"]);
+  it("offers no 'always' when the broker offers none, and refuses an option it did not offer", () => {
+    const offered = offerable(undefined);
+    expect(permissionOptions(offered).map((option) => option.optionId)).toEqual(["allow-once", "reject"]);
+    expect(permissionReply({ outcome: "selected", optionId: "allow-always" }, offered).kind).toBe("deny");
+    // A request without a list (none the broker makes) offers yes once and no.
+    expect(permissionOptions(offeredOptions({})).map((option) => option.optionId)).toEqual(["allow-once", "reject"]);
   });
 });
 

@@ -18,7 +18,7 @@ const connect = (handlers: AcpClientHandlers, extra: Record<string, string> = {}
 describe("agent --acp", () => {
   it("an MCP server named in session/new is started for the session and its tool is called", async () => {
     const log = path.join(ws.home, "mcp-calls.jsonl");
-    const client = await connect({ permission: choose("allow-once") }, { MCP_TEST_LOG: log, AGENT_MCP_STARTUP_WAIT_MS: "30000" });
+    const client = await connect({ permission: choose("allow-once") }, { MCP_TEST_LOG: log });
     // The first prompt waits for the server however slow the machine (it goes on as soon as the server is up).
     // tsx by absolute path: the server is started in the session's directory, which has no node_modules.
     const loader = path.resolve("node_modules/tsx/dist/loader.mjs");

@@ -14,6 +14,19 @@ describe("the plan-mode and ask_user flags", () => {
     const both = parseCommandLine(["--plan", "--autopilot"]);
     expect([both.mode, both.autoAcceptPlan]).toEqual(["plan", true]);
     expect(() => parseCommandLine(["--plan", "--mode", "interactive"])).toThrow(UsageError);
+    expect(() => parseCommandLine(["--autopilot", "--mode", "interactive"])).toThrow(UsageError);
+  });
+
+  it("Copilot's spelling --plan --mode autopilot (and --mode plan --autopilot) is --plan --autopilot", () => {
+    for (const args of [
+      ["--plan", "--mode", "autopilot"],
+      ["--mode", "plan", "--autopilot"],
+    ]) {
+      const parsed = parseCommandLine(args);
+      expect([parsed.mode, parsed.autoAcceptPlan]).toEqual(["plan", true]);
+    }
+    const autopilotOnly = parseCommandLine(["--mode", "autopilot"]);
+    expect([autopilotOnly.mode, autopilotOnly.autoAcceptPlan]).toEqual(["autopilot", undefined]);
   });
 
   it("--no-ask-user hides the tool; ask_user and exit_plan_mode are names --excluded-tools knows", () => {

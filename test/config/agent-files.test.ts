@@ -134,7 +134,7 @@ describe("loadAgentFiles", () => {
     const { agents, errors, warnings } = loadAgentFiles({ builtinDir: dir as string });
     expect(errors).toEqual([]);
     expect(warnings).toEqual([]);
-    expect(agents.map((agent) => agent.name).sort()).toEqual(["code-review", "explore", "general-purpose", "research", "rubber-duck", "task"]);
+    expect(agents.map((agent) => agent.name).sort()).toEqual(["code-review", "explore", "general-purpose", "rem-agent", "research", "rubber-duck", "task"]);
     for (const name of ["explore", "code-review", "research", "rubber-duck"]) {
       const tools = agents.find((agent) => agent.name === name)?.tools ?? ["(all)"];
       expect(
@@ -143,6 +143,12 @@ describe("loadAgentFiles", () => {
       ).toEqual([]);
     }
     expect(agents.find((agent) => agent.name === "general-purpose")?.tools).toBeUndefined();
+    // The rem-agent: hidden from the model and the picker, and nothing but the memory tools.
+    expect(agents.find((agent) => agent.name === "rem-agent")).toMatchObject({
+      userInvocable: false,
+      modelInvocable: false,
+      tools: ["session_digest", "context_board", "read_memories", "store_memory", "vote_memory"],
+    });
     for (const agent of agents) expect(agent.systemPrompt.length, agent.name).toBeGreaterThan(100);
   });
 

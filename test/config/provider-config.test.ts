@@ -27,6 +27,19 @@ describe("provider configuration", () => {
     expect(missing.ok === false && missing.message).toMatch(/apiKeyEnv "MY_KEY".*not set/);
   });
 
+  it("remembers where the key came from, so a refused key can be named", () => {
+    const base = { OPENAI_BASE_URL: "http://x/v1", AGENT_MODEL: "m" };
+    const source = (env: NodeJS.ProcessEnv, settings: Settings = {}) => {
+      const result = resolve({ ...base, ...env }, settings);
+      return result.ok ? result.config.credential?.source : `error: ${result.message}`;
+    };
+    expect(source({ OPENAI_API_KEY: "a", COPILOT_PROVIDER_API_KEY: "b" })).toBe("OPENAI_API_KEY");
+    expect(source({ OPENAI_API_KEY: " ", COPILOT_PROVIDER_API_KEY: "b" })).toBe("COPILOT_PROVIDER_API_KEY");
+    expect(source({ MY_KEY: "c" }, { provider: { apiKeyEnv: "MY_KEY" } })).toBe("MY_KEY (named by provider.apiKeyEnv in /home/me/.agent/settings.json)");
+    expect(source({}, { provider: { apiKey: "d" } })).toBe("provider.apiKey in /home/me/.agent/settings.json");
+    expect(source({})).toBeUndefined();
+  });
+
   it("uses OpenAI's endpoint when only OPENAI_API_KEY is set", () => {
     expect(resolve({ OPENAI_API_KEY: "sk", AGENT_MODEL: "gpt" })).toMatchObject({ ok: true, config: { baseUrl: "https://api.openai.com/v1" } });
   });
@@ -64,5 +77,18 @@ describe("provider configuration", () => {
     expect(resolve(base)).toMatchObject({ ok: true, config: { maxPromptTokens: 128_000, maxPromptTokensFrom: "default" } });
     const bad = resolve({ ...base, AGENT_MAX_PROMPT_TOKENS: "0" });
     expect(bad.ok === false && bad.message).toMatch(/AGENT_MAX_PROMPT_TOKENS must be a positive integer/);
+  });
+});
+
+describe("an SDK session's own provider", () => {
+  it("names the field its key came in when the endpoint refuses it", async () => {
+    const { sessionProvider } = await import("../../src/server/session-provider.js");
+    const defaults = { env: { OPENAI_API_KEY: "server-key" }, settings: {}, settingsFile: "/s.json" };
+    const byKey = sessionProvider({ model: "m", provider: { baseUrl: "http://x/v1", apiKey: "k" } }, defaults);
+    expect(byKey).toMatchObject({ ok: true, config: { credential: { kind: "apiKey", source: "the session's provider.apiKey" } } });
+    const byToken = sessionProvider({ model: "m", provider: { baseUrl: "http://x/v1", bearerToken: "t" } }, defaults);
+    expect(byToken).toMatchObject({ ok: true, config: { credential: { kind: "bearer", source: "the session's provider.bearerToken" } } });
+    const none = sessionProvider({ model: "m", provider: { baseUrl: "http://x/v1" } }, defaults);
+    expect(none.ok && none.config.credential).toBeUndefined();
   });
 });

@@ -151,7 +151,7 @@ describe("the input router", () => {
     expect(harness.session.mode).toBe("plan");
     expect(harness.ofType("command.execute")[0]?.data).toMatchObject({ commandName: "plan", args: "add a cache" });
     expect(lastUserText(harness)).toContain("add a cache");
-    expect(lastUserText(harness)).not.toContain("/plan");
+    expect(lastUserText(harness)).not.toContain("/plan add a cache");
   });
 
   it("an unknown command is a warning with the closest match, and no model call", async () => {

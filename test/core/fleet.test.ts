@@ -1,7 +1,7 @@
 /**
  * /fleet against the scripted server: the task becomes three todos (one waiting for the other two), the two
  * independent ones run at the same time as background agents, the third only once both are done, every
- * todo ends done and linked to its agent, and the run ends with task_complete.
+ * todo ends done and linked to its agent, and the run ends with the model's answer (task_complete in autopilot).
  */
 import { realpathSync } from "node:fs";
 import path from "node:path";
@@ -34,11 +34,11 @@ const directory: AgentDirectory = {
   userInvocable: () => [],
 };
 
-async function startFleet() {
+async function startFleet(mode?: "autopilot") {
   let dir: string | undefined;
   const model = fleetModel({ databaseFile: () => (dir ? path.join(dir, "session.db") : undefined) });
   const server = await startScriptedServer({ responder: model.responder });
-  const h = await startHarness({ agents: directory, server });
+  const h = await startHarness({ agents: directory, server, ...(mode ? { mode } : {}) });
   dir = h.session.dir;
   const close = h.close;
   h.close = async () => {
@@ -56,12 +56,17 @@ describe("/fleet", () => {
     if (routed.kind !== "prompt") throw new Error(`expected a prompt, got ${routed.kind}`);
     const result = await routed.run;
 
-    expect(result.outcome).toBe("task_complete");
-    expect(h.session.mode).toBe("autopilot");
+    // Fleet mode is the orchestration prompt, not autopilot: the model's answer ends the run.
+    expect(result.outcome).toBe("completed");
+    expect(result.finalMessage).toBe("All 3 todos are done.");
+    expect(h.session.mode).toBe("interactive");
+    expect(h.ofType("session.mode_changed")).toHaveLength(0);
     expect(h.ofType("session.info").map((event) => event.data.message)).toContain("Fleet deployed: Build the two parts and join them");
     const prompt = h.ofType("user.message").find((event) => !event.agentId)?.data.content ?? "";
     expect(prompt).toContain("fleet mode");
     expect(prompt).toContain("Build the two parts and join them");
+    expect(prompt).toContain("then answer with a short summary");
+    expect(prompt).not.toContain("task_complete");
 
     // The two independent todos ran at the same time, as background agents started in one response.
     expect(model.parallel).toBe(true);
@@ -81,6 +86,18 @@ describe("/fleet", () => {
     const changes = h.ofType("session.todos_changed");
     expect(changes.length).toBeGreaterThanOrEqual(7);
     expect(changes.every((event) => event.ephemeral === true)).toBe(true);
+  });
+
+  it("typed in autopilot, stays in autopilot and finishes with task_complete", async () => {
+    const { h } = await startFleet("autopilot");
+    harness = h;
+    const routed = await h.session.dispatch({ type: "input", text: "/fleet Build the two parts and join them" });
+    if (routed.kind !== "prompt") throw new Error(`expected a prompt, got ${routed.kind}`);
+    const result = await routed.run;
+    expect(result.outcome).toBe("task_complete");
+    expect(h.session.mode).toBe("autopilot");
+    const prompt = h.ofType("user.message").find((event) => !event.agentId)?.data.content ?? "";
+    expect(prompt).toContain("then call `task_complete`");
   });
 
   it("reads the todo list back from the session folder on resume", async () => {

@@ -116,18 +116,17 @@ describe("hooks in the engine", () => {
 
   it("an interrupt does not wait for a hanging hook: its process group is killed and the prompt ends", async () => {
     harness = await startHarness({
-      hooks: new HookSet([{ ...hook("preToolUse", "sleep 60"), timeoutMs: 60_000 }], tempDir("hooks-engine-")),
+      hooks: new HookSet([{ ...hook("preToolUse", "sleep 3600"), timeoutMs: 3_600_000 }], tempDir("hooks-engine-")),
       allowAllTools: true,
     });
     harness.server.enqueue(toolCall("bash", { command: "echo hi", description: "Hi" }));
     const started = harness.session.send("go");
     const waitForHook = new Promise<void>((resolve) => harness?.session.subscribe((event) => (event.type === "hook.start" ? resolve() : undefined)));
     await waitForHook;
-    const at = Date.now();
+    // The hook would hold the prompt for an hour: the prompt ends only because the interrupt killed it.
     harness.session.interrupt();
     const result = await started;
     expect(result.outcome).toBe("aborted");
-    expect(Date.now() - at).toBeLessThan(5000);
     expect(harness.ofType("session.warning")).toHaveLength(0);
   });
 

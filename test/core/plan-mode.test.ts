@@ -40,6 +40,45 @@ async function reviewWith(reply: PlanApprovalReply, after: ReturnType<typeof tex
   return { h, result, review: toolResults(h)[1]?.result?.content ?? "" };
 }
 
+describe("plan mode's notices and its start", () => {
+  it("the system prompt, the switch notice and the tool name the plan file by its absolute path", async () => {
+    harness = await startHarness({ mode: "plan", interactive: true });
+    const h = harness;
+    const file = path.join(h.session.dir, "plan.md");
+    h.server.enqueue(text("a"), text("b"), text("c"));
+    await h.session.send("one");
+    const system = String(h.server.completionRequests[0]?.body.messages[0]?.content);
+    expect(system).toContain(`Write the plan to ${file} (`);
+    const tool = (h.server.completionRequests[0]?.body.tools as { function: { name: string; description: string } }[]).find(
+      (candidate) => candidate.function.name === "exit_plan_mode",
+    );
+    expect(tool?.function.description).toContain(`Call it when ${file} holds`);
+    // Switching back into plan mode mid-session: the one-time notice names the path too.
+    h.session.setMode("interactive");
+    await h.session.send("two");
+    h.session.setMode("plan");
+    await h.session.send("three");
+    const notice = String(h.server.completionRequests[2]?.body.messages.at(-1)?.content);
+    expect(notice).toContain("<mode_changed_notice>");
+    expect(notice).toContain(`write the plan (problem, approach, todos, notes) to ${file},`);
+  });
+
+  it.each(["plan", "autopilot"] as const)("a session started in %s mode records the switch from interactive right after session.start", async (mode) => {
+    harness = await startHarness({ mode });
+    const persisted = harness.events.filter((event) => !event.ephemeral);
+    expect(persisted.slice(0, 2).map((event) => [event.type, event.data])).toEqual([
+      ["session.start", expect.objectContaining({ mode: "interactive" })],
+      ["session.mode_changed", { previousMode: "interactive", newMode: mode }],
+    ]);
+    expect(harness.ofType("session.mode_changed")).toHaveLength(1);
+  });
+
+  it("a session started interactive records no switch", async () => {
+    harness = await startHarness();
+    expect(harness.ofType("session.mode_changed")).toHaveLength(0);
+  });
+});
+
 describe("exit_plan_mode", () => {
   it("is offered in plan mode only", async () => {
     harness = await startHarness({ mode: "plan", interactive: true });
@@ -56,7 +95,10 @@ describe("exit_plan_mode", () => {
       text("Implementing."),
       toolCall("task_complete", { summary: "done" }),
     ]);
-    expect(h.ofType("session.mode_changed").map((event) => event.data)).toEqual([{ previousMode: "plan", newMode: "autopilot" }]);
+    expect(h.ofType("session.mode_changed").map((event) => event.data)).toEqual([
+      { previousMode: "interactive", newMode: "plan" },
+      { previousMode: "plan", newMode: "autopilot" },
+    ]);
     expect(review).toMatch(/^Plan approved! Exited plan mode\./);
     expect(review).toContain("autopilot");
     expect(h.session.engine.mode).toBe("autopilot");
@@ -84,7 +126,8 @@ describe("exit_plan_mode", () => {
     expect(h.session.engine.mode).toBe("plan");
     expect(review).toContain("Use a class instead.");
     expect(review).toContain("still in plan mode");
-    expect(h.ofType("session.mode_changed")).toHaveLength(0);
+    // Only the switch the session started with (interactive to plan).
+    expect(h.ofType("session.mode_changed")).toHaveLength(1);
     expect(h.ofType("exit_plan_mode.completed")[0]?.data).toMatchObject({ approved: false, feedback: "Use a class instead." });
   });
 
@@ -101,6 +144,25 @@ describe("exit_plan_mode", () => {
     expect(toolResults(harness)[1]?.result?.content).toContain("Stop here");
     expect(harness.server.completionRequests).toHaveLength(2);
     expect(harness.ofType("exit_plan_mode.requested")).toHaveLength(0);
+  });
+
+  it("without a person and without a plan file, nothing is reported as written: the model is told to write it", async () => {
+    for (const autoAcceptPlan of [false, true]) {
+      harness = await startHarness({ mode: "plan", ...(autoAcceptPlan ? { autoAcceptPlan } : {}) });
+      const h = harness;
+      h.server.enqueue(toolCall("exit_plan_mode", { summary: "- nothing yet" }), text("I could not write a plan."));
+      const result = await h.session.send("plan");
+      const review = toolResults(h)[0];
+      expect(review?.success).toBe(false);
+      expect(review?.error?.message ?? review?.result?.content).toContain(`${planPath(h)} does not exist`);
+      // The run is not a finished plan: no "Plan written to", no task_complete, the mode unchanged.
+      expect(result.outcome).toBe("completed");
+      expect(JSON.stringify(h.events)).not.toContain("Plan written");
+      expect(h.ofType("session.task_complete")).toHaveLength(0);
+      expect(h.session.engine.mode).toBe("plan");
+      await h.close();
+      harness = undefined;
+    }
   });
 
   it("says the plan is missing when none was written", async () => {

@@ -3,6 +3,7 @@
  * and what the log shows. The scripted server answers in request order; subagents' requests are told apart
  * by their x-initiator header and their own system prompt.
  */
+import { readFileSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentDefinition, AgentDirectory } from "../../src/core/tasks/agent-directory.js";
 import { startHarness, waitForEvent, type Harness } from "../support/engine-harness.js";
@@ -219,6 +220,104 @@ describe("background agents", () => {
     expect(h.ofType("subagent.failed")[0]?.data.error).toBe("cancelled");
     const agentRequests = h.server.completionRequests.filter((request) => request.headers["x-initiator"] === "sub-agent");
     expect(agentRequests.map((request) => String(request.body.messages.at(-1)?.content))).toEqual(["A", "B"]);
+  });
+});
+
+describe("an agent that answered and waits idle", () => {
+  /** Reads the session's log as it is on disk. */
+  const logged = (h: Harness) =>
+    readFileSync(h.store.eventsFileOf(h.session.id), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
+
+  it("has subagent.completed on record while it waits, and the notification carries its answer", async () => {
+    const { h, routes } = await startRouted(undefined, true);
+    harness = h;
+    routes.main(task({ mode: "background", name: "mt" }), text("Started."), text("Heard it."));
+    routes.explore(text("The idle answer."));
+    await h.session.send("start");
+    const notice = await waitForEvent(h, (event) => event.type === "system.notification");
+    expect(notice.type === "system.notification" && notice.data.content).toContain("Background agent mt-1 (explore) has answered");
+    expect(notice.type === "system.notification" && notice.data.content).toContain("Its answer:\n\nThe idle answer.");
+    expect(h.session.engine.agentRecords[0]?.status).toBe("idle");
+    expect(
+      logged(h)
+        .filter((event) => event.type === "subagent.completed")
+        .map((event) => event.data.toolCallId),
+    ).toEqual(["call_task"]);
+  });
+
+  it.each([
+    ["shut down", true],
+    ["killed", false],
+  ])("%s while it waits, it is resumed as completed (not failed), and listed by id", async (_how, shutDown) => {
+    const { h, routes } = await startRouted(undefined, true);
+    routes.main(task({ mode: "background", name: "mt" }), text("Started."), text("Heard it."));
+    routes.explore(text("The idle answer."));
+    await h.session.send("start");
+    await waitForEvent(h, () => h.session.engine.agentRecords[0]?.status === "idle" && h.ofType("session.idle").length >= 2);
+    const id = h.session.id;
+    const file = h.store.eventsFileOf(id);
+    // A process killed now leaves the log as it is at this moment: no shutdown, nothing about the agent's end.
+    const asKilled = readFileSync(file, "utf8");
+    h.session.shutdown();
+    await h.session.engine.whenEnded();
+    expect(h.ofType("session.warning").map((event) => event.data.message)).toContain(
+      "Stopping 1 background agent as the session ends: mt-1 (idle after its answer: completed).",
+    );
+    if (!shutDown) writeFileSync(file, asKilled);
+    expect(logged(h).some((event) => event.type === "subagent.failed")).toBe(false);
+    const resumed = await startHarness({ agents: directory, server: h.server, home: h.home, cwd: h.cwd, resumeId: id });
+    try {
+      expect(resumed.ofType("subagent.failed")).toHaveLength(0);
+      expect(resumed.session.engine.agentRecords.map((record) => [record.id, record.status])).toEqual([["mt-1", "completed"]]);
+      await resumed.session.dispatch({ type: "input", text: "/tasks" });
+      expect(resumed.ofType("session.info").at(-1)?.data.message).toMatch(/mt-1\s+completed/);
+    } finally {
+      await resumed.close();
+      await h.server.close();
+    }
+  });
+
+  it("a session that ends with one agent idle and one running completes the first and cancels the second", async () => {
+    const main = [
+      toolCalls([
+        { id: "c1", name: "task", arguments: { description: "quick", prompt: "Q", agent_type: "explore", mode: "background", name: "quick" } },
+        { id: "c2", name: "task", arguments: { description: "slow", prompt: "S", agent_type: "explore", mode: "background", name: "slow" } },
+      ]),
+      text("Both started."),
+      text("Heard quick."),
+    ];
+    // The two agents run in either order: each is answered by its own prompt.
+    const server = await startScriptedServer({
+      responder: (request) =>
+        request.headers["x-initiator"] !== "sub-agent"
+          ? (main.shift() ?? text("(nothing scripted)"))
+          : String(request.body.messages.at(-1)?.content).includes("Q")
+            ? text("Quick answer.")
+            : hang(),
+    });
+    const h = await startHarness({ agents: directory, server, interactive: true });
+    const close = h.close;
+    h.close = async () => {
+      await close();
+      await server.close();
+    };
+    harness = h;
+    await h.session.send("start both");
+    await waitForEvent(h, () => h.session.engine.agentRecords.find((record) => record.id === "quick-1")?.status === "idle");
+    await h.server.waitForHang();
+    h.session.shutdown();
+    expect(h.ofType("session.warning").at(-1)?.data.message).toBe(
+      "Stopping 2 background agents as the session ends: quick-1 (idle after its answer: completed), slow-1 (running: cancelled).",
+    );
+    expect(h.ofType("subagent.completed").map((event) => event.data.toolCallId)).toEqual(["c1"]);
+    expect(h.ofType("subagent.failed").map((event) => [event.data.toolCallId, event.data.error])).toEqual([
+      ["c2", "cancelled: the session ended while it was running"],
+    ]);
+    const types = logged(h).map((event) => event.type);
+    expect(types.indexOf("subagent.failed")).toBeLessThan(types.indexOf("session.shutdown"));
   });
 });
 

@@ -28,32 +28,45 @@ const SUMMARY = "<overview>Said hello.</overview>\n<next_steps>None</next_steps>
 const contents = (index: number) => (server.completionRequests[index]?.body.messages ?? []).map((message) => String(message.content ?? ""));
 
 describe("compaction with the real agent", () => {
-  it('`-p "/compact"` compacts a resumed session; the next run sees the summary, not the old messages', async () => {
-    server.enqueue(text("Hello to you."));
-    expect((await runAgent(["-p", "hello there"], { env: env(), cwd })).code).toBe(0);
-    const id = onlySession();
+  /** A first run that reads notes.txt with the view tool and answers: a tool exchange of four messages. */
+  async function readTheNotes(): Promise<string> {
+    writeFileSync(path.join(cwd, "notes.txt"), "NOTES-MARKER-7\n");
+    server.enqueue(toolCall("view", { path: path.join(cwd, "notes.txt") }), text("The notes hold a marker."));
+    expect((await runAgent(["-p", "what do the notes say?", "--allow-all-tools"], { env: env(), cwd })).code).toBe(0);
+    return onlySession();
+  }
+
+  it('`-p "/compact"` summarises the whole resumed session, the last tool exchange too; a second /compact is a no-op that says so', async () => {
+    const id = await readTheNotes();
 
     server.enqueue(text(SUMMARY));
-    const compact = await runAgent(["--resume", id, "-p", "/compact"], { env: env(), cwd });
+    // The outcome is the command's report: stdout, even with -s; the progress line is decoration on stderr.
+    const compact = await runAgent(["--resume", id, "-s", "-p", "/compact"], { env: env(), cwd });
     expect(compact.code).toBe(0);
-    expect(compact.stderr).toContain("● Compacting the conversation…");
-    expect(compact.stderr).toMatch(/Conversation compacted: 1 message summarised \(.* tokens\) · checkpoint 1: .*001-greetings\.md/);
-    expect(server.completionRequests[1]?.body.tool_choice).toBe("none");
+    expect(compact.stderr).toBe("");
+    expect(compact.stdout).toMatch(/^Conversation compacted: 4 messages summarised \(.* tokens\) · checkpoint 1: .*001-greetings\.md\n$/);
+    expect(server.completionRequests[2]?.body.tool_choice).toBe("none");
     const checkpoint = path.join(home, "session-state", id, "checkpoints", "001-greetings.md");
     expect(readFileSync(checkpoint, "utf8")).toContain("Said hello.");
 
+    // Twice in a row: nothing new to summarise, no model call, nothing changes.
+    const again = await runAgent(["--resume", id, "-p", "/compact"], { env: env(), cwd });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain("Nothing was compacted: Too little to gain: nothing was added since the last compaction");
+    expect(server.completionRequests).toHaveLength(3);
+
     server.enqueue(text("Still here."));
     expect((await runAgent(["--resume", id, "-p", "are you there?"], { env: env(), cwd })).code).toBe(0);
-    const last = contents(2);
-    expect(last[1]).toContain("Said hello.");
-    expect(last.join("\n")).not.toContain("hello there");
-    expect(last.slice(2)).toEqual(["Hello to you.", expect.stringContaining("are you there?")]);
+    const last = server.completionRequests[3]?.body.messages ?? [];
+    expect(last.map((message) => message.role)).toEqual(["system", "user", "user"]);
+    expect(contents(3)[1]).toContain("Said hello.");
+    expect(contents(3)[2]).toContain("are you there?");
+    const sent = JSON.stringify(last);
+    for (const verbatim of ["NOTES-MARKER-7", "what do the notes say?", "The notes hold a marker.", '"tool_calls"']) expect(sent).not.toContain(verbatim);
   });
 
-  it('`-p "/compact"` that fails says why, changes nothing and exits 3; with nothing to compact it says so', async () => {
-    server.enqueue(text("Hello to you."));
-    expect((await runAgent(["-p", "hello there"], { env: env(), cwd })).code).toBe(0);
-    const id = onlySession();
+  it('`-p "/compact"` that fails says why, changes nothing and exits 3; with nothing or too little to compact it says so', async () => {
+    const id = await readTheNotes();
     server.enqueue(httpError(400, { message: "no summaries here" }));
     const failed = await runAgent(["--resume", id, "-p", "/compact"], { env: env(), cwd });
     expect(failed.code).toBe(3);
@@ -64,7 +77,18 @@ describe("compaction with the real agent", () => {
     const fresh = await runAgent(["-p", "/compact"], { env: env(), cwd: tempDir("compact-e2e-fresh-") });
     expect(fresh.code).toBe(0);
     expect(fresh.stderr).toContain("Nothing was compacted: There is nothing to compact yet.");
-    expect(server.completionRequests).toHaveLength(2);
+    expect(server.completionRequests).toHaveLength(3);
+
+    // One short exchange: a summary would be as long as what it replaces.
+    const greetingCwd = tempDir("compact-e2e-greeting-");
+    const earlier = new Set(readdirSync(path.join(home, "session-state")));
+    server.enqueue(text("Hello to you."));
+    expect((await runAgent(["-p", "hello there"], { env: env(), cwd: greetingCwd })).code).toBe(0);
+    const greeting = readdirSync(path.join(home, "session-state")).find((session) => !earlier.has(session));
+    const little = await runAgent(["--resume", greeting as string, "-p", "/compact"], { env: env(), cwd: greetingCwd });
+    expect(little.code).toBe(0);
+    expect(little.stderr).toMatch(/Nothing was compacted: Too little to gain: only 2 messages \(about \d+ tokens\) so far/);
+    expect(server.completionRequests).toHaveLength(4);
   });
 
   it("a `-p` run compacts by itself before a request past 80% of AGENT_MAX_PROMPT_TOKENS", async () => {
@@ -108,20 +132,21 @@ describe("/context and /usage with the real agent", () => {
     expect((await runAgent(["-p", "make a file", "--allow-all-tools"], { env: env(), cwd })).code).toBe(0);
     const id = onlySession();
 
+    // The reports are what the runs were for: stdout (the stats of the run itself go to stderr).
     const context = await runAgent(["--resume", id, "-p", "/context"], { env: env({ AGENT_MAX_PROMPT_TOKENS: "64000" }), cwd });
     expect(context.code).toBe(0);
-    expect(context.stderr).toMatch(/Context: [\d.]+k\/64k tokens \([\d.]+%\) · scripted-model/);
-    for (const part of ["System prompt", "Tools", "MCP tools", "Messages (4)", "Free"]) expect(context.stderr).toContain(part);
-    expect(context.stderr).toContain("Compacts automatically at 51k (80.0%)");
+    expect(context.stdout).toMatch(/^Context: [\d.]+k\/64k tokens \([\d.]+%\) · scripted-model/);
+    for (const part of ["System prompt", "Tools", "MCP tools", "Messages (4)", "Free"]) expect(context.stdout).toContain(part);
+    expect(context.stdout).toContain("Compacts automatically at 51k (80.0%)");
 
-    const usage = await runAgent(["--resume", id, "-p", "/usage"], { env: env(), cwd });
+    const usage = await runAgent(["--resume", id, "-s", "-p", "/usage"], { env: env(), cwd });
     expect(usage.code).toBe(0);
-    expect(usage.stderr).toContain("Usage in this session (this run and 2 earlier):");
-    expect(usage.stderr).toContain("Requests       2");
-    expect(usage.stderr).toMatch(/Tokens +6\.1k in \(1\.0k cached\) · 10 out/);
-    expect(usage.stderr).toMatch(/scripted-model +2 req/);
-    expect(usage.stderr).toContain("Code changes   +2 -0 in 1 file");
-    expect(usage.stderr).toContain(file);
+    expect(usage.stdout).toContain("Usage in this session (this run and 2 earlier):");
+    expect(usage.stdout).toContain("Requests       2");
+    expect(usage.stdout).toMatch(/Tokens +6\.1k in \(1\.0k cached\) · 10 out/);
+    expect(usage.stdout).toMatch(/scripted-model +2 req/);
+    expect(usage.stdout).toContain("Code changes   +2 -0 in 1 file");
+    expect(usage.stdout).toContain(file);
     expect(server.completionRequests).toHaveLength(2);
     expect(existsSync(path.join(home, "session-state", id, "checkpoints"))).toBe(false);
   });

@@ -11,7 +11,6 @@ import { runAgent } from "../support/run-agent.js";
 import { text, type CompletionRequest } from "../support/scripted-server.js";
 import { useE2eWorkspace } from "../support/e2e-workspace.js";
 import { tempDir } from "../support/engine-harness.js";
-import { MCP_STARTUP_WAIT } from "../support/mcp-harness.js";
 import { stdioServer } from "../mcp/mcp-support.js";
 
 const ws = useE2eWorkspace({ prefix: "copilot-home" });
@@ -34,7 +33,7 @@ const markHook = (marker: string) => ({ version: 1, hooks: { userPromptSubmitted
 
 /** bin/agent's environment with the fake HOME; AGENT_HOME only when given. */
 function env(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const { AGENT_HOME: _ours, ...rest } = ws.env({ ...MCP_STARTUP_WAIT });
+  const { AGENT_HOME: _ours, ...rest } = ws.env();
   const merged: NodeJS.ProcessEnv = { ...rest, HOME: home };
   for (const [key, value] of Object.entries(extra)) if (value !== undefined) merged[key] = value;
   return merged;

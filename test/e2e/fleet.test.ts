@@ -59,7 +59,7 @@ async function todosOnDisk() {
 
 async function expectFleetRan(run: { code: number | null; stdout: string; stderr: string }) {
   expect(run.code, run.stderr).toBe(0);
-  expect(run.stderr).toContain("Fleet deployed: Build the two parts and join them");
+  expect(run.stdout).toContain("Fleet deployed: Build the two parts and join them");
   expect(run.stdout).toContain("All 3 todos are done.");
   expect(model.parallel).toBe(true);
   expect((model.seenAtStart.get("join-ab") ?? []).filter((todo) => todo.id !== "join-ab").map((todo) => todo.status)).toEqual(["done", "done"]);
@@ -70,7 +70,12 @@ async function expectFleetRan(run: { code: number | null; stdout: string; stderr
   ]);
   const log = events();
   expect(log.filter((event) => event.type === "subagent.started").map((event) => event.data.executionMode)).toEqual(["background", "background", "background"]);
-  expect(log.some((event) => event.type === "session.mode_changed" && event.data.newMode === "autopilot")).toBe(true);
+  // Fleet mode is the orchestration prompt, not autopilot: no switch, no task_complete nudges; the answer ends the run.
+  expect(log.some((event) => event.type === "session.mode_changed")).toBe(false);
+  expect(log.some((event) => event.type === "user.message" && event.data.source === "autopilot")).toBe(false);
+  // Every agent answered: each has its end on record, none failed.
+  expect(log.filter((event) => event.type === "subagent.completed")).toHaveLength(3);
+  expect(log.some((event) => event.type === "subagent.failed")).toBe(false);
   // todos_changed is ephemeral: streamed to faces, never in the log.
   expect(log.some((event) => event.type === "session.todos_changed")).toBe(false);
 }

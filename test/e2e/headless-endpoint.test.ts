@@ -9,6 +9,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { AGENT_BIN, agentEnv, collect, runAgent, startAgent } from "../support/run-agent.js";
 import { httpError, sse, startScriptedServer, text, toolCall } from "../support/scripted-server.js";
 import { useE2eWorkspace } from "../support/e2e-workspace.js";
+import { onWire } from "../support/test-wire.js";
 
 const ws = useE2eWorkspace();
 beforeEach(() => {
@@ -80,9 +81,13 @@ describe("stdout is only the answer", () => {
 });
 
 describe("malformed responses, end to end", () => {
+  // Where a body below is a Chat Completions one, the run speaks that wire whatever AGENT_TEST_WIRE says
+  // (malformed-wires.test.ts has the other wires' corpus).
+  const chatEnv = () => onWire(ws.env(), "chat");
+
   it("answers through junk data lines", async () => {
     ws.server.enqueue(sse("null", "42", "{}", JSON.stringify({ choices: [{ index: 0, delta: { content: "Fine." } }] }), "[DONE]"));
-    const run = await runAgent(["-p", "hi"], { env: ws.env(), cwd: ws.cwd });
+    const run = await runAgent(["-p", "hi"], { env: chatEnv(), cwd: ws.cwd });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("Fine.\n");
     expect(run.stderr).not.toMatch(/Cannot read properties/);
@@ -93,8 +98,29 @@ describe("malformed responses, end to end", () => {
       kind: "json",
       body: { object: "chat.completion", model: "m", choices: [{ index: 0, message: { role: "assistant", content: "Not streamed." }, finish_reason: "stop" }] },
     });
-    const run = await runAgent(["-p", "hi", "-s"], { env: ws.env(), cwd: ws.cwd });
+    const run = await runAgent(["-p", "hi", "-s"], { env: chatEnv(), cwd: ws.cwd });
     expect(run.stdout).toBe("Not streamed.\n");
+  });
+
+  it("accepts a stream that begins with a UTF-8 byte-order mark", async () => {
+    const hello = JSON.stringify({ choices: [{ index: 0, delta: { role: "assistant", content: "BOM or not." } }] });
+    ws.server.enqueue({ kind: "raw", body: `\uFEFFdata: ${hello}\n\ndata: [DONE]\n\n`, headers: { "content-type": "text/event-stream" } });
+    const run = await runAgent(["-p", "hi", "-s"], { env: chatEnv(), cwd: ws.cwd });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("BOM or not.\n");
+  });
+
+  it("ends a stream kept alive with comments but no data as an idle timeout (exit 3), not a wait forever", async () => {
+    writeFileSync(
+      path.join(ws.home, "settings.json"),
+      JSON.stringify({ provider: { streamIdleTimeoutMs: 500, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5 } } }),
+    );
+    const alive = { kind: "raw" as const, frames: [], keepAlive: { text: ": keep-alive\n\n", everyMs: 50 } };
+    ws.server.enqueue(alive, alive);
+    const run = await runAgent(["-p", "hi"], { env: ws.env(), cwd: ws.cwd });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain("The model endpoint sent no data for 500 ms, only keep-alives (provider.streamIdleTimeoutMs).");
+    expect(ws.server.completionRequests).toHaveLength(2);
   });
 
   it("exits 3 for an HTML page, saying so", async () => {
@@ -108,7 +134,7 @@ describe("malformed responses, end to end", () => {
   it("exits 3 for a response with nothing usable, after retrying it", async () => {
     const empty = sse(JSON.stringify({ choices: [] }), "[DONE]");
     ws.server.enqueue(empty, empty, empty, empty, empty, empty);
-    const run = await runAgent(["-p", "hi", "--output-format", "json"], { env: ws.env(), cwd: ws.cwd });
+    const run = await runAgent(["-p", "hi", "--output-format", "json"], { env: chatEnv(), cwd: ws.cwd });
     expect(run.code).toBe(3);
     const lines = jsonLines(run.stdout);
     expect(lines.find((line) => line.type === "session.error")).toMatchObject({ data: { errorType: "empty_response" } });
@@ -121,9 +147,7 @@ describe("failing fast where nothing can succeed", () => {
   it("names the URL of an endpoint that refuses connections, after one quick retry, with no resume hint", async () => {
     const closed = await startScriptedServer();
     await closed.close();
-    const started = performance.now();
     const run = await runAgent(["-p", "hi"], { env: agentEnv({ home: ws.home, baseUrl: closed.baseUrl }), cwd: ws.cwd });
-    expect(performance.now() - started).toBeLessThan(5000);
     expect(run.code).toBe(3);
     expect(run.stderr).toContain(closed.baseUrl);
     expect(run.stderr).toMatch(/ECONNREFUSED.*OPENAI_BASE_URL/s);

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { agentEnv, runAgent } from "../support/run-agent.js";
 import { httpError, text, toolCall } from "../support/scripted-server.js";
 import { useE2eWorkspace } from "../support/e2e-workspace.js";
+import { sentKey } from "../support/test-wire.js";
 
 const ws = useE2eWorkspace();
 
@@ -138,6 +139,20 @@ describe("exit codes and configuration errors", () => {
     const limited = await runAgent(["-p", "hi", "--autopilot", "--max-autopilot-continues", "1"], { env: ws.env(), cwd: ws.cwd });
     expect(limited.code).toBe(4);
     expect(limited.stderr).toMatch(/Autopilot stopped/);
+  });
+
+  it("a 401 names the variable or the settings.json field that held the key", async () => {
+    ws.server.enqueue(httpError(401, { message: "bad key" }));
+    const fromEnv = await runAgent(["-p", "hi"], { env: ws.env(), cwd: ws.cwd });
+    expect(fromEnv.code).toBe(3);
+    expect(fromEnv.stderr).toContain("The API key came from OPENAI_API_KEY");
+    writeFileSync(path.join(ws.home, "settings.json"), JSON.stringify({ provider: { apiKeyEnv: "TEAM_KEY" } }));
+    const { OPENAI_API_KEY: _key, ...env } = ws.env({ TEAM_KEY: "team-secret" });
+    ws.server.enqueue(httpError(401, { message: "bad key" }));
+    const fromSettings = await runAgent(["-p", "hi"], { env, cwd: ws.cwd });
+    expect(fromSettings.code).toBe(3);
+    expect(fromSettings.stderr).toContain(`The API key came from TEAM_KEY (named by provider.apiKeyEnv in ${path.join(ws.home, "settings.json")})`);
+    expect(sentKey(ws.server.completionRequests.at(-1)?.headers)).toBe("team-secret");
   });
 
   it("exits 0 in autopilot when the model calls task_complete, printing the summary", async () => {

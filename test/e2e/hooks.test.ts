@@ -116,12 +116,11 @@ describe("hooks in agent -p", () => {
   });
 
   it("a hanging preToolUse hook is stopped at its timeout and the call is denied: a broken policy fails closed", async () => {
-    userHooks("slow.json", { preToolUse: [command("sleep 60", { timeoutSec: 0.5 })] });
+    // It would run for an hour: the run ends only because the hook's timeout stopped it.
+    userHooks("slow.json", { preToolUse: [command("sleep 3600", { timeoutSec: 0.5 })] });
     ws.server.enqueue(toolCall("bash", { command: "touch after.txt", description: "Touch" }), text("done"));
-    const started = Date.now();
     const result = await run(["make it", "--allow-all-tools"]);
     expect(result.code).toBe(0);
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(existsSync(path.join(ws.cwd, "after.txt"))).toBe(false);
     expect(result.stderr).toContain("timed out after 0.5 s");
     expect(result.stderr).toContain("the hook failed, so the tool call is denied");

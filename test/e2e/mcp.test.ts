@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { runAgent } from "../support/run-agent.js";
@@ -51,6 +51,17 @@ describe("MCP in agent -p", () => {
     const pid = records().find((record) => record.tool === "started")?.args.pid as number;
     expect(pid).toBeGreaterThan(0);
     await expect.poll(() => alive(pid)).toBe(false);
+  });
+
+  it("a server that takes 3 s to start is used on its first -p run, and its tool list is cached for the next", async () => {
+    writeFileSync(path.join(ws.home, "mcp-config.json"), JSON.stringify({ mcpServers: { mini: stdioServer() } }));
+    ws.server.enqueue(toolCall("mini-echo_text", { text: "slow" }), text("Echoed."));
+    // The server's own timer delays its start (MCP_TEST_START_DELAY_MS); the run is waited on, not the clock.
+    const run = await runAgent(["-p", "echo slow", "--allow-all-tools"], { env: env({ MCP_TEST_START_DELAY_MS: "3000" }), cwd: ws.cwd });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain("still starting");
+    expect(records().map((record) => record.tool)).toEqual(["started", "ready", "echo_text"]);
+    expect(readdirSync(path.join(ws.home, "mcp-cache"))).toHaveLength(1);
   });
 
   it("a NAME(tool) deny rule beats --allow-all-tools, before the call reaches the server", async () => {

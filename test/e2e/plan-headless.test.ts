@@ -79,21 +79,21 @@ describe("agent -p --plan", () => {
     expect(lines.some((line) => line.type === "tool.execution_complete" && line.data?.success === false)).toBe(true); // the edit was refused
   });
 
-  it("with --autopilot accepts the plan and implements it in the same run", async () => {
-    const implement: ScriptedResponse[] = [
-      toolCall("create", { path: path.join(cwd, "hello.txt"), file_text: "hello\n" }),
-      toolCall("task_complete", { summary: "Wrote hello.txt" }),
-    ];
-    await planningServer((request) => implement[request.index - 4] ?? text("done"));
-    const run = await runAgent(["-p", "add a greeting", "--plan", "--autopilot", "--allow-all-tools"], {
-      env: agentEnv({ home, baseUrl: server.baseUrl }),
-      cwd,
-    });
-    expect(run.code).toBe(0);
-    expect(readFileSync(path.join(cwd, "hello.txt"), "utf8")).toBe("hello\n");
-    const review = server.completionRequests[4]?.body.messages.at(-1);
-    expect(String(review?.content)).toMatch(/^Plan approved! Exited plan mode\./);
-    expect(run.stdout).toContain("Wrote hello.txt");
+  it("tells the model the plan's absolute path and records the start in plan mode as a switch", async () => {
+    await planningServer(() => text("should not be asked"));
+    const run = await runAgent(["-p", "add a greeting", "--mode", "plan"], { env: agentEnv({ home, baseUrl: server.baseUrl }), cwd });
+    expect(run.code, run.stderr).toBe(0);
+    const [id] = readdirSync(path.join(home, "session-state"));
+    const folder = path.join(home, "session-state", id as string);
+    const system = String(server.completionRequests[0]?.body.messages[0]?.content);
+    expect(system).toContain(`Write the plan to ${path.join(sessionFolder(server.completionRequests[0] as CompletionRequest), "plan.md")} (`);
+    const log = readFileSync(path.join(folder, "events.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
+    expect(log.slice(0, 2).map((event) => event.type)).toEqual(["session.start", "session.mode_changed"]);
+    expect(log[1]?.data).toEqual({ previousMode: "interactive", newMode: "plan" });
+    expect(log.filter((event) => event.type === "session.mode_changed")).toHaveLength(1);
   });
 
   it("under --yolo changes nothing but the plan: inline code and git commands that change state are refused, read-only git runs", async () => {
@@ -121,4 +121,41 @@ describe("agent -p --plan", () => {
     }
     expect(String(results[4]?.content)).not.toContain("plan mode");
   });
+
+  it.each([["text"], ["json"]])("never reports a plan that was not written (%s output)", async (format) => {
+    // The model asks for review without writing plan.md, is told to write it first, and gives up.
+    const steps = [toolCall("exit_plan_mode", { summary: "- a plan only in words" }), text("I have no plan to write.")];
+    server = await startScriptedServer({ responder: (request) => steps[request.index] ?? text("unexpected") });
+    const run = await runAgent(["-p", "add a greeting", "--plan", "--output-format", format], { env: agentEnv({ home, baseUrl: server.baseUrl }), cwd });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout + run.stderr).not.toContain("Plan written");
+    expect(run.stderr).not.toMatch(/^Plan\s/m);
+    const review = String(server.completionRequests[1]?.body.messages.at(-1)?.content);
+    expect(review).toMatch(/There is no plan to review: .*plan\.md does not exist/);
+    if (format === "json") {
+      const result = toolResults(run.stdout).at(-1);
+      expect(result?.type).toBe("result");
+      expect(result?.planPath).toBeUndefined();
+      expect(JSON.stringify(result)).not.toContain("Plan written");
+    } else {
+      expect(run.stdout).toContain("I have no plan to write.");
+    }
+  });
+
+  it.each([[["--plan", "--autopilot"]], [["--plan", "--mode", "autopilot"]], [["--mode", "plan", "--autopilot"]]])(
+    "%j accepts the plan and implements it in the same run",
+    async (flags) => {
+      const implement: ScriptedResponse[] = [
+        toolCall("create", { path: path.join(cwd, "hello.txt"), file_text: "hello\n" }),
+        toolCall("task_complete", { summary: "Wrote hello.txt" }),
+      ];
+      await planningServer((request) => implement[request.index - 4] ?? text("done"));
+      const run = await runAgent(["-p", "add a greeting", ...flags, "--allow-all-tools"], { env: agentEnv({ home, baseUrl: server.baseUrl }), cwd });
+      expect(run.code, run.stderr).toBe(0);
+      expect(readFileSync(path.join(cwd, "hello.txt"), "utf8")).toBe("hello\n");
+      const review = server.completionRequests[4]?.body.messages.at(-1);
+      expect(String(review?.content)).toMatch(/^Plan approved! Exited plan mode\./);
+      expect(run.stdout).toContain("Wrote hello.txt");
+    },
+  );
 });

@@ -7,7 +7,6 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MCP_STARTUP_WAIT } from "../support/mcp-harness.js";
 import { stdioServer } from "../mcp/mcp-support.js";
 import { runAgent } from "../support/run-agent.js";
 import { text, toolCall } from "../support/scripted-server.js";
@@ -127,12 +126,12 @@ describe("a plugin's hooks and MCP servers", () => {
     const source = makePlugin({ mcp: true });
     await agent(["plugin", "install", source]);
     ws.server.enqueue(toolCall("mini-show_env", { name: "WHERE" }), toolCall("mini-show_env", { name: "PLUGIN_ROOT" }), text("done"));
-    const run = await agent(["-p", "ask", "--allow-all-tools"], MCP_STARTUP_WAIT);
+    const run = await agent(["-p", "ask", "--allow-all-tools"]);
     expect(run.code).toBe(0);
     const root = path.join(ws.home, "plugins", "toolbox");
     const results = ws.server.completionRequests[2]?.body.messages.filter((message) => message.role === "tool").map((message) => message.content);
     expect(results).toEqual([`WHERE=${root}/data`, `PLUGIN_ROOT=${root}`]);
-    const show = await agent(["-p", "/mcp show mini"], MCP_STARTUP_WAIT);
+    const show = await agent(["-p", "/mcp show mini"]);
     expect(show.stdout).toContain(`configured in: plugin toolbox (${path.join(root, ".mcp.json")})`);
   });
 

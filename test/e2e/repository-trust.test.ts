@@ -12,7 +12,6 @@ import { runAgent } from "../support/run-agent.js";
 import { text, toolCall, type CompletionRequest } from "../support/scripted-server.js";
 import { useAgentQueues, useE2eWorkspace } from "../support/e2e-workspace.js";
 import { tempDir } from "../support/engine-harness.js";
-import { MCP_STARTUP_WAIT } from "../support/mcp-harness.js";
 import { stdioServer } from "../mcp/mcp-support.js";
 
 const { main, child, responder } = useAgentQueues();
@@ -25,7 +24,7 @@ beforeEach(() => {
 });
 
 // The first prompt of an agent waits for its servers as long as it takes: a server that started is always seen.
-const env = () => ws.env({ MCP_TEST_LOG: log, ...MCP_STARTUP_WAIT });
+const env = () => ws.env({ MCP_TEST_LOG: log });
 const run = (args: string[], cwd = ws.cwd) => runAgent(["-p", ...args], { env: env(), cwd });
 const serverStarted = (): boolean => existsSync(log) && readFileSync(log, "utf8").includes('"tool":"started"');
 const trust = (...folders: string[]) => writeFileSync(path.join(ws.home, "config.json"), JSON.stringify({ trustedFolders: folders }));

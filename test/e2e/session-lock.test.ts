@@ -3,9 +3,11 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { collect, runAgent, startAgent } from "../support/run-agent.js";
+import { AGENT_BIN, collect, runAgent, startAgent } from "../support/run-agent.js";
 import { hang, text } from "../support/scripted-server.js";
 import { useE2eWorkspace } from "../support/e2e-workspace.js";
+import { spawnUnreaped, waitForZombie } from "../support/unreaped-child.js";
+import { readProcStat } from "../../src/util/process-identity.js";
 
 const ws = useE2eWorkspace({ prefix: "lock" });
 
@@ -88,5 +90,62 @@ describe("a session open in one agent process", () => {
     expect(resumed.stderr).toBe("");
     expect(existsSync(lockFile)).toBe(false);
     expectOneChain(eventsOf(id));
+  });
+
+  it.runIf(process.platform === "linux")("kill -9 of the agent's process group, then --resume at once: the zombie it left holds nothing", async () => {
+    ws.server.enqueue(hang());
+    // The agent's parent never reaps it, so after the kill it stays a zombie for as long as this test needs.
+    const agent = await spawnUnreaped([process.execPath, AGENT_BIN, "-p", "first prompt"], { env: ws.env(), cwd: ws.cwd });
+    try {
+      await ws.server.waitForHang();
+      const [id] = sessions() as [string];
+      const lockFile = path.join(ws.home, "session-state", id, "session.lock");
+      expect(readFileSync(lockFile, "utf8").split("\n")[0]).toBe(`${agent.pid}`);
+      process.kill(-agent.pid, "SIGKILL");
+      await waitForZombie(agent.pid);
+
+      ws.server.enqueue(text("Resumed after the kill."));
+      const resumed = await runAgent(["--resume", id, "-p", "go on", "-s"], { env: ws.env(), cwd: ws.cwd });
+      expect(resumed.stderr).toBe("");
+      expect(resumed.code).toBe(0);
+      expect(resumed.stdout).toBe("Resumed after the kill.\n");
+      // The killed agent was a zombie the whole time: the lock was judged stale, not freed by a reaping.
+      expect(readProcStat(agent.pid)?.state).toBe("Z");
+      expect(existsSync(lockFile)).toBe(false);
+      expectOneChain(eventsOf(id));
+    } finally {
+      agent.stop();
+    }
+  });
+
+  it("a lock naming the resuming process's own pid (a container reusing pids) is taken over", async () => {
+    ws.server.enqueue(text("First."));
+    expect((await runAgent(["-p", "start", "-s"], { env: ws.env(), cwd: ws.cwd })).code).toBe(0);
+    const [id] = sessions() as [string];
+    const lockFile = path.join(ws.home, "session-state", id, "session.lock");
+    // The lock file is written by the resuming process itself, just before it opens the session: it names
+    // that process's pid without that process holding it, as a crashed run with the same pid would leave.
+    const preload = path.join(ws.cwd, "plant-lock.cjs");
+    writeFileSync(preload, `require("node:fs").writeFileSync(${JSON.stringify(lockFile)}, process.pid + "\\ntoken left-by-a-crashed-run\\n");\n`);
+    ws.server.enqueue(text("Second."));
+    const resumed = await runAgent(["--resume", id, "-p", "again", "-s"], { env: ws.env({ NODE_OPTIONS: `--require ${preload}` }), cwd: ws.cwd });
+    expect(resumed.stderr).toBe("");
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toBe("Second.\n");
+    expect(existsSync(lockFile)).toBe(false);
+  });
+
+  it.runIf(process.platform === "linux")("a lock naming a live unrelated process that started at another time is taken over", async () => {
+    ws.server.enqueue(text("First."));
+    expect((await runAgent(["-p", "start", "-s"], { env: ws.env(), cwd: ws.cwd })).code).toBe(0);
+    const [id] = sessions() as [string];
+    const lockFile = path.join(ws.home, "session-state", id, "session.lock");
+    const started = Number(readProcStat(process.pid)?.startTime);
+    writeFileSync(lockFile, `${process.pid}\nstarted ${started + 100}\ntoken an-earlier-process-with-this-pid\n`);
+    ws.server.enqueue(text("Second."));
+    const resumed = await runAgent(["--resume", id, "-p", "again", "-s"], { env: ws.env(), cwd: ws.cwd });
+    expect(resumed.stderr).toBe("");
+    expect(resumed.code).toBe(0);
+    expect(existsSync(lockFile)).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Start-up loads only what the first request needs: a headless run whose only tool call is `view` never
  * loads the search and diff libraries (fast-glob, ignore, diff), the event catalog's schemas, or chalk (stderr
- * is not a terminal), the slash commands or execa, and zod comes without its 60-odd locales.
+ * is not a terminal), the slash commands or execa, memory's store and tools (memory is off), and zod comes without
+ * its 60-odd locales.
  * Runs the built bin/agent under the bench's module tracker and maps each loaded dist/ chunk to its sources
  * through the chunk's source map. Needs dist/ (built by `npm test` before vitest runs).
  */
@@ -13,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDir } from "../support/engine-harness.js";
 import { AGENT_BIN, agentEnv, collect } from "../support/run-agent.js";
 import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
+import { currentWire } from "../support/test-wire.js";
 
 const TRACKER = pathToFileURL(fileURLToPath(new URL("../../bench/module-tracker.mjs", import.meta.url))).href;
 
@@ -66,7 +68,17 @@ describe("start-up of a headless run", () => {
     // What the orchestration layer added stays out of a plain run: the prompt is not a slash command, so the
     // commands (and /review's execa) are not loaded.
     expect(sources.filter((source) => /node_modules\/execa\/|src\/core\/slash-commands\//.test(source))).toEqual([]);
+    // A model on Chat Completions: the other wires' adapters and the Anthropic SDK are not loaded.
+    if (currentWire() === "chat")
+      expect(sources.filter((source) => /node_modules\/@anthropic-ai\/|src\/provider\/(anthropic-|openai-responses|responses-events)/.test(source))).toEqual(
+        [],
+      );
+    // The built-in agents' frontmatter was checked by the build: no YAML parser without agent files of one's own.
+    expect(readFileSync(log, "utf8")).not.toMatch(/dist\/yaml\//);
     // No hook files, so no hook engine.
     expect(sources.filter((source) => /src\/core\/session-hooks\.ts$|src\/hooks\//.test(source))).toEqual([]);
+    // Memory is off in -p: nothing of its store, board, secrets check or tools is loaded (only the switch itself).
+    const memory = sources.filter((source) => /src\/memory\//.test(source)).map((source) => source.replace(/^.*src\/memory\//, ""));
+    expect(memory.filter((file) => !["session-memory.ts", "memory-settings.ts"].includes(file))).toEqual([]);
   });
 });

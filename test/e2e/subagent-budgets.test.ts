@@ -20,13 +20,16 @@ const failures = () => {
 const delegate = () => toolCall("task", { description: "look around", prompt: "Keep looking.", agent_type: "explore" });
 
 describe("subagent budgets (agent -p)", () => {
-  it("--max-turns stops a subagent that keeps calling tools; the reason is in the log", async () => {
-    main.push(delegate(), text("It was stopped."));
-    child.push(toolCall("glob", { pattern: "*" }), toolCall("glob", { pattern: "*" }));
+  it("--max-turns stops a subagent that keeps calling tools after one last turn to report; the reason is in the log", async () => {
+    main.push(delegate(), (request) =>
+      text(JSON.stringify(request.body.messages.at(-1)?.content).includes("What I saw so far.") ? "It reported." : "No report."),
+    );
+    child.push(toolCall("glob", { pattern: "*" }), text("What I saw so far."));
     const run = await runAgent(["-p", "delegate", "--allow-all-tools", "--max-turns", "1"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe("It was stopped.\n");
-    expect(ws.server.completionRequests.filter((request) => request.headers["x-initiator"] === "sub-agent")).toHaveLength(1);
+    expect(run.stdout).toBe("It reported.\n");
+    const childCalls = ws.server.completionRequests.filter((request) => request.headers["x-initiator"] === "sub-agent");
+    expect(childCalls.map((request) => request.body.tool_choice)).toEqual([undefined, "none"]);
     const [started, failed] = failures();
     expect(started?.data.budget).toEqual({ maxTurns: 1 });
     expect(failed?.data.error).toBe("stopped by its budget: it reached its turn budget (1 model call per prompt; --max-turns or subagents.maxTurns)");
@@ -35,7 +38,7 @@ describe("subagent budgets (agent -p)", () => {
   it("settings.json's subagents.maxTokens stops an agent over its tokens", async () => {
     writeFileSync(path.join(ws.home, "settings.json"), JSON.stringify({ subagents: { maxTokens: 500 } }));
     main.push(delegate(), text("Out of tokens."));
-    child.push(toolCall("glob", { pattern: "*" }, { usage: { prompt_tokens: 900, completion_tokens: 10 } }), text("never"));
+    child.push(toolCall("glob", { pattern: "*" }, { usage: { prompt_tokens: 900, completion_tokens: 10 } }), text("Its report."));
     const run = await runAgent(["-p", "delegate", "--allow-all-tools"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("Out of tokens.\n");

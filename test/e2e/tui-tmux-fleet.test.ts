@@ -57,7 +57,7 @@ describe.skipIf(!HAS_TMUX)("a fleet in the TUI (tmux)", () => {
     });
     expect(working).toContain("○ Join A and B");
     release();
-    const done = await pane.waitFor((screen) => screen.includes("Todos · 3 done") && screen.includes("Task complete"), {
+    const done = await pane.waitFor((screen) => screen.includes("Todos · 3 done") && screen.includes("All 3 todos are done."), {
       timeoutMs: 30_000,
       what: "all todos done",
     });

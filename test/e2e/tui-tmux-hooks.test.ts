@@ -62,7 +62,7 @@ describe.skipIf(!HAS_TMUX)("the TUI's folder trust question", () => {
     rmSync(path.join(tt.cwd, ".github"), { recursive: true, force: true });
     writeFileSync(path.join(tt.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { repo: stdioServer() } }));
     // The first prompt waits for the server however loaded the machine is.
-    const p = await tt.open(`AGENT_MCP_STARTUP_WAIT_MS=30000 ${AGENT}`);
+    const p = await tt.open(`${AGENT}`);
     const screen = await p.waitForText("Do you trust the files in this folder?", { timeoutMs: WAIT_MS });
     expect(screen).toContain("MCP server repo:");
     await p.sendKeys("1");

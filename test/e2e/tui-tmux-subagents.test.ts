@@ -69,4 +69,24 @@ describe.skipIf(!HAS_TMUX)("subagents in the TUI (tmux)", () => {
     expect(printed).toContain("› Find it.");
     expect(printed).toContain("It is in auth.ts.");
   });
+
+  it("/quit with a background agent at work says, after the TUI, which agent it stops", { timeout: 60_000 }, async () => {
+    main.push(
+      toolCall("task", { description: "a slow job", prompt: "Take your time.", agent_type: "explore", name: "slow", mode: "background" }),
+      text("Started the slow one."),
+    );
+    agents.push(new Promise<ScriptedResponse>(() => undefined));
+    const pane = await tt.open(AGENT);
+    await pane.waitForText("Ask anything", { timeoutMs: 20_000 });
+    await pane.type("start it");
+    await pane.waitForText("start it");
+    await pane.sendKeys("Enter");
+    await pane.waitFor((s) => s.includes("Started the slow one.") && s.includes("Background · 1 running"), { timeoutMs: 20_000, what: "the agent at work" });
+    await pane.type("/quit");
+    await pane.waitForText("/quit");
+    await pane.sendKeys("Enter");
+    await pane.waitForExit(20_000);
+    const after = await pane.waitForText("Stopping 1 background agent as the session ends: slow-1 (running: cancelled).", { timeoutMs: 5_000 });
+    expect(after).toContain("Resume this session with: agent --resume");
+  });
 });

@@ -36,10 +36,9 @@ describe("runHookCommand", () => {
 
   it("kills a hanging hook (and its children) at its timeout", async () => {
     const dir = tempDir("hook-hang-");
-    const started = performance.now();
-    const run = await runHookCommand(hook(`sleep 30 & sleep 30; touch ${path.join(dir, "late")}`, { timeoutMs: 300 }), {}, dir);
+    // It would run for an hour: the call returns only because the timeout ended the hook's whole group.
+    const run = await runHookCommand(hook(`sleep 3600 & sleep 3600; touch ${path.join(dir, "late")}`, { timeoutMs: 300 }), {}, dir);
     expect(run.timedOut).toBe(true);
-    expect(performance.now() - started).toBeLessThan(5000);
     expect(existsSync(path.join(dir, "late"))).toBe(false);
   });
 

@@ -8,10 +8,10 @@ import type { AgentDefinition, AgentDirectory } from "../../src/core/tasks/agent
 import { startHarness, type Harness } from "../support/engine-harness.js";
 import { text, toolCall } from "../support/scripted-server.js";
 import { stdioServer } from "./mcp-support.js";
-import { MCP_STARTUP_WAIT, useMcpHarness } from "../support/mcp-harness.js";
+import { useMcpHarness } from "../support/mcp-harness.js";
 
 // The agent's first prompt waits for its server however loaded the machine is.
-const mcp = useMcpHarness({ scratch: "mcp-agent", env: MCP_STARTUP_WAIT });
+const mcp = useMcpHarness({ scratch: "mcp-agent" });
 
 const custom = { source: "user" as const, file: "test", userInvocable: true, modelInvocable: true };
 const AGENTS: AgentDefinition[] = [

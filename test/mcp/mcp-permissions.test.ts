@@ -5,10 +5,10 @@ import type { PermissionFlags } from "../../src/permissions/policy.js";
 import { startHarness, waitForEvent, type Harness } from "../support/engine-harness.js";
 import { text, toolCall } from "../support/scripted-server.js";
 import { mcpConfig, stdioServer } from "./mcp-support.js";
-import { MCP_STARTUP_WAIT, useMcpHarness } from "../support/mcp-harness.js";
+import { useMcpHarness } from "../support/mcp-harness.js";
 
 let log = "";
-const mcp = useMcpHarness({ env: MCP_STARTUP_WAIT });
+const mcp = useMcpHarness();
 
 function calledTools(): string[] {
   try {

@@ -10,9 +10,9 @@ import type { AgentMode } from "../../src/protocol/events/index.js";
 import { startHarness } from "../support/engine-harness.js";
 import { text, toolCall } from "../support/scripted-server.js";
 import { mcpConfig, stdioServer } from "./mcp-support.js";
-import { MCP_STARTUP_WAIT, useMcpHarness } from "../support/mcp-harness.js";
+import { useMcpHarness } from "../support/mcp-harness.js";
 
-const mcp = useMcpHarness({ scratch: "mcp-read-only", env: MCP_STARTUP_WAIT });
+const mcp = useMcpHarness({ scratch: "mcp-read-only" });
 
 function called(): string[] {
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { startHarness } from "../support/engine-harness.js";
+import { startHarness, waitForEvent } from "../support/engine-harness.js";
 import { mcpConfig, stdioServer } from "./mcp-support.js";
 import { useMcpHarness } from "../support/mcp-harness.js";
 
@@ -33,5 +33,52 @@ describe("/mcp", () => {
   it("says how to add a server when none is configured", async () => {
     mcp.harness = await startHarness();
     expect(await run("/mcp")).toMatch(/agent mcp add/);
+  });
+});
+
+describe("MCP commands", () => {
+  const told = (from: number) =>
+    mcp.harness!.events.slice(from).flatMap((event) => {
+      if (event.type === "session.mcp_servers_loaded") return [`loaded ${event.data.servers.map((server) => `${server.name}:${server.status}`).join(",")}`];
+      if (event.type === "session.mcp_server_status_changed") return [`${event.data.serverName} ${event.data.status}${event.data.error ? " (error)" : ""}`];
+      return [];
+    });
+
+  it("are commands told by Copilot's events: loaded at the start and after a reload, each change after that", async () => {
+    mcp.harness = await startHarness({ mcp: { additional: [mcpConfig({ mini: stdioServer() })] } });
+    const engine = mcp.harness.session.engine;
+    await engine.mcp?.waitForStartup(20_000);
+    expect(told(0)).toEqual(["loaded mini:pending", "mini connected"]);
+    expect(mcp.harness.events.find((event) => event.type === "session.mcp_servers_loaded")?.data).toMatchObject({
+      servers: [{ name: "mini", status: "pending", transport: "stdio" }],
+    });
+
+    let from = mcp.harness.events.length;
+    expect(await engine.dispatch({ type: "disable_mcp_server", server: "mini" })).toBeUndefined();
+    expect(told(from)).toEqual(["mini disabled"]);
+    expect(engine.tools().names.some((name) => name.startsWith("mini-"))).toBe(false);
+
+    from = mcp.harness.events.length;
+    expect(await engine.dispatch({ type: "enable_mcp_server", server: "mini" })).toBeUndefined();
+    // Its tools are known from its last run: nothing waits for it, so the test waits for its event.
+    await waitForEvent(
+      mcp.harness,
+      (event) => event.type === "session.mcp_server_status_changed" && event.data.status === "connected" && mcp.harness!.events.indexOf(event) >= from,
+    );
+    expect(told(from)).toEqual(["mini pending", "mini connected"]);
+
+    from = mcp.harness.events.length;
+    expect(await engine.dispatch({ type: "reload_mcp_servers" })).toBeUndefined();
+    expect(told(from)).toEqual(["loaded mini:pending", "mini connected"]);
+
+    from = mcp.harness.events.length;
+    expect(await engine.dispatch({ type: "disable_mcp_server", server: "nope" })).toMatch(/no MCP server named nope\. Servers: mini/);
+    expect(told(from)).toEqual([]);
+  });
+
+  it("refuse, saying how to add one, when no server is configured", async () => {
+    mcp.harness = await startHarness();
+    expect(await mcp.harness.session.engine.dispatch({ type: "reload_mcp_servers" })).toMatch(/agent mcp add/);
+    expect(await mcp.harness.session.engine.dispatch({ type: "enable_mcp_server", server: "x" })).toMatch(/agent mcp add/);
   });
 });

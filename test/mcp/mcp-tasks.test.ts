@@ -9,9 +9,9 @@ import type { TaskRecord } from "../../src/core/tasks/task-registry.js";
 import { startHarness, waitForEvent, type Harness } from "../support/engine-harness.js";
 import { text, toolCall } from "../support/scripted-server.js";
 import { mcpConfig, stdioServer } from "./mcp-support.js";
-import { MCP_STARTUP_WAIT, useMcpHarness } from "../support/mcp-harness.js";
+import { useMcpHarness } from "../support/mcp-harness.js";
 
-const mcp = useMcpHarness({ scratch: "mcp-tasks", env: { MCP_TEST_TASKS: "1", ...MCP_STARTUP_WAIT } });
+const mcp = useMcpHarness({ scratch: "mcp-tasks", env: { MCP_TEST_TASKS: "1" } });
 
 function serverLog(): string[] {
   try {

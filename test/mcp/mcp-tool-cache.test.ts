@@ -4,10 +4,9 @@ import { describe, expect, it } from "vitest";
 import { startHarness, tempDir, waitForEvent } from "../support/engine-harness.js";
 import { text, toolCall } from "../support/scripted-server.js";
 import { mcpConfig, stdioServer } from "./mcp-support.js";
-import { MCP_STARTUP_WAIT, useMcpHarness } from "../support/mcp-harness.js";
+import { useMcpHarness } from "../support/mcp-harness.js";
 
-// A first run waits for the server however loaded the machine is (what is tested here is the run after it).
-const mcp = useMcpHarness({ env: MCP_STARTUP_WAIT, unset: ["MCP_TEST_WAIT_FOR", "AGENT_MCP_DEFERRED_START_MS"] });
+const mcp = useMcpHarness({ unset: ["MCP_TEST_WAIT_FOR", "AGENT_MCP_DEFERRED_START_MS"] });
 
 const config = mcpConfig({ mini: stdioServer() });
 

@@ -50,6 +50,11 @@ const read = (file: string, tool: "view" | "grep" | "glob" = "view"): Call => ({
 /** The URL gate alone: the fetching tool itself is allowed by name (the fetching tool needs no approval of its own). */
 const fetch = (url: string): Call => ({ request: { kind: "url", url, intention: "x" }, tool: "web_fetch" });
 const FETCH = ["web_fetch"];
+/** A change to memory's stores, from any of its tools: the rule family is `memory`. */
+const memory = (tool: "store_memory" | "vote_memory" | "context_board" = "store_memory"): Call => ({
+  request: { kind: "memory", subject: "tests", fact: "Run npm test.", citations: "package.json:3" },
+  tool,
+});
 
 const rows: Row[] = [
   // ── shell, no rules ──
@@ -170,6 +175,15 @@ const rows: Row[] = [
     verdict: "deny",
     rule: "edit",
   },
+  // ── memory (every change to the stores, whichever tool makes it) ──
+  { name: "a memory asks with no flags", ...memory(), verdict: "ask", needs: ["tool"], reason: "changing the memories needs approval" },
+  { name: "allow memory allows storing", ...memory(), flags: { allowTool: ["memory"] }, verdict: "allow", reason: "`memory` (--allow-tool)" },
+  { name: "allow memory allows a vote and the board", ...memory("context_board"), flags: { allowTool: ["memory"] }, verdict: "allow" },
+  { name: "allow store_memory by name allows only that tool", ...memory("vote_memory"), flags: { allowTool: ["store_memory"] }, verdict: "ask" },
+  { name: "deny memory beats --allow-all-tools", ...memory(), flags: { denyTool: ["memory"], allowAllTools: true }, verdict: "deny", rule: "memory" },
+  { name: "settings permissions.allow memory", ...memory("vote_memory"), settings: { permissions: { allow: ["memory"] } }, verdict: "allow" },
+  { name: "a session approval of memory covers every memory tool", ...memory("vote_memory"), approvals: { tools: new Set(["memory"]) }, verdict: "allow" },
+  { name: "allow write does not allow memory", ...memory(), flags: { allowTool: ["write"] }, verdict: "ask", needs: ["tool"] },
   // ── write / write(path) ──
   { name: "create asks with no flags", ...write(inWs("new.txt")), verdict: "ask", needs: ["write"], reason: "writing" },
   { name: "edit asks with no flags", ...write(inWs("README.md"), "edit"), verdict: "ask", needs: ["write"] },

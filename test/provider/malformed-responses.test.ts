@@ -6,6 +6,16 @@ import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "../support/engine-harness.js";
+import {
+  BOM_FAILED,
+  bomAnswered,
+  expectClearError,
+  expectIdleTimeout,
+  KEEP_ALIVES,
+  KEPT_ALIVE_HARNESS,
+  slowAnswerKeptAlive,
+  type WireSamples,
+} from "../support/malformed-checks.js";
 import { sse, text, toolCall, type ScriptedResponse } from "../support/scripted-server.js";
 
 let harness: Harness | undefined;
@@ -34,6 +44,8 @@ const completion = (message: Record<string, unknown>) => ({
   choices: [{ index: 0, message: { role: "assistant", ...message }, finish_reason: "stop" }],
   usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
 });
+
+const chatSamples: WireSamples = { say: (content) => chunk({ role: "assistant", content }), end: "[DONE]", json: completion({ content: "Hello" }) };
 
 /** Responses with junk around a real answer: the junk is skipped, the answer is "Hello". */
 const answered: [string, ScriptedResponse][] = [
@@ -68,6 +80,7 @@ const answered: [string, ScriptedResponse][] = [
     },
   ],
   ["a non-streamed chat.completion", { kind: "json", body: completion({ content: "Hello" }) }],
+  ...bomAnswered(chatSamples),
   [
     "a chat.completion sent as text/event-stream",
     { kind: "raw", body: JSON.stringify(completion({ content: "Hello" })), headers: { "content-type": "text/event-stream" } },
@@ -118,7 +131,27 @@ const failed: [string, ScriptedResponse, string, RegExp][] = [
   ["only junk data lines", sse("42", "{}", "null"), "empty_response", /3 data lines that were not a chat completion chunk/],
   ["an error inside the stream", sse(hello, JSON.stringify({ error: { message: "boom mid-stream" } })), "server", /error in the stream: boom mid-stream/],
   ["a non-streamed completion with no content", { kind: "json", body: completion({ content: null }) }, "empty_response", /content: null/],
+  ...BOM_FAILED,
 ];
+
+/**
+ * Streams that are alive but carry no data: keep-alives (SSE comments, whitespace, blank data lines, pings)
+ * do not count toward the idle timeout, so each ends as a timeout that says so, long before the overall limit.
+ */
+describe("streams kept alive without data", () => {
+  it.each(KEEP_ALIVES)("%s: an idle timeout with a clear error", async (_name, keepAlive) => {
+    harness = await startHarness(KEPT_ALIVE_HARNESS);
+    await expectIdleTimeout(harness, keepAlive);
+  });
+
+  it("the same keep-alives before and between data that arrives in time: answered", async () => {
+    harness = await startHarness({ retry: { maxRetries: 0 }, streamIdleTimeoutMs: 2_000 });
+    harness.server.enqueue(slowAnswerKeptAlive(chatSamples));
+    const result = await harness.session.send("hi");
+    expect(result.finalMessage).toBe("Hello");
+    expect(harness.ofType("session.error")).toEqual([]);
+  });
+});
 
 describe("malformed responses end in an answer", () => {
   it.each(answered)("%s", async (_name, response) => {
@@ -159,13 +192,7 @@ describe("malformed responses end in an answer", () => {
 describe("malformed responses end in a clear error", () => {
   it.each(failed)("%s", async (_name, response, errorType, message) => {
     harness = await startHarness({ retry: { maxRetries: 0 } });
-    harness.server.enqueue(response);
-    const result = await harness.session.send("hi");
-    expect(result.outcome).toBe("error");
-    const error = harness.ofType("session.error")[0];
-    expect(error?.data.errorType).toBe(errorType);
-    expect(error?.data.message).toMatch(message);
-    expect(harness.types().slice(-3)).toEqual(["session.error", "assistant.turn_end", "session.idle"]);
+    await expectClearError(harness, response, errorType, message);
   });
 
   it("retries a response without an answer, and uses the next one", async () => {

@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { approveAll, defineTool, type PermissionRequest } from "@github/copilot-sdk";
 import { httpError, text, toolCall } from "../support/scripted-server.js";
-import { nextEvent, recordEvents, scriptedProvider, useSdkWorld } from "../support/sdk-client.js";
+import { miniMcpServer, nextEvent, recordEvents, scriptedProvider, useSdkWorld } from "../support/sdk-client.js";
 
 // An endpoint in the environment that would fail: each session's BYOK provider must win over it.
 const sdk = useSdkWorld({ OPENAI_BASE_URL: "http://127.0.0.1:9/v1", OPENAI_API_KEY: "env-key", AGENT_MODEL: "env-model" });
@@ -123,13 +123,7 @@ describe("the SDK server", () => {
       model: "scripted-model",
       onPermissionRequest: approveAll,
       mcpServers: {
-        mini: {
-          type: "local",
-          command: process.execPath,
-          args: ["--import", "tsx", path.resolve("test/support/mcp-test-server.ts"), "--stdio"],
-          workingDirectory: path.resolve("."),
-          tools: ["*"],
-        },
+        mini: miniMcpServer(),
       },
     });
     await session.sendAndWait({ prompt: "echo ping" }, 30_000);
@@ -146,7 +140,8 @@ describe("the SDK server", () => {
   });
 
   it("aborts a slow stream, then answers the next prompt", async () => {
-    sdk.server.enqueue({ kind: "stream", text: "x".repeat(400), chunkSize: 4, chunkDelayMs: 20 }, text("Fresh answer."));
+    // Two frames, then the stream stalls until the client aborts: the abort lands mid-stream however slow the machine.
+    sdk.server.enqueue({ kind: "stream", text: "x".repeat(400), chunkSize: 4, hangAfterChunks: 2 }, text("Fresh answer."));
     const client = sdk.world.client();
     const session = await client.createSession({
       provider: scriptedProvider(sdk.server.baseUrl),

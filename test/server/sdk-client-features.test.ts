@@ -135,9 +135,11 @@ describe("SDK client features", () => {
 
   it("refuses a session whose provider it cannot speak to, and one with no endpoint at all", async () => {
     const client = sdk.world.client();
-    await expect(
-      client.createSession({ provider: { type: "anthropic", baseUrl: "http://127.0.0.1:9" }, model: "m", onPermissionRequest: approveAll }),
-    ).rejects.toThrow(/not supported/);
+    // openai, azure and anthropic are spoken; a type from a newer client is refused by name.
+    const unknownType = { type: "gemini", baseUrl: "http://127.0.0.1:9" } as unknown as { type: "openai"; baseUrl: string };
+    await expect(client.createSession({ provider: unknownType, model: "m", onPermissionRequest: approveAll })).rejects.toThrow(
+      /Provider type "gemini" is not supported/,
+    );
     await expect(client.createSession({ model: "m", onPermissionRequest: approveAll })).rejects.toThrow(/No model endpoint is configured/);
     await client.stop();
   });

@@ -22,26 +22,6 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill("SIGKILL");
 });
 
-/** `agent --headless --port 0` on its own, as a long-running server; resolves with its port. */
-async function startTcpServer(token: string): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, [AGENT_BIN, "--headless", "--no-auto-update", "--port", "0"], {
-    cwd: sdk.world.cwd,
-    env: { ...sdk.world.env, COPILOT_CONNECTION_TOKEN: token },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let out = "";
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-      out += chunk;
-      const match = /listening on port (\d+)/i.exec(out);
-      if (match) resolve(Number(match[1]));
-    });
-    child.on("exit", (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return { port, child };
-}
-
 const provider = () => sdk.provider();
 
 describe("SDK sessions", () => {
@@ -180,7 +160,7 @@ describe("SDK sessions", () => {
   });
 
   it("over TCP: checks the token, answers unknown methods with method-not-found, and closes a vanished client's session", async () => {
-    const { port, child } = await startTcpServer("s3cret");
+    const { port, child } = await sdk.world.tcpServer("s3cret");
     const socket = net.connect(port, "127.0.0.1");
     const raw = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
     raw.listen();
@@ -201,7 +181,7 @@ describe("SDK sessions", () => {
     await client.forceStop();
 
     const dir = path.join(sdk.world.home, "session-state", session.sessionId);
-    await expect.poll(() => existsSync(path.join(dir, "session.lock")), { timeout: 10_000 }).toBe(false);
+    await expect.poll(() => existsSync(path.join(dir, "session.lock"))).toBe(false);
     const log = readFileSync(path.join(dir, "events.jsonl"), "utf8").trim().split("\n");
     expect(JSON.parse(log.at(-1) as string).type).toBe("session.shutdown");
     expect(log.some((line) => JSON.parse(line).type === "abort")).toBe(true);

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../src/protocol/events/index.js";
@@ -84,15 +84,52 @@ describe("the event log", () => {
     expect((log.events[0]?.data as Record<string, unknown>).futureField).toEqual({ nested: true });
   });
 
-  it("starts a fresh line when the file ends in the middle of one", () => {
-    const file = path.join(tempDir("log-"), "events.jsonl");
-    writeFileSync(file, serializeEventLine(event("user.message", { content: "kept" })) + '{"id":"x","type":"user.mes');
-    const writer = new EventLogWriter(file);
-    writer.append(event("user.message", { content: "appended" }));
+  describe("the writer opens a log on a whole event", () => {
+    const kept = serializeEventLine(event("user.message", { content: "kept" }));
+    const whole = serializeEventLine(event("user.message", { content: "whole but unfinished" }));
+    const long = `{"id":"x","type":"tool.execution_complete","data":{"result":"${"z".repeat(200 * 1024)}`;
+    it.each([
+      ["a torn last line (no newline, not JSON)", `${kept}{"id":"x","type":"user.mes`, ["kept"]],
+      ["a torn line an older version ended with a newline", `${kept}{"id":"x","type":"user.mes\n`, ["kept"]],
+      ["a torn line longer than the scan block", kept + long, ["kept"]],
+      ["NUL padding after the last event", kept + "\0".repeat(5000), ["kept"]],
+      ["a torn line then NUL padding", `${kept}{"id":"x"${"\0".repeat(300)}`, ["kept"]],
+      ["a file that is only a torn line", '{"id":"x","ty', []],
+      ["a whole last event without its newline (kept, newline added)", kept + whole.slice(0, -1), ["kept", "whole but unfinished"]],
+      ["an empty last line", `${kept}\n`, ["kept"]],
+      ["an empty file", "", []],
+    ])("%s", (_name, content, before) => {
+      const file = path.join(tempDir("log-"), "events.jsonl");
+      writeFileSync(file, content);
+      const writer = new EventLogWriter(file);
+      writer.append(event("user.message", { content: "appended" }));
+      writer.close();
+      const raw = readFileSync(file, "utf8");
+      // Every line is whole: nothing torn stays behind in the middle of the log.
+      expect(raw.endsWith("\n")).toBe(true);
+      for (const line of raw.slice(0, -1).split("\n")) expect(() => JSON.parse(line.replace(/\0/g, ""))).not.toThrow();
+      const log = readEventLog(file);
+      expect(log.skipped).toEqual([]);
+      expect(log.events.map((item) => item.type === "user.message" && item.data.content)).toEqual([...before, "appended"]);
+    });
+  });
+
+  it("says which file it cannot open, and why", () => {
+    const notAFolder = path.join(tempDir("log-"), "file");
+    writeFileSync(notAFolder, "");
+    expect(() => new EventLogWriter(path.join(notAFolder, "events.jsonl"))).toThrow(
+      `Could not open the session log ${path.join(notAFolder, "events.jsonl")}: a part of the path is not a folder (ENOTDIR)`,
+    );
+  });
+
+  it.runIf(process.platform === "linux")("says which file it cannot write on a full disk (/dev/full), and leaves the device alone", () => {
+    const mode = statSync("/dev/full").mode;
+    const writer = new EventLogWriter("/dev/full");
+    expect(() => writer.append(event("user.message", { content: "no room" }))).toThrow(
+      "Could not write the session log /dev/full: no space left on the device (ENOSPC)",
+    );
     writer.close();
-    const log = readEventLog(file);
-    expect(log.events.map((item) => item.type === "user.message" && item.data.content)).toEqual(["kept", "appended"]);
-    expect(log.skipped).toHaveLength(1);
+    expect(statSync("/dev/full").mode).toBe(mode);
   });
 
   it("never writes ephemeral events, and chains persisted parentIds", async () => {

@@ -56,8 +56,15 @@ export function startAcpClient(options: {
   args?: string[];
   capabilities?: ClientCapabilities;
   handlers?: AcpClientHandlers;
+  /** A command to run instead of the checkout's bin/agent.js (an installed bin/agent). */
+  bin?: string;
 }): AcpTestClient {
-  const child = spawn(process.execPath, [AGENT_BIN, "--acp", ...(options.args ?? [])], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
+  const [command, ...prefix] = options.bin ? [options.bin] : [process.execPath, AGENT_BIN];
+  const child = spawn(command as string, [...prefix, "--acp", ...(options.args ?? [])], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   const notifications: SessionNotification[] = [];

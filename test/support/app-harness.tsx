@@ -16,8 +16,13 @@ import { TestSessionHost } from "./tui-host.js";
 export async function renderApp(host: TestSessionHost, options: { exit?: () => void } = {}): Promise<TuiHarness> {
   const fresh = () => initialTranscript({ mode: host.session.mode, model: host.session.model, permissionSummary: host.session.permissionSummary });
   const store = new TranscriptStore(transcriptFromLog(host.history, fresh()));
-  host.session.subscribe((event) => store.push(event));
-  host.onSwitch(() => store.update(fresh));
+  let unsubscribe = host.session.subscribe((event) => store.push(event));
+  // As run-tui.tsx does: the next session's past (and what closing the last one said), then its events.
+  host.onSwitch(() => {
+    unsubscribe();
+    store.update(() => transcriptFromLog(host.history, fresh()));
+    unsubscribe = host.session.subscribe((event) => store.push(event));
+  });
   const tui = renderTui(
     <App
       host={host}

@@ -1,6 +1,7 @@
 /**
- * A real session (the real engine, the real `openai` client, real tools) against the scripted server, in a
- * temporary AGENT_HOME and working directory. Tests script the model and assert on the events.
+ * A real session (the real engine, the real provider clients, real tools) against the scripted server, in a
+ * temporary AGENT_HOME and working directory, on any wire (test-wire.ts). Tests script the model and assert
+ * on the events.
  */
 import type { HookSet } from "../../src/hooks/hook-set.js";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
@@ -10,7 +11,7 @@ import type { ProviderConfig } from "../../src/config/provider-config.js";
 import type { AgentMode, EventType, SessionEvent, SessionEventOf } from "../../src/protocol/events/index.js";
 import type { PermissionReply } from "../../src/protocol/interactions.js";
 import { openSession, type ResumeReport } from "../../src/core/open-session.js";
-import { createOpenAIChatProvider } from "../../src/provider/openai-chat.js";
+import { createWireProvider } from "../../src/provider/wire-provider.js";
 import type { RetryPolicy } from "../../src/provider/retry.js";
 import { SessionStore } from "../../src/session/session-store.js";
 import type { Settings } from "../../src/config/settings.js";
@@ -22,6 +23,7 @@ import type { SubagentLimits } from "../../src/core/tasks/subagent-host.js";
 import { adviceText } from "../../src/cli/permission-advice-text.js";
 import { CommandSession } from "./command-session.js";
 import { startScriptedServer, type ScriptedServer } from "./scripted-server.js";
+import { wireProviderFields, type Wire } from "./test-wire.js";
 
 export interface HarnessOptions {
   mode?: AgentMode;
@@ -50,6 +52,12 @@ export interface HarnessOptions {
   provider?: Partial<ProviderConfig>;
   /** Hooks for the session. */
   hooks?: HookSet;
+  /** Memory for the session (on or off at the start, its settings); none when absent. */
+  memory?: import("../../src/core/open-session.js").OpenSessionOptions["memory"];
+  /** The session that started this one detached (memory's consolidation run). */
+  detachedFrom?: string;
+  /** The wire the agent speaks (default: AGENT_TEST_WIRE, else Chat Completions). */
+  wire?: Wire;
 }
 
 export interface Harness {
@@ -70,9 +78,11 @@ export function tempDir(prefix: string): string {
   return realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
 }
 
+/** A provider on the scripted server, on AGENT_TEST_WIRE's wire unless `overrides` name one. */
 export function testProviderConfig(baseUrl: string, overrides: Partial<ProviderConfig> = {}): ProviderConfig {
   return {
     type: "openai",
+    ...wireProviderFields(),
     baseUrl,
     apiKey: "test-key",
     model: "scripted-model",
@@ -104,6 +114,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const config = testProviderConfig(server.baseUrl, {
     retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 5_000, ...options.retry },
     ...(options.streamIdleTimeoutMs ? { streamIdleTimeoutMs: options.streamIdleTimeoutMs } : {}),
+    ...(options.wire ? { type: "openai", wireApi: "completions", ...wireProviderFields(options.wire) } : {}),
     ...options.provider,
   });
   const store = new SessionStore(home);
@@ -112,9 +123,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     store,
     agentHome: home,
     cwd,
-    provider: createOpenAIChatProvider(config),
+    provider: createWireProvider(config),
     createProvider: (model, extra) =>
-      createOpenAIChatProvider({ ...config, model, ...(extra?.initiator ? { headers: { ...config.headers, "x-initiator": extra.initiator } } : {}) }),
+      createWireProvider({ ...config, model, ...(extra?.initiator ? { headers: { ...config.headers, "x-initiator": extra.initiator } } : {}) }),
     providerConfig: config,
     mode: options.mode,
     maxAutopilotContinues: options.maxAutopilotContinues ?? 5,
@@ -131,6 +142,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.autoAcceptPlan ? { autoAcceptPlan: true } : {}),
     ...(options.mcp ? { mcp: options.mcp } : {}),
     ...(options.settings?.compaction ? { compaction: options.settings.compaction } : {}),
+    ...(options.memory ? { memory: options.memory } : {}),
+    ...(options.detachedFrom ? { detachedFrom: options.detachedFrom } : {}),
   });
   const session = new CommandSession(opened.session);
   const resume = opened.resume;

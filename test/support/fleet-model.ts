@@ -3,8 +3,8 @@
  * tmux tests. It reads the session's todo database (the file the sql tool keeps, so it works across
  * processes) and answers:
  * - the main agent: plan the todos with one sql call; dispatch every ready todo to a background agent (all
- *   in one response, named after the todo); wait for a working agent with read_agent; task_complete when
- *   every todo is done;
+ *   in one response, named after the todo); wait for a working agent with read_agent; when every todo is
+ *   done, task_complete if the mode offers it (autopilot), else a plain answer;
  * - each background agent (told apart by the `[fleet-todo <id>]` marker in its prompt): mark its todo
  *   in_progress, then done, then answer. Agents whose todos have no dependencies wait for each other before
  *   marking done, so they provably run at the same time.
@@ -71,7 +71,7 @@ export function fleetModel(options: FleetModelOptions): FleetModel {
   let allRootsBegun: () => void = () => undefined;
   const rootsBegun = new Promise<void>((resolve) => (allRootsBegun = resolve));
 
-  const main = async (): Promise<ScriptedResponse> => {
+  const main = async (request: CompletionRequest): Promise<ScriptedResponse> => {
     if (completed) return text("The fleet has finished.");
     const todos = await readTodos(options.databaseFile());
     if (todos.length === 0) {
@@ -99,7 +99,9 @@ export function fleetModel(options: FleetModelOptions): FleetModel {
     }
     if (todos.every((todo) => todo.status === "done")) {
       completed = true;
-      return toolCall("task_complete", { summary: `All ${todos.length} todos are done.` });
+      const summary = `All ${todos.length} todos are done.`;
+      const offered = ((request.body.tools ?? []) as { function: { name: string } }[]).some((tool) => tool.function.name === "task_complete");
+      return offered ? toolCall("task_complete", { summary }) : text(summary);
     }
     const working = todos.find((todo) => dispatched.has(todo.id) && todo.status !== "done");
     if (working) return toolCall("read_agent", { agent_id: `${working.id}-1`, timeout_seconds: 30 });
@@ -131,7 +133,7 @@ export function fleetModel(options: FleetModelOptions): FleetModel {
   return {
     responder: (request) => {
       const marker = /\[fleet-todo ([^\]\s]+)\]/.exec(firstUserText(request));
-      return marker ? agent(marker[1] as string, request) : main();
+      return marker ? agent(marker[1] as string, request) : main(request);
     },
     seenAtStart,
     get parallel() {

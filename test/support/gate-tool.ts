@@ -1,10 +1,10 @@
 /** A tool that waits until the test lets it finish: a deterministic "the agent is working" window. */
 import { z } from "zod";
 import { defineTool, type AnyTool } from "../../src/tools/define-tool.js";
+import { gate } from "./gate.js";
 
 export function gateTool(): { tool: AnyTool; release(): void } {
-  let release = () => undefined as void;
-  const opened = new Promise<void>((resolve) => (release = resolve));
+  const { opened, open } = gate();
   const tool = defineTool({
     name: "gate",
     description: "Waits",
@@ -17,5 +17,5 @@ export function gateTool(): { tool: AnyTool; release(): void } {
       return { content: "gate opened" };
     },
   }) as unknown as AnyTool;
-  return { tool, release: () => release() };
+  return { tool, release: open };
 }

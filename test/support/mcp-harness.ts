@@ -7,9 +7,6 @@ import { rmSync } from "node:fs";
 import { afterEach, beforeEach } from "vitest";
 import { tempDir, type Harness } from "./engine-harness.js";
 
-/** The first request waits for the test server however loaded the machine is (its start-up bound is tested on its own). */
-export const MCP_STARTUP_WAIT = { AGENT_MCP_STARTUP_WAIT_MS: "30000" };
-
 export interface McpHarnessOptions {
   /** Environment set before each test. */
   env?: Record<string, string>;

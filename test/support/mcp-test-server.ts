@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import { appendFileSync, existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import path from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -56,8 +57,12 @@ export function createTestServer(): McpServer {
           method: "notifications/progress",
           params: { progressToken: token, progress: step, total: to, message: `step ${step}` },
         });
-      // Work between steps, as a real tool has: the client reads each notification before the result.
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // Work between steps, as a real tool has. With MCP_TEST_STEP_GATE the next step (and the result) waits
+      // until the test has seen this one arrive and writes <gate>/<step>: a progress message sent in the same
+      // read as the result is dropped by the SDK, so only the test can say when it is safe to go on.
+      const gate = process.env.MCP_TEST_STEP_GATE;
+      if (gate) while (!existsSync(path.join(gate, String(step)))) await new Promise((resolve) => setTimeout(resolve, 10));
+      else await new Promise((resolve) => setTimeout(resolve, 20));
     }
     return { content: [{ type: "text", text: `counted to ${to}` }] };
   });
@@ -175,6 +180,12 @@ if (process.argv.includes("--stdio")) {
   // A slow start: the server answers nothing until the test creates this file (from the environment, so the
   // server's configuration, and with it the key of its cached tool list, stays the same).
   const marker = process.env.MCP_TEST_WAIT_FOR;
+  // A slow start on the server's own clock (MCP_TEST_START_DELAY_MS): the test waits on the agent, never on a timer.
+  const delay = Number(process.env.MCP_TEST_START_DELAY_MS ?? 0);
+  if (delay > 0) {
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    record("ready", {});
+  }
   if (marker) {
     while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 10));
     record("ready", {});

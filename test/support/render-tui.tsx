@@ -39,7 +39,7 @@ export function renderTui(node: ReactElement, bus = new InputBus()): TuiHarness 
     rerender: (next) => instance.rerender(wrap(next)),
     unmount: () => instance.unmount(),
     flush,
-    async waitForFrame(predicate, timeoutMs = 2000) {
+    async waitForFrame(predicate, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         await flush();

@@ -1,6 +1,7 @@
 /** Runs the real bin/agent as a child process with a hermetic environment (temp HOME and AGENT_HOME). */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { wireEnv } from "./test-wire.js";
 
 export const AGENT_BIN = fileURLToPath(new URL("../../bin/agent.js", import.meta.url));
 
@@ -18,23 +19,32 @@ export interface AgentEnvOptions {
   extra?: Record<string, string>;
 }
 
-/** Only what the agent needs: no OPENAI_* or COPILOT_* leaks in from the developer's shell. */
+/** Only what the agent needs: no OPENAI_* or COPILOT_* leaks in from the developer's shell. The wire is AGENT_TEST_WIRE's. */
 export function agentEnv({ home, baseUrl, model = "scripted-model", extra = {} }: AgentEnvOptions): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     HOME: home,
     AGENT_HOME: home,
     LANG: "C.UTF-8",
-    ...(baseUrl ? { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: "test-key", AGENT_MODEL: model } : {}),
+    ...(baseUrl ? { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: "test-key", AGENT_MODEL: model, ...wireEnv() } : {}),
     ...extra,
   };
 }
 
-export function startAgent(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string; input?: string }): ChildProcess {
+export interface StartAgentOptions {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  input?: string;
+  /** Run as another user (see unprivileged.ts): only a test running as root can. */
+  user?: { uid: number; gid: number };
+}
+
+export function startAgent(args: string[], options: StartAgentOptions): ChildProcess {
   const child = spawn(process.execPath, [AGENT_BIN, ...args], {
     cwd: options.cwd,
     env: options.env,
     stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    ...options.user,
   });
   if (options.input !== undefined) child.stdin?.end(options.input);
   return child;
@@ -48,6 +58,6 @@ export function collect(child: ChildProcess): Promise<AgentRun> {
   return new Promise((resolve) => child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })));
 }
 
-export function runAgent(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string; input?: string }): Promise<AgentRun> {
+export function runAgent(args: string[], options: StartAgentOptions): Promise<AgentRun> {
   return collect(startAgent(args, options));
 }

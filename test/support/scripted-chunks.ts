@@ -1,6 +1,7 @@
 /**
  * Pure rendering of a `StreamResponse` into OpenAI wire objects:
- * `chat.completion.chunk`s for SSE, or one `chat.completion` for non-streamed requests.
+ * `chat.completion.chunk`s for SSE, or one `chat.completion` for non-streamed requests. The other wires
+ * render the same steps (scripted-wire-frames.ts).
  */
 import type { ChatRequestBody, ScriptedUsage, StreamResponse } from "./scripted-responses.js";
 
@@ -15,6 +16,8 @@ export interface RenderContext {
   /** 0-based completion request index, used for default tool call ids. */
   index: number;
   request: ChatRequestBody;
+  /** The request as its wire sent it (what only that wire has, e.g. a Responses request's `include`). */
+  wireBody?: unknown;
 }
 
 const DEFAULT_CHUNK_SIZE = 8;
@@ -47,10 +50,6 @@ function resolveToolCalls(resp: StreamResponse, ctx: RenderContext): ResolvedToo
   }));
 }
 
-function finishReasonOf(resp: StreamResponse): string {
-  return resp.finishReason ?? ((resp.toolCalls?.length ?? 0) > 0 ? "tool_calls" : "stop");
-}
-
 /** The usage to report (explicit, or estimated from the request and response sizes). */
 export function usageOf(resp: StreamResponse, ctx: RenderContext): ScriptedUsage | undefined {
   if (resp.usage === false) return undefined;
@@ -68,21 +67,48 @@ export function usageOf(resp: StreamResponse, ctx: RenderContext): ScriptedUsage
   return { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens };
 }
 
+/** One piece of a streamed answer, whatever the wire: each becomes one chat chunk (and one group of frames on the other wires). */
+export type StreamStep =
+  | { kind: "reasoning"; text: string }
+  | { kind: "text"; text: string }
+  | { kind: "tool_start"; index: number; id: string; name: string }
+  | { kind: "tool_args"; index: number; text: string };
+
+/** The pieces of a streamed answer in order: reasoning, text, then each tool call's header and argument fragments. */
+export function streamSteps(resp: StreamResponse, ctx: RenderContext): StreamStep[] {
+  const size = resp.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  const steps: StreamStep[] = [];
+  for (const piece of splitText(resp.reasoning ?? "", size)) steps.push({ kind: "reasoning", text: piece });
+  for (const piece of splitText(resp.text ?? "", size)) steps.push({ kind: "text", text: piece });
+  resolveToolCalls(resp, ctx).forEach((call, index) => {
+    steps.push({ kind: "tool_start", index, id: call.id, name: call.name });
+    for (const fragment of splitText(call.arguments, size)) steps.push({ kind: "tool_args", index, text: fragment });
+  });
+  if (steps.length === 0) steps.push({ kind: "text", text: "" });
+  return steps;
+}
+
+/** The finish reason in Chat Completions' words (the other wires translate it). */
+export function finishReasonOf(resp: StreamResponse): string {
+  return resp.finishReason ?? ((resp.toolCalls?.length ?? 0) > 0 ? "tool_calls" : "stop");
+}
+
 /** All `chat.completion.chunk` objects for a streamed response (without the final `[DONE]`). */
 export function buildStreamChunks(resp: StreamResponse, ctx: RenderContext): JsonObject[] {
-  const size = resp.chunkSize ?? DEFAULT_CHUNK_SIZE;
   const includeUsage = ctx.request.stream_options?.include_usage === true;
-  const deltas: JsonObject[] = [];
   const reasoningField = resp.reasoningField ?? "reasoning_content";
-  for (const piece of splitText(resp.reasoning ?? "", size)) deltas.push({ [reasoningField]: piece });
-  for (const piece of splitText(resp.text ?? "", size)) deltas.push({ content: piece });
-  resolveToolCalls(resp, ctx).forEach((call, index) => {
-    deltas.push({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] });
-    for (const fragment of splitText(call.arguments, size)) {
-      deltas.push({ tool_calls: [{ index, function: { arguments: fragment } }] });
+  const deltas: JsonObject[] = streamSteps(resp, ctx).map((step) => {
+    switch (step.kind) {
+      case "reasoning":
+        return { [reasoningField]: step.text };
+      case "text":
+        return { content: step.text };
+      case "tool_start":
+        return { tool_calls: [{ index: step.index, id: step.id, type: "function", function: { name: step.name, arguments: "" } }] };
+      case "tool_args":
+        return { tool_calls: [{ index: step.index, function: { arguments: step.text } }] };
     }
   });
-  if (deltas.length === 0) deltas.push({ content: "" });
   const first = deltas[0];
   if (first) deltas[0] = { role: "assistant", ...first };
 

@@ -1,8 +1,10 @@
 /** HTTP plumbing for the scripted server: writing one `ScriptedResponse`, reading and validating requests. */
 import type http from "node:http";
-import { buildCompletionBody, buildStreamChunks, type RenderContext } from "./scripted-chunks.js";
+import { buildCompletionBody, type RenderContext } from "./scripted-chunks.js";
+import { buildWireFrames } from "./scripted-wire-frames.js";
 import { httpError } from "./scripted-responses.js";
 import type { ChatRequestBody, CompletionRequest, RawResponse, ScriptedResponse, StreamResponse } from "./scripted-responses.js";
+import type { Wire } from "./scripted-wires.js";
 
 /** "aborted": the connection closed (client abort or server close) before the response ended. */
 export type ResponseOutcome = "completed" | "dropped" | "aborted";
@@ -41,7 +43,7 @@ export async function writeScriptedResponse(res: http.ServerResponse, response: 
   switch (response.kind) {
     case "error":
       res.writeHead(response.status, { "content-type": "application/json", ...response.headers });
-      res.end(serializeBody(response.body ?? httpError(response.status).body));
+      res.end(serializeBody(wireErrorBody(ctx.request.wire, response.body ?? httpError(response.status).body)));
       return "completed";
     case "json":
       res.writeHead(response.status ?? 200, { "content-type": "application/json", ...response.headers });
@@ -60,12 +62,33 @@ export async function writeScriptedResponse(res: http.ServerResponse, response: 
 }
 
 async function writeRaw(res: http.ServerResponse, response: RawResponse, conn: Connection): Promise<ResponseOutcome> {
-  const framed = response.frames !== undefined || response.repeat !== undefined;
+  const framed = response.frames !== undefined || response.repeat !== undefined || response.keepAlive !== undefined || response.timed !== undefined;
   res.writeHead(response.status ?? 200, { ...(framed ? { "content-type": "text/event-stream" } : {}), ...response.headers });
   res.flushHeaders();
   for (const frame of response.frames ?? []) res.write(`data: ${frame}\n\n`);
   if (response.body !== undefined) res.write(response.body);
   if (response.bodyBase64 !== undefined) res.write(Buffer.from(response.bodyBase64, "base64"));
+  if (response.keepAlive !== undefined || response.timed !== undefined) {
+    const { keepAlive } = response;
+    const ticker = keepAlive
+      ? setInterval(() => {
+          if (!conn.isClosed()) res.write(keepAlive.text);
+        }, keepAlive.everyMs)
+      : undefined;
+    try {
+      for (const piece of response.timed ?? []) {
+        await delay(piece.afterMs, conn.closed);
+        if (conn.isClosed()) return "aborted";
+        res.write(piece.text);
+      }
+      if (response.timed === undefined) {
+        await conn.closed;
+        return "aborted";
+      }
+    } finally {
+      clearInterval(ticker);
+    }
+  }
   if (response.repeat !== undefined) {
     const frame = `data: ${response.repeat}\n\n`;
     while (!conn.isClosed()) {
@@ -87,6 +110,7 @@ async function writeStream(res: http.ServerResponse, response: StreamResponse, c
     model: response.model ?? request.body.model ?? ctx.defaultModel,
     index: request.index,
     request: request.body,
+    wireBody: request.wireBody,
   };
   const requestId = { "x-request-id": `req_scripted_${request.index}` };
   if (request.body.stream !== true) {
@@ -98,7 +122,7 @@ async function writeStream(res: http.ServerResponse, response: StreamResponse, c
     sendJson(res, 200, buildCompletionBody(response, render), requestId);
     return "completed";
   }
-  const frames = [...buildStreamChunks(response, render).map((chunk) => JSON.stringify(chunk)), "[DONE]"];
+  const frames = buildWireFrames(request.wire, response, render);
   res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive", ...requestId });
   res.flushHeaders();
   // A drop after N chunks means the client got those N chunks: wait until they are written, then cut.
@@ -111,14 +135,35 @@ async function writeStream(res: http.ServerResponse, response: StreamResponse, c
       return "dropped";
     }
     if (response.hangAfterChunks !== undefined && i >= response.hangAfterChunks) return conn.stall(i);
-    const frame = frames[i];
-    if (frame === undefined) break;
+    for (const pause of response.pauses ?? []) if (pause.afterChunks === i) await Promise.race([pause.until, conn.closed]);
+    const group = frames[i];
+    if (group === undefined) break;
     if (i > 0 && (response.chunkDelayMs ?? 0) > 0) await delay(response.chunkDelayMs ?? 0, conn.closed);
     if (conn.isClosed()) return "aborted";
-    lastWrite = new Promise<void>((resolve) => res.write(`data: ${frame}\n\n`, () => resolve()));
+    if (group.length > 0) lastWrite = new Promise<void>((resolve) => res.write(group.join(""), () => resolve()));
   }
   res.end();
   return "completed";
+}
+
+const ANTHROPIC_ERROR_TYPES: Record<string, string> = {
+  rate_limit_error: "rate_limit_error",
+  authentication_error: "authentication_error",
+  invalid_request_error: "invalid_request_error",
+  server_error: "api_error",
+};
+
+/**
+ * An OpenAI-style error body (`{"error":{"message","type","code"}}`) as the wire would send it: Anthropic's is
+ * `{"type":"error","error":{"type","message"}}`. Any other body is sent as given.
+ */
+export function wireErrorBody(wire: Wire, body: unknown): unknown {
+  if (wire !== "anthropic" || typeof body !== "object" || body === null || !("error" in body)) return body;
+  const error = (body as { error: unknown }).error;
+  if (typeof error !== "object" || error === null || !("message" in error)) return body;
+  const { message, type, code } = error as { message: unknown; type?: unknown; code?: unknown };
+  const details = typeof code === "string" ? { details: { error_code: code } } : {};
+  return { type: "error", error: { type: ANTHROPIC_ERROR_TYPES[String(type)] ?? String(type ?? "api_error"), message, ...details } };
 }
 
 export function isChatRequestBody(body: unknown): body is ChatRequestBody {

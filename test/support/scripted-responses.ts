@@ -1,9 +1,10 @@
 /**
  * Types and builders for the scripted OpenAI-compatible test server
  * (see `scripted-server.ts`). A test scripts the model's behaviour as a queue
- * of `ScriptedResponse`s; each incoming `POST /v1/chat/completions` consumes one.
+ * of `ScriptedResponse`s; each incoming model request, on whichever wire, consumes one.
  */
 import type { IncomingHttpHeaders } from "node:http";
+import type { Wire } from "./scripted-wires.js";
 
 /** A tool call the scripted "model" makes. */
 export interface ScriptedToolCall {
@@ -68,8 +69,20 @@ export interface StreamResponse {
    * even with `hangAfterChunks: 0`. On a non-streamed request: never respond.
    */
   hangAfterChunks?: number;
+  /**
+   * Hold the stream after `afterChunks` data frames until `until` settles, then send the rest: a test looks at
+   * a half-streamed answer (or changes something mid-stream) for as long as it needs, however loaded the
+   * machine, instead of racing a delay. In-process servers only (a promise does not go through a script file).
+   */
+  pauses?: { afterChunks: number; until: Promise<unknown> }[];
   /** `model` field of the chunks; default: the request's model. */
   model?: string;
+  /**
+   * The reasoning's opaque part on the wires that have one: a Responses reasoning item's `encrypted_content`
+   * (sent when the request includes `reasoning.encrypted_content`), an Anthropic thinking block's signature.
+   * Default: one made from the request index and the reasoning.
+   */
+  encryptedContent?: string;
 }
 
 /** An HTTP error response, e.g. 429 + `{"retry-after": "0"}`, 401, 500, 400 context_length_exceeded. */
@@ -121,6 +134,13 @@ export interface RawResponse {
   bodyBase64?: string;
   /** A data frame written again and again after the rest, until the client closes the connection. */
   repeat?: string;
+  /** Text written verbatim after the rest, in order, each piece `afterMs` after the one before (a slow stream). */
+  timed?: { afterMs: number; text: string }[];
+  /**
+   * Text written verbatim every `everyMs` (an SSE comment, whitespace) from the start of the body: while the
+   * timed pieces are written, then the response ends; without timed pieces, until the client closes.
+   */
+  keepAlive?: { text: string; everyMs: number };
 }
 
 export type ScriptedResponse = StreamResponse | ErrorResponse | DropResponse | HangResponse | JsonResponse | RawResponse;
@@ -153,11 +173,17 @@ export interface ChatRequestBody {
   [key: string]: unknown;
 }
 
-/** A `POST /v1/chat/completions` request. */
+/**
+ * A model request on any wire (`POST /v1/chat/completions`, `/v1/responses` or `/v1/messages`). `body` is
+ * wire-neutral: the Chat Completions shape, whatever the wire (see scripted-wires.ts); `wireBody` is the
+ * body as sent.
+ */
 export interface CompletionRequest extends RecordedRequest {
   body: ChatRequestBody;
   /** 0-based position among completion requests. */
   index: number;
+  wire: Wire;
+  wireBody: unknown;
 }
 
 /** Dynamic behaviour once the queue is empty. May be async; a throw becomes a 500. */
@@ -170,6 +196,16 @@ type StreamOptions = Omit<StreamResponse, "kind">;
 /** A streamed text answer: `text("hi")`, `text("hi", { reasoning: "hmm", chunkSize: 2 })`. */
 export function text(content: string, options: Omit<StreamOptions, "text"> = {}): StreamResponse {
   return { kind: "stream", ...options, text: content };
+}
+
+/**
+ * How many content frames of a streamed `text` (split into `chunkSize` code points, no reasoning before it)
+ * carry it up to the end of `marker`: the `afterChunks` of a pause that holds the stream just after it.
+ */
+export function chunksUpTo(text: string, marker: string, chunkSize: number): number {
+  const at = text.indexOf(marker);
+  if (at < 0) throw new Error(`chunksUpTo: ${JSON.stringify(marker)} is not in the text`);
+  return Math.ceil([...text.slice(0, at + marker.length)].length / chunkSize);
 }
 
 /** One tool call: `toolCall("view", { path: "a.ts" })`, optionally with `{ text: "Let me look." }`. */

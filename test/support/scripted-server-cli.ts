@@ -14,8 +14,9 @@ import { startScriptedServer, type ScriptedResponse } from "./scripted-server.js
 
 const USAGE = `Usage: node --import tsx test/support/scripted-server-cli.ts [--port N] [--script file.json] [--model ID]
 
-An OpenAI-compatible chat server for trying agent by hand. The first stdout line is OPENAI_BASE_URL=<url>;
-requests are logged to stderr; it runs until Ctrl-C.
+A model server for trying agent by hand: Chat Completions, the Responses API (COPILOT_PROVIDER_WIRE_API=responses)
+and Anthropic Messages (COPILOT_PROVIDER_TYPE=anthropic), all at the same address. The first stdout line is
+OPENAI_BASE_URL=<url>; requests are logged to stderr; it runs until Ctrl-C.
 
   --port N            listen on this port (default: a free one)
   --script file.json  a JSON array of scripted responses, served in order, one per request, e.g.

@@ -240,6 +240,39 @@ describe("recording, waiting and dynamic responders", () => {
     expect((await client.models.list()).data[0]?.id).toBe("custom");
   });
 
+  it("raw keepAlive and timed pieces: keep-alives interleave with the timed text, which ends the body", async () => {
+    server.enqueue({
+      kind: "raw",
+      timed: [
+        { afterMs: 60, text: "data: one\n\n" },
+        { afterMs: 60, text: "data: two\n\n" },
+      ],
+      keepAlive: { text: ": ka\n\n", everyMs: 10 },
+    });
+    const response = await fetch(`${server.baseUrl}/chat/completions`, { method: "POST", body: JSON.stringify(streamRequest("hi")) });
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const body = await response.text();
+    expect(body.indexOf(": ka")).toBeLessThan(body.indexOf("data: one"));
+    expect(body.indexOf("data: one")).toBeLessThan(body.indexOf("data: two"));
+    expect(body.endsWith("data: two\n\n")).toBe(true);
+  });
+
+  it("raw keepAlive alone runs until the client goes away", async () => {
+    server.enqueue({ kind: "raw", keepAlive: { text: ": ka\n\n", everyMs: 10 } });
+    const ended = new Promise<ResponseInfo>((resolve) => server.on("response", resolve));
+    const controller = new AbortController();
+    const response = await fetch(`${server.baseUrl}/chat/completions`, {
+      method: "POST",
+      body: JSON.stringify(streamRequest("hi")),
+      signal: controller.signal,
+    });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    let received = "";
+    while (received.split(": ka").length < 4) received += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    expect((await ended).outcome).toBe("aborted");
+  });
+
   it("answers 404 for unknown routes", async () => {
     const response = await fetch(`${server.baseUrl}/embeddings`, { method: "POST", body: "{}" });
     expect(response.status).toBe(404);

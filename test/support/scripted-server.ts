@@ -7,17 +7,30 @@
  *   ...
  *   await server.close();
  *
- * Routes: `POST /v1/chat/completions` (next queued response, else `options.responder`,
- * else 500 "script exhausted") and `GET /v1/models`. Everything else → 404.
+ * Routes: the model request of each wire (next queued response, else `options.responder`, else 500 "script
+ * exhausted"): `POST /v1/chat/completions` (Chat Completions), `POST /v1/responses` (the Responses API) and
+ * `POST /v1/messages` (Anthropic Messages), all from the same scripts and recorded in one wire-neutral form
+ * (scripted-wires.ts); and `GET /v1/models`. Everything else → 404.
  */
 import { EventEmitter } from "node:events";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { errorMessage, isChatRequestBody, parseJson, readBody, sendJson, writeScriptedResponse, type ResponseOutcome } from "./scripted-respond.js";
+import {
+  errorMessage,
+  isChatRequestBody,
+  parseJson,
+  readBody,
+  sendJson,
+  wireErrorBody,
+  writeScriptedResponse,
+  type ResponseOutcome,
+} from "./scripted-respond.js";
+import { neutralRequest, WIRE_PATHS, WIRES, type Wire } from "./scripted-wires.js";
 import { errorBody } from "./scripted-responses.js";
 import type { CompletionRequest, RecordedRequest, Responder, ScriptedResponse } from "./scripted-responses.js";
 
 export * from "./scripted-responses.js";
+export { WIRES, type Wire } from "./scripted-wires.js";
 export type { ResponseOutcome } from "./scripted-respond.js";
 
 export interface ScriptedServerOptions {
@@ -67,7 +80,7 @@ export class ScriptedServer {
   readonly port: number;
   /** Every request received, in arrival order. */
   readonly requests: RecordedRequest[] = [];
-  /** Only the chat completion requests. */
+  /** Only the model requests (any wire), in the wire-neutral form. */
   readonly completionRequests: CompletionRequest[] = [];
   /** Stall points reached so far. */
   readonly hangs: HangInfo[] = [];
@@ -185,8 +198,9 @@ export class ScriptedServer {
       const recorded: RecordedRequest = { method: req.method ?? "GET", path, headers: req.headers, body: parseJson(rawBody), rawBody };
       this.requests.push(recorded);
       this.events.emit("request", recorded);
-      if (recorded.method === "POST" && path === "/v1/chat/completions") {
-        await this.handleCompletion(recorded, res);
+      const wire = WIRES.find((candidate) => WIRE_PATHS[candidate] === path);
+      if (recorded.method === "POST" && wire) {
+        await this.handleCompletion(recorded, wire, res);
       } else if (recorded.method === "GET" && path === "/v1/models") {
         const ids = this.options.models === undefined ? [this.options.model ?? "scripted-model"] : this.options.models;
         if (ids === null) sendJson(res, 404, errorBody("scripted server: this endpoint does not list models", "invalid_request_error"));
@@ -200,12 +214,14 @@ export class ScriptedServer {
     }
   }
 
-  private async handleCompletion(recorded: RecordedRequest, res: http.ServerResponse): Promise<void> {
-    if (!isChatRequestBody(recorded.body)) {
-      sendJson(res, 400, errorBody("scripted server: body must be a JSON object with a messages array", "invalid_request_error"));
+  private async handleCompletion(recorded: RecordedRequest, wire: Wire, res: http.ServerResponse): Promise<void> {
+    const body = wire === "chat" ? (isChatRequestBody(recorded.body) ? recorded.body : undefined) : neutralRequest(wire, recorded.body);
+    if (!body) {
+      const expected = wire === "responses" ? "an input" : "a messages array";
+      sendJson(res, 400, wireErrorBody(wire, errorBody(`scripted server: body must be a JSON object with ${expected}`, "invalid_request_error")));
       return;
     }
-    const request: CompletionRequest = { ...recorded, body: recorded.body, index: this.completionRequests.length };
+    const request: CompletionRequest = { ...recorded, body, index: this.completionRequests.length, wire, wireBody: recorded.body };
     this.completionRequests.push(request);
     this.events.emit("completion", request);
 
@@ -214,13 +230,13 @@ export class ScriptedServer {
       try {
         response = await this.options.responder(request);
       } catch (error) {
-        sendJson(res, 500, errorBody(`scripted server: responder threw: ${errorMessage(error)}`));
+        sendJson(res, 500, wireErrorBody(wire, errorBody(`scripted server: responder threw: ${errorMessage(error)}`)));
         this.emitResponse({ request, response: undefined, outcome: "completed" });
         return;
       }
     }
     if (response === undefined) {
-      sendJson(res, 500, errorBody(SCRIPT_EXHAUSTED_MESSAGE));
+      sendJson(res, 500, wireErrorBody(wire, errorBody(SCRIPT_EXHAUSTED_MESSAGE)));
       this.emitResponse({ request, response, outcome: "completed" });
       return;
     }

@@ -3,10 +3,12 @@
  * environment (AGENT_HOME and HOME in a temp dir, no endpoint in the environment: each session brings its
  * BYOK provider), and helpers to wait on session events instead of sleeping.
  */
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { CopilotClient, RuntimeConnection, type CopilotSession, type SessionEvent } from "@github/copilot-sdk";
+import { Trace, type MessageConnection } from "vscode-jsonrpc";
 import { afterEach, beforeEach } from "vitest";
 import { AGENT_BIN } from "./run-agent.js";
 import { startScriptedServer, type ScriptedServer } from "./scripted-server.js";
@@ -15,7 +17,12 @@ export interface SdkWorld {
   home: string;
   cwd: string;
   env: Record<string, string>;
-  client(options?: { args?: string[]; tcp?: boolean }): CopilotClient;
+  /** `path`: the program to run (default the checkout's bin/agent.js; a path without `.js` is run as a command). */
+  client(options?: { args?: string[]; tcp?: boolean; path?: string }): CopilotClient;
+  /** `agent --headless --port 0` on its own, as a long-running server (killed at cleanup); resolves with its port. */
+  tcpServer(token: string): Promise<{ port: number; child: ChildProcess }>;
+  /** A client of a server already running (several may share it). */
+  connect(port: number, token: string): CopilotClient;
   cleanup(): void;
 }
 
@@ -26,18 +33,43 @@ export function sdkWorld(extraEnv: Record<string, string> = {}): SdkWorld {
   for (const dir of [home, cwd]) rmSync(dir, { recursive: true, force: true });
   const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: home, AGENT_HOME: home, LANG: "C.UTF-8", ...extraEnv };
   const clients: CopilotClient[] = [];
+  const children: ChildProcess[] = [];
   return {
     home,
     cwd,
     env,
-    client: ({ args = [], tcp = false } = {}) => {
-      const connection = tcp ? RuntimeConnection.forTcp({ path: AGENT_BIN, args, env }) : RuntimeConnection.forStdio({ path: AGENT_BIN, args, env });
+    client: ({ args = [], tcp = false, path: bin = AGENT_BIN } = {}) => {
+      const connection = tcp ? RuntimeConnection.forTcp({ path: bin, args, env }) : RuntimeConnection.forStdio({ path: bin, args, env });
       const client = new CopilotClient({ connection, workingDirectory: cwd });
+      clients.push(client);
+      return client;
+    },
+    tcpServer: async (token) => {
+      const child = spawn(process.execPath, [AGENT_BIN, "--headless", "--no-auto-update", "--port", "0"], {
+        cwd,
+        env: { ...env, COPILOT_CONNECTION_TOKEN: token },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      children.push(child);
+      let out = "";
+      const port = await new Promise<number>((resolve, reject) => {
+        child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+          out += chunk;
+          const match = /listening on port (\d+)/i.exec(out);
+          if (match) resolve(Number(match[1]));
+        });
+        child.on("exit", (code) => reject(new Error(`server exited with ${code}`)));
+      });
+      return { port, child };
+    },
+    connect: (port, token) => {
+      const client = new CopilotClient({ connection: RuntimeConnection.forUri(`127.0.0.1:${port}`, { connectionToken: token }) });
       clients.push(client);
       return client;
     },
     cleanup: () => {
       for (const client of clients) void client.forceStop().catch(() => undefined);
+      for (const child of children) child.kill("SIGKILL");
       rmSync(root, { recursive: true, force: true });
     },
   };
@@ -103,5 +135,29 @@ export function useSdkWorld(extraEnv: Record<string, string> = {}): {
       return need(world);
     },
     provider: () => scriptedProvider(need(server).baseUrl),
+  };
+}
+
+/** Resolves when the client receives `$/cancelRequest` (read from its connection's trace: the SDK exposes no hook for it). */
+export async function cancelReceived(client: CopilotClient): Promise<void> {
+  await client.start();
+  const { connection } = client as unknown as { connection: MessageConnection };
+  return new Promise((resolve) => {
+    void connection.trace(Trace.Messages, {
+      log: (message: string) => {
+        if (message.includes("$/cancelRequest")) resolve();
+      },
+    });
+  });
+}
+
+/** The test MCP server (test/support/mcp-test-server.ts) as an SDK session's `mcpServers` entry. */
+export function miniMcpServer() {
+  return {
+    type: "local" as const,
+    command: process.execPath,
+    args: ["--import", "tsx", path.resolve("test/support/mcp-test-server.ts"), "--stdio"],
+    workingDirectory: path.resolve("."),
+    tools: ["*"],
   };
 }

@@ -161,10 +161,11 @@ describe("web_fetch on its own", () => {
   it("gives up after its timeout, and refuses a redirect where no gate can check it", async () => {
     const context = makeToolContext();
     try {
-      const tool = createWebFetchTool({ timeoutMs: 200 });
-      const timedOut = await runToolError(tool, { url: `${base}/hang` }, context.ctx);
+      // /hang never answers, so only the timeout can end it; /hop answers, and gets the default timeout so a
+      // slow machine cannot turn its answer into a timeout.
+      const timedOut = await runToolError(createWebFetchTool({ timeoutMs: 200 }), { url: `${base}/hang` }, context.ctx);
       expect(timedOut).toMatchObject({ code: "timeout", message: `Fetching ${base}/hang took longer than 0.2 s.` });
-      const redirect = await runToolError(tool, { url: `${base}/hop` }, context.ctx);
+      const redirect = await runToolError(createWebFetchTool(), { url: `${base}/hop` }, context.ctx);
       expect(redirect).toMatchObject({ code: "redirect_refused", message: expect.stringContaining("this session cannot check redirects") });
     } finally {
       context.cleanup();

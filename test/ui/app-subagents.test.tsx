@@ -7,6 +7,8 @@ import { describe, expect, it } from "vitest";
 import { useAppHarness } from "../support/app-harness.js";
 import { text, toolCall, type CompletionRequest, type ScriptedResponse } from "../support/scripted-server.js";
 import { TestSessionHost } from "../support/tui-host.js";
+import { transcriptFromLog } from "../../src/ui/state/history-from-log.js";
+import { initialTranscript } from "../../src/ui/state/transcript-types.js";
 
 const app = useAppHarness();
 
@@ -134,6 +136,60 @@ describe("subagents in the app", () => {
     await tui.waitForFrame((frame) => !frame.includes("Background tasks"));
   });
 
+  it("/clear with background agents at work says what it stops; the old session records their ends", async () => {
+    const { host, tui, main, agents } = await startApp();
+    const never = gate();
+    main.push(
+      toolCall("task", { description: "answer then wait", prompt: "First job.", agent_type: "explore", name: "talker", mode: "background" }, { id: "t1" }),
+      text("Started one."),
+      // The turn the main agent gets for talker-1's answer.
+      text("Heard talker-1."),
+      toolCall("task", { description: "a slow job", prompt: "Slow job.", agent_type: "explore", name: "slow", mode: "background" }, { id: "t2" }),
+      text("Started two."),
+    );
+    agents.push(text("First answer."), never.response);
+    tui.bus.type("start one");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("Heard talker-1.") && host.session.agentRecords[0]?.status === "idle" && !host.session.busy);
+    tui.bus.type("start two");
+    tui.bus.press("enter");
+    // The panel: the agent that answered waits idle (its answer is on record), the other runs; both by id.
+    const both = await tui.waitForFrame((frame) => frame.includes("Started two.") && frame.includes("1 running · 1 idle"));
+    expect(both).toMatch(/talker-1 completed/);
+    const old = host.session;
+    tui.bus.type("/clear");
+    tui.bus.press("enter");
+    await tui.waitForFrame(() => host.session !== old);
+    // The new session's transcript opens with what closing the old one said (run-tui reprints it on the switch).
+    const shown = transcriptFromLog(host.history, initialTranscript({ mode: "interactive", model: "m" })).items;
+    expect(shown).toEqual([
+      expect.objectContaining({
+        kind: "notice",
+        level: "warning",
+        text: "Stopping 2 background agents as the session ends: talker-1 (idle after its answer: completed), slow-1 (running: cancelled).",
+      }),
+    ]);
+    expect(old.agentRecords.map((record) => [record.id, record.status])).toEqual([
+      ["talker-1", "completed"],
+      ["slow-1", "cancelled"],
+    ]);
+  });
+
+  it("leaving the TUI with an agent at work: the host's shutdown gives the words printed after it, and records the end", async () => {
+    const { host, tui, main, agents } = await startApp();
+    const never = gate();
+    main.push(toolCall("task", { description: "a slow job", prompt: "Slow job.", agent_type: "explore", name: "slow", mode: "background" }), text("Started."));
+    agents.push(never.response);
+    tui.bus.type("start it");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("Started.") && frame.includes("1 running"));
+    const session = host.session;
+    expect(host.shutdown()).toEqual(["Stopping 1 background agent as the session ends: slow-1 (running: cancelled)."]);
+    expect(session.agentRecords.map((record) => [record.id, record.status, record.error])).toEqual([
+      ["slow-1", "cancelled", "the session ended while it was running"],
+    ]);
+  });
+
   it("/tasks stops a background shell with c", async () => {
     const { host, tui, main } = await startApp({ allowAllTools: true });
     main.push(toolCall("bash", { command: "sleep 30", description: "Sleep a while", mode: "async", shellId: "sleeper" }), text("It sleeps."));
@@ -146,7 +202,7 @@ describe("subagents in the app", () => {
     const list = await tui.waitForFrame((frame) => frame.includes("Background tasks"));
     expect(list).toContain("❯ ● shell sleeper running Sleep a while");
     tui.bus.type("c");
-    await tui.waitForFrame((frame) => frame.includes("Stopped shell sleeper."), 10_000);
+    await tui.waitForFrame((frame) => frame.includes("Stopped shell sleeper."));
     expect(host.session.backgroundShells).toEqual([]);
   });
 });

@@ -92,6 +92,18 @@ describe("/context's grid", () => {
     expect(narrow).toHaveLength(1 + 5 + 5 + 1);
     expect(narrow.every((line) => line.length <= 30)).toBe(true);
   });
+
+  it("gives memory's board its own row when memory is on, the legend running past the grid's five rows", () => {
+    const state = reduce(
+      event("session.usage_info", { ...usage, toolDefinitionsTokens: 5_000, conversationTokens: 20_000, contextBoardTokens: 1_200 }),
+      event("session.info", { infoType: "context", message: "Context: 30k/100k" }),
+    );
+    const item = state.items[0];
+    expect(item).toMatchObject({ kind: "context", usage: { contextBoardTokens: 1_200 } });
+    const wide = historyItemLines(item as Parameters<typeof historyItemLines>[0], 100, plainTheme, false);
+    expect(wide[2]).toContain("◇ Memory (board)   1.2k   1.2%");
+    expect(wide[6]).toMatch(/^\s+· Free/);
+  });
 });
 
 let host: TestSessionHost | undefined;
@@ -107,21 +119,31 @@ describe("the app", () => {
   it("answers /context with the grid and /compact with one line", async () => {
     host = await TestSessionHost.start();
     tui = await renderApp(host);
-    host.server.enqueue(text("first answer"), text("<overview>Greeting.</overview><checkpoint_title>Hello</checkpoint_title>"));
-    tui.bus.type("hello");
-    tui.bus.press("enter");
-    await tui.waitForFrame((frame) => frame.includes("first answer"));
+    host.server.enqueue(text("first answer"), text("second answer"), text("<overview>Greeting.</overview><checkpoint_title>Hello</checkpoint_title>"));
+    for (const [prompt, answer] of [
+      ["hello", "first answer"],
+      ["again", "second answer"],
+    ] as const) {
+      tui.bus.type(prompt);
+      tui.bus.press("enter");
+      await tui.waitForFrame((frame) => frame.includes(answer));
+    }
     tui.bus.type("/context");
     tui.bus.press("enter");
     const grid = await tui.waitForFrame((frame) => frame.includes("◆ System prompt"));
     expect(grid).toMatch(/Context · scripted-model · [\d.]+k\/128k tokens/);
-    expect(grid).toContain("● Messages (2)");
-    expect(host.server.completionRequests).toHaveLength(1);
+    expect(grid).toContain("● Messages (4)");
+    expect(host.server.completionRequests).toHaveLength(2);
     tui.bus.type("/compact");
     tui.bus.press("enter");
     const compacted = await tui.waitForFrame((frame) => frame.includes("Conversation compacted"));
-    expect(compacted).toContain("1 message summarised");
+    expect(compacted).toContain("4 messages summarised");
     expect(compacted).toContain("checkpoint 1");
+    // Again at once: nothing new to summarise, and the TUI says so.
+    tui.bus.type("/compact");
+    tui.bus.press("enter");
+    await tui.waitForFrame((frame) => frame.includes("Too little to gain"));
+    expect(host.server.completionRequests).toHaveLength(3);
   });
 });
 

@@ -1,7 +1,7 @@
 import { createTwoFilesPatch } from "diff";
 import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
-import { formatDuration, HistoryItem } from "../../src/ui/components/history-item.js";
+import { formatDuration, HistoryItem, SHELL_OUTPUT_LINES } from "../../src/ui/components/history-item.js";
 import { LiveReasoning, StreamingMessage } from "../../src/ui/components/streaming-message.js";
 import type { TranscriptItem } from "../../src/ui/state/transcript-types.js";
 import { createTheme, plainTheme, type Theme } from "../../src/ui/theme.js";
@@ -151,6 +151,54 @@ describe("HistoryItem", () => {
 });
 
 describe("formatDuration", () => {
+  it("shows a !cmd's output under it, not just its first line (the person asked to see it)", () => {
+    const output = "total 8\ndrwxr-xr-x 2 me me 4096 .\n-rw-r--r-- 1 me me    3 a.txt\n<exited with exit code 0>";
+    const item: TranscriptItem = {
+      kind: "tool",
+      id: "s1",
+      name: "bash",
+      title: "! ls -la",
+      status: "success",
+      summary: "total 8",
+      output,
+      durationMs: 0,
+      userRequested: true,
+    };
+    expect(show(item).lines).toEqual([
+      "✓ ! ls -la",
+      "  └ total 8",
+      "    drwxr-xr-x 2 me me 4096 .",
+      "    -rw-r--r-- 1 me me    3 a.txt",
+      "    <exited with exit code 0>",
+    ]);
+    // The model's own bash calls stay one line.
+    expect(show({ ...item, userRequested: undefined }).lines).toEqual(["✓ ! ls -la", "  └ total 8"]);
+  });
+
+  it("bounds a long !cmd output: its first lines, each cut to the width, then how many more (ctrl+o shows all)", () => {
+    const output = [...Array.from({ length: 60 }, (_, i) => `line ${i + 1} ${"x".repeat(80)}`), "<exited with exit code 0>"].join("\n");
+    const item: TranscriptItem = {
+      kind: "tool",
+      id: "s2",
+      name: "bash",
+      title: "! seq",
+      status: "success",
+      summary: "line 1",
+      output,
+      durationMs: 0,
+      userRequested: true,
+    };
+    const { lines } = show(item, { width: 40 });
+    expect(lines).toHaveLength(1 + SHELL_OUTPUT_LINES + 1);
+    expect(lines[1]).toMatch(/^ {2}└ line 1 x+…$/);
+    expect(lines[SHELL_OUTPUT_LINES]).toMatch(/^ {4}line 20 x+…$/);
+    expect(lines.at(-1)).toBe("    … 41 more lines (ctrl+o shows all)");
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(40);
+    // A command that failed still shows what it printed.
+    const failed = show({ ...item, status: "failure", output: "ls: cannot access 'nope': No such file or directory\n<exited with exit code 2>" });
+    expect(failed.lines).toEqual(["✗ ! seq", "  └ ls: cannot access 'nope': No such file or directory", "    <exited with exit code 2>"]);
+  });
+
   it("uses milliseconds, then seconds with one decimal, then minutes", () => {
     expect(formatDuration(20)).toBe("20ms");
     expect(formatDuration(1234)).toBe("1.2s");

@@ -2,6 +2,7 @@ import { Text } from "ink";
 import { describe, expect, it } from "vitest";
 import { LiveArea, liveBudget } from "../../src/ui/app/live-area.js";
 import { FitBox } from "../../src/ui/components/fit-box.js";
+import { permissionOptions } from "../../src/core/permission-options.js";
 import { PermissionDialog } from "../../src/ui/components/permission-dialog.js";
 import type { TranscriptState } from "../../src/ui/state/transcript-types.js";
 import { initialTranscript } from "../../src/ui/state/transcript-types.js";
@@ -53,7 +54,10 @@ describe("the live area within its rows", () => {
       commands: [{ identifier: "echo", readOnly: false }],
       reason: "writing out.txt needs approval",
     } as never;
-    const tui = renderTui(<PermissionDialog request={request} theme={plainTheme} width={60} queued={0} maxHeight={17} onAnswer={() => undefined} />);
+    const options = permissionOptions({ commands: ["echo"], writes: [], paths: [], origins: [], tools: [] });
+    const tui = renderTui(
+      <PermissionDialog request={request} options={options} theme={plainTheme} width={60} queued={0} maxHeight={17} onAnswer={() => undefined} />,
+    );
     const frame = tui.frame();
     tui.unmount();
     expect(rowsOf(frame)).toBeLessThanOrEqual(17);

@@ -138,4 +138,76 @@ describe("the transcript reducer", () => {
     );
     expect(failed.background[0]?.status).toBe("failed");
   });
+
+  it("shows a background agent cancelled with a reason as cancelled", () => {
+    const state = reduce(
+      event("subagent.started", { toolCallId: "c1", agentName: "explore", agentDisplayName: "Explore", agentType: "explore", executionMode: "background" }),
+      event("subagent.failed", {
+        toolCallId: "c1",
+        agentName: "explore",
+        agentDisplayName: "Explore",
+        error: "cancelled: the session ended while it was running",
+      }),
+    );
+    expect(state.background[0]?.status).toBe("cancelled");
+  });
+
+  it("keeps an agent that answered idle in the panel, and completed once it leaves the active list", () => {
+    const started = event("subagent.started", {
+      toolCallId: "c1",
+      agentName: "explore",
+      agentDisplayName: "Explore",
+      agentType: "explore",
+      executionMode: "background",
+    });
+    const idle = reduce(
+      started,
+      event("session.background_tasks_changed", { agents: [{ toolCallId: "c1", agentId: "finder-1", status: "idle" }] }),
+      event("subagent.completed", { toolCallId: "c1", agentName: "explore", agentDisplayName: "Explore", durationMs: 2000 }),
+    );
+    expect(idle.background[0]).toMatchObject({ name: "finder-1", status: "idle" });
+    expect(idle.items.at(-1)).toMatchObject({ kind: "subagent", name: "finder-1", status: "completed" });
+    const woken = reduceTranscript(
+      idle,
+      event("session.background_tasks_changed", { agents: [{ toolCallId: "c1", agentId: "finder-1", status: "running" }] }),
+      0,
+    );
+    expect(woken.background[0]?.status).toBe("running");
+    const finished = reduceTranscript(
+      reduceTranscript(woken, event("session.background_tasks_changed", { agents: [{ toolCallId: "c1", agentId: "finder-1", status: "idle" }] }), 0),
+      event("session.background_tasks_changed", { agents: [] }),
+      0,
+    );
+    expect(finished.background[0]?.status).toBe("completed");
+  });
+
+  it("names a background agent by its id in a resumed history too (from its own events), not its display name", () => {
+    const agentEvent = (type: string, data: Record<string, unknown>) => ({ ...event(type, data), agentId: "finder-1" }) as SessionEvent;
+    const state = reduce(
+      event("subagent.started", { toolCallId: "c1", agentName: "explore", agentDisplayName: "Explore", agentType: "explore", executionMode: "background" }),
+      agentEvent("assistant.turn_start", { turnId: "1", parentToolCallId: "c1" }),
+      event("subagent.failed", {
+        toolCallId: "c1",
+        agentName: "explore",
+        agentDisplayName: "Explore",
+        error: "interrupted: the session ended while the agent was running",
+      }),
+    );
+    expect(state.items.at(-1)).toMatchObject({ kind: "subagent", name: "finder-1", status: "failed" });
+  });
+
+  it("shows an answer cut by the output limit and its continuation with a notice between, not the request to the model", () => {
+    const state = reduce(
+      event("assistant.message", { messageId: "m1", content: "The first half", finishReason: "length" }),
+      event("system.notification", { kind: "output_limit", content: "Your previous answer was cut off by the output limit. Continue it…" }),
+      event("assistant.message", { messageId: "m2", content: "and the rest." }),
+      event("system.notification", { kind: "agent_completed", content: "Background agent bg-1 has finished" }),
+    );
+    expect(state.items.map((item) => (item.kind === "assistant" ? item.markdown : item.kind === "notice" ? item.text : item.kind))).toEqual([
+      "The first half",
+      "↻ The answer reached the output limit; it continues",
+      "and the rest.",
+      "Background agent bg-1 has finished",
+    ]);
+  });
 });

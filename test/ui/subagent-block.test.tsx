@@ -78,7 +78,8 @@ describe("a sync subagent under its task call", () => {
     expect(state.background).toEqual([
       {
         id: "call_task",
-        name: "Explore",
+        // Named by its id (its own events carry it), as /tasks names it.
+        name: "explore-1",
         type: "explore",
         status: "running",
         startedAt: 1000,

@@ -1,8 +1,17 @@
 /**
  * The agents a session knows: built-in, the user's and the repository's. Loaded on first use only, so a
- * session that never delegates or picks an agent reads no agent file; load problems are reported once.
+ * session that never delegates or picks an agent reads no agent file; loaded again when the files changed
+ * (an agent added while the TUI runs is there for /agent and the task tool without a restart). Each load
+ * problem is reported once.
  */
-import { describeAgentFileProblem, loadAgentFiles, type AgentDefinition, type AgentFileLocations, type AgentFileProblem } from "../../config/agent-files.js";
+import {
+  agentFilesStamp,
+  describeAgentFileProblem,
+  loadAgentFiles,
+  type AgentDefinition,
+  type AgentFileLocations,
+  type AgentFileProblem,
+} from "../../config/agent-files.js";
 
 import type { SessionCommand } from "../../protocol/commands.js";
 import type { SessionEvent } from "../../protocol/events/index.js";
@@ -11,7 +20,7 @@ import type { Emit } from "../event-sink.js";
 export type { AgentDefinition, AgentFileProblem, AgentSource } from "../../config/agent-files.js";
 
 export interface AgentCatalogOptions extends AgentFileLocations {
-  /** Told once, at the first load, about files that failed to load or loaded with something dropped. */
+  /** Told about files that failed to load or loaded with something dropped (each problem once). */
   onProblems?(problems: { errors: AgentFileProblem[]; warnings: AgentFileProblem[] }): void;
   /** Agents a client defined for this session (no file): listed first, before files of the same name. */
   extra?: readonly AgentDefinition[];
@@ -19,35 +28,56 @@ export interface AgentCatalogOptions extends AgentFileLocations {
 
 /** Whether an agent may use a tool (no list means every tool). */
 export function agentAllowsTool(agent: Pick<AgentDefinition, "tools">, tool: string | ToolIdentity): boolean {
-  return toolInList(agent.tools, tool);
+  return agentListAllows(agent.tools, tool);
+}
+
+/** An agent's `tools` list read for one tool: a tool only a list can name (Tool.onlyWhenListed) must be named in it. */
+export function agentListAllows(list: readonly string[] | undefined, tool: string | ToolIdentity): boolean {
+  if (typeof tool !== "string" && tool.onlyWhenListed === true && !list?.includes(tool.name)) return false;
+  return toolInList(list, tool);
 }
 
 /** A tool as an agent's `tools` list can name it: our name, or (an MCP tool) `server/tool` or `server/*`, Copilot's spelling. */
 export interface ToolIdentity {
   name: string;
   mcp?: { serverName: string; toolName: string };
+  /** Only an agent's list that names the tool gives it to the agent (see Tool.onlyWhenListed). */
+  onlyWhenListed?: boolean;
 }
 
+/**
+ * Whether a tool list names this tool: by our name (an MCP tool's is `server-tool`), `*` for every tool, or
+ * Copilot's `server/tool` and `server/*` for MCP tools. The same reading for agent files and for
+ * --available-tools / --excluded-tools.
+ */
 export function toolInList(list: readonly string[] | undefined, tool: string | ToolIdentity): boolean {
   if (list === undefined) return true;
   const { name, mcp } = typeof tool === "string" ? { name: tool, mcp: undefined } : tool;
-  if (list.includes(name)) return true;
+  if (list.includes(name) || list.includes("*")) return true;
   return mcp !== undefined && (list.includes(`${mcp.serverName}/${mcp.toolName}`) || list.includes(`${mcp.serverName}/*`));
 }
 
 export class AgentCatalog {
   private loaded: AgentDefinition[] | undefined;
+  /** The files' stamp when they were loaded. */
+  private stamp: string | undefined;
+  private readonly reported = new Set<string>();
 
   constructor(private readonly options: AgentCatalogOptions) {}
 
   /** Every agent: custom ones (user, repo) first, then built-ins. */
   list(): readonly AgentDefinition[] {
-    if (!this.loaded) {
+    const stamp = agentFilesStamp(this.options);
+    if (!this.loaded || stamp !== this.stamp) {
       const { agents, errors, warnings } = loadAgentFiles(this.options);
       const extra = this.options.extra ?? [];
       const files = agents.filter((agent) => !extra.some((own) => own.name === agent.name));
       this.loaded = [...extra, ...files.filter((agent) => agent.source !== "builtin"), ...files.filter((agent) => agent.source === "builtin")];
-      if (errors.length + warnings.length > 0) this.options.onProblems?.({ errors, warnings });
+      this.stamp = stamp;
+      const fresh = (problem: AgentFileProblem) => !this.reported.has(describeAgentFileProblem(problem));
+      const problems = { errors: errors.filter(fresh), warnings: warnings.filter(fresh) };
+      for (const problem of [...problems.errors, ...problems.warnings]) this.reported.add(describeAgentFileProblem(problem));
+      if (problems.errors.length + problems.warnings.length > 0) this.options.onProblems?.(problems);
     }
     return this.loaded;
   }
@@ -65,6 +95,14 @@ export class AgentCatalog {
   userInvocable(): AgentDefinition[] {
     return this.list().filter((agent) => agent.userInvocable);
   }
+}
+
+/**
+ * The agent a person (or --agent) may run the session as: a user-invocable one, or a hidden built-in by its
+ * exact name (the rem-agent, which the detached memory consolidation runs as).
+ */
+export function selectableAgent(agents: readonly AgentDefinition[], name: string): AgentDefinition | undefined {
+  return agents.find((agent) => agent.name === name && (agent.userInvocable || agent.source === "builtin"));
 }
 
 /**

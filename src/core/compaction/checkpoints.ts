@@ -3,8 +3,9 @@
  * (`checkpoints/001-<slug>.md`), listed in `checkpoints/index.md` (`# | Title | File`, as Copilot keeps it).
  * The summary is also in the log (session.compaction_complete); the files are for people and /session.
  */
-import { appendFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { makePrivateDir, writePrivateFile } from "../../util/private-files.js";
 import { slugify } from "./compaction-plan.js";
 
 export function checkpointsDir(sessionDir: string): string {
@@ -29,15 +30,15 @@ export interface WrittenCheckpoint {
 
 export function writeCheckpoint(sessionDir: string, checkpoint: { title: string; summary: string; agentId?: string }): WrittenCheckpoint {
   const dir = checkpointsDir(sessionDir);
-  mkdirSync(dir, { recursive: true });
+  makePrivateDir(dir);
   const number = nextCheckpointNumber(dir);
   const file = `${String(number).padStart(3, "0")}-${slugify(checkpoint.title)}.md`;
   const full = path.join(dir, file);
   const heading = `# Checkpoint ${number}: ${checkpoint.title}${checkpoint.agentId ? ` (agent ${checkpoint.agentId})` : ""}`;
   // "wx": a number taken meanwhile by another process fails loudly instead of overwriting its file.
-  writeFileSync(full, `${heading}\n\n${checkpoint.summary.trim()}\n`, { flag: "wx" });
+  writePrivateFile(full, `${heading}\n\n${checkpoint.summary.trim()}\n`, { exclusive: true });
   const index = path.join(dir, "index.md");
-  if (!existsSync(index)) writeFileSync(index, "# Checkpoints\n\n| # | Title | File |\n|---|---|---|\n");
-  appendFileSync(index, `| ${number} | ${checkpoint.title.replace(/\|/g, "\\|")} | ${file} |\n`);
+  if (!existsSync(index)) writePrivateFile(index, "# Checkpoints\n\n| # | Title | File |\n|---|---|---|\n");
+  writePrivateFile(index, `| ${number} | ${checkpoint.title.replace(/\|/g, "\\|")} | ${file} |\n`, { append: true });
   return { number, path: full };
 }

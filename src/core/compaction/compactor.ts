@@ -51,6 +51,25 @@ export interface CompactorDeps {
 /** Automatic compactions that may fail (or not help) in a row before the agent stops trying, until /compact succeeds. */
 const MAX_AUTO_FAILURES = 2;
 
+/**
+ * /compact summarises only when there is enough new to summarise since the last compaction (or the start):
+ * four messages (a request, a tool call, its result and the answer; or two exchanges), or fewer that are
+ * long (2,000 tokens). Below that (a greeting, /compact twice in a row) a structured summary is about as
+ * long as what it replaces: it says so and makes no model call.
+ */
+const MANUAL_MINIMUM = { messages: 4, tokens: 2_000 } as const;
+
+/** Why a /compact would not be worth its model call, or undefined when it is. */
+function tooLittleToGain(fresh: { messages: number; chars: number }, total: number): string | undefined {
+  if (fresh.messages >= MANUAL_MINIMUM.messages || tokensForChars(fresh.chars) >= MANUAL_MINIMUM.tokens) return undefined;
+  const since = fresh.messages < total ? "since the last compaction" : "so far";
+  const what =
+    fresh.messages === 0
+      ? "nothing was added"
+      : `only ${fresh.messages} message${fresh.messages === 1 ? "" : "s"} (about ${tokensForChars(fresh.chars)} tokens)`;
+  return `Too little to gain: ${what} ${since}; /compact summarises from ${MANUAL_MINIMUM.messages} messages or ${MANUAL_MINIMUM.tokens.toLocaleString("en-US")} tokens on.`;
+}
+
 export class Compactor {
   private readonly gauge = new TokenGauge();
   private running = false;
@@ -121,6 +140,9 @@ export class Compactor {
   async compact(trigger: CompactionTrigger, signal: AbortSignal, focus?: string): Promise<CompactResult> {
     if (this.running) return { success: false, error: "A compaction is already running." };
     const history = this.deps.conversation.history();
+    const fresh = this.deps.conversation.sinceCompaction();
+    const tooLittle = trigger === "manual" && history.length > 0 ? tooLittleToGain(fresh, history.length) : undefined;
+    if (tooLittle) return { success: false, error: tooLittle };
     if (history.length < 2) return { success: false, error: "There is nothing to compact yet." };
     this.running = true;
     try {
@@ -177,7 +199,9 @@ export class Compactor {
       return { success: false, error, preCompactionTokens: before, ...(signal.aborted ? { interrupted: true } : {}) };
     };
 
-    const removed = messagesToReplace(history, Math.floor(limit * TAIL_SHARE));
+    // Asked for, a compaction summarises everything so far (the last tool exchange too); on its own, mid-task,
+    // it keeps the newest messages verbatim so the model still sees its last call and what came of it.
+    const removed = trigger === "manual" ? history.length : messagesToReplace(history, Math.floor(limit * TAIL_SHARE));
     let instructions: string;
     try {
       instructions = promptTemplate("compaction", { focus: focus ? `\nGive special attention to: ${focus}` : "" });

@@ -13,6 +13,9 @@ export function contextReportText(report: ContextBreakdown): string {
   const { tokenLimit } = report;
   const rows: [string, number][] = [
     ["System prompt", report.systemTokens],
+    ...(report.contextBoard
+      ? [[`Memory (board, budget ${formatTokenCount(report.contextBoard.budgetTokens)})`, report.contextBoard.tokens] as [string, number]]
+      : []),
     ["Tools", report.toolsTokens],
     ["MCP tools", report.mcpToolsTokens],
     [`Messages (${report.messagesLength})`, report.messagesTokens],

@@ -32,14 +32,24 @@ export function compactionOptions(input: {
  * /context: the breakdown from memory (no model call), also told as session.usage_info for every face. An
  * unset prompt limit is first looked up in the endpoint's model listing (once per model).
  */
-export async function reportContext(compactor: Compactor | undefined, mcpTools: readonly AnyTool[], emit: Emit): Promise<ContextBreakdown | undefined> {
+export async function reportContext(
+  compactor: Compactor | undefined,
+  mcpTools: readonly AnyTool[],
+  emit: Emit,
+  board?: { tokens: number; budgetTokens: number },
+): Promise<ContextBreakdown | undefined> {
   if (!compactor) return undefined;
   let timer: NodeJS.Timeout | undefined;
   const patience = new Promise<void>((resolve) => (timer = setTimeout(resolve, PROBE_TIMEOUT_MS)));
   await Promise.race([compactor.probeLimits(), patience]);
   clearTimeout(timer);
   const mcp = new Set(mcpTools.map((tool) => tool.name));
-  const breakdown = compactor.breakdown((name) => mcp.has(name));
+  const whole = compactor.breakdown((name) => mcp.has(name));
+  // Memory's board is part of the system prompt: its own row, taken out of the prompt's.
+  const boardTokens = Math.min(board?.tokens ?? 0, whole.systemTokens);
+  const breakdown: ContextBreakdown = board
+    ? { ...whole, systemTokens: whole.systemTokens - boardTokens, contextBoard: { tokens: boardTokens, budgetTokens: board.budgetTokens } }
+    : whole;
   emit("session.usage_info", {
     tokenLimit: breakdown.tokenLimit,
     currentTokens: breakdown.currentTokens,
@@ -48,6 +58,7 @@ export async function reportContext(compactor: Compactor | undefined, mcpTools: 
     conversationTokens: breakdown.messagesTokens,
     toolDefinitionsTokens: breakdown.toolsTokens + breakdown.mcpToolsTokens,
     mcpToolsTokens: breakdown.mcpToolsTokens,
+    ...(breakdown.contextBoard ? { contextBoardTokens: breakdown.contextBoard.tokens } : {}),
   });
   return breakdown;
 }

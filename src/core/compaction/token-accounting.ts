@@ -78,6 +78,8 @@ export interface ContextBreakdown {
   freeTokens: number;
   /** Where automatic compaction starts (threshold × limit); undefined when it is off. */
   compactAt?: number;
+  /** Memory's context board, when memory is on: its tokens (not counted in systemTokens) and its budget. */
+  contextBoard?: { tokens: number; budgetTokens: number };
 }
 
 /**

@@ -67,9 +67,13 @@ export function actOnReview(reply: PlanApprovalReply, host: PlanModeHost): strin
   if (action === "autopilot_fleet") {
     const task = `Implement the plan in ${file}`;
     host.fleetDeployed?.(task);
-    return `Plan approved! Exited plan mode. You are now in autopilot, running the plan as a fleet. Start now, in this response.\n\n${fleetPrompt(task)}`;
+    return `Plan approved! Exited plan mode. You are now in autopilot, running the plan as a fleet. Start now, in this response.\n\n${fleetPrompt(task, { autopilot: true })}`;
   }
   return accepted(mode, file);
+}
+
+function noPlanYet(file: string): string {
+  return `There is no plan to review: ${file} does not exist. Write the plan to that file (create), then call exit_plan_mode again.`;
 }
 
 export function createExitPlanModeTool(host: PlanModeHost) {
@@ -77,7 +81,7 @@ export function createExitPlanModeTool(host: PlanModeHost) {
     name: "exit_plan_mode",
     description: [
       "Present the finished plan to the user for review and leave plan mode.",
-      "Call it when plan.md in the session folder holds the complete plan. The user may accept it (then you implement it at once), ask for changes (you get their feedback and stay in plan mode), or exit plan mode without running it.",
+      `Call it when ${host.planFile()} holds the complete plan. The user may accept it (then you implement it at once), ask for changes (you get their feedback and stay in plan mode), or exit plan mode without running it.`,
       "End every planning turn with this tool or ask_user, never with a plain question.",
     ].join("\n"),
     parameters: z.object({
@@ -101,6 +105,8 @@ export function createExitPlanModeTool(host: PlanModeHost) {
       const answer = await ctx.ask("exit_plan_mode", { summary, planContent: plan.content, actions: [...actions], recommendedAction: recommended });
       if (answer.source === "aborted") return { content: "The user interrupted the review. You are still in plan mode.", success: false };
       if (answer.source === "headless") {
+        // Nothing to accept or to report: the run must not end saying a plan was written.
+        if (!plan.exists) return { content: noPlanYet(file), success: false };
         const action = host.unattendedAction();
         if (action) return { content: actOnReview({ approved: true, selectedAction: action }, host) };
         // Nobody is here to accept it: the plan is the run's result, and nothing else happens.

@@ -2,18 +2,19 @@
  * One agent's runtime: its conversation, its prompt queue and steering, its abort, and the loop run for each
  * prompt. The main agent of a session and every subagent are runtimes of this one class, so there is one
  * loop and one queue however many agents run; what differs (system prompt, tools, mode, how a user
- * message is dressed) comes in through the options.
+ * message is dressed) comes in through the options. What each prompt runs with is put together in
+ * prompt-context.ts, and how a prompt ends (the mode, stop hooks) is prompt-run.ts's.
  */
 import type { CompactResult, RunResult } from "../../protocol/commands.js";
 import type { EventData } from "../../protocol/events/index.js";
 import type { RetryPolicy } from "../../provider/retry.js";
 import type { ChatProvider } from "../../provider/types.js";
-import type { LoopContext } from "../agent-loop.js";
 import { Compactor, type CompactorDeps } from "../compaction/compactor.js";
 import type { Conversation } from "../conversation.js";
 import type { Emit } from "../event-sink.js";
 import type { ModePreset } from "../modes.js";
-import { runPrompt } from "../prompt-run.js";
+import { runPromptToStop } from "../prompt-run.js";
+import { promptContext } from "./prompt-context.js";
 import type { ToolRunEnvironment } from "../tool-runner.js";
 import type { ToolSet } from "../tool-set.js";
 import { PromptQueue, type PromptInput } from "./prompt-queue.js";
@@ -37,6 +38,8 @@ export interface AgentRuntimeOptions {
   toolEnvironment(tools: ToolSet): ToolRunEnvironment;
   /** The mode now (it may change while a prompt runs). */
   preset(): ModePreset;
+  /** Nobody watches the run, so the repeat guard stops it instead of asking; the mode is autopilot when absent. */
+  unattended?(): boolean;
   maxContinues: number;
   /** What autopilot works toward (the main agent's /autopilot objective). */
   objective?(): string | undefined;
@@ -68,9 +71,6 @@ export interface AgentRuntimeOptions {
   compaction?: Pick<CompactorDeps, "sessionDir" | "settings" | "preCompact" | "agentId">;
 }
 
-/** How many times stop hooks may send the agent back to work in one prompt, so a hook cannot loop forever. */
-export const MAX_STOP_HOOK_CONTINUATIONS = 3;
-
 export class AgentRuntime {
   readonly queue: PromptQueue;
   private controller: AbortController | undefined;
@@ -78,6 +78,8 @@ export class AgentRuntime {
   private readonly notifications: EventData<"system.notification">[] = [];
   private systemPromptSent = false;
   private lastMessage = "";
+  /** An answer cut by the output limit, which the next message continues. */
+  private cutAnswer = "";
 
   /** This agent's compaction, when the session gave it a folder for checkpoints. */
   readonly compactor: Compactor | undefined;
@@ -200,38 +202,27 @@ export class AgentRuntime {
 
   private emit: Emit = (type, data) => {
     if (type === "assistant.message") {
-      const { content } = data as EventData<"assistant.message">;
-      if (content.trim() !== "") this.lastMessage = content;
+      // An answer the output limit cut and its continuation are one answer.
+      const { content, finishReason, toolRequests } = data as EventData<"assistant.message">;
+      const whole = this.cutAnswer + content;
+      this.cutAnswer = finishReason === "length" && !toolRequests ? whole : "";
+      if (whole.trim() !== "") this.lastMessage = whole;
     }
     return this.options.emit(type, data);
   };
 
-  private loopContext(): LoopContext {
-    const { options } = this;
-    return {
-      emit: this.emit,
-      conversation: options.conversation,
-      provider: options.provider(),
-      retry: options.retry,
-      tools: options.tools,
-      toolEnvironment: options.toolEnvironment,
-      nextTurnId: options.nextTurnId,
-      recordRequest: options.recordRequest,
-      recordCall: options.recordCall,
-      onTurnEnd: options.onTurnEnd,
-      beforeModelCall: async (signal) => {
-        this.deliverNotifications();
-        let delivered = false;
-        const steering = this.queue.takeSteering();
-        while (steering.length > 0 && !signal.aborted) if (await this.admit(steering.shift() as PromptInput, "steering", signal)) delivered = true;
-        // Interrupted while a hook ran: what was not delivered yet runs as the next prompt, like late steering.
-        for (const input of steering) this.queue.steer(input);
-        return delivered;
-      },
-      hasPendingInput: () => this.queue.hasSteering,
-      ...(options.stopBeforeCall ? { stopBeforeCall: options.stopBeforeCall } : {}),
-      ...(this.compactor ? { compaction: this.compactor } : {}),
-    };
+  /**
+   * Before each model call: notifications, then the steering that arrived, each admitted like a prompt.
+   * Resolves to whether a person's message joined.
+   */
+  private async deliverSteering(signal: AbortSignal): Promise<boolean> {
+    this.deliverNotifications();
+    let delivered = false;
+    const steering = this.queue.takeSteering();
+    while (steering.length > 0 && !signal.aborted) if (await this.admit(steering.shift() as PromptInput, "steering", signal)) delivered = true;
+    // Interrupted while a hook ran: what was not delivered yet runs as the next prompt, like late steering.
+    for (const late of steering) this.queue.steer(late);
+    return delivered;
   }
 
   private run(input: PromptInput, delivery: "idle" | "queued"): Promise<RunResult> {
@@ -245,6 +236,7 @@ export class AgentRuntime {
   private async execute(input: PromptInput, delivery: "idle" | "queued", controller: AbortController): Promise<RunResult> {
     const result: RunResult = { outcome: "completed", finalMessage: "", continuations: 0 };
     this.lastMessage = "";
+    this.cutAnswer = "";
     try {
       if (!this.systemPromptSent) {
         this.systemPromptSent = true;
@@ -253,7 +245,7 @@ export class AgentRuntime {
         this.options.emit("system.message", { content: typeof prompt === "string" ? prompt : await prompt, role: "system" });
       }
       // A prompt a hook blocked never reaches the model: the run ends without a turn.
-      if (input.silent || (await this.admit(input, delivery, controller.signal))) await this.runToStop(controller.signal, result);
+      if (input.silent || (await this.admit(input, delivery, controller.signal))) await this.runToStop(input, controller.signal, result);
     } catch (error) {
       result.outcome = "error";
       result.error = { kind: "internal", message: (error as Error).message };
@@ -288,28 +280,13 @@ export class AgentRuntime {
   }
 
   /** The prompt's turns, then what stop hooks send it back to do. */
-  private async runToStop(signal: AbortSignal, result: RunResult): Promise<void> {
-    const prompt = {
-      loop: this.loopContext(),
+  private runToStop(input: PromptInput, signal: AbortSignal, result: RunResult): Promise<void> {
+    const context = promptContext(this.options, input, {
       emit: this.emit,
-      preset: this.options.preset,
-      maxContinues: this.options.maxContinues,
-      ...(this.options.objective ? { objective: this.options.objective } : {}),
-      continueWith: (message: string) => this.emit("user.message", this.options.userMessage({ prompt: message, source: "autopilot" }, { continuation: true })),
-      ...(this.options.awaitBackground ? { awaitBackground: this.options.awaitBackground } : {}),
-    };
-    await runPrompt(prompt, signal, result);
-    const { onStop } = this.options;
-    for (
-      let blocks = 0;
-      onStop && blocks < MAX_STOP_HOOK_CONTINUATIONS && !signal.aborted && (result.outcome === "completed" || result.outcome === "task_complete");
-      blocks++
-    ) {
-      const reason = await onStop(blocks > 0, signal);
-      if (reason === undefined || signal.aborted) break;
-      this.emit("user.message", this.options.userMessage({ prompt: reason, source: "hook" }, {}));
-      result.outcome = "completed";
-      await runPrompt(prompt, signal, result);
-    }
+      deliverSteering: (signal) => this.deliverSteering(signal),
+      hasSteering: () => this.queue.hasSteering,
+      ...(this.compactor ? { compactor: this.compactor } : {}),
+    });
+    return runPromptToStop(context, signal, result);
   }
 }

@@ -21,6 +21,11 @@ export interface PromptInput {
   typed?: string;
   /** `/<skill>`: the skill the user invoked, loaded into the conversation just before this prompt. */
   skill?: string;
+  /**
+   * Answered in one model call, in text (tool_choice none; a call that comes anyway is not run): a subagent's
+   * last turn after its budget is spent.
+   */
+  withoutTools?: boolean;
 }
 
 /** A queued prompt as the person would type it again: the command they typed, `!cmd` for a shell command. */

@@ -1,7 +1,8 @@
 /**
  * What a session may change about where it works, while it runs: its working directory (/cwd), the
  * directories tools may use without asking (/add-dir), which custom instruction files reach the model
- * (/instructions), its name (/rename), and other stored sessions (/session delete). Each change is a
+ * (/instructions) and whether memory's board does (/memory), its name (/rename), other stored sessions
+ * (/session delete), and its MCP servers (/mcp enable|disable|reload, in mcp-commands.ts). Each change is a
  * command through `dispatch` and ends in an event; the facade only forwards the commands here.
  */
 import { existsSync, statSync } from "node:fs";
@@ -15,12 +16,15 @@ import type { InstructionFile } from "../custom-instructions.js";
 import { workingDirectoryContext } from "../environment.js";
 import type { Emit } from "../event-sink.js";
 import type { PermissionBroker } from "../permission-broker.js";
+import type { SessionMemory } from "../../memory/session-memory.js";
+import type { McpManager } from "../../mcp/index.js";
+import { isMcpCommand, SessionMcpServers, type McpCommand } from "../mcp-commands.js";
 
 const WORKSPACE_COMMANDS = ["rename", "set_cwd", "add_dir", "set_instruction", "delete_session"] as const;
-export type WorkspaceCommand = Extract<SessionCommand, { type: (typeof WORKSPACE_COMMANDS)[number] }>;
+export type WorkspaceCommand = Extract<SessionCommand, { type: (typeof WORKSPACE_COMMANDS)[number] }> | McpCommand;
 
 export function isWorkspaceCommand(command: SessionCommand): command is WorkspaceCommand {
-  return (WORKSPACE_COMMANDS as readonly string[]).includes(command.type);
+  return (WORKSPACE_COMMANDS as readonly string[]).includes(command.type) || isMcpCommand(command);
 }
 
 export interface SessionWorkspaceOptions {
@@ -33,6 +37,10 @@ export interface SessionWorkspaceOptions {
   store?: SessionStore;
   /** The system prompt names the cwd and holds the instructions: it is rebuilt after they change. */
   refreshSystemPrompt(): void;
+  /** Memory, which /memory switches on and off: its board is in the system prompt too (src/memory). */
+  memory?: SessionMemory;
+  /** The session's MCP servers, when any are configured. */
+  mcp?: McpManager | undefined;
 }
 
 /** Where an allowed directory comes from, for /list-dirs. */
@@ -48,9 +56,17 @@ export class SessionWorkspace {
   private readonly disabled = new Set<string>();
   /** Directories added with /add-dir in this session (absolute). */
   private readonly added: string[] = [];
+  private readonly mcpServers: SessionMcpServers;
 
   constructor(private readonly options: SessionWorkspaceOptions) {
     this.current = options.context;
+    options.memory?.onChange(() => options.refreshSystemPrompt());
+    this.mcpServers = new SessionMcpServers(options.mcp, options.emit);
+  }
+
+  /** Memory (/memory, /subconscious), when the face set it up. */
+  get memory(): SessionMemory | undefined {
+    return this.options.memory;
   }
 
   get cwd(): string {
@@ -87,6 +103,7 @@ export class SessionWorkspace {
 
   handle<C extends WorkspaceCommand>(command: C): CommandResults[C["type"]];
   handle(command: WorkspaceCommand): CommandResults[WorkspaceCommand["type"]] {
+    if (isMcpCommand(command)) return this.mcpServers.handle(command);
     switch (command.type) {
       case "rename":
         return this.rename(command.name);

@@ -7,7 +7,7 @@
  * trusted folder: a repository that is not trusted cannot approve tools for itself.
  */
 import { isFolderTrusted, type TrustSources } from "../../config/folder-trust.js";
-import { updateSettingsFile } from "../../config/settings-file.js";
+import { setSkillDisabled } from "../../config/settings-update.js";
 import type { Rule } from "../../permissions/rules.js";
 import type { SessionEvent } from "../../protocol/events/index.js";
 import type { LoadedPlugin } from "../../plugins/load-plugins.js";
@@ -26,8 +26,13 @@ import { availableSkillsBlock, type PromptSkill } from "./skill-text.js";
 
 export type SkillTrigger = "agent-invoked" | "user-invoked" | "context-load";
 
+const SKILL_COMMANDS = ["list_skills", "set_skill_enabled", "reload_skills", "invoke_skill"] as const;
 /** The commands SessionSkills answers for the session. */
-export type SkillCommand = Extract<SessionCommand, { type: "list_skills" | "set_skill_enabled" | "reload_skills" | "invoke_skill" }>;
+export type SkillCommand = Extract<SessionCommand, { type: (typeof SKILL_COMMANDS)[number] }>;
+
+export function isSkillCommand(command: SessionCommand): command is SkillCommand {
+  return (SKILL_COMMANDS as readonly string[]).includes(command.type);
+}
 
 export interface SessionSkillsOptions {
   /** The folders to read, in precedence order (asked again at each reload). */
@@ -308,19 +313,16 @@ export class SessionSkills {
   /** Enables or disables a skill; with `persist`, settings.json's disabledSkills keeps the choice. Why not, when it cannot. */
   setEnabled(name: string, enabled: boolean, persist = false): string | undefined {
     if (!this.catalog.setEnabled(name, enabled)) return `There is no skill named ${name}.`;
-    if (persist && this.options.agentHome) {
-      const problem = updateSettingsFile(this.options.agentHome, (settings) => {
-        const list = Array.isArray(settings.disabledSkills) ? settings.disabledSkills.filter((item): item is string => typeof item === "string") : [];
-        const rest = list.filter((item) => item !== name);
-        settings.disabledSkills = enabled ? rest : [...rest, name];
-        if (enabled && rest.length === 0) delete settings.disabledSkills;
-      });
-      if (problem) return `The skill ${name} is ${enabled ? "enabled" : "disabled"} for this session, but not kept: ${problem}`;
+    let problem: string | undefined;
+    try {
+      if (persist && this.options.agentHome) setSkillDisabled(this.options.agentHome, name, !enabled);
+    } catch (error) {
+      problem = `The skill ${name} is ${enabled ? "enabled" : "disabled"} for this session, but not kept: ${(error as Error).message}`;
     }
     this.applyRules();
     this.changed();
     this.announce();
-    return undefined;
+    return problem;
   }
 
   /** Reads the skill folders again; what did not load, as lines. */

@@ -1,5 +1,9 @@
-/** `/mcp [list|show NAME|enable NAME|disable NAME|reload]`: the session's MCP servers, their state and tools. */
+/**
+ * `/mcp [list|show NAME|enable NAME|disable NAME|reload]`: the session's MCP servers, their state and tools.
+ * Enable, disable and reload are session commands (core/mcp-commands.ts), told by events.
+ */
 import type { ServerStatus } from "../../mcp/index.js";
+import { NO_SERVERS, unknownServer } from "../mcp-commands.js";
 import type { SlashCommand, SlashCommandResult } from "./types.js";
 
 function line(server: ServerStatus): string {
@@ -28,51 +32,34 @@ export const mcpCommand: SlashCommand = {
   run: async ({ session, args }): Promise<SlashCommandResult> => {
     const mcp = session.mcp;
     const [verb = "list", name] = args.split(/\s+/).filter(Boolean);
-    if (!mcp)
-      return {
-        kind: "message",
-        text: "No MCP servers are configured. Add one with: agent mcp add NAME -- COMMAND ARGS (or edit mcp-config.json in the agent's home).",
-      };
-    const needName = (): SlashCommandResult | undefined => {
-      if (!name) return { kind: "message", level: "error", text: `Usage: /mcp ${verb} <server>` };
-      if (!mcp.has(name))
-        return {
-          kind: "message",
-          level: "error",
-          text: `There is no MCP server named ${name}. Servers: ${
-            mcp
-              .list()
-              .map((server) => server.name)
-              .join(", ") || "(none)"
-          }`,
-        };
-      return undefined;
-    };
+    if (!mcp) return { kind: "message", text: NO_SERVERS };
+    const refused = (problem: string | undefined): SlashCommandResult | undefined => (problem ? { kind: "message", level: "error", text: problem } : undefined);
     switch (verb) {
       case "list": {
         const servers = mcp.list();
         return { kind: "message", text: servers.length === 0 ? "No MCP servers are configured." : ["MCP servers:", ...servers.map(line)].join("\n") };
       }
       case "show": {
-        const problem = needName();
-        if (problem) return problem;
-        return { kind: "message", text: show(mcp.list().find((server) => server.name === name) as ServerStatus) };
+        if (!name) return { kind: "message", level: "error", text: "Usage: /mcp show <server>" };
+        const server = mcp.list().find((candidate) => candidate.name === name);
+        return server ? { kind: "message", text: show(server) } : { kind: "message", level: "error", text: unknownServer(name, mcp.list()) };
       }
       case "enable":
       case "disable": {
-        const problem = needName();
-        if (problem) return problem;
-        if (verb === "disable") await mcp.disable(name as string);
-        else mcp.enable(name as string);
-        return { kind: "message", text: `MCP server ${name} ${verb}d for this session.` };
+        if (!name) return { kind: "message", level: "error", text: `Usage: /mcp ${verb} <server>` };
+        // A command like any other change: an SDK client's session.mcp.enable/disable sends the same one.
+        const problem = await session.dispatch({ type: verb === "enable" ? "enable_mcp_server" : "disable_mcp_server", server: name });
+        return refused(problem) ?? { kind: "message", text: `MCP server ${name} ${verb}d for this session.` };
       }
-      case "reload":
-        await mcp.reload();
-        await mcp.waitForStartup(5_000, undefined, { cachedToo: true });
-        return {
-          kind: "message",
-          text: `MCP servers reloaded: ${mcp.list().filter((server) => server.state === "connected").length} of ${mcp.list().length} connected.`,
-        };
+      case "reload": {
+        const problem = await session.dispatch({ type: "reload_mcp_servers" });
+        return (
+          refused(problem) ?? {
+            kind: "message",
+            text: `MCP servers reloaded: ${mcp.list().filter((server) => server.state === "connected").length} of ${mcp.list().length} connected.`,
+          }
+        );
+      }
       default:
         return { kind: "message", level: "error", text: `Unknown /mcp subcommand "${verb}". Use list, show, enable, disable or reload.` };
     }

@@ -18,6 +18,7 @@ import { initCommand } from "./init.js";
 import { instructionsCommand } from "./instructions.js";
 import { listDirsCommand } from "./list-dirs.js";
 import { mcpCommand } from "./mcp.js";
+import { memoryCommand } from "./memory.js";
 import { modelCommand } from "./model.js";
 import { newCommand } from "./new.js";
 import { planCommand } from "./plan.js";
@@ -30,6 +31,7 @@ import { reviewCommand } from "./review.js";
 import { sessionCommand } from "./session.js";
 import { shareCommand } from "./share.js";
 import { skillsCommand } from "./skills.js";
+import { subconsciousCommand } from "./subconscious.js";
 import { tasksCommand } from "./tasks.js";
 import { usageCommand } from "./usage.js";
 import type { SlashCommand } from "./types.js";
@@ -56,6 +58,7 @@ export const slashCommands: readonly SlashCommand[] = [
   instructionsCommand,
   listDirsCommand,
   mcpCommand,
+  memoryCommand,
   modelCommand,
   newCommand,
   planCommand,
@@ -68,6 +71,7 @@ export const slashCommands: readonly SlashCommand[] = [
   sessionCommand,
   shareCommand,
   skillsCommand,
+  subconsciousCommand,
   tasksCommand,
   usageCommand,
 ];

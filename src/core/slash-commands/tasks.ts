@@ -49,10 +49,13 @@ export const tasksCommand: SlashCommand = {
         const refused = session.dispatch({ type: "message_agent", agentId: id, message });
         return refused ? { kind: "message", level: "error", text: refused } : { kind: "message", text: `Sent to ${id}.` };
       }
-      case "cancel":
+      case "cancel": {
+        // An idle agent has answered already: stopping it ends its wait for follow-ups, its answer stands.
+        const said = record.status === "idle" ? `Stopped ${id}; its answer stands.` : `Cancelled ${id}.`;
         return session.dispatch({ type: "cancel_agent", agentId: id })
-          ? { kind: "message", text: `Cancelled ${id}.` }
+          ? { kind: "message", text: said }
           : { kind: "message", level: "warning", text: `${id} is not running.` };
+      }
       default:
         return { kind: "message", level: "error", text: "Usage: /tasks [view|send|cancel <id> [message]]" };
     }

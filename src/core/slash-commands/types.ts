@@ -28,7 +28,9 @@ export type SlashCommandResult =
   /** A unified diff of the working tree: rendered with colour by the TUI, plain from -p. */
   | { kind: "diff"; patch: string; summary: string }
   /** Text for the clipboard: the face copies it (the TUI through the terminal, OSC 52). */
-  | { kind: "copy"; text: string };
+  | { kind: "copy"; text: string }
+  /** A file for the person to edit: the TUI opens $EDITOR on it; other faces give its path. */
+  | { kind: "edit"; path: string; title: string };
 
 export interface SlashCommandContext {
   session: AgentSession;

@@ -46,6 +46,7 @@ export function createAgentTools(registry: TaskRegistry): AnyTool[] {
     }),
     kind: "read",
     readOnly: true,
+    polls: true,
     title: (args) => `read_agent ${args.agent_id}`,
     permission: () => null,
     async execute(args, ctx) {

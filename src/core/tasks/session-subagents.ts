@@ -14,7 +14,8 @@ import { AgentTranscripts } from "./agent-transcripts.js";
 import { BudgetLedger } from "./budget.js";
 import type { SubagentHost, SubagentLimits } from "./subagent-host.js";
 import { TaskRegistry, type TaskRecord, type TaskStatus } from "./task-registry.js";
-import { backgroundNotice, createTaskTool } from "./task-tool.js";
+import { createTaskTool } from "./task-tool.js";
+import { BACKGROUND_AGENTS_STOPPED, backgroundNotice, cancelledError, stoppingMessage } from "./background-notice.js";
 import { agentIdBase } from "./agent-id.js";
 import { linkTodoAgents } from "../fleet/todo-agents.js";
 import type { TodoItem } from "../../protocol/todos.js";
@@ -29,6 +30,8 @@ export interface SessionSubagentsDeps {
   sessionModel(): string;
   newChild(spec: ChildAgentSpec, depth: number): ChildAgent;
   notifyMain(notification: EventData<"system.notification">): void;
+  /** Whether a command allowed the model to start this hidden agent once (/subconscious run: the rem-agent); taken when asked. */
+  takeAllowance?(agentName: string): boolean;
   /** The main agent's emit: background agents' ends are reported as its events. */
   emit: Emit;
   /** The session's sink, to see what reaches the main conversation. */
@@ -51,6 +54,10 @@ export class SessionSubagents implements SubagentHost {
 
   /** Notifications in the main conversation that no model call of the main agent has seen yet. */
   private unseenNotifications = 0;
+  /** The wait of `settle`, which an interrupt ends. */
+  private settling: AbortController | undefined;
+  /** Per agent, how many of its answers a subagent.completed is on record for. */
+  private readonly recordedAnswers = new Map<string, number>();
 
   constructor(private readonly deps: SessionSubagentsDeps) {
     this.ledger = new BudgetLedger({
@@ -70,14 +77,21 @@ export class SessionSubagents implements SubagentHost {
     return this.unseenNotifications > 0;
   }
 
+  /** An interrupt ends a run's wait for its background agents (settle); the session's end then stops them. */
+  stopSettling(): void {
+    this.settling?.abort();
+  }
+
   /**
    * In a run without a person, the prompt's end waits for the background agents: as each answers, the main
    * agent gets a turn (`mainTurn`) to use it; past the timeout they are cancelled. Returns the last turn's result.
    */
   async settle(timeoutMs: number, mainTurn: () => Promise<RunResult>): Promise<RunResult | undefined> {
     const deadline = Date.now() + timeoutMs;
+    const { signal } = (this.settling = new AbortController());
     let last: RunResult | undefined;
     for (;;) {
+      if (signal.aborted) break;
       if (this.unseenNotifications > 0) {
         this.unseenNotifications = 0;
         last = await mainTurn();
@@ -85,8 +99,10 @@ export class SessionSubagents implements SubagentHost {
       }
       if (this.registry.active().length === 0) break;
       const left = deadline - Date.now();
-      if (left <= 0 || !(await this.registry.settleOne(left))) {
-        this.registry.cancelAll();
+      const settled = left > 0 && (await this.registry.settleOne(left, signal));
+      if (signal.aborted) break;
+      if (!settled) {
+        this.registry.cancelAll(`still running when the run's wait for background agents ended (${Math.round(timeoutMs / 1000)} s)`);
         this.deps.emit("session.warning", {
           warningType: "background_timeout",
           message: `Background agents were still running after ${Math.round(timeoutMs / 1000)} s and were cancelled.`,
@@ -172,6 +188,10 @@ export class SessionSubagents implements SubagentHost {
     return moving.map(([, agent]) => agent.agentId);
   }
 
+  takeAllowance(agentName: string): boolean {
+    return this.deps.takeAllowance?.(agentName) === true;
+  }
+
   /** Whether there is any agent the model may start (no task tool without one). */
   private get anyAgent(): boolean {
     return this.deps.agents().modelInvocable().length > 0;
@@ -213,6 +233,7 @@ export class SessionSubagents implements SubagentHost {
       const end = ends.get(event.data.toolCallId);
       const turns = answers.get(id) ?? [];
       const failed = !end || end.type === "subagent.failed";
+      const cancelled = end?.type === "subagent.failed" && /^cancelled\b/.test(end.data.error);
       this.registry.restore({
         id,
         agentType: event.data.agentName,
@@ -220,12 +241,17 @@ export class SessionSubagents implements SubagentHost {
         description: event.data.agentDescription,
         prompt: "",
         toolCallId: event.data.toolCallId,
-        status: failed ? "failed" : "completed",
+        status: cancelled ? "cancelled" : failed ? "failed" : "completed",
         startedAt: Date.parse(event.timestamp),
         endedAt: Date.parse(end?.timestamp ?? event.timestamp),
         turns,
         ...(turns.length > 0 ? { latestResponse: turns.at(-1) as string } : {}),
-        ...(failed ? { error: end?.type === "subagent.failed" ? end.data.error : "interrupted: the session ended while the agent was running" } : {}),
+        ...(failed
+          ? {
+              error:
+                end?.type === "subagent.failed" ? end.data.error.replace(/^cancelled: /, "") : "interrupted: the session ended while the agent was running",
+            }
+          : {}),
         toolCalls: 0,
         tokens: 0,
         transcript: this.transcripts.of(id),
@@ -236,12 +262,28 @@ export class SessionSubagents implements SubagentHost {
     }
   }
 
+  /**
+   * The session ends (/clear, /quit, exit): says which background agents it stops, and records each one's
+   * end before the log closes: a running agent is cancelled, an idle one (it answered) completes.
+   */
+  stopAll(): void {
+    const active = this.registry.active();
+    if (active.length === 0) return;
+    this.deps.emit("session.warning", { warningType: BACKGROUND_AGENTS_STOPPED, message: stoppingMessage(active) });
+    this.registry.cancelAll("the session ended while it was running");
+  }
+
   private changed(record: TaskRecord, previous: TaskStatus | undefined): void {
     if (previous === undefined) record.transcript = this.transcripts.of(record.id);
     if (previous === record.status) return;
     this.emitTasksChanged();
     const identity = { toolCallId: record.toolCallId, agentName: record.agentType, agentDisplayName: record.displayName };
-    if (record.status === "completed") {
+    const recorded = this.recordedAnswers.get(record.id);
+    const answered = record.turns.length > (recorded ?? 0);
+    // An agent that answered has ended its task (subagent.completed), even if it then waits idle for a
+    // follow-up; a later answer is another completion, and finishing after an answer on record adds none.
+    if ((record.status === "idle" && answered) || (record.status === "completed" && (answered || recorded === undefined))) {
+      this.recordedAnswers.set(record.id, record.turns.length);
       this.deps.emit("subagent.completed", {
         ...identity,
         totalToolCalls: record.toolCalls,
@@ -249,7 +291,7 @@ export class SessionSubagents implements SubagentHost {
         durationMs: (record.endedAt ?? Date.now()) - record.startedAt,
       });
     } else if (record.status === "failed" || record.status === "cancelled") {
-      this.deps.emit("subagent.failed", { ...identity, error: record.status === "cancelled" ? "cancelled" : (record.error ?? "failed") });
+      this.deps.emit("subagent.failed", { ...identity, error: record.status === "cancelled" ? cancelledError(record) : (record.error ?? "failed") });
     }
     const notice = backgroundNotice(record);
     // An agent that ends right after answering was already announced by its answer.

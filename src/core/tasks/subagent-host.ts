@@ -45,4 +45,6 @@ export interface SubagentHost {
    * a person asks (background_agent). Returns the function that forgets it (when the call ends).
    */
   registerSync(agent: { toolCallId: string; agentId: string; detach(): void }): () => void;
+  /** Whether a hidden agent (not model-invocable) may start this once: a command allowed it (/subconscious run). */
+  takeAllowance?(agentName: string): boolean;
 }

@@ -8,6 +8,8 @@ import type { AgentTranscriptLine } from "./agent-transcripts.js";
 
 export type TaskStatus = "running" | "idle" | "completed" | "failed" | "cancelled";
 
+const isEnded = (status: TaskStatus): boolean => status === "completed" || status === "failed" || status === "cancelled";
+
 export interface TaskRecord {
   id: string;
   agentType: string;
@@ -161,7 +163,7 @@ export class TaskRegistry {
       if (!signal.aborted) await body(control);
       this.finish(entry, signal.aborted ? "cancelled" : "completed");
     } catch (error) {
-      entry.record.error = (error as Error).message;
+      if (!isEnded(entry.record.status)) entry.record.error = (error as Error).message; // a cancelled one has its reason
       this.finish(entry, signal.aborted ? "cancelled" : "failed");
     } finally {
       if (holding) this.release();
@@ -170,7 +172,7 @@ export class TaskRegistry {
   }
 
   private finish(entry: Entry, status: TaskStatus): void {
-    if (entry.record.status === "completed" || entry.record.status === "failed" || entry.record.status === "cancelled") return;
+    if (isEnded(entry.record.status)) return;
     entry.record.endedAt = Date.now();
     this.setStatus(entry, status);
   }
@@ -247,28 +249,39 @@ export class TaskRegistry {
     this.entries.get(id)?.wake?.(undefined);
   }
 
-  cancel(id: string): boolean {
+  /**
+   * Stops an agent, telling its end at once (before its work unwinds and the session's log may close): a
+   * running one is cancelled (`reason`: its error), an idle one has answered and completes.
+   */
+  cancel(id: string, reason?: string): boolean {
     const entry = this.entries.get(id);
     if (!entry || (entry.record.status !== "running" && entry.record.status !== "idle")) return false;
     entry.controller.abort();
+    if (entry.record.status === "idle") this.finish(entry, "completed");
+    else {
+      if (reason !== undefined) entry.record.error = reason;
+      this.finish(entry, "cancelled");
+    }
     entry.wake?.(undefined);
     return true;
   }
 
-  cancelAll(): void {
-    for (const record of this.active()) this.cancel(record.id);
+  cancelAll(reason?: string): void {
+    for (const record of this.active()) this.cancel(record.id, reason);
   }
 
   /**
    * Waits until one running agent answers or ends (idle ones are told to finish first), or the timeout
    * passes: false on the timeout.
    */
-  async settleOne(timeoutMs: number): Promise<boolean> {
+  async settleOne(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
     for (const record of this.active()) if (record.status === "idle") this.finishIdle(record.id);
     const running = this.active().filter((record) => record.status === "running");
     if (running.length === 0) return true;
     const snapshot = running.map((record) => record.turns.length);
-    const records = await Promise.race(running.map((record, index) => this.waitFor(record.id, { afterTurns: snapshot[index] as number, timeoutMs })));
+    const records = await Promise.race(
+      running.map((record, index) => this.waitFor(record.id, { afterTurns: snapshot[index] as number, timeoutMs, ...(signal ? { signal } : {}) })),
+    );
     return records !== undefined && (records.status !== "running" || running.some((record, index) => record.turns.length > (snapshot[index] as number)));
   }
 

@@ -41,6 +41,8 @@ async function drive(child: ChildAgent, control: TaskControl, first: Promise<Run
     for (;;) {
       control.progress({ toolCalls: child.usage.toolCalls, tokens: child.usage.tokens });
       if (result.outcome === "aborted") return;
+      // Stopped by its budget: what it reported in its last turn is its answer, read with read_agent.
+      if (result.error?.kind === "budget" && result.finalMessage) control.respond(result.finalMessage);
       if (result.outcome !== "completed") throw new Error(result.error?.message ?? "the agent failed");
       control.respond(result.finalMessage);
       const prompt = await control.nextMessage();
@@ -137,6 +139,15 @@ async function syncSlot(run: TaskRun, ctx: ToolContext): Promise<(() => void) | 
   }
 }
 
+/** The result of an agent that did not finish: why, and what it said last (a budget's grace turn: its report). */
+function unfinished(agent: AgentDefinition, error: string, result: RunResult): string {
+  const head = `The ${agent.displayName} agent did not finish: ${error}`;
+  if (!result.finalMessage) return head;
+  if (result.error?.kind === "budget")
+    return `${head}\nIt was cut short and given one last turn without tools; its report of what it found:\n\n${result.finalMessage}`;
+  return `${head}\nIts last words: ${result.finalMessage}`;
+}
+
 async function runSyncInSlot(run: TaskRun, ctx: ToolContext): Promise<ToolOutcome> {
   const { host, agent, spec, emit } = run;
   const startedAt = Date.now();
@@ -176,11 +187,7 @@ async function runSyncInSlot(run: TaskRun, ctx: ToolContext): Promise<ToolOutcom
     }
     const error = result.outcome === "aborted" ? "interrupted by the user" : (result.error?.message ?? "it failed");
     emit("subagent.failed", { ...ended, error });
-    return {
-      content: `The ${agent.displayName} agent did not finish: ${error}${result.finalMessage ? `\nIts last words: ${result.finalMessage}` : ""}`,
-      success: false,
-      errorCode: "subagent_failed",
-    };
+    return { content: unfinished(agent, error, result), success: false, errorCode: "subagent_failed" };
   } finally {
     forget();
     if (!moved) {

@@ -11,7 +11,6 @@ import { describeAgentTypes } from "../agents/agent-catalog.js";
 import type { AgentDefinition } from "./agent-directory.js";
 import type { SubagentHost } from "./subagent-host.js";
 import { runSync, startInBackground } from "./task-run.js";
-import type { TaskRecord } from "./task-registry.js";
 
 export const taskParameters = z.object({
   description: z.string().describe("A short (3-5 word) description of the task, shown to the user"),
@@ -41,10 +40,6 @@ function taskDescription(agents: readonly AgentDefinition[]): string {
 
 export { resultFooter } from "./task-run.js";
 
-function describeRecord(record: TaskRecord): string {
-  return `${record.id} (${record.agentType}, ${record.status})`;
-}
-
 /** The task tool of an agent at `depth` (0: the main agent), emitting its subagent events as that agent. */
 export function createTaskTool(host: SubagentHost, depth: number, emit: Emit): AnyTool {
   const visible = () => host.agents().modelInvocable();
@@ -61,7 +56,8 @@ export function createTaskTool(host: SubagentHost, depth: number, emit: Emit): A
     permission: () => null,
     async execute(args, ctx: ToolContext) {
       const agent = host.agents().get(args.agent_type);
-      if (!agent || !agent.modelInvocable) {
+      // A hidden agent (the rem-agent) starts only when a command allowed it, once: the model cannot pick it on its own.
+      if (!agent || !(agent.modelInvocable || (depth === 0 && host.takeAllowance?.(agent.name)))) {
         throw new ToolError(`Unknown agent_type "${args.agent_type}". Valid agent types:\n${describeAgents(visible())}`, "unknown_agent_type");
       }
       if (depth + 1 > host.limits.maxDepth) {
@@ -115,20 +111,4 @@ export function createTaskTool(host: SubagentHost, depth: number, emit: Emit): A
       return background ? startInBackground(run, ctx) : runSync(run, ctx);
     },
   }) as unknown as AnyTool;
-}
-
-/** Tells the main agent, in words, what happened to a background agent. */
-export function backgroundNotice(record: TaskRecord): string | undefined {
-  switch (record.status) {
-    case "idle":
-      return `Background agent ${describeRecord(record)} has answered and waits for a follow-up (write_agent) — read its answer with read_agent.`;
-    case "completed":
-      return `Background agent ${describeRecord(record)} has finished — read its result with read_agent.`;
-    case "failed":
-      return `Background agent ${describeRecord(record)} failed: ${record.error ?? "unknown error"}.`;
-    case "cancelled":
-      return `Background agent ${describeRecord(record)} was cancelled.`;
-    case "running":
-      return undefined;
-  }
 }

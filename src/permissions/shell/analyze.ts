@@ -1,16 +1,17 @@
 /**
- * Parses a shell command with tree-sitter and lists what it would run: every command in every list,
+ * Parses a shell command (simple-parser.ts for simple command lines, else tree-sitter: the same tree either
+ * way) and lists what it would run: every command in every list,
  * pipeline, subshell, substitution, process substitution, script fed to a shell, and every program run
  * through a wrapper; the paths and URLs it names; the files it writes. What the analysis cannot follow is
  * reported as `unparsed`, which is never approved without asking.
  */
 import os from "node:os";
 import path from "node:path";
-import type { Parser } from "@vscode/tree-sitter-wasm";
 import { expandBraces } from "../../util/brace-expansion.js";
 import type { AnalysisOptions, PathAccess, PathMention, ShellAnalysis, ShellSegment } from "./analysis-types.js";
 import { followGit } from "./git.js";
-import { loadBashParser, type SyntaxNode } from "./parser.js";
+import { BeyondSimpleParser, simpleParserOnly, withTreeSitter } from "./parser.js";
+import type { ScriptParser, ShellNode } from "./syntax-node.js";
 import { fileUrlPaths } from "../canonical-url.js";
 import { destinationsOf } from "./destinations.js";
 import { fetcherUse, type FetcherUse } from "./fetchers.js";
@@ -49,7 +50,7 @@ class Analyzer {
   private stdinIsParsedScript = false;
 
   constructor(
-    private readonly parser: Parser,
+    private readonly parse: ScriptParser,
     private readonly options: AnalysisOptions,
   ) {
     this.env = options.env ?? process.env;
@@ -61,19 +62,19 @@ class Analyzer {
       this.unparsed.push("commands nested too deeply");
       return;
     }
-    const tree = this.parser.parse(text);
-    if (!tree) {
+    const parsed = this.parse(text);
+    if (!parsed) {
       this.unparsed.push("the parser gave up");
       return;
     }
     try {
-      this.walk(tree.rootNode, depth);
+      this.walk(parsed.root, depth);
     } finally {
-      tree.delete();
+      parsed.dispose();
     }
   }
 
-  private word(node: SyntaxNode): WordValue {
+  private word(node: ShellNode): WordValue {
     const value = evaluateWord(node, this.env);
     if (!value.literal || !value.text.startsWith("~") || (node.type !== "word" && node.type !== "concatenation")) return value;
     if (value.text === "~" || value.text.startsWith("~/")) return { ...value, text: this.home + value.text.slice(1) };
@@ -108,7 +109,7 @@ class Analyzer {
     else if (effect?.kind === "unknown-url") this.unknownUrls.push(effect.reason);
   }
 
-  private walk(node: SyntaxNode, depth: number): void {
+  private walk(node: ShellNode, depth: number): void {
     if (node.type === "ERROR" || node.isMissing) {
       this.unparsed.push(`cannot parse "${node.text.slice(0, 60)}"`);
       return;
@@ -119,7 +120,7 @@ class Analyzer {
         return;
       case "redirected_statement": {
         const body = node.childForFieldName("body");
-        const redirects = node.namedChildren.filter((child): child is SyntaxNode => child !== null && child.type.endsWith("_redirect"));
+        const redirects = node.namedChildren.filter((child): child is ShellNode => child !== null && child.type.endsWith("_redirect"));
         if (body?.type === "command") this.command(body, redirects, depth);
         else {
           if (body) this.walk(body, depth);
@@ -139,7 +140,7 @@ class Analyzer {
   }
 
   /** A redirection; `feedsShell` when the command reading it is a shell, so its input is a script. */
-  private redirect(node: SyntaxNode, feedsShell: boolean, depth: number): void {
+  private redirect(node: ShellNode, feedsShell: boolean, depth: number): void {
     if (node.type === "heredoc_redirect" || node.type === "herestring_redirect") {
       const body = node.type === "heredoc_redirect" ? node.namedChildren.find((child) => child?.type === "heredoc_body") : node.namedChildren.at(-1);
       if (feedsShell && body) {
@@ -159,7 +160,7 @@ class Analyzer {
     this.addPath(value, operator.includes(">") ? "write" : "read");
   }
 
-  private command(node: SyntaxNode, outerRedirects: SyntaxNode[], depth: number): void {
+  private command(node: ShellNode, outerRedirects: ShellNode[], depth: number): void {
     const words: WordValue[] = [];
     const redirects = [...outerRedirects];
     for (const child of node.namedChildren) {
@@ -224,7 +225,7 @@ class Analyzer {
     return opaqueReason(argv) ?? (effective !== argv ? opaqueReason(effective) : undefined);
   }
 
-  private walkNested(node: SyntaxNode, depth: number): void {
+  private walkNested(node: ShellNode, depth: number): void {
     if (node.type === "variable_assignment") {
       this.walk(node, depth);
       return;
@@ -359,9 +360,23 @@ function quoteArgv(argv: readonly string[]): string {
   return argv.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`)).join(" ");
 }
 
+/**
+ * The analysis with the small parser for every script it covers. Tree-sitter (WebAssembly, costly to compile
+ * the first time in a process) is loaded only when a script in the command (the command itself, a `bash -c`
+ * script, an alias's text) is beyond it; the analysis then starts over.
+ */
 export async function analyzeShellCommand(command: string, options: AnalysisOptions = {}): Promise<ShellAnalysis> {
-  const parser = await loadBashParser();
-  const analyzer = new Analyzer(parser, options);
+  try {
+    return analyzeWithParser(command, options, simpleParserOnly);
+  } catch (error) {
+    if (!(error instanceof BeyondSimpleParser)) throw error;
+  }
+  return analyzeWithParser(command, options, await withTreeSitter());
+}
+
+/** The analysis of `command` with the scripts in it parsed by `parse` (tests compare parsers with it). */
+export function analyzeWithParser(command: string, options: AnalysisOptions, parse: ScriptParser): ShellAnalysis {
+  const analyzer = new Analyzer(parse, options);
   analyzer.script(command, 0);
   const { segments, paths, urls, unknownUrls, follows, unparsed, opaque } = analyzer;
   const writes = paths.some((mention) => mention.access !== "read");

@@ -1,7 +1,8 @@
 /**
- * The bash grammar of tree-sitter, from @vscode/tree-sitter-wasm (prebuilt WebAssembly: no native build,
- * no download at install, the same parser VS Code uses to judge terminal commands). Loaded once, on the
- * first shell command that needs a permission decision.
+ * The parsers of the shell analysis: the small one for simple command lines (simple-parser.ts), and the bash
+ * grammar of tree-sitter for the rest, from @vscode/tree-sitter-wasm (prebuilt WebAssembly: no native build,
+ * no download at install, the same parser VS Code uses to judge terminal commands), loaded once, on the
+ * first command that needs a permission decision and is beyond the small parser.
  *
  * The built program carries its own copy of the runtime and the bash grammar (scripts/build.mjs copies them
  * to dist/tree-sitter/ and defines AGENT_TREE_SITTER_DIR), so an installed package has no dependency on the
@@ -9,9 +10,9 @@
  */
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import type { Node, Parser } from "@vscode/tree-sitter-wasm";
-
-export type SyntaxNode = Node;
+import type { Parser } from "@vscode/tree-sitter-wasm";
+import { parseSimpleCommand } from "./simple-parser.js";
+import type { ParsedScript, ScriptParser } from "./syntax-node.js";
 
 declare const AGENT_TREE_SITTER_DIR: string | undefined;
 
@@ -40,4 +41,31 @@ export function loadBashParser(): Promise<Parser> {
     return parser;
   })();
   return loading;
+}
+
+/** `text` parsed by tree-sitter; undefined when it gave up. */
+export function treeSitterScript(parser: Parser, text: string): ParsedScript | undefined {
+  const tree = parser.parse(text);
+  return tree ? { root: tree.rootNode, dispose: () => tree.delete() } : undefined;
+}
+
+function simpleScript(text: string): ParsedScript | undefined {
+  const root = parseSimpleCommand(text);
+  return root ? { root, dispose: () => undefined } : undefined;
+}
+
+/** Thrown by simpleParserOnly: a script in the command is beyond the small parser. */
+export class BeyondSimpleParser extends Error {}
+
+/** The small parser alone, for a first attempt that loads nothing. */
+export const simpleParserOnly: ScriptParser = (text) => {
+  const parsed = simpleScript(text);
+  if (!parsed) throw new BeyondSimpleParser();
+  return parsed;
+};
+
+/** The small parser where it is sure, tree-sitter (loaded now) for the rest. */
+export async function withTreeSitter(): Promise<ScriptParser> {
+  const parser = await loadBashParser();
+  return (text) => simpleScript(text) ?? treeSitterScript(parser, text);
 }

@@ -2,7 +2,7 @@
  * The value of a shell word as far as it can be known before running it: the text with quotes and escapes
  * removed, and whether anything in it is only known at run time (variables, substitutions).
  */
-import type { SyntaxNode } from "./parser.js";
+import type { ShellNode } from "./syntax-node.js";
 
 export interface WordValue {
   text: string;
@@ -49,12 +49,12 @@ export function decodeAnsiC(body: string): string {
 }
 
 /** `$HOME`, `${HOME}`, `$PWD`, `$TMPDIR`: variables whose value is known well enough to check a path. */
-function knownVariable(node: SyntaxNode, env: NodeJS.ProcessEnv): string | undefined {
+function knownVariable(node: ShellNode, env: NodeJS.ProcessEnv): string | undefined {
   const name = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/.exec(node.text)?.[1];
   return name && ["HOME", "PWD", "TMPDIR", "USER"].includes(name) ? env[name] : undefined;
 }
 
-export function evaluateWord(node: SyntaxNode, env: NodeJS.ProcessEnv = process.env): WordValue {
+export function evaluateWord(node: ShellNode, env: NodeJS.ProcessEnv = process.env): WordValue {
   switch (node.type) {
     case "word":
     case "number":
@@ -84,7 +84,7 @@ export function evaluateWord(node: SyntaxNode, env: NodeJS.ProcessEnv = process.
       return { text, literal, glob: false };
     }
     case "concatenation": {
-      const parts = node.namedChildren.filter((child): child is SyntaxNode => child !== null).map((child) => evaluateWord(child, env));
+      const parts = node.namedChildren.filter((child): child is ShellNode => child !== null).map((child) => evaluateWord(child, env));
       return { text: parts.map((part) => part.text).join(""), literal: parts.every((part) => part.literal), glob: parts.some((part) => part.glob) };
     }
     case "process_substitution":

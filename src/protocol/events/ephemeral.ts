@@ -19,6 +19,8 @@ const EPHEMERAL: ReadonlySet<string> = new Set<EventType>([
   "session.usage_info",
   "session.background_tasks_changed",
   "session.todos_changed",
+  "session.mcp_servers_loaded",
+  "session.mcp_server_status_changed",
   "permission.requested",
   "permission.completed",
   "user_input.requested",

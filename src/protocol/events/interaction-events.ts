@@ -2,9 +2,22 @@ import { z } from "zod";
 import { ephemeral } from "./define-event.js";
 import { permissionRequestSchema, permissionResultKindSchema } from "./shared-schemas.js";
 
+/**
+ * One answer a permission question offers: worked out once, by the permission broker, from what an approval
+ * would grant; every face shows these labels, and an approval grants exactly what its label says.
+ */
+export const permissionOptionSchema = z.object({
+  id: z.string(),
+  kind: z.enum(["allow_once", "allow_session", "allow_always", "reject_once"]),
+  label: z.string(),
+});
+export type PermissionOption = z.infer<typeof permissionOptionSchema>;
+
 /** Requests for a human (or an SDK client) to answer, and their resolution. All ephemeral. */
 export const interactionEvents = {
-  "permission.requested": ephemeral(z.object({ requestId: z.string(), permissionRequest: permissionRequestSchema })),
+  "permission.requested": ephemeral(
+    z.object({ requestId: z.string(), permissionRequest: permissionRequestSchema, options: z.array(permissionOptionSchema).optional() }),
+  ),
   "permission.completed": ephemeral(
     z.object({
       requestId: z.string(),

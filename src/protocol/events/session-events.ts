@@ -9,6 +9,9 @@ const modelMetricSchema = z.object({
   usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), cacheReadTokens: z.number().optional() }),
 });
 
+/** An MCP server's state in Copilot's words. */
+const mcpServerStatusSchema = z.enum(["connected", "failed", "needs-auth", "pending", "disabled", "stopped", "not_configured"]);
+
 /** session.*: lifecycle of the whole session. */
 export const sessionEvents = {
   "session.start": persisted(
@@ -19,9 +22,12 @@ export const sessionEvents = {
       copilotVersion: z.string(),
       startTime: z.string(),
       selectedModel: z.string().optional(),
+      reasoningEffort: z.string().optional(),
       mode: agentModeSchema.optional(),
       name: z.string().optional(),
       context: workingDirectoryContextSchema.optional(),
+      /** The interactive session that started this one detached as it ended (the memory consolidation run). */
+      detachedFromSpawningParentSessionId: z.string().optional(),
     }),
   ),
   "session.resume": persisted(
@@ -105,13 +111,23 @@ export const sessionEvents = {
       toolDefinitionsTokens: z.number().optional(),
       /** The part of toolDefinitionsTokens that is MCP servers' tools (for /context). */
       mcpToolsTokens: z.number().optional(),
+      /** Memory's context board, a part of the system prompt counted apart from systemTokens (for /context). */
+      contextBoardTokens: z.number().optional(),
     }),
   ),
   "session.task_complete": persisted(z.object({ summary: z.string().optional(), success: z.boolean().optional() })),
   "session.mode_changed": persisted(z.object({ previousMode: agentModeSchema, newMode: agentModeSchema })),
   /** Autopilot's objective (/autopilot <objective>) was set, or cleared (no objective) when autopilot ended. */
   "session.objective_changed": persisted(z.object({ objective: z.string().optional() })),
-  "session.model_change": persisted(z.object({ previousModel: z.string().optional(), newModel: z.string(), source: z.string().optional() })),
+  "session.model_change": persisted(
+    z.object({
+      previousModel: z.string().optional(),
+      newModel: z.string(),
+      previousReasoningEffort: z.string().optional(),
+      reasoningEffort: z.string().optional(),
+      source: z.string().optional(),
+    }),
+  ),
   /** Autopilot stopped without task_complete: the continuation limit, or an error it cannot work past. */
   "session.autopilot_stopped": persisted(z.object({ reason: z.enum(["max_continues", "error", "aborted"]), continuations: z.number(), message: z.string() })),
   "session.background_tasks_changed": ephemeral(
@@ -120,6 +136,25 @@ export const sessionEvents = {
       agents: z.array(z.object({ toolCallId: z.string(), agentId: z.string(), status: z.enum(["running", "idle"]) })).optional(),
     }),
   ),
+  /**
+   * The session's MCP servers as configured, with their state (Copilot's event): when they are first started
+   * and after /mcp reload. Each change after that is a session.mcp_server_status_changed.
+   */
+  "session.mcp_servers_loaded": ephemeral(
+    z.object({
+      servers: z.array(
+        z.object({
+          name: z.string(),
+          status: mcpServerStatusSchema,
+          source: z.string().optional(),
+          error: z.string().optional(),
+          transport: z.string().optional(),
+        }),
+      ),
+    }),
+  ),
+  /** One MCP server's state changed: started, connected, failed (with why), disabled or enabled by /mcp. */
+  "session.mcp_server_status_changed": ephemeral(z.object({ serverName: z.string(), status: mcpServerStatusSchema, error: z.string().optional() })),
   /** The session's todo list (the sql tool's todos/todo_deps) changed; SessionView.todos() has the new list. */
   "session.todos_changed": ephemeral(z.object({})),
   /** Allow-all switched on or off (flags, environment, settings or /allow-all); never restored on resume. */

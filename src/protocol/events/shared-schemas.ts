@@ -48,7 +48,7 @@ const needsApproval = {
   outsidePaths: z.array(z.string()).optional(),
   /**
    * Exactly what "yes for this session" / "always in this directory" would store; absent when those cannot be
-   * offered. The dialog names each of these in its labels.
+   * offered. The offered options' labels (permission.requested's `options`) name each of these.
    */
   grants: z
     .object({
@@ -114,6 +114,8 @@ export const permissionRequestSchema = z.discriminatedUnion("kind", [
     subject: z.string(),
     fact: z.string(),
     citations: z.string(),
+    /** Ours, beside seed 002's fields: what happens to the memory (absent: it is stored). */
+    action: z.enum(["store", "confirm", "retire"]).optional(),
     ...needsApproval,
   }),
   z.object({

@@ -3,8 +3,9 @@
  * not read yet, with byte counts, while the full output goes to a file. Memory stays at roughly
  * headBytes + tailBytes per shell however much a command prints.
  */
-import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
+import { createWriteStream, type WriteStream } from "node:fs";
 import { dirname } from "node:path";
+import { makePrivateDir, openPrivateFile } from "../../util/private-files.js";
 
 export const DEFAULT_HEAD_BYTES = 10 * 1024;
 export const DEFAULT_TAIL_BYTES = 20 * 1024;
@@ -156,14 +157,17 @@ export class FullOutputFile {
   }
 
   private open(): boolean {
+    let fd: number;
     try {
-      mkdirSync(dirname(this.path), { recursive: true });
+      // Command output is the session's own: private, like the rest of the session folder.
+      makePrivateDir(dirname(this.path));
+      fd = openPrivateFile(this.path, "w");
     } catch (error) {
       this.error = error as Error;
       this.pending = [];
       return true;
     }
-    const stream = createWriteStream(this.path, { flags: "w" });
+    const stream = createWriteStream(this.path, { fd });
     stream.on("error", (error) => {
       this.error = error;
     });

@@ -11,8 +11,9 @@
  * purpose, and dispose() kills the others with killGroup below).
  */
 import type { ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { delimiter, join } from "node:path";
+import { readProcStat } from "../../util/process-identity.js";
 
 /** Variables every command sees on top of the agent's own environment. */
 export const SHELL_ENV_OVERRIDES: Readonly<Record<string, string>> = {
@@ -111,26 +112,6 @@ export function isGroupAlive(pgid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
-}
-
-interface ProcStat {
-  state: string;
-  pgrp: number;
-}
-
-/** Parses /proc/<pid>/stat; the command name in parentheses may itself contain spaces and parentheses. */
-export function readProcStat(pid: number): ProcStat | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return undefined;
-  }
-  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  const state = fields[0];
-  const pgrp = Number(fields[2]);
-  if (state === undefined || !Number.isFinite(pgrp)) return undefined;
-  return { state, pgrp };
 }
 
 const POLL_MS = 50;

@@ -23,6 +23,7 @@ export function createReadBashTool(manager: ShellManager) {
     parameters: readBashParameters,
     kind: "read",
     readOnly: true,
+    polls: true,
     title: (args) => `Read shell ${args.shellId}`,
     permission: () => null,
     async execute(args, ctx) {

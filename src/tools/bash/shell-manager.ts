@@ -2,8 +2,9 @@
  * The shells of one session: every bash call is a fresh process registered here under a shell id, so that a
  * command that outlives its call (async, or sync past initial_wait) can be read, listed and stopped later.
  */
-import { closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { makePrivateDir, openPrivateFile } from "../../util/private-files.js";
 import { ToolError } from "../define-tool.js";
 import { OutputBuffer, type OutputLimits } from "./output-buffer.js";
 import { isGroupAlive, killGroup, spawnInGroup, type GroupProcess } from "./process-group.js";
@@ -57,8 +58,8 @@ export class ShellManager {
     let writeFd: number | undefined;
     let readFd: number | undefined;
     if (options.detach) {
-      mkdirSync(dir, { recursive: true });
-      writeFd = openSync(fullOutputPath, "w");
+      makePrivateDir(dir);
+      writeFd = openPrivateFile(fullOutputPath, "w");
       readFd = openSync(fullOutputPath, "r");
     }
     let started: GroupProcess;

@@ -5,7 +5,8 @@
  * so they see one todo list. sql.js runs each statement synchronously, so calls from agents running in
  * parallel never interleave inside a statement.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { replacePrivateFile } from "../../util/private-files.js";
 import type { Database, SqlValue } from "sql.js";
 import { TODO_STATUSES, type TodoItem, type TodoStatus } from "../../protocol/todos.js";
 import { loadSqlJs } from "./sql-runtime.js";
@@ -121,9 +122,7 @@ export class SessionDatabase {
 
   /** Written to a temporary file and renamed over the old one: a crash leaves the old file or the new one. */
   private persist(db: Database): void {
-    const temporary = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temporary, db.export());
-    renameSync(temporary, this.file);
+    replacePrivateFile(this.file, db.export());
   }
 }
 

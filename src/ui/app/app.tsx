@@ -44,6 +44,10 @@ export interface AppProps {
   requestReprint(): void;
   /** Called once, when every component (the composer too) is listening for keys. */
   onMounted?(): void;
+  /** Hands the terminal to the person's editor on a file (/memory edit); resolves with a problem, if any, once it is back. */
+  editFile?(file: string): Promise<string | undefined>;
+  /** A prompt sent as if typed first (`agent -i "…"`): it waits for the session like any early line. */
+  firstPrompt?: string;
 }
 
 export function App(props: AppProps) {
@@ -81,6 +85,8 @@ export function App(props: AppProps) {
     exit: props.exit,
     holdInput,
     copyToClipboard,
+    ...(props.editFile ? { editFile: props.editFile } : {}),
+    ...(props.firstPrompt !== undefined ? { first: props.firstPrompt } : {}),
   });
   const queued = [...waiting.map((item) => item.text), ...state.queue.map((item) => item.prompt)];
   const { exitHint } = useAppKeys({
@@ -148,6 +154,7 @@ export function App(props: AppProps) {
       {permission && (
         <PermissionDialog
           request={permission.request}
+          options={permission.options}
           {...(permission.agentId ? { agent: permission.agentId } : {})}
           theme={theme}
           width={width}

@@ -43,9 +43,13 @@ export function useSubmit(options: {
   copyToClipboard(text: string): void;
   /** Holds keys back while a slash command runs (see InputBus.hold); returns the release. */
   holdInput?(): () => void;
+  /** Opens a file in the person's editor (the runner hands it the terminal); a problem, if any. */
+  editFile?(file: string): Promise<string | undefined>;
+  /** A line submitted before anything was typed (`agent -i "…"`). */
+  first?: string;
 }): SubmitActions {
   const { host, store, starting } = options;
-  const [waiting, setWaiting] = useState<Submission[]>([]);
+  const [waiting, setWaiting] = useState<Submission[]>(() => (options.first?.trim() ? [{ text: options.first, attachments: [] }] : []));
   const latest = useRef(options);
   latest.current = options;
 
@@ -56,7 +60,7 @@ export function useSubmit(options: {
 
   const handleResult = useCallback(
     (result: InputResult, release: () => void) => {
-      const { openDialog, exit, copyToClipboard } = latest.current;
+      const { openDialog, exit, copyToClipboard, editFile } = latest.current;
       if (result.kind === "dialog") return openDialog(result.dialog, release);
       release();
       switch (result.kind) {
@@ -79,6 +83,14 @@ export function useSubmit(options: {
           note(
             `Copied the last answer (${result.text.length} characters) to the clipboard through the terminal (OSC 52); a terminal without OSC 52 support copies nothing.`,
           );
+          return;
+        case "edit":
+          if (!editFile) return note(`${result.title}: ${result.path}`);
+          editFile(result.path)
+            .then((problem) =>
+              note(problem ?? `Edited ${result.path}. A line that is not a memory is kept and reported, not lost.`, problem ? "error" : "info"),
+            )
+            .catch((error: unknown) => note((error as Error).message, "error"));
           return;
         case "done":
         case "unknown-command":

@@ -1,6 +1,6 @@
 /**
  * /context in the transcript: a grid of 50 cells (2 % of the prompt limit each), one glyph and colour per
- * part (system prompt, tools, MCP tools, messages, free), with the legend beside it. Glyphs differ, so the
+ * part (system prompt, memory's board when on, tools, MCP tools, messages, free), with the legend beside it. Glyphs differ, so the
  * grid reads without colour too.
  */
 import type { MarkdownStyles } from "../markdown/styles.js";
@@ -40,6 +40,7 @@ export function contextGridLines(usage: ContextUsageView, model: string, footnot
   const free = Math.max(0, usage.tokenLimit - usage.currentTokens);
   const parts: { label: string; glyph: string; style: Style; tokens: number }[] = [
     { label: "System prompt", glyph: "◆", style: styles.accent, tokens: usage.systemTokens },
+    ...(usage.contextBoardTokens !== undefined ? [{ label: "Memory (board)", glyph: "◇", style: styles.accent, tokens: usage.contextBoardTokens }] : []),
     { label: "Tools", glyph: "■", style: styles.success, tokens: usage.toolsTokens },
     { label: "MCP tools", glyph: "▲", style: styles.warning, tokens: usage.mcpToolsTokens },
     { label: `Messages (${usage.messagesLength})`, glyph: "●", style: styles.user, tokens: usage.messagesTokens },
@@ -63,7 +64,10 @@ export function contextGridLines(usage: ContextUsageView, model: string, footnot
   const header = `Context · ${model} · ${formatTokens(usage.currentTokens)}/${formatTokens(usage.tokenLimit)} tokens (${percent(usage.currentTokens)})`;
   const grid = Array.from({ length: ROWS }, (_, row) => cells.slice(row * COLUMNS, (row + 1) * COLUMNS).join(" "));
   const body = beside
-    ? grid.map((line, row) => (parts[row] ? `${line}   ${legend(parts[row] as (typeof parts)[number])}` : line))
+    ? Array.from({ length: Math.max(ROWS, parts.length) }, (_, row) => {
+        const line = grid[row] ?? " ".repeat(gridWidth);
+        return parts[row] ? `${line}   ${legend(parts[row] as (typeof parts)[number])}` : line;
+      })
     : [...grid, ...parts.map((part) => (legendPlain(part).length <= width ? legend(part) : truncateToWidth(legendPlain(part), width)))];
   return [styles.bold(truncateToWidth(header, width)), ...body, ...(footnote !== "" ? [styles.muted(truncateToWidth(footnote, width))] : [])];
 }

@@ -58,12 +58,30 @@ function reasoningLines(item: ItemOf<"reasoning">, width: number, styles: Markdo
   return [styles.dim("∴ Thought"), ...hang("  ", 2, body)];
 }
 
+/** Lines of a `!cmd`'s output shown in the transcript; Ctrl+O prints all of it. */
+export const SHELL_OUTPUT_LINES = 20;
+
+/** A `!cmd`'s output under its title: the first lines, each cut to the width, then how many more there are. */
+function shellOutputLines(output: string, width: number, failed: boolean, styles: MarkdownStyles): string[] {
+  const all = output.replace(/\s+$/, "").split("\n");
+  if (all.length === 1 && all[0] === "") return [];
+  const shown = all.slice(0, SHELL_OUTPUT_LINES);
+  const lines = shown.map((line, index) => {
+    const text = truncateToWidth(line.replace(/\t/g, "  "), Math.max(1, width - 4));
+    return `${styles.muted(index === 0 ? "  └ " : "    ")}${failed ? styles.error(text) : text}`;
+  });
+  const more = all.length - shown.length;
+  if (more > 0) lines.push(styles.muted(truncateToWidth(`    … ${more} more line${more === 1 ? "" : "s"} (ctrl+o shows all)`, width)));
+  return lines;
+}
+
 function toolLines(item: ItemOf<"tool">, width: number, theme: Theme, styles: MarkdownStyles): string[] {
   const failed = item.status === "failure";
   const glyph = failed ? styles.error("✗") : styles.success("✓");
   const duration = item.durationMs > 0 ? ` (${formatDuration(item.durationMs)})` : "";
   const title = truncateToWidth(item.title.replace(/\s*\n\s*/g, " "), Math.max(1, width - 2 - displayWidth(duration)));
   const lines = [`${glyph} ${styles.bold(title)}${styles.muted(duration)}`];
+  if (item.userRequested) return [...lines, ...shellOutputLines(item.output, width, failed, styles)];
   const summary = item.summary.trim();
   if (summary !== "") {
     const text = truncateToWidth(summary.split("\n")[0] ?? "", Math.max(1, width - 4));

@@ -1,8 +1,8 @@
 /**
  * The question a tool call asks before it runs: what it wants to do (the command in a box, a diff, a path,
- * a URL, an MCP call), why it needs approval, and four answers: yes · yes for this session · yes always in
- * this directory · no, with a message for the agent. Digits pick an answer, ↑/↓ and Enter too; Esc denies
- * and stops the turn. While shown it takes every key.
+ * a URL, an MCP call), why it needs approval, and the answers the broker offers (permission.requested's
+ * `options`: yes · yes for this session · yes always in this directory · no, with a message for the agent).
+ * Digits pick an answer, ↑/↓ and Enter too; Esc denies and stops the turn. While shown it takes every key.
  *
  * It fits in `maxHeight` rows (the room the app has below the history): the title, the question and the
  * choices always show; the command, diff or arguments are cut to what is left, and PgUp/PgDn scroll them.
@@ -10,8 +10,8 @@
 import { NumberedChoices, TextAnswer } from "./numbered-choices.js";
 import { Box, Text } from "ink";
 import { useState, useRef } from "react";
-import type { PermissionRequest } from "../../protocol/events/index.js";
-import type { PermissionReply } from "../../protocol/interactions.js";
+import type { PermissionOption, PermissionRequest } from "../../protocol/events/index.js";
+import { offeredOptions, optionReply, type PermissionReply } from "../../protocol/interactions.js";
 import type { Theme } from "../theme.js";
 import type { Key } from "../terminal/keys.js";
 import { choiceKey, editedText, useDialogInput } from "./dialog-keys.js";
@@ -19,6 +19,8 @@ import { wrapText } from "../markdown/wrap.js";
 
 export interface PermissionDialogProps {
   request: PermissionRequest;
+  /** The answers offered (permission.requested's `options`); without them, yes once and no. */
+  options?: readonly PermissionOption[] | undefined;
   theme: Theme;
   width: number;
   /** How many more requests wait behind this one. */
@@ -30,7 +32,7 @@ export interface PermissionDialogProps {
   agent?: string;
 }
 
-export interface PermissionOption {
+export interface DialogChoice {
   label: string;
   /** `deny` opens the message input instead of answering at once. */
   reply: PermissionReply;
@@ -40,72 +42,15 @@ const COMMAND_LINES = 12;
 const DIFF_LINES = 20;
 const ARGS_LINES = 10;
 
-function originOf(url: string): string {
-  try {
-    const origin = new URL(url).origin;
-    return origin === "null" ? url : origin;
-  } catch {
-    return url;
-  }
-}
-
-type Grants = NonNullable<PermissionRequest["grants"]>;
-
-/** "a", "a and b", "a, b and c". */
-function listInWords(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
-}
-
-/** Every scope the approval stores, in words: each command, each write, each path and origin, each tool. */
-function describeGrants(grants: Grants): string | undefined {
-  const parts = [
-    ...grants.commands.map((id) => `\`${id}\``),
-    ...(grants.writes.length > 0 ? [`writes to ${grants.writes.join(", ")}`] : []),
-    ...(grants.paths.length > 0 ? [`access to ${grants.paths.join(", ")}`] : []),
-    ...grants.origins,
-    ...grants.tools.map((name) => `the tool \`${name}\``),
-  ];
-  return parts.length > 0 ? listInWords(parts) : undefined;
-}
-
 /**
- * What "yes for this session / always" would cover, in words; undefined when it cannot be offered. The
- * broker says what an answer stores (`grants`); without that, only what the request itself names.
+ * The answers the broker offers (the event's list), as this dialog shows them: "No" opens the message input,
+ * and says so, and Esc stops the turn.
  */
-export function approvalScope(request: PermissionRequest): string | undefined {
-  if (request.grants) return describeGrants(request.grants);
-  switch (request.kind) {
-    case "shell": {
-      if (request.canOfferSessionApproval === false) return undefined;
-      const ids = [...new Set(request.commands.filter((command) => !command.readOnly).map((command) => command.identifier))];
-      const paths = (request.outsidePaths?.length ?? 0) > 0 ? `access to ${request.outsidePaths?.join(", ")}` : undefined;
-      const parts = [ids.map((id) => `\`${id}\``).join(", "), paths].filter((part) => part);
-      return parts.length > 0 ? parts.join(" and ") : "this command";
-    }
-    case "write":
-      return `writes to ${request.fileName}`;
-    case "read":
-      return `access to ${request.path}`;
-    case "url":
-      return originOf(request.url);
-    case "mcp":
-      return `\`${request.toolName}\` from ${request.serverName}`;
-    case "custom-tool":
-      return `\`${request.toolName}\``;
-    case "memory":
-      return "memory updates";
-  }
-}
-
-export function permissionOptions(request: PermissionRequest): PermissionOption[] {
-  const scope = approvalScope(request);
-  const options: PermissionOption[] = [{ label: "Yes", reply: { kind: "approve-once" } }];
-  if (scope !== undefined) {
-    options.push({ label: `Yes, and don't ask again this session for ${scope}`, reply: { kind: "approve-for-session" } });
-    options.push({ label: `Yes, and always allow ${scope} in this directory`, reply: { kind: "approve-always" } });
-  }
-  options.push({ label: "No, and tell agent what to do differently (Esc to stop)", reply: { kind: "deny" } });
-  return options;
+export function dialogChoices(offered: readonly PermissionOption[]): DialogChoice[] {
+  return offered.map((option) => ({
+    label: option.kind === "reject_once" ? `${option.label}, and tell agent what to do differently (Esc to stop)` : option.label,
+    reply: optionReply(option),
+  }));
 }
 
 /** Whether a write creates the file (its diff adds a whole file), rather than editing one. */
@@ -240,12 +185,14 @@ function describe(request: PermissionRequest, theme: Theme, width: number, windo
         ),
         question: `Allow the tool ${request.toolName}?`,
       };
-    case "memory":
+    case "memory": {
+      const action = request.action ?? "store";
       return {
-        title: `Remember: ${request.subject}`,
+        title: `${action === "store" ? "Remember" : action === "confirm" ? "Confirm" : "Retire"}: ${request.subject}`,
         body: <Details lines={[request.fact, ...(request.citations ? [request.citations] : [])]} theme={theme} width={width} window={window} />,
-        question: "Do you want to store this memory?",
+        question: `Do you want to ${action} this memory?`,
       };
+    }
   }
 }
 
@@ -264,8 +211,8 @@ const freshView = (request: PermissionRequest): View => ({ request, selected: 0,
 /** Rows `text` takes wrapped to `width`. */
 const rowsOf = (text: string, width: number) => wrapText(text, Math.max(1, width)).length;
 
-export function PermissionDialog({ request, theme, width, queued, onAnswer, maxHeight, agent }: PermissionDialogProps) {
-  const options = permissionOptions(request);
+export function PermissionDialog({ request, options: offered, theme, width, queued, onAnswer, maxHeight, agent }: PermissionDialogProps) {
+  const options = dialogChoices(offeredOptions({ options: offered ? [...offered] : undefined }));
   const [stateView, setView] = useState<View>(() => freshView(request));
   // Keys arrive in bursts before React re-renders: the handler reads and writes this ref, never stale state.
   const viewRef = useRef<View>(stateView);

@@ -98,7 +98,9 @@ export function TasksDialog(props: TasksDialogProps) {
       if (letter === "m" && agent) {
         setState(live(agent.status) ? { index, draft: "" } : { index, notice: `${agent.id} has ${agent.status}; it takes no more messages.` });
       } else if ((letter === "c" || letter === "x") && agent) {
-        setState({ index, notice: props.onCancel(agent.id) ? `Cancelled ${agent.id}.` : `${agent.id} is not running.` });
+        // An idle agent has answered already: stopping it ends its wait for follow-ups, its answer stands.
+        const stopped = agent.status === "idle" ? `Stopped ${agent.id}; its answer stands.` : `Cancelled ${agent.id}.`;
+        setState({ index, notice: props.onCancel(agent.id) ? stopped : `${agent.id} is not running.` });
       } else if ((letter === "c" || letter === "x") && row?.kind === "shell") {
         const { shellId } = row;
         setState({ index, notice: `Stopping shell ${shellId}…` });

@@ -32,6 +32,7 @@ export function reduceCompaction(state: TranscriptState, event: SessionEvent): T
         toolsTokens: tools - mcp,
         mcpToolsTokens: mcp,
         messagesTokens: data.conversationTokens ?? 0,
+        ...(data.contextBoardTokens !== undefined ? { contextBoardTokens: data.contextBoardTokens } : {}),
       };
       return { ...state, usage, context };
     }

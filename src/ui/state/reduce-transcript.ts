@@ -98,7 +98,8 @@ function reduceAgentActivity(state: TranscriptState, event: SessionEvent): Trans
       background: state.background.map((task) => {
         if (task.id !== parent) return task;
         const use = countUse(task.use, event);
-        return { ...task, ...(intent !== undefined ? { intent } : {}), ...(use ? { use } : {}) };
+        // Its own events name the agent by its id (as /tasks does), also in a resumed session's history.
+        return { ...task, ...(event.agentId ? { name: event.agentId } : {}), ...(intent !== undefined ? { intent } : {}), ...(use ? { use } : {}) };
       }),
     };
   return state;
@@ -140,7 +141,12 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
         ...state,
         permissions: [
           ...state.permissions,
-          { requestId: event.data.requestId, request: event.data.permissionRequest, ...(event.agentId ? { agentId: event.agentId } : {}) },
+          {
+            requestId: event.data.requestId,
+            request: event.data.permissionRequest,
+            ...(event.data.options ? { options: event.data.options } : {}),
+            ...(event.agentId ? { agentId: event.agentId } : {}),
+          },
         ],
       };
     case "permission.completed":
@@ -269,6 +275,7 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
         output,
         ...(detailed && /^(---|\+\+\+|@@|Index:|diff )/m.test(detailed) ? { diff: detailed } : {}),
         durationMs: tool ? now - tool.startedAt : 0,
+        ...(event.data.isUserRequested ? { userRequested: true } : {}),
       };
       return append({ ...state, running: state.running.filter((candidate) => candidate.toolCallId !== event.data.toolCallId) }, item);
     }
@@ -338,34 +345,36 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
     case "subagent.completed":
     case "subagent.failed": {
       const failed = event.type === "subagent.failed";
-      // The engine reports a cancelled agent as failed with the error "cancelled"; the panel says so, as /tasks does.
-      const cancelled = failed && event.data.error === "cancelled";
+      // The engine reports a cancelled agent as failed with the error "cancelled[: why]"; the panel says so, as /tasks does.
+      const cancelled = failed && /^cancelled\b/.test(event.data.error);
       const detail = failed ? event.data.error : event.data.durationMs !== undefined ? `${Math.round(event.data.durationMs / 1000)} s` : "done";
       // A sync agent's end shows in its task call's own line; only a background agent gets a line of its own.
-      if (!state.background.some((task) => task.id === event.data.toolCallId)) return state;
+      const task = state.background.find((candidate) => candidate.id === event.data.toolCallId);
+      if (!task) return state;
+      // An agent that answered and waits for a follow-up has completed its task, and stays idle in the panel.
+      const status = cancelled ? "cancelled" : failed ? "failed" : task.status === "idle" ? "idle" : "completed";
       return append(
-        {
-          ...state,
-          background: state.background.map((task) =>
-            task.id === event.data.toolCallId ? { ...task, status: cancelled ? "cancelled" : failed ? "failed" : "completed" } : task,
-          ),
-        },
-        { kind: "subagent", id: event.id, name: event.data.agentDisplayName, status: failed ? "failed" : "completed", detail },
+        { ...state, background: state.background.map((candidate) => (candidate === task ? { ...candidate, status } : candidate)) },
+        { kind: "subagent", id: event.id, name: task.name, status: failed ? "failed" : "completed", detail },
       );
     }
     case "session.background_tasks_changed": {
       // Which agents work and which wait for a message; each named by its id from now on (as /tasks names it).
       const agents = new Map((event.data.agents ?? []).map((agent) => [agent.toolCallId, agent]));
-      if (agents.size === 0) return state;
       return {
         ...state,
         background: state.background.map((task) => {
           const agent = agents.get(task.id);
-          return agent && (task.status === "running" || task.status === "idle") ? { ...task, name: agent.agentId, status: agent.status } : task;
+          if (agent) return { ...task, name: agent.agentId, status: agent.status };
+          // An idle agent that leaves the list has finished after its answer (its completion is on record already).
+          return task.status === "idle" ? { ...task, status: "completed" } : task;
         }),
       };
     }
     case "system.notification":
+      // The request to go on after a cut is for the model; the person sees that the answer continues.
+      if (event.data.kind === "output_limit")
+        return append(state, { kind: "notice", id: event.id, level: "info", text: "↻ The answer reached the output limit; it continues" });
       return append(state, { kind: "notice", id: event.id, level: "info", text: event.data.content });
     default:
       return state;

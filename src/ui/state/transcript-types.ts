@@ -1,5 +1,5 @@
 /** The view state of the conversation, built from engine events by reduceTranscript. */
-import type { AgentMode, BackgroundTasks, PermissionRequest } from "../../protocol/events/index.js";
+import type { AgentMode, BackgroundTasks, PermissionOption, PermissionRequest } from "../../protocol/events/index.js";
 
 export type TranscriptItem =
   | { kind: "user"; id: string; text: string; shell?: boolean }
@@ -18,6 +18,8 @@ export type TranscriptItem =
       /** A unified diff for edit and create. */
       diff?: string;
       durationMs: number;
+      /** A command the person ran with `!cmd`: its output is what they asked to see, so it is shown (bounded). */
+      userRequested?: boolean;
     }
   | { kind: "notice"; id: string; level: "info" | "warning" | "error"; text: string }
   /** The fleet view's opening line ("Fleet deployed: <task>"); the todo panel below the transcript follows it. */
@@ -40,6 +42,8 @@ export interface ContextUsageView {
   toolsTokens: number;
   mcpToolsTokens: number;
   messagesTokens: number;
+  /** Memory's context board (out of the system prompt's count), when memory is on. */
+  contextBoardTokens?: number;
 }
 
 export interface RunningTool {
@@ -102,7 +106,14 @@ export interface TranscriptState {
   liveReasoning?: { id: string; text: string };
   running: RunningTool[];
   /** Permission requests waiting for an answer; the first one is shown. */
-  permissions: { requestId: string; request: PermissionRequest; /** A subagent's question: which agent asks. */ agentId?: string }[];
+  permissions: {
+    requestId: string;
+    request: PermissionRequest;
+    /** The answers the broker offers. */
+    options?: PermissionOption[];
+    /** A subagent's question: which agent asks. */
+    agentId?: string;
+  }[];
   /** Plan reviews, forms and questions waiting for an answer (any agent's); the first one is shown. */
   questions: PendingInteraction[];
   /** The text of the last plan put up for review (Ctrl+Y shows it). */

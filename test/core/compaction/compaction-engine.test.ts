@@ -34,6 +34,12 @@ const SUMMARY = "<overview>The user asks questions.</overview>\n<next_steps>None
 const answer = (content: string, promptTokens: number) => text(content, { usage: { prompt_tokens: promptTokens, completion_tokens: 10 } });
 const contents = (request: CompletionRequest | undefined) => (request?.body.messages ?? []).map((message) => String(message.content ?? ""));
 
+/** Two short exchanges (four messages): the least /compact summarises. */
+async function twoExchanges(h: Harness) {
+  await h.session.send("first question");
+  await h.session.send("second question");
+}
+
 function start(extra: Parameters<typeof startHarness>[0] = {}) {
   return startHarness({ provider: { maxPromptTokens: LIMIT }, ...extra });
 }
@@ -123,13 +129,13 @@ describe("/compact", () => {
     harness = await start({
       hooks: new HookSet([{ event: "preCompact", command: `cat > ${log}`, timeoutMs: 10_000, source: { kind: "user", file: "/test/hooks.json" } }], dir),
     });
-    harness.server.enqueue(text("first answer"), text(SUMMARY));
-    await harness.session.send("first question");
+    harness.server.enqueue(text("first answer"), text("second answer"), text(SUMMARY));
+    await twoExchanges(harness);
     const routed = await harness.session.dispatch({ type: "input", text: "/compact keep the test names" });
     // Waited for like a prompt's run (the TUI does not hold the keyboard meanwhile).
     expect(routed.kind).toBe("prompt");
     expect(routed.kind === "prompt" && (await routed.run).outcome).toBe("completed");
-    const summarising = harness.server.completionRequests[1];
+    const summarising = harness.server.completionRequests[2];
     expect(contents(summarising).at(-1)).toContain("Give special attention to: keep the test names");
     expect(harness.ofType("session.compaction_complete")[0]?.data).toMatchObject({
       success: true,
@@ -149,8 +155,8 @@ describe("/compact", () => {
 
   it("ends as an interrupted run when interrupted, changing nothing", async () => {
     harness = await start();
-    harness.server.enqueue(text("first answer"), hang());
-    await harness.session.send("first question");
+    harness.server.enqueue(text("first answer"), text("second answer"), hang());
+    await twoExchanges(harness);
     const routed = await harness.session.dispatch({ type: "input", text: "/compact" });
     await harness.server.waitForHang();
     harness.session.interrupt();
@@ -161,17 +167,87 @@ describe("/compact", () => {
 
   it("changes nothing when the summary request fails, and says why", async () => {
     harness = await start();
-    harness.server.enqueue(text("first answer"), httpError(400, { message: "no summaries today" }), text("second answer"));
-    await harness.session.send("first question");
+    harness.server.enqueue(text("first answer"), text("second answer"), httpError(400, { message: "no summaries today" }), text("third answer"));
+    await twoExchanges(harness);
     const result = await harness.session.dispatch({ type: "compact" });
     expect(result.success).toBe(false);
     const [complete] = harness.ofType("session.compaction_complete");
     expect(complete?.data.success).toBe(false);
     expect(complete?.data.error).toContain("no summaries today");
     expect(existsSync(path.join(harness.session.dir, "checkpoints"))).toBe(false);
-    await harness.session.send("second question");
-    const next = contents(harness.server.completionRequests[2]);
-    expect(next.slice(1)).toEqual([expect.stringContaining("first question"), "first answer", expect.stringContaining("second question")]);
+    await harness.session.send("third question");
+    const next = contents(harness.server.completionRequests[3]);
+    expect(next.slice(1)).toEqual([
+      expect.stringContaining("first question"),
+      "first answer",
+      expect.stringContaining("second question"),
+      "second answer",
+      expect.stringContaining("third question"),
+    ]);
+  });
+
+  it("summarises everything before it: the next request carries the summary and the new prompt, not the last tool exchange", async () => {
+    for (const before of [[], ["an earlier question"]]) {
+      harness = await start();
+      const h = harness;
+      writeFileSync(path.join(h.cwd, "notes.txt"), "NOTES-MARKER-42\n");
+      h.server.enqueue(
+        ...before.map(() => text("an earlier answer")),
+        toolCall("view", { path: path.join(h.cwd, "notes.txt") }),
+        text("The notes hold a marker."),
+        text(SUMMARY),
+        text("next answer"),
+      );
+      for (const question of before) await h.session.send(question);
+      await h.session.send("read the notes");
+      const compacted = await h.session.dispatch({ type: "compact" });
+      expect(compacted).toMatchObject({ success: true, messagesRemoved: 4 + before.length * 2 });
+      await h.session.send("what next?");
+      const next = h.server.completionRequests.at(-1);
+      const roles = (next?.body.messages ?? []).map((message) => message.role);
+      expect(roles).toEqual(["system", "user", "user"]);
+      expect(contents(next)[1]).toContain("<conversation_summary>");
+      expect(contents(next)[2]).toContain("what next?");
+      const sent = JSON.stringify(next?.body.messages);
+      for (const verbatim of ["NOTES-MARKER-42", "read the notes", "The notes hold a marker.", "an earlier"]) expect(sent).not.toContain(verbatim);
+      await h.close();
+      harness = undefined;
+    }
+  });
+
+  it("with too little to gain says so, makes no model call and changes nothing", async () => {
+    // One short exchange: four messages or 2,000 tokens are the least worth a summary.
+    harness = await start();
+    harness.server.enqueue(text("hi there"), text("still here"));
+    await harness.session.send("hello");
+    await harness.session.dispatch({ type: "input", text: "/compact" });
+    expect(harness.server.completionRequests).toHaveLength(1);
+    expect(harness.ofType("session.compaction_start")).toHaveLength(0);
+    expect(harness.ofType("session.warning")[0]?.data.message).toMatch(
+      /^Nothing was compacted: Too little to gain: only 2 messages \(about \d+ tokens\) so far/,
+    );
+    await harness.session.send("again");
+    expect(contents(harness.server.completionRequests[1]).slice(1)).toEqual([expect.stringContaining("hello"), "hi there", expect.stringContaining("again")]);
+  });
+
+  it("twice in a row: the second is a no-op that says nothing was added since the last compaction", async () => {
+    harness = await start();
+    harness.server.enqueue(text("first answer"), text("second answer"), text(SUMMARY), text("third answer"));
+    await twoExchanges(harness);
+    expect((await harness.session.dispatch({ type: "compact" })).success).toBe(true);
+    const second = await harness.session.dispatch({ type: "compact" });
+    expect(second).toEqual({ success: false, error: expect.stringContaining("Too little to gain: nothing was added since the last compaction") });
+    expect(harness.server.completionRequests).toHaveLength(3);
+    expect(harness.ofType("session.compaction_complete")).toHaveLength(1);
+    await harness.session.send("third question");
+    expect(contents(harness.server.completionRequests[3]).slice(1)).toEqual([expect.stringContaining(SUMMARY), expect.stringContaining("third question")]);
+  });
+
+  it("a single exchange that is long enough is worth compacting", async () => {
+    harness = await start();
+    harness.server.enqueue(text("x".repeat(9_000)), text(SUMMARY));
+    await harness.session.send("write a lot");
+    expect(await harness.session.dispatch({ type: "compact" })).toMatchObject({ success: true, messagesRemoved: 2 });
   });
 });
 

@@ -1,12 +1,22 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { PermissionRequest } from "../../../src/protocol/events/index.js";
 import type { PermissionReply } from "../../../src/protocol/interactions.js";
-import { approvalScope, PermissionDialog, permissionOptions } from "../../../src/ui/components/permission-dialog.js";
+import { describeGrants, permissionOptions } from "../../../src/core/permission-options.js";
+import { dialogChoices, PermissionDialog } from "../../../src/ui/components/permission-dialog.js";
 import { Priority } from "../../../src/ui/terminal/input-bus.js";
 import { plainTheme } from "../../../src/ui/theme.js";
 import { renderTui, type TuiHarness } from "../../support/render-tui.js";
 
 type Answer = [PermissionReply, { stop: boolean } | undefined];
+type Grants = NonNullable<PermissionRequest["grants"]>;
+
+/** What "yes for this session / always" would store, as the broker puts it on the request. */
+function grants(scopes: Partial<Grants>): Grants {
+  return { commands: [], writes: [], paths: [], origins: [], tools: [], ...scopes };
+}
+
+/** The answers the broker offers for this request (from what it would store). */
+const offered = (request: PermissionRequest) => permissionOptions(request.grants);
 
 function shell(overrides: Partial<Extract<PermissionRequest, { kind: "shell" }>> = {}): PermissionRequest {
   return {
@@ -21,6 +31,7 @@ function shell(overrides: Partial<Extract<PermissionRequest, { kind: "shell" }>>
     possiblePaths: ["build"],
     reason: "`git add` and `rm` need approval",
     canOfferSessionApproval: true,
+    grants: grants({ commands: ["git add", "rm"] }),
     ...overrides,
   };
 }
@@ -29,6 +40,7 @@ const writeEdit: PermissionRequest = {
   kind: "write",
   fileName: "/work/proj/src/a.ts",
   intention: "Edit /work/proj/src/a.ts",
+  grants: grants({ writes: ["/work/proj/src/a.ts"] }),
   diff: "--- /work/proj/src/a.ts\n+++ /work/proj/src/a.ts\n@@ -1,3 +1,3 @@\n const a = 1;\n-const b = 2;\n+const b = 3;\n const c = 4;\n",
 };
 
@@ -48,14 +60,23 @@ afterEach(() => tui?.unmount());
 function open(request: PermissionRequest, queued = 0, width = 100) {
   const answers: Answer[] = [];
   tui = renderTui(
-    <PermissionDialog request={request} theme={plainTheme} width={width} queued={queued} onAnswer={(reply, options) => answers.push([reply, options])} />,
+    <PermissionDialog
+      request={request}
+      options={offered(request)}
+      theme={plainTheme}
+      width={width}
+      queued={queued}
+      onAnswer={(reply, options) => answers.push([reply, options])}
+    />,
   );
   return { tui, answers };
 }
 
 describe("the shell permission dialog", () => {
   it("names the subagent that asks", async () => {
-    tui = renderTui(<PermissionDialog request={shell()} theme={plainTheme} width={100} queued={0} agent="explore-1" onAnswer={() => undefined} />);
+    tui = renderTui(
+      <PermissionDialog request={shell()} options={offered(shell())} theme={plainTheme} width={100} queued={0} agent="explore-1" onAnswer={() => undefined} />,
+    );
     const frame = await tui.waitForFrame((text) => text.includes("Do you want to run this command?"));
     expect(frame).toContain("[agent explore-1] Stage the changes and clean the build");
   });
@@ -73,10 +94,9 @@ describe("the shell permission dialog", () => {
   it("names the command identifiers that need approval in the session and always options", async () => {
     const { tui } = open(shell());
     const frame = await tui.waitForFrame((text) => text.includes("2. Yes"));
-    expect(frame).toContain("2. Yes, and don't ask again this session for `git add`, `rm`");
-    expect(frame).toContain("3. Yes, and always allow `git add`, `rm` in this directory");
+    expect(frame).toContain("2. Yes, and don't ask again this session for `git add` and `rm`");
+    expect(frame).toContain("3. Yes, and always allow `git add` and `rm` in this directory");
     // Read-only commands need no approval and are not part of the scope.
-    expect(approvalScope(shell())).toBe("`git add`, `rm`");
     expect(frame).not.toContain("`git status`");
   });
 
@@ -161,13 +181,13 @@ describe("the shell permission dialog", () => {
   });
 
   it("omits the session and always options when session approval cannot be offered", async () => {
-    const request = shell({ canOfferSessionApproval: false });
+    const request = shell({ canOfferSessionApproval: false, grants: undefined });
     const { tui, answers } = open(request);
     const frame = await tui.waitForFrame((text) => text.includes("1. Yes"));
     expect(frame).not.toContain("don't ask again");
     expect(frame).not.toContain("always allow");
     expect(frame).toContain("2. No, and tell agent what to do differently");
-    expect(permissionOptions(request).map((option) => option.reply.kind)).toEqual(["approve-once", "deny"]);
+    expect(dialogChoices(offered(request)).map((option) => option.reply.kind)).toEqual(["approve-once", "deny"]);
     tui.bus.type("3");
     await tui.flush();
     expect(answers).toEqual([]);
@@ -195,7 +215,7 @@ describe("the shell permission dialog", () => {
   });
 
   it("lists outside paths and says how many more requests wait", async () => {
-    const { tui } = open(shell({ outsidePaths: ["/etc/hosts"] }), 2);
+    const { tui } = open(shell({ outsidePaths: ["/etc/hosts"], grants: grants({ commands: ["git add", "rm"], paths: ["/etc/hosts"] }) }), 2);
     const frame = await tui.waitForFrame((text) => text.includes("more waiting"));
     expect(frame).toContain("2 more waiting");
     expect(frame).toContain("Outside the allowed directories:");
@@ -210,7 +230,7 @@ describe("the shell permission dialog", () => {
         { identifier: "echo", readOnly: true },
         { identifier: "touch", readOnly: false },
       ],
-      grants: { commands: ["touch"], writes: ["/work/proj/out.txt"], paths: [], origins: [], tools: [] },
+      grants: grants({ commands: ["touch"], writes: ["/work/proj/out.txt"] }),
     });
     const { tui, answers } = open(request);
     const frame = await tui.waitForFrame((text) => text.includes("3. Yes"));
@@ -222,8 +242,8 @@ describe("the shell permission dialog", () => {
   });
 
   it("names outside paths and origins an answer stores", () => {
-    const request = shell({ grants: { commands: ["curl"], writes: [], paths: ["/opt/data"], origins: ["https://example.com"], tools: [] } });
-    expect(approvalScope(request)).toBe("`curl`, access to /opt/data and https://example.com");
+    const request = shell({ grants: grants({ commands: ["curl"], paths: ["/opt/data"], origins: ["https://example.com"] }) });
+    expect(describeGrants(request.grants as Grants)).toBe("`curl`, access to /opt/data and https://example.com");
   });
 
   it("shows nothing about a queue when nothing else waits", async () => {
@@ -237,7 +257,14 @@ describe("the shell permission dialog", () => {
     tui.bus.type("1");
     await tui.flush();
     tui.rerender(
-      <PermissionDialog request={writeEdit} theme={plainTheme} width={100} queued={0} onAnswer={(reply, options) => answers.push([reply, options])} />,
+      <PermissionDialog
+        request={writeEdit}
+        options={offered(writeEdit)}
+        theme={plainTheme}
+        width={100}
+        queued={0}
+        onAnswer={(reply, options) => answers.push([reply, options])}
+      />,
     );
     await tui.waitForFrame((text) => text.includes("Do you want to edit /work/proj/src/a.ts?"));
     tui.bus.type("2");
@@ -271,7 +298,13 @@ describe("the other permission dialogs", () => {
   });
 
   it("asks about reading a path outside the workspace", async () => {
-    const request: PermissionRequest = { kind: "read", path: "/etc/hosts", intention: "Read /etc/hosts", outsidePaths: ["/etc/hosts"] };
+    const request: PermissionRequest = {
+      kind: "read",
+      path: "/etc/hosts",
+      intention: "Read /etc/hosts",
+      outsidePaths: ["/etc/hosts"],
+      grants: grants({ paths: ["/etc/hosts"] }),
+    };
     const { tui } = open(request);
     const frame = await tui.waitForFrame((text) => text.includes("Allow reading"));
     expect(frame).toContain("Allow reading /etc/hosts? It is outside the allowed directories.");
@@ -279,7 +312,12 @@ describe("the other permission dialogs", () => {
   });
 
   it("asks about a URL and offers its origin", async () => {
-    const request: PermissionRequest = { kind: "url", url: "https://docs.example.com/guide/intro?x=1", intention: "Fetch the guide" };
+    const request: PermissionRequest = {
+      kind: "url",
+      url: "https://docs.example.com/guide/intro?x=1",
+      intention: "Fetch the guide",
+      grants: grants({ origins: ["https://docs.example.com"] }),
+    };
     const { tui, answers } = open(request);
     const frame = await tui.waitForFrame((text) => text.includes("attempting to access"));
     expect(frame).toContain("agent is attempting to access the following URL: https://docs.example.com/guide/intro?x=1");
@@ -323,6 +361,14 @@ describe("the other permission dialogs", () => {
     tui.bus.press("ctrl+c");
     await tui.flush();
     expect(answers).toEqual([[{ kind: "deny" }, { stop: true }]]);
+  });
+
+  it("says what happens to a memory that is confirmed or retired", async () => {
+    const request: PermissionRequest = { kind: "memory", subject: "testing", fact: "Run npm test before committing", citations: "", action: "retire" };
+    const { tui } = open(request);
+    const frame = await tui.waitForFrame((text) => text.includes("Do you want to retire this memory?"));
+    expect(frame).toContain("Retire: testing");
+    expect(frame).toContain("Yes, and don't ask again this session for memory updates");
   });
 
   it("stays within a narrow width", async () => {

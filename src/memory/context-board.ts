@@ -1,0 +1,87 @@
+/**
+ * The context board: the memories a session starts with, put in its system prompt. The most relevant first,
+ * by score and recency (a memory confirmed lately weighs more than one nobody has confirmed for months),
+ * until the token budget is spent (four characters a token, as the context gauge counts). The block says
+ * that memories may be stale and must be checked against the code, and gives each one's id so the model can
+ * vote on it.
+ */
+import type { MemoryRecord } from "./memory-record.js";
+import { DEFAULT_BOARD_TOKENS } from "./memory-settings.js";
+
+const CHARS_PER_TOKEN = 4;
+const DAY_MS = 86_400_000;
+/** A confirmation is worth up to two points of score, halving every 30 days. */
+const RECENCY_POINTS = 2;
+const RECENCY_HALF_LIFE_DAYS = 30;
+
+export const BOARD_NOTE =
+  "Memories from earlier sessions (facts the agent or the user chose to keep). They may be stale: verify each against the code before relying on it. When one proves right or wrong, vote_memory with its id confirms or retires it.";
+
+export function relevance(record: MemoryRecord, now: number): number {
+  const confirmed = Date.parse(record.confirmedAt);
+  const ageDays = Number.isFinite(confirmed) ? Math.max(0, (now - confirmed) / DAY_MS) : Number.POSITIVE_INFINITY;
+  return record.score + RECENCY_POINTS * 0.5 ** (ageDays / RECENCY_HALF_LIFE_DAYS);
+}
+
+/** Memories in the order the board takes them: most relevant first, newer first on a tie. */
+export function rankMemories(records: readonly MemoryRecord[], now: number): MemoryRecord[] {
+  const ranked = records.map((record) => ({ record, rank: relevance(record, now) }));
+  ranked.sort((a, b) => b.rank - a.rank || b.record.confirmedAt.localeCompare(a.record.confirmedAt));
+  return ranked.map(({ record }) => record);
+}
+
+/** One line, with nothing in it that could close the block or start another line. */
+function oneLine(text: string): string {
+  return text
+    .replace(/\s+/g, " ")
+    .replace(/<\/?\s*context_board/gi, (tag) => tag.replace("<", "‹"))
+    .trim();
+}
+
+export function boardLine(record: MemoryRecord): string {
+  const where = record.citations.length > 0 ? ` (${oneLine(record.citations.join(", "))})` : "";
+  const scope = record.scope === "user" ? " [you, every repository]" : "";
+  return `- [${record.id}] ${oneLine(record.subject)}: ${oneLine(record.fact)}${where}${scope}; confirmed ${record.confirmedAt.slice(0, 10)}`;
+}
+
+export interface Board {
+  /** The `<context_board>` block; empty when there is nothing to show. */
+  text: string;
+  /** The memories on it, in order. */
+  shown: MemoryRecord[];
+  /** Memories left off for the budget. */
+  leftOut: number;
+  tokens: number;
+  budgetTokens: number;
+}
+
+/** At least what any line takes: "- [m-…] s: f; confirmed YYYY-MM-DD". */
+const SHORTEST_LINE = 40;
+const SQUEEZABLE = /\s\s|[\t\n\r]|<\/?\s*context_board/i;
+
+export function buildBoard(records: readonly MemoryRecord[], options: { budgetTokens?: number; now?: number } = {}): Board {
+  const budgetTokens = options.budgetTokens ?? DEFAULT_BOARD_TOKENS;
+  const budgetChars = budgetTokens * CHARS_PER_TOKEN;
+  const open = `<context_board>\n${BOARD_NOTE}\n`;
+  const close = "</context_board>";
+  let used = open.length + close.length;
+  const shown: MemoryRecord[] = [];
+  const lines: string[] = [];
+  for (const record of rankMemories(records, options.now ?? Date.now())) {
+    const left = budgetChars - used;
+    if (left < SHORTEST_LINE) break;
+    // A line is never longer than its parts and the frame around them: one that surely fits is built, one that
+    // surely does not is skipped unbuilt (only whitespace a line squeezes out could make it fit).
+    const parts = [record.subject, record.fact, ...record.citations];
+    const longest = parts.reduce((sum, part) => sum + part.length + 2, record.id.length + 60);
+    if (longest > left && !parts.some((part) => SQUEEZABLE.test(part))) continue;
+    const line = `${boardLine(record)}\n`;
+    // A line that does not fit is skipped: a shorter one further down may still fit.
+    if (line.length > left) continue;
+    used += line.length;
+    shown.push(record);
+    lines.push(line);
+  }
+  const text = shown.length > 0 ? `${open}${lines.join("")}${close}` : "";
+  return { text, shown, leftOut: records.length - shown.length, tokens: Math.ceil(text.length / CHARS_PER_TOKEN), budgetTokens };
+}
