@@ -5,6 +5,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
+import { makePrivateDir } from "../util/private-files.js";
 
 export type SourceSpec = { kind: "local"; path: string } | { kind: "git"; url: string; ref?: string };
 
@@ -39,6 +40,7 @@ export function parseSource(text: string, cwd: string): SourceSpec | undefined {
 /** Clones `url` (at `ref` when given) into `dest`, which must not exist yet. */
 export async function cloneRepository(url: string, dest: string, ref?: string): Promise<void> {
   const { execa } = await import("execa");
+  makePrivateDir(path.dirname(dest)); // under AGENT_HOME/plugins: private, as everything the agent keeps there
   const args = ["clone", "--quiet", "--depth", "1", ...(ref ? ["--branch", ref] : []), "--", url, dest];
   const result = await execa("git", args, {
     reject: false,

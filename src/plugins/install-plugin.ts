@@ -4,8 +4,9 @@
  * Installing runs nothing; it is the user's decision that the plugin's hooks and MCP servers may run in
  * their sessions, so the caller shows what those are. A failed install leaves nothing behind.
  */
-import { cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { makePrivateDir, PRIVATE_DIR_MODE } from "../util/private-files.js";
 import { countSkillFiles } from "./describe-plugin.js";
 import { cloneRepository, parseSource, PluginSourceError, type SourceSpec } from "./fetch-source.js";
 import { entrySource, findMarketplace } from "./marketplaces.js";
@@ -25,7 +26,7 @@ const MARKETPLACE_SPEC = /^([A-Za-z0-9][A-Za-z0-9_.-]*)@([A-Za-z0-9][A-Za-z0-9_.
 
 /** Fetches a source (a folder inside it, with `subpath`) into `dest`, which must not exist; a git checkout's `.git` is dropped. */
 async function fetchInto(spec: SourceSpec, dest: string, subpath?: string): Promise<void> {
-  mkdirSync(path.dirname(dest), { recursive: true });
+  makePrivateDir(path.dirname(dest));
   if (spec.kind === "local") {
     const from = subpath ? path.resolve(spec.path, subpath) : spec.path;
     if (!existsSync(from)) throw new PluginSourceError(`${from}: no such folder`);
@@ -114,6 +115,7 @@ async function installFrom(
     const target = pluginDir(agentHome, name);
     rmSync(target, { recursive: true, force: true });
     renameSync(staging, target);
+    chmodSync(target, PRIVATE_DIR_MODE); // a copy keeps its source's modes; the folder itself is the agent's own
     const installed = readPluginFolder(target);
     if (!installed.ok) throw new PluginSourceError(installed.message);
     const record: InstalledPluginRecord = {

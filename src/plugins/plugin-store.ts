@@ -4,8 +4,9 @@
  * marketplaces added in `$AGENT_HOME/plugins/marketplaces.json` (a git one cloned under `.marketplaces/`).
  * Files are written whole and renamed into place, so a session reading them never sees half of one.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
+import { makePrivateDir, replacePrivateFile } from "../util/private-files.js";
 
 /** Where an installed plugin came from, so `agent plugin update` can fetch it again. */
 export type PluginSource =
@@ -55,10 +56,8 @@ function readList<T>(file: string, key: string): T[] {
 }
 
 function writeList(file: string, key: string, items: readonly unknown[]): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify({ [key]: items }, null, 2)}\n`);
-  renameSync(temporary, file);
+  makePrivateDir(path.dirname(file));
+  replacePrivateFile(file, `${JSON.stringify({ [key]: items }, null, 2)}\n`);
 }
 
 export function readInstalled(agentHome: string): InstalledPluginRecord[] {

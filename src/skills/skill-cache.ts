@@ -5,8 +5,9 @@
  * than their stats). A changed, added or removed file is read again; what a file says never depends on anything
  * but its text, so a cached answer is exactly what reading it would give. A damaged cache only costs the reads.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
+import { makePrivateDir, replacePrivateFile } from "../util/private-files.js";
 import type { SkillDefinition, SkillOrigin, SkillProblem } from "./skill-file.js";
 
 /** Bumped whenever parsing changes what a file gives. */
@@ -61,10 +62,8 @@ export class SkillCache {
     const entries = Object.entries(this.load());
     const kept = entries.length > MAX_ENTRIES ? entries.sort(([, a], [, b]) => b.seen - a.seen).slice(0, MAX_ENTRIES) : entries;
     try {
-      mkdirSync(path.dirname(this.file), { recursive: true });
-      const temporary = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(temporary, JSON.stringify({ version: VERSION, files: Object.fromEntries(kept) }));
-      renameSync(temporary, this.file);
+      makePrivateDir(path.dirname(this.file));
+      replacePrivateFile(this.file, JSON.stringify({ version: VERSION, files: Object.fromEntries(kept) }));
     } catch {
       // The cache is only a shortcut.
     }
