@@ -3,9 +3,10 @@
  * YAML package costs ~20 ms to load, so the frontmatter people write (flat `key: value` lines, quoted strings,
  * `[a, b]` and `- item` lists, one level of nested keys, `|` and `>` blocks) is read here; anything else
  * (anchors, flow maps, deeper nesting, a plain scalar YAML would reject) goes to the YAML package, so the
- * answer is always YAML's own (test/skills/frontmatter.test.ts compares the two).
+ * answer is always YAML's own (test/skills/frontmatter.test.ts compares the two). The package comes through
+ * util/yaml-parser, so an installed build finds its bundled copy.
  */
-import { createRequire } from "node:module";
+import { parseYaml } from "../util/yaml-parser.js";
 
 /** `---` line, the YAML, `---` line, then the body. An empty frontmatter is allowed. */
 const FRONTMATTER = /^\uFEFF?---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)([\s\S]*)$/;
@@ -26,16 +27,10 @@ export function frontmatterComplete(text: string): boolean {
   return FRONTMATTER.test(text) || !/^\uFEFF?---[ \t]*\r?\n/.test(text);
 }
 
-let yamlParse: ((text: string) => unknown) | undefined;
-function fullYaml(text: string): unknown {
-  yamlParse ??= (createRequire(import.meta.url)("yaml") as { parse(text: string): unknown }).parse;
-  return yamlParse(text);
-}
-
 /** Parses frontmatter YAML; throws YAML's own error for text that is not valid. */
 export function parseFrontmatterYaml(text: string): unknown {
   const fast = readSimpleYaml(text);
-  return fast === undefined ? fullYaml(text) : fast;
+  return fast === undefined ? parseYaml(text) : fast;
 }
 
 // Greedy, trimmed after: a lazy value before `[ \t]*$` would retry the end at every character of a long line.
