@@ -1,6 +1,6 @@
 /** Skills with the real bin/agent against the scripted server: the model loads one, the user invokes one, trust, visibility. */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runAgent } from "../support/run-agent.js";
@@ -26,8 +26,10 @@ const systemOf = (index: number) => String(messages(index).find((message) => mes
 const toolsOf = (index: number) =>
   ((ws.server.completionRequests[index]?.body.tools ?? []) as { function: { name: string } }[]).map((tool) => tool.function.name);
 
+/** The events of the one session in the home; none when there is none (a -p run that reached no model keeps no session). */
 function loggedEvents(): { type: string; data: Record<string, unknown> }[] {
-  const [id] = readdirSync(path.join(ws.home, "session-state"));
+  const [id] = existsSync(path.join(ws.home, "session-state")) ? readdirSync(path.join(ws.home, "session-state")) : [];
+  if (id === undefined) return [];
   return readFileSync(path.join(ws.home, "session-state", id as string, "events.jsonl"), "utf8")
     .split("\n")
     .filter(Boolean)
