@@ -7,6 +7,9 @@ import { partsSummary } from "../../plugins/describe-plugin.js";
 import { installText, listInstalledText, removeText, setEnabledText, updateText } from "../../plugins/plugin-actions.js";
 import type { SlashCommand, SlashCommandResult } from "./types.js";
 
+/** The subcommands that change the installed plugins (`uninstall` is Copilot's word for remove). */
+const CHANGES = ["install", "update", "enable", "disable", "remove", "uninstall"];
+
 export const pluginCommand: SlashCommand = {
   name: "plugin",
   aliases: ["plugins"],
@@ -27,6 +30,8 @@ export const pluginCommand: SlashCommand = {
       ];
       return { kind: "message", text: sections.join("\n\n") };
     }
+    if (!CHANGES.includes(verb))
+      return { kind: "message", level: "error", text: `Unknown /plugin subcommand "${verb}". Use list, install, update, enable, disable or remove.` };
     if (!home) return { kind: "message", level: "error", text: "This session has no agent home to install plugins in." };
     if (!target)
       return { kind: "message", level: "error", text: `Usage: /plugin ${verb} <${verb === "install" ? "folder|git URL|plugin@marketplace" : "name"}>` };
@@ -40,11 +45,8 @@ export const pluginCommand: SlashCommand = {
         case "enable":
         case "disable":
           return { kind: "message", text: setEnabledText(home, target, verb === "enable") + after };
-        case "remove":
-        case "uninstall":
+        default: // remove, uninstall: CHANGES holds no other
           return { kind: "message", text: removeText(home, target) + after };
-        default:
-          return { kind: "message", level: "error", text: `Unknown /plugin subcommand "${verb}". Use list, install, update, enable, disable or remove.` };
       }
     } catch (error) {
       return { kind: "message", level: "error", text: (error as Error).message };
