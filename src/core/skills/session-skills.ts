@@ -121,8 +121,14 @@ export class SessionSkills {
     this.announce();
   }
 
+  /** Whether a client was told the list (a session with no skills says nothing until it has some). */
+  private announced = false;
+
   private announce(): void {
-    this.options.emit("session.skills_loaded", { skills: this.infos() });
+    const skills = this.infos();
+    if (skills.length === 0 && !this.announced) return;
+    this.announced = true;
+    this.options.emit("session.skills_loaded", { skills });
   }
 
   /** What the model is shown: the enabled skills it may load (an agent's own list when it names one). */
