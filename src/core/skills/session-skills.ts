@@ -5,6 +5,8 @@
  * so far (their `allowed-tools`), added to the decision while they stay enabled, as a mode adds its ruleset.
  * A skill's rules apply only when it comes from the user's own places, a plugin the user installed, or a
  * trusted folder: a repository that is not trusted cannot approve tools for itself.
+ * (Over 300 lines: loading, the rules a load adds and the skill commands share the loaded list and its
+ * rules, and each of them is a few short methods; the pure parts are in skill-rules.ts and skill-text.ts.)
  */
 import { isFolderTrusted, type TrustSources } from "../../config/folder-trust.js";
 import { setSkillDisabled } from "../../config/settings-update.js";
