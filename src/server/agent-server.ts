@@ -42,6 +42,7 @@ export const SESSION_METHODS = [
   "session.mcp.enable",
   "session.mcp.disable",
   "session.mcp.reload",
+  "tools.list",
 ] as const;
 export type SessionMethod = (typeof SESSION_METHODS)[number];
 

@@ -14,6 +14,7 @@ import { clientHooks, combineHooks } from "./client-hooks.js";
 import { followLifecycle, type Announce } from "./lifecycle.js";
 import { sessionInfo, matchesFilter } from "./session-info.js";
 import { sessionMethods } from "./session-methods.js";
+import { toolMethods } from "./tool-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
 
@@ -79,6 +80,7 @@ export class SessionHost {
         return { events: readEventLog(this.manager.store.eventsFileOf(sessionId)).events };
       },
       ...sessionMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...toolMethods(),
     };
   }
 
