@@ -36,6 +36,7 @@ export class AgentSession {
   /** What /cwd, /add-dir, /instructions, /rename and /session delete change. */
   readonly workspace: SessionWorkspace;
   readonly agents: AgentDirectory;
+  readonly skills: SessionServices["skills"]; // issue 19: what the model is shown and loads, `/<skill>`, /skills, /plugin
   private closed = false;
   private ending: Promise<void> | undefined;
 
@@ -48,11 +49,7 @@ export class AgentSession {
     this.metrics = services.metrics;
     this.workspace = services.workspace;
     this.agents = services.agents;
-  }
-
-  /** Issue 19: what the model is shown and loads, `/<skill>`, /skills, /plugin. */
-  get skills(): SessionServices["skills"] {
-    return this.services.skills;
+    this.skills = services.skills;
   }
 
   /** The todo list (the sql tool's todos) with each todo's agent; read from the file on a resume. */
@@ -182,6 +179,7 @@ export class AgentSession {
   dispatch(command: SessionCommand): CommandResult<SessionCommand> {
     if (isWorkspaceCommand(command)) return this.workspace.handle(command);
     if (isSkillCommand(command)) return this.services.skills.handle(command, (input, delivery) => this.send(input, delivery));
+    if (this.services.rewind.handles(command)) return this.services.rewind.handle(command, this.services.sink.emit, this);
     const { main, controls, subagents } = this.parts;
     const { runtime } = main;
     switch (command.type) {
