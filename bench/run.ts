@@ -25,6 +25,7 @@ import { formatTable, mb, ms, ratioRow, summaryLine, writeResults, type Row } fr
 import { benchHooks } from "./hooks.js";
 import { benchShellDecision } from "./shell-decision.js";
 import { benchMcp } from "./mcp.js";
+import { benchSkills } from "./skills.js";
 import { benchWires } from "./wires.js";
 import { benchSubagent } from "./subagents.js";
 import { benchTodoStore } from "./todo-store.js";
@@ -150,6 +151,11 @@ async function main(): Promise<void> {
     const mcp = await benchMcp({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv, runs: RUNS, warmups: WARMUPS });
     rows.push(...mcp.rows);
     const mcpRuns = mcp.timings;
+
+    // Skills: 200 on disk against none, start-up to the first request (bench/skills.ts).
+    rows.push(
+      ...(await benchSkills({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv, server, runs: RUNS, warmups: WARMUPS })),
+    );
 
     // 3. 2,000-token streamed answer.
     const agentLong = agentCmd("agent -p (2,000 tokens)", LONG_PROMPT, longCheck);

@@ -219,11 +219,16 @@ export class AcpAgent {
     opened.session.subscribe((event) => {
       if (event.type === "session.shutdown" && !event.agentId && this.sessions.get(id) === bound) this.unbind(id);
     });
-    const commands = await availableCommands();
+    const commands = await availableCommands(opened.session.dispatch({ type: "list_skills" }).skills);
     // After the answer to session/new: a client cannot place updates for a session it has not heard of yet.
     setImmediate(() => {
       bound.update({ sessionUpdate: "available_commands_update", availableCommands: commands });
       bound.announceModels();
+    });
+    // Skills read again, enabled or disabled: the editor's list follows.
+    opened.session.subscribe((event) => {
+      if (event.type === "session.skills_loaded")
+        void availableCommands(event.data.skills).then((list) => bound.update({ sessionUpdate: "available_commands_update", availableCommands: list }));
     });
     return { id, acp: bound, history: opened.history, mode: opened.session.state.mode };
   }

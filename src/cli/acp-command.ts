@@ -17,9 +17,9 @@ declare const AGENT_VERSION: string;
 const log = (message: string): void => void process.stderr.write(`agent: ${message}\n`);
 
 async function loadHooks(options: CliOptions, homes: Homes, settings: Parameters<typeof anyHooksConfigured>[2]): Promise<HookSet | undefined> {
-  if (!options.hooks || !anyHooksConfigured(homes, options.cwd, settings)) return undefined;
+  if (!options.hooks || !anyHooksConfigured(homes, options.cwd, settings, options.pluginDirs)) return undefined;
   const { hookConfig, untrustedNote } = await import("./session-hook-config.js");
-  const hooks = hookConfig({ ...homes, cwd: options.cwd, settings, enabled: options.hooks });
+  const hooks = hookConfig({ ...homes, cwd: options.cwd, settings, enabled: options.hooks, ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {}) });
   // Nobody to ask before the editor connects: an untrusted folder's repository hooks stay off.
   if (hooks.repoFiles.length > 0 && !hooks.trusted) log(untrustedNote(hooks, homes.agentHome));
   return hooks.load(hooks.trusted);

@@ -3,12 +3,13 @@
  * store and, for --resume/--continue, which session. Every failure is a message, never a stack trace, and
  * nothing is created on disk before all of it is known to be good.
  */
+import os from "node:os";
 import { resolveHomes, type Homes } from "../config/agent-home.js";
 import type { ProviderConfig } from "../config/provider-config.js";
 import { resolveModels } from "../config/resolve-models.js";
 import type { ModelRegistry } from "../provider/model-registry.js";
 import { loadSettings, SettingsError, settingsPath, type Settings } from "../config/settings.js";
-import type { SessionPermissions, SubagentLimits } from "../core/index.js";
+import type { SessionPermissions, SkillSettings, SubagentLimits } from "../core/index.js";
 import { FLOOR_CHECKS } from "../permissions/floor.js";
 import { buildRules } from "../permissions/policy.js";
 import { SessionStore } from "../session/session-store.js";
@@ -29,6 +30,8 @@ export interface Bootstrap {
   maxAutopilotContinues: number;
   permissions: SessionPermissions;
   subagentLimits: SubagentLimits;
+  /** settings' skillDirectories and disabledSkills, and --plugin-dir: what every session of this run is given. */
+  skills?: SkillSettings;
 }
 
 /** The homes of a bootstrap, as the options of a session or a hook loader take them. */
@@ -103,6 +106,12 @@ async function bootstrapAny(
       resumeId,
       maxAutopilotContinues: options.maxAutopilotContinues ?? settings.maxAutopilotContinues ?? 5,
       subagentLimits: subagentLimits({ ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}) }, env, settings),
+      skills: {
+        ...(settings.skillDirectories ? { directories: settings.skillDirectories } : {}),
+        ...(settings.disabledSkills ? { disabled: settings.disabledSkills } : {}),
+        ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {}),
+        userHome: env.HOME?.trim() || os.homedir(),
+      },
       permissions: {
         flags: options.permissions,
         rules,

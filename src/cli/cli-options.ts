@@ -37,6 +37,8 @@ export interface CliOptions {
   hooks: boolean;
   /** --additional-mcp-config, --disable-mcp-server, --secret-env-vars. */
   mcp?: McpSessionOptions;
+  /** --plugin-dir: plugin folders loaded for this run (absolute). */
+  pluginDirs?: string[];
   cwd: string;
   /** --reset-allowed-tools: forget the approvals remembered for cwd instead of running anything. */
   resetAllowedTools?: boolean;

@@ -121,9 +121,15 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
         stdoutIsTerminal: process.stdout.isTTY === true,
       });
   let hookSet: HookSet | undefined;
-  if (options.hooks && anyHooksConfigured(value, options.cwd, value.settings)) {
+  if (options.hooks && anyHooksConfigured(value, options.cwd, value.settings, options.pluginDirs)) {
     const { hookConfig, untrustedNote } = await import("./session-hook-config.js");
-    const hooks = hookConfig({ ...homesOf(value), cwd: options.cwd, settings: value.settings, enabled: options.hooks });
+    const hooks = hookConfig({
+      ...homesOf(value),
+      cwd: options.cwd,
+      settings: value.settings,
+      enabled: options.hooks,
+      ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {}),
+    });
     // Nobody to ask: an untrusted folder's repository hooks stay off, and the person is told how to trust it.
     if (hooks.repoFiles.length > 0 && !hooks.trusted) stderr.write(`agent: ${untrustedNote(hooks, value.agentHome)}\n`);
     hookSet = hooks.load(hooks.trusted);

@@ -7,6 +7,7 @@ import path from "node:path";
 import { userFolders, type Homes } from "../config/agent-home.js";
 import type { Settings } from "../config/settings.js";
 import { findGitRoot } from "../util/git-root.js";
+import { pluginHookDocuments } from "./plugin-hooks.js";
 
 function hasJsonFiles(dir: string): boolean {
   try {
@@ -22,7 +23,12 @@ export function repoHasHookFiles(cwd: string): boolean {
   return gitRoot !== undefined && hasJsonFiles(path.join(gitRoot, ".github", "hooks"));
 }
 
-/** Any hook file or inline settings hooks exist (user's in either home, repository, settings.json). */
-export function anyHooksConfigured(homes: Homes, cwd: string, settings: Settings): boolean {
-  return settings.hooks !== undefined || userFolders(homes, "hooks").some(hasJsonFiles) || repoHasHookFiles(cwd);
+/** Any hook file or inline settings hooks exist (user's in either home, a plugin's, repository, settings.json). */
+export function anyHooksConfigured(homes: Homes, cwd: string, settings: Settings, pluginDirs?: readonly string[]): boolean {
+  return (
+    settings.hooks !== undefined ||
+    userFolders(homes, "hooks").some(hasJsonFiles) ||
+    repoHasHookFiles(cwd) ||
+    pluginHookDocuments(homes.agentHome, pluginDirs).length > 0
+  );
 }

@@ -64,9 +64,16 @@ async function settleTrust(
   const enabled = options.hooks && settings.disableAllHooks !== true;
   const trustedThisSession: string[] = [];
   const loadHooks = async () => {
-    if (!enabled || !anyHooksConfigured(boot, options.cwd, settings)) return undefined;
+    if (!enabled || !anyHooksConfigured(boot, options.cwd, settings, options.pluginDirs)) return undefined;
     const { hookConfig } = await import("./session-hook-config.js");
-    const hooks = hookConfig({ ...homesOf(boot), trustedThisSession, cwd: options.cwd, settings, enabled });
+    const hooks = hookConfig({
+      ...homesOf(boot),
+      trustedThisSession,
+      cwd: options.cwd,
+      settings,
+      enabled,
+      ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {}),
+    });
     return hooks.load(hooks.trusted);
   };
   const held = heldBackPrograms(homesOf(boot), options.cwd, { hooks: enabled });

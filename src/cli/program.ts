@@ -70,6 +70,7 @@ function buildCommand(): Command {
       .option("--disable-mcp-server <name>", "do not start this MCP server (repeatable)", collect, [])
       .option("--secret-env-vars <vars...>", "keep these environment variables out of MCP servers' environments")
       .option("--allow-all-mcp-server-instructions", "include every MCP server's instructions in the system prompt")
+      .option("--plugin-dir <dir>", "load the plugin in this folder for this run (repeatable)", collect, [])
       .option("--enable-memory", "turn memory on for this run (off in -p otherwise): the context board and the memory tools")
       .option("-C <dir>", "change to this directory first")
       .option("--acp", "serve the Agent Client Protocol on stdio, for an editor (Zed and others)")
@@ -132,6 +133,7 @@ interface RawOptions {
   disableMcpServer: string[];
   secretEnvVars?: string[];
   allowAllMcpServerInstructions?: boolean;
+  pluginDir: string[];
   enableMemory?: boolean;
   C?: string;
   resetAllowedTools?: boolean;
@@ -179,14 +181,7 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
   if (raw.acp && notWithAcp.length > 0) throw new UsageError(`--acp takes its prompts and sessions from the editor: drop ${notWithAcp.join(", ")}`);
   let cwd = process.cwd();
   if (raw.C !== undefined) {
-    cwd = path.resolve(raw.C);
-    let isDir = false;
-    try {
-      isDir = statSync(cwd).isDirectory();
-    } catch {
-      isDir = false;
-    }
-    if (!isDir) throw new UsageError(`-C ${raw.C}: no such directory`);
+    cwd = existingDir(path.resolve(raw.C), `-C ${raw.C}`);
     process.chdir(cwd);
   }
   return {
@@ -221,12 +216,25 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
         .filter(Boolean),
       allowAllInstructions: raw.allowAllMcpServerInstructions === true,
     },
+    ...(raw.pluginDir.length > 0 ? { pluginDirs: raw.pluginDir.map((dir) => existingDir(path.resolve(cwd, dir), `--plugin-dir ${dir}`)) } : {}),
     cwd,
     ...(raw.resetAllowedTools ? { resetAllowedTools: true } : {}),
     ...(raw.acp ? { acp: true } : {}),
     ...(raw.enableMemory ? { enableMemory: true } : {}),
     ...(raw.headless || raw.server ? { server: raw.port !== undefined ? { port: raw.port } : {} } : {}),
   };
+}
+
+/** A directory a flag names, or a usage error saying which flag named what is not one. */
+function existingDir(dir: string, flag: string): string {
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw new UsageError(`${flag}: no such directory`);
+  return dir;
 }
 
 /** `--available-tools a,b c` → [a, b, c]; given without names (`--available-tools=` too) → [] (no tools). Unknown names are warned about in runProgram. */
@@ -246,17 +254,7 @@ function permissionFlags(raw: RawOptions, cwd: string): PermissionFlags {
     paths: [...everything, ...(raw.allowAllPaths ? ["--allow-all-paths"] : [])],
     urls: [...everything, ...(raw.allowAllUrls ? ["--allow-all-urls"] : [])],
   };
-  const addDir = (raw.addDir ?? []).map((dir) => {
-    const resolved = path.resolve(cwd, dir);
-    let isDir = false;
-    try {
-      isDir = statSync(resolved).isDirectory();
-    } catch {
-      isDir = false;
-    }
-    if (!isDir) throw new UsageError(`--add-dir ${dir}: no such directory`);
-    return resolved;
-  });
+  const addDir = (raw.addDir ?? []).map((dir) => existingDir(path.resolve(cwd, dir), `--add-dir ${dir}`));
   const flags: PermissionFlags = {
     allowTool: raw.allowTool ?? [],
     denyTool: raw.denyTool ?? [],
@@ -290,6 +288,11 @@ export async function runProgram(args: readonly string[]): Promise<void> {
   if (args[0] === "mcp") {
     const { runMcpCommand } = await import("./mcp-command.js");
     process.exitCode = await runMcpCommand(args.slice(1));
+    return;
+  }
+  if (args[0] === "plugin") {
+    const { runPluginCommand } = await import("./plugin-command.js");
+    process.exitCode = await runPluginCommand(args.slice(1));
     return;
   }
   if (args[0] === "replay") {

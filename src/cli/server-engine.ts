@@ -35,7 +35,14 @@ export async function loadSessionHost(args: readonly string[]): Promise<SessionH
     clientTool: createClientTool,
     ...(value.providerConfig ? { defaultProvider: value.providerConfig } : {}),
     questionTimeoutMs: QUESTION_TIMEOUT_MS,
-    fileHooks: (cwd) => fileHooks({ ...homesOf(value), cwd, settings: value.settings, enabled: options.hooks }),
+    fileHooks: (cwd) =>
+      fileHooks({
+        ...homesOf(value),
+        cwd,
+        settings: value.settings,
+        enabled: options.hooks,
+        ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {}),
+      }),
     hookPolicy: hookPolicy(value.settings),
   });
 }
@@ -45,7 +52,7 @@ export async function loadSessionHost(args: readonly string[]): Promise<SessionH
  * folder trust lets them run (nobody can be asked here). Left out, they are named in a warning the client receives.
  */
 function fileHooks(input: HookConfigInput): HookSet | undefined {
-  if (!input.enabled || !anyHooksConfigured(input, input.cwd, input.settings)) return undefined;
+  if (!input.enabled || !anyHooksConfigured(input, input.cwd, input.settings, input.pluginDirs)) return undefined;
   const config = hookConfig(input);
   const loaded = config.load(config.trusted);
   if (config.repoFiles.length === 0 || config.trusted) return loaded;

@@ -1,6 +1,6 @@
 /**
- * Which hooks a session gets: none with --no-hooks or settings' disableAllHooks; user and settings hooks
- * always; the repository's (`<git root>/.github/hooks`) only where folder trust lets them run (the git root's
+ * Which hooks a session gets: none with --no-hooks or settings' disableAllHooks; user, enabled plugins' and
+ * settings hooks always; the repository's (`<git root>/.github/hooks`) only where folder trust lets them run (the git root's
  * trust: trusting a subfolder does not trust the root's hooks). Nothing is read when hooks are off, and a
  * folder without hook files costs a directory listing or two.
  */
@@ -9,12 +9,15 @@ import { settingsPath, type Settings } from "../config/settings.js";
 import { HookSet } from "../hooks/hook-set.js";
 import { collectHooks, hookFilesIn, repoHooksDir } from "../hooks/load-hooks.js";
 import { findGitRoot } from "../util/git-root.js";
+import { pluginHookDocuments } from "./plugin-hooks.js";
 
 export interface HookConfigInput extends TrustSources {
   cwd: string;
   settings: Settings;
   /** false with --no-hooks. */
   enabled: boolean;
+  /** --plugin-dir folders (installed plugins are read from the agent's home). */
+  pluginDirs?: readonly string[];
 }
 
 export interface HookConfig {
@@ -49,6 +52,7 @@ export function hookConfig(input: HookConfigInput): HookConfig {
         settingsHooks: input.settings.hooks,
         settingsFile: settingsPath(input.agentHome),
         includeRepo,
+        plugins: pluginHookDocuments(input.agentHome, input.pluginDirs),
       });
       return hooks.length > 0 || problems.length > 0 ? new HookSet(hooks, input.cwd, problems, hookPolicy(input.settings)) : undefined;
     },

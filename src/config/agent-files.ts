@@ -36,6 +36,10 @@ export interface AgentDefinition {
   mcpServers?: Record<string, unknown>;
   /** The names of `mcp-servers` left out because folder trust does not let the file's programs run. */
   withheldMcpServers?: string[];
+  /** The plugin it came with (its source is then "user": installing the plugin was the user's choice). */
+  pluginName?: string;
+  /** `skills`: the skills it sees (and has loaded when it starts); absent: every skill, none loaded. */
+  skills?: readonly string[];
   file: string;
 }
 
@@ -78,6 +82,7 @@ function buildFrontmatterSchema() {
     /** Legacy Copilot key: `infer: false` keeps the model from choosing the agent. */
     infer: z.boolean().optional(),
     "mcp-servers": z.record(z.string(), z.unknown()).optional(),
+    skills: stringList.optional(),
     // Keys Copilot CLI and VS Code also read; accepted so shared files load.
     "argument-hint": z.string().optional(),
     target: z.string().optional(),
@@ -165,6 +170,7 @@ export function parseAgentFile(file: string, text: string, source: AgentSource):
     userInvocable: front["user-invocable"] ?? true,
     modelInvocable: !(front["disable-model-invocation"] ?? false) && front.infer !== false,
     ...(front["mcp-servers"] ? { mcpServers: front["mcp-servers"] } : {}),
+    ...(front.skills ? { skills: front.skills } : {}),
     file,
   };
   return { ok: true, agent, warnings };
@@ -208,6 +214,8 @@ export interface AgentFileLocations {
   builtinDir?: string;
   /** What folder trust is read from; without it no repository file's `mcp-servers` may run. */
   trust?: TrustSources;
+  /** The session's plugins' agent folders: read after the built-ins and before the user's own (which win). */
+  plugins?: readonly { dir: string; plugin: string }[];
 }
 
 /** Names compared as a person reads them: "Explore", "explore" and "EXPLORE" are one agent. */
@@ -231,12 +239,21 @@ function withholdUntrustedServers(agent: AgentDefinition, trust: TrustSources | 
   };
 }
 
-/** The user's and the repository's agent files (the built-ins only change with the package). */
-function changeableAgentFiles(locations: AgentFileLocations): { source: AgentSource; files: string[] }[] {
+interface AgentFileSource {
+  source: AgentSource;
+  files: string[];
+  /** The plugin whose folder the files came from. */
+  plugin?: string;
+}
+
+/** The plugins', the user's and the repository's agent files (the built-ins only change with the package). */
+function changeableAgentFiles(locations: AgentFileLocations): AgentFileSource[] {
   const userDirs = locations.agentHome
     ? userFolders({ agentHome: locations.agentHome, ...(locations.copilotHome ? { copilotHome: locations.copilotHome } : {}) }, "agents")
     : [];
   return [
+    // A plugin's agents are `*.md` (Claude Code's) or `*.agent.md` (Copilot's); the user's own come after and win.
+    ...(locations.plugins ?? []).map(({ dir, plugin }) => ({ source: "user" as const, files: agentFilesIn(dir, /\.md$/i), plugin })),
     { source: "user", files: userDirs.flatMap((dir) => agentFilesIn(dir, /\.agent\.md$/i)) },
     { source: "repo", files: locations.gitRoot ? agentFilesIn(path.join(locations.gitRoot, ".github", "agents"), /\.agent\.md$/i) : [] },
   ];
@@ -264,7 +281,7 @@ export function agentFilesStamp(locations: AgentFileLocations): string {
 /** Loads every agent: built-ins, then user files, then repo files; a later source replaces a same-named agent. */
 export function loadAgentFiles(locations: AgentFileLocations): AgentFiles {
   const builtinDir = locations.builtinDir ?? builtinAgentsDir();
-  const sources: { source: AgentSource; files: string[] }[] = [
+  const sources: AgentFileSource[] = [
     { source: "builtin", files: builtinDir ? agentFilesIn(builtinDir, /\.agent\.md$/i) : [] },
     ...changeableAgentFiles(locations),
   ];
@@ -272,7 +289,7 @@ export function loadAgentFiles(locations: AgentFileLocations): AgentFiles {
   const builtinNames = new Set<string>();
   const errors: AgentFileProblem[] = [];
   const warnings: AgentFileProblem[] = [];
-  for (const { source, files } of sources) {
+  for (const { source, files, plugin } of sources) {
     for (const file of files) {
       let text: string;
       try {
@@ -287,6 +304,7 @@ export function loadAgentFiles(locations: AgentFileLocations): AgentFiles {
         continue;
       }
       const { agent } = parsed;
+      if (plugin) agent.pluginName = plugin;
       if (source === "builtin") builtinNames.add(canonicalName(agent.name));
       else if (builtinNames.has(canonicalName(agent.name))) {
         errors.push({

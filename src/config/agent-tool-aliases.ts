@@ -22,6 +22,7 @@ export const KNOWN_TOOL_NAMES: readonly string[] = [
   "web_fetch",
   ...AGENTS,
   "sql",
+  "skill",
   // Memory's tools (src/memory), offered while memory is on.
   ...MEMORY,
 ];

@@ -86,6 +86,9 @@ export const settingsSchema = z.looseObject({
    * call by default; `true` reports it and lets the call go on as if the hook had said nothing.
    */
   policyHooksFailOpen: z.boolean().optional(),
+  /** Copilot's skill settings: more folders to read skills from, and skills left out (by name). */
+  skillDirectories: z.array(z.string()).optional(),
+  disabledSkills: z.array(z.string()).optional(),
   /**
    * Memory (see docs/memory.md): `true`/`false`, or `enabled` (the TUI and the server faces; `-p`
    * needs --enable-memory), the context board's token budget, and the detached consolidation after an

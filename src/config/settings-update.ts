@@ -1,6 +1,7 @@
 /**
- * Changes one thing in $AGENT_HOME/settings.json for a command (/memory on|off), keeping every other key as
- * it was. A file that is not a JSON object is left alone and the change refused with the reason.
+ * Changes one thing in $AGENT_HOME/settings.json for a command (/memory on|off, /skills enable|disable),
+ * keeping every other key as it was. A file that is not a JSON object is left alone and the change refused
+ * with the reason.
  */
 import { readFileSync } from "node:fs";
 import { makePrivateDir, replacePrivateFile } from "../util/private-files.js";
@@ -39,5 +40,15 @@ export function setMemoryEnabled(agentHome: string, enabled: boolean): void {
         : typeof current === "boolean"
           ? enabled
           : { enabled };
+  });
+}
+
+/** settings.json `disabledSkills` (/skills enable|disable): the name joins or leaves the list; an empty list goes. */
+export function setSkillDisabled(agentHome: string, name: string, disabled: boolean): void {
+  updateSettingsFile(agentHome, (settings) => {
+    const list = Array.isArray(settings.disabledSkills) ? settings.disabledSkills.filter((item): item is string => typeof item === "string") : [];
+    const rest = list.filter((item) => item !== name);
+    settings.disabledSkills = disabled ? [...rest, name] : rest;
+    if (!disabled && rest.length === 0) delete settings.disabledSkills;
   });
 }

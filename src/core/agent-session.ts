@@ -12,7 +12,7 @@ import { reportContext } from "./compaction/session-compaction.js";
 import type { EventListener } from "./event-sink.js";
 import { routeInput } from "./input-router.js";
 import type { SessionState } from "./state/session-state.js";
-import { asTyped, promptOf } from "./runtime/agent-runtime.js";
+import { asTyped, promptOf, type PromptInput } from "./runtime/agent-runtime.js";
 import type { SessionParts } from "./session-assembly.js";
 import type { SessionHooks } from "./session-hooks.js";
 import type { SessionMetrics } from "./session-metrics.js";
@@ -25,6 +25,7 @@ import { finishSession } from "./session-shutdown.js";
 import { isWorkspaceCommand, type SessionWorkspace } from "./session-admin/session-workspace.js";
 import { logMessage } from "./client-log.js";
 import { sessionLogFailureResult } from "./session-log-failure.js";
+import { isSkillCommand } from "./skills/session-skills.js";
 
 export type { SessionServices } from "./session-services.js";
 
@@ -35,6 +36,7 @@ export class AgentSession {
   /** What /cwd, /add-dir, /instructions, /rename and /session delete change. */
   readonly workspace: SessionWorkspace;
   readonly agents: AgentDirectory;
+  readonly skills: SessionServices["skills"]; // issue 19: what the model is shown and loads, `/<skill>`, /skills, /plugin
   private closed = false;
   private ending: Promise<void> | undefined;
 
@@ -47,6 +49,7 @@ export class AgentSession {
     this.metrics = services.metrics;
     this.workspace = services.workspace;
     this.agents = services.agents;
+    this.skills = services.skills;
   }
 
   /** The todo list (the sql tool's todos) with each todo's agent; read from the file on a resume. */
@@ -165,6 +168,7 @@ export class AgentSession {
   dispatch<C extends SessionCommand>(command: C): CommandResult<C>;
   dispatch(command: SessionCommand): CommandResult<SessionCommand> {
     if (isWorkspaceCommand(command)) return this.workspace.handle(command);
+    if (isSkillCommand(command)) return this.services.skills.handle(command, (input, delivery) => this.send(input, delivery));
     if (this.services.rewind.handles(command)) return this.services.rewind.handle(command, this.services.sink.emit, this);
     const { main, controls, subagents } = this.parts;
     const { runtime } = main;
@@ -172,7 +176,7 @@ export class AgentSession {
       case "input":
         return routeInput({ session: this, emit: this.services.sink.emit, cwd: this.cwd }, command);
       case "send":
-        return this.send(command);
+        return this.send(promptOf(command), command.delivery);
       case "interrupt":
         subagents.stopSettling();
         return main.interrupt();
@@ -217,10 +221,10 @@ export class AgentSession {
     }
   }
 
-  private send(command: Extract<SessionCommand, { type: "send" }>): Promise<RunResult> {
+  private send(input: PromptInput, delivery?: "enqueue" | "immediate"): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error("The session is shut down."));
     if (this.logFailure) return Promise.resolve(sessionLogFailureResult(this.logFailure, this.id, this.services.sink.emit));
-    return this.parts.main.submit(promptOf(command), command.delivery);
+    return this.parts.main.submit(input, delivery);
   }
 
   /** `!cmd`: runs a command for the user (after what is queued); its output goes to the model with the next prompt. */

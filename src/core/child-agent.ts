@@ -48,6 +48,8 @@ export interface ChildAgentSpec {
   agentDescription?: string;
   /** The agent's own MCP servers (`mcp-servers` in its file): started for it, offered to it alone. */
   mcpServers?: Record<string, unknown>;
+  /** The skills its agent names (`skills:`): the only ones it sees, loaded when it starts; all (none loaded) when absent. */
+  skills?: readonly string[];
 }
 
 export interface ChildAgentDeps {

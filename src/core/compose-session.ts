@@ -18,6 +18,7 @@ import { createWireProvider } from "../provider/wire-provider.js";
 import type { ChatProvider } from "../provider/types.js";
 import type { SessionStore } from "../session/session-store.js";
 import type { OpenSessionOptions, SessionPermissions } from "./open-session.js";
+import type { SkillSettings } from "./skills/session-extensions.js";
 import type { SubagentLimits } from "./tasks/subagent-host.js";
 
 /** The command line's say over a session, as data (the CLI's parsed options satisfy it). */
@@ -52,6 +53,8 @@ export interface SessionComposition {
   /** The command line's --max-autopilot-continues, else settings.json's, else 5 (the bootstrap settles it). */
   maxAutopilotContinues: number;
   subagentLimits: SubagentLimits;
+  /** settings.json's skillDirectories and disabledSkills, and --plugin-dir (the bootstrap gathers them). */
+  skills?: SkillSettings;
   /** Whose rule decides whether memory is on at the start (-p keeps it off without --enable-memory); none: no memory. */
   memory?: "prompt" | "interactive" | "server";
   face: FaceOverrides;
@@ -77,6 +80,7 @@ export function composeSessionOptions(input: SessionComposition): OpenSessionOpt
     permissions: input.permissions,
     customInstructions: flags.customInstructions,
     ...(flags.mcp ? { mcp: flags.mcp } : {}),
+    ...(input.skills ? { skills: input.skills } : {}),
     ...(input.memory ? { memory: memoryOptions(input, input.memory) } : {}),
     ...face,
   };

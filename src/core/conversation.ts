@@ -11,6 +11,7 @@ import type { ChatImage, ChatMessage, ChatToolCall } from "../provider/types.js"
 import type { SessionEvent, ToolRequest } from "../protocol/events/index.js";
 import { summaryMessage } from "./compaction/compaction-plan.js";
 import { messageChars } from "./compaction/token-accounting.js";
+import { skillContextMessage, skillsDroppedNote } from "./skills/skill-text.js";
 
 export function toolCallArguments(request: ToolRequest): string {
   if (typeof request.arguments === "string") return request.arguments;
@@ -29,6 +30,10 @@ export class Conversation {
   private readonly pending = new Map<string, string>();
   /** Images tool results returned (view on a picture): shown in one user message once every call has its result. */
   private toolImages: ChatImage[] = [];
+  /** Skills loaded by a tool call of the latest assistant message: their context follows the tool results. */
+  private toolSkills: { name: string; content: string }[] = [];
+  /** The `<skill-context>` messages, by skill name (a compaction that drops one says so in its summary). */
+  private readonly skillMessages = new WeakMap<ChatMessage, string>();
   private chars = 0;
   /** The first message is a compaction's summary (every compaction replaces from the start). */
   private summarised = false;
@@ -56,6 +61,7 @@ export class Conversation {
         }));
         this.pending.clear();
         this.toolImages = [];
+        this.toolSkills = [];
         for (const call of toolCalls) this.pending.set(call.id, call.name);
         // The reasoning and its opaque part go back to the wire that made them (reasoning carries across turns).
         const { reasoningText, encryptedContent, reasoningOpaque } = event.data;
@@ -86,6 +92,14 @@ export class Conversation {
           this.toolImages = [];
           this.push({ role: "user", content: `The images the tools returned: ${images.map((image) => image.path).join(", ")}`, images });
         }
+        if (this.pending.size === 0) for (const skill of this.toolSkills.splice(0)) this.pushSkill(skill.name, skill.content);
+        break;
+      }
+      case "skill.invoked": {
+        // A skill's instructions are a user message after the tool results (a tool call loaded it) or at once (the user did).
+        const content = skillContextMessage(event.data);
+        if (this.pending.size > 0) this.toolSkills.push({ name: event.data.name, content });
+        else this.pushSkill(event.data.name, content);
         break;
       }
       case "system.notification":
@@ -144,10 +158,19 @@ export class Conversation {
     this.chars += messageChars(message);
   }
 
+  private pushSkill(name: string, content: string): void {
+    const message: ChatMessage = { role: "user", content };
+    this.skillMessages.set(message, name);
+    this.push(message);
+  }
+
   private compact(summary: string, removed: number): void {
     // A new array: points made before the compaction keep the messages it replaced.
     const dropped = this.items.slice(0, Math.min(removed, this.items.length));
-    this.items = [{ role: "user", content: summaryMessage(summary) }, ...this.items.slice(dropped.length)];
+    // Skills whose instructions the summary replaces: the model is told, and loads them again when it needs them.
+    const skills = [...new Set(dropped.flatMap((message) => this.skillMessages.get(message) ?? []))];
+    const content = skills.length > 0 ? `${summaryMessage(summary)}\n\n${skillsDroppedNote(skills)}` : summaryMessage(summary);
+    this.items = [{ role: "user", content }, ...this.items.slice(dropped.length)];
     this.summarised = true;
     for (const message of dropped) if (message.role === "assistant") for (const call of message.toolCalls ?? []) this.pending.delete(call.id);
     this.chars = this.items.reduce((sum, message) => sum + messageChars(message), 0);

@@ -1,9 +1,10 @@
 /**
- * The one input router: text as a person typed it becomes commands. `/name args` runs a slash command,
- * `!cmd` runs a shell command for the user, anything else is a prompt whose `@path` mentions become
- * attachments. The TUI, `agent -p` and the server faces all come through here, so `/plan x` means the same
- * everywhere. An application's text (the SDK's session.send, `from: "application"`) runs known slash commands
- * only; the rest reaches the model as written, and what a command shows or cannot do there is told as events.
+ * The one input router: text as a person typed it becomes commands. `/name args` runs a slash command (or,
+ * when no command has that name, the skill of that name: issue 19), `!cmd` runs a shell command for the user,
+ * anything else is a prompt whose `@path` mentions become attachments. The TUI, `agent -p` and the server
+ * faces all come through here, so `/plan x` means the same everywhere. An application's text (the SDK's
+ * session.send, `from: "application"`) runs known slash commands and skills only; the rest reaches the model
+ * as written, and what a command shows or cannot do there is told as events.
  */
 import { randomUUID } from "node:crypto";
 import type { InputResult, SessionCommand } from "../protocol/commands.js";
@@ -121,8 +122,8 @@ export async function routeInput(context: RouterContext, command: Extract<Sessio
   const registry = text.startsWith("/") ? await import("./slash-commands/registry.js") : undefined;
   const slash = registry?.parseSlashCommand(text);
   const application = command.from === "application";
-  // An application's `/x` that is no command is text for the model, as Copilot's SDK sends it.
-  if (registry && slash && (slash.command || !application)) {
+  // An application's `/x` that is no command (nor skill) is text for the model, as Copilot's SDK sends it.
+  if (registry && slash && (slash.command || !application || context.session.skills.forCommand(slash.name))) {
     const routed = await runSlashCommand(context, { ...slash, registry }, command, text);
     return application ? toldToApplication(context, routed, slash.name) : routed;
   }
@@ -155,6 +156,21 @@ async function runSlashCommand(
   context.emit("command.execute", { requestId, command: text, commandName: slash.name, args: slash.args });
   try {
     if (!slash.command) {
+      // Built-in commands come first: a skill cannot take a command's name.
+      const skill = context.session.skills.forCommand(slash.name);
+      if (skill && "problem" in skill) {
+        context.emit("session.warning", { warningType: "command", message: skill.problem });
+        return { kind: "done", error: skill.problem };
+      }
+      if (skill) {
+        const run = context.session.dispatch({
+          type: "invoke_skill",
+          name: slash.name,
+          prompt: text,
+          ...(command.delivery ? { delivery: command.delivery } : {}),
+        });
+        return { kind: "prompt", run };
+      }
       const near = slash.registry.closestCommand(slash.name);
       context.emit("session.warning", {
         warningType: "unknown_command",

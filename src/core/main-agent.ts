@@ -78,8 +78,9 @@ export class MainAgent {
     sink.addInternal((event) => {
       if (!event.agentId && PROMPT_CHANGES.has(event.type)) this.runtime.refreshSystemPrompt();
     });
-    // Memory's board is in the system prompt too (/memory on|off, a stored memory).
+    // Memory's board is in the system prompt too (/memory on|off, a stored memory), and the skill list (/skills).
     services.memory?.onChange(() => this.runtime.refreshSystemPrompt());
+    services.skills.onChange(() => this.runtime.refreshSystemPrompt());
     // The model hears when a command it left running in the background ends, without polling for it.
     this.stopAnnouncing = services.shells.onBackgroundExit((shell) =>
       this.notify({
@@ -193,12 +194,14 @@ export class MainAgent {
       sessionDir: services.dir,
       ...(agent ? { agent: { name: agent.name, prompt: agent.systemPrompt } } : {}),
       contextBoard: services.memory?.boardText,
+      skills: services.skills.promptBlock(agent?.skills),
       shape: services.systemPromptShape,
     });
   }
 
   private userMessage(input: PromptInput, extra: UserMessageExtra): EventData<"user.message"> {
     const { controls } = this.parts;
+    this.services.skills.beforePrompt(input, this.services.sink.emit); // a `/<skill>` joins the conversation just before the line typed
     return buildUserMessage(input, extra, { cwd: this.services.workspace.cwd, mode: controls.preset.mode, notices: controls.takeNotices() });
   }
 }

@@ -41,6 +41,7 @@ import type { SessionServices } from "./session-services.js";
 import type { SystemPromptShape } from "./system-prompt-shape.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { SubagentLimits } from "./tasks/subagent-host.js";
+import type { SkillSettings } from "./skills/session-extensions.js";
 import type { SessionMemoryOptions } from "../memory/session-memory.js";
 
 export { agentVersion } from "./session-assembly.js";
@@ -103,6 +104,8 @@ export interface OpenSessionOptions {
   toolBackends?: ToolBackends;
   /** settings.json `compaction`. */
   compaction?: Partial<CompactionSettings>;
+  /** Skill folders and disabled skills (settings, a client), --plugin-dir (issue 19). */
+  skills?: SkillSettings;
   /** A replay's stand-in for tools (see core/replay/tool-stand-in.ts). */
   toolStandIn?: ToolStandIn;
   /** Deletes another stored session (/session delete), by the session manager's rules. */
@@ -299,6 +302,7 @@ async function resume(
   watchLog(session, sink);
   services.mcp?.start();
   repairResume(session, services, unanswered);
+  services.skills.restore(log.events); // the skills loaded before, and the rules they add
   await session.runStartHooks("resume");
   if (options.mode && options.mode !== session.mode) session.dispatch({ type: "set_mode", mode: options.mode });
   restoreSelection(session, services);

@@ -15,6 +15,7 @@ import { gatherFacts, type FactsEnvironment } from "../permissions/gather-facts.
 import { unknownChanges } from "../permissions/unknown-changes.js";
 import type { PermissionFacts } from "../permissions/facts.js";
 import type { PathGate } from "../permissions/paths.js";
+import type { Rule } from "../permissions/rules.js";
 import type { AllowAllSources } from "../permissions/policy.js";
 import type { PermissionRequest, PermissionResultKind, SessionEvent } from "../protocol/events/index.js";
 import type { Emit } from "./event-sink.js";
@@ -143,6 +144,15 @@ export class PermissionBroker {
   setModeRules(mode: ModeRules | undefined): void {
     const { mode: _previous, ...rest } = this.policy;
     this.policy = mode ? { ...rest, mode } : rest;
+  }
+
+  /**
+   * The allow rules of the skills loaded so far (their allowed-tools), replacing the previous set; the
+   * session's own rules stay. A waiting question the new set covers is released, as after a remembering answer.
+   */
+  setSkillRules(rules: readonly Rule[]): void {
+    this.policy = { ...this.policy, rules: [...this.options.policy.rules, ...rules] };
+    this.releaseCovered();
   }
 
   /** A resumed session's record of the files its agent changed, from its log. */

@@ -3,7 +3,8 @@
  * permission gate and the interaction broker, the shells, the database, the MCP servers, the hooks, the
  * tools, the agents, the workspace) and the parts of the session around them (its controls, its tools per
  * agent, its subagents, its main agent). open-session.ts opens the log around this; AgentSession is the
- * facade over what is built here.
+ * facade over what is built here. Over 300 lines: it is the one place a session's parts are wired, in the
+ * order they depend on each other, and splitting the wiring would hide that order.
  */
 import { realpathSync } from "node:fs";
 import path from "node:path";
@@ -14,6 +15,8 @@ import { PathGate } from "../permissions/paths.js";
 import type { EventLog } from "../session/event-log-reader.js";
 import { isValidSessionId } from "../session/session-store.js";
 import { SessionMemory, type SessionMemoryOptions } from "../memory/session-memory.js";
+import { sessionExtensions } from "./skills/session-extensions.js";
+import { childSkills } from "./skills/child-skills.js";
 import { ShellManager } from "../tools/bash/index.js";
 import { createBuiltinTools } from "../tools/builtin-tools.js";
 import { createSqlTool, SessionDatabase } from "../tools/sql/index.js";
@@ -134,8 +137,17 @@ export async function assembleServices(options: OpenSessionOptions, opened: Open
     ...(options.copilotHome ? { copilotHome: options.copilotHome } : {}),
     ...(options.trustedThisSession ? { trustedThisSession: options.trustedThisSession } : {}),
   };
+  // Skills and plugins (issue 19): the plugins this session runs with, their servers and agents, and its skills.
+  const extensions = sessionExtensions({
+    ...trust,
+    cwd: options.cwd,
+    ...(context.gitRoot ? { gitRoot: context.gitRoot } : {}),
+    ...(options.skills ? { settings: options.skills } : {}),
+    emit: sink.emit,
+    setRules: (rules) => permissions.setSkillRules(rules),
+  });
   const mcp = createMcpManager(
-    { ...trust, cwd: options.cwd, workspace: context.gitRoot, additional: options.mcp?.additional, disabled: options.mcp?.disabled },
+    { ...trust, cwd: options.cwd, workspace: context.gitRoot, additional: options.mcp?.additional, disabled: options.mcp?.disabled, plugins: extensions.mcp },
     mcpOptions,
   );
   // A custom agent's own servers (`mcp-servers`), started when that agent runs.
@@ -207,6 +219,7 @@ export async function assembleServices(options: OpenSessionOptions, opened: Open
         ...trust,
         gitRoot: context.gitRoot,
         trust,
+        plugins: extensions.agentDirs,
         onProblems: (problems) => reportAgentFileProblems(sink.emit, problems),
         ...(options.extraAgents ? { extra: options.extraAgents } : {}),
       }),
@@ -219,6 +232,7 @@ export async function assembleServices(options: OpenSessionOptions, opened: Open
     ...(options.compaction ? { compaction: options.compaction } : {}),
     ...(options.systemPromptShape ? { systemPromptShape: options.systemPromptShape } : {}),
     ...(memory ? { memory } : {}),
+    skills: extensions.skills,
     subagentLimits: options.subagentLimits ?? DEFAULT_SUBAGENT_LIMITS,
     interactive: options.interactive,
     maxAutopilotContinues: options.maxAutopilotContinues,
@@ -247,13 +261,17 @@ export interface SessionParts {
 export function assembleParts(services: SessionServices, start: SessionStart): SessionParts {
   const { sink } = services;
   const controls = new SessionControls(services, start);
-  const newChild = (spec: ChildAgentSpec, depth: number): ChildAgent =>
-    createChildAgent(services, spec, {
+  const newChild = (given: ChildAgentSpec, depth: number): ChildAgent => {
+    const skills = childSkills(services, (tool) => toolbox.offers(tool), given); // issue 19: its skill tool and preloaded skills
+    const child = createChildAgent(services, skills.spec, {
       provider: controls.provider,
-      tools: (emit) => toolbox.forSubagent(subagents.childTools(depth, emit)),
+      tools: (emit) => toolbox.forSubagent([...subagents.childTools(depth, emit), ...skills.tools(emit)]),
       // The session runs in autopilot: nobody to ask when a subagent repeats itself (the repeat guard stops it).
       unattended: () => controls.preset.mode === "autopilot",
     });
+    skills.preload();
+    return child;
+  };
   const toolbox: SessionTools = new SessionTools(services, controls, () => subagents.mainTools());
   const subagents: SessionSubagents = new SessionSubagents({
     agents: () => services.agents,

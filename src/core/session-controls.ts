@@ -88,6 +88,7 @@ export class SessionControls {
     this.selected = agent;
     this.agentMcp.select(agent);
     sink.emit("subagent.selected", { agentName: agent.name, agentDisplayName: agent.displayName, tools: agent.tools ? [...agent.tools] : null });
+    this.services.skills.preload(agent, sink.emit, true); // issue 19: an agent's `skills:` start loaded
     return undefined;
   }
 

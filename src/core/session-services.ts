@@ -26,6 +26,7 @@ import type { SessionWorkspace } from "./session-admin/session-workspace.js";
 import type { SessionHooks } from "./session-hooks.js";
 import type { SessionMetrics } from "./session-metrics.js";
 import type { SessionStateFold } from "./state/state-fold.js";
+import type { SessionSkills } from "./skills/session-skills.js";
 import type { SystemPromptShape } from "./system-prompt-shape.js";
 import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { SubagentLimits } from "./tasks/subagent-host.js";
@@ -86,6 +87,8 @@ export interface SessionServices {
   readonly systemPromptShape?: SystemPromptShape;
   /** Memory: the board in the system prompt, the memory tools, /memory (src/memory); none when absent. */
   readonly memory?: SessionMemory;
+  /** The session's skills and the plugins they come with (issue 19): the model's list and tool, `/<skill>`, /skills. */
+  readonly skills: SessionSkills;
   readonly subagentLimits: SubagentLimits;
   /** A person can answer questions and permission requests. */
   readonly interactive: boolean;

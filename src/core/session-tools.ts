@@ -1,11 +1,11 @@
 /**
  * Which tools an agent of the session is offered: the built-in and MCP tools narrowed by a selected agent's
  * list and by --available-tools / --excluded-tools; the main agent also gets its mode's extras, ask_user in
- * the variant that fits, and the task tools.
+ * the variant that fits, the task tools, and the skill tool over the skills it may load (issue 19).
  */
 import type { AnyTool } from "../tools/define-tool.js";
 import { askUserChoicesTool, askUserFormTool, askUserQuestionTool } from "../tools/ask-user.js";
-import { agentAllowsTool, toolInList } from "./agents/agent-catalog.js";
+import { agentAllowsTool, toolInList, type ToolIdentity } from "./agents/agent-catalog.js";
 import { availableModes, modePreset, type ModePreset } from "./modes.js";
 import type { SessionControls } from "./session-controls.js";
 import type { SessionServices } from "./session-services.js";
@@ -16,7 +16,7 @@ export class SessionTools {
 
   constructor(
     /** The built-in tools (mode-only ones included) and the face's own, memory's, the MCP servers', the tool filter, who answers. */
-    private readonly services: Pick<SessionServices, "tools" | "memory" | "mcp" | "toolFilter" | "interactions">,
+    private readonly services: Pick<SessionServices, "tools" | "memory" | "mcp" | "toolFilter" | "interactions" | "skills" | "sink">,
     /** The mode and the selected agent now, and that agent's own servers (the main agent's only, never a subagent's). */
     private readonly controls: Pick<SessionControls, "preset" | "selectedAgent" | "agentMcp">,
     /** The main agent's task tools. */
@@ -29,7 +29,10 @@ export class SessionTools {
   forMainAgent(): ToolSet {
     const { preset } = this.controls;
     const modeTools = this.services.tools.filter((tool) => this.modeGated.has(tool.name) && preset.extraTools.includes(tool.name));
-    const sessionTools = [this.askUser(preset), ...this.taskTools(), ...this.controls.agentMcp.tools()].filter((tool) => this.allowedBySelectedAgent(tool));
+    const skill = this.services.skills.tool(this.services.sink.emit, this.controls.selectedAgent?.skills);
+    const sessionTools = [this.askUser(preset), ...this.taskTools(), ...(skill ? [skill] : []), ...this.controls.agentMcp.tools()].filter((tool) =>
+      this.allowedBySelectedAgent(tool),
+    );
     // Tools only an agent's list can name (the rem-agent's) are no tools of the default agent.
     const listed = (tool: AnyTool) => tool.onlyWhenListed !== true || this.controls.selectedAgent !== undefined;
     return new ToolSet(this.filtered([...this.base(), ...modeTools, ...sessionTools]).filter(listed));
@@ -41,9 +44,12 @@ export class SessionTools {
     return this.filtered(tools.filter((tool) => !this.modeGated.has(tool.name) && this.allowedBySelectedAgent(tool)));
   }
 
-  /** A subagent's tools: the session's own and its nested task tool, both under --available-tools / --excluded-tools. */
-  forSubagent(taskTools: readonly AnyTool[]): ToolSet {
-    return new ToolSet([...this.base(), ...this.filtered(taskTools)]);
+  /**
+   * A subagent's tools: the session's own and its own (its nested task tool, its skill tool), all under
+   * --available-tools / --excluded-tools.
+   */
+  forSubagent(ownTools: readonly AnyTool[]): ToolSet {
+    return new ToolSet([...this.base(), ...this.filtered(ownTools)]);
   }
 
   /** ask_user is a form when a person can answer one; in autopilot or without a person, "decide yourself". */
@@ -60,9 +66,13 @@ export class SessionTools {
     return agent === undefined || agentAllowsTool(agent, tool);
   }
 
-  /** --available-tools / --excluded-tools, read like an agent file's list (`server/tool`, `server/*`, `*`). */
-  private filtered(tools: readonly AnyTool[]): AnyTool[] {
+  /** Whether --available-tools / --excluded-tools offer a tool, read like an agent file's list (`server/tool`, `server/*`, `*`). */
+  offers(tool: string | ToolIdentity): boolean {
     const { available, excluded } = this.services.toolFilter ?? {};
-    return tools.filter((tool) => toolInList(available, tool) && !(excluded !== undefined && excluded.length > 0 && toolInList(excluded, tool)));
+    return toolInList(available, tool) && !(excluded !== undefined && excluded.length > 0 && toolInList(excluded, tool));
+  }
+
+  private filtered(tools: readonly AnyTool[]): AnyTool[] {
+    return tools.filter((tool) => this.offers(tool));
   }
 }

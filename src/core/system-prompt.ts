@@ -19,6 +19,8 @@ export interface SystemPromptInput {
   sessionDir: string;
   /** The custom agent the session runs as: its body leads the prompt. */
   agent?: { name: string; prompt: string };
+  /** The skills the model may load: guidance and `<available_skills>` (empty or absent: none; shown only with the skill tool). */
+  skills?: string;
   /** Memory's `<context_board>` block (src/memory/context-board.ts), when memory is on and holds anything. */
   contextBoard?: string;
 }
@@ -47,6 +49,10 @@ function environmentSection(input: SystemPromptInput): string {
     `- Session folder (for notes and artifacts you want to keep): ${input.sessionDir}`,
   ];
   return lines.filter((line) => line !== undefined).join("\n");
+}
+
+function toolsSection(lines: readonly string[]): string {
+  return lines.length > 0 ? `<tools>\n${lines.join("\n")}\n</tools>` : "";
 }
 
 /** The prompt's parts in order, each named for what it holds (a client can edit them by name: system-prompt-shape.ts). */
@@ -80,7 +86,10 @@ export function systemPromptParts(input: SystemPromptInput): SystemPromptPart[] 
         "</how_to_work>",
       ].join("\n"),
     },
-    { name: "tools", text: toolLines.length > 0 ? `<tools>\n${toolLines.map((line) => `- ${line}`).join("\n")}\n</tools>` : "" },
+    {
+      name: "tools",
+      text: toolsSection([...toolLines.map((line) => `- ${line}`), ...(input.skills && input.toolNames.includes("skill") ? [`- ${input.skills}`] : [])]),
+    },
     { name: "environment", text: `<environment>\n${environmentSection(input)}\n</environment>` },
     { name: "mode", text: `<mode name="${input.mode.mode}">\n${input.mode.promptNotice({ sessionDir: input.sessionDir })}\n</mode>` },
     {

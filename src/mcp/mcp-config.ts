@@ -1,6 +1,6 @@
 /**
  * MCP server configuration in Copilot CLI's format (`{"mcpServers": {NAME: {...}}}`), also VS Code's
- * `{"servers": {...}}`, gathered from every source of a session: Copilot's home's and then our home's
+ * `{"servers": {...}}`, gathered from every source of a session: the enabled plugins', Copilot's home's and then our home's
  * mcp-config.json, the repository's .mcp.json / .github/mcp.json / .vscode/mcp.json (only where folder trust
  * lets them run) and --additional-mcp-config (JSON or @file). Later sources replace earlier servers of the same name.
  */
@@ -53,6 +53,25 @@ export interface McpSources extends TrustSources {
   additional?: readonly string[];
   /** --disable-mcp-server names. */
   disabled?: readonly string[];
+  /** The session's plugins' MCP documents (installing a plugin is the user's decision to run them). */
+  plugins?: readonly PluginMcpDocument[];
+}
+
+/** A plugin's MCP configuration, its root already filled in; `env` goes to each of its local servers. */
+export interface PluginMcpDocument {
+  plugin: string;
+  file: string;
+  text: string;
+  env: Record<string, string>;
+}
+
+/** A plugin's servers, named for the plugin, each local one with the plugin's variables in its environment. */
+function pluginServers(document: PluginMcpDocument): { servers: ConfiguredServer[]; problems: string[] } {
+  const parsed = parseConfigDocument(document.text, `plugin ${document.plugin} (${document.file})`);
+  const servers = parsed.servers.map((server) =>
+    server.transport === "stdio" ? { ...server, config: { ...server.config, env: { ...document.env, ...server.config.env } } } : server,
+  );
+  return { servers, problems: parsed.problems };
 }
 
 export interface LoadedMcpConfig {
@@ -116,6 +135,7 @@ export function loadMcpConfig(sources: McpSources): LoadedMcpConfig {
     for (const server of parsed.servers) byName.set(server.name, server);
     problems.push(...parsed.problems);
   };
+  for (const document of sources.plugins ?? []) add(pluginServers(document));
   for (const home of userFolders(sources)) {
     const user = userConfigPath(home);
     const userText = readIfPresent(user);
@@ -162,6 +182,7 @@ export function definedServerNames(sources: Omit<McpSources, "disabled">): strin
     if (text === undefined) return;
     for (const server of parseConfigDocument(text, "").servers) names.add(server.name);
   };
+  for (const document of sources.plugins ?? []) add(document.text);
   for (const home of userFolders(sources)) add(readIfPresent(userConfigPath(home)));
   for (const file of repositoryConfigFiles(sources)) add(readIfPresent(file));
   for (const value of sources.additional ?? []) add(value.startsWith("@") ? readIfPresent(path.resolve(sources.cwd, value.slice(1))) : value);

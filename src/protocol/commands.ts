@@ -77,6 +77,14 @@ export type SessionCommand =
   | { type: "background_agent"; toolCallId?: string }
   /** /compact: summarises the conversation so far into a checkpoint and continues from the summary. */
   | { type: "compact"; focus?: string }
+  /** The session's skills (read now if they were not yet) and plugins: /skills, the palette, a client's skills.list / plugins.list. */
+  | { type: "list_skills" }
+  /** /skills enable|disable (and an SDK client's skills.enable/disable): for this session; `persist` keeps it in settings.json's disabledSkills. */
+  | { type: "set_skill_enabled"; name: string; enabled: boolean; persist?: boolean }
+  /** /skills reload: reads the skill folders again (skills added, changed or removed on disk). */
+  | { type: "reload_skills" }
+  /** `/<skill> args`: loads a user-invocable skill, then sends `prompt` (the line as typed) after it. */
+  | { type: "invoke_skill"; name: string; prompt: string; delivery?: Delivery }
   /** /rewind: the points the session can go back to (prompts and earlier rewinds), oldest first. */
   | { type: "rewind_points" }
   /** What going back to a point would change, without changing anything. */
@@ -152,6 +160,13 @@ export interface CommandResults {
   /** The ids of the agents moved (none when no sync agent was running). */
   background_agent: string[];
   compact: Promise<CompactResult>;
+  list_skills: SkillsListing;
+  /** Why not, when there is no such skill (or the choice could not be kept). */
+  set_skill_enabled: string | undefined;
+  /** What did not load, one line per file. */
+  reload_skills: { errors: string[]; warnings: string[] };
+  /** Settles when the prompt's run ends; rejects when there is no such skill or it cannot be invoked. */
+  invoke_skill: Promise<RunResult>;
   rewind_points: RewindPoint[];
   /** A string when the point is unknown. */
   preview_rewind: Promise<RewindPreview | string>;
@@ -160,6 +175,35 @@ export interface CommandResults {
   /** The id of the event the message became. */
   log: string;
   shutdown: void;
+}
+
+/** A skill as the session knows it. */
+export interface SkillInfo {
+  name: string;
+  description: string;
+  /** builtin, user, project, plugin or custom. */
+  source: string;
+  enabled: boolean;
+  /** `/<name>` runs it. */
+  userInvocable: boolean;
+  /** The model sees it and may load it. */
+  modelInvocable: boolean;
+  /** Its SKILL.md. */
+  path: string;
+  argumentHint?: string;
+  pluginName?: string;
+  allowedTools?: string[];
+}
+
+/** What `list_skills` answers: the skills, the ones loaded so far, what did not load, and the session's plugins. */
+export interface SkillsListing {
+  skills: SkillInfo[];
+  /** Loaded in this session, oldest first; `trigger`: agent-invoked, user-invoked or context-load. */
+  invoked: { name: string; path: string; content: string; allowedTools?: string[]; trigger?: string }[];
+  /** One line per file that did not load (errors) or loaded with something to say (warnings). */
+  problems: { errors: string[]; warnings: string[] };
+  /** `installed` (agent plugin install) or `plugin-dir` (--plugin-dir). */
+  plugins: { name: string; version?: string; description?: string; origin: string; root: string }[];
 }
 
 /** How a compaction ended; on failure the conversation is as it was. */

@@ -35,8 +35,10 @@ describe("the tool filter flags", () => {
     expect(parseCommandLine(["--available-tools", ""]).permissions.availableTools).toEqual([]);
   });
 
-  it("built-in, agent and `*` names warn about nothing", () => {
-    expect(warnings({ availableTools: ["view", "task", "list_agents", "*"], excludedTools: ["read_agent", "write_agent", "sql", "ask_user"] })).toEqual([]);
+  it("built-in, agent, skill and `*` names warn about nothing", () => {
+    expect(
+      warnings({ availableTools: ["view", "task", "list_agents", "*"], excludedTools: ["read_agent", "write_agent", "sql", "ask_user", "skill"] }),
+    ).toEqual([]);
   });
 
   it("an unknown name is named in a warning that lists the tools there are", () => {

@@ -1,7 +1,8 @@
 /**
  * The permission broker with the interaction broker, as the session builds them, and nothing else: the
  * answers it offers are on the request event, and "yes for this session / always" answers the other waiting
- * questions that the new approval covers (each decided again as a fresh check would be), and no others.
+ * questions that the new approval covers (each decided again as a fresh check would be), and no others; so
+ * do the allow rules a loaded skill brings (its allowed-tools).
  */
 import { rmSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
@@ -9,6 +10,7 @@ import { InteractionBroker } from "../../src/core/interaction-broker.js";
 import { PermissionBroker, type PermissionOutcome, type PermissionSteer } from "../../src/core/permission-broker.js";
 import { emptyApprovals, type Approvals } from "../../src/permissions/approvals.js";
 import { PathGate } from "../../src/permissions/paths.js";
+import { parseRule } from "../../src/permissions/rules.js";
 import type { EventData, EventType, SessionEvent, SessionEventOf } from "../../src/protocol/events/index.js";
 import type { PermissionReply } from "../../src/protocol/interactions.js";
 import { shell } from "../support/permission-check.js";
@@ -42,6 +44,7 @@ function brokers() {
   const completed = () => events.filter((event): event is SessionEventOf<"permission.completed"> => event.type === "permission.completed");
   return {
     events,
+    permissions,
     remembered,
     requested,
     completed,
@@ -151,5 +154,20 @@ describe("a remembering answer releases the other questions it covers", () => {
     const later = await b.check("touch z.txt");
     expect(later.requestId).toBeUndefined();
     expect(await later.outcome).toMatchObject({ approved: true });
+  });
+});
+
+describe("a skill's allow rules release the questions they cover", () => {
+  it("a waiting `touch` is approved by the rule once the skill's shell(touch:*) joins the policy; `rm` still waits", async () => {
+    const b = brokers();
+    const covered = await b.check("touch a.txt");
+    const other = await b.check("rm c.txt");
+    b.permissions.setSkillRules([parseRule("shell(touch:*)", "allow", "skill tidy")]);
+    const released = await covered.outcome;
+    expect(released).toMatchObject({ approved: true });
+    expect((released as { approvedByUser?: boolean }).approvedByUser).toBeUndefined();
+    expect(b.pending()).toEqual([other.requestId]);
+    b.answer(other.requestId, { kind: "deny" });
+    expect(await other.outcome).toMatchObject({ approved: false });
   });
 });

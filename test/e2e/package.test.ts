@@ -1,7 +1,7 @@
 /**
  * The package is the product: `npm pack`, then `npm install -g` of the tarball into an empty prefix with no
  * network (test/support/packed-install.ts), and every part a run loads lazily used from that prefix's
- * bin/agent against the scripted server: an agent file (the YAML parser), the Responses and Anthropic wires
+ * bin/agent against the scripted server: an agent file and a skill (the YAML parser), the Responses and Anthropic wires
  * (their adapters, @anthropic-ai/sdk), a compound shell command (the tree-sitter parser), an `sql` call
  * (sql.js), a stdio MCP server (the MCP client), the TUI's first frame and its Markdown (ink, react, marked,
  * emphasize), the SDK server's handshake and the ACP server's. One pack and one install for the whole file.
@@ -142,6 +142,20 @@ describe("the installed bin/agent", () => {
     const body = ws.server.completionRequests[0]?.body;
     expect(String(body?.messages.find((message) => message.role === "system")?.content)).toContain("PACKED READER BODY");
     expect((body?.tools as { function: { name: string } }[]).map((tool) => tool.function.name).sort()).toEqual(["grep", "view"]);
+  });
+
+  it("reads a skill whose frontmatter only the YAML parser reads (a flow map) and lists it to the model", async () => {
+    mkdirSync(path.join(ws.home, "skills", "tidy"), { recursive: true });
+    writeFileSync(
+      path.join(ws.home, "skills", "tidy", "SKILL.md"),
+      "---\nname: tidy\ndescription: Tidies the packed repository.\nmetadata: { team: core }\n---\nTIDY BODY\n",
+    );
+    ws.server.enqueue(text("done"));
+    const run = await runInstalled(["-p", "hi", "-s"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toBe("");
+    const system = String(ws.server.completionRequests[0]?.body.messages.find((message) => message.role === "system")?.content);
+    expect(system).toContain("Tidies the packed repository.");
   });
 
   it.each(["responses", "anthropic"] as const)("answers on the %s wire, its adapter loaded from the bundle (Anthropic's with its SDK)", async (wire) => {

@@ -1,15 +1,17 @@
 /**
  * Private by default: with umask 000, everything the real bin/agent creates under AGENT_HOME (the home itself,
  * session folders, the log, workspace.yaml, shell output, plan.md, research reports, checkpoints, session.db,
- * the MCP config and tool cache) is 0700 for folders and 0600 for files, so other local users read nothing.
+ * the MCP config and tool cache, the skills' frontmatter cache, installed plugins and their list, settings.json
+ * as /skills disable writes it) is 0700 for folders and 0600 for files, so other local users read nothing.
  */
-import { lstatSync, readdirSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.js";
 import { runAgent } from "../support/run-agent.js";
 import { text, toolCalls } from "../support/scripted-server.js";
 import { mcpConfig, stdioServer } from "../mcp/mcp-support.js";
+import { tempDir } from "../support/engine-harness.js";
 
 const ws = useE2eWorkspace({ prefix: "private" });
 let umask = 0;
@@ -96,5 +98,29 @@ describe("AGENT_HOME is private whatever the umask", () => {
       return mode !== (isDir ? "700" : "600");
     });
     expect(loose).toEqual([]);
+  }, 60_000);
+
+  it("the skills' cache, an installed plugin and its list, and settings.json from /skills disable are private too", async () => {
+    const home = path.join(ws.home, "skills-home");
+    const env = ws.env({ AGENT_HOME: home });
+    mkdirSync(path.join(home, "skills", "tidy"), { recursive: true });
+    writeFileSync(path.join(home, "skills", "tidy", "SKILL.md"), "---\nname: tidy\ndescription: Tidy the repository.\n---\nTidy.\n");
+    const source = path.join(tempDir("private-plugin-"), "toolbox");
+    mkdirSync(path.join(source, ".plugin"), { recursive: true });
+    writeFileSync(path.join(source, ".plugin", "plugin.json"), JSON.stringify({ name: "toolbox", description: "Tools" }));
+    expect((await runAgent(["plugin", "install", source], { env, cwd: ws.cwd })).code).toBe(0);
+    ws.server.enqueue(text("Hello."));
+    expect((await runAgent(["-p", "hi", "-s"], { env, cwd: ws.cwd })).code).toBe(0);
+    expect((await runAgent(["-p", "/skills disable tidy"], { env, cwd: ws.cwd })).code).toBe(0);
+
+    const found = modes(home);
+    const expected = {
+      "skills-cache.json": "600",
+      plugins: "700",
+      [path.join("plugins", "installed.json")]: "600",
+      [path.join("plugins", "toolbox")]: "700",
+      "settings.json": "600",
+    };
+    expect(Object.fromEntries(Object.keys(expected).map((name) => [name, found.get(name)]))).toEqual(expected);
   }, 60_000);
 });

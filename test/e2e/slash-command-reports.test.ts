@@ -73,6 +73,12 @@ const rows: Row[] = [
   { line: "/memory", stdout: /^Memory is off in this session[\s\S]*The board a new session would get: empty\./ },
   { line: "/memory nope", stdout: /^$/, code: 2, stderr: /Usage: \/memory \[show\|on\|off/ },
   { line: "/subconscious", stdout: /^$/, code: 2, stderr: /Usage: \/subconscious run/ },
+  { line: "/plugin", stdout: /^This session has no plugins\.\n\nNo plugins installed\./ },
+  { line: "/plugin nope", stdout: /^$/, code: 2, stderr: /Unknown \/plugin subcommand "nope"/ },
+  { line: "/plugin remove", stdout: /^$/, code: 2, stderr: /Usage: \/plugin remove <name>/ },
+  { line: "/skills", stdout: /^No skills\. Skills are folders with a SKILL\.md/ },
+  { line: "/skills nope", stdout: /^$/, code: 2, stderr: /Unknown \/skills subcommand "nope"/ },
+  { line: "/skills info nope", stdout: /^$/, code: 2, stderr: /There is no skill named nope/ },
   { line: "/nope", stdout: /^$/, code: 2, stderr: /Unknown command: \/nope/ },
 ];
 

@@ -1,10 +1,10 @@
 /**
  * What an SDK application sends is a command like every face's, through the real Copilot SDK and the real
  * bin/agent.js: its text is routed as input (`@file` attaches the file, a known `/command` runs and its end
- * is a session.idle, so sendAndWait returns; an unknown `/x` or `!x` reaches the model as written), and its
- * session.mcp.* calls are /mcp's commands, told by the same events.
+ * is a session.idle, so sendAndWait returns; `/<skill> args` loads the skill before the line; an unknown `/x`
+ * or `!x` reaches the model as written), and its session.mcp.* calls are /mcp's commands, told by the same events.
  */
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { approveAll } from "@github/copilot-sdk";
@@ -41,6 +41,24 @@ describe("an SDK application's input", () => {
       "/resume needs the terminal UI (run agent in a terminal).",
     );
     expect(sdk.server.completionRequests).toHaveLength(3);
+    await client.stop();
+  });
+
+  it("runs /<skill> args as a person's line does: the skill's context, then the line as typed, told by skill.invoked", async () => {
+    const folder = path.join(sdk.world.home, "skills", "tidy");
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, "SKILL.md"), "---\nname: tidy\ndescription: Tidy a folder.\nargument-hint: <folder>\n---\nTIDY-BODY-MARKER\n");
+    sdk.server.enqueue(text("Tidied."));
+    const client = sdk.world.client();
+    const session = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: approveAll });
+    const seen = recordEvents(session);
+    expect((await session.sendAndWait({ prompt: "/tidy src" }))?.data.content).toBe("Tidied.");
+    const users = sdk.server.completionRequests[0]?.body.messages.filter((message) => message.role === "user").map((message) => String(message.content));
+    expect(users).toEqual([
+      `<skill-context name="tidy">Base directory for this skill: ${folder}\n\nTIDY-BODY-MARKER</skill-context>`,
+      expect.stringMatching(/\/tidy src$/),
+    ]);
+    expect(seen.find((event) => event.type === "skill.invoked")?.data).toMatchObject({ name: "tidy", path: path.join(folder, "SKILL.md") });
     await client.stop();
   });
 

@@ -19,6 +19,8 @@ export interface PromptInput {
   silent?: boolean;
   /** What the person typed, when the prompt was made from it (`/review` → its template). */
   typed?: string;
+  /** `/<skill>`: the skill the user invoked, loaded into the conversation just before this prompt. */
+  skill?: string;
   /**
    * Answered in one model call, in text (tool_choice none; a call that comes anyway is not run): a subagent's
    * last turn after its budget is spent.

@@ -23,6 +23,7 @@ import { memoryCommand } from "./memory.js";
 import { modelCommand } from "./model.js";
 import { newCommand } from "./new.js";
 import { planCommand } from "./plan.js";
+import { pluginCommand } from "./plugin.js";
 import { renameCommand } from "./rename.js";
 import { researchCommand } from "./research.js";
 import { resetAllowedToolsCommand } from "./reset-allowed-tools.js";
@@ -31,6 +32,7 @@ import { reviewCommand } from "./review.js";
 import { rewindCommand } from "./rewind.js";
 import { sessionCommand } from "./session.js";
 import { shareCommand } from "./share.js";
+import { skillsCommand } from "./skills.js";
 import { subconsciousCommand } from "./subconscious.js";
 import { tasksCommand } from "./tasks.js";
 import { usageCommand } from "./usage.js";
@@ -63,6 +65,7 @@ export const slashCommands: readonly SlashCommand[] = [
   modelCommand,
   newCommand,
   planCommand,
+  pluginCommand,
   renameCommand,
   researchCommand,
   resetAllowedToolsCommand,
@@ -71,6 +74,7 @@ export const slashCommands: readonly SlashCommand[] = [
   rewindCommand,
   sessionCommand,
   shareCommand,
+  skillsCommand,
   subconsciousCommand,
   tasksCommand,
   usageCommand,
@@ -83,7 +87,8 @@ export function findSlashCommand(name: string): SlashCommand | undefined {
 
 /** "/model gpt-4.1" → the command and its arguments; undefined when the line is not a slash command. */
 export function parseSlashCommand(line: string): { name: string; args: string; command?: SlashCommand } | undefined {
-  const match = /^\/([A-Za-z][\w-]*)(?:\s+([\s\S]*))?$/.exec(line.trim());
+  // `plugin:skill` names a plugin's skill.
+  const match = /^\/([A-Za-z][\w-]*(?::[A-Za-z0-9][\w-]*)?)(?:\s+([\s\S]*))?$/.exec(line.trim());
   if (!match) return undefined;
   const name = match[1] as string;
   return { name, args: (match[2] ?? "").trim(), command: findSlashCommand(name) };

@@ -102,6 +102,7 @@ export function createTaskTool(host: SubagentHost, depth: number, emit: Emit): A
         prompt: args.prompt,
         ...(agent.tools ? { toolNames: agent.tools } : {}),
         ...(agent.mcpServers ? { mcpServers: agent.mcpServers } : {}),
+        ...(agent.skills ? { skills: agent.skills } : {}),
         ...(model ? { model } : {}),
         ...budget,
         ledger: host.ledger,

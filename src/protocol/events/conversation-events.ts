@@ -66,9 +66,15 @@ export const conversationEvents = {
       name: z.string(),
       path: z.string(),
       content: z.string(),
+      /** The tools its allowed-tools approved while it is active (absent when it approves none, or may not). */
       allowedTools: z.array(z.string()).optional(),
       pluginName: z.string().optional(),
       pluginVersion: z.string().optional(),
+      description: z.string().optional(),
+      /** Where it was found: builtin, user, project, plugin or custom. */
+      source: z.string().optional(),
+      /** Who loaded it: the model (its skill tool), the user (`/<name>`), or an agent's `skills:` list. */
+      trigger: z.enum(["agent-invoked", "user-invoked", "context-load"]).optional(),
     }),
   ),
 } as const;

@@ -39,6 +39,7 @@ const EPHEMERAL: ReadonlySet<string> = new Set<EventType>([
   "command.completed",
   "session.permissions_changed",
   "session.instructions_changed",
+  "session.skills_loaded",
   "pending_messages.modified",
 ]);
 

@@ -224,6 +224,23 @@ export const sessionEvents = {
   ),
   /** /instructions switched a custom instruction file off or on for this session. */
   "session.instructions_changed": ephemeral(z.object({ path: z.string(), enabled: z.boolean(), active: z.array(z.string()) })),
+  /** The session's skills were read (first use, /skills reload) or one was enabled or disabled: every skill with its state. */
+  "session.skills_loaded": ephemeral(
+    z.object({
+      skills: z.array(
+        z.object({
+          name: z.string(),
+          description: z.string(),
+          source: z.string(),
+          userInvocable: z.boolean(),
+          enabled: z.boolean(),
+          path: z.string().optional(),
+          argumentHint: z.string().optional(),
+          pluginName: z.string().optional(),
+        }),
+      ),
+    }),
+  ),
   /** The prompt queue changed: what waits to be sent, in order. Paused after an interrupt until flushed. */
   "pending_messages.modified": ephemeral(
     z.object({

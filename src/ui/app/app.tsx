@@ -27,6 +27,7 @@ import { TranscriptStatic, type StaticEntry } from "./transcript-static.js";
 import { useAppKeys } from "./use-app-keys.js";
 import { useSubmit, type DialogName } from "./use-submit.js";
 import { useTodos } from "./use-todos.js";
+import { useSkillCommands } from "./use-skill-commands.js";
 
 // The commands (completion, /help) come with the app, as a static import would bring them, from their own chunk:
 // the core's public entry loads them, so a headless run that imports that entry never does.
@@ -126,6 +127,8 @@ export function App(props: AppProps) {
   const asking = permission !== undefined || interaction !== undefined;
   // The todo panel (the session's todo list, live) sits with the background lines under the composer.
   const todos = useTodos(host, state.starting === true);
+  const skillCommands = useSkillCommands(host, state.starting === true, slashCommands);
+  const paletteCommands = useMemo(() => [...slashCommands, ...skillCommands], [skillCommands]);
   const todoRowLimit = Math.max(3, Math.floor(rows / 3));
   const composerActive = dialog === undefined && !asking;
   // Rows left for what changes (the live area, a permission dialog) once the composer (3 rows and a hint;
@@ -209,7 +212,7 @@ export function App(props: AppProps) {
           theme={theme}
           width={width}
           history={props.history}
-          commands={slashCommands}
+          commands={paletteCommands}
           listFiles={props.listFiles}
           cwd={host.cwd}
           onSubmit={submit}

@@ -1,12 +1,8 @@
 /** The conversation's fold of compaction: the same replacement live and on resume; failures change nothing. */
 import { describe, expect, it } from "vitest";
 import { Conversation } from "../../../src/core/conversation.js";
-import type { EventData, EventType, SessionEvent } from "../../../src/protocol/events/index.js";
-
-let counter = 0;
-function event<T extends EventType>(type: T, data: EventData<T>, agentId?: string): SessionEvent {
-  return { id: String(++counter), timestamp: "t", parentId: null, type, data, ...(agentId ? { agentId } : {}) } as SessionEvent;
-}
+import type { SessionEvent } from "../../../src/protocol/events/index.js";
+import { event, fold } from "../../support/fold-events.js";
 
 function exchange(): SessionEvent[] {
   return [
@@ -22,12 +18,6 @@ function exchange(): SessionEvent[] {
     event("user.message", { content: "second question" }),
   ];
 }
-
-const fold = (events: readonly SessionEvent[], agentId?: string) => {
-  const conversation = new Conversation(agentId);
-  for (const item of events) conversation.apply(item);
-  return conversation;
-};
 
 describe("folding session.compaction_complete", () => {
   it("replaces the first messagesRemoved messages with the summary and keeps the rest", () => {

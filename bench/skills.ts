@@ -1,0 +1,148 @@
+/**
+ * What skills on disk cost before the first request: the two-turn `-p` run with 200 user skills in
+ * AGENT_HOME/skills (each a folder with a SKILL.md of realistic size) against none, interleaved. Timed from
+ * spawn to the first chat request reaching the bench server (in this process), so only start-up counts: the
+ * frontmatter of every skill is read then (bodies are read when loaded; a file read before is only stat'ed, its
+ * frontmatter coming from skills-cache.json), and the list goes into the system prompt. A third run reads all
+ * 200 for the first time (a fresh home, no cache).
+ *
+ * Standalone: `node scripts/build.mjs && npx tsx bench/skills.ts` (BENCH_RUNS, BENCH_WARMUPS).
+ */
+import { spawn } from "node:child_process";
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { median } from "./measure.js";
+import { ms, type Row } from "./report.js";
+import { createWorkspace, FINAL_TEXT, startBenchServer, TOOL_PROMPT } from "./scenario.js";
+import type { ScriptedServer } from "../test/support/scripted-server.js";
+
+const SKILLS = 200;
+const TARGET_MS = 10;
+
+export interface SkillBenchOptions {
+  agent: string;
+  cwd: string;
+  freshHome(): string;
+  env(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
+  providerEnv: NodeJS.ProcessEnv;
+  server: ScriptedServer;
+  runs: number;
+  warmups: number;
+}
+
+/** A skills folder of `count` skills, each with a description and a 2 KB body. */
+function writeSkills(dir: string, count: number): void {
+  for (let index = 0; index < count; index++) {
+    const name = `skill-${String(index).padStart(3, "0")}`;
+    mkdirSync(path.join(dir, name, "scripts"), { recursive: true });
+    writeFileSync(
+      path.join(dir, name, "SKILL.md"),
+      `---\nname: ${name}\ndescription: Does task number ${index} of the project. Use when the user asks for task ${index}, or mentions its files.\nargument-hint: <file>\nallowed-tools: Bash(make:*) Read\nmetadata:\n  version: "1.${index}"\n---\n# ${name}\n\n${"Step by step instructions for the task. ".repeat(50)}\n`,
+    );
+    writeFileSync(path.join(dir, name, "scripts", "run.sh"), "#!/bin/sh\necho run\n");
+  }
+}
+
+/** Spawn → first chat request, and the run's whole time; the run must answer. */
+function timeToFirstRequest(options: SkillBenchOptions, home: string): Promise<{ firstMs: number; wallMs: number }> {
+  return new Promise((resolve, reject) => {
+    let firstAt = Number.NaN;
+    const onCompletion = () => {
+      if (Number.isNaN(firstAt)) firstAt = performance.now();
+    };
+    options.server.on("completion", onCompletion);
+    const started = performance.now();
+    const child = spawn(process.execPath, [options.agent, "-p", TOOL_PROMPT], {
+      cwd: options.cwd,
+      env: options.env({ ...options.providerEnv, AGENT_HOME: home }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (part: string) => (stdout += part));
+    child.stderr.setEncoding("utf8").on("data", (part: string) => (stderr += part));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      options.server.off("completion", onCompletion);
+      const wallMs = performance.now() - started;
+      if (code !== 0 || !stdout.includes(FINAL_TEXT)) reject(new Error(`bench skills: the run failed (exit ${code}):\n${stdout}\n${stderr}`));
+      else resolve({ firstMs: firstAt - started, wallMs });
+    });
+  });
+}
+
+export async function benchSkills(options: SkillBenchOptions): Promise<Row[]> {
+  const template = path.join(options.freshHome(), "skills");
+  writeSkills(template, SKILLS);
+  const withSkills = () => {
+    const home = options.freshHome();
+    cpSync(template, path.join(home, "skills"), { recursive: true });
+    return home;
+  };
+  // One home each for the compared runs (their sessions accumulate, a few dozen): the skills' home keeps its
+  // frontmatter cache from the priming run, as a user's does from their last start.
+  const noneHome = options.freshHome();
+  const cachedHome = withSkills();
+  await timeToFirstRequest(options, cachedHome);
+  const variants = { none: () => noneHome, cached: () => cachedHome, uncached: withSkills };
+  const times: Record<keyof typeof variants, { firstMs: number; wallMs: number }[]> = { none: [], cached: [], uncached: [] };
+  for (let round = 0; round < options.warmups + options.runs; round++) {
+    for (const variant of ["none", "cached", "uncached"] as const) {
+      const result = await timeToFirstRequest(options, variants[variant]());
+      if (round >= options.warmups) times[variant].push(result);
+    }
+  }
+  const first = (variant: keyof typeof times) => median(times[variant].map((time) => time.firstMs));
+  const wall = (variant: keyof typeof times) => median(times[variant].map((time) => time.wallMs));
+  const row = (variant: "cached" | "uncached", name: string, target: boolean): Row => {
+    const added = first(variant) - first("none");
+    return {
+      name,
+      agent: `${added >= 0 ? "+" : "−"}${ms(Math.abs(added))} (${ms(first(variant))})`,
+      baseline: `${ms(first("none"))} with none`,
+      ratio: first(variant) / first("none"),
+      target: target ? `≤ +${TARGET_MS} ms` : "—",
+      pass: target ? added <= TARGET_MS : undefined,
+      data: {
+        skills: SKILLS,
+        addedMs: added,
+        firstRequestMs: { none: first("none"), [variant]: first(variant) },
+        wallMs: { none: wall("none"), [variant]: wall(variant) },
+      },
+    };
+  };
+  return [
+    row("cached", `start-up → first request, ${SKILLS} skills on disk (read before) vs none (median of ${options.runs})`, true),
+    row("uncached", `the same, ${SKILLS} skills read for the first time (no frontmatter cache)`, false),
+  ];
+}
+
+// Standalone: `npx tsx bench/skills.ts`.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const ws = createWorkspace();
+  const server = await startBenchServer(ws.file);
+  try {
+    const env = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
+      const out: NodeJS.ProcessEnv = { ...process.env, ...extra };
+      delete out["NODE_OPTIONS"];
+      delete out["NODE_DEBUG"];
+      return out;
+    };
+    const rows = await benchSkills({
+      agent: fileURLToPath(new URL("../bin/agent.js", import.meta.url)),
+      cwd: ws.cwd,
+      freshHome: () => ws.freshHome(),
+      env,
+      providerEnv: { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "test", AGENT_MODEL: "bench-model" },
+      server,
+      runs: Math.max(1, Number(process.env.BENCH_RUNS ?? 15) || 15),
+      warmups: Math.max(0, Number(process.env.BENCH_WARMUPS ?? 2) || 0),
+    });
+    for (const row of rows)
+      console.log(`${row.name}: ${row.agent} vs ${row.baseline} (target ${row.target}${row.pass === undefined ? "" : row.pass ? ": met" : ": missed"})`);
+  } finally {
+    await server.close();
+    ws.cleanup();
+  }
+}
