@@ -53,6 +53,7 @@ export async function loadSessionHost(args: readonly string[]): Promise<SessionH
     questionTimeoutMs: QUESTION_TIMEOUT_MS,
     fileHooks: (cwd) => fileHooks({ ...homesOf(value), cwd, settings: value.settings, enabled: options.hooks }),
     hookPolicy: hookPolicy(value.settings),
+    homes: homesOf(value),
   });
 }
 

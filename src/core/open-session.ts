@@ -94,6 +94,10 @@ export interface OpenSessionOptions {
   systemPromptShape?: SystemPromptShape;
   /** Agents a client defined for this session, beside the agent files. */
   extraAgents?: readonly AgentDefinition[];
+  /** Built-in agents left out of this session (an SDK client's excludedBuiltinAgents). */
+  excludedBuiltinAgents?: readonly string[];
+  /** Tools the default agent is not offered, though a custom agent may be (an SDK client's defaultAgent.excludedTools). */
+  defaultAgentExcludedTools?: readonly string[];
   /** Tools beyond the built-in ones (a face's or a test's own). */
   extraTools?: readonly AnyTool[];
   /** MCP servers beyond $AGENT_HOME/mcp-config.json and the repository's files, and which to leave out. */
@@ -310,7 +314,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
       }),
       ...(options.extraTools ?? []),
     ],
-    toolFilter: { available: flags.availableTools, excluded: flags.excludedTools },
+    toolFilter: { available: flags.availableTools, excluded: flags.excludedTools, defaultAgentExcluded: options.defaultAgentExcludedTools },
     instructions: [
       ...(options.customInstructions ? loadCustomInstructions({ cwd: options.cwd, gitRoot: context.gitRoot, agentHome: options.agentHome }) : []),
       ...(options.extraInstructions ?? []),
@@ -323,6 +327,7 @@ async function openLocked(options: OpenSessionOptions, id: string, dir: string, 
         trust,
         onProblems: (problems) => reportAgentFileProblems(sink.emit, problems),
         ...(options.extraAgents ? { extra: options.extraAgents } : {}),
+        ...(options.excludedBuiltinAgents ? { excludedBuiltins: options.excludedBuiltinAgents } : {}),
       }),
     ...(mcp ? { mcp } : {}),
     database,

@@ -27,6 +27,8 @@ export type OpenRequest = Partial<
     | "extraInstructions"
     | "systemPromptShape"
     | "extraAgents"
+    | "excludedBuiltinAgents"
+    | "defaultAgentExcludedTools"
     | "hooks"
     | "mcp"
     | "agents"

@@ -45,7 +45,8 @@ export interface AgentSessionOptions {
   interactions: InteractionBroker;
   tools: readonly AnyTool[];
   /** --available-tools / --excluded-tools: which tools the model may see at all. */
-  toolFilter?: { available?: readonly string[]; excluded?: readonly string[] };
+  /** `defaultAgentExcluded`: what the main agent is not offered while no custom agent is selected. */
+  toolFilter?: { available?: readonly string[]; excluded?: readonly string[]; defaultAgentExcluded?: readonly string[] | undefined };
   instructions: readonly InstructionFile[];
   /** The agents a session can delegate to or run as (loaded on first use); built-ins only when absent. */
   agents?: AgentDirectory;

@@ -16,7 +16,8 @@ export interface SessionToolsDeps {
   mcpTools(): readonly AnyTool[];
   /** The selected agent's own MCP servers' tools (its `mcp-servers`): the main agent's only, never a subagent's. */
   agentMcpTools?(): readonly AnyTool[];
-  toolFilter?: { available?: readonly string[]; excluded?: readonly string[] };
+  /** `defaultAgentExcluded`: what the main agent is not offered while no custom agent is selected. */
+  toolFilter?: { available?: readonly string[]; excluded?: readonly string[]; defaultAgentExcluded?: readonly string[] | undefined };
   preset(): ModePreset;
   selectedAgent(): AgentDefinition | undefined;
   /** The main agent's task tools. */
@@ -44,8 +45,11 @@ export class SessionTools {
       this.allowedBySelectedAgent(tool),
     );
     // Tools only an agent's list can name (the rem-agent's) are no tools of the default agent.
-    const listed = (tool: AnyTool) => tool.onlyWhenListed !== true || this.deps.selectedAgent() !== undefined;
-    return new ToolSet(this.filtered([...this.base(), ...modeTools, ...sessionTools]).filter(listed));
+    const asDefault = this.deps.selectedAgent() === undefined;
+    const listed = (tool: AnyTool) => tool.onlyWhenListed !== true || !asDefault;
+    const hidden = asDefault ? this.deps.toolFilter?.defaultAgentExcluded : undefined;
+    const shown = (tool: AnyTool) => hidden === undefined || hidden.length === 0 || !toolInList(hidden, tool);
+    return new ToolSet(this.filtered([...this.base(), ...modeTools, ...sessionTools]).filter((tool) => listed(tool) && shown(tool)));
   }
 
   /** The session's own tools without any mode's extras (what a subagent starts from). */

@@ -14,6 +14,10 @@ import { clientHooks, combineHooks } from "./client-hooks.js";
 import { followLifecycle, type Announce } from "./lifecycle.js";
 import { sessionInfo, matchesFilter } from "./session-info.js";
 import { sessionMethods } from "./session-methods.js";
+import { agentMethods } from "./methods/agent-methods.js";
+import { mcpMethods } from "./methods/mcp-methods.js";
+import { mcpConfigMethods } from "./methods/mcp-config-methods.js";
+import type { Homes } from "../config/agent-home.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
 
@@ -27,6 +31,8 @@ export interface SessionHostOptions extends SessionRequestDefaults {
   fileHooks?(cwd: string): HookSet | undefined;
   /** What a broken policy hook does (settings.json's policyHooksFailOpen), for the client's hooks too. */
   hookPolicy?: HookPolicy;
+  /** Where the user's configuration lives (mcp.config.* edits its mcp-config.json). */
+  homes: Homes;
 }
 
 /** How long an interrupted turn may take to end before its session is closed anyway. */
@@ -82,6 +88,9 @@ export class SessionHost {
         return { events: readEventLog(this.manager.store.eventsFileOf(sessionId)).events };
       },
       ...sessionMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...agentMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...mcpMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...mcpConfigMethods({ homes: options.homes, cwd: options.cwd }),
     };
   }
 
