@@ -258,11 +258,18 @@ export class McpManager {
     return this.connections.get(name)?.state === "connected";
   }
 
-  /** A connected server's tools as it names them (its configured `tools` filter applied), or undefined when it is not connected. */
-  toolsOf(name: string): { name: string; description?: string }[] | undefined {
+  /**
+   * A connected server's tools as it names them (its configured `tools` filter applied), with the MCP Apps
+   * metadata (`_meta.ui`) it gives, or undefined when it is not connected.
+   */
+  toolsOf(name: string): { name: string; description?: string; ui?: unknown }[] | undefined {
     const connection = this.connections.get(name);
     if (connection?.state !== "connected") return undefined;
-    return connection.offeredTools.map((tool) => ({ name: tool.name, ...(tool.description ? { description: tool.description } : {}) }));
+    return connection.offeredTools.map((tool) => ({
+      name: tool.name,
+      ...(tool.description ? { description: tool.description } : {}),
+      ...(tool._meta?.ui ? { ui: tool._meta.ui } : {}),
+    }));
   }
 
   /** Starts a server disabled or stopped for this session (or restarts a failed one). */

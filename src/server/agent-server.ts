@@ -10,7 +10,7 @@ import { ResponseError } from "vscode-jsonrpc";
 import type { ClientLink } from "./served-session.js";
 import type { LifecycleNotification } from "./lifecycle.js";
 import type { SessionHost } from "./session-host.js";
-import { AGENT_METHODS, MCP_CONFIG_METHODS, MCP_SESSION_METHODS } from "./methods/method-names.js";
+import { AGENT_METHODS, MCP_CONFIG_METHODS, MCP_SESSION_METHODS, MCP_UNAVAILABLE_METHODS } from "./methods/method-names.js";
 
 export const PROTOCOL_VERSION = 3;
 
@@ -45,6 +45,7 @@ export const SESSION_METHODS = [
   "session.mcp.reload",
   ...AGENT_METHODS,
   ...MCP_SESSION_METHODS,
+  ...MCP_UNAVAILABLE_METHODS,
   ...MCP_CONFIG_METHODS,
 ] as const;
 export type SessionMethod = (typeof SESSION_METHODS)[number];

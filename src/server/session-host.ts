@@ -16,6 +16,7 @@ import { sessionInfo, matchesFilter } from "./session-info.js";
 import { sessionMethods } from "./session-methods.js";
 import { agentMethods } from "./methods/agent-methods.js";
 import { mcpMethods } from "./methods/mcp-methods.js";
+import { mcpUnavailableMethods } from "./methods/mcp-unavailable-methods.js";
 import { mcpConfigMethods } from "./methods/mcp-config-methods.js";
 import type { Homes } from "../config/agent-home.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
@@ -58,6 +59,7 @@ export class SessionHost {
   private announce: Announce = () => undefined;
 
   constructor(readonly options: SessionHostOptions) {
+    const owned = (link: ClientLink, sessionId: string) => this.owned(link, sessionId);
     this.handlers = {
       "models.list": () => this.models(),
       "session.create": (link, params) => this.create(link, sessionConfigSchema.parse(params)),
@@ -88,8 +90,9 @@ export class SessionHost {
         return { events: readEventLog(this.manager.store.eventsFileOf(sessionId)).events };
       },
       ...sessionMethods((link, sessionId) => this.owned(link, sessionId)),
-      ...agentMethods((link, sessionId) => this.owned(link, sessionId)),
-      ...mcpMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...agentMethods(owned),
+      ...mcpMethods(owned),
+      ...mcpUnavailableMethods(owned),
       ...mcpConfigMethods({ homes: options.homes, cwd: options.cwd }),
     };
   }

@@ -18,7 +18,9 @@ const quiet = { name: "quiet", displayName: "Quiet", description: "Says little",
 
 /** The tool names and the task tool's agent_type choices of the nth model request. */
 function offered(n: number): { tools: string[]; agentTypes: unknown } {
-  const tools = (sdk.server.completionRequests[n]?.body.tools ?? []) as { function: { name: string; parameters?: { properties?: Record<string, { enum?: unknown }> } } }[];
+  const tools = (sdk.server.completionRequests[n]?.body.tools ?? []) as {
+    function: { name: string; parameters?: { properties?: Record<string, { enum?: unknown }> } };
+  }[];
   const task = tools.find((tool) => tool.function.name === "task");
   return { tools: tools.map((tool) => tool.function.name), agentTypes: task?.function.parameters?.properties?.agent_type?.enum };
 }
@@ -26,7 +28,12 @@ function offered(n: number): { tools: string[]; agentTypes: unknown } {
 describe("SDK custom agents", () => {
   it("lists the client's agents, selects and deselects one, and refuses an unknown name", async () => {
     const client = sdk.world.client();
-    const session = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: approveAll, customAgents: [pirate, quiet] });
+    const session = await client.createSession({
+      provider: sdk.provider(),
+      model: "scripted-model",
+      onPermissionRequest: approveAll,
+      customAgents: [pirate, quiet],
+    });
     const listed = await session.rpc.agent.list();
     expect(listed.agents.map((agent) => [agent.name, agent.displayName, agent.description, agent.id])).toEqual([
       ["pirate", "Pirate", "Talks like a pirate", "pirate"],
@@ -95,7 +102,12 @@ describe("SDK MCP servers", () => {
   it("lists a session's servers and their tools, says which run, and stops one", async () => {
     sdk.server.enqueue(text("Ready."));
     const client = sdk.world.client();
-    const session = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: approveAll, mcpServers: { mini: miniMcpServer() } });
+    const session = await client.createSession({
+      provider: sdk.provider(),
+      model: "scripted-model",
+      onPermissionRequest: approveAll,
+      mcpServers: { mini: miniMcpServer() },
+    });
     // The first prompt waits for the servers whose tools are not known yet.
     await session.sendAndWait({ prompt: "hello" }, 30_000);
     expect((await session.rpc.mcp.list()).servers).toEqual([{ name: "mini", status: "connected" }]);
@@ -115,6 +127,39 @@ describe("SDK MCP servers", () => {
     await client.stop();
   });
 
+  it("refuses what it does not offer (OAuth sign-in, sampling for a client, MCP Apps) with the reason", async () => {
+    sdk.server.enqueue(text("Ready."));
+    const client = sdk.world.client();
+    const session = await client.createSession({
+      provider: sdk.provider(),
+      model: "scripted-model",
+      onPermissionRequest: approveAll,
+      mcpServers: { mini: miniMcpServer() },
+    });
+    await session.sendAndWait({ prompt: "hello" }, 30_000);
+    await expect(session.rpc.mcp.oauth.login({ serverName: "absent" })).rejects.toThrow(/absent is not configured/);
+    await expect(session.rpc.mcp.oauth.login({ serverName: "mini" })).rejects.toThrow(/mini is not a remote server/);
+    const sampling = await session.rpc.mcp.executeSampling({ requestId: "r1", serverName: "mini", mcpRequestId: "m1", request: {} });
+    expect(sampling).toMatchObject({ action: "failure", error: expect.stringMatching(/sampling/) });
+    expect(await session.rpc.mcp.cancelSamplingExecution({ requestId: "r1" })).toEqual({ cancelled: false });
+    const diagnosis = await session.rpc.mcp.apps.diagnose({ serverName: "mini" });
+    expect(diagnosis.capability.advertised).toBe(false);
+    expect(diagnosis.server).toMatchObject({ connected: true, toolsWithUiMeta: 0, sampleToolNames: [] });
+    expect(diagnosis.server.toolCount).toBeGreaterThan(0);
+    await expect(session.rpc.mcp.apps.readResource({ serverName: "mini", uri: "ui://x" })).rejects.toThrow(/mcp-apps/);
+    await expect(session.rpc.mcp.apps.callTool({ serverName: "mini", originServerName: "mini", toolName: "echo_text", arguments: {} })).rejects.toThrow(
+      /mcp-apps/,
+    );
+    await client.stop();
+
+    // Without any MCP server the session has no host to sign in through.
+    const bare = sdk.world.client();
+    const plain = await bare.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: approveAll });
+    await expect(plain.rpc.mcp.oauth.login({ serverName: "absent" })).rejects.toThrow(/MCP host is not available/);
+    expect((await plain.rpc.mcp.list()).servers).toEqual([]);
+    await bare.stop();
+  });
+
   it("edits the user's mcp-config.json through mcp.config.* and lists it in mcp.discover", async () => {
     const client = sdk.world.client();
     await client.start();
@@ -129,7 +174,9 @@ describe("SDK MCP servers", () => {
     await client.rpc.mcp.config.update({ name: "tools", config: remote });
     expect(JSON.parse(readFileSync(file, "utf8")).mcpServers.tools).toEqual(remote);
     await client.rpc.mcp.config.disable({ names: ["tools"] });
-    expect((await client.rpc.mcp.discover({ workingDirectory: sdk.world.cwd })).servers).toEqual([{ name: "tools", type: "http", source: "user", enabled: false }]);
+    expect((await client.rpc.mcp.discover({ workingDirectory: sdk.world.cwd })).servers).toEqual([
+      { name: "tools", type: "http", source: "user", enabled: false },
+    ]);
     await client.rpc.mcp.config.enable({ names: ["tools"] });
     expect((await client.rpc.mcp.config.list()).servers.tools).toEqual(remote);
     await client.rpc.mcp.config.reload();

@@ -26,7 +26,7 @@ export const taskParameters = z.object({
 
 let baseSchema: (Record<string, unknown> & { properties: Record<string, object> }) | undefined;
 
-/** The parameters' JSON Schema with agent_type limited to these names (none: any string, which then fails with the list). */
+/** The parameters' JSON Schema with agent_type limited to these names (with no names, a plain string: the call then fails with the list). */
 function withAgentTypes(names: readonly string[]): Record<string, unknown> {
   baseSchema ??= z.toJSONSchema(taskParameters, { io: "input" }) as Record<string, unknown> & { properties: Record<string, object> };
   const schema = baseSchema;

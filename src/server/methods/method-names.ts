@@ -17,6 +17,17 @@ export const AGENT_METHODS = [
 /** A session's MCP servers, read and stopped one by one (mcp-methods.ts). */
 export const MCP_SESSION_METHODS = ["session.mcp.list", "session.mcp.listTools", "session.mcp.isServerRunning", "session.mcp.stopServer"] as const;
 
+/** What MCP offers that agent does not (sign-in, sampling for a client, MCP Apps), refused with the reason (mcp-unavailable-methods.ts). */
+export const MCP_UNAVAILABLE_METHODS = [
+  "session.mcp.oauth.login",
+  "session.mcp.executeSampling",
+  "session.mcp.cancelSamplingExecution",
+  "session.mcp.apps.diagnose",
+  "session.mcp.apps.listTools",
+  "session.mcp.apps.callTool",
+  "session.mcp.apps.readResource",
+] as const;
+
 /** The user's MCP configuration file and discovery, for no session in particular (mcp-config-methods.ts). */
 export const MCP_CONFIG_METHODS = [
   "mcp.config.list",
