@@ -29,8 +29,10 @@ function discovered(server: ConfiguredServer, homes: Homes) {
   return { name: server.name, type: server.transport, source: fromHome ? "user" : "workspace", enabled: server.config.disabled !== true };
 }
 
-export function mcpConfigMethods(context: { homes: Homes; cwd: string }): MethodTable<(typeof MCP_CONFIG_METHODS)[number]> {
-  const { agentHome } = context.homes;
+/** `context`: the server's homes (the user's mcp-config.json is in agentHome) and its working directory. */
+export function mcpConfigMethods(context: Homes & { cwd: string }): MethodTable<(typeof MCP_CONFIG_METHODS)[number]> {
+  const { agentHome } = context;
+  const homes: Homes = { agentHome, ...(context.copilotHome ? { copilotHome: context.copilotHome } : {}) };
   return {
     "mcp.config.list": () => ({ servers: readConfigFile(agentHome).mcpServers }),
     "mcp.config.add": (_link, params) => {
@@ -60,7 +62,7 @@ export function mcpConfigMethods(context: { homes: Homes; cwd: string }): Method
     "mcp.discover": (_link, params) => {
       const { workingDirectory } = discoverSchema.parse(params ?? {});
       const cwd = workingDirectory ? path.resolve(context.cwd, workingDirectory) : context.cwd;
-      return { servers: definedServers({ ...context.homes, cwd }).map((server) => discovered(server, context.homes)) };
+      return { servers: definedServers({ ...homes, cwd }).map((server) => discovered(server, homes)) };
     },
   };
 }
