@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { approveAll, defineTool } from "@github/copilot-sdk";
+import { approveAll, defineTool, type SessionConfig } from "@github/copilot-sdk";
 import { z } from "zod";
 import { text } from "../support/scripted-server.js";
 import { miniMcpServer, nextEvent, useSdkWorld } from "../support/sdk-client.js";
@@ -25,13 +25,16 @@ function offered(n: number): { tools: string[]; agentTypes: unknown } {
   return { tools: tools.map((tool) => tool.function.name), agentTypes: task?.function.parameters?.properties?.agent_type?.enum };
 }
 
+/** A new client and a session of the scripted model on it, with `config` besides. */
+async function openSession(config: Partial<SessionConfig> = {}) {
+  const client = sdk.world.client();
+  const session = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: approveAll, ...config });
+  return { client, session };
+}
+
 describe("SDK custom agents", () => {
   it("lists the client's agents, selects and deselects one, and refuses an unknown name", async () => {
-    const client = sdk.world.client();
-    const session = await client.createSession({
-      provider: sdk.provider(),
-      model: "scripted-model",
-      onPermissionRequest: approveAll,
+    const { client, session } = await openSession({
       customAgents: [pirate, quiet],
     });
     const listed = await session.rpc.agent.list();
@@ -61,11 +64,7 @@ describe("SDK custom agents", () => {
   it("offers the model only agents it may infer, leaves out excluded built-ins, and hides defaultAgent.excludedTools", async () => {
     sdk.server.enqueue(text("No."), text("Still no."));
     const secret = defineTool("secret_tool", { description: "A secret", parameters: z.object({ input: z.string() }), handler: () => "SECRET" });
-    const client = sdk.world.client();
-    const session = await client.createSession({
-      provider: sdk.provider(),
-      model: "scripted-model",
-      onPermissionRequest: approveAll,
+    const { client, session } = await openSession({
       customAgents: [pirate, quiet],
       excludedBuiltinAgents: ["explore"],
       tools: [secret],
@@ -87,8 +86,7 @@ describe("SDK custom agents", () => {
   });
 
   it("answers session.history.compact with what the compaction removed", async () => {
-    const client = sdk.world.client();
-    const session = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: approveAll });
+    const { client, session } = await openSession();
     const result = await session.rpc.history.compact();
     expect(typeof result.success).toBe("boolean");
     expect(result.tokensRemoved).toBeGreaterThanOrEqual(0);
@@ -98,18 +96,17 @@ describe("SDK custom agents", () => {
   });
 });
 
+/** A session with the test MCP server, connected: the first prompt waits for servers whose tools are not known yet. */
+async function sessionWithMini() {
+  sdk.server.enqueue(text("Ready."));
+  const opened = await openSession({ mcpServers: { mini: miniMcpServer() } });
+  await opened.session.sendAndWait({ prompt: "hello" }, 30_000);
+  return opened;
+}
+
 describe("SDK MCP servers", () => {
   it("lists a session's servers and their tools, says which run, and stops one", async () => {
-    sdk.server.enqueue(text("Ready."));
-    const client = sdk.world.client();
-    const session = await client.createSession({
-      provider: sdk.provider(),
-      model: "scripted-model",
-      onPermissionRequest: approveAll,
-      mcpServers: { mini: miniMcpServer() },
-    });
-    // The first prompt waits for the servers whose tools are not known yet.
-    await session.sendAndWait({ prompt: "hello" }, 30_000);
+    const { client, session } = await sessionWithMini();
     expect((await session.rpc.mcp.list()).servers).toEqual([{ name: "mini", status: "connected" }]);
     const tools = (await session.rpc.mcp.listTools({ serverName: "mini" })).tools;
     expect(tools.find((tool) => tool.name === "echo_text")?.description).toBe("Echoes the text back");
@@ -128,15 +125,7 @@ describe("SDK MCP servers", () => {
   });
 
   it("refuses what it does not offer (OAuth sign-in, sampling for a client, MCP Apps) with the reason", async () => {
-    sdk.server.enqueue(text("Ready."));
-    const client = sdk.world.client();
-    const session = await client.createSession({
-      provider: sdk.provider(),
-      model: "scripted-model",
-      onPermissionRequest: approveAll,
-      mcpServers: { mini: miniMcpServer() },
-    });
-    await session.sendAndWait({ prompt: "hello" }, 30_000);
+    const { client, session } = await sessionWithMini();
     await expect(session.rpc.mcp.oauth.login({ serverName: "absent" })).rejects.toThrow(/absent is not configured/);
     await expect(session.rpc.mcp.oauth.login({ serverName: "mini" })).rejects.toThrow(/mini is not a remote server/);
     const sampling = await session.rpc.mcp.executeSampling({ requestId: "r1", serverName: "mini", mcpRequestId: "m1", request: {} });
@@ -153,8 +142,7 @@ describe("SDK MCP servers", () => {
     await client.stop();
 
     // Without any MCP server the session has no host to sign in through.
-    const bare = sdk.world.client();
-    const plain = await bare.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: approveAll });
+    const { client: bare, session: plain } = await openSession();
     await expect(plain.rpc.mcp.oauth.login({ serverName: "absent" })).rejects.toThrow(/MCP host is not available/);
     expect((await plain.rpc.mcp.list()).servers).toEqual([]);
     await bare.stop();
