@@ -47,6 +47,7 @@ export const SESSION_METHODS = [
   ...MCP_SESSION_METHODS,
   ...MCP_UNAVAILABLE_METHODS,
   ...MCP_CONFIG_METHODS,
+  "tools.list",
 ] as const;
 export type SessionMethod = (typeof SESSION_METHODS)[number];
 

@@ -18,6 +18,7 @@ import { agentMethods } from "./methods/agent-methods.js";
 import { mcpMethods } from "./methods/mcp-methods.js";
 import { mcpUnavailableMethods } from "./methods/mcp-unavailable-methods.js";
 import { mcpConfigMethods } from "./methods/mcp-config-methods.js";
+import { toolMethods } from "./tool-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
 
@@ -88,6 +89,7 @@ export class SessionHost {
       ...mcpMethods(owned),
       ...mcpUnavailableMethods(owned),
       ...mcpConfigMethods(options.manager.defaults),
+      ...toolMethods(),
     };
   }
 
