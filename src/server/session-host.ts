@@ -148,6 +148,13 @@ export class SessionHost {
   private async resume(link: ClientLink, config: SessionConfig) {
     const attached = this.manager.attach(config.sessionId);
     const open = this.served.get(config.sessionId);
+    // The client that alone holds the idle session resumes it with what it says now (its MCP servers, agents,
+    // tools…): the session is closed and opened again from its log with that configuration, as Copilot
+    // reconfigures a live session.
+    if (attached && open?.holds(link) && !attached.busy && open.detach(link)) {
+      await this.close(config.sessionId);
+      return this.open(link, config, config.sessionId);
+    }
     if (attached && open) {
       // Open in this process already: the client attaches to it beside the others, seeing every event from now on.
       open.attach(link, abilitiesOf(config));

@@ -124,6 +124,23 @@ describe("SDK MCP servers", () => {
     await client.stop();
   });
 
+  it("applies the configuration a client's resume of its own idle session brings (servers, agents)", async () => {
+    sdk.server.enqueue(text("Ready."));
+    const { client, session } = await openSession();
+    expect((await session.rpc.mcp.list()).servers).toEqual([]);
+    const resumed = await client.resumeSession(session.sessionId, {
+      provider: sdk.provider(),
+      model: "scripted-model",
+      onPermissionRequest: approveAll,
+      mcpServers: { mini: miniMcpServer() },
+      customAgents: [pirate],
+    });
+    await resumed.sendAndWait({ prompt: "hello" }, 30_000);
+    expect((await resumed.rpc.mcp.list()).servers).toEqual([{ name: "mini", status: "connected" }]);
+    expect((await resumed.rpc.agent.list()).agents.map((agent) => agent.name)).toEqual(["pirate"]);
+    await client.stop();
+  });
+
   it("refuses what it does not offer (OAuth sign-in, sampling for a client, MCP Apps) with the reason", async () => {
     const { client, session } = await sessionWithMini();
     await expect(session.rpc.mcp.oauth.login({ serverName: "absent" })).rejects.toThrow(/absent is not configured/);
