@@ -7,7 +7,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { resolveHomes } from "../config/agent-home.js";
 import { loadMcpConfig, userConfigPath, type ServerConfig } from "../mcp/mcp-config.js";
-import { McpConfigFileError, readConfigFile, updateConfigFile } from "../mcp/mcp-config-file.js";
+import { addServer, McpConfigFileError, readConfigFile, removeServer, setServersDisabled } from "../mcp/mcp-config-file.js";
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -119,35 +119,23 @@ export async function runMcpCommand(args: readonly string[]): Promise<number> {
               tools,
             };
         if (timeout !== undefined) config.timeout = timeout;
-        updateConfigFile(agentHome, (servers) => {
-          // Replacing an entry silently would lose its command, environment and headers: the person removes it first.
-          if (servers[name])
-            throw new McpConfigFileError(`An MCP server named ${name} is already in ${userConfigPath(agentHome)}; remove it first (agent mcp remove ${name}).`);
-          servers[name] = config;
-        });
+        addServer(agentHome, name, config);
         out(options.json ? JSON.stringify({ [name]: config }, null, 2) : `Added MCP server ${name} to ${userConfigPath(agentHome)}.`);
       },
     );
-  const edit = (verb: string, description: string, change: (servers: Record<string, ServerConfig>, name: string) => void) =>
+  const edit = (verb: string, description: string, change: (name: string) => void) =>
     program
       .command(`${verb} <name>`)
       .description(description)
       .action((name: string) => {
         const copilots = copilotOnly(name);
         if (copilots) throw notOurs(name, copilots.source);
-        updateConfigFile(agentHome, (servers) => {
-          if (!servers[name]) throw new McpConfigFileError(`There is no MCP server named ${name} in ${userConfigPath(agentHome)}.`);
-          change(servers, name);
-        });
+        change(name);
         out(`MCP server ${name}: ${verb === "remove" ? "removed" : `${verb}d`}.`);
       });
-  edit("remove", "remove a server", (servers, name) => delete servers[name]);
-  edit("enable", "start a disabled server again in new sessions", (servers, name) => {
-    delete (servers[name] as ServerConfig).disabled;
-  });
-  edit("disable", "keep a server from starting (it stays in the file)", (servers, name) => {
-    (servers[name] as ServerConfig).disabled = true;
-  });
+  edit("remove", "remove a server", (name) => removeServer(agentHome, name));
+  edit("enable", "start a disabled server again in new sessions", (name) => setServersDisabled(agentHome, [name], false));
+  edit("disable", "keep a server from starting (it stays in the file)", (name) => setServersDisabled(agentHome, [name], true));
   try {
     await program.parseAsync([...args], { from: "user" });
     return 0;

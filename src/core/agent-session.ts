@@ -6,7 +6,8 @@
  */
 import type { CommandResult, RunResult, SessionCommand } from "../protocol/commands.js";
 import type { AgentMode, BackgroundTasks, EventData } from "../protocol/events/index.js";
-import type { McpManager, McpTaskHost } from "../mcp/index.js";
+import type { McpManager, McpTaskHost, ServerStatus } from "../mcp/index.js";
+import type { AgentDefinition } from "./agents/agent-catalog.js";
 import type { ChildAgentSpec } from "./child-agent.js";
 import { reportContext } from "./compaction/session-compaction.js";
 import type { EventListener } from "./event-sink.js";
@@ -138,6 +139,17 @@ export class AgentSession {
   /** The session's MCP servers, when any are configured (for /mcp). */
   get mcp(): McpManager | undefined {
     return this.services.mcp;
+  }
+
+  /** Every agent's definition, custom and built-in (read again when their files changed): no event lists them. */
+  agentDefinitions(): readonly AgentDefinition[] {
+    return this.agents.list();
+  }
+
+  /** The MCP servers as a face may read them (plain data), and the tools one of them offers: no event carries those. */
+  mcpServers(): { servers: ServerStatus[]; running(name: string): boolean; toolsOf(name: string): ReturnType<McpManager["toolsOf"]> } | undefined {
+    const mcp = this.services.mcp;
+    return mcp && { servers: mcp.list(), running: (name) => mcp.isRunning(name), toolsOf: (name) => mcp.toolsOf(name) };
   }
 
   /** Where the session's MCP tools that require task support run: records of agentType "mcp-task" in the task registry. */

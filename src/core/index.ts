@@ -33,6 +33,7 @@ export { openableSession, TURN_END_GRACE_MS } from "./session-manager.js";
 export type { CommandBackend, CommandRequest, CommandResult, FileBackend, ToolBackends } from "./session-services.js";
 export type { SubagentLimits } from "./tasks/subagent-host.js";
 export type { SkillSettings } from "./skills/session-extensions.js";
+export type { AgentDefinition } from "./agents/agent-catalog.js";
 export type { FlagSuggestion, PermissionAdvice } from "./permission-advice.js";
 export type { InstructionFile } from "./custom-instructions.js";
 export type { SystemPromptPartEdit, SystemPromptPartTexts, SystemPromptShape } from "./system-prompt-shape.js";

@@ -90,6 +90,10 @@ export interface OpenSessionOptions {
   systemPromptShape?: SystemPromptShape;
   /** Agents a client defined for this session, beside the agent files. */
   extraAgents?: readonly AgentDefinition[];
+  /** Built-in agents left out of this session (an SDK client's excludedBuiltinAgents). */
+  excludedBuiltinAgents?: readonly string[];
+  /** Tools the default agent is not offered, though a custom agent may be (an SDK client's defaultAgent.excludedTools). */
+  defaultAgentExcludedTools?: readonly string[];
   /** Tools beyond the built-in ones (a face's or a test's own). */
   extraTools?: readonly AnyTool[];
   /** MCP servers beyond $AGENT_HOME/mcp-config.json and the repository's files, and which to leave out. */

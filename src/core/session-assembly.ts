@@ -212,7 +212,7 @@ export async function assembleServices(options: OpenSessionOptions, opened: Open
       }),
       ...(options.extraTools ?? []),
     ],
-    toolFilter: { available: flags.availableTools, excluded: flags.excludedTools },
+    toolFilter: { available: flags.availableTools, excluded: flags.excludedTools, defaultAgentExcluded: options.defaultAgentExcludedTools },
     agents:
       options.agents ??
       new AgentCatalog({
@@ -222,6 +222,7 @@ export async function assembleServices(options: OpenSessionOptions, opened: Open
         plugins: extensions.agentDirs,
         onProblems: (problems) => reportAgentFileProblems(sink.emit, problems),
         ...(options.extraAgents ? { extra: options.extraAgents } : {}),
+        ...(options.excludedBuiltinAgents ? { excludedBuiltins: options.excludedBuiltinAgents } : {}),
       }),
     ...(mcp ? { mcp } : {}),
     agentMcp,

@@ -66,8 +66,11 @@ export interface SessionServices {
   readonly interactions: InteractionBroker;
   /** The built-in tools (mode-only ones included) and the face's own. */
   readonly tools: readonly AnyTool[];
-  /** --available-tools / --excluded-tools: which tools the model may see at all. */
-  readonly toolFilter?: { available?: readonly string[]; excluded?: readonly string[] };
+  /**
+   * --available-tools / --excluded-tools: which tools the model may see at all; `defaultAgentExcluded` (an SDK
+   * client's defaultAgent.excludedTools): what the main agent is not offered while no custom agent is selected.
+   */
+  readonly toolFilter?: { available?: readonly string[]; excluded?: readonly string[]; defaultAgentExcluded?: readonly string[] | undefined };
   /** The agents a session can delegate to or run as. */
   readonly agents: AgentDirectory;
   /** The session's MCP servers, when any are configured. */

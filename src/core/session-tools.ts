@@ -34,8 +34,12 @@ export class SessionTools {
       this.allowedBySelectedAgent(tool),
     );
     // Tools only an agent's list can name (the rem-agent's) are no tools of the default agent.
-    const listed = (tool: AnyTool) => tool.onlyWhenListed !== true || this.controls.selectedAgent !== undefined;
-    return new ToolSet(this.filtered([...this.base(), ...modeTools, ...sessionTools]).filter(listed));
+    const asDefault = this.controls.selectedAgent === undefined;
+    const listed = (tool: AnyTool) => tool.onlyWhenListed !== true || !asDefault;
+    // defaultAgent.excludedTools: hidden from the default agent only; a selected custom agent still gets them.
+    const hidden = asDefault ? this.services.toolFilter?.defaultAgentExcluded : undefined;
+    const shown = (tool: AnyTool) => hidden === undefined || hidden.length === 0 || !toolInList(hidden, tool);
+    return new ToolSet(this.filtered([...this.base(), ...modeTools, ...sessionTools]).filter((tool) => listed(tool) && shown(tool)));
   }
 
   /** The session's own tools without any mode's extras (what a subagent starts from). */

@@ -5,15 +5,18 @@ import type { ToolSchema } from "../provider/types.js";
 
 const parametersCache = new WeakMap<AnyTool, Record<string, unknown>>();
 
-/** The parameters' JSON Schema is built once; the description is read each time (the task tool's lists the agents as they are now). */
+/**
+ * The parameters' JSON Schema is built once; the description and a given inputSchema are read each time (the
+ * task tool's list the agents as they are now).
+ */
 export function toolSchema(tool: AnyTool): ToolSchema {
-  let parameters = parametersCache.get(tool);
+  let parameters = tool.inputSchema ?? parametersCache.get(tool);
   if (!parameters) {
-    const { $schema: _ignored, ...rest } = tool.inputSchema ?? (z.toJSONSchema(tool.parameters, { io: "input" }) as Record<string, unknown>);
-    parameters = rest;
+    parameters = z.toJSONSchema(tool.parameters, { io: "input" }) as Record<string, unknown>;
     parametersCache.set(tool, parameters);
   }
-  return { name: tool.name, description: tool.description, parameters };
+  const { $schema: _ignored, ...rest } = parameters;
+  return { name: tool.name, description: tool.description, parameters: rest };
 }
 
 export class ToolSet {

@@ -1,11 +1,11 @@
 /**
- * Edits $AGENT_HOME/mcp-config.json for `agent mcp add|remove|enable|disable`, keeping every other key and
- * server as it was (a file a Copilot user brought stays theirs).
+ * Edits $AGENT_HOME/mcp-config.json for `agent mcp add|remove|enable|disable` and an SDK client's
+ * mcp.config.*, keeping every other key and server as it was (a file a Copilot user brought stays theirs).
  */
 import { readFileSync } from "node:fs";
 import { makePrivateDir, replacePrivateFile } from "../util/private-files.js";
 import path from "node:path";
-import { userConfigPath, type ServerConfig } from "./mcp-config.js";
+import { parseConfigDocument, userConfigPath, type ServerConfig } from "./mcp-config.js";
 
 type ConfigDocument = Record<string, unknown> & { mcpServers: Record<string, ServerConfig> };
 
@@ -42,4 +42,47 @@ export function updateConfigFile(agentHome: string, change: (servers: Record<str
   const document = readConfigFile(agentHome);
   change(document.mcpServers);
   writeConfigFile(agentHome, document);
+}
+
+const missing = (agentHome: string, name: string) => new McpConfigFileError(`There is no MCP server named ${name} in ${userConfigPath(agentHome)}.`);
+
+/** Why `config` cannot be a server's entry (not an object, no command or url, a field of the wrong type), if anything. */
+export function serverConfigProblem(name: string, config: unknown): string | undefined {
+  return parseConfigDocument(JSON.stringify({ mcpServers: { [name]: config } }), `MCP server ${name}`).problems[0];
+}
+
+/** Adds a server; one of that name already there is an error (replacing it silently would lose its command, environment and headers). */
+export function addServer(agentHome: string, name: string, config: ServerConfig): void {
+  updateConfigFile(agentHome, (servers) => {
+    if (servers[name])
+      throw new McpConfigFileError(`An MCP server named ${name} is already in ${userConfigPath(agentHome)}; remove it first (agent mcp remove ${name}).`);
+    servers[name] = config;
+  });
+}
+
+/** Replaces a server's whole entry. */
+export function replaceServer(agentHome: string, name: string, config: ServerConfig): void {
+  updateConfigFile(agentHome, (servers) => {
+    if (!servers[name]) throw missing(agentHome, name);
+    servers[name] = config;
+  });
+}
+
+export function removeServer(agentHome: string, name: string): void {
+  updateConfigFile(agentHome, (servers) => {
+    if (!servers[name]) throw missing(agentHome, name);
+    delete servers[name];
+  });
+}
+
+/** Keeps servers from starting in new sessions (`disabled: true`, the entry kept), or lets them start again. */
+export function setServersDisabled(agentHome: string, names: readonly string[], disabled: boolean): void {
+  updateConfigFile(agentHome, (servers) => {
+    for (const name of names) {
+      const entry = servers[name];
+      if (!entry) throw missing(agentHome, name);
+      if (disabled) entry.disabled = true;
+      else delete entry.disabled;
+    }
+  });
 }

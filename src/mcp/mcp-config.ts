@@ -20,6 +20,8 @@ export const serverConfigSchema = z.lazy(() =>
     args: z.array(z.string()).optional(),
     env: z.record(z.string(), z.string()).optional(),
     cwd: z.string().optional(),
+    /** The SDK's name for `cwd`. */
+    workingDirectory: z.string().optional(),
     url: z.string().optional(),
     headers: z.record(z.string(), z.string()).optional(),
     /** `["*"]` (or absent): every tool; otherwise the tools offered; `[]`: none. */
@@ -173,20 +175,28 @@ export function agentMcpConfig(agentName: string, servers: Record<string, unknow
 }
 
 /**
- * Every server name the session's configuration files and --additional-mcp-config define, started or not
- * (disabled, or in a folder not trusted yet): what --disable-mcp-server may name.
+ * Every server the session's configuration files and --additional-mcp-config define, started or not
+ * (disabled, or in a folder not trusted yet), the later source's entry for a name: what --disable-mcp-server
+ * may name, and what an SDK client's mcp.discover lists.
  */
-export function definedServerNames(sources: Omit<McpSources, "disabled">): string[] {
-  const names = new Set<string>();
-  const add = (text: string | undefined) => {
+export function definedServers(sources: Omit<McpSources, "disabled">): ConfiguredServer[] {
+  const byName = new Map<string, ConfiguredServer>();
+  const add = (text: string | undefined, source: string) => {
     if (text === undefined) return;
-    for (const server of parseConfigDocument(text, "").servers) names.add(server.name);
+    for (const server of parseConfigDocument(text, source).servers) byName.set(server.name, server);
   };
-  for (const document of sources.plugins ?? []) add(document.text);
-  for (const home of userFolders(sources)) add(readIfPresent(userConfigPath(home)));
-  for (const file of repositoryConfigFiles(sources)) add(readIfPresent(file));
-  for (const value of sources.additional ?? []) add(value.startsWith("@") ? readIfPresent(path.resolve(sources.cwd, value.slice(1))) : value);
-  return [...names];
+  for (const document of sources.plugins ?? []) add(document.text, document.file);
+  for (const home of userFolders(sources)) add(readIfPresent(userConfigPath(home)), userConfigPath(home));
+  for (const file of repositoryConfigFiles(sources)) add(readIfPresent(file), file);
+  for (const value of sources.additional ?? []) {
+    const file = value.startsWith("@") ? path.resolve(sources.cwd, value.slice(1)) : undefined;
+    add(file ? readIfPresent(file) : value, file ?? "--additional-mcp-config");
+  }
+  return [...byName.values()];
+}
+
+export function definedServerNames(sources: Omit<McpSources, "disabled">): string[] {
+  return definedServers(sources).map((server) => server.name);
 }
 
 /** The first thing wrong with an --additional-mcp-config value (bad JSON, a missing @file, a bad server), if any. */

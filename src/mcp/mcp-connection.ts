@@ -15,7 +15,7 @@ import { StdioGroupTransport } from "./stdio-group-transport.js";
 import type { ConfiguredServer } from "./mcp-config.js";
 import type { CachedServer } from "./tool-cache.js";
 
-export type ServerState = "starting" | "connected" | "failed" | "disabled";
+export type ServerState = "starting" | "connected" | "failed" | "disabled" | "stopped";
 
 export type { McpToolInfo, CallToolResult };
 
@@ -195,11 +195,12 @@ export class McpConnection {
       const inherited = Object.fromEntries(
         Object.entries(deps.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !deps.secretEnvVars.includes(entry[0])),
       );
+      const cwd = config.cwd ?? config.workingDirectory;
       return new StdioGroupTransport({
         command: expandEnv(config.command as string, deps.env),
         args: (config.args ?? []).map((arg) => expandEnv(arg, deps.env)),
         env: { ...inherited, ...expandRecord(config.env, deps.env) },
-        cwd: config.cwd ? expandEnv(config.cwd, deps.env) : deps.cwd,
+        cwd: cwd ? expandEnv(cwd, deps.env) : deps.cwd,
         onStderr: (text) => this.keepStderr(text),
       });
     }

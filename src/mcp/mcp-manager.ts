@@ -64,7 +64,8 @@ export class McpManager {
   private deferred: NodeJS.Timeout[] = [];
   /** Deferred starts not made yet, by server: a prompt that names the server makes its start at once. */
   private readonly pendingLaunches = new Map<string, () => void>();
-  private readonly disabled = new Set<string>();
+  /** Servers turned off for this session: disabled (/mcp disable), or stopped (an SDK client's stopServer). */
+  private readonly off = new Map<string, "disabled" | "stopped">();
   private toolCache?: AnyTool[];
   private servers: readonly ConfiguredServer[];
   private problems: string[];
@@ -102,7 +103,7 @@ export class McpManager {
   start(now = false): void {
     for (const problem of this.problems.splice(0)) this.options.warn(problem);
     for (const server of this.servers) {
-      if (this.disabled.has(server.name) || this.connections.has(server.name)) continue;
+      if (this.off.has(server.name) || this.connections.has(server.name)) continue;
       const { cache } = this.options;
       let cached = cache?.read(server);
       const connection: McpConnection = new McpConnection(server, {
@@ -224,14 +225,14 @@ export class McpManager {
   list(): ServerStatus[] {
     return this.servers.map((server) => {
       const connection = this.connections.get(server.name);
-      const state: ServerState = this.disabled.has(server.name) ? "disabled" : (connection?.state ?? "starting");
+      const state: ServerState = this.off.get(server.name) ?? connection?.state ?? "starting";
       return {
         name: server.name,
         transport: server.transport,
         source: server.source,
         state,
         ...(connection?.error && state === "failed" ? { error: connection.error } : {}),
-        tools: state !== "disabled" && connection ? connection.offeredTools.map((tool) => mcpToolName(server.name, tool.name)) : [],
+        tools: !this.off.has(server.name) && connection ? connection.offeredTools.map((tool) => mcpToolName(server.name, tool.name)) : [],
         stderrTail: connection?.stderrTail ?? [],
         target: server.transport === "stdio" ? [server.config.command, ...(server.config.args ?? [])].join(" ") : (server.config.url ?? ""),
       };
@@ -242,19 +243,38 @@ export class McpManager {
     return this.servers.some((server) => server.name === name);
   }
 
-  /** Stops a server for this session. */
-  async disable(name: string): Promise<void> {
-    this.disabled.add(name);
+  /** Stops a server for this session: `disabled` (/mcp disable), or `stopped` (until it is enabled again). */
+  async disable(name: string, as: "disabled" | "stopped" = "disabled"): Promise<void> {
+    this.off.set(name, as);
     const connection = this.connections.get(name);
     this.connections.delete(name);
     this.toolCache = undefined;
     await connection?.close();
-    this.tell({ kind: "status", name, state: "disabled" });
+    this.tell({ kind: "status", name, state: as });
   }
 
-  /** Starts a server disabled for this session (or restarts a failed one). */
+  /** Whether the server is running and connected now. */
+  isRunning(name: string): boolean {
+    return this.connections.get(name)?.state === "connected";
+  }
+
+  /**
+   * A connected server's tools as it names them (its configured `tools` filter applied), with the MCP Apps
+   * metadata (`_meta.ui`) it gives, or undefined when it is not connected.
+   */
+  toolsOf(name: string): { name: string; description?: string; ui?: unknown }[] | undefined {
+    const connection = this.connections.get(name);
+    if (connection?.state !== "connected") return undefined;
+    return connection.offeredTools.map((tool) => ({
+      name: tool.name,
+      ...(tool.description ? { description: tool.description } : {}),
+      ...(tool._meta?.ui ? { ui: tool._meta.ui } : {}),
+    }));
+  }
+
+  /** Starts a server disabled or stopped for this session (or restarts a failed one). */
   enable(name: string): void {
-    this.disabled.delete(name);
+    this.off.delete(name);
     const connection = this.connections.get(name);
     if (connection?.state === "failed") {
       this.connections.delete(name);

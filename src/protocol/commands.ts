@@ -69,6 +69,8 @@ export type SessionCommand =
   | { type: "enable_mcp_server"; server: string }
   /** /mcp disable: stops an MCP server for this session. */
   | { type: "disable_mcp_server"; server: string }
+  /** An SDK client's session.mcp.stopServer: stops a running MCP server (status `stopped`) until it is enabled again. */
+  | { type: "stop_mcp_server"; server: string }
   /** /mcp reload: reads the MCP configuration again and restarts its servers; session.mcp_servers_loaded lists them. */
   | { type: "reload_mcp_servers" }
   /** Stops a background shell (/tasks). */
@@ -154,6 +156,7 @@ export interface CommandResults {
   /** Each: why it was not done (no MCP servers, no such server), or undefined once done (reload: once started, or after 5 s). */
   enable_mcp_server: Promise<string | undefined>;
   disable_mcp_server: Promise<string | undefined>;
+  stop_mcp_server: Promise<string | undefined>;
   reload_mcp_servers: Promise<string | undefined>;
   /** False when no such shell was running. */
   stop_shell: Promise<boolean>;

@@ -11,6 +11,7 @@ import type { ClientLink } from "./served-session.js";
 import type { LifecycleNotification } from "./lifecycle.js";
 import type { SessionHost } from "./session-host.js";
 import { EVENT_LOG_METHODS, HISTORY_METHODS } from "./methods/history-and-interest-names.js";
+import { AGENT_METHODS, MCP_CONFIG_METHODS, MCP_SESSION_METHODS, MCP_UNAVAILABLE_METHODS } from "./methods/method-names.js";
 
 export const PROTOCOL_VERSION = 3;
 
@@ -56,6 +57,10 @@ export const SESSION_METHODS = [
   "session.mcp.enable",
   "session.mcp.disable",
   "session.mcp.reload",
+  ...AGENT_METHODS,
+  ...MCP_SESSION_METHODS,
+  ...MCP_UNAVAILABLE_METHODS,
+  ...MCP_CONFIG_METHODS,
   "tools.list",
   ...HISTORY_METHODS,
   ...EVENT_LOG_METHODS,

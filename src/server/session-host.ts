@@ -17,6 +17,10 @@ import { clientHooks, combineHooks } from "./client-hooks.js";
 import { followLifecycle, type Announce } from "./lifecycle.js";
 import { sessionInfo, matchesFilter } from "./session-info.js";
 import { sessionMethods } from "./session-methods.js";
+import { agentMethods } from "./methods/agent-methods.js";
+import { mcpMethods } from "./methods/mcp-methods.js";
+import { mcpUnavailableMethods } from "./methods/mcp-unavailable-methods.js";
+import { mcpConfigMethods } from "./methods/mcp-config-methods.js";
 import { historyMethods } from "./history-methods.js";
 import { workspaceMethods } from "./workspace-methods.js";
 import { visibleEvents } from "../session/rewind/rewind-timeline.js";
@@ -66,6 +70,7 @@ export class SessionHost {
   private announce: Announce = () => undefined;
 
   constructor(readonly options: SessionHostOptions) {
+    const owned = (link: ClientLink, sessionId: string) => this.owned(link, sessionId);
     this.handlers = {
       "models.list": () => this.models(),
       "session.create": (link, params) => this.create(link, sessionConfigSchema.parse(params)),
@@ -103,6 +108,10 @@ export class SessionHost {
         return { sessionId: forked.sessionId, ...(forked.name ? { name: forked.name } : {}) };
       },
       ...sessionMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...agentMethods(owned),
+      ...mcpMethods(owned),
+      ...mcpUnavailableMethods(owned),
+      ...mcpConfigMethods(options.manager.defaults),
       ...historyMethods((link, sessionId) => this.owned(link, sessionId)),
       ...workspaceMethods((link, sessionId) => this.owned(link, sessionId)),
       ...toolMethods(),
@@ -169,6 +178,13 @@ export class SessionHost {
   private async resume(link: ClientLink, config: SessionConfig) {
     const attached = this.manager.attach(config.sessionId);
     const open = this.served.get(config.sessionId);
+    // The client that alone holds the idle session resumes it with what it says now (its MCP servers, agents,
+    // tools…): the session is closed and opened again from its log with that configuration, as Copilot
+    // reconfigures a live session.
+    if (attached && open?.holds(link) && !attached.busy && open.detach(link)) {
+      await this.close(config.sessionId);
+      return this.open(link, config, config.sessionId);
+    }
     if (attached && open) {
       // Open in this process already: the client attaches to it beside the others, seeing every event from now on.
       open.attach(link, abilitiesOf(config));

@@ -36,10 +36,11 @@ function clientAgent(agent: CustomAgentConfig) {
     description: agent.description ?? "",
     ...(agent.tools ? { tools: agent.tools } : {}),
     ...(agent.model ? { model: agent.model } : {}),
+    ...(agent.mcpServers && Object.keys(agent.mcpServers).length > 0 ? { mcpServers: agent.mcpServers } : {}),
     source: "user" as const,
     systemPrompt: agent.prompt,
     userInvocable: true,
-    modelInvocable: true,
+    modelInvocable: agent.infer !== false,
     file: `(client: ${agent.name})`,
   };
 }
@@ -71,5 +72,7 @@ export function sessionRequest(config: SessionConfig, defaults: SessionRequestDe
     ...systemMessageOptions(config.systemMessage, askTransform),
     ...(config.tools?.length ? { extraTools: config.tools.map((tool) => defaults.clientTool(tool, { sessionId: config.sessionId, cwd })) } : {}),
     ...(config.customAgents?.length ? { extraAgents: config.customAgents.map(clientAgent) } : {}),
+    ...(config.excludedBuiltinAgents?.length ? { excludedBuiltinAgents: config.excludedBuiltinAgents } : {}),
+    ...(config.defaultAgent?.excludedTools?.length ? { defaultAgentExcludedTools: config.defaultAgent.excludedTools } : {}),
   };
 }

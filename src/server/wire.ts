@@ -32,6 +32,9 @@ const customAgent = z.looseObject({
   tools: z.array(z.string()).nullable().optional(),
   prompt: z.string(),
   model: z.string().optional(),
+  /** false: a person may select it, the model may not delegate to it. */
+  infer: z.boolean().optional(),
+  mcpServers: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** session.create and session.resume share the configuration. */
@@ -54,6 +57,8 @@ export const sessionConfigSchema = z.looseObject({
   tools: z.array(toolDeclaration).optional(),
   mcpServers: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
   customAgents: z.array(customAgent).optional(),
+  excludedBuiltinAgents: z.array(z.string()).optional(),
+  defaultAgent: z.looseObject({ excludedTools: z.array(z.string()).optional() }).optional(),
   agent: z.string().optional(),
   workingDirectory: z.string().optional(),
   requestPermission: z.boolean().optional(),

@@ -16,7 +16,7 @@ describe("/mcp", () => {
   it("lists, shows, disables, enables and reloads the session's servers", async () => {
     mcp.harness = await startHarness({ mcp: { additional: [mcpConfig({ mini: stdioServer() })] } });
     await mcp.harness.session.engine.mcp?.waitForStartup(20_000);
-    expect(await run("/mcp")).toMatch(/mini \(stdio\) · 8 tools/);
+    expect(await run("/mcp")).toMatch(/mini \(stdio\) · 9 tools/);
     const shown = await run("/mcp show mini");
     expect(shown).toMatch(/tools: .*mini-echo_text/);
     expect(shown).toMatch(/mini server starting/); // the stderr tail

@@ -63,7 +63,7 @@ describe("the MCP tool cache", () => {
     const before = mcp.harness.events.length;
     await mcp.harness.session.engine.dispatch({ type: "input", text: "/mcp" });
     const said = mcp.harness.events.slice(before).map((event) => (event.data as { message?: string }).message ?? "");
-    expect(said.join("\n")).toMatch(/mini \(stdio\) · starting · 8 tools \(from its last run\)/);
+    expect(said.join("\n")).toMatch(/mini \(stdio\) · starting · 9 tools \(from its last run\)/);
     writeFileSync(marker, "");
     const result = await sent;
     expect(result.outcome).toBe("completed");

@@ -24,6 +24,8 @@ export interface AgentCatalogOptions extends AgentFileLocations {
   onProblems?(problems: { errors: AgentFileProblem[]; warnings: AgentFileProblem[] }): void;
   /** Agents a client defined for this session (no file): listed first, before files of the same name. */
   extra?: readonly AgentDefinition[];
+  /** Built-in agents this session goes without (an SDK client's excludedBuiltinAgents). */
+  excludedBuiltins?: readonly string[];
 }
 
 /** Whether an agent may use a tool (no list means every tool). */
@@ -76,7 +78,8 @@ export class AgentCatalog {
     if (!this.loaded || stamp !== this.stamp) {
       const { agents, errors, warnings } = loadAgentFiles(this.options);
       const extra = this.options.extra ?? [];
-      const files = agents.filter((agent) => !extra.some((own) => own.name === agent.name));
+      const excluded = new Set(this.options.excludedBuiltins ?? []);
+      const files = agents.filter((agent) => !extra.some((own) => own.name === agent.name) && !(agent.source === "builtin" && excluded.has(agent.name)));
       this.loaded = [...extra, ...files.filter((agent) => agent.source !== "builtin"), ...files.filter((agent) => agent.source === "builtin")];
       this.stamp = stamp;
       const fresh = (problem: AgentFileProblem) => !this.reported.has(describeAgentFileProblem(problem));

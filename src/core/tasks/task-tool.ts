@@ -24,6 +24,16 @@ export const taskParameters = z.object({
     .describe("sync (default): wait for the result. background: start it and go on; you are notified when it is done"),
 });
 
+let baseSchema: (Record<string, unknown> & { properties: Record<string, object> }) | undefined;
+
+/** The parameters' JSON Schema with agent_type limited to these names (with no names, a plain string: the call then fails with the list). */
+function withAgentTypes(names: readonly string[]): Record<string, unknown> {
+  baseSchema ??= z.toJSONSchema(taskParameters, { io: "input" }) as Record<string, unknown> & { properties: Record<string, object> };
+  const schema = baseSchema;
+  if (names.length === 0) return schema;
+  return { ...schema, properties: { ...schema.properties, agent_type: { ...schema.properties.agent_type, enum: [...names] } } };
+}
+
 function describeAgents(agents: readonly AgentDefinition[]): string {
   return describeAgentTypes(agents);
 }
@@ -49,6 +59,10 @@ export function createTaskTool(host: SubagentHost, depth: number, emit: Emit): A
       return taskDescription(visible());
     },
     parameters: taskParameters,
+    // agent_type names its choices as an enum (Copilot's schema), so the model cannot invent an agent.
+    get inputSchema() {
+      return withAgentTypes(visible().map((agent) => agent.name));
+    },
     kind: "control",
     readOnly: false,
     runsInParallel: true,

@@ -1,0 +1,14 @@
+/** What a method family is handed: the session the calling client holds (throws for any other). */
+import type { SessionView } from "../../core/index.js";
+import type { ClientLink, ServedSession } from "../served-session.js";
+
+export type Owned = (link: ClientLink, sessionId: string) => ServedSession;
+
+export type MethodTable<M extends string> = Record<M, (link: ClientLink, params: unknown) => unknown>;
+
+/** The session behind a served one this client holds, as a face sees it. */
+export function ownedSession(owned: Owned, link: ClientLink, sessionId: string): SessionView {
+  const session = owned(link, sessionId).session;
+  if (!session) throw new Error(`Session not found: ${sessionId}`);
+  return session;
+}
