@@ -72,7 +72,8 @@ async function prepare(request: ToolRequest, env: ToolRunEnvironment, signal: Ab
       ready: false,
       request,
       code: "unknown_tool",
-      message: `There is no tool named "${request.name}". Available tools: ${env.tools.names.join(", ")}.`,
+      // Copilot's wording: models are tuned on it, and the tool list is in the request already.
+      message: `Tool '${request.name}' does not exist.`,
     };
   }
   if (typeof request.arguments === "string") {
