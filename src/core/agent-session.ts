@@ -196,9 +196,11 @@ export class AgentSession {
       case "select_agent":
         return controls.selectAgent(command.name);
       case "set_allow_all":
-        return controls.setAllowAll(command.on);
+        return controls.setAllowAll(command.on, command.only);
       case "reset_allowed_tools":
         return controls.resetAllowedTools();
+      case "change_approvals":
+        return this.services.permissions.changeApprovals(command.add ?? [], command.remove ?? []);
       case "run_shell":
         return this.runShellCommand(command.command);
       case "unqueue": {

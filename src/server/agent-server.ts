@@ -10,6 +10,7 @@ import { ResponseError } from "vscode-jsonrpc";
 import type { ClientLink } from "./served-session.js";
 import type { LifecycleNotification } from "./lifecycle.js";
 import type { SessionHost } from "./session-host.js";
+import { PERMISSION_METHODS, SCHEDULE_METHODS } from "./methods/session-control-method-names.js";
 
 export const PROTOCOL_VERSION = 3;
 
@@ -42,6 +43,8 @@ export const SESSION_METHODS = [
   "session.mcp.enable",
   "session.mcp.disable",
   "session.mcp.reload",
+  ...PERMISSION_METHODS,
+  ...SCHEDULE_METHODS,
 ] as const;
 export type SessionMethod = (typeof SESSION_METHODS)[number];
 

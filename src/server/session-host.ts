@@ -14,6 +14,8 @@ import { clientHooks, combineHooks } from "./client-hooks.js";
 import { followLifecycle, type Announce } from "./lifecycle.js";
 import { sessionInfo, matchesFilter } from "./session-info.js";
 import { sessionMethods } from "./session-methods.js";
+import { permissionMethods } from "./methods/permission-methods.js";
+import { scheduleMethods } from "./methods/schedule-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
 
@@ -79,6 +81,8 @@ export class SessionHost {
         return { events: readEventLog(this.manager.store.eventsFileOf(sessionId)).events };
       },
       ...sessionMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...permissionMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...scheduleMethods((link, sessionId) => this.owned(link, sessionId)),
     };
   }
 

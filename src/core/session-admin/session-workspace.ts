@@ -7,7 +7,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { PathGate, resolvePhysical, type PathGateOptions } from "../../permissions/paths.js";
+import { isInside, PathGate, resolvePhysical, type PathGateOptions } from "../../permissions/paths.js";
 import type { CommandResults, SessionCommand } from "../../protocol/commands.js";
 import type { WorkingDirectoryContext } from "../../protocol/events/index.js";
 import type { SessionStore } from "../../session/session-store.js";
@@ -97,6 +97,16 @@ export class SessionWorkspace {
     for (const dir of gate.options.addDirs ?? []) label(dir, this.added.includes(dir) ? "/add-dir" : "--add-dir");
     for (const dir of gate.options.extraRoots ?? []) label(dir, "session folder");
     return gate.roots.map((root) => ({ path: root, source: sources.get(root) ?? "temporary directory" }));
+  }
+
+  /** Whether tools may read and write this path without asking (it is inside an allowed directory). */
+  allows(given: string): boolean {
+    return this.options.permissions.pathGate.check(this.resolvePath(given), "read").inside;
+  }
+
+  /** Whether this path is inside the working directory (symlinks resolved as the gate does). */
+  contains(given: string): boolean {
+    return isInside(resolvePhysical(this.resolvePath(given)), resolvePhysical(this.current.cwd));
   }
 
   handle<C extends WorkspaceCommand>(command: C): CommandResults[C["type"]];
