@@ -16,6 +16,7 @@ import { sessionInfo, matchesFilter } from "./session-info.js";
 import { sessionMethods } from "./session-methods.js";
 import { permissionMethods } from "./methods/permission-methods.js";
 import { scheduleMethods } from "./methods/schedule-methods.js";
+import { toolMethods } from "./tool-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
 
@@ -83,6 +84,7 @@ export class SessionHost {
       ...sessionMethods((link, sessionId) => this.owned(link, sessionId)),
       ...permissionMethods((link, sessionId) => this.owned(link, sessionId)),
       ...scheduleMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...toolMethods(),
     };
   }
 

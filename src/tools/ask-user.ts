@@ -107,9 +107,7 @@ export const askUserQuestionTool = defineTool({
     const answer = await ctx.ask("user_input", { question, ...(choices ? { choices } : {}), allowFreeform: true, toolCallId: ctx.toolCallId });
     if (answer.source === "headless") return { content: USER_NOT_AVAILABLE };
     if ("cancelled" in answer.reply) return { content: "The user did not answer. Proceed with your best judgement and state the assumptions you make." };
-    // Copilot's wording (models are tuned on it): a choice is "selected", anything else "responded".
-    const { answer: text, wasFreeform } = answer.reply;
-    const freeform = wasFreeform ?? !choices?.includes(text);
-    return { content: freeform ? `User responded: ${text}` : `User selected: ${text}` };
+    // Copilot's words: the model is told whether the answer is one of its choices or the user's own.
+    return { content: `${answer.reply.wasFreeform ? "User responded" : "User selected"}: ${answer.reply.answer}` };
   },
 });
