@@ -231,6 +231,14 @@ export class PermissionBroker {
       .ask("permission", { permissionRequest: asked, options }, { emit, signal, requestId })
       .finally(() => this.waiting.delete(requestId));
     const { reply } = answer;
+    if (reply.kind === "deny" && reply.unavailable) {
+      // Copilot's words: models are tuned on them.
+      return {
+        approved: false,
+        kind: "denied-no-approval-rule-and-could-not-request-from-user",
+        message: "Permission denied and could not request permission from user",
+      };
+    }
     if (reply.kind === "deny") {
       return {
         approved: false,

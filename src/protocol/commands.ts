@@ -58,7 +58,8 @@ export type SessionCommand =
   /** /cwd: the directory tools run in and paths are relative to; session.context_changed says so. */
   | { type: "set_cwd"; path: string }
   /** /add-dir: one more directory tools may read and write without asking, for this session. */
-  | { type: "add_dir"; path: string }
+  /** `listed`: kept in the list even when an allowed directory covers it (an SDK app's paths.add lists what it added). */
+  | { type: "add_dir"; path: string; listed?: boolean }
   /** /instructions: leaves a custom instruction file out of the system prompt (or takes it back in). */
   | { type: "set_instruction"; path: string; enabled: boolean }
   /** /session delete: removes another stored session (never the running one, nor one another process holds). */

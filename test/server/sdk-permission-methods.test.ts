@@ -80,7 +80,28 @@ describe("SDK permission methods", () => {
     expect(listed.primary).toBe(primary);
     expect(listed.directories).toEqual(expect.arrayContaining([primary, outside]));
     expect((await paths.isPathWithinWorkspace({ path: path.join(primary, "b.txt") })).allowed).toBe(true);
+    // A directory an allowed one covers is listed once added, as Copilot lists it.
+    const nested = path.join(primary, "nested");
+    mkdirSync(nested);
+    expect(await session.rpc.permissions.configure({ paths: { additionalDirectories: [nested] } } as never)).toEqual({ success: true });
+    expect((await paths.list()).directories).toContain(nested);
     await expect(paths.updatePrimary({ path: path.join(primary, "missing") })).rejects.toThrow(/not a directory/);
+    await client.stop();
+  });
+
+  it("a handler that says its user is away denies the call in Copilot's words, which no person refused", async () => {
+    const marker = path.join(sdk.world.cwd, "away.txt");
+    sdk.server.enqueue(toolCall("bash", { command: `touch ${marker}`, description: "marker" }), text("Could not."));
+    const client = sdk.world.client();
+    const session = await client.createSession({
+      provider: sdk.provider(),
+      model: "scripted-model",
+      onPermissionRequest: () => ({ kind: "user-not-available" }),
+    });
+    const completed = nextEvent(session, "tool.execution_complete");
+    expect((await session.sendAndWait({ prompt: "touch" }))?.data.content).toBe("Could not.");
+    expect((await completed).data.error?.message).toBe("Permission denied and could not request permission from user");
+    expect(JSON.stringify(sdk.server.completionRequests[1]?.body.messages)).toContain("Permission denied and could not request permission from user");
     await client.stop();
   });
 

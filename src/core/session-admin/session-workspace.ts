@@ -118,7 +118,7 @@ export class SessionWorkspace {
       case "set_cwd":
         return this.setCwd(command.path);
       case "add_dir":
-        return this.addDir(command.path);
+        return this.addDir(command.path, command.listed === true);
       case "set_instruction":
         return this.setInstruction(command.path, command.enabled);
       case "delete_session":
@@ -168,11 +168,12 @@ export class SessionWorkspace {
     return undefined;
   }
 
-  private addDir(given: string): string | undefined {
+  private addDir(given: string, listed: boolean): string | undefined {
     const found = this.directory(given);
     if ("problem" in found) return found.problem;
     const gate = this.options.permissions.pathGate;
-    if (gate.check(found.dir, "read").inside) return `${found.dir} is already allowed (/list-dirs shows where from).`;
+    if (listed && gate.roots.includes(resolvePhysical(found.dir))) return undefined;
+    if (!listed && gate.check(found.dir, "read").inside) return `${found.dir} is already allowed (/list-dirs shows where from).`;
     this.added.push(found.dir);
     const options = this.gateOptions();
     this.options.permissions.setWorkspace(this.current.cwd, new PathGate({ ...options, addDirs: [...(options.addDirs ?? []), found.dir] }));

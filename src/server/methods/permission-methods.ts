@@ -56,11 +56,9 @@ function done(problem: string | undefined): { success: true } {
 
 export function permissionMethods(owned: Owned): MethodTable<(typeof PERMISSION_METHODS)[number]> {
   const session = (link: Parameters<Owned>[0], sessionId: string) => ownedSession(owned, link, sessionId);
-  /** A directory tools may use without asking; one already allowed stays as it is. */
-  const addDirectory = (link: Parameters<Owned>[0], sessionId: string, dir: string) => {
-    const engine = session(link, sessionId);
-    return engine.workspace.allows(dir) ? undefined : engine.dispatch({ type: "add_dir", path: dir });
-  };
+  /** A directory tools may use without asking, listed even when an allowed one covers it (as Copilot lists it). */
+  const addDirectory = (link: Parameters<Owned>[0], sessionId: string, dir: string) =>
+    session(link, sessionId).dispatch({ type: "add_dir", path: dir, listed: true });
   return {
     "session.permissions.setApproveAll": (link, params) => {
       const { sessionId, enabled } = switchSchema.parse(params);
