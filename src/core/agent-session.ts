@@ -2,7 +2,8 @@
  * The engine's handle on one session: commands go in through `dispatch`, events come out through
  * `subscribe`. A facade: the session's services and parts are built by session-assembly.ts; here each
  * command is routed to the part that handles it (the main agent's runtime, the controls, the subagents, the
- * workspace), and the session ends.
+ * workspace), and the session ends. Over 300 lines: beside the routing it answers the few reads a face may
+ * make that no event carries (agents, MCP servers, directories: SessionView), each a line or two.
  */
 import type { CommandResult, RunResult, SessionCommand } from "../protocol/commands.js";
 import type { AgentMode, BackgroundTasks, EventData } from "../protocol/events/index.js";
@@ -141,6 +142,17 @@ export class AgentSession {
     return this.services.mcp;
   }
 
+  /** The directories tools may use without asking (the first is the working directory), and the checks a client asks of a path. */
+  directories(): { primary: string; list: string[]; allows(path: string): boolean; contains(path: string): boolean } {
+    const { workspace } = this;
+    return {
+      primary: this.cwd,
+      list: workspace.allowedDirectories.map((dir) => dir.path),
+      allows: (path) => workspace.allows(path),
+      contains: (path) => workspace.contains(path),
+    };
+  }
+
   /** Every agent's definition, custom and built-in (read again when their files changed): no event lists them. */
   agentDefinitions(): readonly AgentDefinition[] {
     return this.agents.list();
@@ -203,9 +215,11 @@ export class AgentSession {
       case "select_agent":
         return controls.selectAgent(command.name);
       case "set_allow_all":
-        return controls.setAllowAll(command.on);
+        return controls.setAllowAll(command.on, command.only);
       case "reset_allowed_tools":
         return controls.resetAllowedTools();
+      case "change_approvals":
+        return this.services.permissions.changeApprovals(command.add ?? [], command.remove ?? []);
       case "run_shell":
         return this.runShellCommand(command.command);
       case "unqueue": {

@@ -17,7 +17,9 @@ import type { PermissionFacts } from "../permissions/facts.js";
 import type { PathGate } from "../permissions/paths.js";
 import type { Rule } from "../permissions/rules.js";
 import type { AllowAllSources } from "../permissions/policy.js";
+import type { ApprovalGrant } from "../protocol/commands.js";
 import type { PermissionRequest, PermissionResultKind, SessionEvent } from "../protocol/events/index.js";
+import { canonicalOrigin } from "../permissions/canonical-url.js";
 import type { Emit } from "./event-sink.js";
 import type { InteractionBroker } from "./interaction-broker.js";
 import { adviceFor, type PermissionAdvice } from "./permission-advice.js";
@@ -140,6 +142,12 @@ export class PermissionBroker {
     }
   }
 
+  /** Every URL approved (or not) from now on; /allow-all off comes back to this. */
+  setAllowAllUrls(on: boolean): void {
+    this.policy = { ...this.policy, allowAllUrls: on || this.beforeAllowAll !== undefined };
+    if (this.beforeAllowAll) this.beforeAllowAll = { ...this.beforeAllowAll, allowAllUrls: on };
+  }
+
   /** The rules the session's mode adds (a mode switch replaces them). */
   setModeRules(mode: ModeRules | undefined): void {
     const { mode: _previous, ...rest } = this.policy;
@@ -163,6 +171,27 @@ export class PermissionBroker {
   /** /reset-allowed-tools: forgets this session's approvals (remembered ones stay). */
   resetAllowedTools(): void {
     Object.assign(this.session, emptyApprovals());
+  }
+
+  /**
+   * Approvals for this session given without a question (an SDK app's modifyRules); compared as the answers'
+   * are: a URL by its canonical origin, a command by its stem as written.
+   */
+  changeApprovals(add: readonly ApprovalGrant[], remove: readonly ApprovalGrant[]): void {
+    const target = (grant: ApprovalGrant): [Set<string>, string] | undefined => {
+      if (grant.kind === "command") return [this.session.commands, grant.value.trim()];
+      if (grant.kind === "tool") return [this.session.tools, grant.value];
+      const origin = canonicalOrigin(grant.value);
+      return origin ? [this.session.origins, origin] : undefined;
+    };
+    for (const grant of add) {
+      const found = target(grant);
+      if (found) found[0].add(found[1]);
+    }
+    for (const grant of remove) {
+      const found = target(grant);
+      if (found) found[0].delete(found[1]);
+    }
   }
 
   /** The gate for one agent: its permission questions are emitted as that agent. */
@@ -221,6 +250,14 @@ export class PermissionBroker {
       .ask("permission", { permissionRequest: asked, options }, { emit, signal, requestId })
       .finally(() => this.waiting.delete(requestId));
     const { reply } = answer;
+    if (reply.kind === "deny" && reply.unavailable) {
+      // Copilot's words: models are tuned on them.
+      return {
+        approved: false,
+        kind: "denied-no-approval-rule-and-could-not-request-from-user",
+        message: "Permission denied and could not request permission from user",
+      };
+    }
     if (reply.kind === "deny") {
       return {
         approved: false,

@@ -48,6 +48,7 @@ const KINDS: Partial<Record<string, InteractionKind>> = {
 const COMPLETED = new Set(["permission.completed", "user_input.completed", "exit_plan_mode.completed", "external_tool.completed", "elicitation.completed"]);
 
 interface OpenQuestion {
+  question: RemoteQuestion;
   /** Aborts when the question is over, withdrawing it from every client still asking. */
   controller: AbortController;
   timer?: NodeJS.Timeout;
@@ -81,6 +82,13 @@ export class RemoteQuestions {
     return this.settle(requestId, reply);
   }
 
+  /** The questions of this kind still waiting for a client, oldest first (a client attaching late shows them). */
+  pending<K extends InteractionKind>(kind: K): Extract<RemoteQuestion, { type: `${K}.requested` }>[] {
+    return [...this.open.values()]
+      .map((entry) => entry.question)
+      .filter((question): question is Extract<RemoteQuestion, { type: `${K}.requested` }> => question.type === `${kind}.requested`);
+  }
+
   /** Withdraws every open question (the session is going away). */
   dispose(): void {
     for (const requestId of [...this.open.keys()]) this.close(requestId);
@@ -93,7 +101,7 @@ export class RemoteQuestions {
       this.options.respond(requestId, unansweredReply(kind, "unavailable"));
       return;
     }
-    const entry: OpenQuestion = { controller: new AbortController() };
+    const entry: OpenQuestion = { question, controller: new AbortController() };
     this.open.set(requestId, entry);
     const { timeoutMs } = this.options;
     if (timeoutMs !== undefined) entry.timer = setTimeout(() => this.settle(requestId, unansweredReply(kind, "lapsed")), timeoutMs).unref();

@@ -92,11 +92,12 @@ export class SessionControls {
     return undefined;
   }
 
-  setAllowAll(on: boolean): void {
+  setAllowAll(on: boolean, only?: "urls"): void {
     const { permissions } = this.services;
     const before = permissions.allowAll;
     const summaryBefore = JSON.stringify(permissions.summary);
-    permissions.setAllowAll(on);
+    if (only === "urls") permissions.setAllowAllUrls(on);
+    else permissions.setAllowAll(on);
     const after = permissions.allowAll;
     if (before === after && JSON.stringify(permissions.summary) === summaryBefore) return;
     this.services.sink.emit("session.permissions_changed", {

@@ -7,5 +7,5 @@ import type { AgentSession } from "./agent-session.js";
  */
 export type SessionView = Pick<
   AgentSession,
-  "id" | "dir" | "state" | "selectableAgents" | "agentDefinitions" | "mcpServers" | "instructionPaths" | "listModels" | "subscribe" | "dispatch" | "whenEnded"
+  "id" | "dir" | "state" | "selectableAgents" | "agentDefinitions" | "mcpServers" | "directories" | "instructionPaths" | "listModels" | "subscribe" | "dispatch" | "whenEnded"
 >;

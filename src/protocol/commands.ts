@@ -34,10 +34,15 @@ export type SessionCommand =
   | { type: "set_model"; model: string; reasoningEffort?: string }
   /** /agent, --agent: runs the main session as this custom agent (its prompt, its tools); null goes back to the default. */
   | { type: "select_agent"; name: string | null }
-  /** /allow-all on|off: approve every tool, path and URL (deny rules and the floor still apply). */
-  | { type: "set_allow_all"; on: boolean }
+  /**
+   * /allow-all on|off: approve every tool, path and URL (deny rules and the floor still apply). `only: "urls"`:
+   * every URL only (an SDK app's unrestricted URL mode).
+   */
+  | { type: "set_allow_all"; on: boolean; only?: "urls" }
   /** /reset-allowed-tools: forget this session's approvals. */
   | { type: "reset_allowed_tools" }
+  /** Adds or takes back "yes for this session" approvals without asking (an SDK app's session.permissions.modifyRules). */
+  | { type: "change_approvals"; add?: ApprovalGrant[]; remove?: ApprovalGrant[] }
   /** `!cmd`: a command the user runs; its output reaches the model with the next prompt. */
   | { type: "run_shell"; command: string }
   /** Takes a queued prompt out of the queue (to edit it, or to drop it). */
@@ -58,7 +63,8 @@ export type SessionCommand =
   /** /cwd: the directory tools run in and paths are relative to; session.context_changed says so. */
   | { type: "set_cwd"; path: string }
   /** /add-dir: one more directory tools may read and write without asking, for this session. */
-  | { type: "add_dir"; path: string }
+  /** `listed`: kept in the list even when an allowed directory covers it (an SDK app's paths.add lists what it added). */
+  | { type: "add_dir"; path: string; listed?: boolean }
   /** Creates or replaces a file in the session folder's files/ (the SDK's createFile); session.workspace_file_changed says so. */
   | { type: "write_workspace_file"; path: string; content: string }
   /** /instructions: leaves a custom instruction file out of the system prompt (or takes it back in). */
@@ -102,6 +108,12 @@ export type SessionCommand =
   | { type: "log"; level: "info" | "warning" | "error"; message: string }
   | { type: "shutdown"; reason?: string };
 
+/** One approval as a client names it: a command stem ("git add"), a tool by name, or a URL origin. */
+export interface ApprovalGrant {
+  kind: "command" | "tool" | "url";
+  value: string;
+}
+
 export type RunOutcome = "completed" | "task_complete" | "max_continues" | "error" | "aborted";
 
 /** How one prompt ended. */
@@ -137,6 +149,7 @@ export interface CommandResults {
   select_agent: string | undefined;
   set_allow_all: void;
   reset_allowed_tools: void;
+  change_approvals: void;
   run_shell: Promise<void>;
   unqueue: QueuedItem | undefined;
   flush_queue: void;

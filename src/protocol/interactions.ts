@@ -12,7 +12,8 @@ export const permissionReplySchema = z.lazy(() =>
     z.object({ kind: z.literal("approve-once") }),
     z.object({ kind: z.literal("approve-for-session") }),
     z.object({ kind: z.literal("approve-always") }),
-    z.object({ kind: z.literal("deny"), message: z.string().optional() }),
+    /** `unavailable`: nobody could decide (the client's user is away), which is no one's refusal. */
+    z.object({ kind: z.literal("deny"), message: z.string().optional(), unavailable: z.boolean().optional() }),
   ]),
 );
 export type PermissionReply = z.infer<typeof permissionReplySchema>;

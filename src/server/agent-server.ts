@@ -12,6 +12,7 @@ import type { LifecycleNotification } from "./lifecycle.js";
 import type { SessionHost } from "./session-host.js";
 import { EVENT_LOG_METHODS, HISTORY_METHODS } from "./methods/history-and-interest-names.js";
 import { AGENT_METHODS, MCP_CONFIG_METHODS, MCP_SESSION_METHODS, MCP_UNAVAILABLE_METHODS } from "./methods/method-names.js";
+import { PERMISSION_METHODS, SCHEDULE_METHODS } from "./methods/session-control-method-names.js";
 
 export const PROTOCOL_VERSION = 3;
 
@@ -61,6 +62,8 @@ export const SESSION_METHODS = [
   ...MCP_SESSION_METHODS,
   ...MCP_UNAVAILABLE_METHODS,
   ...MCP_CONFIG_METHODS,
+  ...PERMISSION_METHODS,
+  ...SCHEDULE_METHODS,
   "tools.list",
   ...HISTORY_METHODS,
   ...EVENT_LOG_METHODS,

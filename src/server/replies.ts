@@ -27,6 +27,9 @@ export function permissionReply(result: unknown): PermissionReply {
       const feedback = isObject(result) && typeof result.feedback === "string" && result.feedback !== "" ? result.feedback : undefined;
       return feedback ? { kind: "deny", message: feedback } : { kind: "deny" };
     }
+    case "user-not-available":
+      // Copilot's answer when its SDK handler throws or says the user is away: denied, though nobody refused.
+      return { kind: "deny", unavailable: true };
     default: {
       const feedback = isObject(result) && typeof result.feedback === "string" ? result.feedback : undefined;
       const why = kind === "user-not-available" ? "The client's user is not available to approve it." : `The client refused it (${kind || "no answer"}).`;

@@ -203,6 +203,17 @@ export class ServedSession {
     }
   }
 
+  /** The permission questions still waiting for an answer (session.permissions.pendingRequests). */
+  pendingPermissions(): { requestId: string; request: unknown }[] {
+    return this.questions.pending("permission").map((question) => ({ requestId: question.data.requestId, request: question.data.permissionRequest }));
+  }
+
+  /** The client says whether it answers permission questions from now on (session.permissions.setRequired). */
+  answersPermissions(link: ClientLink, on: boolean): void {
+    const held = this.attached.get(link);
+    if (held) held.client.abilities = { ...held.client.abilities, requestPermission: on };
+  }
+
   /** Hands a client's answer (its RPC) to the engine; an error message when no such question waits. */
   answer(requestId: string, reply: InteractionReply): string | undefined {
     return this.questions.answer(requestId, reply);

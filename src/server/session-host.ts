@@ -21,6 +21,8 @@ import { agentMethods } from "./methods/agent-methods.js";
 import { mcpMethods } from "./methods/mcp-methods.js";
 import { mcpUnavailableMethods } from "./methods/mcp-unavailable-methods.js";
 import { mcpConfigMethods } from "./methods/mcp-config-methods.js";
+import { permissionMethods } from "./methods/permission-methods.js";
+import { scheduleMethods } from "./methods/schedule-methods.js";
 import { historyMethods } from "./history-methods.js";
 import { workspaceMethods } from "./workspace-methods.js";
 import { visibleEvents } from "../session/rewind/rewind-timeline.js";
@@ -112,6 +114,8 @@ export class SessionHost {
       ...mcpMethods(owned),
       ...mcpUnavailableMethods(owned),
       ...mcpConfigMethods(options.manager.defaults),
+      ...permissionMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...scheduleMethods((link, sessionId) => this.owned(link, sessionId)),
       ...historyMethods((link, sessionId) => this.owned(link, sessionId)),
       ...workspaceMethods((link, sessionId) => this.owned(link, sessionId)),
       ...toolMethods(),

@@ -8,7 +8,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { PathGate, resolvePhysical, type PathGateOptions } from "../../permissions/paths.js";
+import { isInside, PathGate, resolvePhysical, type PathGateOptions } from "../../permissions/paths.js";
 import type { CommandResults, SessionCommand } from "../../protocol/commands.js";
 import type { WorkingDirectoryContext } from "../../protocol/events/index.js";
 import type { SessionStore } from "../../session/session-store.js";
@@ -103,6 +103,16 @@ export class SessionWorkspace {
     return gate.roots.map((root) => ({ path: root, source: sources.get(root) ?? "temporary directory" }));
   }
 
+  /** Whether tools may read and write this path without asking (it is inside an allowed directory). */
+  allows(given: string): boolean {
+    return this.options.permissions.pathGate.check(this.resolvePath(given), "read").inside;
+  }
+
+  /** Whether this path is inside the working directory (symlinks resolved as the gate does). */
+  contains(given: string): boolean {
+    return isInside(resolvePhysical(this.resolvePath(given)), resolvePhysical(this.current.cwd));
+  }
+
   handle<C extends WorkspaceCommand>(command: C): CommandResults[C["type"]];
   handle(command: WorkspaceCommand): CommandResults[WorkspaceCommand["type"]] {
     if (isMcpCommand(command)) return this.mcpServers.handle(command);
@@ -112,7 +122,7 @@ export class SessionWorkspace {
       case "set_cwd":
         return this.setCwd(command.path);
       case "add_dir":
-        return this.addDir(command.path);
+        return this.addDir(command.path, command.listed === true);
       case "set_instruction":
         return this.setInstruction(command.path, command.enabled);
       case "delete_session":
@@ -174,11 +184,12 @@ export class SessionWorkspace {
     return undefined;
   }
 
-  private addDir(given: string): string | undefined {
+  private addDir(given: string, listed: boolean): string | undefined {
     const found = this.directory(given);
     if ("problem" in found) return found.problem;
     const gate = this.options.permissions.pathGate;
-    if (gate.check(found.dir, "read").inside) return `${found.dir} is already allowed (/list-dirs shows where from).`;
+    if (listed && gate.roots.includes(resolvePhysical(found.dir))) return undefined;
+    if (!listed && gate.check(found.dir, "read").inside) return `${found.dir} is already allowed (/list-dirs shows where from).`;
     this.added.push(found.dir);
     const options = this.gateOptions();
     this.options.permissions.setWorkspace(this.current.cwd, new PathGate({ ...options, addDirs: [...(options.addDirs ?? []), found.dir] }));
