@@ -10,6 +10,7 @@ import { ResponseError } from "vscode-jsonrpc";
 import type { ClientLink } from "./served-session.js";
 import type { LifecycleNotification } from "./lifecycle.js";
 import type { SessionHost } from "./session-host.js";
+import { RUNTIME_METHODS, SESSIONS_METHODS } from "./methods/server-method-names.js";
 
 export const PROTOCOL_VERSION = 3;
 
@@ -43,6 +44,8 @@ export const SESSION_METHODS = [
   "session.mcp.disable",
   "session.mcp.reload",
   "tools.list",
+  ...SESSIONS_METHODS,
+  ...RUNTIME_METHODS,
 ] as const;
 export type SessionMethod = (typeof SESSION_METHODS)[number];
 

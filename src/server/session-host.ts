@@ -15,6 +15,8 @@ import { followLifecycle, type Announce } from "./lifecycle.js";
 import { sessionInfo, matchesFilter } from "./session-info.js";
 import { sessionMethods } from "./session-methods.js";
 import { toolMethods } from "./tool-methods.js";
+import { sessionsMethods } from "./methods/sessions-methods.js";
+import { runtimeMethods } from "./methods/runtime-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
 
@@ -81,6 +83,13 @@ export class SessionHost {
       },
       ...sessionMethods((link, sessionId) => this.owned(link, sessionId)),
       ...toolMethods(),
+      ...sessionsMethods({
+        manager: this.manager,
+        close: (sessionId) => this.close(sessionId),
+        resume: (link, sessionId) => this.resume(link, sessionConfigSchema.parse({ sessionId })),
+        deleted: (sessionId) => this.announce({ type: "session.deleted", sessionId }),
+      }),
+      ...runtimeMethods(),
     };
   }
 
