@@ -72,6 +72,8 @@ export type SessionCommand =
   | { type: "compact"; focus?: string }
   /** A message for the session's record from its client (the Copilot SDK's session.log): info, warning or error. */
   | { type: "log"; level: "info" | "warning" | "error"; message: string }
+  /** The session's plan (plan.md in its folder): its whole new text, or null to delete it; session.plan_changed says so. */
+  | { type: "write_plan"; content: string | null }
   | { type: "shutdown"; reason?: string };
 
 export type RunOutcome = "completed" | "task_complete" | "max_continues" | "error" | "aborted";
@@ -135,6 +137,8 @@ export interface CommandResults {
   compact: Promise<CompactResult>;
   /** The id of the event the message became. */
   log: string;
+  /** Why the plan file could not be written, or undefined. */
+  write_plan: string | undefined;
   shutdown: void;
 }
 

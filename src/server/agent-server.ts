@@ -10,7 +10,7 @@ import { ResponseError } from "vscode-jsonrpc";
 import type { ClientLink } from "./served-session.js";
 import type { LifecycleNotification } from "./lifecycle.js";
 import type { SessionHost } from "./session-host.js";
-import { RUNTIME_METHODS, SESSIONS_METHODS } from "./methods/server-method-names.js";
+import { PLAN_METHODS, RUNTIME_METHODS, SESSIONS_METHODS } from "./methods/server-method-names.js";
 
 export const PROTOCOL_VERSION = 3;
 
@@ -46,6 +46,7 @@ export const SESSION_METHODS = [
   "tools.list",
   ...SESSIONS_METHODS,
   ...RUNTIME_METHODS,
+  ...PLAN_METHODS,
 ] as const;
 export type SessionMethod = (typeof SESSION_METHODS)[number];
 

@@ -17,6 +17,7 @@ import { sessionMethods } from "./session-methods.js";
 import { toolMethods } from "./tool-methods.js";
 import { sessionsMethods } from "./methods/sessions-methods.js";
 import { runtimeMethods } from "./methods/runtime-methods.js";
+import { planMethods } from "./methods/plan-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
 
@@ -90,6 +91,7 @@ export class SessionHost {
         deleted: (sessionId) => this.announce({ type: "session.deleted", sessionId }),
       }),
       ...runtimeMethods(),
+      ...planMethods((link, sessionId) => this.owned(link, sessionId)),
     };
   }
 

@@ -100,6 +100,8 @@ export const sessionEvents = {
     }),
   ),
   "session.title_changed": ephemeral(z.object({ title: z.string() })),
+  /** The plan file (plan.md in the session folder) was written or removed through the write_plan command. */
+  "session.plan_changed": persisted(z.object({ operation: z.enum(["create", "update", "delete"]) })),
   "session.context_changed": persisted(workingDirectoryContextSchema),
   "session.usage_info": ephemeral(
     z.object({

@@ -1,6 +1,6 @@
 /**
- * The server-scoped methods on stored sessions and the runtime's modes (names only: the AgentServer registers
- * them before the engine loads; src/server/methods/sessions-methods.ts and runtime-methods.ts answer them).
+ * The methods of src/server/methods/, by family (names only: the AgentServer registers
+ * them before the engine loads; each family's file answers them).
  */
 export const SESSIONS_METHODS = [
   "sessions.list",
@@ -25,3 +25,5 @@ export const RUNTIME_METHODS = [
   "agentRegistry.spawn",
   "session.extensions.sendAttachmentsToMessage",
 ] as const;
+
+export const PLAN_METHODS = ["session.plan.read", "session.plan.update", "session.plan.delete"] as const;
