@@ -102,6 +102,7 @@ const KNOWN = new Set([
   "auto-login",
   // This agent's
   "max-turns",
+  "fork",
   "reset-allowed-tools",
   "hooks",
   "ask-user",
