@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { approveAll, type CopilotSession } from "@github/copilot-sdk";
+import { approveAll, type CopilotClient, type CopilotSession } from "@github/copilot-sdk";
 import { text } from "../support/scripted-server.js";
 import { nextEvent, useSdkWorld } from "../support/sdk-client.js";
 
@@ -16,14 +16,19 @@ async function conversation(session: CopilotSession, prompt: string): Promise<vo
   await session.sendAndWait({ prompt });
 }
 
+/** A session on the scripted server, with a first prompt when one is given. */
+async function newSession(client: CopilotClient, prompt?: string): Promise<CopilotSession> {
+  const session = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: approveAll });
+  if (prompt !== undefined) await conversation(session, prompt);
+  return session;
+}
+
 describe("SDK server-scoped session methods", () => {
   it("lists, finds, sizes and closes stored sessions, and tells which another process holds", async () => {
     sdk.server.enqueue(text("First."), text("Second."));
     const client = sdk.world.client();
-    const first = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: approveAll });
-    await conversation(first, "one");
-    const second = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: approveAll });
-    await conversation(second, "two");
+    const first = await newSession(client, "one");
+    const second = await newSession(client, "two");
 
     await expect(client.rpc.sessions.save({ sessionId: first.sessionId })).resolves.toEqual({});
     await expect(client.rpc.sessions.save({ sessionId: "no-such-session" })).rejects.toThrow(/not found/i);
@@ -62,12 +67,10 @@ describe("SDK server-scoped session methods", () => {
   it("prunes old sessions (a dry run deletes nothing), keeps named ones unless asked, and enriches metadata", async () => {
     sdk.server.enqueue(text("Kept."), text("Named."));
     const client = sdk.world.client();
-    const plain = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: approveAll });
-    await conversation(plain, "plain");
-    const named = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: approveAll });
-    await conversation(named, "/rename keeper");
+    const plain = await newSession(client, "plain");
+    const named = await newSession(client, "/rename keeper");
     await conversation(named, "named");
-    const open = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: approveAll });
+    const open = await newSession(client);
     await client.rpc.sessions.close({ sessionId: plain.sessionId });
     await client.rpc.sessions.close({ sessionId: named.sessionId });
 
@@ -94,8 +97,7 @@ describe("SDK server-scoped session methods", () => {
     const client = sdk.world.client();
     await client.start();
     expect(await client.rpc.sessions.open({ kind: "resumeLast" } as never)).toEqual({ status: "not_found" });
-    const session = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: approveAll });
-    await conversation(session, "hi");
+    const session = await newSession(client, "hi");
     await client.rpc.sessions.close({ sessionId: session.sessionId });
     expect(await client.rpc.sessions.open({ kind: "resume", sessionId: "no-such-session" } as never)).toEqual({ status: "not_found" });
     // Found, it is opened with the server's own configuration (this world has no endpoint but each session's provider).
@@ -105,7 +107,7 @@ describe("SDK server-scoped session methods", () => {
 
   it("answers for modes it does not run in: no foreground session, no agent registry, no extension connection", async () => {
     const client = sdk.world.client();
-    const session = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: approveAll });
+    const session = await newSession(client);
     expect(await client.getForegroundSessionId()).toBeUndefined();
     await expect(client.setForegroundSessionId(session.sessionId)).rejects.toThrow("Not running in TUI+server mode");
     await expect(client.rpc.agentRegistry.spawn({ cwd: sdk.world.cwd } as never)).rejects.toThrow(/agentRegistry\.spawn.*not enabled/);
@@ -116,7 +118,7 @@ describe("SDK server-scoped session methods", () => {
 describe("SDK session plan", () => {
   it("reads, writes and deletes plan.md in the session folder, each change told by session.plan_changed", async () => {
     const client = sdk.world.client();
-    const session = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: approveAll });
+    const session = await newSession(client);
     const file = path.join(sdk.world.home, "session-state", session.sessionId, "plan.md");
     expect(await session.rpc.plan.read()).toEqual({ exists: false, content: null, path: file });
 
