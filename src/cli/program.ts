@@ -23,7 +23,7 @@ function collect(value: string, previous: string[]): string[] {
 }
 
 /** The hidden flags are the Copilot SDK's own, passed to its CLI; they mean nothing here and are ignored. */
-function buildCommand(): Command {
+export function buildCommand(): Command {
   return (
     new Command("agent")
       .description("A coding agent in your terminal, for any OpenAI-compatible endpoint.")

@@ -7,6 +7,7 @@
 import { AgentServer } from "../server/agent-server.js";
 import { serveStdio, serveTcp } from "../server/transports.js";
 import { ExitCode } from "./exit-codes.js";
+import { unknownServerFlag } from "./server-flags.js";
 
 declare const AGENT_VERSION: string;
 
@@ -26,6 +27,12 @@ export function serverPort(args: readonly string[]): number | undefined {
 
 export async function runServer(args: readonly string[]): Promise<number> {
   const log = (message: string) => process.stderr.write(`agent: ${message}\n`);
+  // Refused before the handshake, as Copilot's runtime does: the SDK's start() fails with this on stderr.
+  const unknown = unknownServerFlag(args);
+  if (unknown !== undefined) {
+    process.stderr.write(`error: unknown option '${unknown}'\n`);
+    return ExitCode.usage;
+  }
   // Whatever a library prints must not corrupt the protocol stream.
   console.log = console.error;
   console.info = console.error;

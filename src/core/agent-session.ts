@@ -26,6 +26,7 @@ import type { ToolSet } from "./tool-set.js";
 import { finishSession } from "./session-shutdown.js";
 import { isWorkspaceCommand, type SessionWorkspace } from "./session-admin/session-workspace.js";
 import { logMessage } from "./client-log.js";
+import { writePlan } from "./plan/plan-document.js";
 import { sessionLogFailureResult } from "./session-log-failure.js";
 import { isSkillCommand } from "./skills/session-skills.js";
 
@@ -242,6 +243,8 @@ export class AgentSession {
         return runtime.compact(command.focus);
       case "log":
         return logMessage(this.services.sink.emit, command.level, command.message);
+      case "write_plan":
+        return writePlan(this.dir, this.services.sink.emit, command.content);
       case "shutdown":
         return this.shutdown(command.reason ? "error" : "routine", command.reason);
     }

@@ -56,6 +56,7 @@ export { selectableAgent, unknownAgentMessage } from "./agents/unknown-agent.js"
 export { RemoteQuestions, type QuestionClient, type RemoteQuestion } from "./remote-questions.js";
 export { SESSION_LOG_ERROR } from "./session-log-failure.js";
 export { handoffSummary } from "./handoff-summary.js";
+export { readPlan } from "./plan/plan-document.js";
 
 /** The engine: the session manager, openSession and what wires a session together. */
 export function loadEngine(): Promise<typeof import("./engine.js")> {

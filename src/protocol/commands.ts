@@ -106,6 +106,8 @@ export type SessionCommand =
   | { type: "fork"; toEventId?: string; name?: string }
   /** A message for the session's record from its client (the Copilot SDK's session.log): info, warning or error. */
   | { type: "log"; level: "info" | "warning" | "error"; message: string }
+  /** The session's plan (plan.md in its folder): its whole new text, or null to delete it; session.plan_changed says so. */
+  | { type: "write_plan"; content: string | null }
   | { type: "shutdown"; reason?: string };
 
 /** One approval as a client names it: a command stem ("git add"), a tool by name, or a URL origin. */
@@ -190,6 +192,8 @@ export interface CommandResults {
   fork: Promise<ForkOutcome>;
   /** The id of the event the message became. */
   log: string;
+  /** Why the plan file could not be written, or undefined. */
+  write_plan: string | undefined;
   shutdown: void;
 }
 

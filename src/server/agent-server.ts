@@ -13,6 +13,7 @@ import type { SessionHost } from "./session-host.js";
 import { EVENT_LOG_METHODS, HISTORY_METHODS } from "./methods/history-and-interest-names.js";
 import { AGENT_METHODS, MCP_CONFIG_METHODS, MCP_SESSION_METHODS, MCP_UNAVAILABLE_METHODS } from "./methods/method-names.js";
 import { PERMISSION_METHODS, SCHEDULE_METHODS } from "./methods/session-control-method-names.js";
+import { PLAN_METHODS, RUNTIME_METHODS, SESSIONS_METHODS } from "./methods/server-method-names.js";
 
 export const PROTOCOL_VERSION = 3;
 
@@ -67,6 +68,9 @@ export const SESSION_METHODS = [
   "tools.list",
   ...HISTORY_METHODS,
   ...EVENT_LOG_METHODS,
+  ...SESSIONS_METHODS,
+  ...RUNTIME_METHODS,
+  ...PLAN_METHODS,
 ] as const;
 export type SessionMethod = (typeof SESSION_METHODS)[number];
 

@@ -29,6 +29,9 @@ import { visibleEvents } from "../session/rewind/rewind-timeline.js";
 import { toolMethods } from "./tool-methods.js";
 import { historyMethods as handoffMethods } from "./methods/history-methods.js";
 import { eventLogMethods } from "./methods/event-log-methods.js";
+import { sessionsMethods } from "./methods/sessions-methods.js";
+import { runtimeMethods } from "./methods/runtime-methods.js";
+import { planMethods } from "./methods/plan-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
 
@@ -124,6 +127,14 @@ export class SessionHost {
         (sessionId) => this.manager.store.eventsFileOf(sessionId),
       ),
       ...eventLogMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...sessionsMethods({
+        manager: this.manager,
+        close: (sessionId) => this.close(sessionId),
+        resume: (link, sessionId) => this.resume(link, sessionConfigSchema.parse({ sessionId })),
+        deleted: (sessionId) => this.announce({ type: "session.deleted", sessionId }),
+      }),
+      ...runtimeMethods(),
+      ...planMethods((link, sessionId) => this.owned(link, sessionId)),
     };
   }
 

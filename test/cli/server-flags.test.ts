@@ -1,8 +1,13 @@
-/** The command line in server mode: the SDK's flags after the caller's own, unknown ones ignored; the transport. */
+/**
+ * The command line in server mode: the SDK's flags after the caller's own, Copilot's flags this agent lacks
+ * ignored, a flag neither knows refused before the handshake (as Copilot's runtime refuses it); the transport.
+ */
 import { CommanderError } from "commander";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseCommandLine } from "../../src/cli/program.js";
+import { buildCommand } from "../../src/cli/program.js";
 import { serverPort } from "../../src/cli/server-mode.js";
+import { unknownServerFlag } from "../../src/cli/server-flags.js";
 
 describe("server flags", () => {
   // parseCommandLine reads the version the build defines.
@@ -41,5 +46,21 @@ describe("server flags", () => {
     expect(serverPort(["--headless", "--port", "4321"])).toBe(4321);
     expect(serverPort(["--headless", "--port=4322"])).toBe(4322);
     expect(serverPort(["--headless", "--no-auto-update"])).toBe(0);
+  });
+
+  it("knows every flag of the command line, Copilot's and the SDK's, before the parser loads", () => {
+    const longs = buildCommand().options.flatMap((option) => (option.long ? [option.long] : []));
+    expect(longs.length).toBeGreaterThan(30);
+    for (const long of longs) expect(unknownServerFlag([long]), long).toBeUndefined();
+    for (const copilotOnly of ["--banner", "--experimental", "--no-experimental", "--config-dir=/x", "--screen-reader"]) {
+      expect(unknownServerFlag(["--headless", copilotOnly, "--stdio"]), copilotOnly).toBeUndefined();
+    }
+  });
+
+  it("names the first flag neither knows, in any spelling, and leaves values and what follows -- alone", () => {
+    expect(unknownServerFlag(["--headless", "--nonexistent-flag-for-testing", "--stdio"])).toBe("--nonexistent-flag-for-testing");
+    expect(unknownServerFlag(["--headless", "--stdio", "--bogus=1"])).toBe("--bogus");
+    expect(unknownServerFlag(["--headless", "--no-such-thing"])).toBe("--no-such-thing");
+    expect(unknownServerFlag(["--model", "m", "-p", "x", "--", "--anything"])).toBeUndefined();
   });
 });

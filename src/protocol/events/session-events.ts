@@ -131,6 +131,8 @@ export const sessionEvents = {
     }),
   ),
   "session.title_changed": ephemeral(z.object({ title: z.string() })),
+  /** The plan file (plan.md in the session folder) was written or removed through the write_plan command. */
+  "session.plan_changed": persisted(z.object({ operation: z.enum(["create", "update", "delete"]) })),
   /** A file of the session folder's files/ was created or replaced (path relative to files/). */
   "session.workspace_file_changed": ephemeral(z.object({ path: z.string(), operation: z.enum(["create", "update"]) })),
   "session.context_changed": persisted(workingDirectoryContextSchema),
