@@ -11,6 +11,7 @@ import { createWireProvider } from "../provider/wire-provider.js";
 import { defaultRetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
 import { SessionHost } from "../server/session-host.js";
+import type { ClientInference } from "../server/client-inference.js";
 import { bootstrapServer, homesOf } from "./bootstrap.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
 import { hookConfig, hookPolicy, untrustedNote, type HookConfigInput } from "./session-hook-config.js";
@@ -21,7 +22,7 @@ import { memoryOptions } from "./memory-options.js";
 
 const QUESTION_TIMEOUT_MS = Number(process.env.AGENT_SERVER_QUESTION_TIMEOUT_MS) > 0 ? Number(process.env.AGENT_SERVER_QUESTION_TIMEOUT_MS) : 10 * 60_000;
 
-export async function loadSessionHost(args: readonly string[]): Promise<SessionHost> {
+export async function loadSessionHost(args: readonly string[], inference?: ClientInference): Promise<SessionHost> {
   const options = parseCommandLine(args);
   const boot = await bootstrapServer(options);
   if (!boot.ok) throw new Error(boot.message);
@@ -51,6 +52,7 @@ export async function loadSessionHost(args: readonly string[]): Promise<SessionH
     makeProvider: (config) => createWireProvider(config),
     ...(value.providerConfig ? { defaultProvider: value.providerConfig } : {}),
     questionTimeoutMs: QUESTION_TIMEOUT_MS,
+    ...(inference ? { inference } : {}),
     fileHooks: (cwd) => fileHooks({ ...homesOf(value), cwd, settings: value.settings, enabled: options.hooks }),
     hookPolicy: hookPolicy(value.settings),
   });

@@ -7,6 +7,7 @@
  */
 import type { MessageConnection } from "vscode-jsonrpc";
 import { ResponseError } from "vscode-jsonrpc";
+import type { ClientInference } from "./client-inference.js";
 import type { ClientLink } from "./served-session.js";
 import type { LifecycleNotification } from "./lifecycle.js";
 import type { SessionHost } from "./session-host.js";
@@ -51,6 +52,8 @@ export interface AgentServerOptions {
   host(): Promise<SessionHost>;
   /** TCP: the token every connection must present in `connect` (COPILOT_CONNECTION_TOKEN). */
   connectionToken?: string;
+  /** Where a client that carries model requests registers (llmInference.*); shared with the sessions. */
+  inference?: ClientInference;
   /** The server was asked to stop (runtime.shutdown) and its sessions are closed: the process may end soon. */
   onShutdownRequest(): void;
 }
@@ -123,6 +126,22 @@ export class AgentServer {
         return {};
       }),
     );
+    const inference = this.options.inference;
+    if (inference) {
+      // Answered by the front: a client registers as the model transport in its start(), before any session.
+      connection.onRequest(
+        "llmInference.setProvider",
+        guard(() => inference.setProvider(connection)),
+      );
+      connection.onRequest(
+        "llmInference.httpResponseStart",
+        guard((params: unknown) => inference.responseStart(params)),
+      );
+      connection.onRequest(
+        "llmInference.httpResponseChunk",
+        guard((params: unknown) => inference.responseChunk(params)),
+      );
+    }
     for (const method of SESSION_METHODS) {
       connection.onRequest(
         method,
@@ -138,6 +157,7 @@ export class AgentServer {
     this.admitted.delete(link);
     if (!this.links.delete(link)) return;
     link.alive = false;
+    this.options.inference?.release(link.connection);
     await this.loaded?.drop(link);
   }
 

@@ -168,6 +168,15 @@ export class ServedSession {
     }
   }
 
+  /** A bearer token from the client's bearerTokenProvider for one of the session's providers (asked per request). */
+  async providerToken(providerName: string): Promise<string> {
+    const link = this.owner;
+    if (!link) throw new Error("no client is connected");
+    const answer = (await link.connection.sendRequest("providerToken.getToken", { sessionId: this.id, providerName })) as { token?: unknown } | null;
+    if (typeof answer?.token !== "string") throw new Error("the client's answer has no token");
+    return answer.token;
+  }
+
   /** The client's transform callbacks rewrite these sections (`systemMessage.transform`); nothing when it cannot answer. */
   async transformSystemMessage(sections: Record<string, { content: string }>): Promise<Record<string, { content: string }> | undefined> {
     const link = this.owner;

@@ -9,6 +9,7 @@ import type { ProviderConfig } from "../config/provider-config.js";
 import type { HookPolicy, HookSet } from "../hooks/hook-set.js";
 import { readEventLog } from "../session/event-log-reader.js";
 import type { SessionMethod } from "./agent-server.js";
+import type { ClientInference } from "./client-inference.js";
 import { ServedSession, type ClientAbilities, type ClientLink } from "./served-session.js";
 import { clientHooks, combineHooks } from "./client-hooks.js";
 import { followLifecycle, type Announce } from "./lifecycle.js";
@@ -25,6 +26,8 @@ export interface SessionHostOptions extends SessionRequestDefaults {
   questionTimeoutMs: number;
   /** The hook files' hooks for a session in this directory (the user's always, the repository's if trusted). */
   fileHooks?(cwd: string): HookSet | undefined;
+  /** The client that carries model requests, when one registered (llmInference.setProvider). */
+  inference?: ClientInference;
   /** What a broken policy hook does (settings.json's policyHooksFailOpen), for the client's hooks too. */
   hookPolicy?: HookPolicy;
 }
@@ -150,7 +153,11 @@ export class SessionHost {
 
   private async open(link: ClientLink, config: SessionConfig, resumeId: string | undefined) {
     const served = new ServedSession(config.sessionId, link, abilitiesOf(config), this.options.questionTimeoutMs);
-    const request = sessionRequest(config, this.options, (sections) => served.transformSystemMessage(sections));
+    const fetch = this.options.inference?.fetchFor({ sessionId: config.sessionId });
+    const request = sessionRequest(config, this.options, (sections) => served.transformSystemMessage(sections), {
+      ...(fetch ? { fetch } : {}),
+      token: (providerName) => served.providerToken(providerName),
+    });
     this.served.set(config.sessionId, served);
     const cwd = request.cwd ?? this.options.cwd;
     try {

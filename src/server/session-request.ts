@@ -10,7 +10,8 @@ import { sessionProviders } from "../provider/session-providers.js";
 import { createClientTool } from "../core/client-tools.js";
 import type { OpenSessionOptions, SessionPermissions } from "../core/open-session.js";
 import type { OpenRequest } from "../core/session-manager.js";
-import { sessionProvider, type ProviderDefaults } from "./session-provider.js";
+import type { ProviderDefaults } from "./session-provider.js";
+import { sessionModels, type SessionTransport } from "./session-models.js";
 import { systemMessageOptions, type AskTransform } from "./system-message.js";
 import type { CustomAgentConfig, SessionConfig } from "./wire.js";
 
@@ -45,11 +46,19 @@ function clientAgent(agent: CustomAgentConfig) {
 }
 
 /** The open request for a client's session; throws (a JSON-RPC error for the client) when it cannot be served. */
-/** `askTransform` puts the prompt's sections to the client's transform callbacks (`systemMessage.transform`). */
-export function sessionRequest(config: SessionConfig, defaults: SessionRequestDefaults, askTransform: AskTransform = async () => undefined): OpenRequest {
-  const resolved = sessionProvider({ model: config.model, provider: config.provider }, defaults.provider);
+/**
+ * `askTransform` puts the prompt's sections to the client's transform callbacks (`systemMessage.transform`);
+ * `transport` is what the client adds to the model requests (session-models.ts).
+ */
+export function sessionRequest(
+  config: SessionConfig,
+  defaults: SessionRequestDefaults,
+  askTransform: AskTransform = async () => undefined,
+  transport: SessionTransport = { token: () => Promise.reject(new Error("no client gives tokens")) },
+): OpenRequest {
+  const resolved = sessionModels(config, defaults.provider, transport);
   if (!resolved.ok) throw new Error(resolved.message);
-  const providerConfig = resolved.config;
+  const { config: providerConfig, registry, prepare } = resolved.value;
   const cwd = workingDirectory(config, defaults.cwd);
   const { flags } = defaults.permissions;
   const mcpServers = config.mcpServers && Object.keys(config.mcpServers).length > 0 ? JSON.stringify({ mcpServers: config.mcpServers }) : undefined;
@@ -57,7 +66,7 @@ export function sessionRequest(config: SessionConfig, defaults: SessionRequestDe
     sessionId: config.sessionId,
     cwd,
     providerConfig,
-    ...sessionProviders(providerConfig, defaults.makeProvider),
+    ...sessionProviders(providerConfig, (provider) => defaults.makeProvider(prepare(provider)), registry),
     permissions: {
       ...defaults.permissions,
       flags: {

@@ -22,6 +22,7 @@ const provider = z.looseObject({
   wireModel: z.string().optional(),
   maxPromptTokens: z.number().optional(),
   maxOutputTokens: z.number().optional(),
+  hasBearerTokenProvider: z.boolean().optional(),
 });
 
 const customAgent = z.looseObject({
@@ -38,6 +39,10 @@ export const sessionConfigSchema = z.looseObject({
   sessionId: z.string(),
   model: z.string().optional(),
   provider: provider.optional(),
+  /** The session's own model registry (checked as providers.json is, in session-models.ts). */
+  providers: z.array(z.looseObject({ name: z.string() })).optional(),
+  models: z.array(z.looseObject({ id: z.string(), provider: z.string() })).optional(),
+  clientName: z.string().optional(),
   streaming: z.boolean().optional(),
   includeSubAgentStreamingEvents: z.boolean().optional(),
   systemMessage: z

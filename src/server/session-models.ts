@@ -1,0 +1,85 @@
+/**
+ * The models an SDK client's session can use: its singular `provider` (session-provider.ts) or the
+ * server's endpoint, plus the session's own registry (`providers` and `models`, selected as `provider/id`,
+ * each sent to its provider as its `wireModel`), checked as providers.json is. What the client adds to every
+ * request is applied here too: a provider whose bearer token the client gives (`hasBearerTokenProvider`:
+ * asked for by `providerToken.getToken` before each request), its `clientName` in the User-Agent, and the
+ * client that carries model requests (`fetch`, client-inference.ts), when one is registered.
+ */
+import { checkProviders, ProvidersFileError, registryModels } from "../config/providers-file.js";
+import { DEFAULT_MAX_PROMPT_TOKENS } from "../config/provider-config.js";
+import { callbackCredential } from "../provider/credentials.js";
+import { ModelRegistry, type RegistryModel } from "../provider/model-registry.js";
+import type { ProviderConfig, ProviderFetch } from "../provider/provider-config.js";
+import { defaultRetryPolicy } from "../provider/retry.js";
+import { sessionProvider, type ProviderDefaults } from "./session-provider.js";
+import type { SessionConfig } from "./wire.js";
+
+/** The name Copilot's SDK gives the singular provider when it asks for its token. */
+const SINGULAR_PROVIDER = "default";
+const ORIGIN = "the session's providers";
+
+/** What the client adds to each of the session's requests. */
+export interface SessionTransport {
+  /** Carries the requests when a client is the model transport. */
+  fetch?: ProviderFetch;
+  /** The client's bearerTokenProvider for a provider, asked before each request. */
+  token(providerName: string): Promise<string>;
+}
+
+export interface SessionModels {
+  config: ProviderConfig;
+  registry: ModelRegistry;
+  /** The config as a provider is made from it: the client's transport and User-Agent applied. */
+  prepare(config: ProviderConfig): ProviderConfig;
+}
+
+function clientToken(transport: SessionTransport, providerName: string) {
+  return callbackCredential(() => transport.token(providerName), "bearer", `the client's bearerTokenProvider for provider "${providerName}"`);
+}
+
+function registryOf(config: SessionConfig, base: ProviderConfig | undefined, transport: SessionTransport): RegistryModel[] {
+  if (!config.providers?.length && !config.models?.length) return [];
+  const checked = checkProviders({ providers: config.providers ?? [], models: config.models ?? [] }, ORIGIN);
+  const entries = registryModels(checked, ORIGIN, {
+    maxPromptTokens: DEFAULT_MAX_PROMPT_TOKENS,
+    timeoutMs: base?.timeoutMs ?? 600_000,
+    streamIdleTimeoutMs: base?.streamIdleTimeoutMs ?? 180_000,
+    ...(base?.responseTimeoutMs ? { responseTimeoutMs: base.responseTimeoutMs } : {}),
+    retry: base?.retry ?? defaultRetryPolicy,
+  });
+  const tokenFromClient = new Set(checked.providers.filter((provider) => provider.hasBearerTokenProvider === true).map((provider) => provider.name));
+  return entries.map((entry) => {
+    const name = entry.config.providerName;
+    return name && tokenFromClient.has(name) ? { ...entry, config: { ...entry.config, credential: clientToken(transport, name) } } : entry;
+  });
+}
+
+export type SessionModelsResult = { ok: true; value: SessionModels } | { ok: false; message: string };
+
+export function sessionModels(config: SessionConfig, defaults: ProviderDefaults, transport: SessionTransport): SessionModelsResult {
+  const base = sessionProvider({ model: config.model, provider: config.provider }, defaults);
+  let entries: RegistryModel[];
+  try {
+    entries = registryOf(config, base.ok ? base.config : undefined, transport);
+  } catch (error) {
+    if (error instanceof ProvidersFileError) return { ok: false, message: error.message };
+    throw error;
+  }
+  const singular =
+    base.ok && config.provider?.hasBearerTokenProvider === true
+      ? { ...base.config, credential: clientToken(transport, SINGULAR_PROVIDER) }
+      : base.ok
+        ? base.config
+        : undefined;
+  const registry = new ModelRegistry(singular, entries, ORIGIN);
+  const chosen = (config.model ? registry.find(config.model)?.config : undefined) ?? singular;
+  if (!chosen) return base.ok ? { ok: false, message: `Unknown model "${config.model}".` } : base;
+  const userAgent = config.clientName ? `agent (client: ${config.clientName})` : undefined;
+  const prepare = (provider: ProviderConfig): ProviderConfig => ({
+    ...provider,
+    ...(userAgent ? { headers: { "User-Agent": userAgent, ...provider.headers } } : {}),
+    ...(transport.fetch ? { fetch: transport.fetch } : {}),
+  });
+  return { ok: true, value: { config: chosen, registry, prepare } };
+}
