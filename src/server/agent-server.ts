@@ -11,6 +11,7 @@ import type { ClientInference } from "./client-inference.js";
 import type { ClientLink } from "./served-session.js";
 import type { LifecycleNotification } from "./lifecycle.js";
 import type { SessionHost } from "./session-host.js";
+import { PROVIDER_METHODS } from "./methods/provider-method-names.js";
 
 export const PROTOCOL_VERSION = 3;
 
@@ -43,6 +44,7 @@ export const SESSION_METHODS = [
   "session.mcp.enable",
   "session.mcp.disable",
   "session.mcp.reload",
+  ...PROVIDER_METHODS,
 ] as const;
 export type SessionMethod = (typeof SESSION_METHODS)[number];
 

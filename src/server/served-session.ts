@@ -12,6 +12,7 @@ import { RemoteQuestions, type QuestionClient, type RemoteQuestion } from "../co
 import type { SessionEvent } from "../protocol/events/index.js";
 import type { InteractionKind, InteractionReply } from "../protocol/interactions.js";
 import { DeltaBatcher } from "./delta-batcher.js";
+import type { SessionModels } from "./session-models.js";
 import { planReply, userInputReply } from "./replies.js";
 
 /** One client connection, as its sessions see it. */
@@ -99,6 +100,10 @@ class AttachedClient implements QuestionClient {
 export class ServedSession {
   /** Set once the engine has opened it (events flow before that: session.start, session.resume). */
   session: AgentSession | undefined;
+  /** The session's models (its registry, which session.provider.add extends). */
+  models: SessionModels | undefined;
+  /** The reasoning effort of the last model change (what session.model.getCurrent reports). */
+  reasoningEffort: string | undefined;
   private readonly questions: RemoteQuestions;
   /** The clients holding it, in the order they came, each with its way off. */
   private readonly attached = new Map<ClientLink, { client: AttachedClient; detach: () => void }>();
@@ -149,7 +154,10 @@ export class ServedSession {
   /** The interaction broker's question: can any client answer this kind now? */
   readonly canAnswer = (kind: InteractionKind): boolean => this.questions.canAnswer(kind);
 
-  readonly onEvent = (event: SessionEvent): void => this.questions.onEvent(event);
+  readonly onEvent = (event: SessionEvent): void => {
+    if (event.type === "session.model_change") this.reasoningEffort = event.data.reasoningEffort;
+    this.questions.onEvent(event);
+  };
 
   /** A hook the client answers (`hooks.invoke`): its `output`, or nothing when the client is gone. */
   async invokeHook(hookType: string, input: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {

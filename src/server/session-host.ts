@@ -15,6 +15,7 @@ import { clientHooks, combineHooks } from "./client-hooks.js";
 import { followLifecycle, type Announce } from "./lifecycle.js";
 import { sessionInfo, matchesFilter } from "./session-info.js";
 import { sessionMethods } from "./session-methods.js";
+import { modelInfo, providerMethods } from "./methods/provider-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
 
@@ -85,6 +86,7 @@ export class SessionHost {
         return { events: readEventLog(this.manager.store.eventsFileOf(sessionId)).events };
       },
       ...sessionMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...providerMethods((link, sessionId) => this.owned(link, sessionId), this.options.provider.env),
     };
   }
 
@@ -123,14 +125,7 @@ export class SessionHost {
       .makeProvider(config)
       .listModels?.()
       .catch(() => undefined);
-    const limit = config.maxPromptTokens;
-    return {
-      models: (listed ?? [config.model]).map((id) => ({
-        id,
-        name: id,
-        capabilities: { supports: { vision: false, reasoningEffort: false }, limits: { max_context_window_tokens: limit, max_prompt_tokens: limit } },
-      })),
-    };
+    return { models: (listed ?? [config.model]).map((id) => modelInfo(id, id, config.maxPromptTokens)) };
   }
 
   private async create(link: ClientLink, config: SessionConfig) {
@@ -154,10 +149,11 @@ export class SessionHost {
   private async open(link: ClientLink, config: SessionConfig, resumeId: string | undefined) {
     const served = new ServedSession(config.sessionId, link, abilitiesOf(config), this.options.questionTimeoutMs);
     const fetch = this.options.inference?.fetchFor({ sessionId: config.sessionId });
-    const request = sessionRequest(config, this.options, (sections) => served.transformSystemMessage(sections), {
+    const { request, models } = sessionRequest(config, this.options, (sections) => served.transformSystemMessage(sections), {
       ...(fetch ? { fetch } : {}),
       token: (providerName) => served.providerToken(providerName),
     });
+    served.models = models;
     this.served.set(config.sessionId, served);
     const cwd = request.cwd ?? this.options.cwd;
     try {

@@ -102,7 +102,10 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
     session.dispatch({ type: "set_mode", mode });
     return { status: unchanged ? "unchanged" : "applied", modelChanged: false, modeApplied: mode };
   });
-  on("session.model.getCurrent", (link, params) => ({ modelId: engine(link, sessionIdSchema.parse(params).sessionId).session.model }));
+  on("session.model.getCurrent", (link, params) => {
+    const { served, session } = engine(link, sessionIdSchema.parse(params).sessionId);
+    return { modelId: session.model, ...(served.reasoningEffort ? { reasoningEffort: served.reasoningEffort } : {}) };
+  });
   on("session.model.switchTo", (link, params) => {
     const { sessionId, modelId } = modelSwitchSchema.parse(params);
     const { session } = engine(link, sessionId);

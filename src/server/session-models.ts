@@ -29,18 +29,23 @@ export interface SessionTransport {
 
 export interface SessionModels {
   config: ProviderConfig;
-  registry: ModelRegistry;
+  /** The session's registry now (session.provider.add extends it). */
+  readonly registry: ModelRegistry;
   /** The config as a provider is made from it: the client's transport and User-Agent applied. */
   prepare(config: ProviderConfig): ProviderConfig;
+  /** session.provider.add: more providers and models (checked with those already there); the new entries. */
+  add(providers: readonly unknown[], models: readonly unknown[]): RegistryModel[];
 }
 
 function clientToken(transport: SessionTransport, providerName: string) {
   return callbackCredential(() => transport.token(providerName), "bearer", `the client's bearerTokenProvider for provider "${providerName}"`);
 }
 
-function registryOf(config: SessionConfig, base: ProviderConfig | undefined, transport: SessionTransport): RegistryModel[] {
-  if (!config.providers?.length && !config.models?.length) return [];
-  const checked = checkProviders({ providers: config.providers ?? [], models: config.models ?? [] }, ORIGIN);
+type Lists = { providers: readonly unknown[]; models: readonly unknown[] };
+
+function registryOf(lists: Lists, base: ProviderConfig | undefined, transport: SessionTransport): RegistryModel[] {
+  if (lists.providers.length === 0 && lists.models.length === 0) return [];
+  const checked = checkProviders(lists, ORIGIN);
   const entries = registryModels(checked, ORIGIN, {
     maxPromptTokens: DEFAULT_MAX_PROMPT_TOKENS,
     timeoutMs: base?.timeoutMs ?? 600_000,
@@ -59,9 +64,10 @@ export type SessionModelsResult = { ok: true; value: SessionModels } | { ok: fal
 
 export function sessionModels(config: SessionConfig, defaults: ProviderDefaults, transport: SessionTransport): SessionModelsResult {
   const base = sessionProvider({ model: config.model, provider: config.provider }, defaults);
+  let lists: Lists = { providers: config.providers ?? [], models: config.models ?? [] };
   let entries: RegistryModel[];
   try {
-    entries = registryOf(config, base.ok ? base.config : undefined, transport);
+    entries = registryOf(lists, base.ok ? base.config : undefined, transport);
   } catch (error) {
     if (error instanceof ProvidersFileError) return { ok: false, message: error.message };
     throw error;
@@ -72,7 +78,7 @@ export function sessionModels(config: SessionConfig, defaults: ProviderDefaults,
       : base.ok
         ? base.config
         : undefined;
-  const registry = new ModelRegistry(singular, entries, ORIGIN);
+  let registry = new ModelRegistry(singular, entries, ORIGIN);
   const chosen = (config.model ? registry.find(config.model)?.config : undefined) ?? singular;
   if (!chosen) return base.ok ? { ok: false, message: `Unknown model "${config.model}".` } : base;
   const userAgent = config.clientName ? `agent (client: ${config.clientName})` : undefined;
@@ -81,5 +87,25 @@ export function sessionModels(config: SessionConfig, defaults: ProviderDefaults,
     ...(userAgent ? { headers: { "User-Agent": userAgent, ...provider.headers } } : {}),
     ...(transport.fetch ? { fetch: transport.fetch } : {}),
   });
-  return { ok: true, value: { config: chosen, registry, prepare } };
+  const add = (providers: readonly unknown[], models: readonly unknown[]): RegistryModel[] => {
+    const next = { providers: [...lists.providers, ...providers], models: [...lists.models, ...models] };
+    // Throws ProvidersFileError (a clear message for the client) and leaves the registry as it was.
+    const all = registryOf(next, base.ok ? base.config : undefined, transport);
+    const known = new Set(registry.models.map((model) => model.id));
+    const added = all.filter((model) => !known.has(model.id));
+    lists = next;
+    registry = new ModelRegistry(singular, all, ORIGIN);
+    return added;
+  };
+  return {
+    ok: true,
+    value: {
+      config: chosen,
+      get registry() {
+        return registry;
+      },
+      prepare,
+      add,
+    },
+  };
 }

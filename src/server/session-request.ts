@@ -11,7 +11,7 @@ import { createClientTool } from "../core/client-tools.js";
 import type { OpenSessionOptions, SessionPermissions } from "../core/open-session.js";
 import type { OpenRequest } from "../core/session-manager.js";
 import type { ProviderDefaults } from "./session-provider.js";
-import { sessionModels, type SessionTransport } from "./session-models.js";
+import { sessionModels, type SessionModels, type SessionTransport } from "./session-models.js";
 import { systemMessageOptions, type AskTransform } from "./system-message.js";
 import type { CustomAgentConfig, SessionConfig } from "./wire.js";
 
@@ -55,18 +55,23 @@ export function sessionRequest(
   defaults: SessionRequestDefaults,
   askTransform: AskTransform = async () => undefined,
   transport: SessionTransport = { token: () => Promise.reject(new Error("no client gives tokens")) },
-): OpenRequest {
+): { request: OpenRequest; models: SessionModels } {
   const resolved = sessionModels(config, defaults.provider, transport);
   if (!resolved.ok) throw new Error(resolved.message);
-  const { config: providerConfig, registry, prepare } = resolved.value;
+  const models = resolved.value;
+  const providerConfig = models.config;
+  const make = (provider: ProviderConfig) => defaults.makeProvider(models.prepare(provider));
+  // Made from the registry as it is when asked: session.provider.add may have added models since.
+  const providers = () => sessionProviders(providerConfig, make, models.registry);
   const cwd = workingDirectory(config, defaults.cwd);
   const { flags } = defaults.permissions;
   const mcpServers = config.mcpServers && Object.keys(config.mcpServers).length > 0 ? JSON.stringify({ mcpServers: config.mcpServers }) : undefined;
-  return {
+  const request: OpenRequest = {
     sessionId: config.sessionId,
     cwd,
     providerConfig,
-    ...sessionProviders(providerConfig, (provider) => defaults.makeProvider(prepare(provider)), registry),
+    provider: providers().provider,
+    createProvider: (model, options) => providers().createProvider(model, options),
     permissions: {
       ...defaults.permissions,
       flags: {
@@ -80,4 +85,5 @@ export function sessionRequest(
     ...(config.tools?.length ? { extraTools: config.tools.map((tool) => createClientTool(tool, { sessionId: config.sessionId, cwd })) } : {}),
     ...(config.customAgents?.length ? { extraAgents: config.customAgents.map(clientAgent) } : {}),
   };
+  return { request, models };
 }
