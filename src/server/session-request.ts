@@ -8,6 +8,7 @@ import path from "node:path";
 import type { ProviderConfig } from "../config/provider-config.js";
 import { sessionProviders } from "../provider/session-providers.js";
 import { createClientTool } from "../core/client-tools.js";
+import { loadInstructionDirectories, type InstructionFile } from "../core/custom-instructions.js";
 import type { OpenSessionOptions, SessionPermissions } from "../core/open-session.js";
 import type { OpenRequest } from "../core/session-manager.js";
 import type { ProviderDefaults } from "./session-provider.js";
@@ -46,6 +47,12 @@ function clientAgent(agent: CustomAgentConfig) {
 }
 
 /** The open request for a client's session; throws (a JSON-RPC error for the client) when it cannot be served. */
+/** The client's instructionDirectories' files go before its system message's text (both after the session's own files). */
+function withInstructionDirectories<T extends { extraInstructions?: InstructionFile[] }>(options: T, dirs: readonly string[] | undefined, cwd: string): T {
+  const files = dirs?.length ? loadInstructionDirectories(dirs.map((dir) => path.resolve(cwd, dir))) : [];
+  return files.length === 0 ? options : { ...options, extraInstructions: [...files, ...(options.extraInstructions ?? [])] };
+}
+
 /**
  * `askTransform` puts the prompt's sections to the client's transform callbacks (`systemMessage.transform`);
  * `transport` is what the client adds to the model requests (session-models.ts).
@@ -81,7 +88,7 @@ export function sessionRequest(
       },
     },
     ...(mcpServers || defaults.mcp ? { mcp: { ...defaults.mcp, additional: [...(defaults.mcp?.additional ?? []), ...(mcpServers ? [mcpServers] : [])] } } : {}),
-    ...systemMessageOptions(config.systemMessage, askTransform),
+    ...withInstructionDirectories(systemMessageOptions(config.systemMessage, askTransform), config.instructionDirectories, cwd),
     ...(config.tools?.length ? { extraTools: config.tools.map((tool) => createClientTool(tool, { sessionId: config.sessionId, cwd })) } : {}),
     ...(config.customAgents?.length ? { extraAgents: config.customAgents.map(clientAgent) } : {}),
   };

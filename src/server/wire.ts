@@ -43,6 +43,7 @@ export const sessionConfigSchema = z.looseObject({
   providers: z.array(z.looseObject({ name: z.string() })).optional(),
   models: z.array(z.looseObject({ id: z.string(), provider: z.string() })).optional(),
   clientName: z.string().optional(),
+  instructionDirectories: z.array(z.string()).optional(),
   streaming: z.boolean().optional(),
   includeSubAgentStreamingEvents: z.boolean().optional(),
   systemMessage: z
