@@ -3,7 +3,8 @@
  *   1. tree-sitter's phases in fresh processes (BENCH_PROFILE_RUNS each, default 5, medians): loading its
  *      runtime, compiling the runtime's WebAssembly, loading the bash grammar, the first parse, and what
  *      V8 compiles on background threads after it (TurboFan on the grammar's lexer), which the process waits
- *      for before it exits. CPU of the whole process; per thread from /proc on Linux.
+ *      for before it exits. CPU of the whole process; per thread from /proc on Linux. Twice: with V8's default
+ *      tiers, and at the baseline tier as the agent compiles it (src/permissions/shell/baseline-tier.ts).
  *   2. the small parser's decision (analysis included) in this process: the first call and later ones.
  *   3. `-p` runs through the bash tool against a bare `ls`, for each agent given (default: this checkout's),
  *      so a build from before the change can be compared in the same run.
@@ -15,6 +16,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { analyzeShellCommand } from "../src/permissions/shell/analyze.js";
+import { AFTER, DURING } from "../src/permissions/shell/baseline-tier.js";
 import { median } from "./measure.js";
 import { ms } from "./report.js";
 import { createWorkspace, startBenchServer } from "./scenario.js";
@@ -31,7 +33,8 @@ const DIR = existsSync(`${VENDORED}tree-sitter.cjs`) ? VENDORED : PACKAGE;
 /** Run in a fresh node: times each phase, then at exit the CPU spent after the parse (background compiles). */
 const PHASES = `
 const fs = require("node:fs");
-const [dir, command] = process.argv.slice(1);
+const v8 = require("node:v8");
+const [dir, command, during, after] = process.argv.slice(1);
 const ticks = () => { try { return fs.readdirSync("/proc/self/task").map((task) => { const stat = fs.readFileSync("/proc/self/task/" + task + "/stat", "utf8"); const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); return { main: task === String(process.pid), ms: (Number(fields[11]) + Number(fields[12])) * 10 }; }); } catch { return []; } };
 const cpu = () => { const used = process.cpuUsage(); return (used.user + used.system) / 1000; };
 const phases = {};
@@ -40,10 +43,12 @@ const lap = (name) => { const now = cpu(); phases[name] = now - last; last = now
 (async () => {
   const runtime = require(dir + (fs.existsSync(dir + "tree-sitter.cjs") ? "tree-sitter.cjs" : "tree-sitter.js"));
   lap("require the runtime (JS)");
+  if (during) v8.setFlagsFromString(during);
   await runtime.Parser.init();
   lap("Parser.init (runtime wasm)");
   const bash = await runtime.Language.load(dir + "tree-sitter-bash.wasm");
   const parser = new runtime.Parser();
+  if (after) v8.setFlagsFromString(after);
   parser.setLanguage(bash);
   lap("Language.load (bash grammar)");
   parser.parse(command).delete();
@@ -57,14 +62,14 @@ const lap = (name) => { const now = cpu(); phases[name] = now - last; last = now
 })();
 `;
 
-function treeSitterPhases(command: string): void {
+function treeSitterPhases(command: string, baseline: boolean): void {
   const runs = Array.from({ length: RUNS }, () => {
     const started = performance.now();
-    const child = spawnSync(process.execPath, ["-e", PHASES, DIR, command], { encoding: "utf8" });
+    const child = spawnSync(process.execPath, ["-e", PHASES, DIR, command, ...(baseline ? [DURING, AFTER] : [])], { encoding: "utf8" });
     if (child.status !== 0) throw new Error(`phase probe failed: ${child.stderr}`);
     return { ...(JSON.parse(child.stdout) as { phases: Record<string, number>; backgroundThreadsMs: number | null }), wallMs: performance.now() - started };
   });
-  console.log(`\`${command}\` (tree-sitter from ${DIR}; CPU ms, medians of ${RUNS}):`);
+  console.log(`\`${command}\` (tree-sitter from ${DIR}, ${baseline ? "baseline tier" : "V8's default tiers"}; CPU ms, medians of ${RUNS}):`);
   for (const phase of Object.keys(runs[0]?.phases ?? {})) console.log(`  ${ms(median(runs.map((run) => run.phases[phase] ?? 0))).padStart(10)}  ${phase}`);
   const background = runs.map((run) => run.backgroundThreadsMs).filter((value): value is number => value !== null);
   if (background.length > 0) console.log(`  ${ms(median(background)).padStart(10)}  of all that, on threads other than the main one`);
@@ -123,7 +128,7 @@ async function agentRuns(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  for (const command of [BARE_COMMAND, "ls -l", "cat README.md", FALLBACK_COMMAND]) treeSitterPhases(command);
+  for (const baseline of [false, true]) for (const command of [BARE_COMMAND, "ls -l", "cat README.md", FALLBACK_COMMAND]) treeSitterPhases(command, baseline);
   await simpleDecisions();
   await agentRuns();
 }

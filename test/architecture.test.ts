@@ -24,6 +24,18 @@ describe("architecture", () => {
     expect(long).toEqual([]);
   });
 
+  it("keeps the core's files at 300 lines, or says in the opening comment why one is longer (over 300 lines: …)", () => {
+    const long = files
+      .filter((file) => file.startsWith("src/core/"))
+      .filter((file) => {
+        const text = readFileSync(file, "utf8");
+        const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+        const opening = /^\/\*\*[\s\S]*?\*\//.exec(text)?.[0] ?? "";
+        return lines > 300 && !/over 300 lines/i.test(opening);
+      });
+    expect(long).toEqual([]);
+  });
+
   it("uses no `any`", () => {
     const offenders = files.filter((file) => /:\s*any\b|\bas any\b|<any>/.test(readFileSync(file, "utf8")));
     expect(offenders).toEqual([]);
@@ -118,5 +130,36 @@ describe("the folder map", () => {
         ),
       );
     expect(reaching).toEqual([]);
+  });
+});
+
+describe("one owner for each session, one composition for its options", () => {
+  const faces = files.filter((file) => /^src\/(cli|ui|server|acp)\//.test(file));
+  const openSessionImport = /import\s*\{[^}]*\bopenSession\b[^}]*\}\s*from\s*["'][^"']*open-session\.js["']|import\(\s*["'][^"']*open-session\.js["']\s*\)/;
+
+  it("builds every face's sessions through a manager made by composeSessionOptions, never by hand", () => {
+    const offenders = faces.flatMap((file) => {
+      const text = readFileSync(file, "utf8");
+      const problems: string[] = [];
+      if (openSessionImport.test(text) || /new AgentSession\(/.test(text)) problems.push(`${file} opens a session itself`);
+      if (/new SessionManager\((?!\s*composeSessionOptions\()/.test(text)) problems.push(`${file} makes a SessionManager's defaults by hand`);
+      // What settings.json says a session is made of is read in compose-session.ts alone.
+      if (/settings\.compaction|\bcompaction\s*:/.test(text)) problems.push(`${file} passes compaction settings itself`);
+      return problems;
+    });
+    expect(offenders).toEqual([]);
+  });
+
+  it("builds the test harness's sessions the same way", () => {
+    const harness = readFileSync("test/support/engine-harness.ts", "utf8");
+    expect(harness).toContain("composeSessionOptions(");
+    expect(harness).not.toMatch(openSessionImport);
+    const support = fg.sync("test/support/**/*.{ts,tsx}").filter((file) => openSessionImport.test(readFileSync(file, "utf8")));
+    expect(support).toEqual([]);
+  });
+
+  it("keeps session tables out of the faces: the session manager holds the sessions", () => {
+    const offenders = faces.filter((file) => /(Map|Record)<[^>]*\bAgentSession\b/.test(readFileSync(file, "utf8")));
+    expect(offenders).toEqual([]);
   });
 });

@@ -28,10 +28,11 @@ import { MODEL_OPTION_ID } from "./model-option.js";
 import { makePrivateDir, writePrivateFile } from "../util/private-files.js";
 
 export interface AcpAgentOptions {
-  /** The engine, possibly still loading: `initialize` is answered without waiting for it. */
+  /**
+   * The engine, possibly still loading: `initialize` is answered without waiting for it. It holds every
+   * session; its defaults' MCP options (the command line's) are where a client's servers are added.
+   */
   manager: SessionManager | Promise<SessionManager>;
-  /** The command line's MCP options; a client's servers are added to them. */
-  mcp?: { additional?: readonly string[]; disabled?: readonly string[]; secretEnvVars?: readonly string[]; allowAllInstructions?: boolean };
   version: string;
   log(message: string): void;
 }
@@ -91,7 +92,7 @@ export class AcpAgent {
         const manager = await this.manager();
         if (!manager.store.exists(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);
         // Loading a session this process holds starts it afresh from its log.
-        if (manager.get(params.sessionId)) this.close(params.sessionId);
+        await this.close(params.sessionId);
         const session = await this.open(params.cwd, params.mcpServers, params.sessionId);
         await session.acp.replay(session.history);
         return { modes: modes(session.mode), configOptions: session.acp.configOptions() };
@@ -101,7 +102,7 @@ export class AcpAgent {
         if (!manager.store.exists(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);
         // Resuming without a replay: the client keeps what it shows; a session this process holds goes on as it is.
         const bound = this.sessions.get(params.sessionId);
-        const held = bound ? manager.get(params.sessionId) : undefined;
+        const held = manager.attach(params.sessionId);
         if (held && bound) return { modes: modes(held.mode), configOptions: bound.configOptions() };
         const session = await this.open(params.cwd, params.mcpServers, params.sessionId);
         return { modes: modes(session.mode), configOptions: session.acp.configOptions() };
@@ -109,8 +110,8 @@ export class AcpAgent {
       .onRequest("session/delete", async ({ params }) => {
         const manager = await this.manager();
         if (!manager.store.exists(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);
-        if (this.sessions.has(params.sessionId)) this.close(params.sessionId);
-        manager.delete(params.sessionId);
+        const refused = await manager.delete(params.sessionId);
+        if (refused !== undefined) throw RequestError.invalidRequest({ sessionId: params.sessionId }, refused);
         return {};
       })
       .onRequest("session/list", async ({ params }) => {
@@ -125,9 +126,9 @@ export class AcpAgent {
           }));
         return { sessions };
       })
-      .onRequest("session/close", ({ params }) => {
+      .onRequest("session/close", async ({ params }) => {
         if (!this.sessions.has(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);
-        this.close(params.sessionId);
+        await this.close(params.sessionId);
         return {};
       })
       .onRequest("session/set_mode", ({ params }) => {
@@ -161,9 +162,7 @@ export class AcpAgent {
 
   /** Ends every session (the client went away); resolves when their logs are closed. */
   async closeAll(): Promise<void> {
-    const ending = [...this.sessions.keys()].map((id) => this.loaded?.get(id)?.whenEnded());
-    for (const id of [...this.sessions.keys()]) this.close(id);
-    await Promise.all(ending);
+    await Promise.all([...this.sessions.keys()].map((id) => this.close(id)));
   }
 
   /** The questions the editor can be asked (client-questions.ts says which); the rest get their headless answer. */
@@ -176,10 +175,15 @@ export class AcpAgent {
     return this.loaded;
   }
 
-  private close(id: string): void {
+  /** Ends a session this client holds: the binding first, so nothing more is sent for it. */
+  private async close(id: string): Promise<void> {
+    this.unbind(id);
+    await this.loaded?.close(id);
+  }
+
+  private unbind(id: string): void {
     this.sessions.get(id)?.close();
     this.sessions.delete(id);
-    this.loaded?.close(id);
   }
 
   private async open(cwd: string, mcpServers: readonly McpServer[] | undefined, resumeId?: string) {
@@ -192,8 +196,9 @@ export class AcpAgent {
     let bound: AcpSession | undefined;
     const backends = clientBackends({ client, capabilities: this.capabilities, sessionId: () => id, update: (update) => bound?.update(update) });
     const clientServers = mcpConfigOf(mcpServers);
-    const mcp = clientServers ? { ...this.options.mcp, additional: [...(this.options.mcp?.additional ?? []), clientServers] } : this.options.mcp;
-    const opened = await manager.openSession({
+    const flags = manager.defaults.mcp;
+    const mcp = clientServers ? { ...flags, additional: [...(flags?.additional ?? []), clientServers] } : undefined;
+    const opened = await manager.open({
       cwd,
       canAnswer: (kind) => this.canAnswer(kind),
       ...(resumeId ? { resumeId } : {}),
@@ -210,6 +215,10 @@ export class AcpAgent {
       ...(this.connection ? { disconnected: this.connection.signal } : {}),
     });
     this.sessions.set(id, bound);
+    // Closed elsewhere (deleted, ended): the binding goes with it.
+    opened.session.subscribe((event) => {
+      if (event.type === "session.shutdown" && !event.agentId && this.sessions.get(id) === bound) this.unbind(id);
+    });
     const commands = await availableCommands();
     // After the answer to session/new: a client cannot place updates for a session it has not heard of yet.
     setImmediate(() => {

@@ -4,7 +4,7 @@
  * in its undo history, and shows the agent's commands in its terminal.
  */
 import type { AgentContext, ClientCapabilities, SessionUpdate } from "@agentclientprotocol/sdk";
-import type { CommandBackend, CommandRequest, CommandResult, FileBackend, ToolBackends } from "../core/session-options.js";
+import type { CommandBackend, CommandRequest, CommandResult, FileBackend, ToolBackends } from "../core/session-services.js";
 
 /** The most output kept of one command, as the local runner keeps (its end). */
 const OUTPUT_BYTE_LIMIT = 100_000;

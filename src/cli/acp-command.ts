@@ -8,10 +8,8 @@ import type { HookSet } from "../hooks/hook-set.js";
 import type { Homes } from "../config/agent-home.js";
 import { bootstrap, homesOf } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
-import { sessionProviders } from "../provider/session-providers.js";
 import { ExitCode } from "./exit-codes.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
-import { memoryOptions } from "./memory-options.js";
 
 declare const AGENT_VERSION: string;
 
@@ -35,32 +33,24 @@ export async function runAcp(options: CliOptions): Promise<number> {
   const { value } = boot;
   // The engine loads while the editor's `initialize` is answered; sessions wait for it.
   const manager = (async () => {
-    const [{ SessionManager }, { createWireProvider }, { adviceText }, hooks] = await Promise.all([
+    const [{ SessionManager }, { composeSessionOptions }, { adviceText }, hooks] = await Promise.all([
       import("../core/session-manager.js"),
-      import("../provider/wire-provider.js"),
+      import("../core/compose-session.js"),
       import("./permission-advice-text.js"),
       loadHooks(options, homesOf(value), value.settings),
     ]);
-    return new SessionManager({
-      store: value.store,
-      ...homesOf(value),
-      cwd: options.cwd,
-      ...sessionProviders(value.providerConfig, createWireProvider, value.registry),
-      providerConfig: value.providerConfig,
-      mode: options.mode,
-      maxAutopilotContinues: value.maxAutopilotContinues,
-      subagentLimits: value.subagentLimits,
-      // A person is at the editor; which questions reach them depends on what the editor can ask (AcpAgent says).
-      interactive: true,
-      permissions: value.permissions,
-      customInstructions: options.customInstructions,
-      explainAdvice: adviceText,
-      ...(hooks ? { hooks } : {}),
-      memory: memoryOptions(value, options, "server"),
-    });
+    return new SessionManager(
+      composeSessionOptions({
+        ...value,
+        flags: options,
+        memory: "server",
+        // A person is at the editor; which questions reach them depends on what the editor can ask (AcpAgent says).
+        face: { interactive: true, explainAdvice: adviceText, ...(hooks ? { hooks } : {}) },
+      }),
+    );
   })();
   manager.catch((error: unknown) => log(`could not load the engine: ${(error as Error).message}`));
-  const acp = new AcpAgent({ manager, ...(options.mcp ? { mcp: options.mcp } : {}), version: AGENT_VERSION, log });
+  const acp = new AcpAgent({ manager, version: AGENT_VERSION, log });
   const connection = acp.connect(stdioStream());
   const stop = () => connection.close();
   process.on("SIGINT", stop);

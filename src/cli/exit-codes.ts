@@ -1,4 +1,4 @@
-/** Exit codes of `agent`, documented in the README. */
+/** Exit codes of `agent`, documented in docs/headless.md. */
 export const ExitCode = {
   /** The prompt ran to the end (tool denials included). */
   ok: 0,

@@ -5,8 +5,9 @@
 import { adviceText } from "./permission-advice-text.js";
 import type { AgentSession } from "../core/agent-session.js";
 import type { RunResult } from "../protocol/commands.js";
-import { createWireProvider } from "../provider/wire-provider.js";
-import { sessionProviders } from "../provider/session-providers.js";
+import { composeSessionOptions } from "../core/compose-session.js";
+import { SessionManager } from "../core/session-manager.js";
+import { SessionLockedError } from "../session/session-lock.js";
 import { bootstrap, homesOf } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
@@ -15,12 +16,10 @@ import { JsonPrinter, writeFailureResult } from "./json-printer.js";
 import { existsSync } from "node:fs";
 import { planFile } from "../core/modes.js";
 import { SESSION_LOG_ERROR } from "../core/session-log-failure.js";
-import { openUnlessInUse, type OpenOutcome } from "./open-unless-in-use.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
 import { plainStyle, TextPrinter, type TextStyle } from "./text-printer.js";
 import { printCommandOutput, type CommandOutput } from "./command-output.js";
-import { memoryOptions } from "./memory-options.js";
 import { KeptSessionWatch } from "./kept-session.js";
 
 /** Colours only for a terminal; chalk (and its terminal detection) is loaded only then. */
@@ -131,52 +130,43 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
     hookSet = hooks.load(hooks.trusted);
   }
   const kept = new KeptSessionWatch();
-  let opened: OpenOutcome;
+  const manager = new SessionManager(
+    composeSessionOptions({
+      ...value,
+      flags: options,
+      memory: "prompt",
+      face: { interactive: false, explainAdvice: adviceText, ...(hookSet ? { hooks: hookSet } : {}) },
+    }),
+  );
+  let opened: Awaited<ReturnType<SessionManager["open"]>>;
   try {
-    opened = await openUnlessInUse(
-      {
-        store: value.store,
-        ...homesOf(value),
-        cwd: options.cwd,
-        ...sessionProviders(value.providerConfig, createWireProvider, value.registry),
-        providerConfig: value.providerConfig,
-        mode: options.mode,
-        ...(options.autoAcceptPlan ? { autoAcceptPlan: true } : {}),
-        maxAutopilotContinues: value.maxAutopilotContinues,
-        ...(value.settings.compaction ? { compaction: value.settings.compaction } : {}),
-        subagentLimits: value.subagentLimits,
-        interactive: false,
-        permissions: value.permissions,
-        name: options.name,
-        customInstructions: options.customInstructions,
-        ...(options.mcp ? { mcp: options.mcp } : {}),
-        explainAdvice: adviceText,
-        resumeId: value.resumeId,
-        listeners: [json?.onEvent ?? (text as TextPrinter).onEvent, kept.onEvent],
-        ...(hookSet ? { hooks: hookSet, initialPrompt: options.prompt } : {}),
-        memory: memoryOptions(value, options, "prompt"),
-        // The interactive session that started this run as it ended (memory's consolidation): named in session.start.
-        ...(process.env.AGENT_PARENT_SESSION_ID ? { detachedFrom: process.env.AGENT_PARENT_SESSION_ID } : {}),
-      },
-      options.continue,
-    );
+    opened = await manager.open({
+      ...(options.name !== undefined ? { name: options.name } : {}),
+      ...(value.resumeId ? { resumeId: value.resumeId } : {}),
+      // --continue only means "the latest one": held elsewhere, a new session starts instead.
+      ifLocked: options.continue ? "new-session" : "fail",
+      listeners: [json?.onEvent ?? (text as TextPrinter).onEvent, kept.onEvent],
+      ...(hookSet ? { initialPrompt: options.prompt } : {}),
+      // The interactive session that started this run as it ended (memory's consolidation): named in session.start.
+      ...(process.env.AGENT_PARENT_SESSION_ID ? { detachedFrom: process.env.AGENT_PARENT_SESSION_ID } : {}),
+    });
   } catch (error) {
+    if (error instanceof SessionLockedError) {
+      if (json) writeFailureResult(stdout, ExitCode.sessionInUse, { kind: "session_in_use", message: error.message });
+      stderr.write(`agent: ${error.message}\n`);
+      return ExitCode.sessionInUse;
+    }
     return fail(`could not open the session: ${(error as Error).message}`);
   }
-  if (!opened.ok) {
-    if (json) writeFailureResult(stdout, ExitCode.sessionInUse, { kind: "session_in_use", message: opened.message });
-    stderr.write(`agent: ${opened.message}\n`);
-    return ExitCode.sessionInUse;
-  }
   if (opened.note) stderr.write(`agent: ${opened.note}\n`);
-  const { session, resume } = opened.value;
+  const { session, resume } = opened;
   if (resume && text && !options.silent && resume.skippedLines > 0) {
     stderr.write(`agent: ${resume.skippedLines} unreadable line(s) of the session log were skipped.\n`);
   }
   if (options.agent !== undefined) {
     const problem = session.dispatch({ type: "select_agent", name: options.agent });
     if (problem) {
-      session.dispatch({ type: "shutdown", reason: problem });
+      void manager.close(session.id, { reason: problem });
       if (json) writeFailureResult(stdout, ExitCode.usage, { kind: "usage", message: problem });
       stderr.write(`agent: --agent: ${problem}\n`);
       return ExitCode.usage;
@@ -189,7 +179,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
   const onSignal = (signal: NodeJS.Signals) => {
     if (signalCode !== undefined) {
       // Quitting at once still records what is stopped (background agents cancelled) before the process ends.
-      session.dispatch({ type: "shutdown" });
+      void manager.close(session.id);
       process.exit(signalCode);
     }
     signalCode = signal === "SIGTERM" ? ExitCode.terminated : ExitCode.interrupted;
@@ -212,7 +202,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
       if (followUp) result = followUp;
     }
   } catch (error) {
-    session.dispatch({ type: "shutdown", reason: (error as Error).message });
+    void manager.close(session.id, { reason: (error as Error).message });
     // A bug, not an outcome; even so, a JSON reader gets its last line.
     if (json) writeFailureResult(stdout, 1, { kind: "internal", message: (error as Error).message });
     throw error;
@@ -223,8 +213,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
   // The session log could not be written: the run was stopped for it, and said so on stderr.
   const logFailure = session.logFailure;
   if (logFailure) result = { ...result, outcome: "error", error: { kind: SESSION_LOG_ERROR, message: logFailure.message } };
-  session.dispatch({ type: "shutdown" });
-  await session.whenEnded();
+  await manager.close(session.id);
   // Stopped because nobody reads the output any more: a normal ending, not an interrupt.
   const exitCode = signalCode ?? (pipeClosed && result.outcome === "aborted" ? ExitCode.ok : exitCodeFor(result));
   const durationMs = performance.now() - started;

@@ -8,7 +8,8 @@ import { FilePromptHistory } from "../session/prompt-history.js";
 import type { Theme } from "../ui/theme.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
 import { heldBackPrograms } from "./repository-programs.js";
-import { SessionLockedError, sessionLockHolder } from "../session/session-lock.js";
+import { SessionLockedError } from "../session/session-lock.js";
+import { openableSession } from "../core/session-manager.js";
 import { bootstrap, homesOf, type Bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { ExitCode } from "./exit-codes.js";
@@ -98,17 +99,15 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     if (!resumeId) return ExitCode.ok;
   }
   // One writer per session: a session open in another agent process is refused before the terminal is
-  // touched (--continue starts a new one instead). openSession checks again, under the lock itself.
-  const holder = resumeId ? sessionLockHolder(boot.value.store.dirOf(resumeId)) : undefined;
-  if (resumeId && holder !== undefined) {
-    const error = new SessionLockedError(resumeId, holder);
-    if (!options.continue) {
-      process.stderr.write(`agent: ${error.message}\n`);
-      return ExitCode.sessionInUse;
-    }
-    const { continueNote } = await import("./open-unless-in-use.js");
-    process.stderr.write(`agent: ${continueNote(error)}\n`);
-    resumeId = undefined;
+  // touched (--continue starts a new one instead). Opening checks again, under the lock itself.
+  try {
+    const openable = openableSession(boot.value.store, resumeId, options.continue ? "new-session" : "fail");
+    if (openable.note) process.stderr.write(`agent: ${openable.note}\n`);
+    resumeId = openable.resumeId;
+  } catch (error) {
+    if (!(error instanceof SessionLockedError)) throw error;
+    process.stderr.write(`agent: ${error.message}\n`);
+    return ExitCode.sessionInUse;
   }
   const trust = await settleTrust(boot.value, options, theme);
   const host = new TuiSessionHost(boot.value, options, trust.loadHooks, trust.trustedThisSession);

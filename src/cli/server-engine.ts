@@ -4,12 +4,10 @@
  * session store, and the SessionHost over a SessionManager. Each session brings its endpoint (its BYOK
  * provider, or the environment's), so a server without a configured endpoint still starts.
  */
-import type { ProviderConfig } from "../config/provider-config.js";
 import { settingsPath } from "../config/settings.js";
+import { composeSessionOptions } from "../core/compose-session.js";
 import { SessionManager } from "../core/session-manager.js";
 import { createWireProvider } from "../provider/wire-provider.js";
-import { defaultRetryPolicy } from "../provider/retry.js";
-import type { ChatProvider } from "../provider/types.js";
 import { SessionHost } from "../server/session-host.js";
 import type { ClientInference } from "../server/client-inference.js";
 import { bootstrapServer, homesOf } from "./bootstrap.js";
@@ -18,7 +16,6 @@ import { hookConfig, hookPolicy, untrustedNote, type HookConfigInput } from "./s
 import { HookSet } from "../hooks/hook-set.js";
 import { adviceText } from "./permission-advice-text.js";
 import { parseCommandLine } from "./program.js";
-import { memoryOptions } from "./memory-options.js";
 
 const QUESTION_TIMEOUT_MS = Number(process.env.AGENT_SERVER_QUESTION_TIMEOUT_MS) > 0 ? Number(process.env.AGENT_SERVER_QUESTION_TIMEOUT_MS) : 10 * 60_000;
 
@@ -27,27 +24,13 @@ export async function loadSessionHost(args: readonly string[], inference?: Clien
   const boot = await bootstrapServer(options);
   if (!boot.ok) throw new Error(boot.message);
   const { value } = boot;
-  const manager = new SessionManager({
-    store: value.store,
-    ...homesOf(value),
-    cwd: options.cwd,
-    // Every session brings its own endpoint, resolved per request; these are never used.
-    provider: noEndpoint,
-    providerConfig: { ...noEndpointConfig, ...value.providerConfig },
-    ...(options.mode ? { mode: options.mode } : {}),
-    maxAutopilotContinues: value.maxAutopilotContinues,
-    subagentLimits: value.subagentLimits,
-    interactive: false,
-    permissions: value.permissions,
-    customInstructions: options.customInstructions,
-    explainAdvice: adviceText,
-    memory: memoryOptions(value, options, "server"),
-  });
+  // Every session brings its own endpoint, resolved per request: the manager's defaults name none.
+  const { providerConfig: _perSession, registry: _alsoPerSession, ...sources } = value;
+  const manager = new SessionManager(
+    composeSessionOptions({ ...sources, flags: options, memory: "server", face: { interactive: false, explainAdvice: adviceText } }),
+  );
   return new SessionHost({
     manager,
-    cwd: options.cwd,
-    permissions: value.permissions,
-    ...(options.mcp ? { mcp: options.mcp } : {}),
     provider: { ...(options.model ? { model: options.model } : {}), env: process.env, settings: value.settings, settingsFile: settingsPath(value.agentHome) },
     makeProvider: (config) => createWireProvider(config),
     ...(value.providerConfig ? { defaultProvider: value.providerConfig } : {}),
@@ -69,23 +52,3 @@ function fileHooks(input: HookConfigInput): HookSet | undefined {
   if (config.repoFiles.length === 0 || config.trusted) return loaded;
   return new HookSet(loaded?.definitions ?? [], input.cwd, [...(loaded?.problems ?? []), untrustedNote(config, input.agentHome)], hookPolicy(input.settings));
 }
-
-/** Stands in for the manager's default endpoint, which a server never uses: each session names its own. */
-const noEndpoint: ChatProvider = {
-  model: "none",
-  limits: { maxPromptTokens: 0 },
-  apiEndpoint: "",
-  stream: () => Promise.reject(new Error("No endpoint is configured for this session.")),
-};
-
-const noEndpointConfig: ProviderConfig = {
-  type: "openai",
-  baseUrl: "",
-  model: "none",
-  maxPromptTokens: 0,
-  headers: {},
-  azureApiVersion: "",
-  timeoutMs: 0,
-  streamIdleTimeoutMs: 0,
-  retry: defaultRetryPolicy,
-};

@@ -10,16 +10,15 @@ import type { SessionEvent } from "../protocol/events/index.js";
 import type { SessionMetadata } from "../session/session-metadata.js";
 import type { SessionHost } from "../ui/session-host.js";
 import type { HookSet } from "../hooks/hook-set.js";
-import { homesOf, type Bootstrap } from "./bootstrap.js";
+import type { Bootstrap } from "./bootstrap.js";
 import type { CliOptions } from "./cli-options.js";
 import { asFleetInput } from "./fleet-input.js";
-import { sessionProviders } from "../provider/session-providers.js";
-import { memoryOptions } from "./memory-options.js";
 import { consolidateAfterSession, isUserTurn } from "./memory-consolidation.js";
 import { BACKGROUND_AGENTS_STOPPED } from "../core/tasks/background-notice.js";
 
 export class TuiSessionHost implements SessionHost {
-  private current: AgentSession | undefined;
+  /** The session shown: the manager holds it, the host only knows which one it is. */
+  private shownId: string | undefined;
   private manager: SessionManager | undefined;
   private past: readonly SessionEvent[] = [];
   private readonly listeners = new Set<() => void>();
@@ -46,13 +45,18 @@ export class TuiSessionHost implements SessionHost {
   /** Loaded once, when the first session opens: after the first frame, so hook files cost it nothing. */
   private hooks: Promise<HookSet | undefined> | undefined;
 
+  private get current(): AgentSession | undefined {
+    return this.shownId === undefined ? undefined : this.manager?.get(this.shownId);
+  }
+
   get ready(): boolean {
     return this.current !== undefined;
   }
 
   get session(): AgentSession {
-    if (!this.current) throw new Error("No session is open.");
-    return this.current;
+    const current = this.current;
+    if (!current) throw new Error("No session is open.");
+    return current;
   }
 
   get history(): readonly SessionEvent[] {
@@ -86,33 +90,29 @@ export class TuiSessionHost implements SessionHost {
     const { boot, options } = this;
     this.hooks ??= this.loadHooks?.() ?? Promise.resolve(undefined);
     const hooks = await this.hooks;
-    const [{ SessionManager }, { createWireProvider }] = await Promise.all([import("../core/session-manager.js"), import("../provider/wire-provider.js")]);
-    const config = boot.providerConfig;
-    this.manager ??= new SessionManager({
-      store: boot.store,
-      ...homesOf(boot),
-      ...(this.trustedThisSession.length > 0 ? { trustedThisSession: this.trustedThisSession } : {}),
-      cwd: options.cwd,
-      ...sessionProviders(config, createWireProvider, boot.registry),
-      providerConfig: config,
-      mode: options.mode,
-      maxAutopilotContinues: boot.maxAutopilotContinues,
-      ...(boot.settings.compaction ? { compaction: boot.settings.compaction } : {}),
-      subagentLimits: boot.subagentLimits,
-      interactive: true,
-      permissions: boot.permissions,
-      customInstructions: options.customInstructions,
-      ...(options.mcp ? { mcp: options.mcp } : {}),
-      explainAdvice: adviceText,
-      ...(hooks ? { hooks } : {}),
-      memory: memoryOptions(boot, options, "interactive"),
-    });
+    const [{ SessionManager }, { composeSessionOptions }] = await Promise.all([import("../core/session-manager.js"), import("../core/compose-session.js")]);
+    this.manager ??= new SessionManager(
+      composeSessionOptions({
+        ...boot,
+        flags: options,
+        memory: "interactive",
+        face: {
+          interactive: true,
+          explainAdvice: adviceText,
+          ...(this.trustedThisSession.length > 0 ? { trustedThisSession: this.trustedThisSession } : {}),
+          ...(hooks ? { hooks } : {}),
+        },
+      }),
+    );
     const previous = this.current;
     // What closing the previous session said about the background agents it stopped is shown with the next.
     let stopped: SessionEvent[] = [];
     if (previous && previous.id === resumeId) {
-      stopped = this.closeSession(previous); // reopening the same session: it must let go of its log first
-      this.current = undefined;
+      // Reopening the same session: it must let go of its log first.
+      const closed = this.closeSession(previous);
+      await closed.ended;
+      stopped = closed.said;
+      this.shownId = undefined;
     }
     // Warnings raised while the session opens (a bad hook file, a failing sessionStart hook) come before the
     // TUI subscribes: kept and shown with the session's past.
@@ -123,10 +123,11 @@ export class TuiSessionHost implements SessionHost {
     };
     const opened = await this.manager
       // A new session starts where the last one was (after /cwd, that is its new directory).
-      .openSession({ ...(options.name && !resumeId ? { name: options.name } : {}), ...(resumeId ? { resumeId } : { cwd: this.cwd }), listeners: [keepEarly] })
+      .open({ ...(options.name && !resumeId ? { name: options.name } : {}), ...(resumeId ? { resumeId } : { cwd: this.cwd }), listeners: [keepEarly] })
       .finally(() => (opening = false));
-    if (previous && previous.id !== resumeId) stopped = this.closeSession(previous);
-    this.current = opened.session;
+    // The previous session ends in the background (its end hooks may take a while); the new one is shown now.
+    if (previous && previous.id !== resumeId) stopped = this.closeSession(previous).said;
+    this.shownId = opened.session.id;
     this.consolidateWhenEnded(opened.session, opened.history); // memory
     this.resumedSession = resumeId !== undefined;
     this.past = early.length + stopped.length > 0 ? [...opened.history, ...stopped, ...early] : opened.history;
@@ -176,25 +177,30 @@ export class TuiSessionHost implements SessionHost {
     return files.filter((file) => file.toLowerCase().includes(wanted)).slice(0, 200);
   }
 
-  /** Closes a session, returning what it said about the background agents it stopped (/clear, /resume, exit). */
-  private closeSession(session: AgentSession): SessionEvent[] {
+  /**
+   * Closes a session: what it said about the background agents it stopped (/clear, /resume, exit), and when
+   * it has ended (its end hooks ran, its log is closed).
+   */
+  private closeSession(session: AgentSession): { said: SessionEvent[]; ended: Promise<void> } {
     const said: SessionEvent[] = [];
     const stop = session.subscribe((event) => {
       if (event.type === "session.warning" && event.data.warningType === BACKGROUND_AGENTS_STOPPED) said.push(event);
     });
-    try {
-      this.manager?.close(session.id);
-    } finally {
-      stop();
-    }
-    return said;
+    // Without a grace period the shutdown is dispatched at once: what it says is known when close returns.
+    // An end hook that fails has said so in the session's events; the TUI goes on either way.
+    const ended = (this.manager?.close(session.id) ?? Promise.resolve()).catch(() => undefined);
+    stop();
+    return { said, ended };
   }
 
-  /** Closes the open session; returns what it says about background agents it stopped, for the terminal after the TUI. */
+  /**
+   * Closes the open session; returns what it says about background agents it stopped, for the terminal after
+   * the TUI. Its end (the end hooks, the log) goes on without the TUI, as the process ends only after it.
+   */
   shutdown(): string[] {
-    const said = this.current ? this.closeSession(this.current) : [];
-    this.manager?.closeAll();
-    return said.flatMap((event) => (event.type === "session.warning" ? [event.data.message] : []));
+    const closed = this.current ? this.closeSession(this.current) : undefined;
+    void this.manager?.closeAll().catch(() => undefined);
+    return (closed?.said ?? []).flatMap((event) => (event.type === "session.warning" ? [event.data.message] : []));
   }
 
   /** Memory: when the session ends (/new, /resume, exit), its consolidation may start, detached (memory-consolidation.ts). */

@@ -87,7 +87,7 @@ export const settingsSchema = z.looseObject({
    */
   policyHooksFailOpen: z.boolean().optional(),
   /**
-   * Memory (see the README's Memory section): `true`/`false`, or `enabled` (the TUI and the server faces; `-p`
+   * Memory (see docs/memory.md): `true`/`false`, or `enabled` (the TUI and the server faces; `-p`
    * needs --enable-memory), the context board's token budget, and the detached consolidation after an
    * interactive session (`consolidate`, after `consolidateAfterTurns` user turns).
    */

@@ -9,15 +9,15 @@
 import { randomUUID } from "node:crypto";
 import type { RunResult } from "../protocol/commands.js";
 import type { SessionEvent } from "../protocol/events/index.js";
-import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
+import { AgentMcpServers } from "./agent-mcp.js";
+import { createAgentRuntime } from "./agent-runtimes.js";
 import { Conversation } from "./conversation.js";
-import type { Emit, EventSink } from "./event-sink.js";
+import type { Emit } from "./event-sink.js";
 import type { ModePreset } from "./modes.js";
-import type { SessionHooks } from "./session-hooks.js";
-import { AgentRuntime, type AgentRuntimeOptions } from "./runtime/agent-runtime.js";
+import type { AgentRuntime } from "./runtime/agent-runtime.js";
+import type { SessionServices } from "./session-services.js";
 import { budgetReasons, type BudgetLedger } from "./tasks/budget.js";
-import type { ToolRunEnvironment } from "./tool-runner.js";
 import { ToolSet } from "./tool-set.js";
 import type { AnyTool } from "../tools/define-tool.js";
 import { agentListAllows } from "./agents/agent-catalog.js";
@@ -51,25 +51,35 @@ export interface ChildAgentSpec {
 }
 
 export interface ChildAgentDeps {
-  sink: EventSink;
+  /** The session's services: its sink, hooks, gate, broker, metrics and log, as every agent of it uses them. */
+  services: SessionServices;
   provider: ChatProvider;
-  retry: RetryPolicy;
   /** The tools an agent may have, given its emit (its own task tool emits as it). */
   tools(emit: Emit): ToolSet;
-  /** What the agent's tool calls run with (the session's gate and broker, as this agent). */
-  toolEnvironment(tools: ToolSet, emit: Emit): ToolRunEnvironment;
-  nextTurnId(): string;
-  recordRequest(model: string): void;
-  recordCall(call: { model: string; inputTokens: number; outputTokens: number; durationMs: number }): void;
-  onTurnEnd(): void;
-  /** The session's hooks: subagentStart before the prompt, subagentStop when it ends. */
-  hooks?: SessionHooks;
   /** The agent's own MCP servers, running for it: their tools join its own; they stop when it is disposed. */
   ownServers?: { tools(): readonly AnyTool[]; ready(prompt: string): Promise<void>; close(): Promise<void> };
-  /** The agent compacts its own conversation as the main agent does (given its emit). */
-  compaction?(emit: Emit, agentId: string): NonNullable<AgentRuntimeOptions["compaction"]>;
   /** Nobody watches the session's run (autopilot): the repeat guard stops the agent instead of asking. */
   unattended?(): boolean;
+}
+
+/**
+ * A subagent of the session: the tools the session offers it (below the depth cap, its own task tool), its
+ * model's provider from the session's factory, its agent file's own MCP servers started for it.
+ */
+export function createChildAgent(
+  services: SessionServices,
+  spec: ChildAgentSpec,
+  session: { provider: ChatProvider; tools(emit: Emit): ToolSet; unattended(): boolean },
+): ChildAgent {
+  const ownServers = AgentMcpServers.start(services.agentMcp, { name: spec.agentName ?? spec.agentId, mcpServers: spec.mcpServers }, services.sink.emit);
+  const { provider } = session;
+  return new ChildAgent(spec, {
+    services,
+    provider: services.createProvider ? services.createProvider(spec.model ?? provider.model, { initiator: "sub-agent" }) : provider,
+    tools: session.tools,
+    unattended: session.unattended,
+    ...(ownServers ? { ownServers } : {}),
+  });
 }
 
 /** The longest a grace turn after the time budget may take (and never longer than the budget itself). */
@@ -113,7 +123,7 @@ export class ChildAgent {
   private readonly turnBudgetReason: string | undefined;
   private started = false;
   private readonly emit: Emit;
-  private readonly hooks: ChildAgentDeps["hooks"];
+  private readonly hooks: SessionServices["hooks"];
   private readonly ownServers: ChildAgentDeps["ownServers"];
 
   constructor(
@@ -121,9 +131,10 @@ export class ChildAgent {
     deps: ChildAgentDeps,
   ) {
     this.turnBudgetReason = spec.maxTurns !== undefined ? budgetReasons.turns(spec.maxTurns) : undefined;
-    const scoped = deps.sink.scoped({ agentId: spec.agentId, parentToolCallId: spec.parentToolCallId });
+    const { sink, hooks } = deps.services;
+    const scoped = sink.scoped({ agentId: spec.agentId, parentToolCallId: spec.parentToolCallId });
     const conversation = new Conversation(spec.agentId);
-    this.unfold = deps.sink.addInternal((event) => {
+    this.unfold = sink.addInternal((event) => {
       conversation.apply(event);
       if (event.agentId !== spec.agentId) return;
       if (event.type === "tool.execution_start") this.usage.toolCalls++;
@@ -144,9 +155,8 @@ export class ChildAgent {
       return emitted;
     };
     this.emit = emit;
-    this.hooks = deps.hooks;
+    this.hooks = hooks;
     const agentName = spec.agentName ?? spec.agentId;
-    const { hooks } = deps;
     const all = deps.tools(emit);
     const fixed = all.names.map((name) => all.get(name) as AnyTool).filter((tool) => agentListAllows(spec.toolNames, tool));
     // The agent's own servers' tools change as they start (and on list_changed): the set follows them.
@@ -160,19 +170,15 @@ export class ChildAgent {
       withOwn = new ToolSet([...fixed, ...own.filter((tool) => agentListAllows(spec.toolNames, tool))]);
       return withOwn;
     };
-    this.runtime = new AgentRuntime({
+    this.runtime = createAgentRuntime(deps.services, {
+      agentId: spec.agentId,
+      agentName,
       emit,
       conversation,
       provider: () => deps.provider,
-      retry: deps.retry,
       tools,
-      toolEnvironment: (offered) => deps.toolEnvironment(offered, emit),
       preset: () => childPreset,
       maxContinues: 0,
-      nextTurnId: deps.nextTurnId,
-      recordRequest: deps.recordRequest,
-      recordCall: deps.recordCall,
-      onTurnEnd: deps.onTurnEnd,
       systemPrompt: () => spec.systemPrompt,
       stopBeforeCall: () => {
         if (!this.graceCall) return this.checkBudget();
@@ -180,7 +186,6 @@ export class ChildAgent {
         return false;
       },
       ...(deps.unattended ? { unattended: deps.unattended } : {}),
-      ...(deps.compaction ? { compaction: deps.compaction(emit, spec.agentId) } : {}),
       ...(hooks?.has("subagentStop")
         ? { onStop: (active: boolean, stopSignal: AbortSignal) => hooks.subagentStop(emit, agentName, "end_turn", active, stopSignal) }
         : {}),

@@ -19,7 +19,8 @@ export function describeGrants(grants: ApprovalGrants): string | undefined {
     ...(grants.writes.length > 0 ? [`writes to ${grants.writes.join(", ")}`] : []),
     ...(grants.paths.length > 0 ? [`access to ${grants.paths.join(", ")}`] : []),
     ...grants.origins,
-    ...grants.tools.map((name) => `the tool \`${name}\``),
+    // `memory` is the approval name of every change to the memory stores, whichever tool makes it.
+    ...grants.tools.map((name) => (name === "memory" ? "memory updates" : `the tool \`${name}\``)),
   ];
   return parts.length > 0 ? listInWords(parts) : undefined;
 }

@@ -5,52 +5,39 @@
  */
 import type { AnyTool } from "../tools/define-tool.js";
 import { askUserChoicesTool, askUserFormTool, askUserQuestionTool } from "../tools/ask-user.js";
-import { agentAllowsTool, toolInList, type AgentDefinition } from "./agents/agent-catalog.js";
+import { agentAllowsTool, toolInList } from "./agents/agent-catalog.js";
 import { availableModes, modePreset, type ModePreset } from "./modes.js";
+import type { SessionControls } from "./session-controls.js";
+import type { SessionServices } from "./session-services.js";
 import { ToolSet } from "./tool-set.js";
-
-export interface SessionToolsDeps {
-  /** The built-in tools (mode-only ones included) and the session's own. */
-  tools: readonly AnyTool[];
-  /** MCP servers' tools, as they are now. */
-  mcpTools(): readonly AnyTool[];
-  /** The selected agent's own MCP servers' tools (its `mcp-servers`): the main agent's only, never a subagent's. */
-  agentMcpTools?(): readonly AnyTool[];
-  toolFilter?: { available?: readonly string[]; excluded?: readonly string[] };
-  preset(): ModePreset;
-  selectedAgent(): AgentDefinition | undefined;
-  /** The main agent's task tools. */
-  taskTools(): readonly AnyTool[];
-  /** The memory tools while memory is on (src/memory); none otherwise. */
-  memoryTools?(): readonly AnyTool[];
-  /** Whether a person (or client) can fill in a form. */
-  canAnswerForms(): boolean;
-  /** Someone answers plain questions (a client's user-input handler) though not forms. */
-  canAnswerQuestions?(): boolean;
-}
 
 export class SessionTools {
   private readonly modeGated: Set<string>;
 
-  constructor(private readonly deps: SessionToolsDeps) {
+  constructor(
+    /** The built-in tools (mode-only ones included) and the face's own, memory's, the MCP servers', the tool filter, who answers. */
+    private readonly services: Pick<SessionServices, "tools" | "memory" | "mcp" | "toolFilter" | "interactions">,
+    /** The mode and the selected agent now, and that agent's own servers (the main agent's only, never a subagent's). */
+    private readonly controls: Pick<SessionControls, "preset" | "selectedAgent" | "agentMcp">,
+    /** The main agent's task tools. */
+    private readonly taskTools: () => readonly AnyTool[],
+  ) {
     this.modeGated = new Set(availableModes().flatMap((mode) => modePreset(mode).extraTools));
   }
 
   /** The main agent's tools in the current mode. */
   forMainAgent(): ToolSet {
-    const preset = this.deps.preset();
-    const modeTools = this.deps.tools.filter((tool) => this.modeGated.has(tool.name) && preset.extraTools.includes(tool.name));
-    const sessionTools = [this.askUser(preset), ...this.deps.taskTools(), ...(this.deps.agentMcpTools?.() ?? [])].filter((tool) =>
-      this.allowedBySelectedAgent(tool),
-    );
+    const { preset } = this.controls;
+    const modeTools = this.services.tools.filter((tool) => this.modeGated.has(tool.name) && preset.extraTools.includes(tool.name));
+    const sessionTools = [this.askUser(preset), ...this.taskTools(), ...this.controls.agentMcp.tools()].filter((tool) => this.allowedBySelectedAgent(tool));
     // Tools only an agent's list can name (the rem-agent's) are no tools of the default agent.
-    const listed = (tool: AnyTool) => tool.onlyWhenListed !== true || this.deps.selectedAgent() !== undefined;
+    const listed = (tool: AnyTool) => tool.onlyWhenListed !== true || this.controls.selectedAgent !== undefined;
     return new ToolSet(this.filtered([...this.base(), ...modeTools, ...sessionTools]).filter(listed));
   }
 
   /** The session's own tools without any mode's extras (what a subagent starts from). */
   base(): AnyTool[] {
-    const tools = [...this.deps.tools, ...(this.deps.memoryTools?.() ?? []), ...this.deps.mcpTools()];
+    const tools = [...this.services.tools, ...(this.services.memory?.tools() ?? []), ...(this.services.mcp?.tools() ?? [])];
     return this.filtered(tools.filter((tool) => !this.modeGated.has(tool.name) && this.allowedBySelectedAgent(tool)));
   }
 
@@ -62,19 +49,20 @@ export class SessionTools {
   /** ask_user is a form when a person can answer one; in autopilot or without a person, "decide yourself". */
   private askUser(preset: ModePreset): AnyTool {
     if (preset.mode === "autopilot") return askUserChoicesTool;
-    if (this.deps.canAnswerForms()) return askUserFormTool();
-    return this.deps.canAnswerQuestions?.() ? askUserQuestionTool : askUserChoicesTool;
+    const { interactions } = this.services;
+    if (interactions.canAnswer("elicitation")) return askUserFormTool();
+    return interactions.canAnswer("user_input") ? askUserQuestionTool : askUserChoicesTool;
   }
 
   /** A selected agent's list narrows the session's tools (the mode's own tools stay the mode's business). */
   private allowedBySelectedAgent(tool: AnyTool): boolean {
-    const agent = this.deps.selectedAgent();
+    const agent = this.controls.selectedAgent;
     return agent === undefined || agentAllowsTool(agent, tool);
   }
 
   /** --available-tools / --excluded-tools, read like an agent file's list (`server/tool`, `server/*`, `*`). */
   private filtered(tools: readonly AnyTool[]): AnyTool[] {
-    const { available, excluded } = this.deps.toolFilter ?? {};
+    const { available, excluded } = this.services.toolFilter ?? {};
     return tools.filter((tool) => toolInList(available, tool) && !(excluded !== undefined && excluded.length > 0 && toolInList(excluded, tool)));
   }
 }

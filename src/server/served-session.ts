@@ -98,8 +98,6 @@ class AttachedClient implements QuestionClient {
 }
 
 export class ServedSession {
-  /** Set once the engine has opened it (events flow before that: session.start, session.resume). */
-  session: AgentSession | undefined;
   /** The session's models (its registry, which session.provider.add extends). */
   models: SessionModels | undefined;
   /** The reasoning effort of the last model change (what session.model.getCurrent reports). */
@@ -113,12 +111,19 @@ export class ServedSession {
     link: ClientLink,
     abilities: ClientAbilities,
     private readonly questionTimeoutMs: number,
+    /** The session manager's session by id (the manager holds it; events flow before it is there: session.start, session.resume). */
+    private readonly lookup: (id: string) => AgentSession | undefined,
   ) {
     this.questions = new RemoteQuestions({
       respond: (requestId, reply) => this.session?.dispatch({ type: "respond", requestId, reply }) ?? "The session is not open.",
       timeoutMs: questionTimeoutMs,
     });
     this.attach(link, abilities);
+  }
+
+  /** The engine's session, once opened and until it is closed. */
+  get session(): AgentSession | undefined {
+    return this.lookup(this.id);
   }
 
   /** A client holds the session from now on (again, with what it says now it can answer). */

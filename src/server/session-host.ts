@@ -4,7 +4,7 @@
  * client that goes away takes its sessions down cleanly. Loaded by the AgentServer in the background, so
  * the handshake never waits for the engine.
  */
-import type { SessionManager } from "../core/session-manager.js";
+import { TURN_END_GRACE_MS, type SessionManager } from "../core/session-manager.js";
 import type { ProviderConfig } from "../config/provider-config.js";
 import type { HookPolicy, HookSet } from "../hooks/hook-set.js";
 import { readEventLog } from "../session/event-log-reader.js";
@@ -19,7 +19,8 @@ import { modelInfo, providerMethods } from "./methods/provider-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
 
-export interface SessionHostOptions extends SessionRequestDefaults {
+export interface SessionHostOptions extends Pick<SessionRequestDefaults, "provider" | "makeProvider"> {
+  /** Holds every session; its defaults (working directory, permissions, MCP flags) are each client's starting point. */
   manager: SessionManager;
   /** The server's own endpoint, when it has one (models.list); sessions may bring theirs. */
   defaultProvider?: ProviderConfig;
@@ -32,9 +33,6 @@ export interface SessionHostOptions extends SessionRequestDefaults {
   /** What a broken policy hook does (settings.json's policyHooksFailOpen), for the client's hooks too. */
   hookPolicy?: HookPolicy;
 }
-
-/** How long an interrupted turn may take to end before its session is closed anyway. */
-const TURN_END_GRACE_MS = 5_000;
 
 function abilitiesOf(config: SessionConfig): ClientAbilities {
   return {
@@ -72,9 +70,8 @@ export class SessionHost {
       },
       "session.delete": async (_link, params) => {
         const { sessionId } = sessionIdSchema.parse(params);
-        if (!this.manager.store.exists(sessionId)) return { success: false, error: `Session not found: ${sessionId}` };
-        await this.close(sessionId);
-        this.manager.delete(sessionId);
+        const refused = await this.manager.delete(sessionId, { graceMs: TURN_END_GRACE_MS });
+        if (refused !== undefined) return { success: false, error: refused };
         this.announce({ type: "session.deleted", sessionId });
         return { success: true };
       },
@@ -136,26 +133,29 @@ export class SessionHost {
   }
 
   private async resume(link: ClientLink, config: SessionConfig) {
+    const attached = this.manager.attach(config.sessionId);
     const open = this.served.get(config.sessionId);
-    if (open?.session) {
+    if (attached && open) {
       // Open in this process already: the client attaches to it beside the others, seeing every event from now on.
       open.attach(link, abilitiesOf(config));
-      return { sessionId: config.sessionId, workspacePath: open.session.dir, capabilities: capabilities(config) };
+      return { sessionId: config.sessionId, workspacePath: attached.dir, capabilities: capabilities(config) };
     }
     if (!this.manager.store.exists(config.sessionId)) throw new Error(`Session not found: ${config.sessionId}`);
     return this.open(link, config, config.sessionId);
   }
 
   private async open(link: ClientLink, config: SessionConfig, resumeId: string | undefined) {
-    const served = new ServedSession(config.sessionId, link, abilitiesOf(config), this.options.questionTimeoutMs);
+    const served = new ServedSession(config.sessionId, link, abilitiesOf(config), this.options.questionTimeoutMs, (id) => this.manager.get(id));
+    const { cwd: defaultCwd, permissions, mcp } = this.manager.defaults;
+    const defaults = { ...this.options, cwd: defaultCwd, permissions, ...(mcp ? { mcp } : {}) };
     const fetch = this.options.inference?.fetchFor({ sessionId: config.sessionId });
-    const { request, models } = sessionRequest(config, this.options, (sections) => served.transformSystemMessage(sections), {
+    const { request, models } = sessionRequest(config, defaults, (sections) => served.transformSystemMessage(sections), {
       ...(fetch ? { fetch } : {}),
       token: (providerName) => served.providerToken(providerName),
     });
     served.models = models;
     this.served.set(config.sessionId, served);
-    const cwd = request.cwd ?? this.options.cwd;
+    const cwd = request.cwd ?? defaultCwd;
     try {
       // The SDK's enableFileHooks: false (its "empty" mode) keeps hook files out; the client's hooks still run.
       const hooks = combineHooks(
@@ -163,14 +163,13 @@ export class SessionHost {
         config.enableFileHooks === false ? undefined : this.options.fileHooks?.(cwd),
         config.hooks ? clientHooks((hookType, input, signal) => served.invokeHook(hookType, input, signal), cwd, this.options.hookPolicy) : undefined,
       );
-      const { session } = await this.manager.openSession({
+      const { session } = await this.manager.open({
         ...request,
         ...(resumeId ? { resumeId, sessionId: undefined, ...(config.disableResume ? { silentResume: true } : {}) } : {}),
         canAnswer: served.canAnswer,
         listeners: [served.onEvent],
         ...(hooks ? { hooks } : {}),
       });
-      served.session = session;
       session.subscribe((event) => {
         if (event.type === "session.shutdown" && !event.agentId) this.forget(served);
       });
@@ -182,7 +181,7 @@ export class SessionHost {
       if (!link.alive) await this.close(config.sessionId);
       return { sessionId: session.id, workspacePath: session.dir, capabilities: capabilities(config) };
     } catch (error) {
-      if (served.session) this.manager.close(served.session.id);
+      if (served.session) await this.manager.close(served.id);
       this.forget(served);
       throw error;
     }
@@ -203,26 +202,9 @@ export class SessionHost {
    * running is interrupted first and given a moment to end, so its log tells how it ended (abort).
    */
   async close(sessionId: string): Promise<void> {
+    if (!this.manager.get(sessionId)) return;
+    await this.manager.close(sessionId, { graceMs: TURN_END_GRACE_MS });
     const served = this.served.get(sessionId);
-    const session = served?.session ?? this.manager.get(sessionId);
-    if (!session) return;
-    if (session.busy) {
-      const idle = new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          off();
-          resolve();
-        };
-        const timer = setTimeout(done, TURN_END_GRACE_MS);
-        const off = session.subscribe((event) => {
-          if (event.type === "session.idle" && !event.agentId) done();
-        });
-      });
-      session.dispatch({ type: "interrupt" });
-      await idle;
-    }
-    this.manager.close(sessionId);
-    await session.whenEnded();
     if (served) this.forget(served);
   }
 
@@ -236,7 +218,7 @@ export class SessionHost {
   /** Every session of every client, shut down (SIGTERM, stdin closed, runtime.shutdown). */
   async closeAll(): Promise<void> {
     await Promise.all([...this.served.keys()].map((id) => this.close(id)));
-    this.manager.closeAll();
+    await this.manager.closeAll();
   }
 }
 

@@ -150,6 +150,33 @@ describe("permissions in agent -p", () => {
     expect(toolResult()).toMatch(/^Permission denied: .*perl is given code inline.*no interactive user response was available/s);
   });
 
+  it("words after a redirection are the command's: `find > /dev/null . -delete` is refused with no flags and in plan mode", async () => {
+    const keep = path.join(ws.cwd, "keep.txt");
+    writeFileSync(keep, "precious");
+    const command = "find > /dev/null . -name keep.txt -delete";
+    ws.server.enqueue(toolCall("bash", { command, description: "Tidy" }), text("refused"));
+    const headless = await runAgent(["-p", "x"], { env: ws.env(), cwd: ws.cwd });
+    expect(headless.code, headless.stderr).toBe(0);
+    expect(existsSync(keep)).toBe(true);
+    expect(toolResult()).toMatch(/`find` needs approval.*no interactive user response was available/s);
+
+    ws.server.enqueue(toolCall("bash", { command, description: "Tidy" }), text("refused"));
+    const planned = await runAgent(["-p", "x", "--mode", "plan", "--yolo"], { env: ws.env(), cwd: ws.cwd });
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(existsSync(keep)).toBe(true);
+    expect(toolResult()).toMatch(/^In plan mode a shell command runs only when it is known to be read-only/);
+  });
+
+  it("a file named after a redirection is read only inside the allowed directories", async () => {
+    const outside = tempDir("perm-outside-");
+    writeFileSync(path.join(outside, "secret.txt"), "the secret");
+    ws.server.enqueue(toolCall("bash", { command: `cat 2>/dev/null '${path.join(outside, "secret.txt")}'`, description: "Read" }), text("could not"));
+    const run = await runAgent(["-p", "read it", "--allow-all-tools", "--disallow-temp-dir"], { env: ws.env(), cwd: ws.cwd });
+    expect(run.code, run.stderr).toBe(0);
+    expect(toolResult()).toContain("outside the allowed directories");
+    expect(toolResult()).not.toContain("the secret");
+  });
+
   it("rejects a malformed rule before starting, with exit code 2", async () => {
     const run = await runAgent(["-p", "x", "--allow-tool", "shell(git"], { env: ws.env(), cwd: ws.cwd });
     expect(run.code).toBe(2);

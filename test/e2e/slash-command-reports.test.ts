@@ -67,6 +67,9 @@ const rows: Row[] = [
   { line: "/tasks", stdout: /^No background agents or shells\.\n$/ },
   { line: "/usage", stdout: /^Usage in this session:\n {2}Session time[\s\S]*Code changes +\+0 -0/ },
   { line: "/fleet", stdout: /^$/, code: 2, stderr: /Usage: \/fleet <task>/ },
+  { line: "/memory", stdout: /^Memory is off in this session[\s\S]*The board a new session would get: empty\./ },
+  { line: "/memory nope", stdout: /^$/, code: 2, stderr: /Usage: \/memory \[show\|on\|off/ },
+  { line: "/subconscious", stdout: /^$/, code: 2, stderr: /Usage: \/subconscious run/ },
   { line: "/nope", stdout: /^$/, code: 2, stderr: /Unknown command: \/nope/ },
 ];
 

@@ -19,13 +19,9 @@ import type { ShellNode } from "../../src/permissions/shell/syntax-node.js";
 const HOME = "/home/someone";
 const OPTIONS = { env: { HOME, PATH: "/usr/bin:/bin", USER: "someone" }, homeDir: HOME, gitAliases: { st: "status", nuke: "!rm -rf ." } };
 
-/** Both kinds of node answer fieldNameForChild (tree-sitter's API; SimpleNode has it for this comparison). */
-type Inspectable = ShellNode & { fieldNameForChild(index: number): string | null };
-
 /** The whole tree as text: type (quoted when anonymous), range, field of each child; leaves with their text. */
 function shape(node: ShellNode): string {
-  const inspectable = node as Inspectable;
-  const children = node.children.map((child, index) => `${inspectable.fieldNameForChild(index) ?? ""}:${child ? shape(child) : "null"}`);
+  const children = node.children.map((child, index) => `${node.fieldNameForChild(index) ?? ""}:${child ? shape(child) : "null"}`);
   const type = node.isNamed ? node.type : JSON.stringify(node.type);
   const missing = node.isMissing ? "!missing" : "";
   return `(${type}${missing} ${node.startIndex}-${node.endIndex}${children.length > 0 ? ` ${children.join(" ")}` : ` ${JSON.stringify(node.text)}`})`;

@@ -10,8 +10,10 @@ import path from "node:path";
 import type { ProviderConfig } from "../../src/config/provider-config.js";
 import type { AgentMode, EventType, SessionEvent, SessionEventOf } from "../../src/protocol/events/index.js";
 import type { PermissionReply } from "../../src/protocol/interactions.js";
-import { openSession, type ResumeReport } from "../../src/core/open-session.js";
-import { createWireProvider } from "../../src/provider/wire-provider.js";
+import type { OpenSessionOptions, ResumeReport } from "../../src/core/open-session.js";
+import { composeSessionOptions } from "../../src/core/compose-session.js";
+import { SessionManager } from "../../src/core/session-manager.js";
+import { DEFAULT_SUBAGENT_LIMITS } from "../../src/core/tasks/limits.js";
 import type { RetryPolicy } from "../../src/provider/retry.js";
 import { SessionStore } from "../../src/session/session-store.js";
 import type { Settings } from "../../src/config/settings.js";
@@ -53,7 +55,7 @@ export interface HarnessOptions {
   /** Hooks for the session. */
   hooks?: HookSet;
   /** Memory for the session (on or off at the start, its settings); none when absent. */
-  memory?: import("../../src/core/open-session.js").OpenSessionOptions["memory"];
+  memory?: OpenSessionOptions["memory"];
   /** The session that started this one detached (memory's consolidation run). */
   detachedFrom?: string;
   /** The wire the agent speaks (default: AGENT_TEST_WIRE, else Chat Completions). */
@@ -107,44 +109,50 @@ export function sessionPermissions(flags: PermissionFlags, settings: Settings = 
   };
 }
 
-export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const server = options.server ?? (await startScriptedServer());
-  const home = options.home ?? tempDir("agent-home-");
-  const cwd = options.cwd ?? tempDir("agent-cwd-");
-  const config = testProviderConfig(server.baseUrl, {
+/** A session's options as every face composes them, for the scripted server in `home` and `cwd`. */
+export function testSessionOptions(options: HarnessOptions & { baseUrl: string; home: string; cwd: string; store: SessionStore }): OpenSessionOptions {
+  const config = testProviderConfig(options.baseUrl, {
     retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 5_000, ...options.retry },
     ...(options.streamIdleTimeoutMs ? { streamIdleTimeoutMs: options.streamIdleTimeoutMs } : {}),
     ...(options.wire ? { type: "openai", wireApi: "completions", ...wireProviderFields(options.wire) } : {}),
     ...options.provider,
   });
+  const settings = options.settings ?? {};
+  return composeSessionOptions({
+    settings,
+    flags: {
+      cwd: options.cwd,
+      ...(options.mode ? { mode: options.mode } : {}),
+      customInstructions: true,
+      ...(options.mcp ? { mcp: options.mcp } : {}),
+      ...(options.autoAcceptPlan ? { autoAcceptPlan: true } : {}),
+    },
+    agentHome: options.home,
+    store: options.store,
+    providerConfig: config,
+    permissions: sessionPermissions({ ...noPermissionFlags, allowAllTools: options.allowAllTools ?? false, ...options.permissions }, settings),
+    maxAutopilotContinues: options.maxAutopilotContinues ?? 5,
+    subagentLimits: options.subagentLimits ?? DEFAULT_SUBAGENT_LIMITS,
+    face: {
+      interactive: options.interactive ?? false,
+      explainAdvice: adviceText,
+      ...(options.extraTools ? { extraTools: options.extraTools } : {}),
+      ...(options.agents ? { agents: options.agents } : {}),
+      ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.memory ? { memory: options.memory } : {}),
+      ...(options.detachedFrom ? { detachedFrom: options.detachedFrom } : {}),
+    },
+  });
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const server = options.server ?? (await startScriptedServer());
+  const home = options.home ?? tempDir("agent-home-");
+  const cwd = options.cwd ?? tempDir("agent-cwd-");
   const store = new SessionStore(home);
   const events: SessionEvent[] = [];
-  const opened = await openSession({
-    store,
-    agentHome: home,
-    cwd,
-    provider: createWireProvider(config),
-    createProvider: (model, extra) =>
-      createWireProvider({ ...config, model, ...(extra?.initiator ? { headers: { ...config.headers, "x-initiator": extra.initiator } } : {}) }),
-    providerConfig: config,
-    mode: options.mode,
-    maxAutopilotContinues: options.maxAutopilotContinues ?? 5,
-    interactive: options.interactive ?? false,
-    permissions: sessionPermissions({ ...noPermissionFlags, allowAllTools: options.allowAllTools ?? false, ...options.permissions }, options.settings ?? {}),
-    customInstructions: true,
-    explainAdvice: adviceText,
-    resumeId: options.resumeId,
-    listeners: [(event) => events.push(event)],
-    ...(options.extraTools ? { extraTools: options.extraTools } : {}),
-    ...(options.agents ? { agents: options.agents } : {}),
-    ...(options.subagentLimits ? { subagentLimits: options.subagentLimits } : {}),
-    ...(options.hooks ? { hooks: options.hooks } : {}),
-    ...(options.autoAcceptPlan ? { autoAcceptPlan: true } : {}),
-    ...(options.mcp ? { mcp: options.mcp } : {}),
-    ...(options.settings?.compaction ? { compaction: options.settings.compaction } : {}),
-    ...(options.memory ? { memory: options.memory } : {}),
-    ...(options.detachedFrom ? { detachedFrom: options.detachedFrom } : {}),
-  });
+  const manager = new SessionManager(testSessionOptions({ ...options, baseUrl: server.baseUrl, home, cwd, store }));
+  const opened = await manager.open({ ...(options.resumeId ? { resumeId: options.resumeId } : {}), listeners: [(event) => events.push(event)] });
   const session = new CommandSession(opened.session);
   const resume = opened.resume;
   return {

@@ -4,6 +4,7 @@
  */
 import { DEFAULT_SUBAGENT_LIMITS } from "../../src/core/tasks/session-subagents.js";
 import type { Bootstrap } from "../../src/cli/bootstrap.js";
+import type { Settings } from "../../src/config/settings.js";
 import { defaultCliOptions } from "../../src/cli/default-options.js";
 import { TuiSessionHost } from "../../src/cli/tui-session-host.js";
 import { noPermissionFlags, type PermissionFlags } from "../../src/permissions/policy.js";
@@ -22,19 +23,19 @@ export class TestSessionHost extends TuiSessionHost {
     super(boot, { ...defaultCliOptions(), cwd, customInstructions: false });
   }
 
-  /** `flags`: permission flags as the command line would give them (with their sources). */
-  static async start(flags: Partial<PermissionFlags> = {}, serverOptions: ScriptedServerOptions = {}): Promise<TestSessionHost> {
+  /** `flags`: permission flags as the command line would give them (with their sources); `settings`: settings.json's. */
+  static async start(flags: Partial<PermissionFlags> = {}, serverOptions: ScriptedServerOptions = {}, settings: Settings = {}): Promise<TestSessionHost> {
     const server = await startScriptedServer(serverOptions);
     const home = tempDir("tui-home-");
     const cwd = tempDir("tui-cwd-");
     const store = new SessionStore(home);
     const boot: Bootstrap = {
       agentHome: home,
-      settings: {},
+      settings,
       providerConfig: testProviderConfig(server.baseUrl),
       store,
       maxAutopilotContinues: 5,
-      permissions: sessionPermissions({ ...noPermissionFlags, ...flags }),
+      permissions: sessionPermissions({ ...noPermissionFlags, ...flags }, settings),
       subagentLimits: DEFAULT_SUBAGENT_LIMITS,
     };
     const host = new TestSessionHost(boot, cwd, server, home, store);

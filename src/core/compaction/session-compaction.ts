@@ -5,8 +5,7 @@
 import type { AnyTool } from "../../tools/define-tool.js";
 import type { Emit } from "../event-sink.js";
 import type { SessionHooks } from "../session-hooks.js";
-import type { AgentRuntimeOptions } from "../runtime/agent-runtime.js";
-import { DEFAULT_COMPACTION, type CompactionSettings, type Compactor } from "./compactor.js";
+import { DEFAULT_COMPACTION, type CompactionSettings, type Compactor, type CompactorDeps } from "./compactor.js";
 import type { ContextBreakdown } from "./token-accounting.js";
 
 /** How long /context waits for the endpoint's model listing before it reports with the limit it has. */
@@ -18,7 +17,7 @@ export function compactionOptions(input: {
   hooks: SessionHooks | undefined;
   emit: Emit;
   agentId?: string;
-}): NonNullable<AgentRuntimeOptions["compaction"]> {
+}): Pick<CompactorDeps, "sessionDir" | "settings" | "preCompact" | "agentId"> {
   const { hooks, emit } = input;
   return {
     sessionDir: input.sessionDir,

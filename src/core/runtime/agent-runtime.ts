@@ -9,7 +9,7 @@ import type { CompactResult, RunResult } from "../../protocol/commands.js";
 import type { EventData } from "../../protocol/events/index.js";
 import type { RetryPolicy } from "../../provider/retry.js";
 import type { ChatProvider } from "../../provider/types.js";
-import { Compactor, type CompactorDeps } from "../compaction/compactor.js";
+import type { Compactor } from "../compaction/compactor.js";
 import type { Conversation } from "../conversation.js";
 import type { Emit } from "../event-sink.js";
 import type { ModePreset } from "../modes.js";
@@ -67,8 +67,8 @@ export interface AgentRuntimeOptions {
   stopBeforeCall?(): boolean;
   /** Runs a user's `!cmd` (only the main agent takes them). */
   runShell?(command: string, signal: AbortSignal): Promise<void>;
-  /** Compaction of this agent's conversation (the session folder for checkpoints, the settings, the hook). */
-  compaction?: Pick<CompactorDeps, "sessionDir" | "settings" | "preCompact" | "agentId">;
+  /** This agent's compaction (agent-runtimes.ts makes it over the same conversation, provider and tools). */
+  compactor?: Compactor;
 }
 
 export class AgentRuntime {
@@ -81,24 +81,13 @@ export class AgentRuntime {
   /** An answer cut by the output limit, which the next message continues. */
   private cutAnswer = "";
 
-  /** This agent's compaction, when the session gave it a folder for checkpoints. */
-  readonly compactor: Compactor | undefined;
-
   constructor(private readonly options: AgentRuntimeOptions) {
     this.queue = new PromptQueue(options.emit);
-    const { compaction } = options;
-    this.compactor = compaction
-      ? new Compactor({
-          ...compaction,
-          emit: options.emit,
-          conversation: options.conversation,
-          provider: options.provider,
-          retry: options.retry,
-          tools: options.tools,
-          recordRequest: options.recordRequest,
-          recordCall: options.recordCall,
-        })
-      : undefined;
+  }
+
+  /** This agent's compaction, when it has one. */
+  get compactor(): Compactor | undefined {
+    return this.options.compactor;
   }
 
   /** /compact: summarises the conversation now; not while a prompt runs (automatic compaction covers that). */
@@ -117,10 +106,6 @@ export class AgentRuntime {
 
   get busy(): boolean {
     return this.controller !== undefined;
-  }
-
-  get conversation(): Conversation {
-    return this.options.conversation;
   }
 
   /**

@@ -10,7 +10,6 @@ import path from "node:path";
 import { PathGate, resolvePhysical, type PathGateOptions } from "../../permissions/paths.js";
 import type { CommandResults, SessionCommand } from "../../protocol/commands.js";
 import type { WorkingDirectoryContext } from "../../protocol/events/index.js";
-import { sessionLockHolder } from "../../session/session-lock.js";
 import type { SessionStore } from "../../session/session-store.js";
 import type { InstructionFile } from "../custom-instructions.js";
 import { workingDirectoryContext } from "../environment.js";
@@ -33,11 +32,11 @@ export interface SessionWorkspaceOptions {
   emit: Emit;
   permissions: PermissionBroker;
   instructions: readonly InstructionFile[];
-  /** The store the session lives in (for deleting others); absent, /session delete is refused. */
+  /** The store the session lives in (to find others by a prefix or name). */
   store?: SessionStore;
-  /** The system prompt names the cwd and holds the instructions: it is rebuilt after they change. */
-  refreshSystemPrompt(): void;
-  /** Memory, which /memory switches on and off: its board is in the system prompt too (src/memory). */
+  /** Deletes another stored session by the session manager's rules; absent, /session delete is refused. */
+  deleteSession?(id: string): Promise<string | undefined>;
+  /** Memory, which /memory switches on and off (its board is in the system prompt: the main agent watches it). */
   memory?: SessionMemory;
   /** The session's MCP servers, when any are configured. */
   mcp?: McpManager | undefined;
@@ -60,7 +59,6 @@ export class SessionWorkspace {
 
   constructor(private readonly options: SessionWorkspaceOptions) {
     this.current = options.context;
-    options.memory?.onChange(() => options.refreshSystemPrompt());
     this.mcpServers = new SessionMcpServers(options.mcp, options.emit);
   }
 
@@ -154,7 +152,7 @@ export class SessionWorkspace {
     if (found.dir === this.current.cwd) return undefined;
     this.current = workingDirectoryContext(found.dir);
     this.options.permissions.setWorkspace(found.dir, new PathGate({ ...this.gateOptions(), cwd: found.dir }));
-    this.options.refreshSystemPrompt();
+    // The system prompt names the cwd: the main agent sends it again after this event.
     this.options.emit("session.context_changed", this.current);
     this.announceDirectories();
     return undefined;
@@ -193,20 +191,19 @@ export class SessionWorkspace {
     if (this.disabled.has(file) === !enabled) return undefined;
     if (enabled) this.disabled.delete(file);
     else this.disabled.add(file);
-    this.options.refreshSystemPrompt();
+    // The system prompt holds the instructions: the main agent sends it again after this event.
     this.options.emit("session.instructions_changed", { path: file, enabled, active: this.activeInstructions.map((known) => known.path) });
     return undefined;
   }
 
   private async deleteSession(query: string): Promise<string | undefined> {
-    const { store } = this.options;
-    if (!store) return "This session does not know where sessions are stored.";
+    const { store, deleteSession } = this.options;
+    if (!store || !deleteSession) return "This session does not know where sessions are stored.";
     const found = await store.resolve(query);
     if (!found.ok) return found.message;
     if (found.id === this.options.id) return "That is the running session: it cannot delete itself. Start another (/new) and delete it from there.";
-    const holder = sessionLockHolder(store.dirOf(found.id));
-    if (holder !== undefined) return `Session ${found.id} is open ${holder === process.pid ? "here" : `in another process (pid ${holder})`}; close it first.`;
-    store.delete(found.id);
+    const refused = await deleteSession(found.id);
+    if (refused !== undefined) return refused;
     this.options.emit("session.info", { infoType: "session", message: `Deleted session ${found.id}.` });
     return undefined;
   }

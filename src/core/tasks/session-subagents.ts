@@ -2,6 +2,8 @@
  * A session's subagents: the task registry for background agents, the limits, the `task` tool of each
  * agent (the main one's and each child's, emitting as that agent) and the main agent's tools for its
  * background agents. Background agents' ends become subagent.* events and notifications to the main agent.
+ * Over 300 lines: the background agents' whole life (start, move to the background, settle, restore, stop)
+ * is one registry's and reads best in one place.
  */
 import type { EventData, SessionEvent } from "../../protocol/events/index.js";
 import type { AnyTool } from "../../tools/define-tool.js";

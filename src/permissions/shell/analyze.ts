@@ -17,6 +17,7 @@ import { destinationsOf } from "./destinations.js";
 import { fetcherUse, type FetcherUse } from "./fetchers.js";
 import { withScheme } from "./fetch-use.js";
 import { opaqueReason, shellScriptOpaque } from "./opaque.js";
+import { commandParts, redirectionArguments, redirectionTarget } from "./redirections.js";
 import { commandIdentifier, isReadOnlyInvocation, programName } from "./read-only.js";
 import { variableEffect } from "./variables.js";
 import { evaluateWord, type WordValue } from "./words.js";
@@ -121,10 +122,13 @@ class Analyzer {
       case "redirected_statement": {
         const body = node.childForFieldName("body");
         const redirects = node.namedChildren.filter((child): child is ShellNode => child !== null && child.type.endsWith("_redirect"));
-        if (body?.type === "command") this.command(body, redirects, depth);
+        // `X=1 <<EOF cat a`: the grammar hangs the command's words on the heredoc after the assignments.
+        const assignments = body?.type === "variable_assignment" || body?.type === "variable_assignments";
+        if (body?.type === "command" || (body && assignments && redirects.some((redirect) => redirectionArguments(redirect).length > 0)))
+          this.command(body, redirects, depth);
         else {
           if (body) this.walk(body, depth);
-          for (const redirect of redirects) this.redirect(redirect, false, depth);
+          for (const redirect of redirects) this.strayRedirect(redirect, depth);
         }
         return;
       }
@@ -134,13 +138,34 @@ class Analyzer {
         break;
       }
       default:
+        if (node.type.endsWith("_redirect")) {
+          this.strayRedirect(node, depth);
+          return;
+        }
         break;
     }
     for (const child of node.children) if (child) this.walk(child, depth);
   }
 
-  /** A redirection; `feedsShell` when the command reading it is a shell, so its input is a script. */
+  /**
+   * A redirection of something other than a simple command (`{ ls; } > f`). Words after it would be a
+   * command's arguments, but there is no command: bash refuses the line, and the analysis does not guess.
+   */
+  private strayRedirect(node: ShellNode, depth: number): void {
+    this.redirect(node, false, depth);
+    const words = redirectionArguments(node);
+    const text = words.map((word) => word.text).join(" ");
+    if (text) this.unparsed.push(`words after a redirection belong to no command ("${text.slice(0, 60)}")`);
+    for (const word of words) this.walkNested(word, depth);
+  }
+
+  /**
+   * A redirection; `feedsShell` when the command reading it is a shell, so its input is a script. The words
+   * tree-sitter hangs on it (redirections.ts) are the command's arguments: command() reads them, not this.
+   */
   private redirect(node: ShellNode, feedsShell: boolean, depth: number): void {
+    const carried = new Set(redirectionArguments(node).map((word) => word.startIndex));
+    const others = node.children.filter((child): child is ShellNode => child !== null && !carried.has(child.startIndex));
     if (node.type === "heredoc_redirect" || node.type === "herestring_redirect") {
       const body = node.type === "heredoc_redirect" ? node.namedChildren.find((child) => child?.type === "heredoc_body") : node.namedChildren.at(-1);
       if (feedsShell && body) {
@@ -148,30 +173,32 @@ class Analyzer {
         if (value.literal) this.script(value.text, depth + 1);
         else this.unparsed.push("a shell reads a script only known when it runs");
       }
-      for (const child of node.children) if (child) this.walk(child, depth);
+      // `cat <<EOF > f`: the redirections written after the heredoc's start are the command's too.
+      for (const child of others) {
+        if (child.type.endsWith("_redirect")) this.redirect(child, feedsShell, depth);
+        else this.walk(child, depth);
+      }
       return;
     }
-    const operator = node.children.find((child) => child !== null && !child.isNamed)?.text ?? "";
-    const target = node.childForFieldName("destination") ?? node.namedChildren.filter((child) => child?.type !== "file_descriptor").at(-1) ?? null;
+    // Substitutions in the target run; a piece the grammar could not read (`3<>`) is unparsed.
+    for (const child of others) this.walk(child, depth);
+    const { operator, target } = redirectionTarget(node);
     if (!target) return;
-    for (const child of target.children) if (child) this.walk(child, depth);
     const value = this.word(target);
     if (/[<>]&$/.test(operator) && /^(\d+|-)$/.test(value.text)) return; // descriptor duplication
     this.addPath(value, operator.includes(">") ? "write" : "read");
   }
 
+  /** A simple command (redirections.ts: commandParts); `outerRedirects` are the redirections written after it. */
   private command(node: ShellNode, outerRedirects: ShellNode[], depth: number): void {
-    const words: WordValue[] = [];
-    const redirects = [...outerRedirects];
-    for (const child of node.namedChildren) {
-      if (!child) continue;
-      if (child.type === "variable_assignment") continue; // handled by the walk below
-      if (child.type.endsWith("_redirect")) redirects.push(child);
-      else if (child.type === "command_name") words.push(this.word(child.namedChildren[0] ?? child));
-      else if (child.type !== "comment") words.push(this.word(child));
-    }
+    // Bash gives the words written after a redirection to the command (`find > f . -delete` runs `find . -delete`).
+    const { words: wordNodes, carried, redirects } = commandParts(node, outerRedirects);
+    const words = wordNodes.map((word) => this.word(word));
     // Substitutions inside the words run too, and assignments before the command take effect.
-    for (const child of node.children) if (child && !child.type.endsWith("_redirect")) this.walkNested(child, depth);
+    if (node.type === "command") {
+      for (const child of node.children) if (child && !child.type.endsWith("_redirect")) this.walkNested(child, depth);
+    } else this.walkNested(node, depth);
+    for (const word of carried) this.walkNested(word, depth);
     const feedsShell = words.some((word) => word.literal && SHELLS.has(programName(word.text)));
     for (const redirect of redirects) this.redirect(redirect, feedsShell, depth);
     const program = words[0];
@@ -181,10 +208,9 @@ class Analyzer {
       return;
     }
     const alias = this.aliases.get(program.text);
-    const name = node.namedChildren.find((child) => child?.type === "command_name");
-    if (alias !== undefined && name) {
-      // What bash runs: the alias's text in place of the name, followed by the rest of the command as written.
-      this.script(`${alias}${node.text.slice(name.endIndex - node.startIndex)}`, depth + 1);
+    if (alias !== undefined) {
+      // What bash runs: the alias's text in place of the name, followed by the rest of the words as written.
+      this.script([alias, ...wordNodes.slice(1).map((word) => word.text)].join(" "), depth + 1);
       return;
     }
     this.stdinIsParsedScript = feedsShell && redirects.some((redirect) => redirect.type === "heredoc_redirect" || redirect.type === "herestring_redirect");

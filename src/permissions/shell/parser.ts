@@ -11,6 +11,7 @@
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { Parser } from "@vscode/tree-sitter-wasm";
+import { atBaselineTier } from "./baseline-tier.js";
 import { parseSimpleCommand } from "./simple-parser.js";
 import type { ParsedScript, ScriptParser } from "./syntax-node.js";
 
@@ -34,8 +35,11 @@ export function loadBashParser(): Promise<Parser> {
   loading ??= (async () => {
     const { runtime, grammar } = locate();
     const treeSitter = createRequire(import.meta.url)(runtime) as TreeSitter;
-    await treeSitter.Parser.init();
-    const bash = await treeSitter.Language.load(grammar);
+    // Both modules are ours; at the baseline tier V8 spends no second on recompiling the lexer (baseline-tier.ts).
+    const bash = await atBaselineTier(async () => {
+      await treeSitter.Parser.init();
+      return treeSitter.Language.load(grammar);
+    });
     const parser = new treeSitter.Parser();
     parser.setLanguage(bash);
     return parser;

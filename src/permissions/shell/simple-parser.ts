@@ -46,7 +46,7 @@ class SimpleNode implements ShellNode {
     readonly startIndex: number,
     readonly endIndex: number,
     readonly children: readonly SimpleNode[] = [],
-    /** The field of each child (tree-sitter's fieldNameForChild). */
+    /** The field of each child (tree-sitter's fieldNameForChild; the analysis reads repeated fields). */
     private readonly fields: readonly (string | null)[] = [],
   ) {}
 

@@ -14,6 +14,8 @@ export interface ShellNode {
   readonly children: readonly (ShellNode | null)[];
   readonly namedChildren: readonly (ShellNode | null)[];
   childForFieldName(name: string): ShellNode | null;
+  /** The field of the child at `index` (a redirection's destinations, a heredoc's arguments share a field). */
+  fieldNameForChild(index: number): string | null;
 }
 
 /** A parsed script; `dispose` frees what the parser holds (tree-sitter's trees live in WebAssembly memory). */

@@ -69,8 +69,8 @@ function ModelDialog({ host, theme, width, close }: DialogProps) {
       {...(error ? { error } : {})}
       theme={theme}
       width={width}
-      onSelect={(model) => {
-        host.session.dispatch({ type: "set_model", model });
+      onSelect={(model, effort) => {
+        host.session.dispatch({ type: "set_model", model, ...(effort ? { reasoningEffort: effort } : {}) });
         close();
       }}
       onCancel={close}

@@ -2,7 +2,8 @@
  * /model: the endpoint's models, filtered as you type (↑/↓ to move, Enter to choose, Esc to cancel), the
  * current one marked. Only listed models can be chosen: typed text filters, it never becomes a model name
  * (also while the list is still loading). Only when the endpoint could not list its models (an error, or
- * an empty list) does the picker say so and accept a typed name.
+ * an empty list) does the picker say so and accept a typed name. ←/→ choose the reasoning effort sent with
+ * the chosen model (Copilot's /model effort choice); the first choice keeps the session's current effort.
  */
 import { Box, Text } from "ink";
 import { useRef, useState } from "react";
@@ -11,6 +12,10 @@ import { Priority } from "../terminal/input-bus.js";
 import { useKeys, usePaste } from "../terminal/input-context.js";
 import { pastedFilter, pickerAction, windowStart } from "./list-picker.js";
 
+/** The efforts /model offers after "keep the current one" (the wire sends each in its own way). */
+export const EFFORT_CHOICES = [undefined, "none", "minimal", "low", "medium", "high", "xhigh"] as const;
+export type EffortChoice = (typeof EFFORT_CHOICES)[number];
+
 export interface ModelPickerProps {
   /** undefined while the list is loading. */
   models: string[] | undefined;
@@ -18,7 +23,8 @@ export interface ModelPickerProps {
   error?: string;
   theme: Theme;
   width: number;
-  onSelect: (model: string) => void;
+  /** `effort` is undefined when the current effort is kept. */
+  onSelect: (model: string, effort?: EffortChoice) => void;
   onCancel: () => void;
 }
 
@@ -45,11 +51,13 @@ interface View {
   filter: string;
   /** The highlighted model by name, so it survives the list loading and the filter changing. */
   selected: string | undefined;
+  /** Index into EFFORT_CHOICES. */
+  effort: number;
 }
 
 export function ModelPicker({ models, current, error, theme, width, onSelect, onCancel }: ModelPickerProps) {
-  const [, setView] = useState<View>({ filter: "", selected: undefined });
-  const viewRef = useRef<View>({ filter: "", selected: undefined });
+  const [, setView] = useState<View>({ filter: "", selected: undefined, effort: 0 });
+  const viewRef = useRef<View>({ filter: "", selected: undefined, effort: 0 });
   const done = useRef(false);
   const modelsRef = useRef(models);
   modelsRef.current = models;
@@ -73,15 +81,20 @@ export function ModelPicker({ models, current, error, theme, width, onSelect, on
     const view = viewRef.current;
     const rows = rowsFor(view);
     const index = selectedIndex(view, rows);
+    if (key.name === "left" || key.name === "right") {
+      const step = key.name === "left" ? -1 : 1;
+      update({ ...view, effort: (view.effort + step + EFFORT_CHOICES.length) % EFFORT_CHOICES.length });
+      return true;
+    }
     const action = pickerAction(key, index, rows.length, view.filter);
     if (action.kind === "cancel") {
       done.current = true;
       onCancel();
     } else if (action.kind === "select" && rows[index]) {
       done.current = true;
-      onSelect((rows[index] as Row).model);
+      onSelect((rows[index] as Row).model, EFFORT_CHOICES[view.effort]);
     } else if (action.kind === "move") update({ ...view, selected: rows[action.index]?.model });
-    else if (action.kind === "filter") update({ filter: action.text, selected: view.selected });
+    else if (action.kind === "filter") update({ ...view, filter: action.text });
     return true;
   }, Priority.dialog);
   usePaste((text) => {
@@ -127,8 +140,11 @@ export function ModelPicker({ models, current, error, theme, width, onSelect, on
         );
       })}
       {start + VISIBLE_ROWS < rows.length ? <Text color={theme.muted}> ↓ {rows.length - start - VISIBLE_ROWS} more</Text> : null}
+      <Text wrap="truncate-end">
+        <Text color={theme.muted}>Reasoning effort: </Text>‹ {EFFORT_CHOICES[view.effort] ?? "keep current"} ›
+      </Text>
       <Text color={theme.muted} wrap="truncate-end">
-        Type to filter · ↑↓ select · Enter choose · Esc cancel
+        Type to filter · ↑↓ select · ←→ effort · Enter choose · Esc cancel
       </Text>
     </Box>
   );

@@ -301,7 +301,15 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
     case "session.objective_changed":
       return { ...state, objective: event.data.objective };
     case "session.model_change":
-      return append({ ...state, model: event.data.newModel }, { kind: "notice", id: event.id, level: "info", text: `Model: ${event.data.newModel}` });
+      return append(
+        { ...state, model: event.data.newModel },
+        {
+          kind: "notice",
+          id: event.id,
+          level: "info",
+          text: `Model: ${event.data.newModel}${event.data.reasoningEffort ? ` (reasoning effort ${event.data.reasoningEffort})` : ""}`,
+        },
+      );
     case "session.idle":
       return {
         ...finishLive({ ...state, liveReasoning: undefined }),

@@ -10,6 +10,7 @@ afterEach(() => tui?.unmount());
 
 function open(models: string[] | undefined, current = "gpt-4.1", error?: string) {
   const selected: string[] = [];
+  const efforts: (string | undefined)[] = [];
   let cancelled = 0;
   const node = (list: string[] | undefined) => (
     <ModelPicker
@@ -18,12 +19,15 @@ function open(models: string[] | undefined, current = "gpt-4.1", error?: string)
       {...(error ? { error } : {})}
       theme={plainTheme}
       width={60}
-      onSelect={(model) => selected.push(model)}
+      onSelect={(model, effort) => {
+        selected.push(model);
+        efforts.push(effort);
+      }}
       onCancel={() => (cancelled += 1)}
     />
   );
   tui = renderTui(node(models));
-  return { tui, selected, cancelled: () => cancelled, rerender: (list: string[] | undefined) => tui?.rerender(node(list)) };
+  return { tui, selected, efforts, cancelled: () => cancelled, rerender: (list: string[] | undefined) => tui?.rerender(node(list)) };
 }
 
 describe("the model picker", () => {
@@ -141,5 +145,26 @@ describe("the model picker", () => {
     expect(cancelled()).toBe(1);
     expect(selected).toEqual([]);
     expect(below).toEqual([]);
+  });
+
+  it("keeps the current reasoning effort unless ←/→ choose one, which goes with the model", async () => {
+    const first = open(MODELS);
+    expect(await first.tui.waitForFrame((text) => text.includes("Select a model"))).toContain("Reasoning effort: ‹ keep current ›");
+    first.tui.bus.press("enter");
+    await first.tui.flush();
+    expect(first.efforts).toEqual([undefined]);
+    first.tui.unmount();
+
+    const { tui, selected, efforts } = open(MODELS);
+    await tui.flush();
+    tui.bus.type("o3");
+    for (let step = 0; step < 6; step += 1) tui.bus.press("right");
+    await tui.waitForFrame((text) => text.includes("Reasoning effort: ‹ xhigh ›"));
+    tui.bus.press("left");
+    await tui.waitForFrame((text) => text.includes("Reasoning effort: ‹ high ›"));
+    tui.bus.press("enter");
+    await tui.flush();
+    expect(selected).toEqual(["o3"]);
+    expect(efforts).toEqual(["high"]);
   });
 });

@@ -364,7 +364,14 @@ describe("the other permission dialogs", () => {
   });
 
   it("says what happens to a memory that is confirmed or retired", async () => {
-    const request: PermissionRequest = { kind: "memory", subject: "testing", fact: "Run npm test before committing", citations: "", action: "retire" };
+    const request: PermissionRequest = {
+      kind: "memory",
+      subject: "testing",
+      fact: "Run npm test before committing",
+      citations: "",
+      action: "retire",
+      grants: grants({ tools: ["memory"] }),
+    };
     const { tui } = open(request);
     const frame = await tui.waitForFrame((text) => text.includes("Do you want to retire this memory?"));
     expect(frame).toContain("Retire: testing");
