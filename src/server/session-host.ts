@@ -138,6 +138,12 @@ export class SessionHost {
     if (attached && open) {
       // Open in this process already: the client attaches to it beside the others, seeing every event from now on.
       open.attach(link, abilitiesOf(config));
+      // A provider (or registry) given with the resume becomes the session's endpoint from the next request on.
+      if (config.provider || config.providers || config.models) {
+        const problem = open.models?.reconfigure(config);
+        if (problem) throw new Error(problem);
+        if (open.models) attached.dispatch({ type: "set_model", model: open.models.config.model, reconnect: true });
+      }
       return { sessionId: config.sessionId, workspacePath: attached.dir, capabilities: capabilities(config) };
     }
     if (!this.manager.store.exists(config.sessionId)) throw new Error(`Session not found: ${config.sessionId}`);

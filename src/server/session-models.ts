@@ -28,13 +28,15 @@ export interface SessionTransport {
 }
 
 export interface SessionModels {
-  config: ProviderConfig;
+  readonly config: ProviderConfig;
   /** The session's registry now (session.provider.add extends it). */
   readonly registry: ModelRegistry;
   /** The config as a provider is made from it: the client's transport and User-Agent applied. */
   prepare(config: ProviderConfig): ProviderConfig;
   /** session.provider.add: more providers and models (checked with those already there); the new entries. */
   add(providers: readonly unknown[], models: readonly unknown[]): RegistryModel[];
+  /** A client's resume of the open session brought another provider or registry: it replaces this one (or why not). */
+  reconfigure(config: SessionConfig): string | undefined;
 }
 
 function clientToken(transport: SessionTransport, providerName: string) {
@@ -62,50 +64,71 @@ function registryOf(lists: Lists, base: ProviderConfig | undefined, transport: S
 
 export type SessionModelsResult = { ok: true; value: SessionModels } | { ok: false; message: string };
 
-export function sessionModels(config: SessionConfig, defaults: ProviderDefaults, transport: SessionTransport): SessionModelsResult {
-  const base = sessionProvider({ model: config.model, provider: config.provider }, defaults);
-  let lists: Lists = { providers: config.providers ?? [], models: config.models ?? [] };
+/** One configuration's models: what `sessionModels` holds until a resume brings another. */
+interface ModelsState {
+  base: ProviderConfig | undefined;
+  singular: ProviderConfig | undefined;
+  lists: Lists;
+  registry: ModelRegistry;
+  chosen: ProviderConfig;
+  userAgent: string | undefined;
+}
+
+function resolveState(
+  config: SessionConfig,
+  defaults: ProviderDefaults,
+  transport: SessionTransport,
+): { ok: true; state: ModelsState } | { ok: false; message: string } {
+  const resolved = sessionProvider({ model: config.model, provider: config.provider }, defaults);
+  const base = resolved.ok ? resolved.config : undefined;
+  const lists: Lists = { providers: config.providers ?? [], models: config.models ?? [] };
   let entries: RegistryModel[];
   try {
-    entries = registryOf(lists, base.ok ? base.config : undefined, transport);
+    entries = registryOf(lists, base, transport);
   } catch (error) {
     if (error instanceof ProvidersFileError) return { ok: false, message: error.message };
     throw error;
   }
-  const singular =
-    base.ok && config.provider?.hasBearerTokenProvider === true
-      ? { ...base.config, credential: clientToken(transport, SINGULAR_PROVIDER) }
-      : base.ok
-        ? base.config
-        : undefined;
-  let registry = new ModelRegistry(singular, entries, ORIGIN);
+  const singular = base && config.provider?.hasBearerTokenProvider === true ? { ...base, credential: clientToken(transport, SINGULAR_PROVIDER) } : base;
+  const registry = new ModelRegistry(singular, entries, ORIGIN);
   const chosen = (config.model ? registry.find(config.model)?.config : undefined) ?? singular;
-  if (!chosen) return base.ok ? { ok: false, message: `Unknown model "${config.model}".` } : base;
+  if (!chosen) return resolved.ok ? { ok: false, message: `Unknown model "${config.model}".` } : resolved;
   const userAgent = config.clientName ? `agent (client: ${config.clientName})` : undefined;
-  const prepare = (provider: ProviderConfig): ProviderConfig => ({
-    ...provider,
-    ...(userAgent ? { headers: { "User-Agent": userAgent, ...provider.headers } } : {}),
-    ...(transport.fetch ? { fetch: transport.fetch } : {}),
-  });
-  const add = (providers: readonly unknown[], models: readonly unknown[]): RegistryModel[] => {
-    const next = { providers: [...lists.providers, ...providers], models: [...lists.models, ...models] };
-    // Throws ProvidersFileError (a clear message for the client) and leaves the registry as it was.
-    const all = registryOf(next, base.ok ? base.config : undefined, transport);
-    const known = new Set(registry.models.map((model) => model.id));
-    const added = all.filter((model) => !known.has(model.id));
-    lists = next;
-    registry = new ModelRegistry(singular, all, ORIGIN);
-    return added;
-  };
+  return { ok: true, state: { base, singular, lists, registry, chosen, userAgent } };
+}
+
+export function sessionModels(config: SessionConfig, defaults: ProviderDefaults, transport: SessionTransport): SessionModelsResult {
+  const first = resolveState(config, defaults, transport);
+  if (!first.ok) return first;
+  let state = first.state;
   return {
     ok: true,
     value: {
-      config: chosen,
-      get registry() {
-        return registry;
+      get config() {
+        return state.chosen;
       },
-      prepare,
-      add,
+      get registry() {
+        return state.registry;
+      },
+      prepare: (provider) => ({
+        ...provider,
+        ...(state.userAgent ? { headers: { "User-Agent": state.userAgent, ...provider.headers } } : {}),
+        ...(transport.fetch ? { fetch: transport.fetch } : {}),
+      }),
+      add: (providers, models) => {
+        const lists = { providers: [...state.lists.providers, ...providers], models: [...state.lists.models, ...models] };
+        // Throws ProvidersFileError (a clear message for the client) and leaves the registry as it was.
+        const all = registryOf(lists, state.base, transport);
+        const known = new Set(state.registry.models.map((model) => model.id));
+        state = { ...state, lists, registry: new ModelRegistry(state.singular, all, ORIGIN) };
+        return all.filter((model) => !known.has(model.id));
+      },
+      reconfigure: (next) => {
+        const resolved = resolveState(next, defaults, transport);
+        if (!resolved.ok) return resolved.message;
+        state = resolved.state;
+        return undefined;
+      },
     },
   };
 }

@@ -68,8 +68,8 @@ export function sessionRequest(
   const models = resolved.value;
   const providerConfig = models.config;
   const make = (provider: ProviderConfig) => defaults.makeProvider(models.prepare(provider));
-  // Made from the registry as it is when asked: session.provider.add may have added models since.
-  const providers = () => sessionProviders(providerConfig, make, models.registry);
+  // Made from the models as they are when asked: session.provider.add, or a resume's provider, may have changed them.
+  const providers = () => sessionProviders(models.config, make, models.registry);
   const cwd = workingDirectory(config, defaults.cwd);
   const { flags } = defaults.permissions;
   const mcpServers = config.mcpServers && Object.keys(config.mcpServers).length > 0 ? JSON.stringify({ mcpServers: config.mcpServers }) : undefined;

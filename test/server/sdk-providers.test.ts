@@ -75,6 +75,26 @@ describe("SDK session model registry", () => {
     await client.stop();
   });
 
+  it("takes the provider a resume of the open session brings, from the next request on, keeping its wireModel", async () => {
+    sdk.server.enqueue(text("First."), text("Second."));
+    const client = sdk.world.client();
+    const provider = (team: string) => ({ type: "openai" as const, baseUrl: sdk.server.baseUrl, apiKey: `${team}-key`, headers: { "X-Team": team } });
+    const session = await client.createSession({ onPermissionRequest: approveAll, model: "scripted-model", provider: provider("one") });
+    await session.sendAndWait({ prompt: "one" });
+    const resumed = await client.resumeSession(session.sessionId, {
+      onPermissionRequest: approveAll,
+      model: "scripted-model",
+      provider: { ...provider("two"), wireModel: "wire-two" },
+    });
+    expect((await resumed.sendAndWait({ prompt: "two" }))?.data.content).toBe("Second.");
+    const [first, second] = sdk.server.completionRequests;
+    expect(header(first?.headers["x-team"])).toBe("one");
+    expect(header(second?.headers["x-team"])).toBe("two");
+    expect(header(second?.headers.authorization)).toBe("Bearer two-key");
+    expect(second?.wireBody).toMatchObject({ model: "wire-two" });
+    await client.stop();
+  });
+
   it("asks the client for a provider's bearer token before every request, never keeping one", async () => {
     sdk.server.enqueue(text("One."), text("Two."));
     let calls = 0;
