@@ -60,8 +60,13 @@ export interface LoopError {
   statusCode?: number;
 }
 
+/** `rejected`: a call was refused outright (ToolOutcome.rejected), which ends the prompt's run as Copilot's does. */
 export type LoopOutcome =
-  { kind: "final"; content: string } | { kind: "task_complete"; summary: string } | { kind: "error"; error: LoopError } | { kind: "aborted" };
+  | { kind: "final"; content: string }
+  | { kind: "task_complete"; summary: string }
+  | { kind: "error"; error: LoopError }
+  | { kind: "aborted" }
+  | { kind: "rejected" };
 
 /** `cut`: the response was cut by the output limit (an answer to continue, or calls that were not run). */
 type TurnOutcome = LoopOutcome | { kind: "tools"; cut: boolean } | { kind: "cut" };
@@ -204,6 +209,7 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
   if (batch.finish) emit("session.task_complete", { summary: batch.finish.summary, success: true });
   endTurn();
   if (batch.finish) return { kind: "task_complete", summary: batch.finish.summary };
+  if (batch.rejected) return { kind: "rejected" };
   if (ctx.toolChoice === "none" && !response.truncated) return { kind: "final", content: response.content };
   return { kind: "tools", cut: response.truncated };
 }

@@ -5,7 +5,9 @@
  * the model what the client answered.
  */
 import { z } from "zod";
-import { defineTool, type AnyTool } from "../tools/define-tool.js";
+import { defineTool, type AnyTool, type ToolOutcome } from "../tools/define-tool.js";
+import type { ExternalToolReply } from "../protocol/interactions.js";
+import { clientToolThrewText, INTERRUPTED_TOOL_TEXT } from "./tool-texts.js";
 
 /** What a client declares about one of its tools. */
 export interface ClientToolDeclaration {
@@ -29,6 +31,7 @@ export function createClientTool(declaration: ClientToolDeclaration, owner: { se
     inputSchema: { type: "object", ...inputSchema },
     kind: "control",
     readOnly: false,
+    client: true,
     permission: (args) => (declaration.skipPermission ? null : { kind: "custom-tool", toolName: declaration.name, toolDescription: description, args }),
     execute: async (args, ctx) => {
       const answer = await ctx.ask("external_tool", {
@@ -38,7 +41,16 @@ export function createClientTool(declaration: ClientToolDeclaration, owner: { se
         arguments: args,
         workingDirectory: owner.cwd,
       });
-      return { content: answer.reply.content, ...(answer.reply.success === false ? { success: false, errorCode: "client_tool_failed" } : {}) };
+      if (answer.source === "aborted") return { content: INTERRUPTED_TOOL_TEXT, success: false, errorCode: "aborted" };
+      return clientToolOutcome(declaration.name, args, answer.reply);
     },
   });
+}
+
+/** The client's answer as the model reads it; a failure's code is the SDK's resultType (`rejected` ends the turn). */
+function clientToolOutcome(name: string, args: unknown, reply: ExternalToolReply): ToolOutcome {
+  if (reply.threw) return { content: clientToolThrewText(name, args), success: false, errorCode: "failure" };
+  if (reply.success !== false) return { content: reply.content };
+  const errorCode = reply.resultType ?? "failure";
+  return { content: reply.content, success: false, errorCode, ...(errorCode === "rejected" ? { rejected: true } : {}) };
 }

@@ -36,6 +36,7 @@ export class Conversation {
         const images = (event.data.attachments ?? []).flatMap((attachment) =>
           attachment.mediaType && attachment.path ? [{ path: attachment.path, mediaType: attachment.mediaType }] : [],
         );
+        if (event.data.startContext) this.push({ role: "user", content: event.data.startContext });
         this.push({ role: "user", content: event.data.transformedContent ?? event.data.content, ...(images.length > 0 ? { images } : {}) });
         break;
       }
@@ -60,6 +61,9 @@ export class Conversation {
         });
         break;
       }
+      case "tool.execution_start":
+        if (this.pending.has(event.data.toolCallId)) this.rewriteArguments(event.data.toolCallId, event.data.arguments);
+        break;
       case "tool.execution_complete": {
         if (!this.pending.has(event.data.toolCallId)) break;
         this.pending.delete(event.data.toolCallId);
@@ -87,6 +91,24 @@ export class Conversation {
       }
       default:
         break;
+    }
+  }
+
+  /**
+   * A preToolUse hook rewrote a call's arguments: the history shows what ran, as Copilot's does (the start event
+   * carries them). Arguments the model sent stay as they were written.
+   */
+  private rewriteArguments(toolCallId: string, args: unknown): void {
+    if (args === undefined || typeof args === "string") return;
+    const text = JSON.stringify(args);
+    for (let index = this.items.length - 1; index >= 0; index--) {
+      const message = this.items[index] as ChatMessage;
+      if (message.role !== "assistant" || !message.toolCalls?.some((call) => call.id === toolCallId)) continue;
+      if (message.toolCalls.every((call) => call.id !== toolCallId || call.arguments === text)) return;
+      const updated = { ...message, toolCalls: message.toolCalls.map((call) => (call.id === toolCallId ? { ...call, arguments: text } : call)) };
+      this.items[index] = updated;
+      this.chars += messageChars(updated) - messageChars(message);
+      return;
     }
   }
 

@@ -1,8 +1,8 @@
 /**
  * The session's main agent: a runtime made like every subagent's (agent-runtimes.ts), and what only the main
  * agent has: the session's system prompt (the mode, the instructions, the selected agent, a face's shape),
- * the user message's dressing (a mode switch's notice, the mode), the sessionStart and userPromptSubmitted
- * hooks' context, a person's `!cmd`, notifications that wake it when a person is there, and session.idle
+ * the user message's dressing (a mode switch's notice, the mode), the hooks around a person's prompt
+ * (prompt-hooks.ts), a person's `!cmd`, notifications that wake it when a person is there, and session.idle
  * when a run ends. A prompt first waits for the MCP servers it needs that are still starting.
  */
 import type { RunResult } from "../protocol/commands.js";
@@ -11,7 +11,8 @@ import { describeStatus } from "../tools/bash/index.js";
 import { createAgentRuntime, toolEnvironment } from "./agent-runtimes.js";
 import { describeOs, userShell } from "./environment.js";
 import { McpStartupGate } from "./mcp-startup.js";
-import type { AgentRuntime, PromptAdmission, PromptInput } from "./runtime/agent-runtime.js";
+import { PromptHooks } from "./prompt-hooks.js";
+import type { AgentRuntime, PromptInput } from "./runtime/agent-runtime.js";
 import type { SessionControls } from "./session-controls.js";
 import type { SessionServices } from "./session-services.js";
 import type { SessionTools } from "./session-tools.js";
@@ -33,8 +34,7 @@ export interface MainAgentParts {
 export class MainAgent {
   readonly runtime: AgentRuntime;
   private readonly mcpGate: McpStartupGate | undefined;
-  /** sessionStart's additionalContext, for the first prompt. */
-  private startContext: string | undefined;
+  private readonly promptHooks: PromptHooks;
   private stopped = false;
   private readonly stopAnnouncing: () => void;
 
@@ -46,6 +46,7 @@ export class MainAgent {
     const { controls, subagents } = parts;
     const emit = sink.emit;
     this.mcpGate = services.mcp ? new McpStartupGate(services.mcp, emit) : undefined;
+    this.promptHooks = new PromptHooks(hooks, emit);
     this.runtime = createAgentRuntime(services, {
       emit,
       conversation: services.conversation,
@@ -57,10 +58,7 @@ export class MainAgent {
       systemPrompt: () => this.systemPrompt(),
       userMessage: (input, extra) => this.userMessage(input, extra),
       awaitBackground: (signal) => subagents.awaitRunning(signal),
-      ...(hooks?.has("userPromptSubmitted") || hooks?.has("sessionStart")
-        ? { beforePrompt: (input: PromptInput, signal: AbortSignal) => this.beforePrompt(input, signal) }
-        : {}),
-      ...(hooks?.has("agentStop") ? { onStop: (active: boolean, signal: AbortSignal) => hooks.agentStop(emit, "end_turn", active, signal) } : {}),
+      ...this.promptHooks.runtimeOptions(),
       onRunEnd: (result) => {
         this.emitIdle(result.outcome === "aborted");
         // An agent answered while the main agent was finishing: with a person present it gets a turn for it.
@@ -110,7 +108,7 @@ export class MainAgent {
 
   /** Runs the sessionStart hooks; what they add reaches the model with the first prompt. */
   async runStartHooks(source: "new" | "resume", initialPrompt?: string): Promise<void> {
-    this.startContext = await this.services.hooks?.sessionStart(this.services.sink.emit, source, initialPrompt);
+    await this.promptHooks.sessionStart(source, initialPrompt);
   }
 
   /**
@@ -158,15 +156,6 @@ export class MainAgent {
   /** With a person present, news for an idle main agent starts a turn; without one, settle_background does. */
   private get wakesForNotifications(): boolean {
     return this.services.interactive && !this.stopped;
-  }
-
-  /** userPromptSubmitted, plus what sessionStart left for the first prompt (kept for the next one when this is blocked). */
-  private async beforePrompt(input: PromptInput, signal: AbortSignal): Promise<PromptAdmission> {
-    const submitted = (await this.services.hooks?.userPromptSubmitted(this.services.sink.emit, input.prompt, signal)) ?? {};
-    if (submitted.blocked !== undefined) return submitted;
-    const parts = [this.startContext, submitted.context].filter((part): part is string => part !== undefined);
-    this.startContext = undefined;
-    return parts.length > 0 ? { context: parts.join("\n\n") } : {};
   }
 
   /** Idle means nothing left to do (the SDK's sendAndWait waits for it): a queued prompt about to run defers it. */

@@ -24,7 +24,9 @@ import { isBroadAllowRule, type PermissionSummary } from "./permission-summary.j
 
 /** An approval carries what the call changes and whether a person approved it, for tool.execution_start (resume). */
 export type PermissionOutcome =
-  { approved: true; changedFiles?: FileChange[]; approvedByUser?: boolean } | { approved: false; kind: PermissionResultKind; message: string };
+  | { approved: true; changedFiles?: FileChange[]; approvedByUser?: boolean }
+  /** `rejected`: a person said no and nothing else, which ends the turn (Copilot's reject); with a message the model goes on with it. */
+  | { approved: false; kind: PermissionResultKind; message: string; rejected?: boolean };
 
 /**
  * What hooks add to one check: preToolUse's allow (approves what --allow-all-tools would for this call, so deny
@@ -205,6 +207,7 @@ export class PermissionBroker {
         approved: false,
         kind: "denied-interactively-by-user",
         message: `The user rejected this tool call.${reply.message ? ` The user said: ${reply.message}` : ""}`,
+        ...(reply.message ? {} : { rejected: true }),
       };
     }
     // Only an answer that was offered is kept: its label said what it stores.

@@ -35,32 +35,36 @@ export const MAX_STOP_HOOK_CONTINUATIONS = 3;
 
 /** The prompt's turns, then what stop hooks send it back to do. */
 export async function runPromptToStop(context: PromptRunContext, signal: AbortSignal, result: RunResult): Promise<void> {
-  await runPrompt(context, signal, result);
+  // A rejected call is not a natural stop: the agent waits for the person, so stop hooks are not asked.
+  let rejected = await runPrompt(context, signal, result);
   const { onStop } = context;
   for (
     let blocks = 0;
-    onStop && blocks < MAX_STOP_HOOK_CONTINUATIONS && !signal.aborted && (result.outcome === "completed" || result.outcome === "task_complete");
+    onStop && !rejected && blocks < MAX_STOP_HOOK_CONTINUATIONS && !signal.aborted && (result.outcome === "completed" || result.outcome === "task_complete");
     blocks++
   ) {
     const reason = await onStop(blocks > 0, signal);
     if (reason === undefined || signal.aborted) break;
     context.continueForHook?.(reason);
     result.outcome = "completed";
-    await runPrompt(context, signal, result);
+    rejected = await runPrompt(context, signal, result);
   }
 }
 
-export async function runPrompt(context: PromptRunContext, signal: AbortSignal, result: RunResult): Promise<void> {
+/** Runs the prompt's loop (and the mode's continuations); true when it ended on a rejected call. */
+export async function runPrompt(context: PromptRunContext, signal: AbortSignal, result: RunResult): Promise<boolean> {
   for (;;) {
     const outcome = await runToolLoop(context.loop, signal);
+    // The person said no: the run ends here, whatever the mode would do next.
+    if (outcome.kind === "rejected") return true;
     if (outcome.kind === "task_complete") {
       result.outcome = "task_complete";
       result.summary = outcome.summary;
-      return;
+      return false;
     }
     if (outcome.kind === "aborted") {
       result.outcome = "aborted";
-      return;
+      return false;
     }
     if (outcome.kind === "error") {
       result.outcome = "error";
@@ -72,20 +76,20 @@ export async function runPrompt(context: PromptRunContext, signal: AbortSignal, 
           message: `Autopilot stopped: ${outcome.error.message}`,
         });
       }
-      return;
+      return false;
     }
     const objective = context.objective?.();
     const next = context.preset().onLoopEnd({ continuations: result.continuations, maxContinues: context.maxContinues, ...(objective ? { objective } : {}) });
-    if (next.action === "stop") return;
+    if (next.action === "stop") return false;
     if (context.awaitBackground && (await context.awaitBackground(signal))) continue;
     if (signal.aborted) {
       result.outcome = "aborted";
-      return;
+      return false;
     }
     if (next.action === "stop_at_limit") {
       result.outcome = "max_continues";
       context.emit("session.autopilot_stopped", { reason: "max_continues", continuations: result.continuations, message: next.message });
-      return;
+      return false;
     }
     result.continuations++;
     context.continueWith(next.message);

@@ -7,10 +7,13 @@ import {
   additionalContext,
   isBlock,
   isDeny,
+  mcpMeta,
+  modifiedResult,
   permissionDecision,
   promptDecision,
   stopBlock,
   toolDecision,
+  transformedPrompt,
   type PromptHookDecision,
   type ToolHookDecision,
 } from "../hooks/decisions.js";
@@ -19,12 +22,13 @@ import type { HookReporter, HookSet, RunHooksOptions, HookAnswer } from "../hook
 import type { HookDefinition } from "../hooks/load-hooks.js";
 import type { EventType, SessionEvent } from "../protocol/events/index.js";
 import type { Emit } from "./event-sink.js";
-import type { ToolHooks } from "./tool-runner.js";
+import type { McpCallHook } from "../tools/define-tool.js";
+import type { ToolHooks, ToolResultText } from "./tool-runner.js";
 
 /** Copilot gives hooks a tool's arguments as a JSON string (`jq -r '.toolArgs' | jq -r '.command'`). */
 const argsText = (args: unknown): string => JSON.stringify(args ?? {});
 
-const TOOL_EVENTS = ["preToolUse", "postToolUse", "postToolUseFailure", "permissionRequest"] as const;
+const TOOL_EVENTS = ["preToolUse", "postToolUse", "postToolUseFailure", "permissionRequest", "preMcpToolCall"] as const;
 
 /** Events that wait for a person: each fires the notification hook with its type. */
 const NOTIFYING: Partial<Record<EventType, string>> = {
@@ -114,9 +118,14 @@ export class SessionHooks {
     await this.run("sessionEnd", emit, { reason });
   }
 
-  /** Once per person's prompt, as it joins the conversation: context to send with it, or a block that drops it. */
+  /** Once per person's prompt, as it joins the conversation: context to send with it, a prompt to send instead, or a block that drops it. */
   async userPromptSubmitted(emit: Emit, prompt: string, signal?: AbortSignal): Promise<PromptHookDecision> {
     return promptDecision(await this.run("userPromptSubmitted", emit, { prompt }, { until: isBlock, ...(signal ? { signal } : {}) }));
+  }
+
+  /** Then, with the message built (date header, files, notices): the message the model gets instead, if a hook rewrote it. */
+  async userPromptTransformed(emit: Emit, prompt: string, transformed: string, signal?: AbortSignal): Promise<string | undefined> {
+    return transformedPrompt(await this.run("userPromptTransformed", emit, { prompt, transformedPrompt: transformed }, signal ? { signal } : {}));
   }
 
   async preToolUse(emit: Emit, agentName: string | undefined, toolName: string, toolArgs: unknown, signal?: AbortSignal): Promise<ToolHookDecision> {
@@ -129,17 +138,28 @@ export class SessionHooks {
     agentName: string | undefined,
     toolName: string,
     toolArgs: unknown,
-    outcome: { success: boolean; text: string },
+    outcome: ToolResultText,
     signal?: AbortSignal,
-  ): Promise<void> {
+  ): Promise<ToolResultText | undefined> {
     const event = outcome.success ? "postToolUse" : "postToolUseFailure";
     const toolResult = { resultType: outcome.success ? "success" : "failure", textResultForLlm: outcome.text };
-    await this.run(
+    // A failure's hooks get the message as `error` (Copilot's), and the result as before.
+    const failure = outcome.success ? {} : { error: outcome.text };
+    const answers = await this.run(
       event,
       emit,
-      { toolName, toolArgs: argsText(toolArgs), toolResult, ...(agentName ? { agentName } : {}) },
+      { toolName, toolArgs: argsText(toolArgs), toolResult, ...failure, ...(agentName ? { agentName } : {}) },
       { matchValue: toolName, ...(signal ? { signal } : {}) },
     );
+    // Only a success's result may be rewritten (Copilot reads modifiedResult from postToolUse alone).
+    return outcome.success ? modifiedResult(answers) : undefined;
+  }
+
+  /** Before an MCP tool's request goes out: the `_meta` it carries, as the hooks would have it. */
+  async preMcpToolCall(emit: Emit, call: Parameters<McpCallHook>[0], signal?: AbortSignal): ReturnType<McpCallHook> {
+    const { meta, ...rest } = call;
+    const fields = { ...rest, ...(meta ? { _meta: meta } : {}) };
+    return mcpMeta(await this.run("preMcpToolCall", emit, fields, { matchValue: call.toolName, ...(signal ? { signal } : {}) }));
   }
 
   /** In place of the permission dialog: approved, denied, or undefined (ask as usual). */
@@ -161,6 +181,9 @@ export class SessionHooks {
       preToolUse: (toolName, toolArgs, signal) => this.preToolUse(emit, agentName, toolName, toolArgs, signal),
       permissionRequest: (toolName, toolInput, signal) => this.permissionRequest(emit, agentName, toolName, toolInput, signal),
       postToolUse: (toolName, toolArgs, outcome, signal) => this.postToolUse(emit, agentName, toolName, toolArgs, outcome, signal),
+      ...(this.has("preMcpToolCall")
+        ? { preMcpToolCall: (call: Parameters<McpCallHook>[0], signal: AbortSignal) => this.preMcpToolCall(emit, call, signal) }
+        : {}),
     };
   }
 

@@ -4,14 +4,15 @@
  * are reported in request order, and every call gets a result, so the history stays valid whatever happens
  * (bad arguments, unknown tool, denial, failure, interrupt).
  */
-import { z } from "zod";
 import type { ToolBackends } from "../tools/backends.js";
-import { ToolError, type AnyTool, type ToolOutcome } from "../tools/define-tool.js";
+import { ToolError, type AnyTool, type McpCallHook, type ToolOutcome } from "../tools/define-tool.js";
 import type { ToolRequest } from "../protocol/events/index.js";
 import type { Answer, InteractionKind, InteractionRequests } from "../protocol/interactions.js";
 import type { ToolHookDecision } from "../hooks/decisions.js";
 import type { Emit } from "./event-sink.js";
-import type { PermissionChecker, PermissionOutcome } from "./permission-broker.js";
+import type { PermissionChecker } from "./permission-broker.js";
+import { describeSchemaError, notRun, prepare, type Prepared } from "./tool-prepare.js";
+import { INTERRUPTED_TOOL_TEXT } from "./tool-texts.js";
 import type { ToolSet } from "./tool-set.js";
 
 /** A safety net under each tool's own truncation: nothing larger goes to the model. */
@@ -34,11 +35,20 @@ export interface ToolRunEnvironment {
   backends?: ToolBackends;
 }
 
-/** The hook events around a tool call (preToolUse, permissionRequest, postToolUse/postToolUseFailure). */
+/** A tool's result as hooks see it and may replace it (postToolUse's modifiedResult). */
+export interface ToolResultText {
+  success: boolean;
+  text: string;
+}
+
+/** The hook events around a tool call (preToolUse, permissionRequest, postToolUse/postToolUseFailure, preMcpToolCall). */
 export interface ToolHooks {
   preToolUse(toolName: string, toolArgs: unknown, signal: AbortSignal): Promise<ToolHookDecision>;
   permissionRequest(toolName: string, toolInput: unknown, signal: AbortSignal): Promise<{ approved: boolean; reason?: string } | undefined>;
-  postToolUse(toolName: string, toolArgs: unknown, outcome: { success: boolean; text: string }, signal: AbortSignal): Promise<void>;
+  /** A result to give the model instead, when a hook rewrote it. */
+  postToolUse(toolName: string, toolArgs: unknown, outcome: ToolResultText, signal: AbortSignal): Promise<ToolResultText | undefined>;
+  /** Before an MCP server's tool is called: the request's `_meta` as the hooks would have it. */
+  preMcpToolCall?(call: Parameters<McpCallHook>[0], signal: AbortSignal): ReturnType<McpCallHook>;
 }
 
 /** A call refused before it was prepared (its arguments could not be read), with the result for the model. */
@@ -50,82 +60,21 @@ export interface RefusedCall {
 export interface ToolBatchResult {
   /** A tool ended the run: the loop stops after this batch. */
   finish?: { summary: string };
+  /** A call was rejected outright (see ToolOutcome.rejected): the prompt's run ends after this batch. */
+  rejected?: boolean;
 }
 
-/** What the gate said of an approved call, persisted on its tool.execution_start (see permission-broker.ts). */
-type Approval = Pick<Extract<PermissionOutcome, { approved: true }>, "changedFiles" | "approvedByUser">;
-
-type Prepared =
-  | { ready: true; request: ToolRequest; tool: AnyTool; args: unknown; approval?: Approval }
-  /** Not to be run; `tool` and `args` are there when the arguments were valid (a denial), for the title. */
-  | { ready: false; request: ToolRequest; message: string; code: string; tool?: AnyTool; args?: unknown };
-
-function describeSchemaError(tool: AnyTool, error: z.ZodError): string {
-  return `Invalid arguments for ${tool.name}:\n${z.prettifyError(error)}\nFix the arguments and call ${tool.name} again.`;
-}
-
-async function prepare(request: ToolRequest, env: ToolRunEnvironment, signal: AbortSignal, refused?: RefusedCall): Promise<Prepared> {
-  if (refused) return { ready: false, request, code: refused.code, message: refused.message };
-  const tool = env.tools.get(request.name);
-  if (!tool) {
-    return {
-      ready: false,
-      request,
-      code: "unknown_tool",
-      message: `There is no tool named "${request.name}". Available tools: ${env.tools.names.join(", ")}.`,
-    };
-  }
-  if (typeof request.arguments === "string") {
-    return {
-      ready: false,
-      request,
-      code: "invalid_json",
-      message: `The arguments for ${tool.name} were not valid JSON. Send them as one JSON object matching the tool's schema. Received: ${request.arguments.slice(0, 500)}`,
-    };
-  }
-  const parsed = tool.parameters.safeParse(request.arguments ?? {});
-  if (!parsed.success) return { ready: false, request, code: "invalid_arguments", message: describeSchemaError(tool, parsed.error) };
-  let args: unknown = parsed.data;
-  let hookSays: "allow" | "ask" | undefined;
-  const { hooks } = env;
-  if (hooks) {
-    // Before the gate: a hook's deny wins over every allow rule; its allow still yields to a deny rule.
-    const hook = await hooks.preToolUse(tool.name, args, signal);
-    if (signal.aborted) return notRun(request);
-    if (hook.decision === "deny") {
-      return { ready: false, request, code: "denied-by-hook", message: `Denied by preToolUse hook: ${hook.reason ?? "no reason given"}`, tool, args };
-    }
-    if (hook.modifiedArgs) {
-      const rewritten = tool.parameters.safeParse(hook.modifiedArgs);
-      if (!rewritten.success)
-        return {
-          ready: false,
-          request,
-          code: "invalid_arguments",
-          message: `A preToolUse hook rewrote the arguments into invalid ones. ${describeSchemaError(tool, rewritten.error)}`,
-        };
-      args = rewritten.data;
-    }
-    if (hook.decision === "allow" || hook.decision === "ask") hookSays = hook.decision;
-  }
-  const permission = await tool.permission(args, { cwd: env.cwd, toolCallId: request.toolCallId });
-  if (permission) {
-    const steer = hooks ? { hookDecision: hookSays, answerInstead: () => hooks.permissionRequest(tool.name, args, signal) } : undefined;
-    const outcome = await env.permissions.check({ ...permission, toolCallId: request.toolCallId }, tool.name, signal, steer);
-    if (!outcome.approved) return { ready: false, request, code: outcome.kind, message: outcome.message, tool, args };
-    const { approved: _approved, ...approval } = outcome;
-    return { ready: true, request, tool, args, approval };
-  }
-  return { ready: true, request, tool, args };
-}
-
-/** postToolUse / postToolUseFailure for the calls that ran, in order. */
-async function afterCalls(prepared: readonly Prepared[], outcomes: readonly ToolOutcome[], env: ToolRunEnvironment, signal: AbortSignal): Promise<void> {
+/** postToolUse / postToolUseFailure for the calls that ran, in order; a hook's modifiedResult replaces the result. */
+async function afterCalls(prepared: readonly Prepared[], outcomes: ToolOutcome[], env: ToolRunEnvironment, signal: AbortSignal): Promise<void> {
   if (!env.hooks) return;
   for (const [position, call] of prepared.entries()) {
     const outcome = outcomes[position] as ToolOutcome;
-    if (call.ready)
-      await env.hooks.postToolUse(call.tool.name, call.args, { success: outcome.success !== false, text: truncateForModel(outcome.content) }, signal);
+    if (!call.ready) continue;
+    const success = outcome.success !== false;
+    const modified = await env.hooks.postToolUse(call.tool.name, call.args, { success, text: truncateForModel(outcome.content) }, signal);
+    if (!modified) continue;
+    const { success: _success, errorCode: _code, ...kept } = outcome;
+    outcomes[position] = { ...kept, content: modified.text, ...(modified.success ? {} : { success: false, errorCode: outcome.errorCode ?? "failure" }) };
   }
 }
 
@@ -157,11 +106,12 @@ async function execute(call: Extract<Prepared, { ready: true }>, env: ToolRunEnv
         const outcome = await env.permissions.check({ ...asked, toolCallId: request.toolCallId }, tool.name, signal);
         return outcome.approved ? { approved: true } : { approved: false, message: outcome.message };
       },
+      ...(env.hooks?.preMcpToolCall ? { preMcpToolCall: (call) => (env.hooks?.preMcpToolCall as NonNullable<ToolHooks["preMcpToolCall"]>)(call, signal) } : {}),
       ...env.backends,
     });
   } catch (error) {
     if (error instanceof ToolError) return { content: error.message, success: false, errorCode: error.code };
-    if (signal.aborted) return { content: "The tool was interrupted by the user.", success: false, errorCode: "aborted" };
+    if (signal.aborted) return { content: INTERRUPTED_TOOL_TEXT, success: false, errorCode: "aborted" };
     return { content: `${tool.name} failed: ${(error as Error).message ?? String(error)}`, success: false, errorCode: "tool_failed" };
   }
 }
@@ -179,7 +129,8 @@ function emitStart(call: Prepared, env: ToolRunEnvironment, turnId: string | und
   env.emit("tool.execution_start", {
     toolCallId: request.toolCallId,
     toolName: request.name,
-    arguments: request.arguments,
+    // A preToolUse hook's rewrite is what ran, and what the history shows from here on (conversation.ts).
+    arguments: call.rewritten ?? request.arguments,
     ...(toolTitle ? { toolTitle } : {}),
     ...mcpNames(env.tools.get(request.name)),
     ...(turnId !== undefined ? { turnId } : {}),
@@ -219,14 +170,8 @@ function emitComplete(
   });
   if (success && outcome.codeChange) env.onCodeChange(outcome.codeChange);
   if (success && outcome.finish) result.finish = outcome.finish;
+  if (outcome.rejected) result.rejected = true;
 }
-
-const notRun = (request: ToolRequest): Prepared => ({
-  ready: false,
-  request,
-  code: "aborted",
-  message: "Not run: the user interrupted before this tool call started.",
-});
 
 /** Calls that may run together: read-only ones with each other, a parallel tool's calls with each other. */
 function parallelGroup(env: ToolRunEnvironment, request: ToolRequest): string | undefined {
@@ -256,11 +201,20 @@ export async function runToolCalls(
     for (const call of prepared) emitStart(call, env, turnId);
     const outcomes = await Promise.all(
       prepared.map((call): Promise<ToolOutcome> | ToolOutcome =>
-        call.ready ? execute(call, env, signal) : { content: call.message, success: false, errorCode: call.code },
+        call.ready ? execute(call, env, signal) : { content: call.message, success: false, errorCode: call.code, ...(call.rejected ? { rejected: true } : {}) },
       ),
     );
     await afterCalls(prepared, outcomes, env, signal);
     prepared.forEach((call, position) => emitComplete(call.request, outcomes[position] as ToolOutcome, env, turnId, result));
+    // A rejection ends the run where it is: the calls after it in this response are not run.
+    if (result.rejected) {
+      for (const request of requests.slice(index)) {
+        const skipped = notRun(request);
+        emitStart(skipped, env, turnId);
+        emitComplete(request, { content: INTERRUPTED_TOOL_TEXT, success: false, errorCode: "aborted" }, env, turnId, result);
+      }
+      break;
+    }
   }
   return result;
 }

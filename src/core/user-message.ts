@@ -24,8 +24,12 @@ function withImageType(attachment: Attachment, cwd: string): Attachment {
 export interface UserMessageExtra {
   delivery?: "idle" | "queued" | "steering";
   continuation?: boolean;
-  /** What hooks added (userPromptSubmitted, sessionStart). */
+  /** What userPromptSubmitted's hooks added, sent with the prompt. */
   context?: string;
+  /** What sessionStart's hooks added, sent before the prompt as a message of its own (Copilot's way). */
+  startContext?: string;
+  /** The prompt the model gets in place of the one typed (a hook's modifiedPrompt). */
+  prompt?: string;
 }
 
 export function buildUserMessage(
@@ -36,12 +40,14 @@ export function buildUserMessage(
   const attachments = input.attachments?.map((attachment) => withImageType(attachment, session.cwd));
   const tagged = attachments ? taggedFilesBlock(attachments, session.cwd) : "";
   const hookContext = extra.context ? `\n\n<hook_context>\n${extra.context}\n</hook_context>` : "";
+  const prompt = extra.prompt ?? input.prompt;
   return {
     content: input.prompt,
-    transformedContent: transformUserMessage(`${tagged === "" ? input.prompt : `${input.prompt}\n\n${tagged}`}${hookContext}`, {
+    transformedContent: transformUserMessage(`${tagged === "" ? prompt : `${prompt}\n\n${tagged}`}${hookContext}`, {
       now: new Date(),
       notices: [...session.notices],
     }),
+    ...(extra.startContext ? { startContext: extra.startContext } : {}),
     ...(attachments && attachments.length > 0 ? { attachments } : {}),
     messageId: randomUUID(),
     agentMode: session.mode,

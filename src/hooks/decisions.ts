@@ -53,21 +53,52 @@ export function additionalContext(answers: readonly HookAnswer[]): string | unde
   return parts.length > 0 ? parts.join("\n\n") : undefined;
 }
 
-/** What userPromptSubmitted decided: context to send with the prompt, or a block that drops it. */
+/** What userPromptSubmitted decided: context to send with the prompt, a prompt to send instead, or a block that drops it. */
 export interface PromptHookDecision {
   context?: string;
+  /** The prompt the model gets instead (the last hook's `modifiedPrompt`). */
+  prompt?: string;
   /** Why the prompt must not reach the model (exit code 2's stderr, or a `{"decision":"block"}` answer's reason). */
   blocked?: string;
 }
 
-/** A block (exit code 2 or `decision: "block"`) wins over any context; otherwise every hook's context, in order. */
+/** The last answer's string field, when any hook gave one. */
+function lastText(answers: readonly HookAnswer[], field: string): string | undefined {
+  let found: string | undefined;
+  for (const answer of answers) if (typeof answer.output?.[field] === "string") found = answer.output[field] as string;
+  return found;
+}
+
+/** A block (exit code 2 or `decision: "block"`) wins over anything else; otherwise every hook's context, in order, and the last rewrite. */
 export function promptDecision(answers: readonly HookAnswer[]): PromptHookDecision {
   for (const answer of answers) {
     if (answer.blocked !== undefined) return { blocked: answer.blocked };
     if (answer.output?.decision === "block") return { blocked: text(answer.output.reason) ?? "A userPromptSubmitted hook blocked the prompt." };
   }
   const context = additionalContext(answers);
-  return context ? { context } : {};
+  const prompt = lastText(answers, "modifiedPrompt");
+  return { ...(context ? { context } : {}), ...(prompt !== undefined ? { prompt } : {}) };
+}
+
+/** userPromptTransformed: the message the model gets instead of the one built (the last hook's rewrite). */
+export const transformedPrompt = (answers: readonly HookAnswer[]): string | undefined => lastText(answers, "modifiedTransformedPrompt");
+
+/** postToolUse: the result the model gets instead (the last hook's `modifiedResult`); a resultType other than success fails it. */
+export function modifiedResult(answers: readonly HookAnswer[]): { success: boolean; text: string } | undefined {
+  let found: { success: boolean; text: string } | undefined;
+  for (const answer of answers) {
+    const result = answer.output?.modifiedResult as { textResultForLlm?: unknown; resultType?: unknown } | undefined;
+    if (typeof result?.textResultForLlm === "string")
+      found = { text: result.textResultForLlm, success: result.resultType === undefined || result.resultType === "success" };
+  }
+  return found;
+}
+
+/** preMcpToolCall: the `_meta` to send (null: none), or undefined when no hook said (the request's stays). */
+export function mcpMeta(answers: readonly HookAnswer[]): { meta?: Record<string, unknown> | null } {
+  let found: { meta?: Record<string, unknown> | null } = {};
+  for (const answer of answers) if (answer.output && "metaToUse" in answer.output) found = { meta: answer.output.metaToUse as Record<string, unknown> | null };
+  return found;
 }
 
 /** agentStop / subagentStop: the first block's reason becomes the next prompt. */

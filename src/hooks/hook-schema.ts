@@ -8,7 +8,9 @@ export const HOOK_EVENTS = [
   "sessionStart",
   "sessionEnd",
   "userPromptSubmitted",
+  "userPromptTransformed",
   "preToolUse",
+  "preMcpToolCall",
   "postToolUse",
   "postToolUseFailure",
   "permissionRequest",
@@ -64,9 +66,22 @@ const permissionDecision = z.looseObject({
 /** What each event's hook may answer on stdout; other events' output is kept for the log only. */
 export const hookOutputSchemas: Partial<Record<HookEventName, z.ZodType<Record<string, unknown>>>> = {
   sessionStart: additionalContext,
-  userPromptSubmitted: additionalContext.extend({ decision: z.enum(["block", "allow", "approve"]).optional(), reason: z.string().optional() }),
+  userPromptSubmitted: additionalContext.extend({
+    decision: z.enum(["block", "allow", "approve"]).optional(),
+    reason: z.string().optional(),
+    /** The prompt the model gets instead of the one typed. */
+    modifiedPrompt: z.string().optional(),
+  }),
+  /** The whole user message the model gets (date header and all) instead of the one built. */
+  userPromptTransformed: z.looseObject({ modifiedTransformedPrompt: z.string().optional() }),
   subagentStart: additionalContext,
   preToolUse: permissionDecision.extend({ modifiedArgs: z.record(z.string(), z.unknown()).optional() }),
+  /** The result the model gets instead (Copilot's ToolResultObject: its text, and whether it failed). */
+  postToolUse: additionalContext.extend({
+    modifiedResult: z.looseObject({ textResultForLlm: z.string(), resultType: z.string().optional() }).optional(),
+  }),
+  /** The MCP request's `_meta`: an object replaces it, null removes it, absent keeps it. */
+  preMcpToolCall: z.looseObject({ metaToUse: z.record(z.string(), z.unknown()).nullable().optional() }),
   permissionRequest: permissionDecision,
   agentStop: stopDecision,
   subagentStop: stopDecision,

@@ -236,7 +236,7 @@ export class McpConnection {
   async callTool(
     name: string,
     args: Record<string, unknown>,
-    options: { signal: AbortSignal; timeout: number; onProgress(message: string): void },
+    options: { signal: AbortSignal; timeout: number; onProgress(message: string): void; meta?: Record<string, unknown> },
   ): Promise<CallToolResult> {
     // Offered from the cache before the server was up: the call starts it if need be and waits for it
     // (start-up is bounded by the connect timeout).
@@ -244,7 +244,7 @@ export class McpConnection {
     if (!this.client || this.state !== "connected") throw new Error(`MCP server ${this.name} is not connected${this.error ? `: ${this.error}` : ""}`);
     // Progress is reported as it arrives. (The SDK hands notifications to handlers a microtask after the
     // messages around them, so progress that arrives in the same chunk as the result is dropped: harmless.)
-    const result = await this.client.callTool({ name, arguments: args }, undefined, {
+    const result = await this.client.callTool({ name, arguments: args, ...(options.meta ? { _meta: options.meta } : {}) }, undefined, {
       signal: options.signal,
       timeout: options.timeout,
       onprogress: (progress) => {

@@ -90,8 +90,11 @@ export function createMcpTool(connection: McpConnection, info: McpToolInfo, task
     permission: (args) => ({ kind: "mcp", serverName, toolName: info.name, toolTitle: title, args, readOnly }),
     execute: async (args, ctx) => {
       if (info.execution?.taskSupport === "required") return runAsTask(connection, info, name, args, ctx, tasks);
+      // The session's preMcpToolCall hooks may give the request a `_meta` (null: none).
+      const hooked = ctx.preMcpToolCall ? await ctx.preMcpToolCall({ toolCallId: ctx.toolCallId, serverName, toolName: info.name, arguments: args }) : {};
+      const meta = hooked.meta ?? undefined;
       try {
-        return outcomeOf(await connection.callTool(info.name, args, { signal: ctx.signal, timeout, onProgress: ctx.onProgress }));
+        return outcomeOf(await connection.callTool(info.name, args, { signal: ctx.signal, timeout, onProgress: ctx.onProgress, ...(meta ? { meta } : {}) }));
       } catch (error) {
         if (ctx.signal.aborted) throw error;
         if (isTimeout(error)) {

@@ -36,11 +36,16 @@ export const planApprovalReplySchema = z.lazy(() =>
 );
 export type PlanApprovalReply = z.infer<typeof planApprovalReplySchema>;
 
-/** A tool the client implements: what its handler returned. */
+/**
+ * A tool the client implements: what its handler returned. `resultType` is the SDK's word for a result that is
+ * not a success (`rejected` ends the turn); `threw`: the handler threw, and what it threw is not shown to the model.
+ */
 export const externalToolReplySchema = z.lazy(() =>
   z.object({
     content: z.string(),
     success: z.boolean().optional(),
+    resultType: z.enum(["failure", "rejected", "denied", "timeout"]).optional(),
+    threw: z.boolean().optional(),
   }),
 );
 export type ExternalToolReply = z.infer<typeof externalToolReplySchema>;

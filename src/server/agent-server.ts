@@ -45,6 +45,7 @@ export const SESSION_METHODS = [
   "session.mcp.disable",
   "session.mcp.reload",
   ...PROVIDER_METHODS,
+  "tools.list",
 ] as const;
 export type SessionMethod = (typeof SESSION_METHODS)[number];
 

@@ -21,6 +21,12 @@ export function permissionReply(result: unknown): PermissionReply {
     case "approved-for-location":
     case "approve-permanently":
       return { kind: "approve-always" };
+    case "reject":
+    case "denied-interactively-by-user": {
+      // A person's plain no ends the turn (Copilot's reject); with feedback the model goes on with what they said.
+      const feedback = isObject(result) && typeof result.feedback === "string" && result.feedback !== "" ? result.feedback : undefined;
+      return feedback ? { kind: "deny", message: feedback } : { kind: "deny" };
+    }
     default: {
       const feedback = isObject(result) && typeof result.feedback === "string" ? result.feedback : undefined;
       const why = kind === "user-not-available" ? "The client's user is not available to approve it." : `The client refused it (${kind || "no answer"}).`;
@@ -29,15 +35,20 @@ export function permissionReply(result: unknown): PermissionReply {
   }
 }
 
-/** session.tools.handlePendingToolCall: a string, a ToolResultObject, or an error message. */
+const RESULT_TYPES = ["failure", "rejected", "denied", "timeout"] as const;
+
+/**
+ * session.tools.handlePendingToolCall: a string, a ToolResultObject, or the message of what the handler threw
+ * (kept from the model, as Copilot does: it may hold secrets or a stack trace). A ToolResultObject's
+ * textResultForLlm is what the model reads, whatever its resultType; its `error` is for the client's own log.
+ */
 export function externalToolReply(result: unknown, error: unknown): ExternalToolReply {
-  if (typeof error === "string") return { content: `The tool failed: ${error}`, success: false };
+  if (typeof error === "string") return { content: error, success: false, resultType: "failure", threw: true };
   if (result === undefined || result === null) return { content: "" };
   if (typeof result === "string") return { content: result };
   if (isObject(result) && typeof result.textResultForLlm === "string") {
-    const failed = typeof result.resultType === "string" && result.resultType !== "success";
-    const detail = typeof result.error === "string" && failed ? `\n${result.error}` : "";
-    return { content: `${result.textResultForLlm}${detail}`, ...(failed ? { success: false } : {}) };
+    const resultType = RESULT_TYPES.find((type) => type === result.resultType);
+    return { content: result.textResultForLlm, ...(resultType ? { success: false, resultType } : {}) };
   }
   return { content: JSON.stringify(result) };
 }

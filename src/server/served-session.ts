@@ -105,6 +105,8 @@ export class ServedSession {
   private readonly questions: RemoteQuestions;
   /** The clients holding it, in the order they came, each with its way off. */
   private readonly attached = new Map<ClientLink, { client: AttachedClient; detach: () => void }>();
+  /** The last client to let go: a session that closes as it leaves still asks it its sessionEnd hooks (as Copilot does). */
+  private departed: ClientLink | undefined;
 
   constructor(
     readonly id: string,
@@ -141,6 +143,7 @@ export class ServedSession {
   detach(link: ClientLink): boolean {
     this.attached.get(link)?.detach();
     this.attached.delete(link);
+    this.departed = link;
     return ![...this.attached.keys()].some((held) => held.alive);
   }
 
@@ -153,7 +156,7 @@ export class ServedSession {
    * longest and is still there.
    */
   private get owner(): ClientLink | undefined {
-    return [...this.attached.keys()].find((link) => link.alive);
+    return [...this.attached.keys()].find((link) => link.alive) ?? (this.departed?.alive ? this.departed : undefined);
   }
 
   /** The interaction broker's question: can any client answer this kind now? */

@@ -16,6 +16,7 @@ import { followLifecycle, type Announce } from "./lifecycle.js";
 import { sessionInfo, matchesFilter } from "./session-info.js";
 import { sessionMethods } from "./session-methods.js";
 import { modelInfo, providerMethods } from "./methods/provider-methods.js";
+import { toolMethods } from "./tool-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
 
@@ -84,6 +85,7 @@ export class SessionHost {
       },
       ...sessionMethods((link, sessionId) => this.owned(link, sessionId)),
       ...providerMethods((link, sessionId) => this.owned(link, sessionId), this.options.provider.env),
+      ...toolMethods(),
     };
   }
 

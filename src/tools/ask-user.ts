@@ -107,6 +107,7 @@ export const askUserQuestionTool = defineTool({
     const answer = await ctx.ask("user_input", { question, ...(choices ? { choices } : {}), allowFreeform: true, toolCallId: ctx.toolCallId });
     if (answer.source === "headless") return { content: USER_NOT_AVAILABLE };
     if ("cancelled" in answer.reply) return { content: "The user did not answer. Proceed with your best judgement and state the assumptions you make." };
-    return { content: `The user answered: ${answer.reply.answer}` };
+    // Copilot's words: the model is told whether the answer is one of its choices or the user's own.
+    return { content: `${answer.reply.wasFreeform ? "User responded" : "User selected"}: ${answer.reply.answer}` };
   },
 });

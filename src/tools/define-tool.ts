@@ -33,7 +33,21 @@ export interface ToolContext {
   files?: FileBackend;
   /** Runs foreground commands somewhere else than a local process (a client's terminal); local when absent. */
   commands?: CommandBackend;
+  /** The session's preMcpToolCall hooks, asked before an MCP tool's request goes out; absent when there are none. */
+  preMcpToolCall?: McpCallHook;
 }
+
+/**
+ * What a preMcpToolCall hook sees of an MCP request, and the `_meta` it wants sent: an object replaces it,
+ * null removes it, undefined keeps what the request had.
+ */
+export type McpCallHook = (call: {
+  toolCallId: string;
+  serverName: string;
+  toolName: string;
+  arguments: Record<string, unknown>;
+  meta?: Record<string, unknown>;
+}) => Promise<{ meta?: Record<string, unknown> | null }>;
 
 /** What a permission check may look at. */
 export interface PermissionContext {
@@ -59,6 +73,11 @@ export interface ToolOutcome {
   images?: { path: string; mediaType: string }[];
   /** The tool ends the run once this response's tools are done (the model declared the work finished). */
   finish?: { summary: string };
+  /**
+   * Refused outright (a person's plain no, a client tool's `rejected` result): the prompt's run ends once this
+   * response's tools are done, without another model call, as Copilot's does.
+   */
+  rejected?: boolean;
 }
 
 /** Throw from execute() for an expected failure; the message goes to the model as the tool result. */
@@ -84,6 +103,8 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   readonly inputSchema?: Record<string, unknown>;
   /** The MCP server and tool behind this tool, named in its events. */
   readonly mcp?: { serverName: string; toolName: string };
+  /** An SDK application's own tool (Copilot's "custom" tools, `custom:<name>` in a tool filter). */
+  readonly client?: boolean;
   readonly kind: ToolKind;
   /** Safe to run concurrently with other read-only calls from the same response. */
   readonly readOnly: boolean;

@@ -123,13 +123,20 @@ async function globRoot(pattern: string, root: string, signal: AbortSignal, limi
   return { files, capped };
 }
 
+/** As Copilot's glob (ripgrep's file list) shows a match: `./src/a.ts` under the working directory it searched by default. */
+function shownPath(file: string, cwd: string | undefined): string {
+  if (cwd === undefined) return file;
+  const relative = path.relative(cwd, file);
+  return relative.startsWith("..") || path.isAbsolute(relative) ? file : `./${relative}`;
+}
+
 export const globTool = defineTool({
   name: "glob",
   description: [
     "Find files whose paths match a glob pattern (fast-glob syntax: `*`, `**`, `?`, `[abc]`, `{a,b}`).",
     "The pattern is matched against paths relative to each search directory, so use `**/` to match at any depth (`**/*.ts`, not `*.ts`, for every TypeScript file).",
     "Files ignored by .gitignore (and the .git directory) are skipped; hidden files are included.",
-    `Returns absolute paths, one per line, sorted by modification time, newest first. At most ${GLOB_MAX_RESULTS} paths are returned and the output is cut at 20 KB; a note says when.`,
+    `Returns paths, one per line (relative to the working directory as ./path when no paths are given, absolute otherwise), sorted by modification time, newest first. At most ${GLOB_MAX_RESULTS} paths are returned and the output is cut at 20 KB; a note says when.`,
     "To search file contents, use grep instead.",
   ].join("\n"),
   parameters,
@@ -174,7 +181,7 @@ export const globTool = defineTool({
       })),
     );
     withTimes.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-    const listing = withTimes.map((f) => f.file).join("\n");
+    const listing = withTimes.map((f) => shownPath(f.file, args.paths === undefined ? ctx.cwd : undefined)).join("\n");
     const { text, truncated } = truncateOutput(listing);
     let content = text;
     const notes: string[] = [];

@@ -49,7 +49,7 @@ export const viewTool = defineTool({
   async execute(args, ctx) {
     const abs = resolveToolPath(args.path, ctx.cwd);
     const info = await statOrNull(abs);
-    if (!info) throw new ToolError(`Path ${abs} does not exist. Check the path, or search for the file with glob.`, "not_found");
+    if (!info) throw new ToolError(`Path ${abs} does not exist. Please provide a valid path.`, "not_found");
     if (info.isDirectory()) {
       if (args.view_range) throw new ToolError(`view_range cannot be used with a directory (${abs}).`, "invalid_range");
       return { content: await listDirectory(abs, ctx.signal) };

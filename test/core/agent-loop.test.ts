@@ -108,7 +108,7 @@ describe("the agent loop", () => {
     expect(completes.map((event) => event.data.error?.code)).toEqual(["not_found", "invalid_json", "invalid_arguments", "unknown_tool"]);
     expect(completes[1]?.data.error?.message).toMatch(/not valid JSON/);
     expect(completes[2]?.data.error?.message).toMatch(/path/);
-    expect(completes[3]?.data.error?.message).toMatch(/no tool named "teleport".*view/s);
+    expect(completes[3]?.data.error?.message).toMatch(/^Tool 'teleport' does not exist. Available tools that can be called are .*view/s);
     const toolMessages = harness.server.completionRequests[1]?.body.messages.filter((message) => message.role === "tool") ?? [];
     expect(toolMessages).toHaveLength(4);
     // The invalid arguments are sent back exactly as the model wrote them.

@@ -1,6 +1,7 @@
 /**
  * --available-tools and --excluded-tools reach every tool the model can be offered: the subagent tools and
- * MCP tools too (by their full name, `server/tool` or `server/*`), and `*` for all.
+ * MCP tools too (by their full name, `server/tool` or `server/*`), `*` for all, and the SDK's source-qualified
+ * patterns (`builtin:<name>`, `mcp:<name>`, `custom:<name>`, each also with `*`).
  */
 import { describe, expect, it } from "vitest";
 import { startHarness } from "../support/engine-harness.js";
@@ -49,5 +50,19 @@ describe("the tool filter flags", () => {
     expect(only).toContain("view");
     expect(only).toContain("mini-hang");
     expect(only.filter((name) => !name.startsWith("mini-"))).toEqual(["view"]);
+  });
+
+  it("reads the SDK's source patterns: builtin:<name>, builtin:*, mcp:*", async () => {
+    const some = await offered({ availableTools: ["builtin:view", "mcp:*"] }, true);
+    expect(some).toContain("view");
+    expect(some).toContain("mini-echo_text");
+    expect(some.filter((name) => !name.startsWith("mini-"))).toEqual(["view"]);
+    await mcp.harness?.close();
+    const noBuiltins = await offered({ excludedTools: ["builtin:*"] }, true);
+    expect(noBuiltins.length).toBeGreaterThan(0);
+    expect(noBuiltins.every((name) => name.startsWith("mini-"))).toBe(true);
+    await mcp.harness?.close();
+    // custom: names a client's own tools, so it names none of these.
+    expect(await offered({ availableTools: ["custom:*", "custom:view"] })).toEqual([]);
   });
 });

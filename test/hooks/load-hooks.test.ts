@@ -19,7 +19,7 @@ describe("loading hooks", () => {
       version: 1,
       hooks: {
         preToolUse: [{ type: "command", bash: "./check.sh", timeoutSec: 5, matcher: "bash|edit" }],
-        userPromptTransformed: [{ type: "command", bash: "x" }],
+        promptMangled: [{ type: "command", bash: "x" }],
       },
     });
     write(path.join(home, "hooks", "b.json"), { version: 1, hooks: { preToolUse: [{ type: "command", bash: "x", timeoutSec: "soon" }] } });

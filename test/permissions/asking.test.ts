@@ -115,10 +115,11 @@ describe("asking a person", () => {
       harness.server.enqueue(
         toolCall("bash", { command: "echo hi > out.txt && touch x", description: "two scopes" }),
         toolCall("create", { path: other, file_text: "other\n" }),
-        text("done"),
       );
       const asked = answerPermissions(harness, { kind }, { kind: "deny" });
       await harness.session.send("go");
+      // A plain no ends the turn (Copilot's reject): the model is not asked again.
+      expect(server.completionRequests).toHaveLength(2);
       expect(readFileSync(out, "utf8")).toBe("hi\n");
       expect(asked[0]?.data.permissionRequest.grants).toEqual({ commands: ["touch"], writes: [out], paths: [], origins: [], tools: [] });
       // The create of another file still asks, and was refused.
@@ -138,7 +139,7 @@ describe("asking a person", () => {
         ]);
         // And in the next session, another file's create asks too.
         const next = await interactive({ server, home, cwd: harness.cwd });
-        server.enqueue(toolCall("create", { path: other, file_text: "other\n" }), text("ok"));
+        server.enqueue(toolCall("create", { path: other, file_text: "other\n" }));
         const askedNext = answerPermissions(next, { kind: "deny" });
         await next.session.send("create");
         expect(askedNext).toHaveLength(1);

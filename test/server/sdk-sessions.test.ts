@@ -106,7 +106,7 @@ describe("SDK sessions", () => {
       onUserInputRequest: (request) => ({ answer: request.choices?.[1] ?? "none", wasFreeform: false }),
     });
     expect((await session.sendAndWait({ prompt: "pick" }))?.data.content).toBe("Blue it is.");
-    expect(JSON.stringify(sdk.server.completionRequests[1]?.body.messages)).toContain("The user answered: blue");
+    expect(JSON.stringify(sdk.server.completionRequests[1]?.body.messages)).toContain("User selected: blue");
     // Someone answers questions here, so the model is not told it runs unattended.
     expect(String(sdk.server.completionRequests[0]?.body.messages[0]?.content)).not.toContain("running non-interactively");
     await client.stop();

@@ -44,6 +44,11 @@ export function createTestServer(): McpServer {
       };
     },
   );
+  // The request's `_meta` as sent (a preMcpToolCall hook's), without the progress token the client adds itself.
+  server.registerTool("echo_meta", { description: "Echoes the request's _meta", inputSchema: { value: z.string() } }, async ({ value }, extra) => {
+    const { progressToken: _token, ...meta } = extra._meta ?? {};
+    return { content: [{ type: "text", text: JSON.stringify({ meta: Object.keys(meta).length > 0 ? meta : null, value }) }] };
+  });
   server.registerTool("fail", { description: "Always fails" }, async () => {
     record("fail", {});
     return { content: [{ type: "text", text: "it went wrong on purpose" }], isError: true };

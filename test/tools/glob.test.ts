@@ -40,13 +40,13 @@ function writeRepo(): void {
 }
 
 describe("glob", () => {
-  it("returns absolute matching paths, newest first", async () => {
+  it("returns matching paths newest first, as ./paths under the working directory (Copilot's form)", async () => {
     t.write({ "old.ts": "", "new.ts": "", "mid.ts": "", "notes.md": "" });
     utimesSync(t.at("old.ts"), new Date("2001-01-01"), new Date("2001-01-01"));
     utimesSync(t.at("mid.ts"), new Date("2010-01-01"), new Date("2010-01-01"));
     utimesSync(t.at("new.ts"), new Date("2020-01-01"), new Date("2020-01-01"));
     const out = await runTool(globTool, { pattern: "**/*.ts" }, t.ctx);
-    expect(out.content).toBe([t.at("new.ts"), t.at("mid.ts"), t.at("old.ts")].join("\n"));
+    expect(out.content).toBe(["./new.ts", "./mid.ts", "./old.ts"].join("\n"));
   });
 
   it("says when nothing matched", async () => {
@@ -58,9 +58,9 @@ describe("glob", () => {
   it("honours root, nested, negated and info/exclude ignore rules; includes hidden files but not .git", async () => {
     writeRepo();
     const ts = await runTool(globTool, { pattern: "**/*.ts" }, t.ctx);
-    expect(paths(ts.content)).toEqual([".github/ci.ts", "a.ts", "src/c.ts", "sub/root-only.ts", "sub/x.ts"].map((p) => t.at(p)).sort());
+    expect(paths(ts.content)).toEqual([".github/ci.ts", "a.ts", "src/c.ts", "sub/root-only.ts", "sub/x.ts"].map((p) => `./${p}`).sort());
     const logs = await runTool(globTool, { pattern: "**/*.log" }, t.ctx);
-    expect(paths(logs.content)).toEqual([t.at("keep.log"), t.at("sub/important.log")].sort());
+    expect(paths(logs.content)).toEqual(["./keep.log", "./sub/important.log"]);
   });
 
   it("does not descend into ignored directories", async () => {
@@ -82,7 +82,7 @@ describe("glob", () => {
   it("honours .gitignore outside a git repository too", async () => {
     t.write({ ".gitignore": "dist/\n", "dist/a.js": "", "src/a.js": "" });
     const out = await runTool(globTool, { pattern: "**/*.js" }, t.ctx);
-    expect(out.content).toBe(t.at("src/a.js"));
+    expect(out.content).toBe("./src/a.js");
   });
 
   it("searches an ignored directory named explicitly", async () => {

@@ -41,19 +41,24 @@ export function agentListAllows(list: readonly string[] | undefined, tool: strin
 export interface ToolIdentity {
   name: string;
   mcp?: { serverName: string; toolName: string };
+  /** A tool an SDK application supplies (Copilot's "custom" tools). */
+  client?: boolean;
   /** Only an agent's list that names the tool gives it to the agent (see Tool.onlyWhenListed). */
   onlyWhenListed?: boolean;
 }
 
 /**
- * Whether a tool list names this tool: by our name (an MCP tool's is `server-tool`), `*` for every tool, or
- * Copilot's `server/tool` and `server/*` for MCP tools. The same reading for agent files and for
- * --available-tools / --excluded-tools.
+ * Whether a tool list names this tool: by our name (an MCP tool's is `server-tool`), `*` for every tool,
+ * Copilot's `server/tool` and `server/*` for MCP tools, or the SDK's source-qualified patterns
+ * (`builtin:<name>`, `custom:<name>`, `mcp:<name>`, each also with `*`). The same reading for agent files
+ * and for --available-tools / --excluded-tools.
  */
 export function toolInList(list: readonly string[] | undefined, tool: string | ToolIdentity): boolean {
   if (list === undefined) return true;
-  const { name, mcp } = typeof tool === "string" ? { name: tool, mcp: undefined } : tool;
+  const { name, mcp, client } = typeof tool === "string" ? { name: tool, mcp: undefined, client: false } : tool;
   if (list.includes(name) || list.includes("*")) return true;
+  const source = mcp ? "mcp" : client ? "custom" : "builtin";
+  if (list.includes(`${source}:*`) || list.includes(`${source}:${name}`)) return true;
   return mcp !== undefined && (list.includes(`${mcp.serverName}/${mcp.toolName}`) || list.includes(`${mcp.serverName}/*`));
 }
 

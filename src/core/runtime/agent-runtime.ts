@@ -18,14 +18,12 @@ import { promptContext } from "./prompt-context.js";
 import type { ToolRunEnvironment } from "../tool-runner.js";
 import type { ToolSet } from "../tool-set.js";
 import { PromptQueue, type PromptInput } from "./prompt-queue.js";
+import type { UserMessageExtra } from "../user-message.js";
 
 export { asTyped, type PromptInput } from "./prompt-queue.js";
 
-/** What the userPromptSubmitted hook made of a person's prompt: context to send with it, or a block that drops it. */
-export interface PromptAdmission {
-  context?: string;
-  blocked?: string;
-}
+/** What the hooks made of a person's prompt: what to send with it or instead (see UserMessageExtra), or a block that drops it. */
+export type PromptAdmission = Pick<UserMessageExtra, "context" | "startContext" | "prompt"> & { blocked?: string };
 
 export interface AgentRuntimeOptions {
   /** Emits as this agent (scoped for a subagent). */
@@ -51,12 +49,14 @@ export interface AgentRuntimeOptions {
   /** The system prompt, sent once per process before the first prompt. */
   systemPrompt(): string | Promise<string>;
   /** The user.message data for a prompt (the date header, notices, tagged files, the mode, a hook's context). */
-  userMessage(input: PromptInput, extra: { delivery?: "idle" | "queued" | "steering"; continuation?: boolean; context?: string }): EventData<"user.message">;
+  userMessage(input: PromptInput, extra: UserMessageExtra): EventData<"user.message">;
   /**
    * Before a person's prompt joins the conversation, however it arrives (idle, queued, steering), once each; never
    * for autopilot continuations, stop-hook reasons or silent turns (the userPromptSubmitted hook).
    */
   beforePrompt?(input: PromptInput, signal: AbortSignal): Promise<PromptAdmission>;
+  /** Then, with its message built: the message the model gets instead (the userPromptTransformed hook). */
+  transformPrompt?(prompt: string, transformed: string, signal: AbortSignal): Promise<string | undefined>;
   /** The prompt's run ended (the agentStop / subagentStop hook): a reason to go on with, as the next prompt. */
   onStop?(stopHookActive: boolean, signal: AbortSignal): Promise<string | undefined>;
   /** A run ended (the session emits session.idle for its main agent). */
@@ -260,7 +260,13 @@ export class AgentRuntime {
       });
       return false;
     }
-    this.emit("user.message", this.options.userMessage(input, { delivery, ...(admission.context ? { context: admission.context } : {}) }));
+    const { blocked: _blocked, ...extra } = admission;
+    const message = this.options.userMessage(input, { delivery, ...extra });
+    const { transformPrompt } = this.options;
+    const rewritten = transformPrompt
+      ? await transformPrompt(admission.prompt ?? input.prompt, message.transformedContent ?? message.content, signal)
+      : undefined;
+    this.emit("user.message", rewritten === undefined ? message : { ...message, transformedContent: rewritten });
     return true;
   }
 

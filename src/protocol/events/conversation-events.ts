@@ -19,6 +19,8 @@ export const conversationEvents = {
       isAutopilotContinuation: z.boolean().optional(),
       interactionId: z.string().optional(),
       parentToolCallId: z.string().optional(),
+      /** What a sessionStart hook added: the model gets it as a user message of its own before this one. */
+      startContext: z.string().optional(),
     }),
   ),
   "system.message": persisted(
