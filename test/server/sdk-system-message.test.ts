@@ -12,14 +12,15 @@ import { scriptedProvider, useSdkWorld } from "../support/sdk-client.js";
 
 const sdk = useSdkWorld();
 
-async function systemPromptSent(systemMessage: SystemMessageConfig): Promise<string> {
+async function systemPromptSent(systemMessage: SystemMessageConfig | undefined, extra: { instructionDirectories?: string[] } = {}): Promise<string> {
   sdk.server.enqueue(text("Done."));
   const client = sdk.world.client();
   const session = await client.createSession({
     provider: scriptedProvider(sdk.server.baseUrl),
     model: "scripted-model",
     onPermissionRequest: approveAll,
-    systemMessage,
+    ...(systemMessage ? { systemMessage } : {}),
+    ...extra,
   });
   expect((await session.sendAndWait({ prompt: "hello" }))?.data.content).toBe("Done.");
   const first = sdk.server.completionRequests[0]?.body.messages[0] as { role: string; content: string };
@@ -109,18 +110,8 @@ describe("SDK system message", () => {
     mkdirSync(path.join(extra, ".github", "instructions"), { recursive: true });
     writeFileSync(path.join(extra, ".github", "instructions", "style.instructions.md"), "Always say TEAM_STYLE_SENTINEL.");
     writeFileSync(path.join(extra, "AGENTS.md"), "Run TEAM_AGENTS_SENTINEL before committing.");
-    sdk.server.enqueue(text("Done."));
-    const client = sdk.world.client();
-    const session = await client.createSession({
-      provider: scriptedProvider(sdk.server.baseUrl),
-      model: "scripted-model",
-      onPermissionRequest: approveAll,
-      instructionDirectories: [extra],
-    });
-    await session.sendAndWait({ prompt: "hello" });
-    const system = JSON.stringify(sdk.server.completionRequests[0]?.body.messages[0]);
+    const system = await systemPromptSent(undefined, { instructionDirectories: [extra] });
     expect(system).toContain("TEAM_STYLE_SENTINEL");
     expect(system).toContain("TEAM_AGENTS_SENTINEL");
-    await client.stop();
   });
 });
