@@ -75,11 +75,15 @@ export class ClientInference {
     }
   }
 
-  /** The fetch for a session's providers while a client is the transport; undefined otherwise. */
+  /**
+   * The fetch for a session's providers while a client is the transport; undefined otherwise. Once that client
+   * is gone, the session's requests go to the network again (or through the client that took its place).
+   */
   fetchFor(context: InferenceContext): ProviderFetch | undefined {
-    const connection = this.holder;
-    if (!connection) return undefined;
-    return (input, init) => this.forward(connection, context, input, init);
+    if (!this.holder) return undefined;
+    // node-fetch.js is loaded only then: this file loads with the server's front.
+    return async (input, init) =>
+      this.holder ? this.forward(this.holder, context, input, init) : (await import("../provider/node-fetch.js")).nodeFetch(input, init);
   }
 
   private async forward(connection: MessageConnection, context: InferenceContext, input: string | URL | Request, init?: RequestInit): Promise<Response> {
