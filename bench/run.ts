@@ -30,6 +30,7 @@ import { benchSubagent } from "./subagents.js";
 import { benchTodoStore } from "./todo-store.js";
 import { benchMemory } from "./memory.js";
 import { benchContext } from "./context.js";
+import { benchRewind } from "./rewind.js";
 import { benchSdkServer } from "./sdk-server.js";
 import { benchTui } from "./tui.js";
 import { benchBackgroundAgents } from "./tui-agents.js";
@@ -188,6 +189,8 @@ async function main(): Promise<void> {
     rows.push(...(await benchMemory({ agent: AGENT, cwd: ws.cwd, freshHome: () => ws.freshHome(), env: cleanEnv, providerEnv, runs: RUNS })));
     // /context on a 10,002-event session, in process (no model call).
     rows.push(await benchContext(RUNS));
+    // Rewind: a 1 MB snapshot, and /rewind's list on a 10,002-event session (issue 21).
+    rows.push(...(await benchRewind(RUNS)));
     // The Copilot SDK driving agent: its start-up, and a streamed answer through it against -p.
     rows.push(
       ...(await benchSdkServer({

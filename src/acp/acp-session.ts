@@ -178,6 +178,9 @@ export class AcpSession {
         case "new-session":
           this.say("Start a new session from the editor to begin afresh.");
           return "end_turn";
+        case "switch-session":
+          this.say(`${routed.note} Load session ${routed.sessionId} from the editor to go on there.`);
+          return "end_turn";
         case "exit":
           this.say("Close the session from the editor to end it.");
           return "end_turn";

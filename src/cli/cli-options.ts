@@ -28,6 +28,8 @@ export interface CliOptions {
   /** --resume with a value; `true` when given without one (the picker). */
   resume?: string | true;
   continue: boolean;
+  /** --fork with --resume/--continue: go on in a copy; a prompt number or event id to copy up to (`true`: all). */
+  fork?: string | true;
   name?: string;
   permissions: PermissionFlags;
   customInstructions: boolean;

@@ -77,6 +77,9 @@ async function runInput(session: AgentSession, text: string, out: CommandOutput,
     case "exit":
     case "new-session":
       return { outcome: "completed", finalMessage: "", continuations: 0 };
+    case "switch-session":
+      process.stderr.write(`${routed.note} Go on there with: agent --resume ${routed.sessionId}\n`);
+      return { outcome: "completed", finalMessage: "", continuations: 0 };
     case "dialog":
       process.stderr.write(`agent: /${routed.dialog} needs the interactive UI (run agent without -p).\n`);
       return {

@@ -46,6 +46,10 @@ function buildCommand(): Command {
       .option("--agent <agent>", "start with this custom agent selected (its prompt and tools; see /agent)")
       .option("-r, --resume [session]", "resume a session by id, 7+ character id prefix, or name")
       .option("--continue", "resume the most recent session in this directory")
+      .option(
+        "--fork [point]",
+        "with --resume or --continue: go on in a copy of the session (up to before point <n> as /rewind numbers them, or event <id>; all of it by default)",
+      )
       .option("-n, --name <name>", "name the new session")
       .option("--allow-all-tools", "approve every tool call without asking (deny rules and safety checks still apply)")
       .option("--allow-all-paths", "let tools touch paths outside the working directory without asking")
@@ -106,6 +110,7 @@ interface RawOptions {
   agent?: string;
   resume?: string | true;
   continue?: boolean;
+  fork?: string | true;
   name?: string;
   allowAllTools?: boolean;
   allowAllPaths?: boolean;
@@ -158,6 +163,8 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
   if (raw.mode === "interactive" && (raw.plan || raw.autopilot))
     throw new UsageError(`${raw.plan ? "--plan" : "--autopilot"} conflicts with --mode interactive`);
   if (raw.resume !== undefined && raw.continue) throw new UsageError("use either --resume or --continue, not both");
+  if (raw.fork !== undefined && typeof raw.resume !== "string" && !raw.continue)
+    throw new UsageError("--fork needs the session to fork: --resume <id> --fork, or --continue --fork");
   if (raw.stdio && raw.port !== undefined) throw new UsageError("--stdio cannot be combined with --port");
   // The editor sends the prompts and picks the sessions: these would be ignored without a word.
   const notWithAcp = [
@@ -167,6 +174,7 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
     raw.fleet && "--fleet",
     raw.resume !== undefined && "--resume",
     raw.continue && "--continue",
+    raw.fork !== undefined && "--fork",
   ].filter(Boolean);
   if (raw.acp && notWithAcp.length > 0) throw new UsageError(`--acp takes its prompts and sessions from the editor: drop ${notWithAcp.join(", ")}`);
   let cwd = process.cwd();
@@ -199,6 +207,7 @@ export function parseCommandLine(args: readonly string[]): CliOptions {
     ...(raw.agent !== undefined ? { agent: raw.agent } : {}),
     resume: raw.resume,
     continue: raw.continue === true,
+    ...(raw.fork !== undefined ? { fork: raw.fork } : {}),
     name: raw.name,
     permissions: permissionFlags(raw, cwd),
     customInstructions: raw.customInstructions,
@@ -283,6 +292,11 @@ export async function runProgram(args: readonly string[]): Promise<void> {
     process.exitCode = await runMcpCommand(args.slice(1));
     return;
   }
+  if (args[0] === "replay") {
+    const { runReplayCommand } = await import("./replay-command.js");
+    process.exitCode = await runReplayCommand(args.slice(1));
+    return;
+  }
   if (args[0] === "memory") {
     const { runMemoryCommand } = await import("./memory-command.js");
     process.exitCode = await runMemoryCommand(args.slice(1));
@@ -333,6 +347,17 @@ export async function runProgram(args: readonly string[]): Promise<void> {
   if (options.permissions.availableTools?.length || options.permissions.excludedTools?.length) {
     const { toolFlagWarnings } = await import("./check-tool-flags.js");
     for (const warning of toolFlagWarnings(options.permissions, options.mcp, options.cwd)) process.stderr.write(`agent: warning: ${warning}\n`);
+  }
+  if (options.fork !== undefined) {
+    const { applyForkFlag } = await import("./fork-flag.js");
+    const forked = await applyForkFlag(options);
+    if ("error" in forked) {
+      process.stderr.write(`agent: ${forked.error}\n`);
+      usageFailure(args, forked.error);
+      return;
+    }
+    process.stderr.write(`${forked.note}\n`);
+    options = forked.options;
   }
   if (options.acp) {
     const { runAcp } = await import("./acp-command.js");

@@ -11,6 +11,7 @@
 import type { RunResult } from "../protocol/commands.js";
 import type { SessionEvent } from "../protocol/events/index.js";
 import { compactionLine } from "../core/compaction/compaction-line.js";
+import { rewindEventText } from "../core/rewind/rewind-text.js";
 import type { SessionMetrics } from "../core/session-metrics.js";
 import { neutraliseTerminalText as safe, splitTrailingEscape } from "../util/terminal-text.js";
 import { CommandReportWatch } from "./command-report.js";
@@ -153,6 +154,9 @@ export class TextPrinter {
         break;
       case "session.info":
         if (!silent) this.err(style.dim(safe(event.data.message)));
+        break;
+      case "session.snapshot_rewind":
+        if (!silent) this.err(style.dim(safe(rewindEventText(event.data, process.cwd()))));
         break;
       case "session.compaction_start":
         if (!silent) this.err(style.dim("● Compacting the conversation…"));

@@ -10,6 +10,7 @@ import { compactionOptions } from "./compaction/session-compaction.js";
 import { AgentRuntime, type AgentRuntimeOptions } from "./runtime/agent-runtime.js";
 import type { SessionServices } from "./session-services.js";
 import type { ToolRunEnvironment } from "./tool-runner.js";
+import { withStandIn } from "./replay/tool-stand-in.js";
 import type { ToolSet } from "./tool-set.js";
 
 /** What is an agent's own; everything else its runtime takes from the session's services. */
@@ -64,5 +65,6 @@ export function toolEnvironment(services: SessionServices, tools: ToolSet, emit:
     ask: (kind, request, signal) => services.interactions.ask(kind, request, { emit, signal }),
     onCodeChange: (change) => services.metrics.recordCodeChange(change),
     ...(services.toolBackends ? { backends: services.toolBackends } : {}),
+    around: withStandIn(services.toolStandIn, services.rewind.snapshots.around),
   };
 }

@@ -175,6 +175,7 @@ export class AgentSession {
   dispatch<C extends SessionCommand>(command: C): CommandResult<C>;
   dispatch(command: SessionCommand): CommandResult<SessionCommand> {
     if (isWorkspaceCommand(command)) return this.workspace.handle(command);
+    if (this.services.rewind.handles(command)) return this.services.rewind.handle(command, this.services.sink.emit, this);
     const { main, controls, subagents } = this.parts;
     const { runtime } = main;
     switch (command.type) {

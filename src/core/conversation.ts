@@ -1,6 +1,11 @@
 /**
  * The model's view of the session, folded from persisted events. The same fold runs live (as events are
  * emitted) and on resume (over the log), so a resumed session sends exactly what a live one would.
+ *
+ * A rewind (session.snapshot_rewind) puts the view back as it was just before a point (a user prompt, or an
+ * earlier rewind). Each point remembers the message list then as a prefix of an array that is only appended
+ * to (compactions and rewinds make a new one), so remembering costs no copy. A hook's rewrite of a call's
+ * arguments replaces a message in place, but always one past every mark (the call came after its prompt).
  */
 import type { ChatImage, ChatMessage, ChatToolCall } from "../provider/types.js";
 import type { SessionEvent, ToolRequest } from "../protocol/events/index.js";
@@ -17,7 +22,9 @@ export class Conversation {
   constructor(readonly agentId?: string) {}
 
   private system: string | undefined;
-  private readonly items: ChatMessage[] = [];
+  private items: ChatMessage[] = [];
+  /** The view just before each point, by the point's event id. */
+  private readonly marks = new Map<string, { items: ChatMessage[]; length: number; summarised: boolean }>();
   /** Tool calls of the latest assistant message that have no result yet. */
   private readonly pending = new Map<string, string>();
   /** Images tool results returned (view on a picture): shown in one user message once every call has its result. */
@@ -33,6 +40,7 @@ export class Conversation {
         this.system = event.data.content;
         break;
       case "user.message": {
+        this.mark(event.id);
         const images = (event.data.attachments ?? []).flatMap((attachment) =>
           attachment.mediaType && attachment.path ? [{ path: attachment.path, mediaType: attachment.mediaType }] : [],
         );
@@ -89,9 +97,28 @@ export class Conversation {
         if (success && summaryContent !== undefined && messagesRemoved !== undefined) this.compact(summaryContent, messagesRemoved);
         break;
       }
+      case "session.snapshot_rewind":
+        this.mark(event.id);
+        if (event.data.scope !== "files") this.rewind(event.data.upToEventId);
+        break;
       default:
         break;
     }
+  }
+
+  private mark(eventId: string): void {
+    this.marks.set(eventId, { items: this.items, length: this.items.length, summarised: this.summarised });
+  }
+
+  /** Back to the view just before a point; the system prompt stays the current one. */
+  private rewind(eventId: string): void {
+    const mark = this.marks.get(eventId);
+    if (!mark) return;
+    this.items = mark.items.slice(0, mark.length);
+    this.summarised = mark.summarised;
+    this.pending.clear();
+    this.toolImages = [];
+    this.chars = this.items.reduce((sum, message) => sum + messageChars(message), 0);
   }
 
   /**
@@ -118,7 +145,9 @@ export class Conversation {
   }
 
   private compact(summary: string, removed: number): void {
-    const dropped = this.items.splice(0, Math.min(removed, this.items.length), { role: "user", content: summaryMessage(summary) });
+    // A new array: points made before the compaction keep the messages it replaced.
+    const dropped = this.items.slice(0, Math.min(removed, this.items.length));
+    this.items = [{ role: "user", content: summaryMessage(summary) }, ...this.items.slice(dropped.length)];
     this.summarised = true;
     for (const message of dropped) if (message.role === "assistant") for (const call of message.toolCalls ?? []) this.pending.delete(call.id);
     this.chars = this.items.reduce((sum, message) => sum + messageChars(message), 0);

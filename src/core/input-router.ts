@@ -103,6 +103,8 @@ async function applySlashResult(
       return { kind: "dialog", dialog: result.dialog };
     case "new-session":
       return { kind: "new-session" };
+    case "switch-session":
+      return result;
     case "exit":
       return { kind: "exit" };
     case "show":

@@ -25,6 +25,9 @@ import { AgentSession } from "./agent-session.js";
 import type { AgentDefinition } from "./agents/agent-catalog.js";
 import type { CompactionSettings } from "./compaction/compactor.js";
 import { Conversation } from "./conversation.js";
+import { RewindHistory } from "./rewind/rewind-history.js";
+import type { ToolStandIn } from "./replay/tool-stand-in.js";
+import { visibleEvents } from "../session/rewind/rewind-timeline.js";
 import type { InstructionFile } from "./custom-instructions.js";
 import { workingDirectoryContext } from "./environment.js";
 import { EventSink, type EventListener } from "./event-sink.js";
@@ -98,6 +101,8 @@ export interface OpenSessionOptions {
   toolBackends?: ToolBackends;
   /** settings.json `compaction`. */
   compaction?: Partial<CompactionSettings>;
+  /** A replay's stand-in for tools (see core/replay/tool-stand-in.ts). */
+  toolStandIn?: ToolStandIn;
   /** Deletes another stored session (/session delete), by the session manager's rules. */
   deleteSession?(id: string): Promise<string | undefined>;
   /** Memory (src/memory): on or off at the start, settings.json's `memory`, how /memory on|off is remembered. None when absent. */
@@ -173,8 +178,15 @@ async function openLog(options: OpenSessionOptions, id: string, dir: string, rel
   const sink = new EventSink(writer, { lastPersistedId: log?.lastEventId ?? null });
   // The session's folds of its events: each runs over the log first, then on every event as it happens.
   const conversation = new Conversation();
-  for (const event of log?.events ?? []) conversation.apply(event);
-  sink.addInternal((event) => conversation.apply(event));
+  const rewind = new RewindHistory(dir, { id, store });
+  for (const event of log?.events ?? []) {
+    conversation.apply(event);
+    rewind.apply(event);
+  }
+  sink.addInternal((event) => {
+    conversation.apply(event);
+    rewind.apply(event);
+  });
 
   const now = new Date().toISOString();
   const previous = options.resumeId ? await readMetadata(dir) : undefined;
@@ -200,6 +212,7 @@ async function openLog(options: OpenSessionOptions, id: string, dir: string, rel
     ...(log ? { log } : {}),
     sink,
     conversation,
+    rewind,
     now,
     keeper,
     ...(previous?.name ? { previousName: previous.name } : {}),
@@ -277,7 +290,8 @@ async function resume(
   if (options.name && options.name !== opened.previousName) opened.keeper.rename(options.name);
   return {
     session,
-    history: log.events,
+    // What a rewind hid is not shown again.
+    history: visibleEvents(log.events),
     resume: { eventCount: log.events.length, skippedLines: log.skipped.length, unknownEvents: log.unknownEvents, repairedToolCalls: unanswered.length },
   };
 }

@@ -12,6 +12,7 @@ import { ChangedFiles } from "../permissions/changed-files.js";
 import { addApprovals, approvalsFromNeeds, canRemember, emptyApprovals, grantsOf, mergeApprovals, type Approvals } from "../permissions/approvals.js";
 import { decide, type ModeRules, type PermissionPolicy } from "../permissions/decide.js";
 import { gatherFacts, type FactsEnvironment } from "../permissions/gather-facts.js";
+import { unknownChanges } from "../permissions/unknown-changes.js";
 import type { PermissionFacts } from "../permissions/facts.js";
 import type { PathGate } from "../permissions/paths.js";
 import type { AllowAllSources } from "../permissions/policy.js";
@@ -22,9 +23,12 @@ import { adviceFor, type PermissionAdvice } from "./permission-advice.js";
 import { permissionOptions } from "./permission-options.js";
 import { isBroadAllowRule, type PermissionSummary } from "./permission-summary.js";
 
-/** An approval carries what the call changes and whether a person approved it, for tool.execution_start (resume). */
+/**
+ * An approval carries what the call changes and whether a person approved it, for tool.execution_start
+ * (resume), and why its changes are not all known (for the rewind snapshots; not persisted).
+ */
 export type PermissionOutcome =
-  | { approved: true; changedFiles?: FileChange[]; approvedByUser?: boolean }
+  | { approved: true; changedFiles?: FileChange[]; approvedByUser?: boolean; unknownChanges?: string }
   /** `rejected`: a person said no and nothing else, which ends the turn (Copilot's reject); with a message the model goes on with it. */
   | { approved: false; kind: PermissionResultKind; message: string; rejected?: boolean };
 
@@ -162,7 +166,12 @@ export class PermissionBroker {
     const approve = (byUser: boolean): PermissionOutcome => {
       const changes = gathered.facts.changes ?? [];
       this.changedFiles.record(changes, byUser);
-      return { approved: true, ...(changes.length > 0 ? { changedFiles: changes, ...(byUser ? { approvedByUser: true } : {}) } : {}) };
+      const unknown = unknownChanges(gathered.facts);
+      return {
+        approved: true,
+        ...(changes.length > 0 ? { changedFiles: changes, ...(byUser ? { approvedByUser: true } : {}) } : {}),
+        ...(unknown ? { unknownChanges: unknown } : {}),
+      };
     };
     const policy = { ...this.policy, ...(steer?.hookDecision === "allow" ? { allowAllTools: true } : {}) };
     const found = decide(gathered.facts, { ...policy, approvals: mergeApprovals(this.options.remembered.current(), this.session) });

@@ -21,6 +21,7 @@ import type { AgentMcpFactory } from "./agent-mcp.js";
 import { AgentCatalog, reportAgentFileProblems } from "./agents/agent-catalog.js";
 import { createChildAgent, type ChildAgent, type ChildAgentSpec } from "./child-agent.js";
 import type { Conversation } from "./conversation.js";
+import type { RewindHistory } from "./rewind/rewind-history.js";
 import { loadCustomInstructions } from "./custom-instructions.js";
 import type { EventSink } from "./event-sink.js";
 import { fleetDeployedMessage } from "./fleet/fleet-prompt.js";
@@ -51,6 +52,7 @@ export interface OpenedLog {
   log?: EventLog;
   sink: EventSink;
   conversation: Conversation;
+  rewind: RewindHistory;
   syncLog(): void;
   /** Closes the log and releases the session's lock. */
   closeLog(): void;
@@ -152,6 +154,7 @@ export async function assembleServices(options: OpenSessionOptions, opened: Open
   ];
   const workspace = new SessionWorkspace({
     id,
+    dir,
     context,
     emit: sink.emit,
     permissions,
@@ -166,6 +169,8 @@ export async function assembleServices(options: OpenSessionOptions, opened: Open
     dir,
     sink,
     conversation: opened.conversation,
+    rewind: opened.rewind,
+    ...(options.toolStandIn ? { toolStandIn: options.toolStandIn } : {}),
     metrics,
     turns: new TurnCounter(log?.events.filter((event) => event.type === "assistant.turn_start").length ?? 0),
     workspace,

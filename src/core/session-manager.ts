@@ -11,6 +11,8 @@ import { SessionLockedError, sessionLockHolder } from "../session/session-lock.j
 import type { SessionStore } from "../session/session-store.js";
 import type { AgentSession } from "./agent-session.js";
 import type { OpenedSession, OpenSessionOptions } from "./open-session.js";
+import { forkSession } from "./session-admin/fork-session.js";
+import type { ForkOutcome } from "../protocol/rewind.js";
 
 /** What opening a session another process holds does: refuse (--resume), or start a new session with a note (--continue). */
 export type IfLocked = "fail" | "new-session";
@@ -110,6 +112,11 @@ export class SessionManager {
     if (this.sessions.get(id) === session) this.sessions.delete(id);
     session.dispatch({ type: "shutdown", ...(options.reason ? { reason: options.reason } : {}) });
     await session.whenEnded();
+  }
+
+  /** A new stored session whose log copies this one's, whole or up to (not including) an event (sessions.fork). */
+  fork(id: string, options: { toEventId?: string; name?: string } = {}): Promise<ForkOutcome> {
+    return forkSession(this.defaults.store, id, options);
   }
 
   closeAll(options: CloseOptions = {}): Promise<void> {

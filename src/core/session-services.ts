@@ -17,6 +17,8 @@ import type { SessionDatabase } from "../tools/sql/index.js";
 import type { AgentMcpFactory } from "./agent-mcp.js";
 import type { CompactionSettings } from "./compaction/compactor.js";
 import type { Conversation } from "./conversation.js";
+import type { ToolStandIn } from "./replay/tool-stand-in.js";
+import type { RewindHistory } from "./rewind/rewind-history.js";
 import type { EventSink } from "./event-sink.js";
 import type { InteractionBroker } from "./interaction-broker.js";
 import type { PermissionBroker } from "./permission-broker.js";
@@ -42,6 +44,10 @@ export interface SessionServices {
   readonly sink: EventSink;
   /** The main agent's conversation, the fold of the log. */
   readonly conversation: Conversation;
+  /** Rewind points and file snapshots, folded from the log like the conversation. */
+  readonly rewind: RewindHistory;
+  /** A replay's stand-in for tools: a call it answers does not run, and gets that outcome (core/replay/). */
+  readonly toolStandIn?: ToolStandIn;
   readonly metrics: SessionMetrics;
   /** Turn ids, one sequence for every agent of the session. */
   readonly turns: TurnCounter;

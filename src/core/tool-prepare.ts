@@ -15,7 +15,7 @@ type Approval = Pick<Extract<PermissionOutcome, { approved: true }>, "changedFil
 
 export type Prepared =
   /** `rewritten`: a preToolUse hook's arguments, which the history shows in place of the model's. */
-  | { ready: true; request: ToolRequest; tool: AnyTool; args: unknown; approval?: Approval; rewritten?: unknown }
+  | { ready: true; request: ToolRequest; tool: AnyTool; args: unknown; approval?: Approval; rewritten?: unknown; unknownChanges?: string }
   /** Not to be run; `tool` and `args` are there when the arguments were valid (a denial), for the title. */
   | { ready: false; request: ToolRequest; message: string; code: string; tool?: AnyTool; args?: unknown; rewritten?: unknown; rejected?: boolean };
 
@@ -83,8 +83,8 @@ export async function prepare(request: ToolRequest, env: ToolRunEnvironment, sig
     if (!outcome.approved) {
       return { ready: false, request, code: outcome.kind, message: outcome.message, tool, args, ...mark, ...(outcome.rejected ? { rejected: true } : {}) };
     }
-    const { approved: _approved, ...approval } = outcome;
-    return { ready: true, request, tool, args, approval, ...mark };
+    const { approved: _approved, unknownChanges, ...approval } = outcome;
+    return { ready: true, request, tool, args, approval, ...mark, ...(unknownChanges ? { unknownChanges } : {}) };
   }
   return { ready: true, request, tool, args, ...mark };
 }

@@ -9,6 +9,7 @@ import { ToolError, type AnyTool, type McpCallHook, type ToolOutcome } from "../
 import type { ToolRequest } from "../protocol/events/index.js";
 import type { Answer, InteractionKind, InteractionRequests } from "../protocol/interactions.js";
 import type { ToolHookDecision } from "../hooks/decisions.js";
+import type { FileChange } from "../permissions/agent-written-code.js";
 import type { Emit } from "./event-sink.js";
 import type { PermissionChecker } from "./permission-broker.js";
 import { describeSchemaError, notRun, prepare, type Prepared } from "./tool-prepare.js";
@@ -33,7 +34,13 @@ export interface ToolRunEnvironment {
   hooks?: ToolHooks;
   /** Where the tools read and write files and run commands, when not locally (a face's client). */
   backends?: ToolBackends;
+  /** Runs each call that passed the gate: /rewind's file snapshots around it, a replay's recorded outcome instead of it. */
+  around?: AroundToolCall;
 }
+
+/** A call about to run: what the gate said it changes, and why not all of that is known. */
+export type ToolCallInfo = { toolCallId: string; toolName: string; changes: readonly FileChange[]; unknownChanges?: string };
+export type AroundToolCall = (call: ToolCallInfo, run: () => Promise<ToolOutcome>) => Promise<ToolOutcome>;
 
 /** A tool's result as hooks see it and may replace it (postToolUse's modifiedResult). */
 export interface ToolResultText {
@@ -83,7 +90,13 @@ function truncateForModel(content: string): string {
   return `${content.slice(0, MAX_RESULT_CHARS)}\n[Output truncated: ${content.length - MAX_RESULT_CHARS} more characters not shown.]`;
 }
 
-async function execute(call: Extract<Prepared, { ready: true }>, env: ToolRunEnvironment, signal: AbortSignal): Promise<ToolOutcome> {
+function execute(call: Extract<Prepared, { ready: true }>, env: ToolRunEnvironment, signal: AbortSignal): Promise<ToolOutcome> {
+  if (!env.around) return executeTool(call, env, signal);
+  const info = { toolCallId: call.request.toolCallId, toolName: call.tool.name, changes: call.approval?.changedFiles ?? [] };
+  return env.around(call.unknownChanges ? { ...info, unknownChanges: call.unknownChanges } : info, () => executeTool(call, env, signal));
+}
+
+async function executeTool(call: Extract<Prepared, { ready: true }>, env: ToolRunEnvironment, signal: AbortSignal): Promise<ToolOutcome> {
   const { request, tool } = call;
   let streamed = 0;
   const onPartialOutput = (chunk: string) => {

@@ -4,6 +4,7 @@
  */
 import type { AgentMode, Attachment } from "./events/index.js";
 import type { InteractionReply } from "./interactions.js";
+import type { ForkOutcome, RewindOutcome, RewindPoint, RewindPreview, RewindScope } from "./rewind.js";
 
 /** How a prompt sent while the agent works is delivered: queued after the current prompt, or steering it. */
 export type Delivery = "enqueue" | "immediate";
@@ -58,6 +59,8 @@ export type SessionCommand =
   | { type: "set_cwd"; path: string }
   /** /add-dir: one more directory tools may read and write without asking, for this session. */
   | { type: "add_dir"; path: string }
+  /** Creates or replaces a file in the session folder's files/ (the SDK's createFile); session.workspace_file_changed says so. */
+  | { type: "write_workspace_file"; path: string; content: string }
   /** /instructions: leaves a custom instruction file out of the system prompt (or takes it back in). */
   | { type: "set_instruction"; path: string; enabled: boolean }
   /** /session delete: removes another stored session (never the running one, nor one another process holds). */
@@ -74,6 +77,17 @@ export type SessionCommand =
   | { type: "background_agent"; toolCallId?: string }
   /** /compact: summarises the conversation so far into a checkpoint and continues from the summary. */
   | { type: "compact"; focus?: string }
+  /** /rewind: the points the session can go back to (prompts and earlier rewinds), oldest first. */
+  | { type: "rewind_points" }
+  /** What going back to a point would change, without changing anything. */
+  | { type: "preview_rewind"; eventId: string; scope: RewindScope }
+  /**
+   * Goes back to just before a point. Files changed since the agent's last write are kept unless named in
+   * `overwrite` ("all": every one); the conversation after the point is hidden from the model, kept in the log.
+   */
+  | { type: "rewind"; eventId: string; scope: RewindScope; overwrite?: readonly string[] | "all" }
+  /** /fork: a new session whose log is this one's up to (not including) `toEventId`, or all of it. */
+  | { type: "fork"; toEventId?: string; name?: string }
   /** A message for the session's record from its client (the Copilot SDK's session.log): info, warning or error. */
   | { type: "log"; level: "info" | "warning" | "error"; message: string }
   | { type: "shutdown"; reason?: string };
@@ -127,6 +141,7 @@ export interface CommandResults {
   set_cwd: string | undefined;
   add_dir: string | undefined;
   set_instruction: string | undefined;
+  write_workspace_file: string | undefined;
   delete_session: Promise<string | undefined>;
   /** Each: why it was not done (no MCP servers, no such server), or undefined once done (reload: once started, or after 5 s). */
   enable_mcp_server: Promise<string | undefined>;
@@ -137,6 +152,11 @@ export interface CommandResults {
   /** The ids of the agents moved (none when no sync agent was running). */
   background_agent: string[];
   compact: Promise<CompactResult>;
+  rewind_points: RewindPoint[];
+  /** A string when the point is unknown. */
+  preview_rewind: Promise<RewindPreview | string>;
+  rewind: Promise<RewindOutcome>;
+  fork: Promise<ForkOutcome>;
   /** The id of the event the message became. */
   log: string;
   shutdown: void;
@@ -164,8 +184,10 @@ export type InputResult =
   /** Handled by the core (a slash command that only changed state, a shell command); `error` when the command refused its input. */
   | { kind: "done"; error?: string }
   /** A slash command that needs the face: a dialog, a new session, exit. */
-  | { kind: "dialog"; dialog: "help" | "model" | "resume" | "agent" | "tasks" }
+  | { kind: "dialog"; dialog: "help" | "model" | "resume" | "agent" | "tasks" | "rewind" }
   | { kind: "new-session" }
+  /** Switch to another stored session (/fork made it); `note` says what happened. */
+  | { kind: "switch-session"; sessionId: string; note: string }
   | { kind: "exit" }
   /** Text a command produced for the person (a plan, a checkpoint): shown as a block, printed to stdout by -p. */
   | { kind: "show"; title: string; text: string }

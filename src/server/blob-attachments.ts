@@ -4,18 +4,14 @@
  * dropped, as before.
  */
 import { randomUUID } from "node:crypto";
-import path from "node:path";
 import type { Attachment } from "../protocol/events/index.js";
-import { makePrivateDir, writePrivateFile } from "../util/private-files.js";
+import { saveWorkspaceFile } from "../session/workspace-files.js";
 
 const IMAGE_EXTENSIONS: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp" };
 
 export function savedBlob(sessionDir: string, blob: { data?: unknown; mimeType?: unknown; displayName?: string }): Attachment | undefined {
   const extension = typeof blob.mimeType === "string" ? IMAGE_EXTENSIONS[blob.mimeType] : undefined;
   if (!extension || typeof blob.data !== "string") return undefined;
-  const dir = path.join(sessionDir, "files");
-  makePrivateDir(dir);
-  const file = path.join(dir, `blob-${randomUUID()}.${extension}`);
-  writePrivateFile(file, Buffer.from(blob.data, "base64"));
+  const file = saveWorkspaceFile(sessionDir, `blob-${randomUUID()}.${extension}`, Buffer.from(blob.data, "base64"));
   return { type: "file", path: file, displayName: blob.displayName ?? "image" };
 }

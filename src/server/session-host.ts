@@ -4,6 +4,7 @@
  * client that goes away takes its sessions down cleanly. Loaded by the AgentServer in the background, so
  * the handshake never waits for the engine.
  */
+import { z } from "zod";
 import { TURN_END_GRACE_MS, type SessionManager } from "../core/session-manager.js";
 import type { ProviderConfig } from "../config/provider-config.js";
 import type { HookPolicy, HookSet } from "../hooks/hook-set.js";
@@ -16,6 +17,9 @@ import { followLifecycle, type Announce } from "./lifecycle.js";
 import { sessionInfo, matchesFilter } from "./session-info.js";
 import { sessionMethods } from "./session-methods.js";
 import { modelInfo, providerMethods } from "./methods/provider-methods.js";
+import { historyMethods } from "./history-methods.js";
+import { workspaceMethods } from "./workspace-methods.js";
+import { visibleEvents } from "../session/rewind/rewind-timeline.js";
 import { toolMethods } from "./tool-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
@@ -34,6 +38,8 @@ export interface SessionHostOptions extends Pick<SessionRequestDefaults, "provid
   /** What a broken policy hook does (settings.json's policyHooksFailOpen), for the client's hooks too. */
   hookPolicy?: HookPolicy;
 }
+
+const forkSchema = z.looseObject({ sessionId: z.string(), toEventId: z.string().optional(), name: z.string().optional() });
 
 function abilitiesOf(config: SessionConfig): ClientAbilities {
   return {
@@ -81,10 +87,19 @@ export class SessionHost {
       "session.getMessages": (_link, params) => {
         const { sessionId } = sessionIdSchema.parse(params);
         if (!this.manager.store.exists(sessionId)) throw new Error(`Session not found: ${sessionId}`);
-        return { events: readEventLog(this.manager.store.eventsFileOf(sessionId)).events };
+        // What a rewind hid is not part of the session any more (events.jsonl keeps it).
+        return { events: visibleEvents(readEventLog(this.manager.store.eventsFileOf(sessionId)).events) };
+      },
+      "sessions.fork": async (_link, params) => {
+        const { sessionId, toEventId, name } = forkSchema.parse(params);
+        const forked = await this.manager.fork(sessionId, { ...(toEventId ? { toEventId } : {}), ...(name ? { name } : {}) });
+        if (!forked.ok) throw new Error(forked.error);
+        return { sessionId: forked.sessionId, ...(forked.name ? { name: forked.name } : {}) };
       },
       ...sessionMethods((link, sessionId) => this.owned(link, sessionId)),
       ...providerMethods((link, sessionId) => this.owned(link, sessionId), this.options.provider.env),
+      ...historyMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...workspaceMethods((link, sessionId) => this.owned(link, sessionId)),
       ...toolMethods(),
     };
   }

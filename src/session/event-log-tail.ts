@@ -6,6 +6,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { SessionEvent } from "../protocol/events/index.js";
+import { visibleEvents } from "./rewind/rewind-timeline.js";
 
 export function readEventLogTail(file: string, maxBytes = 256 * 1024): SessionEvent[] {
   const fd = openSync(file, "r");
@@ -38,5 +39,6 @@ export function readEventLogTail(file: string, maxBytes = 256 * 1024): SessionEv
       // a torn line: skipped, as the engine's reader does
     }
   }
-  return events;
+  // What a rewind hid is not shown (when the point it went back to is in the tail too).
+  return visibleEvents(events);
 }

@@ -95,9 +95,9 @@ export function truncateOutput(text: string, limit = OUTPUT_LIMIT): { text: stri
 }
 
 /** A unified diff of one file, without the `Index:`/`====` preamble. `diff` loads on first use, not at start-up. */
-export async function unifiedDiff(filePath: string, before: string, after: string): Promise<string> {
+export async function unifiedDiff(filePath: string, before: string, after: string, options: { ignoreWhitespace?: boolean } = {}): Promise<string> {
   const { createTwoFilesPatch } = await import("diff");
-  const patch = createTwoFilesPatch(filePath, filePath, before, after, undefined, undefined, { context: 3 });
+  const patch = createTwoFilesPatch(filePath, filePath, before, after, undefined, undefined, { context: 3, ...options });
   return patch
     .split("\n")
     .filter((line, i) => !(i < 2 && (line.startsWith("Index: ") || /^=+$/.test(line))))

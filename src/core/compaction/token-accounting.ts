@@ -59,7 +59,9 @@ export class TokenGauge {
   /** `conversationChars`: system prompt and messages now; `toolChars`: the tool definitions sent with them. */
   current(conversationChars: number, toolChars: number): number {
     if (!this.anchor) return tokensForChars(conversationChars + toolChars);
-    return this.anchor.tokens + tokensForChars(conversationChars - this.anchor.chars);
+    const added = conversationChars - this.anchor.chars;
+    // A rewind can leave less than was sent: the count goes down with it rather than staying at the old one.
+    return added >= 0 ? this.anchor.tokens + tokensForChars(added) : Math.max(0, this.anchor.tokens - Math.floor(-added / CHARS_PER_TOKEN));
   }
 }
 

@@ -76,7 +76,7 @@ export function listCheckpoints(dir: string): { number: number; file: string }[]
 }
 
 /** The first heading or line of a checkpoint, as its title in the list. */
-function checkpointTitle(file: string): string {
+export function checkpointTitle(file: string): string {
   const text = readText(file) ?? "";
   const line = text.split("\n").find((candidate) => candidate.trim() !== "") ?? "";
   return (

@@ -2,8 +2,9 @@
  * What a session may change about where it works, while it runs: its working directory (/cwd), the
  * directories tools may use without asking (/add-dir), which custom instruction files reach the model
  * (/instructions) and whether memory's board does (/memory), its name (/rename), other stored sessions
- * (/session delete), and its MCP servers (/mcp enable|disable|reload, in mcp-commands.ts). Each change is a
- * command through `dispatch` and ends in an event; the facade only forwards the commands here.
+ * (/session delete), its MCP servers (/mcp enable|disable|reload, in mcp-commands.ts), and the files kept
+ * in its folder's files/ (an SDK client's createFile). Each change is a command through `dispatch` and ends
+ * in an event; the facade only forwards the commands here.
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
@@ -11,6 +12,7 @@ import { PathGate, resolvePhysical, type PathGateOptions } from "../../permissio
 import type { CommandResults, SessionCommand } from "../../protocol/commands.js";
 import type { WorkingDirectoryContext } from "../../protocol/events/index.js";
 import type { SessionStore } from "../../session/session-store.js";
+import { writeWorkspaceFile } from "../../session/workspace-files.js";
 import type { InstructionFile } from "../custom-instructions.js";
 import { workingDirectoryContext } from "../environment.js";
 import type { Emit } from "../event-sink.js";
@@ -19,7 +21,7 @@ import type { SessionMemory } from "../../memory/session-memory.js";
 import type { McpManager } from "../../mcp/index.js";
 import { isMcpCommand, SessionMcpServers, type McpCommand } from "../mcp-commands.js";
 
-const WORKSPACE_COMMANDS = ["rename", "set_cwd", "add_dir", "set_instruction", "delete_session"] as const;
+const WORKSPACE_COMMANDS = ["rename", "set_cwd", "add_dir", "set_instruction", "delete_session", "write_workspace_file"] as const;
 export type WorkspaceCommand = Extract<SessionCommand, { type: (typeof WORKSPACE_COMMANDS)[number] }> | McpCommand;
 
 export function isWorkspaceCommand(command: SessionCommand): command is WorkspaceCommand {
@@ -28,6 +30,8 @@ export function isWorkspaceCommand(command: SessionCommand): command is Workspac
 
 export interface SessionWorkspaceOptions {
   id: string;
+  /** The session folder (its files/ is where write_workspace_file writes). */
+  dir: string;
   context: WorkingDirectoryContext;
   emit: Emit;
   permissions: PermissionBroker;
@@ -113,6 +117,18 @@ export class SessionWorkspace {
         return this.setInstruction(command.path, command.enabled);
       case "delete_session":
         return this.deleteSession(command.id);
+      case "write_workspace_file":
+        return this.writeFile(command.path, command.content);
+    }
+  }
+
+  private writeFile(relative: string, content: string): string | undefined {
+    try {
+      const operation = writeWorkspaceFile(this.options.dir, relative, content);
+      this.options.emit("session.workspace_file_changed", { path: relative, operation });
+      return undefined;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
     }
   }
 

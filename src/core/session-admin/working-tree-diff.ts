@@ -1,6 +1,7 @@
 /**
- * The working tree's changes as one unified diff (/diff): staged and unstaged changes against HEAD (or
- * against nothing, before the first commit), then each untracked file as a new file. Git runs with what a
+ * The working tree's changes as one unified diff (/diff, the SDK's session.workspaces.diff): staged and
+ * unstaged changes against HEAD (or against nothing, before the first commit; or against a given commit),
+ * then each untracked file as a new file. Git runs with what a
  * repository's own configuration could make it execute switched off (fsmonitor, external diff, textconv):
  * looking at a repository must not run its code.
  */
@@ -21,7 +22,7 @@ export interface WorkingTreeDiff {
 }
 
 /** Runs git; exit 1 with output is how `diff --no-index` says "they differ", not a failure. */
-function git(root: string, args: readonly string[], signal?: AbortSignal): Promise<string> {
+export function git(root: string, args: readonly string[], signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       "git",
@@ -37,24 +38,32 @@ function git(root: string, args: readonly string[], signal?: AbortSignal): Promi
 }
 
 async function hasHead(root: string): Promise<boolean> {
-  try {
-    await git(root, ["rev-parse", "--verify", "--quiet", "HEAD"]);
-    return true;
-  } catch {
-    return false;
-  }
+  // --quiet: a missing HEAD (before the first commit) is exit 1 with nothing printed, which git() lets through.
+  const head = await git(root, ["rev-parse", "--verify", "--quiet", "HEAD"]).catch(() => "");
+  return head.trim() !== "";
+}
+
+export interface WorkingTreeDiffOptions {
+  signal?: AbortSignal;
+  /** The commit to compare the working tree with (default HEAD). */
+  base?: string;
+  /** git's --ignore-all-space. */
+  ignoreWhitespace?: boolean;
 }
 
 /** undefined when `cwd` is not inside a git repository. */
-export async function workingTreeDiff(cwd: string, signal?: AbortSignal): Promise<WorkingTreeDiff | undefined> {
+export async function workingTreeDiff(cwd: string, options: WorkingTreeDiffOptions = {}): Promise<WorkingTreeDiff | undefined> {
+  const { signal, base } = options;
   const root = findGitRoot(cwd)?.root;
   if (!root) return undefined;
-  const tracked = (await hasHead(root))
-    ? [await git(root, ["diff", ...DIFF, "HEAD"], signal)]
-    : [await git(root, ["diff", ...DIFF, "--cached"], signal), await git(root, ["diff", ...DIFF], signal)];
+  const diff = [...DIFF, ...(options.ignoreWhitespace ? ["--ignore-all-space"] : [])];
+  const tracked =
+    base || (await hasHead(root))
+      ? [await git(root, ["diff", ...diff, base ?? "HEAD", "--"], signal)]
+      : [await git(root, ["diff", ...diff, "--cached"], signal), await git(root, ["diff", ...diff], signal)];
   const untracked = (await git(root, ["ls-files", "--others", "--exclude-standard", "-z"], signal)).split("\0").filter((name) => name !== "");
   const added: string[] = [];
-  for (const name of untracked.slice(0, MAX_UNTRACKED)) added.push(await git(root, ["diff", ...DIFF, "--no-index", "--", "/dev/null", name], signal));
+  for (const name of untracked.slice(0, MAX_UNTRACKED)) added.push(await git(root, ["diff", ...diff, "--no-index", "--", "/dev/null", name], signal));
   const more = untracked.length > MAX_UNTRACKED ? [`# … and ${untracked.length - MAX_UNTRACKED} more untracked files\n`] : [];
   const patch = [...tracked, ...added, ...more].filter((part) => part !== "").join("");
   let plus = 0;

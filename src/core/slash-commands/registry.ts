@@ -11,6 +11,7 @@ import { cwdCommand } from "./cwd.js";
 import { diffCommand } from "./diff.js";
 import { envCommand } from "./env.js";
 import { exitCommand } from "./exit.js";
+import { forkCommand } from "./fork.js";
 import { fleetCommand } from "./fleet.js";
 import { helpCommand } from "./help.js";
 import { hooksCommand } from "./hooks.js";
@@ -27,6 +28,7 @@ import { researchCommand } from "./research.js";
 import { resetAllowedToolsCommand } from "./reset-allowed-tools.js";
 import { resumeCommand } from "./resume.js";
 import { reviewCommand } from "./review.js";
+import { rewindCommand } from "./rewind.js";
 import { sessionCommand } from "./session.js";
 import { shareCommand } from "./share.js";
 import { subconsciousCommand } from "./subconscious.js";
@@ -50,6 +52,7 @@ export const slashCommands: readonly SlashCommand[] = [
   envCommand,
   exitCommand,
   fleetCommand,
+  forkCommand,
   helpCommand,
   hooksCommand,
   initCommand,
@@ -65,6 +68,7 @@ export const slashCommands: readonly SlashCommand[] = [
   resetAllowedToolsCommand,
   resumeCommand,
   reviewCommand,
+  rewindCommand,
   sessionCommand,
   shareCommand,
   subconsciousCommand,

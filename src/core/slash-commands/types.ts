@@ -19,9 +19,11 @@ export type SlashCommandResult =
   /** Work the command started (a compaction): a face waits for it as for a prompt's run, without holding input. */
   | { kind: "run"; run: Promise<RunResult> }
   /** Open a dialog the front end provides. */
-  | { kind: "dialog"; dialog: "help" | "model" | "resume" | "agent" | "tasks" }
+  | { kind: "dialog"; dialog: "help" | "model" | "resume" | "agent" | "tasks" | "rewind" }
   /** Start a fresh session in the same directory. */
   | { kind: "new-session" }
+  /** Go on in another stored session (a fork); `note` says what happened. */
+  | { kind: "switch-session"; sessionId: string; note: string }
   | { kind: "exit" }
   /** A block of text for the person (a plan, a checkpoint); -p prints it to stdout. */
   | { kind: "show"; title: string; text: string }

@@ -16,6 +16,7 @@ const EPHEMERAL: ReadonlySet<string> = new Set<EventType>([
   "tool.execution_progress",
   "session.idle",
   "session.title_changed",
+  "session.workspace_file_changed",
   "session.usage_info",
   "session.background_tasks_changed",
   "session.todos_changed",

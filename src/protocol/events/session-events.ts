@@ -26,6 +26,11 @@ export const sessionEvents = {
       mode: agentModeSchema.optional(),
       name: z.string().optional(),
       context: workingDirectoryContextSchema.optional(),
+      /**
+       * A fork: the session whose log this one's copies, and the event the copy stops before (absent: all of
+       * it). The copied events keep their ids; only this first event is new.
+       */
+      forkedFrom: z.object({ sessionId: z.string(), upToEventId: z.string().optional() }).optional(),
       /** The interactive session that started this one detached as it ended (the memory consolidation run). */
       detachedFromSpawningParentSessionId: z.string().optional(),
     }),
@@ -99,7 +104,25 @@ export const sessionEvents = {
       checkpointPath: z.string().optional(),
     }),
   ),
+  /**
+   * A rewind (Copilot's name; persisted here, where Copilot truncates the log): the conversation goes back to
+   * just before `upToEventId` (the fold hides what came after from the model, the log keeps it) unless the
+   * scope is files only, and the files the agent changed since are restored. Itself a point to go back to.
+   */
+  "session.snapshot_rewind": persisted(
+    z.object({
+      upToEventId: z.string(),
+      eventsRemoved: z.number(),
+      scope: z.enum(["conversation-and-files", "conversation", "files"]).optional(),
+      restoredFiles: z.array(z.string()).optional(),
+      skippedFiles: z.array(z.object({ path: z.string(), reason: z.enum(["changed-since", "error"]), message: z.string().optional() })).optional(),
+      /** Why files could not all be restored (shell commands whose writes are not known). */
+      incomplete: z.array(z.string()).optional(),
+    }),
+  ),
   "session.title_changed": ephemeral(z.object({ title: z.string() })),
+  /** A file of the session folder's files/ was created or replaced (path relative to files/). */
+  "session.workspace_file_changed": ephemeral(z.object({ path: z.string(), operation: z.enum(["create", "update"]) })),
   "session.context_changed": persisted(workingDirectoryContextSchema),
   "session.usage_info": ephemeral(
     z.object({

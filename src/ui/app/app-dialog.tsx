@@ -1,4 +1,4 @@
-/** The dialogs the app opens on request: /help, ?, /model, /resume, /agent and /tasks. */
+/** The dialogs the app opens on request: /help, ?, /model, /resume, /agent, /tasks and /rewind. */
 import { useEffect, useState } from "react";
 import type { SlashCommand } from "../../core/slash-commands/registry.js";
 import type { SessionMetadata } from "../../session/session-metadata.js";
@@ -8,6 +8,7 @@ import { HelpOverlay } from "../components/help-overlay.js";
 import { ModelPicker } from "../components/model-picker.js";
 import { QuickHelp } from "../components/quick-help.js";
 import { ResumePicker } from "../components/resume-picker.js";
+import { RewindDialog } from "../components/rewind-dialog.js";
 import { TasksDialog } from "../components/tasks-dialog.js";
 import { describeAgent } from "../../core/tasks/agent-transcripts.js";
 import type { SessionHost } from "../session-host.js";
@@ -23,6 +24,31 @@ interface DialogProps {
   notify?(text: string): void;
   /** Prints a text into the history (an agent's transcript). */
   print?(title: string, text: string): void;
+  /** Puts text in the prompt to edit (the prompt a rewind went back before). */
+  editPrompt?(text: string): void;
+}
+
+function RewindDialogFor({ host, theme, width, close, notify, editPrompt }: DialogProps) {
+  const { session } = host;
+  const [points] = useState(() => session.dispatch({ type: "rewind_points" }));
+  return (
+    <RewindDialog
+      points={points}
+      cwd={host.cwd}
+      theme={theme}
+      width={width}
+      preview={(eventId, scope) => session.dispatch({ type: "preview_rewind", eventId, scope })}
+      onRewind={(eventId, scope, overwrite) => {
+        close();
+        // What it did is told by its session.snapshot_rewind; the prompt it went back before comes back to edit.
+        session
+          .dispatch({ type: "rewind", eventId, scope, ...(overwrite ? { overwrite: "all" as const } : {}) })
+          .then((outcome) => (outcome.ok ? outcome.prompt !== undefined && editPrompt?.(outcome.prompt) : notify?.(outcome.error)))
+          .catch((error: unknown) => notify?.(`Could not rewind: ${(error as Error).message}`));
+      }}
+      onCancel={close}
+    />
+  );
 }
 
 function TasksDialogFor({ host, theme, width, close, print }: DialogProps) {
@@ -145,5 +171,7 @@ export function AppDialog(props: DialogProps & { dialog: DialogName; commands: r
       return <AgentDialog {...props} />;
     case "tasks":
       return <TasksDialogFor {...props} />;
+    case "rewind":
+      return <RewindDialogFor {...props} />;
   }
 }

@@ -29,6 +29,9 @@ import { useAppKeys } from "./use-app-keys.js";
 import { useSubmit, type DialogName } from "./use-submit.js";
 import { useTodos } from "./use-todos.js";
 
+/** Two presses of Esc this close together are one Esc Esc. */
+const DOUBLE_ESCAPE_MS = 800;
+
 export interface AppProps {
   host: SessionHost;
   store: TranscriptStore;
@@ -58,6 +61,7 @@ export function App(props: AppProps) {
   const [dialog, setDialog] = useState<DialogName | undefined>();
   const [showReasoning, setShowReasoning] = useState(false);
   const [inject, setInject] = useState<{ text: string; nonce: number } | undefined>();
+  const lastEscape = useRef(0);
   const bus = useInputBus();
   // Effects run children first: when this one runs, the composer's key handler is registered.
   const onMounted = useRef(props.onMounted);
@@ -188,6 +192,7 @@ export function App(props: AppProps) {
             commands={slashCommands}
             notify={(text) => store.addLocal({ kind: "notice", id: `notice-${Date.now()}`, level: "error", text })}
             print={(title, text) => store.addLocal({ kind: "output", id: `output-${Date.now()}`, title, text })}
+            editPrompt={(text) => setInject({ text, nonce: Date.now() })}
           />
         </FitBox>
       )}
@@ -208,6 +213,15 @@ export function App(props: AppProps) {
           onQuickHelp={() => setDialog("quick-help")}
           {...(inject ? { inject } : {})}
           onEmptySubmit={flushQueue}
+          onEmptyEscape={(double) => {
+            // Esc Esc on an empty prompt while idle opens /rewind, as in Copilot and Claude Code.
+            if (!host.ready || host.session.busy) return false;
+            const now = Date.now();
+            const again = double || now - lastEscape.current <= DOUBLE_ESCAPE_MS;
+            lastEscape.current = again ? 0 : now;
+            if (again) setDialog("rewind");
+            return again;
+          }}
           onEmptyUp={
             queued.length > 0
               ? () => {

@@ -16,7 +16,7 @@ export interface Submission {
   attachments: Attachment[];
 }
 
-export type DialogName = "help" | "quick-help" | "model" | "resume" | "agent" | "tasks";
+export type DialogName = "help" | "quick-help" | "model" | "resume" | "agent" | "tasks" | "rewind";
 
 export interface SubmitActions {
   submit(submission: Submission): void;
@@ -69,6 +69,12 @@ export function useSubmit(options: {
           return;
         case "new-session":
           host.startNew().catch((error: unknown) => note((error as Error).message, "error"));
+          return;
+        case "switch-session":
+          host
+            .switchTo(result.sessionId)
+            .then(() => note(result.note))
+            .catch((error: unknown) => note(`${result.note} Could not open it: ${(error as Error).message}`, "error"));
           return;
         case "exit":
           return exit();

@@ -24,6 +24,7 @@ export const KEY_HELP: readonly KeyHelp[] = [
   { keys: "?", action: "this help" },
   { keys: "Shift+Tab", action: "cycle mode (Interactive, Plan, Autopilot)" },
   { keys: "Esc", action: "interrupt the agent" },
+  { keys: "Esc Esc", action: "rewind (empty prompt)" },
   { keys: "Ctrl+C", action: "clear input, stop, or exit (twice)" },
   { keys: "Ctrl+D", action: "exit (empty prompt)" },
   { keys: "Ctrl+T", action: "show or hide reasoning" },

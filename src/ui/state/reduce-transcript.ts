@@ -7,6 +7,7 @@ import { toolCallSubject } from "../../protocol/tool-subject.js";
 import type { SessionEvent } from "../../protocol/events/index.js";
 import { neutraliseDeep, neutraliseTerminalText, splitTrailingEscape } from "../../util/terminal-text.js";
 import { findSafeSplit } from "../markdown/safe-split.js";
+import { rewindEventText } from "../../core/rewind/rewind-text.js";
 import { reduceCompaction } from "./reduce-compaction.js";
 import type { AgentUse, TranscriptItem, TranscriptState } from "./transcript-types.js";
 
@@ -290,6 +291,8 @@ export function reduceTranscript(state: TranscriptState, raw: SessionEvent, now:
       return append(state, { kind: "notice", id: event.id, level: "info", text: event.data.message });
     case "session.autopilot_stopped":
       return append(state, { kind: "notice", id: event.id, level: "warning", text: event.data.message });
+    case "session.snapshot_rewind":
+      return append(state, { kind: "notice", id: event.id, level: "info", text: neutraliseTerminalText(rewindEventText(event.data)) });
     case "abort":
       return append(finishLive(state), { kind: "notice", id: event.id, level: "warning", text: "Interrupted." });
     case "subagent.selected":

@@ -26,6 +26,15 @@ describe("token accounting", () => {
     expect(unanchored.current(1000, 400)).toBe(350);
   });
 
+  it("goes down when the conversation shrinks below what was sent (a rewind), never below zero", () => {
+    const gauge = new TokenGauge();
+    gauge.observe(5000, 4000);
+    // A rewind hid 2,000 of the 4,000 characters sent: 500 tokens fewer, not the old count.
+    expect(gauge.current(2000, 400)).toBe(4500);
+    gauge.observe(100, 4000);
+    expect(gauge.current(0, 400)).toBe(0);
+  });
+
   it("breaks the count down and gives the endpoint's surplus to the messages", () => {
     const report = contextBreakdown({
       model: "m",

@@ -38,6 +38,8 @@ export interface ComposerContext {
   quickHelp(): void;
   /** ↑ on an empty prompt before the history: true when it took something (a queued prompt) back. */
   emptyUp?: () => boolean;
+  /** Esc on an empty prompt (`double`: two in one read, ESC ESC): true when it was taken (Esc Esc opens /rewind). */
+  emptyEscape?: (double: boolean) => boolean;
 }
 
 export function popupOf(model: ComposerModel, commands: readonly PaletteCommand[]): Popup | undefined {
@@ -155,6 +157,7 @@ export function handleComposerKey(model: ComposerModel, key: Key, ctx: ComposerC
   }
   if ((key.name === "up" || key.name === "down") && !key.ctrl && !key.meta && !key.shift) return historyKey(model, key.name === "up" ? -1 : 1, ctx);
   if (isKey(key, "ctrl+r")) return done({ ...model, search: { state: startSearch, saved: editor } });
+  if (key.name === "escape" && editor.text === "" && ctx.emptyEscape?.(key.meta) === true) return done(model);
   if (isKey(key, "ctrl+c")) return editor.text === "" ? pass(model) : done(clearAll(model));
   if (isKey(key, "ctrl+d")) return editor.text === "" ? pass(model) : done(edit(model, deleteForward(editor)));
   if (key.name === "char" && key.char === "?" && !key.ctrl && !key.meta && editor.text === "") {

@@ -51,6 +51,8 @@ export interface ComposerProps {
   onEmptyUp?: () => boolean;
   /** Enter on an empty prompt (sends a queue held after an interrupt). */
   onEmptySubmit?: () => void;
+  /** Esc on an empty prompt (`double`: ESC ESC in one read): return true to take the key. */
+  onEmptyEscape?: (double: boolean) => boolean;
   /** Shown dim when the prompt is empty. */
   placeholder?: string;
   /** The working directory (for the `@` picker's paths). */
@@ -124,6 +126,7 @@ export function Composer(props: ComposerProps) {
         submit,
         quickHelp: () => latest.current.onQuickHelp(),
         ...(current.onEmptyUp ? { emptyUp: current.onEmptyUp } : {}),
+        ...(current.onEmptyEscape ? { emptyEscape: current.onEmptyEscape } : {}),
       });
       commit(result.model);
       return result.consumed;
