@@ -49,6 +49,8 @@ export interface LoopContext {
    * stay offered because the history mentions them, and a call that comes anyway is not run.
    */
   toolChoice?: "none";
+  /** Extra HTTP headers on every model request of the prompt. */
+  requestHeaders?: Record<string, string>;
   /** The doom-loop guard, kept for the whole prompt (autopilot's continuations included). */
   repeats?: RepeatGuard;
 }
@@ -109,6 +111,7 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
       messages: ctx.conversation.messages(),
       tools: tools.schemas(),
       ...(ctx.toolChoice ? { toolChoice: ctx.toolChoice } : {}),
+      ...(ctx.requestHeaders ? { headers: ctx.requestHeaders } : {}),
       signal,
       onRequest: () => ctx.recordRequest(ctx.provider.model),
     });
@@ -178,7 +181,8 @@ async function runTurn(ctx: LoopContext, signal: AbortSignal): Promise<TurnOutco
   ctx.recordCall({ model: ctx.provider.model, inputTokens, outputTokens, cacheReadTokens: response.usage?.cacheReadTokens ?? 0, durationMs: call.durationMs });
   emit("session.usage_info", {
     tokenLimit: ctx.provider.limits.maxPromptTokens,
-    currentTokens: inputTokens + outputTokens,
+    // An endpoint that reports no input tokens reported nothing: the context is not empty, so it is estimated.
+    currentTokens: (inputTokens > 0 ? inputTokens : ctx.conversation.estimateTokens()) + outputTokens,
     messagesLength: ctx.conversation.length,
   });
 

@@ -12,7 +12,7 @@ import { reportContext } from "./compaction/session-compaction.js";
 import type { EventListener } from "./event-sink.js";
 import { routeInput } from "./input-router.js";
 import type { PermissionSummary } from "./permission-summary.js";
-import { asTyped } from "./runtime/agent-runtime.js";
+import { asTyped, promptOf } from "./runtime/agent-runtime.js";
 import type { SessionParts } from "./session-assembly.js";
 import type { SessionHooks } from "./session-hooks.js";
 import type { SessionMetrics } from "./session-metrics.js";
@@ -230,8 +230,7 @@ export class AgentSession {
   private send(command: Extract<SessionCommand, { type: "send" }>): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error("The session is shut down."));
     if (this.logFailure) return Promise.resolve(sessionLogFailureResult(this.logFailure, this.id, this.services.sink.emit));
-    const { prompt, attachments, source, typed } = command;
-    return this.parts.main.submit({ prompt, attachments, source, typed }, command.delivery);
+    return this.parts.main.submit(promptOf(command), command.delivery);
   }
 
   /** `!cmd`: runs a command for the user (after what is queued); its output goes to the model with the next prompt. */

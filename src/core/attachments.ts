@@ -1,12 +1,12 @@
 /**
  * Files the user mentioned with @: the model gets Copilot CLI's `<tagged_files>` block (each path and its line
- * count, a directory as a directory, a binary file as binary with its size), then each text file's contents in
+ * count, a directory with its number of entries, a binary file as binary with its size), then each text file's contents in
  * a `<file_contents>` block, so a question about a file needs no `view` round trip first. Contents are bounded:
  * past MAX_FILE_BYTES or MAX_FILE_LINES a file is cut at a line and a note tells the model to read the rest
  * with `view`; past MAX_TOTAL_BYTES for the whole message, further files are listed by path only, with the
  * same note. Images are sent as pictures (user-message.ts), not as text.
  */
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Attachment } from "../protocol/events/index.js";
 
@@ -83,6 +83,15 @@ function describeFacts(facts: FileFacts | undefined): string {
   return facts.lines === undefined ? "" : ` (${facts.lines} lines)`;
 }
 
+/** A directory's entries, counted as Copilot CLI does ("(3 items)"); just "(directory)" when it cannot be read. */
+function describeDirectory(dir: string): string {
+  try {
+    return ` (${readdirSync(dir).length} items)`;
+  } catch {
+    return " (directory)";
+  }
+}
+
 export function taggedFilesBlock(attachments: readonly Attachment[], cwd: string): string {
   const listed: string[] = [];
   const contents: string[] = [];
@@ -91,7 +100,7 @@ export function taggedFilesBlock(attachments: readonly Attachment[], cwd: string
     if (attachment.path === undefined) continue;
     const absolute = path.resolve(cwd, attachment.path);
     if (attachment.type === "directory") {
-      listed.push(`* ${absolute} (directory)`);
+      listed.push(`* ${absolute}${describeDirectory(absolute)}`);
       continue;
     }
     const facts = readFacts(absolute);

@@ -137,6 +137,7 @@ export async function routeInput(context: RouterContext, command: Extract<Sessio
     prompt: command.text,
     ...(attachments.length > 0 ? { attachments } : {}),
     ...(command.delivery ? { delivery: command.delivery } : {}),
+    ...(command.requestHeaders ? { requestHeaders: command.requestHeaders } : {}),
   });
   return { kind: "prompt", run };
 }

@@ -24,6 +24,7 @@ export interface ModelCallInput {
   messages: ChatMessage[];
   tools: ToolSchema[];
   toolChoice?: "none";
+  headers?: Record<string, string>;
   signal: AbortSignal;
   random?: () => number;
   /** Called as each attempt is sent, retries included: every request counts, whatever becomes of it. */
@@ -42,7 +43,13 @@ export async function callModel(input: ModelCallInput): Promise<ModelCallResult>
     input.onRequest?.();
     try {
       const response = await provider.stream(
-        { messages: input.messages, tools: input.tools, signal, ...(input.toolChoice ? { toolChoice: input.toolChoice } : {}) },
+        {
+          messages: input.messages,
+          tools: input.tools,
+          signal,
+          ...(input.toolChoice ? { toolChoice: input.toolChoice } : {}),
+          ...(input.headers ? { headers: input.headers } : {}),
+        },
         {
           onText: (deltaContent) => {
             partialText += deltaContent;

@@ -1,12 +1,13 @@
 /**
  * The user.message event for a prompt: what the person wrote, and what the model receives (the date header,
- * mode notices, the tagged files block, what hooks added).
+ * mode notices, the tagged files block, an editor's selection and GitHub references, what hooks added).
  */
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { AgentMode, Attachment, EventData } from "../protocol/events/index.js";
 import { sniffImageFile } from "../util/image-file.js";
 import { taggedFilesBlock } from "./attachments.js";
+import { BLOCK_SEPARATOR, referenceBlocks } from "./reference-blocks.js";
 import type { PromptInput } from "./runtime/agent-runtime.js";
 import { transformUserMessage } from "./system-prompt.js";
 
@@ -39,11 +40,13 @@ export function buildUserMessage(
 ): EventData<"user.message"> {
   const attachments = input.attachments?.map((attachment) => withImageType(attachment, session.cwd));
   const tagged = attachments ? taggedFilesBlock(attachments, session.cwd) : "";
+  const references = referenceBlocks(attachments ?? [], session.cwd);
   const hookContext = extra.context ? `\n\n<hook_context>\n${extra.context}\n</hook_context>` : "";
   const prompt = extra.prompt ?? input.prompt;
+  const parts = [...references.before, prompt, ...(tagged === "" ? [] : [tagged]), ...references.after];
   return {
     content: input.prompt,
-    transformedContent: transformUserMessage(`${tagged === "" ? prompt : `${prompt}\n\n${tagged}`}${hookContext}`, {
+    transformedContent: transformUserMessage(`${parts.join(BLOCK_SEPARATOR)}${hookContext}`, {
       now: new Date(),
       notices: [...session.notices],
     }),

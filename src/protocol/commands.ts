@@ -6,6 +6,9 @@ import type { AgentMode, Attachment } from "./events/index.js";
 import type { InteractionReply } from "./interactions.js";
 import type { ForkOutcome, RewindOutcome, RewindPoint, RewindPreview, RewindScope } from "./rewind.js";
 
+/** HTTP headers an application adds to one prompt's model requests. */
+export type RequestHeaders = Record<string, string>;
+
 /** How a prompt sent while the agent works is delivered: queued after the current prompt, or steering it. */
 export type Delivery = "enqueue" | "immediate";
 
@@ -16,10 +19,11 @@ export type SessionCommand =
    * `/x`, `!x`) goes to the model as written; input that starts no turn still ends with session.idle, which
    * the application waits for.
    */
-  | { type: "input"; text: string; attachments?: Attachment[]; delivery?: Delivery; from?: "person" | "application" }
+  | { type: "input"; text: string; attachments?: Attachment[]; delivery?: Delivery; from?: "person" | "application"; requestHeaders?: RequestHeaders }
   /** A prompt for the model as it is (no routing). */
   /** `typed`: what the person typed when it differs from the prompt (`/review` for its template): shown while queued, given back to edit. */
-  | { type: "send"; prompt: string; attachments?: Attachment[]; source?: string; delivery?: Delivery; typed?: string }
+  /** `requestHeaders`: extra HTTP headers on this prompt's model requests (an SDK app's send). */
+  | { type: "send"; prompt: string; attachments?: Attachment[]; source?: string; delivery?: Delivery; typed?: string; requestHeaders?: RequestHeaders }
   | { type: "interrupt" }
   /** Answers a pending question (permission, user input, plan approval, client tool, elicitation). */
   | { type: "respond"; requestId: string; reply: InteractionReply }

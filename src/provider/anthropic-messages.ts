@@ -201,7 +201,10 @@ export function createAnthropicProvider(config: ProviderConfig): ChatProvider {
   const attempt = (request: ChatRequest, handlers: StreamHandlers): Promise<ChatResponse> =>
     streamAnswer(config, request, handlers, {
       reader: (model, events, limits) => new AnthropicAssembler(model, events, limits),
-      send: async (signal) => (await client()).post("/v1/messages", { body: body(request), stream: true, signal }).asResponse(),
+      send: async (signal) =>
+        (await client())
+          .post("/v1/messages", { body: body(request), stream: true, signal, ...(request.headers ? { headers: request.headers } : {}) })
+          .asResponse(),
       classify: (error) => classifyAnthropicError(error, request.signal, context),
     });
 

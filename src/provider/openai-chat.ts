@@ -103,7 +103,8 @@ export function createOpenAIChatProvider(config: ProviderConfig): ChatProvider {
   const attempt = (request: ChatRequest, handlers: StreamHandlers): Promise<ChatResponse> =>
     streamAnswer(config, request, handlers, {
       reader: (model, events, limits) => new ResponseAssembler(model, events, limits),
-      send: async (signal) => (await client()).chat.completions.create(body(request), { signal }).asResponse(),
+      send: async (signal) =>
+        (await client()).chat.completions.create(body(request), { signal, ...(request.headers ? { headers: request.headers } : {}) }).asResponse(),
       classify: (error) => classifyProviderError(error, request.signal, { endpoint: config.baseUrl, model: config.model }),
     });
   return {

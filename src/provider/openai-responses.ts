@@ -99,7 +99,8 @@ export function createOpenAIResponsesProvider(config: ProviderConfig): ChatProvi
   const attempt = (request: ChatRequest, handlers: StreamHandlers): Promise<ChatResponse> =>
     streamAnswer(config, request, handlers, {
       reader: (model, events, limits) => new ResponsesAssembler(model, events, limits),
-      send: async (signal) => (await client()).responses.create(body(request), { signal }).asResponse(),
+      send: async (signal) =>
+        (await client()).responses.create(body(request), { signal, ...(request.headers ? { headers: request.headers } : {}) }).asResponse(),
       classify: (error) => classifyProviderError(error, request.signal, { endpoint: config.baseUrl, model: config.model, api: "Responses" }),
     });
 

@@ -50,6 +50,8 @@ export interface ChatRequest {
   signal: AbortSignal;
   /** "none": the tools are offered (the history mentions them) but the model must answer in text (compaction). */
   toolChoice?: "none";
+  /** Extra HTTP headers on this request (an application's, for one prompt). */
+  headers?: Record<string, string>;
 }
 
 /** Called while a response streams in. */

@@ -12,6 +12,7 @@ import type { ClientLink } from "./served-session.js";
 import type { LifecycleNotification } from "./lifecycle.js";
 import type { SessionHost } from "./session-host.js";
 import { PROVIDER_METHODS } from "./methods/provider-method-names.js";
+import { EVENT_LOG_METHODS, HISTORY_METHODS } from "./methods/history-and-interest-names.js";
 
 export const PROTOCOL_VERSION = 3;
 
@@ -59,6 +60,8 @@ export const SESSION_METHODS = [
   "session.mcp.reload",
   ...PROVIDER_METHODS,
   "tools.list",
+  ...HISTORY_METHODS,
+  ...EVENT_LOG_METHODS,
 ] as const;
 export type SessionMethod = (typeof SESSION_METHODS)[number];
 

@@ -163,7 +163,7 @@ export class ServedSession {
   readonly canAnswer = (kind: InteractionKind): boolean => this.questions.canAnswer(kind);
 
   readonly onEvent = (event: SessionEvent): void => {
-    if (event.type === "session.model_change") this.reasoningEffort = event.data.reasoningEffort;
+    if (event.type === "session.model_change" || event.type === "session.start") this.reasoningEffort = event.data.reasoningEffort;
     this.questions.onEvent(event);
   };
 

@@ -9,6 +9,8 @@ import { TURN_END_GRACE_MS, type SessionManager } from "../core/session-manager.
 import type { ProviderConfig } from "../config/provider-config.js";
 import type { HookPolicy, HookSet } from "../hooks/hook-set.js";
 import { readEventLog } from "../session/event-log-reader.js";
+import { requestHandover, watchHandoverRequests } from "../session/session-handover.js";
+import { SessionLockedError } from "../session/session-lock.js";
 import type { SessionMethod } from "./agent-server.js";
 import type { ClientInference } from "./client-inference.js";
 import { ServedSession, type ClientAbilities, type ClientLink } from "./served-session.js";
@@ -21,6 +23,8 @@ import { historyMethods } from "./history-methods.js";
 import { workspaceMethods } from "./workspace-methods.js";
 import { visibleEvents } from "../session/rewind/rewind-timeline.js";
 import { toolMethods } from "./tool-methods.js";
+import { historyMethods as handoffMethods } from "./methods/history-methods.js";
+import { eventLogMethods } from "./methods/event-log-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
 
@@ -41,6 +45,9 @@ export interface SessionHostOptions extends Pick<SessionRequestDefaults, "provid
 
 const forkSchema = z.looseObject({ sessionId: z.string(), toEventId: z.string().optional(), name: z.string().optional() });
 
+/** How long a resume waits for another process to hand the session over before it is refused. */
+const HANDOVER_WAIT_MS = 10_000;
+
 function abilitiesOf(config: SessionConfig): ClientAbilities {
   return {
     streaming: config.streaming === true,
@@ -57,6 +64,8 @@ type Handler = (link: ClientLink, params: unknown) => unknown;
 export class SessionHost {
   readonly served = new Map<string, ServedSession>();
   private readonly handlers: Record<SessionMethod, Handler>;
+  /** Each open session's watch for another process asking for it (session-handover.ts). */
+  private readonly handoverWatches = new Map<ServedSession, () => void>();
   /** Where session.lifecycle notifications go (the AgentServer sends them to every client). */
   private announce: Announce = () => undefined;
 
@@ -84,9 +93,10 @@ export class SessionHost {
       },
       "session.detach": (link, params) => this.detach(link, params),
       "session.destroy": (link, params) => this.detach(link, params),
-      "session.getMessages": (_link, params) => {
+      // Only a session the client holds: after its disconnect the session is gone for it, as in Copilot.
+      "session.getMessages": (link, params) => {
         const { sessionId } = sessionIdSchema.parse(params);
-        if (!this.manager.store.exists(sessionId)) throw new Error(`Session not found: ${sessionId}`);
+        this.owned(link, sessionId);
         // What a rewind hid is not part of the session any more (events.jsonl keeps it).
         return { events: visibleEvents(readEventLog(this.manager.store.eventsFileOf(sessionId)).events) };
       },
@@ -101,6 +111,11 @@ export class SessionHost {
       ...historyMethods((link, sessionId) => this.owned(link, sessionId)),
       ...workspaceMethods((link, sessionId) => this.owned(link, sessionId)),
       ...toolMethods(),
+      ...handoffMethods(
+        (link, sessionId) => this.owned(link, sessionId),
+        (sessionId) => this.manager.store.eventsFileOf(sessionId),
+      ),
+      ...eventLogMethods((link, sessionId) => this.owned(link, sessionId)),
     };
   }
 
@@ -186,13 +201,23 @@ export class SessionHost {
         config.enableFileHooks === false ? undefined : this.options.fileHooks?.(cwd),
         config.hooks ? clientHooks((hookType, input, signal) => served.invokeHook(hookType, input, signal), cwd, this.options.hookPolicy) : undefined,
       );
-      const { session } = await this.manager.open({
+      const openRequest = {
         ...request,
         ...(resumeId ? { resumeId, sessionId: undefined, ...(config.disableResume ? { silentResume: true } : {}) } : {}),
         canAnswer: served.canAnswer,
         listeners: [served.onEvent],
         ...(hooks ? { hooks } : {}),
+      };
+      const { session } = await this.manager.open(openRequest).catch(async (error: unknown) => {
+        // Held by another process: it is asked to hand the session over (an SDK server does once it is idle).
+        if (!resumeId || !(error instanceof SessionLockedError) || error.pid === process.pid) throw error;
+        if (!(await requestHandover(this.manager.store.dirOf(resumeId), HANDOVER_WAIT_MS))) throw error;
+        return this.manager.open(openRequest);
       });
+      this.handoverWatches.set(
+        served,
+        watchHandoverRequests(session.dir, () => void this.handOver(served)),
+      );
       session.subscribe((event) => {
         if (event.type === "session.shutdown" && !event.agentId) this.forget(served);
       });
@@ -210,7 +235,29 @@ export class SessionHost {
     }
   }
 
+  /**
+   * Another process asked for the session: it is closed once its turn (if one runs) has ended, which releases
+   * its lock. Its clients here find it gone from then on, as after a delete.
+   */
+  private async handOver(served: ServedSession): Promise<void> {
+    const session = served.session;
+    if (!session) return;
+    if (session.busy) {
+      await new Promise<void>((resolve) => {
+        const off = session.subscribe((event) => {
+          if (event.type === "session.idle" && !event.agentId) {
+            off();
+            resolve();
+          }
+        });
+      });
+    }
+    if (this.served.get(served.id) === served) await this.close(served.id);
+  }
+
   private forget(served: ServedSession): void {
+    this.handoverWatches.get(served)?.();
+    this.handoverWatches.delete(served);
     served.dispose();
     if (this.served.get(served.id) === served) this.served.delete(served.id);
   }

@@ -4,30 +4,17 @@
  * session; none waits for a turn to finish.
  */
 import { randomUUID } from "node:crypto";
-import type { Attachment } from "../protocol/events/index.js";
 import { agentModeSchema } from "../protocol/events/index.js";
 import { externalToolReply, permissionReply } from "./replies.js";
 import type { ClientLink, ServedSession } from "./served-session.js";
 import { pendingAnswerSchema, pendingToolCallSchema, sendSchema, sessionIdSchema } from "./wire.js";
 import { elicitationReplySchema } from "../protocol/interactions.js";
 import { z } from "zod";
-import { savedBlob } from "./blob-attachments.js";
-
-const ATTACHABLE = new Set(["file", "directory", "selection"]);
-
-function attachments(list: z.infer<typeof sendSchema>["attachments"], sessionDir: string): Attachment[] | undefined {
-  const kept = (list ?? []).flatMap((item): Attachment[] => {
-    if (item.type === "blob") return [savedBlob(sessionDir, item)].filter((saved): saved is Attachment => saved !== undefined);
-    return ATTACHABLE.has(item.type) && item.path
-      ? [{ type: item.type as Attachment["type"], path: item.path, ...(item.displayName ? { displayName: item.displayName } : {}) }]
-      : [];
-  });
-  return kept.length > 0 ? kept : undefined;
-}
+import { sendAttachments } from "./send-attachments.js";
 
 const modeSetSchema = z.looseObject({ sessionId: z.string(), mode: agentModeSchema });
 const logSchema = z.looseObject({ sessionId: z.string(), message: z.string(), level: z.enum(["info", "warning", "error"]).optional() });
-const modelSwitchSchema = z.looseObject({ sessionId: z.string(), modelId: z.string() });
+const modelSwitchSchema = z.looseObject({ sessionId: z.string(), modelId: z.string(), reasoningEffort: z.string().optional() });
 const mcpServerSchema = z.looseObject({ sessionId: z.string(), serverName: z.string() });
 
 type Method =
@@ -62,7 +49,7 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
     const { session } = engine(link, request.sessionId);
     const mode = agentModeSchema.safeParse(request.agentMode);
     if (mode.success) session.dispatch({ type: "set_mode", mode: mode.data });
-    const files = attachments(request.attachments, session.dir);
+    const files = sendAttachments(request.attachments, session.dir);
     // Routed like every face's input (a known `/command`, `@file` mentions); the reply goes out at once, the
     // turn's events follow as notifications, and its end (or the command's) is session.idle.
     void session
@@ -72,6 +59,7 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
         from: "application",
         ...(files ? { attachments: files } : {}),
         ...(request.mode ? { delivery: request.mode } : {}),
+        ...(request.requestHeaders ? { requestHeaders: request.requestHeaders } : {}),
       })
       .then((routed) => (routed.kind === "prompt" ? routed.run : undefined))
       .catch(() => undefined);
@@ -107,9 +95,9 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
     return { modelId: session.model, ...(served.reasoningEffort ? { reasoningEffort: served.reasoningEffort } : {}) };
   });
   on("session.model.switchTo", (link, params) => {
-    const { sessionId, modelId } = modelSwitchSchema.parse(params);
+    const { sessionId, modelId, reasoningEffort } = modelSwitchSchema.parse(params);
     const { session } = engine(link, sessionId);
-    session.dispatch({ type: "set_model", model: modelId });
+    session.dispatch({ type: "set_model", model: modelId, ...(reasoningEffort ? { reasoningEffort } : {}) });
     return { status: "applied", modelId: session.model };
   });
   // Options this agent has no counterpart for (coauthor, skills…): accepted, so a client's create succeeds.

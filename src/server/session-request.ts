@@ -66,10 +66,12 @@ export function sessionRequest(
   const resolved = sessionModels(config, defaults.provider, transport);
   if (!resolved.ok) throw new Error(resolved.message);
   const models = resolved.value;
-  const providerConfig = models.config;
+  // The client's reasoning effort wins over the endpoint's default (session.start records it).
+  const withEffort = (provider: ProviderConfig) => (config.reasoningEffort ? { ...provider, reasoningEffort: config.reasoningEffort } : provider);
+  const providerConfig = withEffort(models.config);
   const make = (provider: ProviderConfig) => defaults.makeProvider(models.prepare(provider));
   // Made from the models as they are when asked: session.provider.add, or a resume's provider, may have changed them.
-  const providers = () => sessionProviders(models.config, make, models.registry);
+  const providers = () => sessionProviders(withEffort(models.config), make, models.registry);
   const cwd = workingDirectory(config, defaults.cwd);
   const { flags } = defaults.permissions;
   const mcpServers = config.mcpServers && Object.keys(config.mcpServers).length > 0 ? JSON.stringify({ mcpServers: config.mcpServers }) : undefined;

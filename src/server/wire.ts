@@ -3,6 +3,7 @@
  * agent has no use for, and newer SDKs add more).
  */
 import { z } from "zod";
+import { REASONING_EFFORTS } from "../provider/provider-config.js";
 
 const toolDeclaration = z.looseObject({
   name: z.string(),
@@ -38,6 +39,7 @@ const customAgent = z.looseObject({
 export const sessionConfigSchema = z.looseObject({
   sessionId: z.string(),
   model: z.string().optional(),
+  reasoningEffort: z.enum(REASONING_EFFORTS).optional(),
   provider: provider.optional(),
   /** The session's own model registry (checked as providers.json is, in session-models.ts). */
   providers: z.array(z.looseObject({ name: z.string() })).optional(),
@@ -78,6 +80,7 @@ export const sendSchema = z.looseObject({
   attachments: z.array(z.looseObject({ type: z.string(), path: z.string().optional(), displayName: z.string().optional() })).optional(),
   mode: z.enum(["enqueue", "immediate"]).optional(),
   agentMode: z.string().optional(),
+  requestHeaders: z.record(z.string(), z.string()).optional(),
 });
 
 export const sessionIdSchema = z.looseObject({ sessionId: z.string() });

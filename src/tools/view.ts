@@ -206,9 +206,9 @@ async function listDirectory(abs: string, signal: AbortSignal): Promise<string> 
     }
   };
   await visit(abs, "", 1);
-  const header = `Files and directories in ${abs}, up to 2 levels deep (hidden entries skipped):`;
-  if (lines.length === 0) return `${header}\n(empty directory)`;
-  let content = `${header}\n${lines.join("\n")}`;
+  // Only the entries, as Copilot's view lists them (models are tuned on it): two levels, hidden ones skipped.
+  if (lines.length === 0) return "(empty directory)";
+  let content = lines.join("\n");
   if (truncated) content += `\n\n[Listing truncated at 20 KB. View a subdirectory to see more, or use glob to find specific files.]`;
   return content;
 }

@@ -82,7 +82,7 @@ describe("the system prompt sent to the model", () => {
 });
 
 describe("files mentioned with @", () => {
-  it("reach the model as a <tagged_files> block with their line counts, then each text file's contents", async () => {
+  it("reach the model as a <tagged_files> block with their line counts (a directory's entries), then each text file's contents", async () => {
     harness = await startHarness();
     writeFileSync(path.join(harness.cwd, "a.ts"), "one\ntwo\nthree\n");
     mkdirSync(path.join(harness.cwd, "src"));
@@ -95,7 +95,7 @@ describe("files mentioned with @", () => {
     });
     const sent = String(harness.server.completionRequests[0]?.body.messages.at(-1)?.content);
     expect(sent).toContain(
-      `look at @a.ts and @src\n\n<tagged_files>\n* ${path.join(harness.cwd, "a.ts")} (3 lines)\n* ${path.join(harness.cwd, "src")} (directory)\n</tagged_files>` +
+      `look at @a.ts and @src\n\n\n\n<tagged_files>\n* ${path.join(harness.cwd, "a.ts")} (3 lines)\n* ${path.join(harness.cwd, "src")} (0 items)\n</tagged_files>` +
         `\n\n<file_contents path="${path.join(harness.cwd, "a.ts")}">\none\ntwo\nthree\n</file_contents>`,
     );
     expect(harness.ofType("user.message")[0]?.data.attachments).toHaveLength(2);

@@ -125,8 +125,7 @@ describe("view: directories", () => {
       "src/lib/deeper/deepest.ts": "x",
     });
     const out = await runTool(viewTool, { path: t.cwd }, t.ctx);
-    const listed = out.content.split("\n").slice(1);
-    expect(listed).toEqual(["README.md", "src/", "src/index.ts", "src/lib/"]);
+    expect(out.content).toBe("README.md\nsrc/\nsrc/index.ts\nsrc/lib/");
     expect(out.content).not.toContain(".env");
     expect(out.content).not.toContain("deep.ts");
   });

@@ -20,7 +20,7 @@ import type { ToolSet } from "../tool-set.js";
 import { PromptQueue, type PromptInput } from "./prompt-queue.js";
 import type { UserMessageExtra } from "../user-message.js";
 
-export { asTyped, type PromptInput } from "./prompt-queue.js";
+export { asTyped, promptOf, type PromptInput } from "./prompt-queue.js";
 
 /** What the hooks made of a person's prompt: what to send with it or instead (see UserMessageExtra), or a block that drops it. */
 export type PromptAdmission = Pick<UserMessageExtra, "context" | "startContext" | "prompt"> & { blocked?: string };

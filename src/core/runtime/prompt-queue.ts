@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Attachment } from "../../protocol/events/index.js";
-import type { RunResult } from "../../protocol/commands.js";
+import type { RunResult, SessionCommand } from "../../protocol/commands.js";
 import type { Emit } from "../event-sink.js";
 
 export interface PromptInput {
@@ -24,6 +24,14 @@ export interface PromptInput {
    * last turn after its budget is spent.
    */
   withoutTools?: boolean;
+  /** Extra HTTP headers on this prompt's model requests (an SDK app's send). */
+  requestHeaders?: Record<string, string>;
+}
+
+/** The prompt a `send` command carries. */
+export function promptOf(command: Extract<SessionCommand, { type: "send" }>): PromptInput {
+  const { prompt, attachments, source, typed, requestHeaders } = command;
+  return { prompt, attachments, source, typed, requestHeaders };
 }
 
 /** A queued prompt as the person would type it again: the command they typed, `!cmd` for a shell command. */

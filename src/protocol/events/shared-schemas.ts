@@ -31,12 +31,26 @@ export const codeChangesSchema = z.object({
 });
 export type CodeChanges = z.infer<typeof codeChangesSchema>;
 
+const textPosition = z.object({ line: z.number(), character: z.number() });
+
 export const attachmentSchema = z.object({
   type: z.enum(["file", "directory", "selection", "blob", "github_reference"]),
   path: z.string().optional(),
   displayName: z.string().optional(),
   /** An image the model is shown ("image/png"): only its path is logged; the request carries its bytes. */
   mediaType: z.string().optional(),
+  /** A file's lines the client points at (1-based, inclusive). */
+  lineRange: z.object({ start: z.number(), end: z.number() }).optional(),
+  /** A selection (an editor's): its file, its text and where it is (0-based lines, as editors count). */
+  filePath: z.string().optional(),
+  text: z.string().optional(),
+  selection: z.object({ start: textPosition, end: textPosition }).optional(),
+  /** A GitHub issue, pull request or discussion the client names. */
+  number: z.number().optional(),
+  referenceType: z.string().optional(),
+  state: z.string().optional(),
+  title: z.string().optional(),
+  url: z.string().optional(),
 });
 export type Attachment = z.infer<typeof attachmentSchema>;
 

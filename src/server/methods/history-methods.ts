@@ -1,0 +1,29 @@
+/**
+ * The conversation's history over the SDK, beyond compaction itself: a handoff summary (read from the
+ * session's log) and the abort of a manual compaction. A compaction here runs inside the command or turn that
+ * asked for it and ends with it (an interrupt stops it), so there is never one in flight to abort on its own.
+ */
+import { z } from "zod";
+import { handoffSummary } from "../../core/handoff-summary.js";
+import { readEventLog } from "../../session/event-log-reader.js";
+import type { ClientLink, ServedSession } from "../served-session.js";
+import type { HISTORY_METHODS } from "./history-and-interest-names.js";
+
+const sessionIdSchema = z.looseObject({ sessionId: z.string() });
+
+export function historyMethods(
+  owned: (link: ClientLink, sessionId: string) => ServedSession,
+  eventsFileOf: (sessionId: string) => string,
+): Record<(typeof HISTORY_METHODS)[number], (link: ClientLink, params: unknown) => unknown> {
+  return {
+    "session.history.summarizeForHandoff": (link, params) => {
+      const { sessionId } = sessionIdSchema.parse(params);
+      owned(link, sessionId);
+      return { summary: handoffSummary(readEventLog(eventsFileOf(sessionId)).events) };
+    },
+    "session.history.abortManualCompaction": (link, params) => {
+      owned(link, sessionIdSchema.parse(params).sessionId);
+      return { aborted: false };
+    },
+  };
+}
