@@ -8,6 +8,7 @@ import { settingsPath } from "../config/settings.js";
 import { loadEngine } from "../core/index.js";
 import { createWireProvider } from "../provider/wire-provider.js";
 import { SessionHost } from "../server/session-host.js";
+import type { ClientInference } from "../server/client-inference.js";
 import { bootstrapServer, homesOf } from "./bootstrap.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
 import { hookConfig, hookPolicy, untrustedNote, type HookConfigInput } from "./session-hook-config.js";
@@ -17,7 +18,7 @@ import { parseCommandLine } from "./program.js";
 
 const QUESTION_TIMEOUT_MS = Number(process.env.AGENT_SERVER_QUESTION_TIMEOUT_MS) > 0 ? Number(process.env.AGENT_SERVER_QUESTION_TIMEOUT_MS) : 10 * 60_000;
 
-export async function loadSessionHost(args: readonly string[]): Promise<SessionHost> {
+export async function loadSessionHost(args: readonly string[], inference?: ClientInference): Promise<SessionHost> {
   const options = parseCommandLine(args);
   const boot = await bootstrapServer(options);
   if (!boot.ok) throw new Error(boot.message);
@@ -35,6 +36,7 @@ export async function loadSessionHost(args: readonly string[]): Promise<SessionH
     clientTool: createClientTool,
     ...(value.providerConfig ? { defaultProvider: value.providerConfig } : {}),
     questionTimeoutMs: QUESTION_TIMEOUT_MS,
+    ...(inference ? { inference } : {}),
     fileHooks: (cwd) =>
       fileHooks({
         ...homesOf(value),

@@ -5,6 +5,7 @@
  * so the SDK's `start()` does not wait for it. Nothing but protocol messages goes to stdout.
  */
 import { AgentServer } from "../server/agent-server.js";
+import { ClientInference } from "../server/client-inference.js";
 import { serveStdio, serveTcp } from "../server/transports.js";
 import { ExitCode } from "./exit-codes.js";
 import { unknownServerFlag } from "./server-flags.js";
@@ -45,7 +46,8 @@ export async function runServer(args: readonly string[]): Promise<number> {
     });
     return stopping;
   };
-  const loading = import("./server-engine.js").then(({ loadSessionHost }) => loadSessionHost(args));
+  const inference = new ClientInference();
+  const loading = import("./server-engine.js").then(({ loadSessionHost }) => loadSessionHost(args, inference));
   // A command line or configuration the server cannot run with ends it, after saying why.
   loading.catch((error: Error) => {
     log(error.message);
@@ -54,6 +56,7 @@ export async function runServer(args: readonly string[]): Promise<number> {
   const server = new AgentServer({
     version: typeof AGENT_VERSION === "string" ? AGENT_VERSION : "0.0.0-dev",
     host: () => loading,
+    inference,
     ...(process.env.COPILOT_CONNECTION_TOKEN ? { connectionToken: process.env.COPILOT_CONNECTION_TOKEN } : {}),
     // The client closes the pipe (or kills the process) next; if it does neither, the process ends anyway.
     onShutdownRequest: () => setTimeout(() => void stop(), 2000).unref(),

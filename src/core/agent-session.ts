@@ -212,7 +212,7 @@ export class AgentSession {
       case "set_objective":
         return controls.goal.set(command.objective);
       case "set_model":
-        return controls.setModel(command.model, command.reasoningEffort);
+        return controls.setModel(command.model, command.reasoningEffort, command.reconnect);
       case "select_agent":
         return controls.selectAgent(command.name);
       case "set_allow_all":

@@ -38,10 +38,19 @@ function instructionsFolder(root: string): string[] {
 
 export function loadCustomInstructions(options: { cwd: string; gitRoot?: string; agentHome: string }): InstructionFile[] {
   const roots = [...new Set([options.gitRoot, options.cwd].filter((root): root is string => Boolean(root)))];
-  const candidates = [
-    ...roots.flatMap((root) => [...ROOT_FILES.map((name) => path.join(root, name)), ...instructionsFolder(root)]),
-    path.join(options.agentHome, "copilot-instructions.md"),
-  ];
+  return readAll([...roots.flatMap(rootCandidates), path.join(options.agentHome, "copilot-instructions.md")]);
+}
+
+/** A directory's instruction files, read as a repository root's are (an SDK client's `instructionDirectories`). */
+export function loadInstructionDirectories(dirs: readonly string[]): InstructionFile[] {
+  return readAll(dirs.flatMap(rootCandidates));
+}
+
+function rootCandidates(root: string): string[] {
+  return [...ROOT_FILES.map((name) => path.join(root, name)), ...instructionsFolder(root)];
+}
+
+function readAll(candidates: readonly string[]): InstructionFile[] {
   const seen = new Set<string>();
   const files: InstructionFile[] = [];
   for (const file of candidates) {

@@ -36,6 +36,7 @@ export type { SkillSettings } from "./skills/session-extensions.js";
 export type { AgentDefinition } from "./agents/agent-catalog.js";
 export type { FlagSuggestion, PermissionAdvice } from "./permission-advice.js";
 export type { InstructionFile } from "./custom-instructions.js";
+export { loadInstructionDirectories } from "./custom-instructions.js";
 export type { SystemPromptPartEdit, SystemPromptPartTexts, SystemPromptShape } from "./system-prompt-shape.js";
 export type { SystemPromptPartName } from "./system-prompt.js";
 export type { SlashCommand } from "./slash-commands/types.js";

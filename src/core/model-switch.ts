@@ -27,9 +27,10 @@ export function switchModel(
   effort: string | undefined,
   createProvider: ((model: string, options?: ProviderOptions) => ChatProvider) | undefined,
   emit: (type: "session.model_change", data: EventData<"session.model_change">) => unknown,
+  reconnect = false,
 ): CurrentModel | undefined {
   const reasoningEffort = effort === undefined ? current.reasoningEffort : checkedEffort(effort);
-  if (model === current.provider.model && reasoningEffort === current.reasoningEffort) return undefined;
+  if (!reconnect && model === current.provider.model && reasoningEffort === current.reasoningEffort) return undefined;
   if (!createProvider) throw new Error("This session cannot change its model.");
   const provider = createProvider(model, reasoningEffort ? { reasoningEffort } : {});
   emit("session.model_change", {

@@ -67,9 +67,9 @@ export class SessionControls {
   }
 
   /** /model: another model, and optionally another reasoning effort (see model-switch.ts). */
-  setModel(model: string, effort?: string): void {
+  setModel(model: string, effort?: string, reconnect = false): void {
     const current = { provider: this.currentProvider, reasoningEffort: this.reasoningEffort };
-    const next = switchModel(current, model, effort, this.services.createProvider, this.services.sink.emit);
+    const next = switchModel(current, model, effort, this.services.createProvider, this.services.sink.emit, reconnect);
     if (next) ({ provider: this.currentProvider, reasoningEffort: this.reasoningEffort } = next);
   }
 

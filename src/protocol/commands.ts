@@ -31,7 +31,11 @@ export type SessionCommand =
   /** /autopilot <objective>: what autopilot works toward (shown as the goal, repeated in its continuations); null clears it. */
   | { type: "set_objective"; objective: string | null }
   /** /model: another model, and optionally how hard it reasons (none, minimal, low, medium, high, xhigh). */
-  | { type: "set_model"; model: string; reasoningEffort?: string }
+  /**
+   * `reconnect`: the model's endpoint changed under the same name (an SDK client's resume brought another
+   * provider), so its provider is made anew even when the name and effort stay.
+   */
+  | { type: "set_model"; model: string; reasoningEffort?: string; reconnect?: boolean }
   /** /agent, --agent: runs the main session as this custom agent (its prompt, its tools); null goes back to the default. */
   | { type: "select_agent"; name: string | null }
   /**

@@ -53,7 +53,7 @@ function createClient(config: ProviderConfig, key: string | undefined): Messages
     timeout: config.timeoutMs,
     // No key at all (a local server): the request goes without one rather than failing in the SDK.
     defaultHeaders: { ...config.headers, ...(key ? (bearer ? {} : { "x-api-key": key }) : { authorization: null }) },
-    fetch: nodeFetch,
+    fetch: config.fetch ?? nodeFetch,
     logLevel: "off",
   });
 }

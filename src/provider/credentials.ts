@@ -27,6 +27,31 @@ export function valueCredential(value: string, kind: Credential["kind"], source:
   return { kind, source, get: () => Promise.resolve(value), invalidate: () => false, secrets: () => [value] };
 }
 
+/**
+ * A token asked for before every request (an SDK client's bearerTokenProvider): never kept, as the one who
+ * gives it owns its caching and refresh.
+ */
+export function callbackCredential(ask: () => Promise<string>, kind: Credential["kind"], source: string): Credential {
+  const given: string[] = [];
+  return {
+    kind,
+    source,
+    async get() {
+      let value: string;
+      try {
+        value = await ask();
+      } catch (error) {
+        throw new ProviderError("authentication", `No token came from ${source}: ${(error as Error).message}`, { cause: error });
+      }
+      if (!value) throw new ProviderError("authentication", `${source} gave an empty token.`);
+      given.push(value);
+      return value;
+    },
+    invalidate: () => true,
+    secrets: () => [...given],
+  };
+}
+
 /** Runs a key command with the shell; its trimmed standard output is the key. */
 export type KeyCommandRunner = (command: string) => Promise<string>;
 

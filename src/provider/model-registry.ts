@@ -51,7 +51,9 @@ export class ModelRegistry {
   resolve(name: string): ProviderConfig | undefined {
     const entry = this.find(name);
     if (entry) return entry.config;
-    return this.fallback ? { ...this.fallback, model: name, wireModel: undefined } : undefined;
+    if (!this.fallback) return undefined;
+    // The fallback's own model keeps the name it goes by on the wire; another name is sent as it is.
+    return { ...this.fallback, model: name, wireModel: name === this.fallback.model ? this.fallback.wireModel : undefined };
   }
 
   /** The error for a name nothing serves. */

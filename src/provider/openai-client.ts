@@ -15,7 +15,7 @@ export function createOpenAIClient(config: ProviderConfig, key = config.apiKey):
     maxRetries: 0, // retries are our policy (provider/retry.ts), visible as assistant.turn_retry
     timeout: config.timeoutMs,
     defaultHeaders: config.headers,
-    fetch: nodeFetch,
+    fetch: config.fetch ?? nodeFetch,
   };
   if (config.type === "azure") {
     const auth = bearer && key ? { azureADTokenProvider: () => Promise.resolve(key) } : { apiKey: key ?? "not-needed" };

@@ -39,7 +39,15 @@ export interface ProviderConfig {
   /** Longest a whole response may take, start to end (a stream that never ends). Default 30 min. */
   responseTimeoutMs?: number;
   retry: RetryPolicy;
+  /**
+   * How requests reach the endpoint when not straight over the network: an SDK client that registered
+   * itself as the model transport (llmInference.setProvider) carries each one for its sessions.
+   */
+  fetch?: ProviderFetch;
 }
+
+/** A `fetch` for the wire clients (openai, Anthropic): the same shape as the global one. */
+export type ProviderFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /** The model name to put on the wire. */
 export function wireModelOf(config: ProviderConfig): string {

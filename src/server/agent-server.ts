@@ -7,9 +7,11 @@
  */
 import type { MessageConnection } from "vscode-jsonrpc";
 import { ResponseError } from "vscode-jsonrpc";
+import type { ClientInference } from "./client-inference.js";
 import type { ClientLink } from "./served-session.js";
 import type { LifecycleNotification } from "./lifecycle.js";
 import type { SessionHost } from "./session-host.js";
+import { PROVIDER_METHODS } from "./methods/provider-method-names.js";
 import { EVENT_LOG_METHODS, HISTORY_METHODS } from "./methods/history-and-interest-names.js";
 import { AGENT_METHODS, MCP_CONFIG_METHODS, MCP_SESSION_METHODS, MCP_UNAVAILABLE_METHODS } from "./methods/method-names.js";
 import { PERMISSION_METHODS, SCHEDULE_METHODS } from "./methods/session-control-method-names.js";
@@ -65,6 +67,7 @@ export const SESSION_METHODS = [
   ...MCP_CONFIG_METHODS,
   ...PERMISSION_METHODS,
   ...SCHEDULE_METHODS,
+  ...PROVIDER_METHODS,
   "tools.list",
   ...HISTORY_METHODS,
   ...EVENT_LOG_METHODS,
@@ -80,6 +83,8 @@ export interface AgentServerOptions {
   host(): Promise<SessionHost>;
   /** TCP: the token every connection must present in `connect` (COPILOT_CONNECTION_TOKEN). */
   connectionToken?: string;
+  /** Where a client that carries model requests registers (llmInference.*); shared with the sessions. */
+  inference?: ClientInference;
   /** The server was asked to stop (runtime.shutdown) and its sessions are closed: the process may end soon. */
   onShutdownRequest(): void;
 }
@@ -152,6 +157,22 @@ export class AgentServer {
         return {};
       }),
     );
+    const inference = this.options.inference;
+    if (inference) {
+      // Answered by the front: a client registers as the model transport in its start(), before any session.
+      connection.onRequest(
+        "llmInference.setProvider",
+        guard(() => inference.setProvider(connection)),
+      );
+      connection.onRequest(
+        "llmInference.httpResponseStart",
+        guard((params: unknown) => inference.responseStart(params)),
+      );
+      connection.onRequest(
+        "llmInference.httpResponseChunk",
+        guard((params: unknown) => inference.responseChunk(params)),
+      );
+    }
     for (const method of SESSION_METHODS) {
       connection.onRequest(
         method,
@@ -167,6 +188,7 @@ export class AgentServer {
     this.admitted.delete(link);
     if (!this.links.delete(link)) return;
     link.alive = false;
+    this.options.inference?.release(link.connection);
     await this.loaded?.drop(link);
   }
 

@@ -11,6 +11,7 @@ import { RemoteQuestions, type QuestionClient, type RemoteQuestion, type Session
 import type { SessionEvent } from "../protocol/events/index.js";
 import type { InteractionKind, InteractionReply } from "../protocol/interactions.js";
 import { DeltaBatcher } from "./delta-batcher.js";
+import type { SessionModels } from "./session-models.js";
 import { planReply, userInputReply } from "./replies.js";
 
 /** One client connection, as its sessions see it. */
@@ -96,6 +97,10 @@ class AttachedClient implements QuestionClient {
 }
 
 export class ServedSession {
+  /** The session's models (its registry, which session.provider.add extends). */
+  models: SessionModels | undefined;
+  /** The reasoning effort of the last model change (what session.model.getCurrent reports). */
+  reasoningEffort: string | undefined;
   private readonly questions: RemoteQuestions;
   /** The clients holding it, in the order they came, each with its way off. */
   private readonly attached = new Map<ClientLink, { client: AttachedClient; detach: () => void }>();
@@ -156,7 +161,10 @@ export class ServedSession {
   /** The interaction broker's question: can any client answer this kind now? */
   readonly canAnswer = (kind: InteractionKind): boolean => this.questions.canAnswer(kind);
 
-  readonly onEvent = (event: SessionEvent): void => this.questions.onEvent(event);
+  readonly onEvent = (event: SessionEvent): void => {
+    if (event.type === "session.model_change" || event.type === "session.start") this.reasoningEffort = event.data.reasoningEffort;
+    this.questions.onEvent(event);
+  };
 
   /** A hook the client answers (`hooks.invoke`): its `output`, or nothing when the client is gone. */
   async invokeHook(hookType: string, input: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
@@ -173,6 +181,15 @@ export class ServedSession {
       signal?.removeEventListener("abort", onAbort);
       cancel.dispose();
     }
+  }
+
+  /** A bearer token from the client's bearerTokenProvider for one of the session's providers (asked per request). */
+  async providerToken(providerName: string): Promise<string> {
+    const link = this.owner;
+    if (!link) throw new Error("no client is connected");
+    const answer = (await link.connection.sendRequest("providerToken.getToken", { sessionId: this.id, providerName })) as { token?: unknown } | null;
+    if (typeof answer?.token !== "string") throw new Error("the client's answer has no token");
+    return answer.token;
   }
 
   /** The client's transform callbacks rewrite these sections (`systemMessage.transform`); nothing when it cannot answer. */

@@ -12,6 +12,7 @@ import { readEventLog } from "../session/event-log-reader.js";
 import { requestHandover, watchHandoverRequests } from "../session/session-handover.js";
 import { SessionLockedError } from "../session/session-lock.js";
 import type { SessionMethod } from "./agent-server.js";
+import type { ClientInference } from "./client-inference.js";
 import { ServedSession, type ClientAbilities, type ClientLink } from "./served-session.js";
 import { clientHooks, combineHooks } from "./client-hooks.js";
 import { followLifecycle, type Announce } from "./lifecycle.js";
@@ -23,6 +24,7 @@ import { mcpUnavailableMethods } from "./methods/mcp-unavailable-methods.js";
 import { mcpConfigMethods } from "./methods/mcp-config-methods.js";
 import { permissionMethods } from "./methods/permission-methods.js";
 import { scheduleMethods } from "./methods/schedule-methods.js";
+import { modelInfo, providerMethods } from "./methods/provider-methods.js";
 import { historyMethods } from "./history-methods.js";
 import { workspaceMethods } from "./workspace-methods.js";
 import { visibleEvents } from "../session/rewind/rewind-timeline.js";
@@ -44,6 +46,8 @@ export interface SessionHostOptions extends Pick<SessionRequestDefaults, "provid
   questionTimeoutMs: number;
   /** The hook files' hooks for a session in this directory (the user's always, the repository's if trusted). */
   fileHooks?(cwd: string): HookSet | undefined;
+  /** The client that carries model requests, when one registered (llmInference.setProvider). */
+  inference?: ClientInference;
   /** What a broken policy hook does (settings.json's policyHooksFailOpen), for the client's hooks too. */
   hookPolicy?: HookPolicy;
 }
@@ -119,6 +123,7 @@ export class SessionHost {
       ...mcpConfigMethods(options.manager.defaults),
       ...permissionMethods((link, sessionId) => this.owned(link, sessionId)),
       ...scheduleMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...providerMethods((link, sessionId) => this.owned(link, sessionId), this.options.provider.env),
       ...historyMethods((link, sessionId) => this.owned(link, sessionId)),
       ...workspaceMethods((link, sessionId) => this.owned(link, sessionId)),
       ...toolMethods(),
@@ -173,14 +178,7 @@ export class SessionHost {
       .makeProvider(config)
       .listModels?.()
       .catch(() => undefined);
-    const limit = config.maxPromptTokens;
-    return {
-      models: (listed ?? [config.model]).map((id) => ({
-        id,
-        name: id,
-        capabilities: { supports: { vision: false, reasoningEffort: false }, limits: { max_context_window_tokens: limit, max_prompt_tokens: limit } },
-      })),
-    };
+    return { models: (listed ?? [config.model]).map((id) => modelInfo(id, id, config.maxPromptTokens)) };
   }
 
   private async create(link: ClientLink, config: SessionConfig) {
@@ -203,6 +201,12 @@ export class SessionHost {
     if (attached && open) {
       // Open in this process already: the client attaches to it beside the others, seeing every event from now on.
       open.attach(link, abilitiesOf(config));
+      // A provider (or registry) given with the resume becomes the session's endpoint from the next request on.
+      if (config.provider || config.providers || config.models) {
+        const problem = open.models?.reconfigure(config);
+        if (problem) throw new Error(problem);
+        if (open.models) attached.dispatch({ type: "set_model", model: open.models.config.model, reconnect: true });
+      }
       return { sessionId: config.sessionId, workspacePath: attached.dir, capabilities: capabilities(config) };
     }
     if (!this.manager.store.exists(config.sessionId)) throw new Error(`Session not found: ${config.sessionId}`);
@@ -213,7 +217,12 @@ export class SessionHost {
     const served = new ServedSession(config.sessionId, link, abilitiesOf(config), this.options.questionTimeoutMs, (id) => this.manager.get(id));
     const { cwd: defaultCwd, permissions, mcp } = this.manager.defaults;
     const defaults = { ...this.options, cwd: defaultCwd, permissions, ...(mcp ? { mcp } : {}) };
-    const request = sessionRequest(config, defaults, (sections) => served.transformSystemMessage(sections));
+    const fetch = this.options.inference?.fetchFor({ sessionId: config.sessionId });
+    const { request, models } = sessionRequest(config, defaults, (sections) => served.transformSystemMessage(sections), {
+      ...(fetch ? { fetch } : {}),
+      token: (providerName) => served.providerToken(providerName),
+    });
+    served.models = models;
     this.served.set(config.sessionId, served);
     const cwd = request.cwd ?? defaultCwd;
     try {

@@ -90,7 +90,10 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
     session.dispatch({ type: "set_mode", mode });
     return { status: unchanged ? "unchanged" : "applied", modelChanged: false, modeApplied: mode };
   });
-  on("session.model.getCurrent", (link, params) => ({ modelId: engine(link, sessionIdSchema.parse(params).sessionId).session.state.model }));
+  on("session.model.getCurrent", (link, params) => {
+    const { served, session } = engine(link, sessionIdSchema.parse(params).sessionId);
+    return { modelId: session.state.model, ...(served.reasoningEffort ? { reasoningEffort: served.reasoningEffort } : {}) };
+  });
   on("session.model.switchTo", (link, params) => {
     const { sessionId, modelId, reasoningEffort } = modelSwitchSchema.parse(params);
     const { session } = engine(link, sessionId);

@@ -19,6 +19,8 @@ export interface ByokProvider {
   wireModel?: string;
   maxPromptTokens?: number;
   maxOutputTokens?: number;
+  /** The client gives the token before each request (its bearerTokenProvider): see session-models.ts. */
+  hasBearerTokenProvider?: boolean;
 }
 
 export interface ProviderDefaults {
@@ -51,7 +53,8 @@ export type SessionProviderResult = { ok: true; config: ProviderConfig } | { ok:
 
 export function sessionProvider(request: { model?: string; provider?: ByokProvider }, defaults: ProviderDefaults): SessionProviderResult {
   const byok = request.provider;
-  const model = request.model ?? byok?.wireModel ?? byok?.modelId ?? defaults.model;
+  // The model names the session's model (for its limits and prompts); wireModel only what goes on the wire.
+  const model = request.model ?? byok?.modelId ?? byok?.wireModel ?? defaults.model;
   if (!byok) return resolveProviderConfig({ flags: { model }, env: defaults.env, settings: defaults.settings, settingsFile: defaults.settingsFile });
   if (byok.type !== undefined && byok.type !== "openai" && byok.type !== "azure" && byok.type !== "anthropic") {
     return { ok: false, message: `Provider type "${byok.type}" is not supported: the types are "openai", "azure" and "anthropic".` };
@@ -65,6 +68,7 @@ export function sessionProvider(request: { model?: string; provider?: ByokProvid
     ...(byok.bearerToken ? { COPILOT_PROVIDER_BEARER_TOKEN: byok.bearerToken } : {}),
     ...(byok.type ? { COPILOT_PROVIDER_TYPE: byok.type } : {}),
     ...(byok.wireApi ? { COPILOT_PROVIDER_WIRE_API: byok.wireApi } : {}),
+    ...(byok.wireModel ? { COPILOT_PROVIDER_WIRE_MODEL: byok.wireModel } : {}),
     ...(byok.headers
       ? {
           COPILOT_PROVIDER_HEADERS: Object.entries(byok.headers)

@@ -7,8 +7,16 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { ProviderConfig } from "../config/provider-config.js";
 import { sessionProviders } from "../provider/session-providers.js";
-import type { ClientToolDeclaration, OpenRequest, OpenSessionOptions, SessionPermissions } from "../core/index.js";
-import { sessionProvider, type ProviderDefaults } from "./session-provider.js";
+import {
+  loadInstructionDirectories,
+  type ClientToolDeclaration,
+  type InstructionFile,
+  type OpenRequest,
+  type OpenSessionOptions,
+  type SessionPermissions,
+} from "../core/index.js";
+import type { ProviderDefaults } from "./session-provider.js";
+import { sessionModels, type SessionModels, type SessionTransport } from "./session-models.js";
 import { systemMessageOptions, type AskTransform } from "./system-message.js";
 import type { CustomAgentConfig, SessionConfig } from "./wire.js";
 
@@ -46,20 +54,40 @@ function clientAgent(agent: CustomAgentConfig) {
 }
 
 /** The open request for a client's session; throws (a JSON-RPC error for the client) when it cannot be served. */
-/** `askTransform` puts the prompt's sections to the client's transform callbacks (`systemMessage.transform`). */
-export function sessionRequest(config: SessionConfig, defaults: SessionRequestDefaults, askTransform: AskTransform = async () => undefined): OpenRequest {
-  const resolved = sessionProvider({ model: config.model, provider: config.provider }, defaults.provider);
+/** The client's instructionDirectories' files go before its system message's text (both after the session's own files). */
+function withInstructionDirectories<T extends { extraInstructions?: InstructionFile[] }>(options: T, dirs: readonly string[] | undefined, cwd: string): T {
+  const files = dirs?.length ? loadInstructionDirectories(dirs.map((dir) => path.resolve(cwd, dir))) : [];
+  return files.length === 0 ? options : { ...options, extraInstructions: [...files, ...(options.extraInstructions ?? [])] };
+}
+
+/**
+ * `askTransform` puts the prompt's sections to the client's transform callbacks (`systemMessage.transform`);
+ * `transport` is what the client adds to the model requests (session-models.ts).
+ */
+export function sessionRequest(
+  config: SessionConfig,
+  defaults: SessionRequestDefaults,
+  askTransform: AskTransform = async () => undefined,
+  transport: SessionTransport = { token: () => Promise.reject(new Error("no client gives tokens")) },
+): { request: OpenRequest; models: SessionModels } {
+  const resolved = sessionModels(config, defaults.provider, transport);
   if (!resolved.ok) throw new Error(resolved.message);
+  const models = resolved.value;
   // The client's reasoning effort wins over the endpoint's default (session.start records it).
-  const providerConfig = config.reasoningEffort ? { ...resolved.config, reasoningEffort: config.reasoningEffort } : resolved.config;
+  const withEffort = (provider: ProviderConfig) => (config.reasoningEffort ? { ...provider, reasoningEffort: config.reasoningEffort } : provider);
+  const providerConfig = withEffort(models.config);
+  const make = (provider: ProviderConfig) => defaults.makeProvider(models.prepare(provider));
+  // Made from the models as they are when asked: session.provider.add, or a resume's provider, may have changed them.
+  const providers = () => sessionProviders(withEffort(models.config), make, models.registry);
   const cwd = workingDirectory(config, defaults.cwd);
   const { flags } = defaults.permissions;
   const mcpServers = config.mcpServers && Object.keys(config.mcpServers).length > 0 ? JSON.stringify({ mcpServers: config.mcpServers }) : undefined;
-  return {
+  const request: OpenRequest = {
     sessionId: config.sessionId,
     cwd,
     providerConfig,
-    ...sessionProviders(providerConfig, defaults.makeProvider),
+    provider: providers().provider,
+    createProvider: (model, options) => providers().createProvider(model, options),
     permissions: {
       ...defaults.permissions,
       flags: {
@@ -69,10 +97,11 @@ export function sessionRequest(config: SessionConfig, defaults: SessionRequestDe
       },
     },
     ...(mcpServers || defaults.mcp ? { mcp: { ...defaults.mcp, additional: [...(defaults.mcp?.additional ?? []), ...(mcpServers ? [mcpServers] : [])] } } : {}),
-    ...systemMessageOptions(config.systemMessage, askTransform),
+    ...withInstructionDirectories(systemMessageOptions(config.systemMessage, askTransform), config.instructionDirectories, cwd),
     ...(config.tools?.length ? { extraTools: config.tools.map((tool) => defaults.clientTool(tool, { sessionId: config.sessionId, cwd })) } : {}),
     ...(config.customAgents?.length ? { extraAgents: config.customAgents.map(clientAgent) } : {}),
     ...(config.excludedBuiltinAgents?.length ? { excludedBuiltinAgents: config.excludedBuiltinAgents } : {}),
     ...(config.defaultAgent?.excludedTools?.length ? { defaultAgentExcludedTools: config.defaultAgent.excludedTools } : {}),
   };
+  return { request, models };
 }

@@ -23,6 +23,7 @@ const provider = z.looseObject({
   wireModel: z.string().optional(),
   maxPromptTokens: z.number().optional(),
   maxOutputTokens: z.number().optional(),
+  hasBearerTokenProvider: z.boolean().optional(),
 });
 
 const customAgent = z.looseObject({
@@ -43,6 +44,11 @@ export const sessionConfigSchema = z.looseObject({
   model: z.string().optional(),
   reasoningEffort: z.enum(REASONING_EFFORTS).optional(),
   provider: provider.optional(),
+  /** The session's own model registry (checked as providers.json is, in session-models.ts). */
+  providers: z.array(z.looseObject({ name: z.string() })).optional(),
+  models: z.array(z.looseObject({ id: z.string(), provider: z.string() })).optional(),
+  clientName: z.string().optional(),
+  instructionDirectories: z.array(z.string()).optional(),
   streaming: z.boolean().optional(),
   includeSubAgentStreamingEvents: z.boolean().optional(),
   systemMessage: z

@@ -3,7 +3,7 @@
  * text is the whole prompt), customize (named sections edited, removed, or rewritten by the client's own
  * callbacks through systemMessage.transform). The scripted server records what the model was sent.
  */
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { approveAll, type SystemMessageConfig } from "@github/copilot-sdk";
@@ -12,14 +12,15 @@ import { scriptedProvider, useSdkWorld } from "../support/sdk-client.js";
 
 const sdk = useSdkWorld();
 
-async function systemPromptSent(systemMessage: SystemMessageConfig): Promise<string> {
+async function systemPromptSent(systemMessage: SystemMessageConfig | undefined, extra: { instructionDirectories?: string[] } = {}): Promise<string> {
   sdk.server.enqueue(text("Done."));
   const client = sdk.world.client();
   const session = await client.createSession({
     provider: scriptedProvider(sdk.server.baseUrl),
     model: "scripted-model",
     onPermissionRequest: approveAll,
-    systemMessage,
+    ...(systemMessage ? { systemMessage } : {}),
+    ...extra,
   });
   expect((await session.sendAndWait({ prompt: "hello" }))?.data.content).toBe("Done.");
   const first = sdk.server.completionRequests[0]?.body.messages[0] as { role: string; content: string };
@@ -102,5 +103,15 @@ describe("SDK system message", () => {
       sections: { identity: { action: () => new Promise<string>(() => undefined) } },
     });
     expect(prompt.startsWith("You are agent")).toBe(true);
+  });
+
+  it("reads the instruction files of the client's instructionDirectories into the system prompt", async () => {
+    const extra = path.join(sdk.world.cwd, "..", "team-instructions");
+    mkdirSync(path.join(extra, ".github", "instructions"), { recursive: true });
+    writeFileSync(path.join(extra, ".github", "instructions", "style.instructions.md"), "Always say TEAM_STYLE_SENTINEL.");
+    writeFileSync(path.join(extra, "AGENTS.md"), "Run TEAM_AGENTS_SENTINEL before committing.");
+    const system = await systemPromptSent(undefined, { instructionDirectories: [extra] });
+    expect(system).toContain("TEAM_STYLE_SENTINEL");
+    expect(system).toContain("TEAM_AGENTS_SENTINEL");
   });
 });

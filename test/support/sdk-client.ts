@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CopilotClient, RuntimeConnection, type CopilotSession, type SessionEvent } from "@github/copilot-sdk";
+import { CopilotClient, RuntimeConnection, type CopilotRequestHandler, type CopilotSession, type SessionEvent } from "@github/copilot-sdk";
 import { Trace, type MessageConnection } from "vscode-jsonrpc";
 import { afterEach, beforeEach } from "vitest";
 import { AGENT_BIN } from "./run-agent.js";
@@ -17,12 +17,15 @@ export interface SdkWorld {
   home: string;
   cwd: string;
   env: Record<string, string>;
-  /** `path`: the program to run (default the checkout's bin/agent.js; a path without `.js` is run as a command). */
-  client(options?: { args?: string[]; tcp?: boolean; path?: string }): CopilotClient;
+  /**
+   * `path`: the program to run (default the checkout's bin/agent.js; a path without `.js` is run as a command).
+   * `requestHandler`: the client carries the model requests (the SDK's llmInference transport).
+   */
+  client(options?: { args?: string[]; tcp?: boolean; path?: string; requestHandler?: CopilotRequestHandler }): CopilotClient;
   /** `agent --headless --port 0` on its own, as a long-running server (killed at cleanup); resolves with its port. */
   tcpServer(token: string): Promise<{ port: number; child: ChildProcess }>;
   /** A client of a server already running (several may share it). */
-  connect(port: number, token: string): CopilotClient;
+  connect(port: number, token: string, options?: { requestHandler?: CopilotRequestHandler }): CopilotClient;
   cleanup(): void;
 }
 
@@ -38,9 +41,9 @@ export function sdkWorld(extraEnv: Record<string, string> = {}): SdkWorld {
     home,
     cwd,
     env,
-    client: ({ args = [], tcp = false, path: bin = AGENT_BIN } = {}) => {
+    client: ({ args = [], tcp = false, path: bin = AGENT_BIN, requestHandler } = {}) => {
       const connection = tcp ? RuntimeConnection.forTcp({ path: bin, args, env }) : RuntimeConnection.forStdio({ path: bin, args, env });
-      const client = new CopilotClient({ connection, workingDirectory: cwd });
+      const client = new CopilotClient({ connection, workingDirectory: cwd, ...(requestHandler ? { requestHandler } : {}) });
       clients.push(client);
       return client;
     },
@@ -62,8 +65,11 @@ export function sdkWorld(extraEnv: Record<string, string> = {}): SdkWorld {
       });
       return { port, child };
     },
-    connect: (port, token) => {
-      const client = new CopilotClient({ connection: RuntimeConnection.forUri(`127.0.0.1:${port}`, { connectionToken: token }) });
+    connect: (port, token, { requestHandler } = {}) => {
+      const client = new CopilotClient({
+        connection: RuntimeConnection.forUri(`127.0.0.1:${port}`, { connectionToken: token }),
+        ...(requestHandler ? { requestHandler } : {}),
+      });
       clients.push(client);
       return client;
     },
