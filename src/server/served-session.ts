@@ -11,6 +11,7 @@ import { RemoteQuestions, type QuestionClient, type RemoteQuestion, type Session
 import type { SessionEvent } from "../protocol/events/index.js";
 import type { InteractionKind, InteractionReply } from "../protocol/interactions.js";
 import { DeltaBatcher } from "./delta-batcher.js";
+import { EventJournal } from "./event-journal.js";
 import type { SessionModels } from "./session-models.js";
 import { planReply, userInputReply } from "./replies.js";
 
@@ -101,6 +102,8 @@ export class ServedSession {
   models: SessionModels | undefined;
   /** The reasoning effort of the last model change (what session.model.getCurrent reports). */
   reasoningEffort: string | undefined;
+  /** What session.eventLog.read pages through. */
+  readonly journal = new EventJournal();
   private readonly questions: RemoteQuestions;
   /** The clients holding it, in the order they came, each with its way off. */
   private readonly attached = new Map<ClientLink, { client: AttachedClient; detach: () => void }>();
@@ -163,6 +166,7 @@ export class ServedSession {
 
   readonly onEvent = (event: SessionEvent): void => {
     if (event.type === "session.model_change" || event.type === "session.start") this.reasoningEffort = event.data.reasoningEffort;
+    this.journal.push(event);
     this.questions.onEvent(event);
   };
 

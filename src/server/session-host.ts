@@ -33,6 +33,7 @@ import { historyMethods as handoffMethods } from "./methods/history-methods.js";
 import { eventLogMethods } from "./methods/event-log-methods.js";
 import { sessionsMethods } from "./methods/sessions-methods.js";
 import { runtimeMethods } from "./methods/runtime-methods.js";
+import { sessionStateMethods } from "./methods/session-state-methods.js";
 import { planMethods } from "./methods/plan-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
@@ -140,6 +141,7 @@ export class SessionHost {
       }),
       ...runtimeMethods(),
       ...planMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...sessionStateMethods((link, sessionId) => this.owned(link, sessionId)),
     };
   }
 

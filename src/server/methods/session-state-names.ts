@@ -1,0 +1,24 @@
+/**
+ * The names of the session-state method families (session-state-methods.ts: name, activity, permission mode,
+ * queue, SQL todos, visibility, completions, telemetry; event-log reads), kept apart from their handlers so
+ * the AgentServer registers them at the handshake without loading the engine.
+ */
+export const SESSION_STATE_METHODS = [
+  "session.name.get",
+  "session.name.set",
+  "session.name.setAuto",
+  "session.metadata.activity",
+  "session.permissions.getMode",
+  "session.permissions.setMode",
+  "session.queue.pendingItems",
+  "session.queue.removeMostRecent",
+  "session.queue.clear",
+  "session.plan.readSqlTodos",
+  "session.visibility.get",
+  "session.visibility.set",
+  "session.completions.getTriggerCharacters",
+  "session.completions.request",
+  "session.telemetry.getEngagementId",
+  "session.eventLog.tail",
+  "session.eventLog.read",
+] as const;
