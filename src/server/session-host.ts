@@ -141,7 +141,10 @@ export class SessionHost {
       }),
       ...runtimeMethods(),
       ...planMethods((link, sessionId) => this.owned(link, sessionId)),
-      ...sessionStateMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...sessionStateMethods(
+        (link, sessionId) => this.owned(link, sessionId),
+        (sessionId, errorReason) => this.close(sessionId, errorReason),
+      ),
     };
   }
 
@@ -304,9 +307,9 @@ export class SessionHost {
    * Shuts a session down (its log closed, its lock released) and waits for its end hooks. A turn still
    * running is interrupted first and given a moment to end, so its log tells how it ended (abort).
    */
-  async close(sessionId: string): Promise<void> {
+  async close(sessionId: string, errorReason?: string): Promise<void> {
     if (!this.manager.get(sessionId)) return;
-    await this.manager.close(sessionId, { graceMs: TURN_END_GRACE_MS });
+    await this.manager.close(sessionId, { graceMs: TURN_END_GRACE_MS, ...(errorReason ? { reason: errorReason } : {}) });
     const served = this.served.get(sessionId);
     if (served) this.forget(served);
   }

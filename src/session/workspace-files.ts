@@ -63,11 +63,11 @@ const inside = (dir: string, file: string) => {
 export function writeWorkspaceFile(sessionDir: string, relative: string, content: string): "create" | "update" {
   const dir = workspaceFilesDir(sessionDir);
   const file = path.resolve(dir, relative);
-  if (path.isAbsolute(relative) || !inside(dir, file)) throw new Error(`Not a path inside the session's files folder: ${relative}`);
+  if (path.isAbsolute(relative) || !inside(dir, file)) throw new Error(`Path escapes the workspace files directory: ${relative}`);
   makePrivateDir(dir);
   // A link anywhere on the way (even one pointing nowhere yet) could lead the write out of the folder.
   for (let at = file; at !== dir; at = path.dirname(at)) {
-    if (lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink()) throw new Error(`Not a path inside the session's files folder: ${relative}`);
+    if (lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink()) throw new Error(`Path escapes the workspace files directory: ${relative}`);
   }
   makePrivateDir(path.dirname(file));
   const operation = existsSync(file) ? "update" : "create";
@@ -79,13 +79,13 @@ export function writeWorkspaceFile(sessionDir: string, relative: string, content
 export function readWorkspaceFile(sessionDir: string, relative: string): string {
   const dir = workspaceFilesDir(sessionDir);
   const file = path.resolve(dir, relative);
-  if (path.isAbsolute(relative) || !inside(dir, file)) throw new Error(`Not a path inside the session's files folder: ${relative}`);
+  if (path.isAbsolute(relative) || !inside(dir, file)) throw new Error(`Path escapes the workspace files directory: ${relative}`);
   let real: string;
   try {
     real = realpathSync(file);
   } catch {
     throw new Error(`No such file in the session's files folder: ${relative}`);
   }
-  if (!inside(realpathSync(dir), real)) throw new Error(`Not a path inside the session's files folder: ${relative}`);
+  if (!inside(realpathSync(dir), real)) throw new Error(`Path escapes the workspace files directory: ${relative}`);
   return readFileSync(real, "utf8");
 }

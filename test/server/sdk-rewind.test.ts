@@ -150,7 +150,7 @@ describe("SDK rewind and fork", () => {
     expect(statSync(saved?.filePath as string).mode & 0o777).toBe(0o600);
     expect((await session.rpc.workspaces.readFile({ path: saved?.filename as string })).content).toBe(content);
     expect((await session.rpc.workspaces.listFiles()).files).toEqual([saved?.filename]);
-    await expect(session.rpc.workspaces.readFile({ path: "../events.jsonl" })).rejects.toThrow(/Not a path inside the session's files folder/);
+    await expect(session.rpc.workspaces.readFile({ path: "../events.jsonl" })).rejects.toThrow(/Path escapes the workspace files directory/);
     await expect(session.rpc.workspaces.readFile({ path: "missing.txt" })).rejects.toThrow(/No such file/);
 
     const created = nextEvent(session, "session.workspace_file_changed");

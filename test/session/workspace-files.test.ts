@@ -29,7 +29,7 @@ describe("workspace files", () => {
     writeFileSync(path.join(sessionDir, "secret.txt"), "outside");
     symlinkSync(path.join(sessionDir, "secret.txt"), path.join(workspaceFilesDir(sessionDir), "link.txt"));
     for (const bad of ["../secret.txt", path.join(sessionDir, "secret.txt"), "link.txt", ".", ""]) {
-      expect(() => readWorkspaceFile(sessionDir, bad), bad).toThrow(/Not a path inside the session's files folder/);
+      expect(() => readWorkspaceFile(sessionDir, bad), bad).toThrow(/Path escapes the workspace files directory/);
     }
   });
 
@@ -44,7 +44,7 @@ describe("workspace files", () => {
     symlinkSync(outside, path.join(workspaceFilesDir(sessionDir), "out"));
     symlinkSync(path.join(sessionDir, "target.txt"), path.join(workspaceFilesDir(sessionDir), "link.txt"));
     for (const bad of ["out/x.txt", "link.txt", "../x.txt", path.join(sessionDir, "x.txt")]) {
-      expect(() => writeWorkspaceFile(sessionDir, bad, "x"), bad).toThrow(/Not a path inside the session's files folder/);
+      expect(() => writeWorkspaceFile(sessionDir, bad, "x"), bad).toThrow(/Path escapes the workspace files directory/);
     }
     expect(existsSync(path.join(outside, "x.txt")) || existsSync(path.join(sessionDir, "target.txt")) || existsSync(path.join(sessionDir, "x.txt"))).toBe(
       false,

@@ -3,7 +3,11 @@
  * SDK names them. Copilot's cloud features (visibility sync, telemetry engagement, host completions) have no
  * counterpart here: they answer as Copilot does for a local session that has none.
  */
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import path from "node:path";
 import { z } from "zod";
+import type { SessionView } from "../../core/index.js";
 import type { ClientLink, ServedSession } from "../served-session.js";
 import { sessionIdSchema } from "../wire.js";
 import { ownedSession, type MethodTable, type Owned } from "./owned-session.js";
@@ -27,7 +31,61 @@ function refuse(problem: string | undefined): void {
   if (problem) throw new Error(problem);
 }
 
-export function sessionStateMethods(owned: Owned): MethodTable<(typeof SESSION_STATE_METHODS)[number]> {
+const shutdownSchema = z.looseObject({ sessionId: z.string(), type: z.enum(["routine", "error"]).optional(), reason: z.string().optional() });
+
+/** This process's usage of the session, as Copilot's usage.getMetrics reports it (no AI-unit pricing here). */
+function usageMetrics(state: SessionView["state"]) {
+  const { current } = state.usage;
+  const modelMetrics = Object.fromEntries(
+    Object.entries(current.modelMetrics).map(([model, metric]) => [
+      model,
+      {
+        requests: metric.requests,
+        usage: {
+          inputTokens: metric.usage.inputTokens,
+          outputTokens: metric.usage.outputTokens,
+          cacheReadTokens: metric.usage.cacheReadTokens ?? 0,
+          cacheWriteTokens: 0,
+        },
+      },
+    ]),
+  );
+  return {
+    totalPremiumRequestCost: 0,
+    totalUserRequests: current.requests,
+    totalApiDurationMs: current.apiDurationMs,
+    sessionStartTime: new Date(current.startTime).toISOString(),
+    codeChanges: {
+      linesAdded: current.codeChanges.linesAdded,
+      linesRemoved: current.codeChanges.linesRemoved,
+      filesModifiedCount: current.codeChanges.filesModified.length,
+    },
+    modelMetrics,
+    ...(state.model ? { currentModel: state.model } : {}),
+    lastCallInputTokens: 0,
+    lastCallOutputTokens: 0,
+  };
+}
+
+/** The custom instruction files in the session's prompt, as instruction sources (the user's own, or the repository's). */
+function instructionSources(session: SessionView) {
+  const home = homedir();
+  return session.instructionPaths.map((file) => {
+    const mine = file.startsWith(home + path.sep) && !file.startsWith(session.state.cwd + path.sep);
+    let content = "";
+    try {
+      content = readFileSync(file, "utf8");
+    } catch {
+      // Removed since it was loaded: the source is still listed, as the prompt still holds it.
+    }
+    return { id: file, label: path.basename(file), sourcePath: file, content, type: mine ? "home" : "repo", location: mine ? "user" : "repository" };
+  });
+}
+
+export function sessionStateMethods(
+  owned: Owned,
+  close: (sessionId: string, errorReason?: string) => Promise<void>,
+): MethodTable<(typeof SESSION_STATE_METHODS)[number]> {
   const view = (link: ClientLink, params: unknown) => ownedSession(owned, link, sessionIdSchema.parse(params).sessionId);
   const served = (link: ClientLink, params: unknown) => owned(link, sessionIdSchema.parse(params).sessionId);
   const permissionMode = (link: ClientLink, params: unknown) => (view(link, params).state.permissions.allowAll ? "allow-all" : "manual");
@@ -91,6 +149,20 @@ export function sessionStateMethods(owned: Owned): MethodTable<(typeof SESSION_S
     "session.eventLog.read": (link, params) => {
       const { sessionId: _id, ...options } = readSchema.parse(params);
       return served(link, params).journal.read(options);
+    },
+    "session.usage.getMetrics": (link, params) => usageMetrics(view(link, params).state),
+    "session.permissions.resetSessionApprovals": (link, params) => {
+      view(link, params).dispatch({ type: "reset_allowed_tools" });
+      return { success: true };
+    },
+    "session.instructions.getSources": (link, params) => ({ sources: instructionSources(view(link, params)) }),
+    // Ends the session as a close does (it stays resumable); the clients get its session.shutdown first.
+    // The engine's shutdown takes a reason only for an error ending: a routine one has none.
+    "session.shutdown": async (link, params) => {
+      const { sessionId, type, reason } = shutdownSchema.parse(params);
+      view(link, params);
+      await close(sessionId, type === "error" ? (reason ?? "The client ended the session.") : undefined);
+      return {};
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The names of the session-state method families (session-state-methods.ts: name, activity, permission mode,
- * queue, SQL todos, visibility, completions, telemetry; event-log reads), kept apart from their handlers so
+ * queue, SQL todos, visibility, completions, telemetry; event-log reads; usage, instruction sources, shutdown), kept apart from their handlers so
  * the AgentServer registers them at the handshake without loading the engine.
  */
 export const SESSION_STATE_METHODS = [
@@ -21,4 +21,8 @@ export const SESSION_STATE_METHODS = [
   "session.telemetry.getEngagementId",
   "session.eventLog.tail",
   "session.eventLog.read",
+  "session.usage.getMetrics",
+  "session.permissions.resetSessionApprovals",
+  "session.instructions.getSources",
+  "session.shutdown",
 ] as const;
