@@ -119,6 +119,9 @@ export class AgentSession {
     return this.workspace.activeInstructions.map((file) => file.path);
   }
 
+  /** The tools the main agent is offered now, as the model sees them (the SDK's tools.getCurrentMetadata). */
+  readonly currentTools = () => this.parts.toolbox.forMainAgent().schemas();
+
   /** /context: how the main agent's prompt limit is used now, without a model call. */
   readonly contextUsage = () =>
     reportContext(this.parts.main.runtime.compactor, this.services.mcp?.tools() ?? [], this.services.sink.emit, this.services.memory?.board);

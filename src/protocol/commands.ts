@@ -2,7 +2,7 @@
  * Commands into the engine: every change to a session is one of these, sent through one `dispatch`. The TUI,
  * the headless runner and the server faces build commands; none of them touches engine objects.
  */
-import type { AgentMode, Attachment } from "./events/index.js";
+import type { AgentMode, Attachment, WorkingDirectoryContext } from "./events/index.js";
 import type { InteractionReply } from "./interactions.js";
 import type { ForkOutcome, RewindOutcome, RewindPoint, RewindPreview, RewindScope } from "./rewind.js";
 
@@ -66,6 +66,8 @@ export type SessionCommand =
   | { type: "rename"; name: string }
   /** /cwd: the directory tools run in and paths are relative to; session.context_changed says so. */
   | { type: "set_cwd"; path: string }
+  /** A client reports the working directory's git context; ignored unless it names the session's cwd (the session's is authoritative). */
+  | { type: "record_context"; context: WorkingDirectoryContext }
   /** /add-dir: one more directory tools may read and write without asking, for this session. */
   /** `listed`: kept in the list even when an allowed directory covers it (an SDK app's paths.add lists what it added). */
   | { type: "add_dir"; path: string; listed?: boolean }
@@ -168,6 +170,7 @@ export interface CommandResults {
   /** Each: why it was not done, or undefined when it was. */
   rename: string | undefined;
   set_cwd: string | undefined;
+  record_context: void;
   add_dir: string | undefined;
   set_instruction: string | undefined;
   write_workspace_file: string | undefined;

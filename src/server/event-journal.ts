@@ -32,6 +32,11 @@ export class EventJournal {
     for (const wake of [...this.waiters]) wake();
   }
 
+  /** When the session last changed, as far as this process saw (an ISO time), if it saw anything. */
+  lastTimestamp(): string | undefined {
+    return this.events.at(-1)?.timestamp;
+  }
+
   tail(): string {
     return String(this.dropped + this.events.length);
   }

@@ -21,7 +21,7 @@ import type { SessionMemory } from "../../memory/session-memory.js";
 import type { McpManager } from "../../mcp/index.js";
 import { isMcpCommand, SessionMcpServers, type McpCommand } from "../mcp-commands.js";
 
-const WORKSPACE_COMMANDS = ["rename", "set_cwd", "add_dir", "set_instruction", "delete_session", "write_workspace_file"] as const;
+const WORKSPACE_COMMANDS = ["rename", "set_cwd", "record_context", "add_dir", "set_instruction", "delete_session", "write_workspace_file"] as const;
 export type WorkspaceCommand = Extract<SessionCommand, { type: (typeof WORKSPACE_COMMANDS)[number] }> | McpCommand;
 
 export function isWorkspaceCommand(command: SessionCommand): command is WorkspaceCommand {
@@ -121,6 +121,8 @@ export class SessionWorkspace {
         return this.rename(command.name);
       case "set_cwd":
         return this.setCwd(command.path);
+      case "record_context":
+        return this.recordContext(command.context);
       case "add_dir":
         return this.addDir(command.path, command.listed === true);
       case "set_instruction":
@@ -182,6 +184,12 @@ export class SessionWorkspace {
     this.options.emit("session.context_changed", this.current);
     this.announceDirectories();
     return undefined;
+  }
+
+  private recordContext(context: WorkingDirectoryContext): void {
+    if (resolvePhysical(this.resolvePath(context.cwd)) !== resolvePhysical(this.current.cwd)) return;
+    this.current = { ...context, cwd: this.current.cwd };
+    this.options.emit("session.context_changed", this.current);
   }
 
   private addDir(given: string, listed: boolean): string | undefined {

@@ -10,6 +10,10 @@ export const workingDirectoryContextSchema = z.object({
   repository: z.string().optional(),
   branch: z.string().optional(),
   headCommit: z.string().optional(),
+  /** What a client reported (session.metadata.recordContextChange): where the repository is hosted, and the branch's base. */
+  repositoryHost: z.string().optional(),
+  hostType: z.string().optional(),
+  baseCommit: z.string().optional(),
 });
 export type WorkingDirectoryContext = z.infer<typeof workingDirectoryContextSchema>;
 

@@ -31,6 +31,20 @@ function refuse(problem: string | undefined): void {
   if (problem) throw new Error(problem);
 }
 
+const cwdSchema = z.looseObject({ sessionId: z.string(), workingDirectory: z.string() });
+const contextSchema = z.looseObject({
+  sessionId: z.string(),
+  context: z.looseObject({
+    cwd: z.string(),
+    gitRoot: z.string().optional(),
+    repository: z.string().optional(),
+    branch: z.string().optional(),
+    headCommit: z.string().optional(),
+    repositoryHost: z.string().optional(),
+    hostType: z.string().optional(),
+    baseCommit: z.string().optional(),
+  }),
+});
 const shutdownSchema = z.looseObject({ sessionId: z.string(), type: z.enum(["routine", "error"]).optional(), reason: z.string().optional() });
 
 /** This process's usage of the session, as Copilot's usage.getMetrics reports it (no AI-unit pricing here). */
@@ -150,6 +164,47 @@ export function sessionStateMethods(
       const { sessionId: _id, ...options } = readSchema.parse(params);
       return served(link, params).journal.read(options);
     },
+    "session.metadata.snapshot": (link, params) => {
+      const host = served(link, params);
+      const session = view(link, params);
+      const { state } = session;
+      const startTime = new Date(state.usage.current.startTime).toISOString();
+      return {
+        sessionId: session.id,
+        startTime,
+        modifiedTime: host.journal.lastTimestamp() ?? startTime,
+        isRemote: false,
+        alreadyInUse: false,
+        workspacePath: session.dir,
+        ...(state.name ? { summary: state.name } : {}),
+        workingDirectory: state.cwd,
+        currentMode: state.mode,
+        ...(state.model ? { selectedModel: state.model } : {}),
+        sessionLimits: null,
+        workspace: {
+          id: session.id,
+          cwd: state.cwd,
+          ...(state.context?.gitRoot ? { git_root: state.context.gitRoot } : {}),
+          ...(state.context?.branch ? { branch: state.context.branch } : {}),
+        },
+      };
+    },
+    "session.metadata.setWorkingDirectory": (link, params) => {
+      const { workingDirectory } = cwdSchema.parse(params);
+      const session = view(link, params);
+      refuse(session.dispatch({ type: "set_cwd", path: workingDirectory }));
+      return { workingDirectory: session.state.cwd };
+    },
+    "session.metadata.recordContextChange": (link, params) => {
+      const { context } = contextSchema.parse(params);
+      view(link, params).dispatch({ type: "record_context", context });
+      return {};
+    },
+    "session.tools.getCurrentMetadata": (link, params) => ({
+      tools: view(link, params)
+        .currentTools()
+        .map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters })),
+    }),
     "session.usage.getMetrics": (link, params) => usageMetrics(view(link, params).state),
     "session.permissions.resetSessionApprovals": (link, params) => {
       view(link, params).dispatch({ type: "reset_allowed_tools" });

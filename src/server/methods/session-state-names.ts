@@ -1,6 +1,7 @@
 /**
  * The names of the session-state method families (session-state-methods.ts: name, activity, permission mode,
- * queue, SQL todos, visibility, completions, telemetry; event-log reads; usage, instruction sources, shutdown), kept apart from their handlers so
+ * queue, SQL todos, visibility, completions, telemetry; event-log reads; usage, instruction sources, shutdown, the
+ * metadata snapshot and working directory, the current tools), kept apart from their handlers so
  * the AgentServer registers them at the handshake without loading the engine.
  */
 export const SESSION_STATE_METHODS = [
@@ -25,4 +26,8 @@ export const SESSION_STATE_METHODS = [
   "session.permissions.resetSessionApprovals",
   "session.instructions.getSources",
   "session.shutdown",
+  "session.metadata.snapshot",
+  "session.metadata.setWorkingDirectory",
+  "session.metadata.recordContextChange",
+  "session.tools.getCurrentMetadata",
 ] as const;
