@@ -14,6 +14,7 @@ import { sendAttachments } from "./send-attachments.js";
 
 const modeSetSchema = z.looseObject({ sessionId: z.string(), mode: agentModeSchema });
 const logSchema = z.looseObject({ sessionId: z.string(), message: z.string(), level: z.enum(["info", "warning", "error"]).optional() });
+const optionsSchema = z.looseObject({ sessionId: z.string(), workingDirectory: z.string().optional() });
 const modelSwitchSchema = z.looseObject({ sessionId: z.string(), modelId: z.string(), reasoningEffort: z.string().optional() });
 const mcpServerSchema = z.looseObject({ sessionId: z.string(), serverName: z.string() });
 
@@ -101,8 +102,12 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
     return { status: "applied", modelId: session.state.model };
   });
   // Options this agent has no counterpart for (coauthor, skills…): accepted, so a client's create succeeds.
+  // A working directory is the /cwd command's.
   on("session.options.update", (link, params) => {
-    engine(link, sessionIdSchema.parse(params).sessionId);
+    const { sessionId, workingDirectory } = optionsSchema.parse(params);
+    const { session } = engine(link, sessionId);
+    const refused = workingDirectory === undefined ? undefined : session.dispatch({ type: "set_cwd", path: workingDirectory });
+    if (refused) throw new Error(refused);
     return { success: true };
   });
   on("session.log", (link, params) => {

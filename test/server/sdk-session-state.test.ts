@@ -3,6 +3,8 @@
  * empty, setAuto only over no name or an earlier auto name), the event log (tail, read, a long poll with a
  * type filter), the queue, the permission mode, usage metrics and shutdown.
  */
+import { mkdtempSync, realpathSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "@github/copilot-sdk";
 import { nextEvent, useSdkWorld } from "../support/sdk-client.js";
@@ -69,6 +71,47 @@ describe("SDK session-state methods", () => {
     await session.rpc.shutdown({ type: "routine", reason: "test" });
     expect((await ended).data.shutdownType).toBe("routine");
     await expect(session.rpc.name.get()).rejects.toThrow(/not found/i);
+    await client.stop();
+  });
+});
+
+describe("SDK session metadata methods", () => {
+  it("the snapshot follows setWorkingDirectory and options.update; a recorded context for the cwd is told, another cwd's is not", async () => {
+    const { client, session } = await newSession();
+    const first = await session.rpc.metadata.snapshot();
+    expect(first).toMatchObject({
+      sessionId: session.sessionId,
+      isRemote: false,
+      alreadyInUse: false,
+      currentMode: "interactive",
+      selectedModel: "scripted-model",
+    });
+    expect(first.workspace?.id).toBe(session.sessionId);
+    const second = realpathSync(mkdtempSync(path.join(sdk.world.cwd, "second-")));
+    expect(await session.rpc.metadata.setWorkingDirectory({ workingDirectory: second })).toEqual({ workingDirectory: second });
+    expect((await session.rpc.metadata.snapshot()).workingDirectory).toBe(second);
+    const changes: string[] = [];
+    session.on("session.context_changed", (event) => changes.push(event.data.branch ?? ""));
+    await session.rpc.metadata.recordContextChange({ context: { cwd: sdk.world.cwd, branch: "elsewhere" } });
+    const told = nextEvent(session, "session.context_changed");
+    await session.rpc.metadata.recordContextChange({ context: { cwd: second, branch: "feature", repositoryHost: "github.com", baseCommit: "0".repeat(40) } });
+    expect((await told).data).toMatchObject({ cwd: second, branch: "feature", repositoryHost: "github.com", baseCommit: "0".repeat(40) });
+    expect(changes).toEqual(["feature"]);
+    const third = realpathSync(mkdtempSync(path.join(sdk.world.cwd, "third-")));
+    expect(await session.rpc.options.update({ workingDirectory: third })).toEqual({ success: true });
+    expect((await session.rpc.metadata.snapshot()).workingDirectory).toBe(third);
+    await expect(session.rpc.metadata.setWorkingDirectory({ workingDirectory: path.join(third, "missing") })).rejects.toThrow();
+    expect(await session.rpc.metadata.isProcessing()).toEqual({ processing: false });
+    await client.stop();
+  });
+
+  it("the current tools are the main agent's, each with a name and description", async () => {
+    const { client, session } = await newSession();
+    const { tools } = await session.rpc.tools.getCurrentMetadata();
+    const names = (tools ?? []).map((tool) => tool.name);
+    expect(names).toContain("bash");
+    expect(names).toContain("ask_user");
+    for (const tool of tools ?? []) expect(tool.description).toBeTruthy();
     await client.stop();
   });
 });

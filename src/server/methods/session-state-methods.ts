@@ -205,6 +205,12 @@ export function sessionStateMethods(
         .currentTools()
         .map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters })),
     }),
+    // The tools are built with the session (nothing to validate later); no language server runs here; telemetry
+    // feature overrides have nothing to override. Each answers as Copilot does once it has nothing left to do.
+    "session.tools.initializeAndValidate": (link, params) => (view(link, params), {}),
+    "session.lsp.initialize": (link, params) => (view(link, params), null),
+    "session.telemetry.setFeatureOverrides": (link, params) => (view(link, params), null),
+    "session.metadata.isProcessing": (link, params) => ({ processing: view(link, params).state.busy }),
     "session.usage.getMetrics": (link, params) => usageMetrics(view(link, params).state),
     "session.permissions.resetSessionApprovals": (link, params) => {
       view(link, params).dispatch({ type: "reset_allowed_tools" });

@@ -30,4 +30,8 @@ export const SESSION_STATE_METHODS = [
   "session.metadata.setWorkingDirectory",
   "session.metadata.recordContextChange",
   "session.tools.getCurrentMetadata",
+  "session.tools.initializeAndValidate",
+  "session.metadata.isProcessing",
+  "session.lsp.initialize",
+  "session.telemetry.setFeatureOverrides",
 ] as const;
