@@ -40,7 +40,9 @@ describe("sql tool", () => {
       },
       ctx,
     );
-    expect(inserted.content).toBe("2 rows affected.\n\n1 row affected.");
+    expect(inserted.content).toBe(
+      "Executed 2 statement(s):\n\n1. INSERT\n   2 row(s) inserted. Last inserted row ID: 2.\n\n2. INSERT\n   1 row(s) inserted. Last inserted row ID: 1.",
+    );
     const listed = await runTool(tool, { description: "list", query: "SELECT id, title, status FROM todos ORDER BY id" }, ctx);
     expect(listed.content).toBe(
       ["| id | title | status |", "| --- | --- | --- |", "| a | Write A | pending |", "| b | Write B | pending |", "(2 rows)"].join("\n"),

@@ -27,6 +27,14 @@ const readSchema = z.looseObject({
 /** The name each served session last took from name.setAuto: a later summary may replace it, a person's name not. */
 const autoNames = new WeakMap<ServedSession, string>();
 
+/** A todo as a row of the `todos` table (its dependencies are todo_deps rows). */
+const sqlRow = (todo: SessionView["state"]["todosAsWritten"][number]) => ({
+  id: todo.id,
+  title: todo.title,
+  description: todo.description,
+  status: todo.status,
+});
+
 function refuse(problem: string | undefined): void {
   if (problem) throw new Error(problem);
 }
@@ -151,9 +159,11 @@ export function sessionStateMethods(
       for (const item of session.state.queue.items) session.dispatch({ type: "unqueue", id: item.id });
       return {};
     },
-    "session.plan.readSqlTodos": (link, params) => ({
-      rows: view(link, params).state.todosAsWritten.map((todo) => ({ ...todo })),
-    }),
+    "session.plan.readSqlTodos": (link, params) => ({ rows: view(link, params).state.todosAsWritten.map(sqlRow) }),
+    "session.plan.readSqlTodosWithDependencies": (link, params) => {
+      const todos = view(link, params).state.todosAsWritten;
+      return { rows: todos.map(sqlRow), dependencies: todos.flatMap((todo) => todo.dependsOn.map((dependsOn) => ({ todoId: todo.id, dependsOn }))) };
+    },
     "session.visibility.get": (link, params) => (view(link, params), { synced: false }),
     "session.visibility.set": (link, params) => (view(link, params), { synced: false }),
     "session.completions.getTriggerCharacters": (link, params) => (view(link, params), { triggerCharacters: [] }),

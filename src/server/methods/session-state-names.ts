@@ -15,6 +15,7 @@ export const SESSION_STATE_METHODS = [
   "session.queue.removeMostRecent",
   "session.queue.clear",
   "session.plan.readSqlTodos",
+  "session.plan.readSqlTodosWithDependencies",
   "session.visibility.get",
   "session.visibility.set",
   "session.completions.getTriggerCharacters",

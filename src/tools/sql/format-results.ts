@@ -22,9 +22,30 @@ function table(columns: readonly string[], rows: readonly SqlValue[][]): string 
   return lines.join("\n");
 }
 
+/** A write's outcome in Copilot's words (models are tuned on them). */
+function written(result: Extract<StatementResult, { kind: "changes" }>): string {
+  switch (result.keyword) {
+    case "INSERT":
+      return `${result.changes} row(s) inserted. Last inserted row ID: ${result.lastInsertRowId ?? 0}.`;
+    case "UPDATE":
+      return `${result.changes} row(s) updated.`;
+    case "DELETE":
+      return `${result.changes} row(s) deleted.`;
+    case "CREATE":
+    case "DROP":
+    case "ALTER":
+      return "Schema operation completed successfully.";
+    default:
+      return `${result.changes} row(s) affected.`;
+  }
+}
+
+const outcome = (result: StatementResult) => (result.kind === "rows" ? table(result.columns, result.rows) : written(result));
+
+/** One statement's outcome alone; several numbered, each under its keyword (Copilot's layout). */
 export function formatResults(results: readonly StatementResult[]): string {
   if (results.length === 0) return "No statement to run.";
-  return results
-    .map((result) => (result.kind === "rows" ? table(result.columns, result.rows) : `${result.changes} row${result.changes === 1 ? "" : "s"} affected.`))
-    .join("\n\n");
+  if (results.length === 1) return outcome(results[0] as StatementResult);
+  const each = results.map((result, index) => `${index + 1}. ${result.keyword}\n${outcome(result).replace(/^/gm, "   ")}`);
+  return [`Executed ${results.length} statement(s):`, ...each].join("\n\n");
 }

@@ -32,7 +32,9 @@ BEGIN UPDATE todos SET updated_at = datetime('now') WHERE id = NEW.id; END;
 `;
 
 /** What one statement gave: rows (a query) or the number of rows it changed. */
-export type StatementResult = { kind: "rows"; columns: string[]; rows: SqlValue[][] } | { kind: "changes"; changes: number };
+/** `keyword`: the statement's first word, upper-case (INSERT, CREATE…); `lastInsertRowId` after an INSERT. */
+export type StatementResult =
+  { kind: "rows"; keyword: string; columns: string[]; rows: SqlValue[][] } | { kind: "changes"; keyword: string; changes: number; lastInsertRowId?: number };
 
 export class SessionDatabase {
   private opening: Promise<Database> | undefined;
@@ -58,7 +60,16 @@ export class SessionDatabase {
           const columns = statement.getColumnNames();
           const rows: SqlValue[][] = [];
           while (statement.step()) rows.push(statement.get());
-          results.push(columns.length > 0 ? { kind: "rows", columns, rows } : { kind: "changes", changes: db.getRowsModified() });
+          const keyword = (/^\s*(\w+)/.exec(statement.getSQL())?.[1] ?? "").toUpperCase();
+          if (columns.length > 0) results.push({ kind: "rows", keyword, columns, rows });
+          else if (keyword === "INSERT")
+            results.push({
+              kind: "changes",
+              keyword,
+              changes: db.getRowsModified(),
+              lastInsertRowId: Number(db.exec("SELECT last_insert_rowid()")[0]?.values[0]?.[0] ?? 0),
+            });
+          else results.push({ kind: "changes", keyword, changes: db.getRowsModified() });
         } finally {
           statement.free();
         }
