@@ -7,6 +7,7 @@ import { mkdtempSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "@github/copilot-sdk";
+import { text, toolCall } from "../support/scripted-server.js";
 import { nextEvent, useSdkWorld } from "../support/sdk-client.js";
 
 const sdk = useSdkWorld();
@@ -112,6 +113,24 @@ describe("SDK session metadata methods", () => {
     expect(names).toContain("bash");
     expect(names).toContain("ask_user");
     for (const tool of tools ?? []) expect(tool.description).toBeTruthy();
+    await client.stop();
+  });
+});
+
+describe("SDK todo reads", () => {
+  it("readSqlTodosWithDependencies gives the sql tool's rows and edges after session.todos_changed", async () => {
+    const query =
+      "INSERT INTO todos (id, title, status) VALUES ('alpha', 'First', 'pending'); INSERT INTO todos (id, title, status) VALUES ('beta', 'Second', 'done'); INSERT INTO todo_deps (todo_id, depends_on) VALUES ('beta', 'alpha')";
+    sdk.server.enqueue(toolCall("sql", { description: "add todos", query }), text("Done."));
+    const { client, session } = await newSession();
+    expect(await session.rpc.plan.readSqlTodosWithDependencies()).toEqual({ rows: [], dependencies: [] });
+    const changed = nextEvent(session, "session.todos_changed");
+    await session.sendAndWait({ prompt: "add them" });
+    await changed;
+    const read = await session.rpc.plan.readSqlTodosWithDependencies();
+    expect(read.rows.map((row) => row.id).sort()).toEqual(["alpha", "beta"]);
+    expect(read.dependencies).toEqual([{ todoId: "beta", dependsOn: "alpha" }]);
+    expect((await session.rpc.plan.readSqlTodos()).rows).toHaveLength(2);
     await client.stop();
   });
 });
