@@ -160,7 +160,7 @@ describe("SDK rewind and fork", () => {
     await session.rpc.workspaces.createFile({ path: "notes/a.md", content: "second" });
     expect((await updated).data).toEqual({ path: "notes/a.md", operation: "update" });
     expect((await session.rpc.workspaces.readFile({ path: "notes/a.md" })).content).toBe("second");
-    await expect(session.rpc.workspaces.createFile({ path: "../workspace.yaml", content: "x" })).rejects.toThrow(/Not a path inside/);
+    await expect(session.rpc.workspaces.createFile({ path: "../workspace.yaml", content: "x" })).rejects.toThrow(/Path escapes the workspace files directory/);
     await client.stop();
   });
 });
