@@ -8,6 +8,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import type { SessionView } from "../../core/index.js";
+import { workingDirectoryContextSchema } from "../../protocol/events/index.js";
 import type { ClientLink, ServedSession } from "../served-session.js";
 import { sessionIdSchema } from "../wire.js";
 import { ownedSession, type MethodTable, type Owned } from "./owned-session.js";
@@ -40,19 +41,7 @@ function refuse(problem: string | undefined): void {
 }
 
 const cwdSchema = z.looseObject({ sessionId: z.string(), workingDirectory: z.string() });
-const contextSchema = z.looseObject({
-  sessionId: z.string(),
-  context: z.looseObject({
-    cwd: z.string(),
-    gitRoot: z.string().optional(),
-    repository: z.string().optional(),
-    branch: z.string().optional(),
-    headCommit: z.string().optional(),
-    repositoryHost: z.string().optional(),
-    hostType: z.string().optional(),
-    baseCommit: z.string().optional(),
-  }),
-});
+const contextSchema = z.looseObject({ sessionId: z.string(), context: workingDirectoryContextSchema });
 const shutdownSchema = z.looseObject({ sessionId: z.string(), type: z.enum(["routine", "error"]).optional(), reason: z.string().optional() });
 
 /** This process's usage of the session, as Copilot's usage.getMetrics reports it (no AI-unit pricing here). */
