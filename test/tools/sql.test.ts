@@ -29,6 +29,17 @@ describe("sql tool", () => {
     expect(sqlJsLoaded()).toBe(true);
   });
 
+  it("words each kind of write as Copilot does: one statement alone, several numbered under their keyword", async () => {
+    const { tool, ctx } = setup();
+    const run = async (query: string) => (await runTool(tool, { description: "q", query }, ctx)).content;
+    expect(await run("CREATE TABLE items (id TEXT, n INTEGER)")).toBe("Schema operation completed successfully.");
+    expect(await run("INSERT INTO items VALUES ('a', 1), ('b', 2)")).toBe("2 row(s) inserted. Last inserted row ID: 2.");
+    expect(await run("UPDATE items SET n = 3")).toBe("2 row(s) updated.");
+    expect(await run("DELETE FROM items WHERE id = 'a'; SELECT id FROM items")).toBe(
+      ["Executed 2 statement(s):", "1. DELETE\n   1 row(s) deleted.", "2. SELECT\n   | id |\n   | --- |\n   | b |\n   (1 row)"].join("\n\n"),
+    );
+  });
+
   it("has the todo tables and answers queries as a table", async () => {
     const { tool, ctx } = setup();
     const inserted = await runTool(
