@@ -34,6 +34,7 @@ import { eventLogMethods } from "./methods/event-log-methods.js";
 import { sessionsMethods } from "./methods/sessions-methods.js";
 import { runtimeMethods } from "./methods/runtime-methods.js";
 import { planMethods } from "./methods/plan-methods.js";
+import { skillMethods } from "./methods/skill-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
 
@@ -140,6 +141,7 @@ export class SessionHost {
       }),
       ...runtimeMethods(),
       ...planMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...skillMethods((link, sessionId) => this.owned(link, sessionId)),
     };
   }
 
@@ -215,8 +217,8 @@ export class SessionHost {
 
   private async open(link: ClientLink, config: SessionConfig, resumeId: string | undefined) {
     const served = new ServedSession(config.sessionId, link, abilitiesOf(config), this.options.questionTimeoutMs, (id) => this.manager.get(id));
-    const { cwd: defaultCwd, permissions, mcp } = this.manager.defaults;
-    const defaults = { ...this.options, cwd: defaultCwd, permissions, ...(mcp ? { mcp } : {}) };
+    const { cwd: defaultCwd, permissions, mcp, skills } = this.manager.defaults;
+    const defaults = { ...this.options, cwd: defaultCwd, permissions, ...(mcp ? { mcp } : {}), ...(skills ? { skills } : {}) };
     const fetch = this.options.inference?.fetchFor({ sessionId: config.sessionId });
     const { request, models } = sessionRequest(config, defaults, (sections) => served.transformSystemMessage(sections), {
       ...(fetch ? { fetch } : {}),
