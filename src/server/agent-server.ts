@@ -16,7 +16,7 @@ import { EVENT_LOG_METHODS, HISTORY_METHODS } from "./methods/history-and-intere
 import { AGENT_METHODS, MCP_CONFIG_METHODS, MCP_SESSION_METHODS, MCP_UNAVAILABLE_METHODS } from "./methods/method-names.js";
 import { PERMISSION_METHODS, SCHEDULE_METHODS } from "./methods/session-control-method-names.js";
 import { PLAN_METHODS, RUNTIME_METHODS, SESSIONS_METHODS } from "./methods/server-method-names.js";
-import { SKILL_METHODS } from "./methods/skill-method-names.js";
+import { PLUGIN_METHODS, SKILL_METHODS } from "./methods/skill-method-names.js";
 
 export const PROTOCOL_VERSION = 3;
 
@@ -76,6 +76,7 @@ export const SESSION_METHODS = [
   ...RUNTIME_METHODS,
   ...PLAN_METHODS,
   ...SKILL_METHODS,
+  ...PLUGIN_METHODS,
 ] as const;
 export type SessionMethod = (typeof SESSION_METHODS)[number];
 

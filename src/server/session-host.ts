@@ -34,6 +34,7 @@ import { eventLogMethods } from "./methods/event-log-methods.js";
 import { sessionsMethods } from "./methods/sessions-methods.js";
 import { runtimeMethods } from "./methods/runtime-methods.js";
 import { planMethods } from "./methods/plan-methods.js";
+import { pluginMethods } from "./methods/plugin-methods.js";
 import { skillMethods } from "./methods/skill-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
@@ -142,6 +143,7 @@ export class SessionHost {
       ...runtimeMethods(),
       ...planMethods((link, sessionId) => this.owned(link, sessionId)),
       ...skillMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...pluginMethods(options.manager.defaults),
     };
   }
 

@@ -13,3 +13,19 @@ export const SKILL_METHODS = [
   "session.extensions.disable",
   "session.extensions.reload",
 ] as const;
+
+/** The user's installed plugins and marketplaces, for no session in particular (plugin-methods.ts). */
+export const PLUGIN_METHODS = [
+  "plugins.list",
+  "plugins.install",
+  "plugins.uninstall",
+  "plugins.update",
+  "plugins.updateAll",
+  "plugins.enable",
+  "plugins.disable",
+  "plugins.marketplaces.list",
+  "plugins.marketplaces.add",
+  "plugins.marketplaces.remove",
+  "plugins.marketplaces.browse",
+  "plugins.marketplaces.refresh",
+] as const;
