@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { approveAll } from "@github/copilot-sdk";
+import { approveAll, type SessionConfig } from "@github/copilot-sdk";
 import { text, toolCall } from "../support/scripted-server.js";
 import { useSdkWorld } from "../support/sdk-client.js";
 
@@ -19,6 +19,11 @@ function writeSkill(dir: string, name: string, description: string, body = `${na
   return file;
 }
 
+/** A session on the scripted server with the client's skill options. */
+function newSession(options: Pick<SessionConfig, "skillDirectories" | "disabledSkills" | "customAgents" | "agent">) {
+  return sdk.world.client().createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: approveAll, ...options });
+}
+
 const systemOf = (index: number) => String(sdk.server.completionRequests[index]?.body.messages.find((message) => message.role === "system")?.content ?? "");
 const usersOf = (index: number) =>
   (sdk.server.completionRequests[index]?.body.messages ?? []).filter((message) => message.role === "user").map((message) => String(message.content));
@@ -28,14 +33,7 @@ describe("SDK skills", () => {
     const skills = path.join(sdk.world.cwd, "client-skills");
     const file = writeSkill(skills, "tidy", "Tidies things.");
     writeSkill(skills, "off", "Starts disabled.");
-    const client = sdk.world.client();
-    const session = await client.createSession({
-      provider: sdk.provider(),
-      model: "scripted-model",
-      onPermissionRequest: approveAll,
-      skillDirectories: [skills],
-      disabledSkills: ["off"],
-    });
+    const session = await newSession({ skillDirectories: [skills], disabledSkills: ["off"] });
     const states = async () => Object.fromEntries((await session.rpc.skills.list()).skills.map((skill) => [skill.name, skill.enabled]));
     expect(await states()).toMatchObject({ tidy: true, off: false });
     expect((await session.rpc.skills.list()).skills.find((skill) => skill.name === "tidy")?.path).toBe(file);
@@ -65,11 +63,7 @@ describe("SDK skills", () => {
     writeSkill(skills, "alpha", "Alpha things.");
     writeSkill(skills, "beta", "Beta things.");
     sdk.server.enqueue(text("Hello."));
-    const client = sdk.world.client();
-    const session = await client.createSession({
-      provider: sdk.provider(),
-      model: "scripted-model",
-      onPermissionRequest: approveAll,
+    const session = await newSession({
       skillDirectories: [skills],
       customAgents: [{ name: "beta-agent", description: "Uses beta.", prompt: "You are the beta agent.", skills: ["beta"] }],
       agent: "beta-agent",
@@ -82,8 +76,7 @@ describe("SDK skills", () => {
   });
 
   it("lists the session's plugins and no extensions, and refuses to toggle extensions", async () => {
-    const client = sdk.world.client();
-    const session = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: approveAll });
+    const session = await newSession({});
     expect((await session.rpc.plugins.list()).plugins).toEqual([]);
     expect((await session.rpc.extensions.list()).extensions).toEqual([]);
     await expect(session.rpc.extensions.enable({ id: "x" })).rejects.toThrow(/Extensions not available/);
