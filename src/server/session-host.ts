@@ -35,6 +35,8 @@ import { sessionsMethods } from "./methods/sessions-methods.js";
 import { runtimeMethods } from "./methods/runtime-methods.js";
 import { sessionStateMethods } from "./methods/session-state-methods.js";
 import { planMethods } from "./methods/plan-methods.js";
+import { pluginMethods } from "./methods/plugin-methods.js";
+import { skillMethods } from "./methods/skill-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
 
@@ -145,6 +147,8 @@ export class SessionHost {
         (link, sessionId) => this.owned(link, sessionId),
         (sessionId, errorReason) => this.close(sessionId, errorReason),
       ),
+      ...skillMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...pluginMethods(options.manager.defaults),
     };
   }
 
@@ -220,8 +224,8 @@ export class SessionHost {
 
   private async open(link: ClientLink, config: SessionConfig, resumeId: string | undefined) {
     const served = new ServedSession(config.sessionId, link, abilitiesOf(config), this.options.questionTimeoutMs, (id) => this.manager.get(id));
-    const { cwd: defaultCwd, permissions, mcp } = this.manager.defaults;
-    const defaults = { ...this.options, cwd: defaultCwd, permissions, ...(mcp ? { mcp } : {}) };
+    const { cwd: defaultCwd, permissions, mcp, skills } = this.manager.defaults;
+    const defaults = { ...this.options, cwd: defaultCwd, permissions, ...(mcp ? { mcp } : {}), ...(skills ? { skills } : {}) };
     const fetch = this.options.inference?.fetchFor({ sessionId: config.sessionId });
     const { request, models } = sessionRequest(config, defaults, (sections) => served.transformSystemMessage(sections), {
       ...(fetch ? { fetch } : {}),
