@@ -16,6 +16,7 @@ import { EVENT_LOG_METHODS, HISTORY_METHODS } from "./methods/history-and-intere
 import { AGENT_METHODS, MCP_CONFIG_METHODS, MCP_SESSION_METHODS, MCP_UNAVAILABLE_METHODS } from "./methods/method-names.js";
 import { PERMISSION_METHODS, SCHEDULE_METHODS } from "./methods/session-control-method-names.js";
 import { PLAN_METHODS, RUNTIME_METHODS, SESSIONS_METHODS } from "./methods/server-method-names.js";
+import { COMMAND_METHODS, SHELL_METHODS, TASK_METHODS, UI_METHODS } from "./methods/command-method-names.js";
 
 export const PROTOCOL_VERSION = 3;
 
@@ -74,6 +75,10 @@ export const SESSION_METHODS = [
   ...SESSIONS_METHODS,
   ...RUNTIME_METHODS,
   ...PLAN_METHODS,
+  ...COMMAND_METHODS,
+  ...TASK_METHODS,
+  ...SHELL_METHODS,
+  ...UI_METHODS,
 ] as const;
 export type SessionMethod = (typeof SESSION_METHODS)[number];
 

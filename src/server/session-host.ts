@@ -34,6 +34,9 @@ import { eventLogMethods } from "./methods/event-log-methods.js";
 import { sessionsMethods } from "./methods/sessions-methods.js";
 import { runtimeMethods } from "./methods/runtime-methods.js";
 import { planMethods } from "./methods/plan-methods.js";
+import { commandMethods } from "./methods/command-methods.js";
+import { taskMethods } from "./methods/task-methods.js";
+import { shellMethods } from "./methods/shell-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
 
@@ -140,6 +143,9 @@ export class SessionHost {
       }),
       ...runtimeMethods(),
       ...planMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...commandMethods(owned),
+      ...taskMethods(owned),
+      ...shellMethods(owned),
     };
   }
 
@@ -200,7 +206,7 @@ export class SessionHost {
     }
     if (attached && open) {
       // Open in this process already: the client attaches to it beside the others, seeing every event from now on.
-      open.attach(link, abilitiesOf(config));
+      open.attach(link, abilitiesOf(config), config.commands);
       // A provider (or registry) given with the resume becomes the session's endpoint from the next request on.
       if (config.provider || config.providers || config.models) {
         const problem = open.models?.reconfigure(config);
@@ -214,7 +220,14 @@ export class SessionHost {
   }
 
   private async open(link: ClientLink, config: SessionConfig, resumeId: string | undefined) {
-    const served = new ServedSession(config.sessionId, link, abilitiesOf(config), this.options.questionTimeoutMs, (id) => this.manager.get(id));
+    const served = new ServedSession(
+      config.sessionId,
+      link,
+      abilitiesOf(config),
+      this.options.questionTimeoutMs,
+      (id) => this.manager.get(id),
+      config.commands,
+    );
     const { cwd: defaultCwd, permissions, mcp } = this.manager.defaults;
     const defaults = { ...this.options, cwd: defaultCwd, permissions, ...(mcp ? { mcp } : {}) };
     const fetch = this.options.inference?.fetchFor({ sessionId: config.sessionId });
