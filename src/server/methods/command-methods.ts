@@ -60,6 +60,12 @@ function invocation(result: InputResult, help: () => Promise<string>): Promise<u
   }
 }
 
+/** An application's unknown `/x` would go to the model as written: only a command or a skill is run here. */
+async function known(session: SessionView, name: string): Promise<boolean> {
+  if ((await loadSlashCommands()).findSlashCommand(bare(name)) !== undefined) return true;
+  return session.dispatch({ type: "list_skills" }).skills.some((skill) => skill.userInvocable && skill.name.toLowerCase() === bare(name));
+}
+
 async function builtins() {
   const { slashCommands } = await loadSlashCommands();
   return slashCommands.map((command) => ({
@@ -96,8 +102,19 @@ export function commandMethods(owned: Owned): MethodTable<Method> {
     "session.commands.invoke": async (link, params) => {
       const { sessionId, name, input } = invokeSchema.parse(params);
       const text = `/${bare(name)}${input ? ` ${input}` : ""}`;
-      const result = await open(owned(link, sessionId)).dispatch({ type: "input", text, from: "application" });
-      return invocation(result, help);
+      const session = open(owned(link, sessionId));
+      if (!(await known(session, name))) throw new Error(`Unknown command: /${bare(name)}`);
+      // What a command says (/help's listing, /usage's figures) it says as session.info: that is its text here.
+      const said: string[] = [];
+      const off = session.subscribe((event) => {
+        if (event.type === "session.info" && !event.agentId) said.push(event.data.message);
+      });
+      try {
+        const result = await session.dispatch({ type: "input", text, from: "application" });
+        return result.kind === "done" && !result.error && said.length > 0 ? { kind: "text", text: said.join("\n") } : invocation(result, help);
+      } finally {
+        off();
+      }
     },
     "session.commands.execute": async (link, params) => {
       const { sessionId, commandName, args = "" } = executeSchema.parse(params);
@@ -105,6 +122,7 @@ export function commandMethods(owned: Owned): MethodTable<Method> {
       const mine = served.clientCommands().find((command) => bare(command.name) === bare(commandName));
       const command = `/${mine?.name ?? bare(commandName)}${args ? ` ${args}` : ""}`;
       if (!mine) {
+        if (!(await known(open(served), commandName))) return { error: `Unknown command: /${bare(commandName)}` };
         const result = await open(served).dispatch({ type: "input", text: command, from: "application" });
         if (result.kind === "unknown-command") return { error: `Unknown command: /${result.name}` };
         return result.kind === "done" && result.error ? { error: result.error } : {};

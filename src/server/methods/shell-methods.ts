@@ -41,6 +41,7 @@ function runShell(session: SessionView, command: string): ShellRun {
       toolCallId = event.data.toolCallId;
       onStart(toolCallId);
     } else if (event.type === "tool.execution_complete" && event.data.toolCallId === toolCallId) {
+      run.running = false;
       const content = event.data.result?.content ?? "";
       outcome = { success: event.data.success, output: content, ...(event.data.error ? { error: event.data.error.message } : {}) };
     } else if (event.type === "user.message" && outcome && toolCallId !== undefined) {
