@@ -7,5 +7,16 @@ import type { AgentSession } from "./agent-session.js";
  */
 export type SessionView = Pick<
   AgentSession,
-  "id" | "dir" | "state" | "selectableAgents" | "agentDefinitions" | "mcpServers" | "directories" | "instructionPaths" | "listModels" | "subscribe" | "dispatch" | "whenEnded"
+  | "id"
+  | "dir"
+  | "state"
+  | "selectableAgents"
+  | "agentDefinitions"
+  | "mcpServers"
+  | "directories"
+  | "instructionPaths"
+  | "listModels"
+  | "subscribe"
+  | "dispatch"
+  | "whenEnded"
 >;

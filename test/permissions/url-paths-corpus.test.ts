@@ -237,7 +237,7 @@ describe("glob and grep patterns that climb out of the workspace go through the 
       t.write({ "ws/a.txt": "", "outside/secret.txt": "" });
       const inner = { ...t.ctx, cwd: t.at("ws") };
       expect((await runTool(globTool, { pattern: "../outside/*" }, inner)).content).toBe(t.at("outside/secret.txt"));
-      expect((await runTool(globTool, { pattern: "**/*" }, inner)).content).toBe(t.at("ws/a.txt"));
+      expect((await runTool(globTool, { pattern: "**/*" }, inner)).content).toBe("./a.txt"); // under the working directory: ./path, as Copilot shows it
       const request = await globTool.permission({ pattern: "../outside/*" }, { cwd: inner.cwd, toolCallId: "t" });
       expect(request).toMatchObject({ kind: "read", path: t.at("outside") });
     } finally {
