@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { approveAll, type CommandContext, type CopilotClient } from "@github/copilot-sdk";
+import { text } from "../support/scripted-server.js";
 import { nextEvent, useSdkWorld } from "../support/sdk-client.js";
 
 const sdk = useSdkWorld();
@@ -100,5 +101,18 @@ describe("SDK slash-command and task methods", () => {
     expect(await session.rpc.shell.kill({ processId })).toEqual({ killed: true });
     await ended;
     expect(await session.rpc.shell.kill({ processId })).toEqual({ killed: false });
+  });
+
+  it("answers a question beside the conversation with the system prompt alone, recording nothing", async () => {
+    sdk.server.enqueue(text("First answer."), text("Blue."));
+    const session = await open(sdk.world.client());
+    await session.sendAndWait({ prompt: "first" });
+    const before = (await session.getEvents()).length;
+    expect(await session.rpc.ui.ephemeralQuery({ question: "What colour is the sky?" })).toEqual({ answer: "Blue." });
+    const asked = sdk.server.completionRequests.at(-1)?.body as { messages: { role: string; content: unknown }[]; tools?: unknown[] };
+    expect(asked.messages.map((message) => message.role)).toEqual(["system", "user"]);
+    expect(asked.messages[1]?.content).toEqual("What colour is the sky?");
+    expect(asked.tools ?? []).toEqual([]);
+    expect((await session.getEvents()).length).toBe(before);
   });
 });

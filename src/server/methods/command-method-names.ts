@@ -41,6 +41,7 @@ export const SHELL_METHODS = [
 /** Forms put to the client, and the answers to questions agent never asks (command-methods.ts). */
 export const UI_METHODS = [
   "session.ui.elicitation",
+  "session.ui.ephemeralQuery",
   "session.ui.handlePendingUserInput",
   "session.ui.handlePendingSampling",
   "session.ui.handlePendingAutoModeSwitch",

@@ -26,6 +26,7 @@ const enqueueSchema = z.looseObject({ sessionId: z.string(), command: z.string()
 const pendingSchema = z.looseObject({ sessionId: z.string(), requestId: z.string(), error: z.string().optional() });
 const answerSchema = z.looseObject({ sessionId: z.string(), requestId: z.string(), response: z.unknown().optional() });
 const elicitSchema = z.looseObject({ sessionId: z.string(), message: z.string(), requestedSchema: z.looseObject({ type: z.literal("object") }) });
+const questionSchema = z.looseObject({ sessionId: z.string(), question: z.string() });
 const handleSchema = z.looseObject({ sessionId: z.string(), handle: z.string() });
 
 type Method = (typeof COMMAND_METHODS)[number] | (typeof UI_METHODS)[number];
@@ -158,6 +159,11 @@ export function commandMethods(owned: Owned): MethodTable<Method> {
       const answer = await served.askClient(undefined, "elicitation.requested", { message, requestedSchema, mode: "form" });
       const reply = elicitationReplySchema.safeParse(answer);
       return reply.success ? reply.data : { action: "cancel" };
+    },
+    // A question beside the conversation (ask_aside): the model answers, nothing is recorded.
+    "session.ui.ephemeralQuery": async (link, params) => {
+      const { sessionId, question } = questionSchema.parse(params);
+      return { answer: await open(owned(link, sessionId)).dispatch({ type: "ask_aside", question }) };
     },
     "session.ui.handlePendingUserInput": (link, params) => {
       const { sessionId, requestId, response } = answerSchema.parse(params);
