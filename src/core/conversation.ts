@@ -97,6 +97,8 @@ export class Conversation {
       }
       case "skill.invoked": {
         // A skill's instructions are a user message after the tool results (a tool call loaded it) or at once (the user did).
+        // The main agent's own `skills:` are in its system prompt instead (agentPromptWithSkills), as Copilot's are.
+        if (event.data.trigger === "context-load" && this.agentId === undefined) break;
         const content = skillContextMessage(event.data);
         if (this.pending.size > 0) this.toolSkills.push({ name: event.data.name, content });
         else this.pushSkill(event.data.name, content);

@@ -68,3 +68,7 @@ export function loadEngine(): Promise<typeof import("./engine.js")> {
 export function loadSlashCommands(): Promise<typeof import("./slash-commands/registry.js")> {
   return import("./slash-commands/registry.js");
 }
+// Installed plugins and marketplaces, for the faces that manage them (the SDK's plugins.* methods).
+export { installPlugin, removePlugin, setPluginEnabled, updatePlugin, type InstallResult } from "../plugins/install-plugin.js";
+export { addMarketplace, findMarketplace, listMarketplaces, refreshMarketplace, removeMarketplace } from "../plugins/marketplaces.js";
+export { readInstalled, type InstalledPluginRecord } from "../plugins/plugin-store.js";

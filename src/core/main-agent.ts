@@ -17,6 +17,7 @@ import type { AgentRuntime, PromptInput } from "./runtime/agent-runtime.js";
 import type { SessionControls } from "./session-controls.js";
 import type { SessionServices } from "./session-services.js";
 import type { SessionTools } from "./session-tools.js";
+import { agentPromptWithSkills } from "./skills/skill-text.js";
 import { shapeSystemPrompt } from "./system-prompt-shape.js";
 import type { SessionSubagents } from "./tasks/session-subagents.js";
 import { ToolSet } from "./tool-set.js";
@@ -198,7 +199,7 @@ export class MainAgent {
         ...(services.mcp?.instructions() ?? []).map(({ server, text }) => ({ path: `mcp:${server}`, content: text })),
       ],
       sessionDir: services.dir,
-      ...(agent ? { agent: { name: agent.name, prompt: agent.systemPrompt } } : {}),
+      ...(agent ? { agent: { name: agent.name, prompt: agentPromptWithSkills(agent.systemPrompt, services.skills.invoked(), agent.skills) } } : {}),
       contextBoard: services.memory?.boardText,
       skills: services.skills.promptBlock(agent?.skills),
       shape: services.systemPromptShape,

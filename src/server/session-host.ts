@@ -37,6 +37,8 @@ import { planMethods } from "./methods/plan-methods.js";
 import { commandMethods } from "./methods/command-methods.js";
 import { taskMethods } from "./methods/task-methods.js";
 import { shellMethods } from "./methods/shell-methods.js";
+import { pluginMethods } from "./methods/plugin-methods.js";
+import { skillMethods } from "./methods/skill-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
 
@@ -146,6 +148,8 @@ export class SessionHost {
       ...commandMethods(owned),
       ...taskMethods(owned),
       ...shellMethods(owned),
+      ...skillMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...pluginMethods(options.manager.defaults),
     };
   }
 
@@ -228,8 +232,8 @@ export class SessionHost {
       (id) => this.manager.get(id),
       config.commands,
     );
-    const { cwd: defaultCwd, permissions, mcp } = this.manager.defaults;
-    const defaults = { ...this.options, cwd: defaultCwd, permissions, ...(mcp ? { mcp } : {}) };
+    const { cwd: defaultCwd, permissions, mcp, skills } = this.manager.defaults;
+    const defaults = { ...this.options, cwd: defaultCwd, permissions, ...(mcp ? { mcp } : {}), ...(skills ? { skills } : {}) };
     const fetch = this.options.inference?.fetchFor({ sessionId: config.sessionId });
     const { request, models } = sessionRequest(config, defaults, (sections) => served.transformSystemMessage(sections), {
       ...(fetch ? { fetch } : {}),

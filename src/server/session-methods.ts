@@ -100,7 +100,7 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
     session.dispatch({ type: "set_model", model: modelId, ...(reasoningEffort ? { reasoningEffort } : {}) });
     return { status: "applied", modelId: session.state.model };
   });
-  // Options this agent has no counterpart for (coauthor, skills…): accepted, so a client's create succeeds.
+  // Options this agent has no counterpart for (coauthor…): accepted, so a client's create succeeds.
   on("session.options.update", (link, params) => {
     engine(link, sessionIdSchema.parse(params).sessionId);
     return { success: true };

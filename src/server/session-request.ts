@@ -24,6 +24,8 @@ export interface SessionRequestDefaults {
   cwd: string;
   permissions: SessionPermissions;
   mcp?: OpenSessionOptions["mcp"];
+  /** settings.json's skill folders and disabled skills; a client's own are added to them. */
+  skills?: OpenSessionOptions["skills"];
   provider: ProviderDefaults;
   makeProvider(config: ProviderConfig): OpenSessionOptions["provider"];
   /** Makes the tool a client declared (the engine's createClientTool, loaded with it). */
@@ -37,6 +39,18 @@ function workingDirectory(config: SessionConfig, fallback: string): string {
   return dir;
 }
 
+/** The client's `skillDirectories` are read after every other skill folder; its `disabledSkills` join settings'. */
+function withClientSkills(skills: SessionRequestDefaults["skills"], config: SessionConfig): Pick<OpenRequest, "skills"> {
+  if (!config.skillDirectories?.length && !config.disabledSkills?.length) return skills ? { skills } : {};
+  return {
+    skills: {
+      ...skills,
+      directories: [...(skills?.directories ?? []), ...(config.skillDirectories ?? [])],
+      disabled: [...(skills?.disabled ?? []), ...(config.disabledSkills ?? [])],
+    },
+  };
+}
+
 function clientAgent(agent: CustomAgentConfig) {
   return {
     name: agent.name,
@@ -44,6 +58,7 @@ function clientAgent(agent: CustomAgentConfig) {
     description: agent.description ?? "",
     ...(agent.tools ? { tools: agent.tools } : {}),
     ...(agent.model ? { model: agent.model } : {}),
+    ...(agent.skills ? { skills: agent.skills } : {}),
     ...(agent.mcpServers && Object.keys(agent.mcpServers).length > 0 ? { mcpServers: agent.mcpServers } : {}),
     source: "user" as const,
     systemPrompt: agent.prompt,
@@ -99,6 +114,7 @@ export function sessionRequest(
     ...(mcpServers || defaults.mcp ? { mcp: { ...defaults.mcp, additional: [...(defaults.mcp?.additional ?? []), ...(mcpServers ? [mcpServers] : [])] } } : {}),
     ...withInstructionDirectories(systemMessageOptions(config.systemMessage, askTransform), config.instructionDirectories, cwd),
     ...(config.tools?.length ? { extraTools: config.tools.map((tool) => defaults.clientTool(tool, { sessionId: config.sessionId, cwd })) } : {}),
+    ...withClientSkills(defaults.skills, config),
     ...(config.customAgents?.length ? { extraAgents: config.customAgents.map(clientAgent) } : {}),
     ...(config.excludedBuiltinAgents?.length ? { excludedBuiltinAgents: config.excludedBuiltinAgents } : {}),
     ...(config.defaultAgent?.excludedTools?.length ? { defaultAgentExcludedTools: config.defaultAgent.excludedTools } : {}),

@@ -36,6 +36,8 @@ const customAgent = z.looseObject({
   /** false: a person may select it, the model may not delegate to it. */
   infer: z.boolean().optional(),
   mcpServers: z.record(z.string(), z.unknown()).optional(),
+  /** The skills it sees, loaded when it starts (an agent file's `skills:`). */
+  skills: z.array(z.string()).optional(),
 });
 
 /** session.create and session.resume share the configuration. */
@@ -63,6 +65,8 @@ export const sessionConfigSchema = z.looseObject({
   tools: z.array(toolDeclaration).optional(),
   mcpServers: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
   customAgents: z.array(customAgent).optional(),
+  skillDirectories: z.array(z.string()).optional(),
+  disabledSkills: z.array(z.string()).optional(),
   excludedBuiltinAgents: z.array(z.string()).optional(),
   defaultAgent: z.looseObject({ excludedTools: z.array(z.string()).optional() }).optional(),
   agent: z.string().optional(),

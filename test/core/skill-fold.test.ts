@@ -9,7 +9,8 @@ import { event, fold } from "../support/fold-events.js";
 
 const invoked = (name: string, agentId?: string) =>
   event("skill.invoked", { name, path: `/skills/${name}/SKILL.md`, content: `${name.toUpperCase()} STEPS`, trigger: "agent-invoked" }, agentId);
-const context = (name: string) => `<skill-context name="${name}">Base directory for this skill: /skills/${name}\n\n${name.toUpperCase()} STEPS</skill-context>`;
+const context = (name: string) =>
+  `<skill-context name="${name}">\nBase directory for this skill: /skills/${name}\n\n${name.toUpperCase()} STEPS\n\n</skill-context>`;
 
 function loadedByTool(agentId?: string): SessionEvent[] {
   return [

@@ -55,7 +55,7 @@ describe("the model loads a skill", () => {
     const last = second.at(-1);
     expect(last?.role).toBe("user");
     expect(last?.content).toBe(
-      `<skill-context name="pdf-report">Base directory for this skill: ${path.dirname(file)}\n\n# pdf-report\nPDF-REPORT BODY MARKER</skill-context>`,
+      `<skill-context name="pdf-report">\nBase directory for this skill: ${path.dirname(file)}\n\n# pdf-report\nPDF-REPORT BODY MARKER\n\n</skill-context>`,
     );
     const invoked = loggedEvents().find((event) => event.type === "skill.invoked");
     expect(invoked?.data).toMatchObject({
@@ -102,7 +102,7 @@ describe("/<skill> arguments", () => {
     expect(run.stdout).toContain("Report made.");
     const sent = messages(0).filter((message) => message.role === "user");
     expect(sent.map((message) => String(message.content))).toEqual([
-      `<skill-context name="pdf-report">Base directory for this skill: ${path.dirname(file)}\n\n# pdf-report\nPDF-REPORT BODY MARKER</skill-context>`,
+      `<skill-context name="pdf-report">\nBase directory for this skill: ${path.dirname(file)}\n\n# pdf-report\nPDF-REPORT BODY MARKER\n\n</skill-context>`,
       expect.stringMatching(/^<current_datetime>.*<\/current_datetime>\n\n\/pdf-report data\.csv$/s),
     ]);
     expect(loggedEvents().find((event) => event.type === "skill.invoked")?.data).toMatchObject({ name: "pdf-report", trigger: "user-invoked" });

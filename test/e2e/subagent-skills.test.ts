@@ -56,7 +56,7 @@ describe("subagents' skills", () => {
 });
 
 describe("the main session's agent and skills", () => {
-  it("--agent with skills: [beta] starts with beta loaded before the first prompt and offers only it", async () => {
+  it("--agent with skills: [beta] starts with beta loaded in its system prompt (as Copilot's) and offers only it", async () => {
     writeSkill("alpha");
     writeSkill("beta");
     writeAgent("writer", "skills: [beta]\n");
@@ -67,8 +67,11 @@ describe("the main session's agent and skills", () => {
     const system = String(request?.body.messages.find((message) => message.role === "system")?.content ?? "");
     expect(system).toContain("<name>beta</name>");
     expect(system).not.toContain("<name>alpha</name>");
+    expect(system).toContain('<skill-context name="beta">');
+    expect(system).not.toContain('<skill-context name="alpha">');
     const users = request?.body.messages.filter((message) => message.role === "user").map((message) => String(message.content));
-    expect(users?.[0]).toContain('<skill-context name="beta">');
-    expect(users?.[1]).toMatch(/\nwrite$/);
+    expect(users).toHaveLength(1);
+    expect(users?.[0]).not.toContain("<skill-context");
+    expect(users?.[0]).toMatch(/\nwrite$/);
   });
 });

@@ -55,7 +55,7 @@ describe("an SDK application's input", () => {
     expect((await session.sendAndWait({ prompt: "/tidy src" }))?.data.content).toBe("Tidied.");
     const users = sdk.server.completionRequests[0]?.body.messages.filter((message) => message.role === "user").map((message) => String(message.content));
     expect(users).toEqual([
-      `<skill-context name="tidy">Base directory for this skill: ${folder}\n\nTIDY-BODY-MARKER</skill-context>`,
+      `<skill-context name="tidy">\nBase directory for this skill: ${folder}\n\nTIDY-BODY-MARKER\n\n</skill-context>`,
       expect.stringMatching(/\/tidy src$/),
     ]);
     expect(seen.find((event) => event.type === "skill.invoked")?.data).toMatchObject({ name: "tidy", path: path.join(folder, "SKILL.md") });

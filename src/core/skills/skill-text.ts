@@ -30,9 +30,23 @@ export function availableSkillsBlock(skills: readonly PromptSkill[]): string {
   ].join("\n");
 }
 
-/** The user message a loaded skill becomes (live and on resume, from its skill.invoked event). */
+/** The user message a loaded skill becomes (live and on resume, from its skill.invoked event), laid out as Copilot's is. */
 export function skillContextMessage(skill: { name: string; path: string; content: string }): string {
-  return `<skill-context name="${escapeXml(skill.name)}">Base directory for this skill: ${path.dirname(skill.path)}\n\n${skill.content}</skill-context>`;
+  return `<skill-context name="${escapeXml(skill.name)}">\nBase directory for this skill: ${path.dirname(skill.path)}\n\n${skill.content}\n\n</skill-context>`;
+}
+
+/**
+ * The selected agent's prompt with the skills its `skills:` loaded when it was selected: like Copilot, their
+ * instructions are part of the system prompt (so they survive compaction), not messages of the conversation.
+ */
+export function agentPromptWithSkills(
+  prompt: string,
+  loaded: readonly { name: string; path: string; content: string; trigger?: string; agentId?: string }[],
+  names: readonly string[] | undefined,
+): string {
+  const preloaded = loaded.filter((skill) => skill.trigger === "context-load" && skill.agentId === undefined && names?.includes(skill.name));
+  const unique = preloaded.filter((skill, index) => preloaded.findIndex((other) => other.name === skill.name) === index);
+  return [prompt, ...unique.map(skillContextMessage)].join("\n\n");
 }
 
 /** After a compaction dropped loaded skills' instructions: the model is told they are gone, and how to get them back. */
