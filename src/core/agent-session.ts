@@ -250,6 +250,8 @@ export class AgentSession {
         return writePlan(this.dir, this.services.sink.emit, command.content);
       case "shutdown":
         return this.shutdown(command.reason ? "error" : "routine", command.reason);
+      case "ask_aside":
+        return main.askAside(command.question);
     }
   }
 

@@ -5,6 +5,7 @@
  * (prompt-hooks.ts), a person's `!cmd`, notifications that wake it when a person is there, and session.idle
  * when a run ends. A prompt first waits for the MCP servers it needs that are still starting.
  */
+import { askAside } from "./aside-question.js";
 import type { RunResult } from "../protocol/commands.js";
 import type { BackgroundTasks, EventData, EventType } from "../protocol/events/index.js";
 import { describeStatus } from "../tools/bash/index.js";
@@ -172,6 +173,11 @@ export class MainAgent {
       ...(aborted ? { aborted: true } : {}),
       mode: this.parts.controls.preset.mode,
     });
+  }
+
+  /** A question beside the conversation (ask_aside): the model's answer, nothing recorded. */
+  async askAside(question: string): Promise<string> {
+    return askAside(question, { provider: this.parts.controls.provider, retry: this.services.retry, systemPrompt: await this.systemPrompt() });
   }
 
   private systemPrompt(): string | Promise<string> {

@@ -114,7 +114,9 @@ export type SessionCommand =
   | { type: "log"; level: "info" | "warning" | "error"; message: string }
   /** The session's plan (plan.md in its folder): its whole new text, or null to delete it; session.plan_changed says so. */
   | { type: "write_plan"; content: string | null }
-  | { type: "shutdown"; reason?: string };
+  | { type: "shutdown"; reason?: string }
+  /** A question beside the conversation: answered by the model with the system prompt alone, nothing recorded. */
+  | { type: "ask_aside"; question: string };
 
 /** One approval as a client names it: a command stem ("git add"), a tool by name, or a URL origin. */
 export interface ApprovalGrant {
@@ -202,6 +204,8 @@ export interface CommandResults {
   /** Why the plan file could not be written, or undefined. */
   write_plan: string | undefined;
   shutdown: void;
+  /** The model's answer; rejects when the model could not be reached. */
+  ask_aside: Promise<string>;
 }
 
 /** A skill as the session knows it. */

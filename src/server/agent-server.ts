@@ -17,6 +17,7 @@ import { AGENT_METHODS, MCP_CONFIG_METHODS, MCP_SESSION_METHODS, MCP_UNAVAILABLE
 import { PERMISSION_METHODS, SCHEDULE_METHODS } from "./methods/session-control-method-names.js";
 import { PLAN_METHODS, RUNTIME_METHODS, SESSIONS_METHODS } from "./methods/server-method-names.js";
 import { SESSION_STATE_METHODS } from "./methods/session-state-names.js";
+import { COMMAND_METHODS, SHELL_METHODS, TASK_METHODS, UI_METHODS } from "./methods/command-method-names.js";
 import { PLUGIN_METHODS, SKILL_METHODS } from "./methods/skill-method-names.js";
 
 export const PROTOCOL_VERSION = 3;
@@ -77,6 +78,10 @@ export const SESSION_METHODS = [
   ...RUNTIME_METHODS,
   ...PLAN_METHODS,
   ...SESSION_STATE_METHODS,
+  ...COMMAND_METHODS,
+  ...TASK_METHODS,
+  ...SHELL_METHODS,
+  ...UI_METHODS,
   ...SKILL_METHODS,
   ...PLUGIN_METHODS,
 ] as const;

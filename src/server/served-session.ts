@@ -6,6 +6,7 @@
  * SDK's wire: questions the SDK answers from the event itself (permission, client tools, forms) wait for its
  * RPC; ask_user and plan approval are the SDK's own requests (`userInput.request`, `exitPlanMode.request`).
  */
+import { randomUUID } from "node:crypto";
 import { CancellationTokenSource, type MessageConnection } from "vscode-jsonrpc";
 import { RemoteQuestions, type QuestionClient, type RemoteQuestion, type SessionView } from "../core/index.js";
 import type { SessionEvent } from "../protocol/events/index.js";
@@ -32,6 +33,12 @@ export interface ClientAbilities {
   requestExitPlanMode: boolean;
 }
 
+/** A slash command a client runs itself (the SDK's `commands`). */
+export interface ClientCommand {
+  name: string;
+  description?: string;
+}
+
 /** Sent only to a client that asked for streaming (the real runtime's `streaming` switch). */
 const STREAMED = new Set<string>(["assistant.message_delta", "assistant.reasoning_delta", "assistant.streaming_delta"]);
 
@@ -45,6 +52,7 @@ class AttachedClient implements QuestionClient {
     private readonly sessionId: string,
     readonly link: ClientLink,
     public abilities: ClientAbilities,
+    public commands: readonly ClientCommand[] = [],
   ) {}
 
   canAnswer(kind: InteractionKind): boolean {
@@ -107,6 +115,10 @@ export class ServedSession {
   private readonly questions: RemoteQuestions;
   /** The clients holding it, in the order they came, each with its way off. */
   private readonly attached = new Map<ClientLink, { client: AttachedClient; detach: () => void }>();
+  /** What the clients were last told of the commands and capabilities the clients bring. */
+  private announced = { commands: "[]", elicitation: false };
+  /** Requests this face itself put to one client (a client command, a direct elicitation), by request id. */
+  private readonly toClients = new Map<string, (answer: unknown) => void>();
   /** The last client to let go: a session that closes as it leaves still asks it its sessionEnd hooks (as Copilot does). */
   private departed: ClientLink | undefined;
 
@@ -117,12 +129,13 @@ export class ServedSession {
     private readonly questionTimeoutMs: number,
     /** The session manager's session by id (the manager holds it; events flow before it is there: session.start, session.resume). */
     private readonly lookup: (id: string) => SessionView | undefined,
+    commands?: readonly ClientCommand[],
   ) {
     this.questions = new RemoteQuestions({
       respond: (requestId, reply) => this.session?.dispatch({ type: "respond", requestId, reply }) ?? "The session is not open.",
       timeoutMs: questionTimeoutMs,
     });
-    this.attach(link, abilities);
+    this.attach(link, abilities, commands);
   }
 
   /** The engine's session, once opened and until it is closed. */
@@ -131,22 +144,86 @@ export class ServedSession {
   }
 
   /** A client holds the session from now on (again, with what it says now it can answer). */
-  attach(link: ClientLink, abilities: ClientAbilities): void {
-    const held = this.attached.get(link);
-    if (held) {
-      held.client.abilities = abilities;
-      return;
-    }
-    const client = new AttachedClient(this.id, link, abilities);
-    this.attached.set(link, { client, detach: this.questions.attach(client) });
+  attach(link: ClientLink, abilities: ClientAbilities, commands?: readonly ClientCommand[]): void {
+    this.announceChanges(() => {
+      const held = this.attached.get(link);
+      if (held) {
+        held.client.abilities = abilities;
+        if (commands) held.client.commands = commands;
+        return;
+      }
+      const client = new AttachedClient(this.id, link, abilities, commands);
+      this.attached.set(link, { client, detach: this.questions.attach(client) });
+    });
   }
 
   /** The client lets go; true when no client still there holds the session. */
   detach(link: ClientLink): boolean {
-    this.attached.get(link)?.detach();
-    this.attached.delete(link);
-    this.departed = link;
+    this.announceChanges(() => {
+      this.attached.get(link)?.detach();
+      this.attached.delete(link);
+      this.departed = link;
+    });
     return ![...this.attached.keys()].some((held) => held.alive);
+  }
+
+  /** Whether some client still there can answer a form (the session's `capabilities.ui.elicitation`). */
+  get elicitation(): boolean {
+    return this.questions.canAnswer("elicitation");
+  }
+
+  /** Every client's own commands, with the client that runs each. */
+  clientCommands(): (ClientCommand & { link: ClientLink })[] {
+    return [...this.attached.values()]
+      .filter(({ client }) => client.link.alive)
+      .flatMap(({ client }) => client.commands.map((command) => ({ ...command, link: client.link })));
+  }
+
+  /**
+   * What the clients see of who is there changes (a client with commands or a form handler comes or goes):
+   * they are told as Copilot tells them (commands.changed, capabilities.changed), as ephemeral session events.
+   */
+  private announceChanges(change: () => void): void {
+    change();
+    const commands = this.clientCommands().map(({ name, description }) => ({ name, ...(description !== undefined ? { description } : {}) }));
+    const listed = JSON.stringify(commands);
+    if (listed !== this.announced.commands) this.broadcast("commands.changed", { commands });
+    // Compared with what was last told: a client that dropped is no longer "alive" by the time it is detached.
+    if (this.elicitation !== this.announced.elicitation) this.broadcast("capabilities.changed", { ui: { elicitation: this.elicitation } });
+    this.announced = { commands: listed, elicitation: this.elicitation };
+  }
+
+  /** An event of this face (not of the engine's log) to every client holding the session. */
+  private broadcast(type: string, data: object, only?: ClientLink): void {
+    const event = { id: randomUUID(), timestamp: new Date().toISOString(), parentId: null, ephemeral: true, type, data } as unknown as SessionEvent;
+    for (const { client } of this.attached.values()) if (!only || client.link === only) client.deliver(event);
+  }
+
+  /**
+   * Puts a request to one client as the SDK reads it off an event (command.execute, elicitation.requested),
+   * and waits for its answer by RPC (`settle`); undefined when the time for questions ran out.
+   */
+  async askClient(link: ClientLink | undefined, type: "command.execute" | "elicitation.requested", data: object): Promise<unknown> {
+    const requestId = randomUUID();
+    let timer: NodeJS.Timeout | undefined;
+    const answer = new Promise<unknown>((resolve) => {
+      this.toClients.set(requestId, resolve);
+      timer = setTimeout(() => resolve(undefined), this.questionTimeoutMs).unref();
+    });
+    this.broadcast(type, { requestId, ...data }, link);
+    try {
+      return await answer;
+    } finally {
+      clearTimeout(timer);
+      this.toClients.delete(requestId);
+    }
+  }
+
+  /** A client's answer to a request of askClient; false when none such waits. */
+  settle(requestId: string, answer: unknown): boolean {
+    const resolve = this.toClients.get(requestId);
+    resolve?.(answer);
+    return resolve !== undefined;
   }
 
   holds(link: ClientLink): boolean {
@@ -237,11 +314,13 @@ export class ServedSession {
 
   /** Hands a client's answer (its RPC) to the engine; an error message when no such question waits. */
   answer(requestId: string, reply: InteractionReply): string | undefined {
+    if (this.settle(requestId, reply)) return undefined;
     return this.questions.answer(requestId, reply);
   }
 
   /** Every question still out is withdrawn. */
   dispose(): void {
+    for (const resolve of this.toClients.values()) resolve(undefined);
     this.questions.dispose();
   }
 }

@@ -35,6 +35,9 @@ import { sessionsMethods } from "./methods/sessions-methods.js";
 import { runtimeMethods } from "./methods/runtime-methods.js";
 import { sessionStateMethods } from "./methods/session-state-methods.js";
 import { planMethods } from "./methods/plan-methods.js";
+import { commandMethods } from "./methods/command-methods.js";
+import { taskMethods } from "./methods/task-methods.js";
+import { shellMethods } from "./methods/shell-methods.js";
 import { pluginMethods } from "./methods/plugin-methods.js";
 import { skillMethods } from "./methods/skill-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
@@ -147,6 +150,9 @@ export class SessionHost {
         (link, sessionId) => this.owned(link, sessionId),
         (sessionId, errorReason) => this.close(sessionId, errorReason),
       ),
+      ...commandMethods(owned),
+      ...taskMethods(owned),
+      ...shellMethods(owned),
       ...skillMethods((link, sessionId) => this.owned(link, sessionId)),
       ...pluginMethods(options.manager.defaults),
     };
@@ -209,7 +215,7 @@ export class SessionHost {
     }
     if (attached && open) {
       // Open in this process already: the client attaches to it beside the others, seeing every event from now on.
-      open.attach(link, abilitiesOf(config));
+      open.attach(link, abilitiesOf(config), config.commands);
       // A provider (or registry) given with the resume becomes the session's endpoint from the next request on.
       if (config.provider || config.providers || config.models) {
         const problem = open.models?.reconfigure(config);
@@ -223,7 +229,14 @@ export class SessionHost {
   }
 
   private async open(link: ClientLink, config: SessionConfig, resumeId: string | undefined) {
-    const served = new ServedSession(config.sessionId, link, abilitiesOf(config), this.options.questionTimeoutMs, (id) => this.manager.get(id));
+    const served = new ServedSession(
+      config.sessionId,
+      link,
+      abilitiesOf(config),
+      this.options.questionTimeoutMs,
+      (id) => this.manager.get(id),
+      config.commands,
+    );
     const { cwd: defaultCwd, permissions, mcp, skills } = this.manager.defaults;
     const defaults = { ...this.options, cwd: defaultCwd, permissions, ...(mcp ? { mcp } : {}), ...(skills ? { skills } : {}) };
     const fetch = this.options.inference?.fetchFor({ sessionId: config.sessionId });

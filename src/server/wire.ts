@@ -78,6 +78,8 @@ export const sessionConfigSchema = z.looseObject({
   hooks: z.boolean().optional(),
   enableFileHooks: z.boolean().optional(),
   disableResume: z.boolean().optional(),
+  /** Slash commands the client runs itself (command.execute to it, its answer by session.commands.handlePendingCommand). */
+  commands: z.array(z.looseObject({ name: z.string(), description: z.string().optional() })).optional(),
 });
 export type SessionConfig = z.infer<typeof sessionConfigSchema>;
 export type CustomAgentConfig = z.infer<typeof customAgent>;
