@@ -3,6 +3,7 @@
 import { build } from "esbuild";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { createHash } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -70,7 +71,96 @@ const zodEnglishOnly = {
   },
 };
 
+// zod, openai and commander, the libraries every run loads before its first request, are one CommonJS
+// bundle (dist/vendor.cjs) run through vm.Script with V8's code cache (src/util/code-cache.ts): Node 20
+// caches no ES module's compiled code, and compiling these ~600 KB is a fifth of the start-up. The main
+// bundle reaches them through small modules that re-export the vendor bundle's namespaces.
+const vendorPackages = { zod: "zod", openai: "openai", "openai/core/streaming": "openaiStreaming", commander: "commander" };
+const vendorFile = new URL("../dist/vendor.cjs", import.meta.url);
+const vendorBuild = await build({
+  stdin: {
+    contents: Object.entries(vendorPackages)
+      .map(([specifier, name]) => `export * as ${name} from ${JSON.stringify(specifier)};`)
+      .join("\n"),
+    resolveDir: fileURLToPath(new URL("..", import.meta.url)),
+    loader: "js",
+  },
+  outfile: fileURLToPath(vendorFile),
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  legalComments: "none",
+  logLevel: "warning",
+  minifyWhitespace: true,
+  minifySyntax: true,
+  plugins: [zodEnglishOnly],
+  inject: [fileURLToPath(new URL("./openai-globals.mjs", import.meta.url))],
+  write: false,
+});
+const vendorSource = vendorBuild.outputFiles[0].contents;
+writeFileSync(vendorFile, vendorSource);
+const vendorId = createHash("sha256").update(vendorSource).digest("hex").slice(0, 16);
+const vendorLoader = fileURLToPath(new URL("../src/util/vendor-bundle.ts", import.meta.url));
+const vendorModules = {
+  name: "vendor-modules",
+  async setup(builder) {
+    const filter = new RegExp(
+      `^(${Object.keys(vendorPackages)
+        .map((name) => name.replaceAll("/", "\\/"))
+        .join("|")})$`,
+    );
+    const root = fileURLToPath(new URL("..", import.meta.url));
+    const resolveOnce = (specifier, from) =>
+      builder.resolve(specifier, { kind: "import-statement", importer: from.importer, resolveDir: from.resolveDir, pluginData: "vendor-modules" });
+    const own = new Map();
+    builder.onResolve({ filter }, async (args) => {
+      if (args.pluginData === "vendor-modules") return undefined;
+      if (!own.has(args.path)) own.set(args.path, (await resolveOnce(args.path, { resolveDir: root })).path);
+      const resolved = await resolveOnce(args.path, args);
+      // Only where the import reaches the very file the vendor bundle holds (one instance of each library).
+      return resolved.path === own.get(args.path) ? { path: args.path, namespace: "vendor-modules" } : resolved;
+    });
+    builder.onLoad({ filter: /.*/, namespace: "vendor-modules" }, async (args) => {
+      const names = Object.keys(await import(args.path));
+      const named = names.filter((name) => name !== "default" && /^[A-Za-z_$][\w$]*$/.test(name));
+      const lines = [
+        `import { vendorBundle } from ${JSON.stringify(vendorLoader)};`,
+        `const m = vendorBundle().${vendorPackages[args.path]};`,
+        `export const { ${named.join(", ")} } = m;`,
+      ];
+      if (names.includes("default")) lines.push("export default m.default;");
+      return { contents: lines.join("\n"), resolveDir: path.dirname(vendorLoader), loader: "js" };
+    });
+  },
+};
+
+const requireBanner = "import { createRequire as __agentCreateRequire } from 'node:module'; const require = __agentCreateRequire(import.meta.url);";
+// The built-in tools' parameters as JSON Schema, converted now with the run time's own code (the module is
+// bundled for the moment) and defined into the bundle: a session converts none before its first request.
+const toolParameters = new URL("../dist/.tool-parameters.mjs", import.meta.url);
 await build({
+  entryPoints: ["src/core/builtin-tool-parameters.ts"],
+  outfile: fileURLToPath(toolParameters),
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  logLevel: "warning",
+  banner: { js: requireBanner },
+  external: ["@vscode/tree-sitter-wasm", "sql.js"],
+  plugins: [zodEnglishOnly],
+});
+const toolSchemas = {};
+try {
+  const { builtinParameters } = await import(toolParameters.href);
+  const { z } = await import("zod");
+  for (const [name, parameters] of Object.entries(builtinParameters())) toolSchemas[name] = z.toJSONSchema(parameters, { io: "input" });
+} finally {
+  rmSync(toolParameters, { force: true });
+}
+
+const main = await build({
   entryPoints: { cli: "src/cli/main.ts" },
   outdir: "dist",
   bundle: true,
@@ -90,16 +180,31 @@ await build({
     AGENT_TREE_SITTER_DIR: '"../tree-sitter/"',
     AGENT_SQL_JS_DIR: '"../sql/"',
     AGENT_YAML_DIR: '"../yaml/"',
+    AGENT_VENDOR_ID: JSON.stringify(vendorId),
+    // A string parsed at the first use: an object here would be a module of its own, initialised everywhere.
+    AGENT_TOOL_SCHEMAS_JSON: JSON.stringify(JSON.stringify(toolSchemas)),
     "process.env.NODE_ENV": '"production"',
   },
   // Less to parse at start-up; identifiers are kept so stack traces stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
   // Some dependencies are CommonJS and call require(); give the ESM bundle a require of its own.
-  banner: { js: "import { createRequire as __agentCreateRequire } from 'node:module'; const require = __agentCreateRequire(import.meta.url);" },
+  // Only the few chunks that mention `require` keep it (below): a createRequire in each of the 50-odd
+  // chunks a run loads costs ~5 ms of start-up.
+  banner: { js: requireBanner },
   external: ["react-devtools-core", "@vscode/tree-sitter-wasm", "sql.js"],
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, vendorModules],
+  write: false,
 });
+for (const file of main.outputFiles) {
+  let contents = file.contents;
+  if (file.path.endsWith(".js") && !/\brequire\b/.test(file.text.slice(requireBanner.length))) {
+    // Blanked, not removed: the line stays, so the source map's line numbers still hold.
+    contents = Buffer.from(file.text.replace(requireBanner, ""));
+  }
+  mkdirSync(path.dirname(file.path), { recursive: true });
+  writeFileSync(file.path, contents);
+}
 
 // The built-in agents' frontmatter, parsed and checked now (keyed by its text) with the loader's own check
 // (src/config/agent-files.ts, bundled for the moment): at run time a session with only the built-ins loads

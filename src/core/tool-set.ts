@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { AnyTool } from "../tools/define-tool.js";
 import type { ToolSchema } from "../provider/types.js";
+import { precomputedSchema } from "./builtin-tool-parameters.js";
 
 const parametersCache = new WeakMap<AnyTool, Record<string, unknown>>();
 
@@ -12,7 +13,7 @@ const parametersCache = new WeakMap<AnyTool, Record<string, unknown>>();
 export function toolSchema(tool: AnyTool): ToolSchema {
   let parameters = tool.inputSchema ?? parametersCache.get(tool);
   if (!parameters) {
-    parameters = z.toJSONSchema(tool.parameters, { io: "input" }) as Record<string, unknown>;
+    parameters = precomputedSchema(tool.parameters) ?? (z.toJSONSchema(tool.parameters, { io: "input" }) as Record<string, unknown>);
     parametersCache.set(tool, parameters);
   }
   const { $schema: _ignored, ...rest } = parameters;

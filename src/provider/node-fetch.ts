@@ -7,6 +7,7 @@ import http from "node:http";
 import https from "node:https";
 import { pipeline, Readable } from "node:stream";
 import zlib from "node:zlib";
+import { PlainHeaders } from "./plain-headers.js";
 
 const httpAgent = new http.Agent({ keepAlive: true });
 const httpsAgent = new https.Agent({ keepAlive: true });
@@ -58,14 +59,16 @@ function toHeaders(raw: http.IncomingHttpHeaders): Headers {
 }
 
 export async function nodeFetch(input: FetchInput, init: RequestInit = {}): Promise<Response> {
-  if (input instanceof Request) return globalThis.fetch(input, init);
-  const url = new URL(input);
+  // By its tag: `instanceof Request` would load undici (see plain-headers.ts) just to ask.
+  if (Object.prototype.toString.call(input) === "[object Request]") return globalThis.fetch(input, init);
+  const url = new URL(input as string | URL);
   if (url.protocol !== "http:" && url.protocol !== "https:") return globalThis.fetch(input, init);
   const signal = init.signal ?? undefined;
   if (signal?.aborted) throw abortError(signal);
   const body = await bodyBytes(init.body);
   const headers: Record<string, string> = {};
-  new Headers(init.headers).forEach((value, name) => {
+  // Not the global Headers: its first use loads undici, which a request over node:http does not need.
+  new PlainHeaders(init.headers).forEach((value, name) => {
     headers[name] = value;
   });
   if (body && headers["content-length"] === undefined) headers["content-length"] = String(body.length);

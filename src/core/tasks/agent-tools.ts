@@ -21,6 +21,13 @@ function readout(record: TaskRecord): string {
   return lines.join("\n");
 }
 
+export const readAgentParameters = z.object({
+  agent_id: z.string(),
+  timeout_seconds: z.number().min(0).max(600).optional().describe("How long to wait for an answer (default 60)"),
+});
+export const writeAgentParameters = z.object({ agent_id: z.string(), message: z.string() });
+export const listAgentsParameters = z.object({});
+
 export function createAgentTools(registry: TaskRegistry): AnyTool[] {
   const known = (id: string): TaskRecord => {
     const record = registry.get(id);
@@ -40,10 +47,7 @@ export function createAgentTools(registry: TaskRegistry): AnyTool[] {
     name: "read_agent",
     description:
       "Read a background agent's latest answer. While it is still working this waits (up to timeout_seconds) for its next answer or its end, then returns what there is.",
-    parameters: z.object({
-      agent_id: z.string(),
-      timeout_seconds: z.number().min(0).max(600).optional().describe("How long to wait for an answer (default 60)"),
-    }),
+    parameters: readAgentParameters,
     kind: "read",
     readOnly: true,
     polls: true,
@@ -58,7 +62,7 @@ export function createAgentTools(registry: TaskRegistry): AnyTool[] {
   const writeAgent = defineTool({
     name: "write_agent",
     description: "Send a follow-up message to a background agent that has answered and waits (idle); it wakes and works on it.",
-    parameters: z.object({ agent_id: z.string(), message: z.string() }),
+    parameters: writeAgentParameters,
     kind: "control",
     readOnly: false,
     title: (args) => `write_agent ${args.agent_id}`,
@@ -73,7 +77,7 @@ export function createAgentTools(registry: TaskRegistry): AnyTool[] {
   const listAgents = defineTool({
     name: "list_agents",
     description: "List the background agents of this session with their status.",
-    parameters: z.object({}),
+    parameters: listAgentsParameters,
     kind: "read",
     readOnly: true,
     permission: () => null,

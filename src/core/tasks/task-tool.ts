@@ -8,6 +8,7 @@ import { z } from "zod";
 import { defineTool, ToolError, type AnyTool, type ToolContext } from "../../tools/define-tool.js";
 import type { Emit } from "../event-sink.js";
 import { describeAgentTypes } from "../agents/agent-catalog.js";
+import { precomputedToolSchema } from "../precomputed-tool-schemas.js";
 import type { AgentDefinition } from "./agent-directory.js";
 import type { SubagentHost } from "./subagent-host.js";
 import { runSync, startInBackground } from "./task-run.js";
@@ -28,7 +29,10 @@ let baseSchema: (Record<string, unknown> & { properties: Record<string, object> 
 
 /** The parameters' JSON Schema with agent_type limited to these names (with no names, a plain string: the call then fails with the list). */
 function withAgentTypes(names: readonly string[]): Record<string, unknown> {
-  baseSchema ??= z.toJSONSchema(taskParameters, { io: "input" }) as Record<string, unknown> & { properties: Record<string, object> };
+  // "task" is taskParameters in builtinParameters(), so the build's conversion is this one.
+  baseSchema ??= (precomputedToolSchema("task") ?? z.toJSONSchema(taskParameters, { io: "input" })) as Record<string, unknown> & {
+    properties: Record<string, object>;
+  };
   const schema = baseSchema;
   if (names.length === 0) return schema;
   return { ...schema, properties: { ...schema.properties, agent_type: { ...schema.properties.agent_type, enum: [...names] } } };

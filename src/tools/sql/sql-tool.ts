@@ -18,14 +18,16 @@ const description = [
   "You may create other tables for your own notes. Several statements may be separated by semicolons; results come back as tables.",
 ].join("\n");
 
+export const sqlParameters = z.object({
+  description: z.string().describe("What the query does, in 2-5 words (shown to the user)"),
+  query: z.string().describe("The SQL to run; several statements may be separated by semicolons"),
+});
+
 export function createSqlTool(database: SessionDatabase): AnyTool {
   return defineTool({
     name: "sql",
     description,
-    parameters: z.object({
-      description: z.string().describe("What the query does, in 2-5 words (shown to the user)"),
-      query: z.string().describe("The SQL to run; several statements may be separated by semicolons"),
-    }),
+    parameters: sqlParameters,
     kind: "control",
     readOnly: false,
     title: (args) => args.description,

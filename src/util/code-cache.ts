@@ -1,0 +1,102 @@
+/**
+ * Runs a CommonJS bundle (the build's dist/vendor.cjs: zod, openai, commander) through vm.Script with V8's
+ * code cache, so a start-up deserialises compiled code instead of parsing half a megabyte again. Node 20
+ * has no compile cache of its own (module.enableCompileCache is 22.1+, and ES modules cannot take cached
+ * data at all), hence a script.
+ *
+ * The cache is private (a 0700 folder of ours, files 0600, replaced by rename) and only ever an
+ * optimisation: its name carries the bundle's content hash, Node's version and the architecture; each file
+ * starts with a checksum of what follows; V8 checks its own version and flags. Whatever is wrong with it
+ * (missing, foreign, truncated, stale, rejected, an unwritable folder), the bundle is compiled from source
+ * and the run goes on; a fresh cache is written when the process exits.
+ */
+import { createHash } from "node:crypto";
+import { lstatSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import vm from "node:vm";
+import { makePrivateDir, replacePrivateFile } from "./private-files.js";
+
+const MAGIC = "agent-code-cache-1\n";
+const CHECKSUM_BYTES = 20;
+
+/** $XDG_CACHE_HOME/agent or ~/.cache/agent: machine-local and per user, not part of AGENT_HOME's settings. */
+export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env["XDG_CACHE_HOME"] && path.isAbsolute(env["XDG_CACHE_HOME"]) ? env["XDG_CACHE_HOME"] : path.join(os.homedir(), ".cache");
+  return path.join(base, "agent");
+}
+
+/** "ours": a folder we may trust with code (ours, writable by nobody else); "missing": one we may make. */
+function folderState(dir: string): "ours" | "missing" | "foreign" {
+  try {
+    const stat = lstatSync(dir);
+    if (!stat.isDirectory() || (stat.mode & 0o022) !== 0) return "foreign";
+    return typeof process.getuid !== "function" || stat.uid === process.getuid() ? "ours" : "foreign";
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "missing" : "foreign";
+  }
+}
+
+function checksum(payload: Uint8Array): Buffer {
+  return createHash("sha1").update(payload).digest();
+}
+
+/** The cached data in `file` if it is whole and ours; undefined otherwise. */
+export function readCodeCache(file: string): Buffer | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  const header = MAGIC.length + CHECKSUM_BYTES;
+  if (bytes.length <= header || bytes.toString("latin1", 0, MAGIC.length) !== MAGIC) return undefined;
+  const payload = bytes.subarray(header);
+  return checksum(payload).equals(bytes.subarray(MAGIC.length, header)) ? payload : undefined;
+}
+
+export function writeCodeCache(file: string, payload: Uint8Array): void {
+  makePrivateDir(path.dirname(file));
+  replacePrivateFile(file, Buffer.concat([Buffer.from(MAGIC, "latin1"), checksum(payload), payload]));
+}
+
+export interface CachedScriptOptions {
+  /** The bundle: a CommonJS file that sets module.exports. */
+  file: string;
+  /** Names this build of the bundle (a hash of its content). */
+  buildId: string;
+  /** Where the cache lives; undefined runs without one. */
+  cacheDir: string | undefined;
+}
+
+/** Loads the bundle (once per call) and returns its exports. */
+export function loadCachedScript(options: CachedScriptOptions): unknown {
+  const source = readFileSync(options.file, "utf8");
+  const key = createHash("sha1").update(`${options.buildId}\0${process.version}\0${process.arch}\0${process.versions.v8}`).digest("hex").slice(0, 16);
+  const dir = options.cacheDir;
+  const state = dir === undefined ? "foreign" : folderState(dir);
+  const cacheFile = dir === undefined ? "" : path.join(dir, `${path.basename(options.file)}-${key}.cache`);
+  const cachedData = state === "ours" ? readCodeCache(cacheFile) : undefined;
+  const wrapper = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+  const script = new vm.Script(wrapper, {
+    filename: options.file,
+    cachedData,
+    // The bundle may import() node built-ins; without this a dynamic import inside a vm.Script throws.
+    importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  } as vm.ScriptOptions);
+  if (state !== "foreign" && (cachedData === undefined || script.cachedDataRejected === true)) {
+    // At exit, so the cache holds the functions this run compiled too, not only the top level.
+    process.once("exit", () => {
+      try {
+        writeCodeCache(cacheFile, script.createCachedData());
+      } catch {
+        // No cache this time; the next run compiles from source again.
+      }
+    });
+  }
+  const module = { exports: {} as unknown };
+  const run = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dirname: string) => void;
+  run(module.exports, createRequire(options.file), module, options.file, path.dirname(options.file));
+  return module.exports;
+}

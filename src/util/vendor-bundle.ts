@@ -1,0 +1,21 @@
+/**
+ * The libraries the build puts in dist/vendor.cjs (zod, openai, commander; see scripts/build.mjs), loaded
+ * once through V8's code cache. Only the built bundle imports this; from source the packages are imported
+ * as they are.
+ */
+import { fileURLToPath } from "node:url";
+import { codeCacheDir, loadCachedScript } from "./code-cache.js";
+
+declare const AGENT_VENDOR_ID: string;
+
+let loaded: Record<string, unknown> | undefined;
+
+export function vendorBundle(): Record<string, unknown> {
+  loaded ??= loadCachedScript({
+    // The bundle's chunks are in dist/chunks/; the vendor bundle beside them in dist/.
+    file: fileURLToPath(new URL("../vendor.cjs", import.meta.url)),
+    buildId: AGENT_VENDOR_ID,
+    cacheDir: process.env["AGENT_NO_CODE_CACHE"] ? undefined : codeCacheDir(),
+  }) as Record<string, unknown>;
+  return loaded;
+}
