@@ -88,6 +88,7 @@ const vendorBuild = await build({
   outfile: fileURLToPath(vendorFile),
   bundle: true,
   format: "cjs",
+  sourcemap: "linked",
   platform: "node",
   target: "node20",
   legalComments: "none",
@@ -98,8 +99,8 @@ const vendorBuild = await build({
   inject: [fileURLToPath(new URL("./openai-globals.mjs", import.meta.url))],
   write: false,
 });
-const vendorSource = vendorBuild.outputFiles[0].contents;
-writeFileSync(vendorFile, vendorSource);
+for (const file of vendorBuild.outputFiles) writeFileSync(file.path, file.contents);
+const vendorSource = vendorBuild.outputFiles.find((file) => file.path.endsWith(".cjs")).contents;
 const vendorId = createHash("sha256").update(vendorSource).digest("hex").slice(0, 16);
 const vendorLoader = fileURLToPath(new URL("../src/util/vendor-bundle.ts", import.meta.url));
 const vendorModules = {

@@ -68,6 +68,8 @@ export interface CachedScriptOptions {
   buildId: string;
   /** Where the cache lives; undefined runs without one. */
   cacheDir: string | undefined;
+  /** When to write a missing or refused cache: at the process's exit unless told otherwise (tests). */
+  whenDone?: (write: () => void) => void;
 }
 
 /** Loads the bundle (once per call) and returns its exports. */
@@ -87,7 +89,7 @@ export function loadCachedScript(options: CachedScriptOptions): unknown {
   } as vm.ScriptOptions);
   if (state !== "foreign" && (cachedData === undefined || script.cachedDataRejected === true)) {
     // At exit, so the cache holds the functions this run compiled too, not only the top level.
-    process.once("exit", () => {
+    (options.whenDone ?? ((write) => process.once("exit", write)))(() => {
       try {
         writeCodeCache(cacheFile, script.createCachedData());
       } catch {

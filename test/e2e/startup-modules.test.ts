@@ -20,10 +20,11 @@ const TRACKER = pathToFileURL(fileURLToPath(new URL("../../bench/module-tracker.
 
 /** The packages (and zod locales) behind the dist/ chunks this run loaded. */
 function loadedSources(log: string): string[] {
+  // ES module chunks, and the vendor bundle (zod, openai, commander) run as a script with a code cache.
   const chunks = readFileSync(log, "utf8")
     .split("\n")
-    .filter((line) => line.startsWith("esm file:") && line.includes("/dist/"))
-    .map((line) => fileURLToPath(line.slice(4)));
+    .filter((line) => (line.startsWith("esm file:") || line.startsWith("cjs /")) && line.includes("/dist/"))
+    .map((line) => (line.startsWith("esm ") ? fileURLToPath(line.slice(4)) : line.slice(4)));
   return [...new Set(chunks)].flatMap((chunk) => {
     const map = `${chunk}.map`;
     if (!existsSync(map)) return [];

@@ -1,5 +1,8 @@
 /** Runs the real bin/agent as a child process with a hermetic environment (temp HOME and AGENT_HOME). */
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { wireEnv } from "./test-wire.js";
 
@@ -19,6 +22,18 @@ export interface AgentEnvOptions {
   extra?: Record<string, string>;
 }
 
+let codeCache: string | undefined;
+
+/**
+ * XDG_CACHE_HOME for the agents a test file runs: V8's code cache of the vendor bundle (src/util/code-cache.ts)
+ * is kept outside the homes tests delete, so an agent writing it as it exits never races their removal, and the
+ * file's runs after the first start from it.
+ */
+export function testCacheHome(): string {
+  codeCache ??= mkdtempSync(path.join(os.tmpdir(), "agent-test-cache-"));
+  return codeCache;
+}
+
 /** Only what the agent needs: no OPENAI_* or COPILOT_* leaks in from the developer's shell. The wire is AGENT_TEST_WIRE's. */
 export function agentEnv({ home, baseUrl, model = "scripted-model", extra = {} }: AgentEnvOptions): NodeJS.ProcessEnv {
   return {
@@ -26,6 +41,7 @@ export function agentEnv({ home, baseUrl, model = "scripted-model", extra = {} }
     HOME: home,
     AGENT_HOME: home,
     LANG: "C.UTF-8",
+    XDG_CACHE_HOME: testCacheHome(),
     ...(baseUrl ? { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: "test-key", AGENT_MODEL: model, ...wireEnv() } : {}),
     ...extra,
   };

@@ -10,7 +10,7 @@ import path from "node:path";
 import { CopilotClient, RuntimeConnection, type CopilotRequestHandler, type CopilotSession, type SessionEvent } from "@github/copilot-sdk";
 import { Trace, type MessageConnection } from "vscode-jsonrpc";
 import { afterEach, beforeEach } from "vitest";
-import { AGENT_BIN } from "./run-agent.js";
+import { AGENT_BIN, testCacheHome } from "./run-agent.js";
 import { startScriptedServer, type ScriptedServer } from "./scripted-server.js";
 
 export interface SdkWorld {
@@ -34,7 +34,14 @@ export function sdkWorld(extraEnv: Record<string, string> = {}): SdkWorld {
   const home = path.join(root, "home");
   const cwd = path.join(root, "work");
   for (const dir of [home, cwd]) rmSync(dir, { recursive: true, force: true });
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: home, AGENT_HOME: home, LANG: "C.UTF-8", ...extraEnv };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    HOME: home,
+    AGENT_HOME: home,
+    LANG: "C.UTF-8",
+    XDG_CACHE_HOME: testCacheHome(),
+    ...extraEnv,
+  };
   const clients: CopilotClient[] = [];
   const children: ChildProcess[] = [];
   return {

@@ -1,0 +1,75 @@
+/**
+ * The built agent keeps V8's compiled code of its vendor bundle in $XDG_CACHE_HOME/agent (src/util/code-cache.ts):
+ * made private at the first run, used as it is by the next, and never able to break a run: a corrupt cache
+ * is replaced, one in a folder others may write to is left alone and unused, and an unusable cache home only
+ * means no cache. Every run answers the same. Needs dist/ (built by `npm test` before vitest runs).
+ */
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { useE2eWorkspace } from "../support/e2e-workspace.js";
+import { runAgent } from "../support/run-agent.js";
+import { text, toolCall } from "../support/scripted-server.js";
+import { readCodeCache } from "../../src/util/code-cache.js";
+
+const ws = useE2eWorkspace({ prefix: "code-cache" });
+
+/** One `-p` run that views a file and answers; the answer must be the same whatever the cache holds. */
+async function viewRun(): Promise<void> {
+  writeFileSync(path.join(ws.cwd, "a.txt"), "hello\n");
+  ws.server.enqueue(toolCall("view", { path: path.join(ws.cwd, "a.txt") }), text("It says hello."));
+  const run = await runAgent(["-p", "what does a.txt say?", "--allow-all-tools"], {
+    cwd: ws.cwd,
+    env: ws.env({ XDG_CACHE_HOME: path.join(ws.home, ".cache") }),
+  });
+  expect(run.stderr).not.toMatch(/vendor\.cjs|\.cache|ENOTDIR|EACCES|\bat .*:\d+:\d+/);
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain("It says hello.");
+}
+
+const cacheDir = () => path.join(ws.home, ".cache", "agent");
+const cacheFiles = () => readdirSync(cacheDir()).filter((name) => name.endsWith(".cache"));
+
+describe("the vendor bundle's code cache", () => {
+  it("is written privately by the first run and used unchanged by the next", async () => {
+    await viewRun();
+    expect(statSync(cacheDir()).mode & 0o777).toBe(0o700);
+    const [name] = cacheFiles();
+    expect(name).toMatch(/^vendor\.cjs-[0-9a-f]{16}\.cache$/);
+    const file = path.join(cacheDir(), name as string);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readCodeCache(file)).toBeDefined();
+    const before = readFileSync(file);
+    const { mtimeMs } = statSync(file);
+    await viewRun();
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(statSync(file).mtimeMs).toBe(mtimeMs);
+    expect(cacheFiles()).toEqual([name]);
+  });
+
+  it("is replaced when corrupt, and the run answers as ever", async () => {
+    await viewRun();
+    const file = path.join(cacheDir(), cacheFiles()[0] as string);
+    const whole = readFileSync(file);
+    for (const broken of [whole.subarray(0, whole.length >> 1), Buffer.from("garbage"), Buffer.alloc(0)]) {
+      writeFileSync(file, broken);
+      await viewRun();
+      expect(readCodeCache(file)).toBeDefined();
+    }
+  });
+
+  it("is neither used nor written in a folder others may write to", async () => {
+    await viewRun();
+    chmodSync(cacheDir(), 0o777);
+    const file = path.join(cacheDir(), cacheFiles()[0] as string);
+    writeFileSync(file, "garbage");
+    await viewRun();
+    expect(readFileSync(file, "utf8")).toBe("garbage");
+  });
+
+  it("is skipped when the cache home cannot hold it", async () => {
+    writeFileSync(path.join(ws.home, ".cache"), "a file where the folder would be");
+    await viewRun();
+    await viewRun();
+  });
+});
