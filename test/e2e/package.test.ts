@@ -55,7 +55,9 @@ describe("the packed package", () => {
     expect(files).toEqual(
       expect.arrayContaining([
         "bin/agent.js",
+        "bin/package.json",
         "dist/cli.js",
+        "dist/vendor.cjs",
         "dist/agents-frontmatter.json",
         "dist/tree-sitter/tree-sitter.cjs",
         "dist/tree-sitter/tree-sitter.wasm",

@@ -111,6 +111,7 @@ describe("a session log that cannot be written", () => {
     const copy = tempDir("unbuilt-");
     mkdirSync(path.join(copy, "bin"));
     copyFileSync(AGENT_BIN, path.join(copy, "bin", "agent.js"));
+    copyFileSync(path.join(path.dirname(AGENT_BIN), "package.json"), path.join(copy, "bin", "package.json"));
     writeFileSync(path.join(copy, "package.json"), '{"type":"module"}');
     const run = await collect(spawn(process.execPath, [path.join(copy, "bin", "agent.js"), "--version"], { stdio: ["ignore", "pipe", "pipe"] }));
     expect(run.code).toBe(1);
