@@ -3,10 +3,15 @@
  * straight to the TUI without the command-line parser; everything else is imported on demand, so the
  * headless path never loads the TUI and the TUI never waits for what it does not use.
  */
+import { enableModuleCompileCache } from "../util/code-cache.js";
+
 declare const AGENT_VERSION: string;
 
 const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
+const version = args.length === 1 && (args[0] === "--version" || args[0] === "-v");
+// Before the lazy imports below, so Node 22's compile cache covers them.
+if (!version) enableModuleCompileCache();
+if (version) {
   process.stdout.write(`agent ${AGENT_VERSION}\n`);
 } else if (args.length === 0 && process.stdin.isTTY && process.stdout.isTTY) {
   // Raw mode from the first moment: what the user types while the TUI loads is neither echoed by the

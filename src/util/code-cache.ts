@@ -12,20 +12,17 @@
  */
 import { createHash } from "node:crypto";
 import { lstatSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import os from "node:os";
+import module, { createRequire } from "node:module";
 import path from "node:path";
 import vm from "node:vm";
 import { makePrivateDir, replacePrivateFile } from "./private-files.js";
 
+import { codeCacheDir } from "./cache-dir.js";
+
+export { codeCacheDir };
+
 const MAGIC = "agent-code-cache-1\n";
 const CHECKSUM_BYTES = 20;
-
-/** $XDG_CACHE_HOME/agent or ~/.cache/agent: machine-local and per user, not part of AGENT_HOME's settings. */
-export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env["XDG_CACHE_HOME"] && path.isAbsolute(env["XDG_CACHE_HOME"]) ? env["XDG_CACHE_HOME"] : path.join(os.homedir(), ".cache");
-  return path.join(base, "agent");
-}
 
 /** "ours": a folder we may trust with code (ours, writable by nobody else); "missing": one we may make. */
 function folderState(dir: string): "ours" | "missing" | "foreign" {
@@ -101,4 +98,20 @@ export function loadCachedScript(options: CachedScriptOptions): unknown {
   const run = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dirname: string) => void;
   run(module.exports, createRequire(options.file), module, options.file, path.dirname(options.file));
   return module.exports;
+}
+
+/**
+ * Node 22.1+ keeps the compiled code of every ES module loaded after this call (Node 20 has no such cache:
+ * there only the vendor bundle is cached). In the same private folder, under the same rule: a folder others
+ * may write to is not used. Node reports its own failures in the result instead of throwing.
+ */
+export function enableModuleCompileCache(dir = codeCacheDir()): void {
+  const enable = (module as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
+  if (typeof enable !== "function" || dir === undefined) return;
+  try {
+    if (folderState(dir) === "missing") makePrivateDir(dir);
+    if (folderState(dir) === "ours") enable(path.join(dir, "modules"));
+  } catch {
+    // no cache: the modules compile as they always did
+  }
 }

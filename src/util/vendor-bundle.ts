@@ -4,7 +4,8 @@
  * as they are.
  */
 import { fileURLToPath } from "node:url";
-import { codeCacheDir, loadCachedScript } from "./code-cache.js";
+import { codeCacheDir } from "./cache-dir.js";
+import { loadCachedScript } from "./code-cache.js";
 
 declare const AGENT_VENDOR_ID: string;
 
@@ -15,7 +16,7 @@ export function vendorBundle(): Record<string, unknown> {
     // The bundle's chunks are in dist/chunks/; the vendor bundle beside them in dist/.
     file: fileURLToPath(new URL("../vendor.cjs", import.meta.url)),
     buildId: AGENT_VENDOR_ID,
-    cacheDir: process.env["AGENT_NO_CODE_CACHE"] ? undefined : codeCacheDir(),
+    cacheDir: codeCacheDir(),
   }) as Record<string, unknown>;
   return loaded;
 }

@@ -47,10 +47,11 @@ describe("the code cache file", () => {
     expect(readCodeCache(path.join(path.dirname(file), "missing.cache"))).toBeUndefined();
   });
 
-  it("lives in $XDG_CACHE_HOME/agent, else ~/.cache/agent", () => {
+  it("lives in $XDG_CACHE_HOME/agent, else ~/.cache/agent, and nowhere with AGENT_NO_CODE_CACHE", () => {
     expect(codeCacheDir({ XDG_CACHE_HOME: "/var/cache/me" })).toBe(path.join("/var/cache/me", "agent"));
     expect(codeCacheDir({ XDG_CACHE_HOME: "relative" })).toMatch(/[\\/]\.cache[\\/]agent$/);
     expect(codeCacheDir({})).toMatch(/[\\/]\.cache[\\/]agent$/);
+    expect(codeCacheDir({ XDG_CACHE_HOME: "/var/cache/me", AGENT_NO_CODE_CACHE: "1" })).toBeUndefined();
   });
 });
 
