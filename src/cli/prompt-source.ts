@@ -12,14 +12,13 @@ import type { CliOptions } from "./cli-options.js";
  * argument starts the TUI when there is a terminal to show it in, and otherwise runs like -p (`agent "…" >
  * out.md`); with neither, the TUI, unless stdin is piped (`echo "…" | agent`).
  */
-export function runsHeadless(
-  options: Pick<CliOptions, "prompt" | "promptFromStdin" | "firstPrompt">,
-  terminal: { stdin: boolean; stdout: boolean } = { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true },
-): boolean {
+export function runsHeadless(options: Pick<CliOptions, "prompt" | "promptFromStdin" | "firstPrompt">, terminal?: { stdin: boolean; stdout: boolean }): boolean {
   if (options.prompt !== undefined || options.promptFromStdin) return true;
   if (options.firstPrompt?.interactive) return false;
-  if (options.firstPrompt) return !terminal.stdin || !terminal.stdout;
-  return !terminal.stdin;
+  // isatty, not process.stdin.isTTY: the first read of process.stdin sets up its stream (~10 ms of start-up).
+  const { stdin, stdout } = terminal ?? { stdin: isatty(0), stdout: isatty(1) };
+  if (options.firstPrompt) return !stdin || !stdout;
+  return !stdin;
 }
 
 /** Reads a piped prompt: only from a pipe or a file, so a terminal or an idle socket never blocks the start. */
