@@ -11,7 +11,7 @@
  * and the run goes on; a fresh cache is written when the process exits.
  */
 import { createHash } from "node:crypto";
-import { lstatSync, readFileSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import module, { createRequire } from "node:module";
 import path from "node:path";
 import vm from "node:vm";
@@ -53,9 +53,24 @@ export function readCodeCache(file: string): Buffer | undefined {
   return checksum(payload).equals(bytes.subarray(MAGIC.length, header)) ? payload : undefined;
 }
 
+/** Caches of other builds (or Node versions) of the same bundle unused for this long are removed when a new one is written. */
+const STALE_MS = 7 * 24 * 60 * 60 * 1000;
+
 export function writeCodeCache(file: string, payload: Uint8Array): void {
-  makePrivateDir(path.dirname(file));
+  const dir = path.dirname(file);
+  makePrivateDir(dir);
   replacePrivateFile(file, Buffer.concat([Buffer.from(MAGIC, "latin1"), checksum(payload), payload]));
+  // One file per build: without this every upgrade would leave its predecessor's half megabyte behind.
+  const prefix = path.basename(file).replace(/-[0-9a-f]+\.cache$/, "-");
+  for (const name of readdirSync(dir)) {
+    const other = path.join(dir, name);
+    if (other === file || !name.startsWith(prefix) || !name.endsWith(".cache")) continue;
+    try {
+      if (Date.now() - statSync(other).atimeMs > STALE_MS && Date.now() - statSync(other).mtimeMs > STALE_MS) unlinkSync(other);
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
 }
 
 export interface CachedScriptOptions {

@@ -1,6 +1,5 @@
 /** Runs the real bin/agent as a child process with a hermetic environment (temp HOME and AGENT_HOME). */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,16 +21,13 @@ export interface AgentEnvOptions {
   extra?: Record<string, string>;
 }
 
-let codeCache: string | undefined;
-
 /**
- * XDG_CACHE_HOME for the agents a test file runs: V8's code cache of the vendor bundle (src/util/code-cache.ts)
- * is kept outside the homes tests delete, so an agent writing it as it exits never races their removal, and the
- * file's runs after the first start from it.
+ * XDG_CACHE_HOME for the agents tests run: V8's code cache of the vendor bundle (src/util/code-cache.ts) is
+ * kept outside the homes tests delete, so an agent writing it as it exits never races their removal, and one
+ * cache per build serves every test file (written by rename, so concurrent runs are safe).
  */
 export function testCacheHome(): string {
-  codeCache ??= mkdtempSync(path.join(os.tmpdir(), "agent-test-cache-"));
-  return codeCache;
+  return path.join(os.tmpdir(), `agent-test-cache-${process.getuid?.() ?? "user"}`);
 }
 
 /** Only what the agent needs: no OPENAI_* or COPILOT_* leaks in from the developer's shell. The wire is AGENT_TEST_WIRE's. */

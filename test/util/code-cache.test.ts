@@ -4,7 +4,7 @@
  * replaced where the folder is ours), and the script runs the same. The end-to-end side, the built agent
  * with a broken cache in its ~/.cache, is in test/e2e/code-cache.test.ts.
  */
-import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../support/engine-harness.js";
@@ -119,6 +119,25 @@ describe("a script run through the cache", () => {
     const run = load(scriptFile(), undefined);
     expect(run.exports.add(1, 2)).toBe(3);
     expect(run.write).toBeUndefined();
+  });
+
+  it("removes another build's cache unused for a week when it writes its own, and keeps a recent one", () => {
+    const file = scriptFile();
+    const dir = tempDir("code-cache-dir-");
+    load(file, dir, "old-build").write?.();
+    const [oldest] = cacheFiles(dir) as [string];
+    load(file, dir, "recent-build").write?.();
+    const recent = cacheFiles(dir).find((name) => name !== oldest) as string;
+    const longAgo = new Date(Date.now() - 8 * 24 * 60 * 60 * 1000);
+    utimesSync(oldest, longAgo, longAgo);
+    const unrelated = path.join(dir, "something-else.cache");
+    writeFileSync(unrelated, "");
+    utimesSync(unrelated, longAgo, longAgo);
+    load(file, dir, "new-build").write?.();
+    expect(cacheFiles(dir)).toHaveLength(3);
+    expect(existsSync(recent)).toBe(true);
+    expect(existsSync(unrelated)).toBe(true);
+    expect(existsSync(oldest)).toBe(false);
   });
 
   it("keys the cache by the build: another build id is another file", () => {
