@@ -213,7 +213,13 @@ export class PermissionBroker {
       };
     };
     const policy = { ...this.policy, ...(steer?.hookDecision === "allow" ? { allowAllTools: true } : {}) };
-    const found = decide(gathered.facts, { ...policy, approvals: mergeApprovals(this.options.remembered.current(), this.session) });
+    const approvals = mergeApprovals(this.options.remembered.current(), this.session);
+    let found = decide(gathered.facts, { ...policy, approvals });
+    // Read-only calls are asked only of someone who can answer: with nobody to ask they run, as everywhere else.
+    if (found.verdict === "ask" && policy.askReadOnly && !this.options.interactions.canAnswer("permission")) {
+      const plain = decide(gathered.facts, { ...policy, askReadOnly: false, approvals });
+      if (plain.verdict === "allow") found = plain;
+    }
     if (found.verdict === "deny") return { approved: false, kind: "denied-by-rules", message: found.reason };
     const decision =
       found.verdict === "allow" && steer?.hookDecision === "ask"

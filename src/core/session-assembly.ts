@@ -84,6 +84,7 @@ export async function assembleServices(options: OpenSessionOptions, opened: Open
       // The session's own files (research reports) are written without asking, as a rule of the policy.
       ownFolders: [researchFolder(realpathSync(dir))],
       ...mcpReadOnlyPolicy(options.permissions.mcpReadOnly),
+      ...(options.permissions.askReadOnly ? { askReadOnly: true } : {}),
     },
     environment: {
       cwd: options.cwd,
