@@ -2,9 +2,9 @@
  * Every tool call passes here. Facts are gathered (shell analysis, path gate), the pure decision says
  * allow, deny or ask; asking goes through the interaction broker, with the answers it offers (worked out
  * here, once), and waits for an answer command; a remembering answer releases the other waiting questions
- * it now covers. With
- * nobody to ask (`agent -p`) the call is denied at once, and the result carries the face's advice on what
- * would allow it (the CLI names its flags): a headless run never waits.
+ * it now covers. With nobody to ask (`agent -p`) the call is denied at once, and the result carries the
+ * face's advice on what would allow it (the CLI names its flags): a headless run never waits. Over 300 lines:
+ * the session's approvals (given, remembered, released) live with the one check that reads them.
  */
 import { randomUUID } from "node:crypto";
 import type { FileChange } from "../permissions/agent-written-code.js";
@@ -192,6 +192,12 @@ export class PermissionBroker {
       const found = target(grant);
       if (found) found[0].delete(found[1]);
     }
+  }
+
+  /** Approvals given to this session without a question (a location's kept ones); waiting questions they cover are released. */
+  grant(approvals: Approvals): void {
+    addApprovals(this.session, approvals);
+    this.releaseCovered();
   }
 
   /** The gate for one agent: its permission questions are emitted as that agent. */
