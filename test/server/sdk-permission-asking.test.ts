@@ -7,9 +7,9 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { defineTool, type PermissionRequest, type SessionEvent } from "@github/copilot-sdk";
+import { defineTool, type SessionEvent } from "@github/copilot-sdk";
 import { text, toolCall, toolCalls } from "../support/scripted-server.js";
-import { useSdkWorld } from "../support/sdk-client.js";
+import { recordingHandler, useSdkWorld } from "../support/sdk-client.js";
 
 const sdk = useSdkWorld();
 
@@ -21,16 +21,9 @@ describe("SDK permission asking", () => {
       toolCall("view", { path: path.join(sdk.world.cwd, "notes.txt") }),
       text("Done."),
     );
-    const asked: PermissionRequest[] = [];
+    const { asked, onPermissionRequest } = recordingHandler();
     const client = sdk.world.client();
-    const session = await client.createSession({
-      provider: sdk.provider(),
-      model: "scripted-model",
-      onPermissionRequest: (request) => {
-        asked.push(request);
-        return { kind: "approve-once" };
-      },
-    });
+    const session = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest });
     await session.sendAndWait({ prompt: "echo, then read" });
     expect(asked.map((request) => request.kind)).toEqual(["shell", "read"]);
     expect(asked.every((request) => typeof request.toolCallId === "string" && request.toolCallId.length > 0)).toBe(true);
@@ -46,22 +39,16 @@ describe("SDK permission asking", () => {
       toolCall("bash", { command: "pwd", description: "pwd" }),
       text("Third."),
     );
-    const asked: string[] = [];
+    const handler = recordingHandler({ kind: "approve-for-session" });
+    const asked = () => handler.asked.map((request) => (request as { fullCommandText?: string }).fullCommandText);
     const client = sdk.world.client();
-    const session = await client.createSession({
-      provider: sdk.provider(),
-      model: "scripted-model",
-      onPermissionRequest: (request) => {
-        asked.push(String((request as { fullCommandText?: string }).fullCommandText));
-        return { kind: "approve-for-session" };
-      },
-    });
+    const session = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: handler.onPermissionRequest });
     await session.sendAndWait({ prompt: "echo" });
     await session.sendAndWait({ prompt: "echo again" });
-    expect(asked).toEqual(["echo once"]);
+    expect(asked()).toEqual(["echo once"]);
     await session.rpc.permissions.modifyRules({ scope: "session", add: [{ kind: "commands", argument: "pwd" }] });
     await session.sendAndWait({ prompt: "pwd" });
-    expect(asked).toEqual(["echo once"]);
+    expect(asked()).toEqual(["echo once"]);
     await client.stop();
   });
 

@@ -8,9 +8,9 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { approveAll, type PermissionRequest } from "@github/copilot-sdk";
+import { approveAll } from "@github/copilot-sdk";
 import { text, toolCall } from "../support/scripted-server.js";
-import { useSdkWorld } from "../support/sdk-client.js";
+import { recordingHandler, useSdkWorld } from "../support/sdk-client.js";
 
 const sdk = useSdkWorld();
 
@@ -32,16 +32,9 @@ describe("SDK permission locations and folder trust", () => {
 
   it("a command kept for the session's location is not asked about again, and apply lists it as a shell rule", async () => {
     sdk.server.enqueue(toolCall("bash", { command: "touch kept.txt", description: "touch" }), text("Done."));
-    const asked: PermissionRequest[] = [];
+    const { asked, onPermissionRequest } = recordingHandler();
     const client = sdk.world.client();
-    const session = await client.createSession({
-      provider: sdk.provider(),
-      model: "scripted-model",
-      onPermissionRequest: (request) => {
-        asked.push(request);
-        return { kind: "approve-once" };
-      },
-    });
+    const session = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest });
     const locations = session.rpc.permissions.locations;
     const { locationKey } = await locations.resolve({ workingDirectory: sdk.world.cwd });
     expect(await locations.addToolApproval({ locationKey, approval: { kind: "commands", commandIdentifiers: ["touch"] } })).toEqual({ success: true });
@@ -65,28 +58,21 @@ describe("SDK permission locations and folder trust", () => {
       toolCall("bash", { command: "touch after.txt", description: "touch" }),
       text("Not asked."),
     );
-    const asked: string[] = [];
+    const { asked, onPermissionRequest } = recordingHandler();
     const client = sdk.world.client();
     const keeper = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: approveAll });
     // Kept for a directory below the sessions' own: it does not count for them until applied.
     const { locationKey } = await keeper.rpc.permissions.locations.resolve({ workingDirectory: other });
     await keeper.rpc.permissions.locations.addToolApproval({ locationKey, approval: { kind: "commands", commandIdentifiers: ["touch"] } });
-    const session = await client.createSession({
-      provider: sdk.provider(),
-      model: "scripted-model",
-      onPermissionRequest: (request) => {
-        asked.push(request.kind);
-        return { kind: "approve-once" };
-      },
-    });
+    const session = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest });
     const locations = session.rpc.permissions.locations;
     expect((await locations.apply({ workingDirectory: sdk.world.cwd })).appliedRuleCount).toBe(0);
     await session.sendAndWait({ prompt: "touch before" });
-    expect(asked).toEqual(["shell"]);
+    expect(asked.map((request) => request.kind)).toEqual(["shell"]);
     const applied = await locations.apply({ workingDirectory: other });
     expect(applied).toMatchObject({ locationKey: other, changed: true, appliedRules: [{ kind: "shell", argument: "touch" }] });
     await session.sendAndWait({ prompt: "touch after" });
-    expect(asked).toEqual(["shell"]);
+    expect(asked).toHaveLength(1);
     await client.stop();
   });
 
