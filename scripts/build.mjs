@@ -75,13 +75,40 @@ const zodEnglishOnly = {
 // bundle (dist/vendor.cjs) run through vm.Script with V8's code cache (src/util/code-cache.ts): Node 20
 // caches no ES module's compiled code, and compiling these ~600 KB is a fifth of the start-up. The main
 // bundle reaches them through small modules that re-export the vendor bundle's namespaces.
-const vendorPackages = { zod: "zod", openai: "openai", "openai/core/streaming": "openaiStreaming", commander: "commander" };
+// zod/v4, zod/v4-mini and zod/v4/core too: the MCP and ACP SDKs import those, and one zod (one core, one
+// configuration) serves everyone, as it did when all of it was ES modules. zod/v4 is zod's own namespace
+// (the same exports, checked below); the other two are set up only when first imported (a getter that requires
+// them; "vendor-lazy:" resolves as an import would, to the ES files), since a namespace object made at every
+// start costs a millisecond or more.
+const vendorPackages = {
+  zod: "zod",
+  openai: "openai",
+  "openai/core/streaming": "openaiStreaming",
+  commander: "commander",
+};
+const sameAs = { "zod/v4": "zod" };
+const lazyVendorPackages = { "zod/v4/core": "zodV4Core", "zod/v4-mini": "zodV4Mini" };
+{
+  const [zod, zodV4] = await Promise.all([import("zod"), import("zod/v4")]);
+  if (Object.keys(zodV4).some((name) => zod[name] !== zodV4[name])) throw new Error("zod/v4 is no longer zod's own namespace: give it one of its own");
+}
 const vendorFile = new URL("../dist/vendor.cjs", import.meta.url);
+const vendorLazy = {
+  name: "vendor-lazy",
+  setup(builder) {
+    builder.onResolve({ filter: /^vendor-lazy:/ }, (args) =>
+      builder.resolve(args.path.slice("vendor-lazy:".length), { kind: "import-statement", resolveDir: args.resolveDir }),
+    );
+  },
+};
 const vendorBuild = await build({
   stdin: {
-    contents: Object.entries(vendorPackages)
-      .map(([specifier, name]) => `export * as ${name} from ${JSON.stringify(specifier)};`)
-      .join("\n"),
+    contents: [
+      ...Object.entries(vendorPackages).map(([specifier, name]) => `export * as ${name} from ${JSON.stringify(specifier)};`),
+      `export const lazy = { ${Object.entries(lazyVendorPackages)
+        .map(([specifier, name]) => `get ${name}() { return require(${JSON.stringify(`vendor-lazy:${specifier}`)}); }`)
+        .join(", ")} };`,
+    ].join("\n"),
     resolveDir: fileURLToPath(new URL("..", import.meta.url)),
     loader: "js",
   },
@@ -95,7 +122,7 @@ const vendorBuild = await build({
   logLevel: "warning",
   minifyWhitespace: true,
   minifySyntax: true,
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, vendorLazy],
   inject: [fileURLToPath(new URL("./openai-globals.mjs", import.meta.url))],
   write: false,
 });
@@ -106,8 +133,9 @@ const vendorLoader = fileURLToPath(new URL("../src/util/vendor-bundle.ts", impor
 const vendorModules = {
   name: "vendor-modules",
   async setup(builder) {
+    const all = { ...vendorPackages, ...lazyVendorPackages, ...Object.fromEntries(Object.entries(sameAs).map(([alias, of]) => [alias, vendorPackages[of]])) };
     const filter = new RegExp(
-      `^(${Object.keys(vendorPackages)
+      `^(${Object.keys(all)
         .map((name) => name.replaceAll("/", "\\/"))
         .join("|")})$`,
     );
@@ -127,7 +155,7 @@ const vendorModules = {
       const named = names.filter((name) => name !== "default" && /^[A-Za-z_$][\w$]*$/.test(name));
       const lines = [
         `import { vendorBundle } from ${JSON.stringify(vendorLoader)};`,
-        `const m = vendorBundle().${vendorPackages[args.path]};`,
+        `const m = vendorBundle()${args.path in lazyVendorPackages ? ".lazy" : ""}.${all[args.path]};`,
         `export const { ${named.join(", ")} } = m;`,
       ];
       if (names.includes("default")) lines.push("export default m.default;");
