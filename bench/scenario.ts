@@ -111,3 +111,11 @@ export function benchResponder(file: string): (request: CompletionRequest) => Sc
 export async function startBenchServer(file: string): Promise<ScriptedServer> {
   return startScriptedServer({ model: "bench-model", responder: benchResponder(file) });
 }
+
+/** A run's environment against `baseUrl`: this process's, without NODE_OPTIONS / NODE_DEBUG, plus `extra`. */
+export function benchRunEnv(baseUrl: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...process.env, OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: "test", AGENT_MODEL: "bench-model", ...extra };
+  delete out["NODE_OPTIONS"];
+  delete out["NODE_DEBUG"];
+  return out;
+}

@@ -8,13 +8,13 @@
  *
  * Standalone: `node scripts/build.mjs && npx tsx bench/skills.ts` (BENCH_RUNS, BENCH_WARMUPS).
  */
-import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "./measure.js";
 import { ms, type Row } from "./report.js";
 import { createWorkspace, FINAL_TEXT, startBenchServer, TOOL_PROMPT } from "./scenario.js";
+import { runStartup } from "./startup.js";
 import type { ScriptedServer } from "../test/support/scripted-server.js";
 
 const SKILLS = 200;
@@ -45,31 +45,10 @@ function writeSkills(dir: string, count: number): void {
 }
 
 /** Spawn → first chat request, and the run's whole time; the run must answer. */
-function timeToFirstRequest(options: SkillBenchOptions, home: string): Promise<{ firstMs: number; wallMs: number }> {
-  return new Promise((resolve, reject) => {
-    let firstAt = Number.NaN;
-    const onCompletion = () => {
-      if (Number.isNaN(firstAt)) firstAt = performance.now();
-    };
-    options.server.on("completion", onCompletion);
-    const started = performance.now();
-    const child = spawn(process.execPath, [options.agent, "-p", TOOL_PROMPT], {
-      cwd: options.cwd,
-      env: options.env({ ...options.providerEnv, AGENT_HOME: home }),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (part: string) => (stdout += part));
-    child.stderr.setEncoding("utf8").on("data", (part: string) => (stderr += part));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      options.server.off("completion", onCompletion);
-      const wallMs = performance.now() - started;
-      if (code !== 0 || !stdout.includes(FINAL_TEXT)) reject(new Error(`bench skills: the run failed (exit ${code}):\n${stdout}\n${stderr}`));
-      else resolve({ firstMs: firstAt - started, wallMs });
-    });
-  });
+async function timeToFirstRequest(options: SkillBenchOptions, home: string): Promise<{ firstMs: number; wallMs: number }> {
+  const env = options.env({ ...options.providerEnv, AGENT_HOME: home });
+  const run = await runStartup(options.server, [options.agent, "-p", TOOL_PROMPT], options.cwd, env, (stdout) => stdout.includes(FINAL_TEXT));
+  return { firstMs: run.firstRequestMs, wallMs: run.wallMs };
 }
 
 export async function benchSkills(options: SkillBenchOptions): Promise<Row[]> {

@@ -13,7 +13,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { median } from "./measure.js";
-import { createWorkspace, FINAL_TEXT, startBenchServer, TOOL_PROMPT } from "./scenario.js";
+import { benchRunEnv, createWorkspace, FINAL_TEXT, startBenchServer, TOOL_PROMPT } from "./scenario.js";
+import type { ScriptedServer } from "../test/support/scripted-server.js";
 
 const AGENT = fileURLToPath(new URL("../bin/agent.js", import.meta.url));
 const BASELINE = fileURLToPath(new URL("./baseline-openai.mjs", import.meta.url));
@@ -40,36 +41,32 @@ export function processCpuMs(pid: number): number {
   return ns / 1e6;
 }
 
-interface Waiter {
-  arrived(): void;
-}
-
-/** Spawn one run; `waiter` is told when the server sees the run's first completion request. */
+/** Spawn one run of node with `args`; its first request is the first completion `server` receives meanwhile. */
 export function runStartup(
+  server: ScriptedServer,
   args: string[],
   cwd: string,
   env: NodeJS.ProcessEnv,
   check: (stdout: string) => boolean,
-  register: (waiter: Waiter) => void,
 ): Promise<StartupSample> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     let firstRequestMs = Number.NaN;
     let firstRequestCpuMs = Number.NaN;
     const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    register({
-      arrived() {
-        if (!Number.isNaN(firstRequestMs)) return;
-        firstRequestMs = performance.now() - started;
-        if (child.pid !== undefined) firstRequestCpuMs = processCpuMs(child.pid);
-      },
-    });
+    const onCompletion = () => {
+      if (!Number.isNaN(firstRequestMs)) return;
+      firstRequestMs = performance.now() - started;
+      if (child.pid !== undefined) firstRequestCpuMs = processCpuMs(child.pid);
+    };
+    server.on("completion", onCompletion);
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (part: string) => (stdout += part));
     child.stderr.setEncoding("utf8").on("data", (part: string) => (stderr += part));
     child.on("error", reject);
     child.on("close", (code) => {
+      server.off("completion", onCompletion);
       const wallMs = performance.now() - started;
       if (code !== 0 || !check(stdout)) reject(new Error(`${args.join(" ")}: exit ${code}\n${stdout}\n${stderr}`));
       else resolve({ firstRequestMs, firstRequestCpuMs, wallMs });
@@ -77,7 +74,6 @@ export function runStartup(
   });
 }
 
-/** CPU (ms) a process used in total: read just before it exits is impossible from outside, so sample it at the last output. */
 function summary(label: string, samples: StartupSample[]): string {
   const f = (values: number[]) => median(values.filter((v) => Number.isFinite(v))).toFixed(1);
   return `${f(samples.map((s) => s.firstRequestCpuMs)).padStart(7)} ms CPU  ${f(samples.map((s) => s.firstRequestMs)).padStart(7)} ms wall to first request  ${f(samples.map((s) => s.wallMs)).padStart(7)} ms wall total  ${label}`;
@@ -88,28 +84,20 @@ async function main(): Promise<void> {
   const warmups = Math.max(0, Number(process.env.BENCH_WARMUPS ?? 2) || 0);
   const ws = createWorkspace();
   const server = await startBenchServer(ws.file);
-  let waiter: Waiter | undefined;
-  server.on("completion", () => waiter?.arrived());
-  const register = (next: Waiter) => (waiter = next);
   try {
-    const env = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
-      const out: NodeJS.ProcessEnv = { ...process.env, OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "test", AGENT_MODEL: "bench-model", ...extra };
-      delete out["NODE_OPTIONS"];
-      delete out["NODE_DEBUG"];
-      return out;
-    };
+    const env = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => benchRunEnv(server.baseUrl, extra);
     const said = (stdout: string) => stdout.includes(FINAL_TEXT);
     const commands: { label: string; run: () => Promise<StartupSample> }[] = [
       ...[AGENT, ...process.argv.slice(2)].map((agent) => ({
         label: `agent -p  ${agent}`,
-        run: () => runStartup([agent, "-p", TOOL_PROMPT], ws.cwd, env({ AGENT_HOME: ws.freshHome() }), said, register),
+        run: () => runStartup(server, [agent, "-p", TOOL_PROMPT], ws.cwd, env({ AGENT_HOME: ws.freshHome() }), said),
       })),
       {
         label: "openai script",
-        run: () => runStartup([BASELINE], ws.cwd, env({ BASELINE_MODE: "tool", BASELINE_PROMPT: TOOL_PROMPT }), said, register),
+        run: () => runStartup(server, [BASELINE], ws.cwd, env({ BASELINE_MODE: "tool", BASELINE_PROMPT: TOOL_PROMPT }), said),
       },
-      { label: "agent --version", run: () => runStartup([AGENT, "--version"], ws.cwd, env({}), (out) => out.startsWith("agent "), register) },
-      { label: "node -e 0", run: () => runStartup(["-e", "0"], ws.cwd, env({}), () => true, register) },
+      { label: "agent --version", run: () => runStartup(server, [AGENT, "--version"], ws.cwd, env({}), (out) => out.startsWith("agent ")) },
+      { label: "node -e 0", run: () => runStartup(server, ["-e", "0"], ws.cwd, env({}), () => true) },
     ];
     const samples = new Map(commands.map((c) => [c.label, [] as StartupSample[]]));
     for (let round = 0; round < warmups + runs; round++) {

@@ -8,7 +8,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { timeInterleaved, type BenchCommand } from "./measure.js";
-import { createWorkspace, FINAL_TEXT, startBenchServer, TOOL_PROMPT } from "./scenario.js";
+import { benchRunEnv, createWorkspace, FINAL_TEXT, startBenchServer, TOOL_PROMPT } from "./scenario.js";
 
 const AGENT = fileURLToPath(new URL("../bin/agent.js", import.meta.url));
 const BASELINE = fileURLToPath(new URL("./baseline-openai.mjs", import.meta.url));
@@ -19,12 +19,7 @@ async function main(): Promise<void> {
   const ws = createWorkspace();
   const server = await startBenchServer(ws.file);
   try {
-    const env = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
-      const out: NodeJS.ProcessEnv = { ...process.env, OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "test", AGENT_MODEL: "bench-model", ...extra };
-      delete out["NODE_OPTIONS"];
-      delete out["NODE_DEBUG"];
-      return out;
-    };
+    const env = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => benchRunEnv(server.baseUrl, extra);
     const check: BenchCommand["check"] = (result) => (result.stdout.includes(FINAL_TEXT) ? undefined : `stdout lacks "${FINAL_TEXT}"`);
     const agents = [AGENT, ...process.argv.slice(2)].map((agent): BenchCommand => ({
       label: agent,

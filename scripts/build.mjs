@@ -43,9 +43,8 @@ for (const [from, to] of [
 const yamlEntry = createRequire(import.meta.url).resolve("yaml");
 mkdirSync(new URL("../dist/yaml/", import.meta.url), { recursive: true });
 copyFileSync(path.join(path.dirname(yamlEntry), "../LICENSE"), new URL("../dist/yaml/LICENSE", import.meta.url));
-await build({
-  entryPoints: [yamlEntry],
-  outfile: fileURLToPath(new URL("../dist/yaml/yaml.cjs", import.meta.url)),
+/** A CommonJS bundle of its own, for what is loaded with require() or run as a script. */
+const commonJsBundle = {
   bundle: true,
   format: "cjs",
   platform: "node",
@@ -54,7 +53,8 @@ await build({
   logLevel: "warning",
   minifyWhitespace: true,
   minifySyntax: true,
-});
+};
+await build({ ...commonJsBundle, entryPoints: [yamlEntry], outfile: fileURLToPath(new URL("../dist/yaml/yaml.cjs", import.meta.url)) });
 
 // zod's namespace object re-exports all 60-odd locales, so a bundle keeps them all (300 KB of source to
 // compile at every start). Only English is used: resolve zod's locale index to English alone.
@@ -112,16 +112,9 @@ const vendorBuild = await build({
     resolveDir: fileURLToPath(new URL("..", import.meta.url)),
     loader: "js",
   },
+  ...commonJsBundle,
   outfile: fileURLToPath(vendorFile),
-  bundle: true,
-  format: "cjs",
   sourcemap: "linked",
-  platform: "node",
-  target: "node20",
-  legalComments: "none",
-  logLevel: "warning",
-  minifyWhitespace: true,
-  minifySyntax: true,
   plugins: [zodEnglishOnly, vendorLazy],
   inject: [fileURLToPath(new URL("./openai-globals.mjs", import.meta.url))],
   write: false,
