@@ -217,7 +217,13 @@ const main = await build({
   external: ["react-devtools-core", "@vscode/tree-sitter-wasm", "sql.js"],
   plugins: [zodEnglishOnly, vendorModules],
   write: false,
+  metafile: true,
 });
+// An entry point of these libraries that the vendor bundle does not serve would be bundled again as ES
+// modules: a second copy, with classes and configuration of its own. Add it to vendorPackages instead.
+// (zod/v3, which the MCP SDK imports, is code of its own, sharing nothing with zod 4.)
+const copied = Object.keys(main.metafile.inputs).filter((input) => /node_modules\/(zod|openai|commander)\/(?!v3\/)/.test(input));
+if (copied.length > 0) throw new Error(`the vendor bundle does not serve these imports, so they would be copied:\n${copied.join("\n")}`);
 for (const file of main.outputFiles) {
   let contents = file.contents;
   if (file.path.endsWith(".js") && !/\brequire\b/.test(file.text.slice(requireBanner.length))) {
