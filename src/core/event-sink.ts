@@ -36,12 +36,16 @@ export class EventSink {
   /** Listeners that must see an event before any subscriber (the conversation folds). */
   private readonly internal: EventListener[] = [];
 
+  /** How many events the log holds (those read on a resume, and those written since): a join's session.resume says. */
+  persistedCount: number;
+
   constructor(
     private readonly persister: EventPersister | undefined,
-    options: { lastPersistedId?: string | null } = {},
+    options: { lastPersistedId?: string | null; persistedCount?: number } = {},
   ) {
     this.lastId = options.lastPersistedId ?? null;
     this.lastPersistedId = options.lastPersistedId ?? null;
+    this.persistedCount = options.persistedCount ?? 0;
   }
 
   addInternal(listener: EventListener): () => void {
@@ -109,6 +113,7 @@ export class EventSink {
       try {
         this.persister?.append(event);
         this.lastPersistedId = id;
+        this.persistedCount++;
       } catch (error) {
         failed = error;
       }
