@@ -41,6 +41,7 @@ import { shellMethods } from "./methods/shell-methods.js";
 import { pluginMethods } from "./methods/plugin-methods.js";
 import { skillMethods } from "./methods/skill-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
+import { joinOpenSession, untilIdle } from "./pending-work.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
 
 export interface SessionHostOptions extends Pick<SessionRequestDefaults, "provider" | "makeProvider"> {
@@ -215,7 +216,7 @@ export class SessionHost {
     }
     if (attached && open) {
       // Open in this process already: the client attaches to it beside the others, seeing every event from now on.
-      await this.join(link, config, open, attached);
+      await joinOpenSession(link, config, open, attached, abilitiesOf(config));
       // A provider (or registry) given with the resume becomes the session's endpoint from the next request on.
       if (config.provider || config.providers || config.models) {
         const problem = open.models?.reconfigure(config);
@@ -226,37 +227,6 @@ export class SessionHost {
     }
     if (!this.manager.store.exists(config.sessionId)) throw new Error(`Session not found: ${config.sessionId}`);
     return this.open(link, config, config.sessionId);
-  }
-
-  /**
-   * A client joins the open session (join_client: its tools, the session.resume). Work left waiting by a client
-   * that went away (a suspended session: nobody holds it) is continued only when this client says so
-   * (continuePendingWork: the questions still open are put to it); otherwise it is abandoned, interrupted before
-   * the client gets its answer, as Copilot does. Work another client drives is joined as it is.
-   */
-  private async join(link: ClientLink, config: SessionConfig, open: ServedSession, session: SessionView): Promise<void> {
-    const alreadyInUse = open.heldByOthers(link);
-    const continuePendingWork = config.continuePendingWork === true;
-    const holder = open.holds(link);
-    const abandon = session.state.busy && !alreadyInUse && !continuePendingWork && !holder;
-    open.attach(link, abilitiesOf(config), config.commands);
-    const problem = session.dispatch({
-      type: "join_client",
-      client: open.clientId(link) ?? "",
-      ...(config.tools ? { tools: config.tools } : {}),
-      alreadyInUse,
-      sessionWasActive: session.state.busy && !abandon,
-      continuePendingWork,
-      ...(config.disableResume ? { silent: true } : {}),
-    });
-    if (problem) {
-      if (!holder) open.detach(link);
-      throw new Error(problem);
-    }
-    if (abandon) {
-      session.dispatch({ type: "interrupt" });
-      await untilIdle(session);
-    } else if (continuePendingWork) open.offerPending(link);
   }
 
   private async open(link: ClientLink, config: SessionConfig, resumeId: string | undefined) {
@@ -394,19 +364,6 @@ export class SessionHost {
     await Promise.all([...this.served.keys()].map((id) => this.close(id)));
     await this.manager.closeAll();
   }
-}
-
-/** Resolves once the session's turn (if one runs) has ended. */
-function untilIdle(session: SessionView): Promise<void> {
-  if (!session.state.busy) return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    const off = session.subscribe((event) => {
-      if (event.type === "session.idle" && !event.agentId) {
-        off();
-        resolve();
-      }
-    });
-  });
 }
 
 function capabilities(config: SessionConfig) {
