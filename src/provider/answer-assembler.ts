@@ -200,16 +200,23 @@ export abstract class EventAssembler<Event extends { type: string }> extends Ans
   protected abstract readonly schema: z.ZodType<Event>;
   protected abstract apply(event: Event): void | "end";
 
+  /** The event as it is when zod would give back the same values (see plain-fields.ts), else undefined. */
+  protected abstract plain(candidate: unknown): Event | undefined;
+
   add(value: unknown, raw: string, eventName: string | undefined): boolean | "end" {
     const candidate = typeof value === "object" && value !== null && !("type" in value) && eventName ? { ...value, type: eventName } : value;
-    const parsed = this.schema.safeParse(candidate);
-    if (!parsed.success) {
-      this.skip(raw);
-      return false;
+    let event = this.plain(candidate);
+    if (!event) {
+      const parsed = this.schema.safeParse(candidate);
+      if (!parsed.success) {
+        this.skip(raw);
+        return false;
+      }
+      event = parsed.data;
     }
     // Anthropic's `ping` (and any wire's event of that name) only keeps the connection open.
-    if (parsed.data.type === "ping") return false;
+    if (event.type === "ping") return false;
     this.seen.pieces++;
-    return this.apply(parsed.data) ?? true;
+    return this.apply(event) ?? true;
   }
 }

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { AnswerAssembler, type WireReader } from "./answer-assembler.js";
+import { allText, isRecord, isText } from "./plain-fields.js";
 
 /** A text field: a string, or absent. Anything else (a number, an object) is treated as absent. */
 const text = z.string().nullish().catch(undefined);
@@ -69,14 +70,6 @@ type Usage = z.infer<typeof usageSchema>;
 type Chunk = z.infer<typeof chunkSchema>;
 type Choice = z.infer<typeof choiceSchema>;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function isText(value: unknown): boolean {
-  return value === undefined || value === null || typeof value === "string";
-}
-
 function isPlainToolCallDelta(value: unknown): boolean {
   if (!isRecord(value) || !isText(value.id)) return false;
   if (value.index !== undefined && !(Number.isSafeInteger(value.index) && (value.index as number) >= 0)) return false;
@@ -84,10 +77,12 @@ function isPlainToolCallDelta(value: unknown): boolean {
   return fn === undefined || fn === null || (isRecord(fn) && isText(fn.name) && isText(fn.arguments));
 }
 
+const DELTA_TEXTS = ["role", "content", "refusal", "reasoning_content", "reasoning"];
+
 function isPlainDelta(value: unknown): boolean {
   if (value === undefined) return true;
   if (!isRecord(value)) return false;
-  if (!isText(value.role) || !isText(value.content) || !isText(value.refusal) || !isText(value.reasoning_content) || !isText(value.reasoning)) return false;
+  if (!allText(value, DELTA_TEXTS)) return false;
   const calls = value.tool_calls;
   return calls === undefined || calls === null || (Array.isArray(calls) && calls.every(isPlainToolCallDelta));
 }

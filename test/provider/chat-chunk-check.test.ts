@@ -5,24 +5,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { chunkSchema, plainChunk, ResponseAssembler } from "../../src/provider/chat-chunks.js";
+import { variantsOf, withPath as withPathOf } from "../support/json-variants.js";
 
-/** Values of every JSON kind, for the fields under test. */
-const KINDS: unknown[] = [undefined, null, "", "text", 0, 1, -1, 1.5, true, {}, [], ["x"], { a: 1 }];
+const withPath = (path: (string | number)[], value: unknown) => withPathOf(BASE, path, value);
 
 const BASE = { id: "c", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta: { content: "hi" }, finish_reason: null }] };
-
-function withPath(path: (string | number)[], value: unknown): unknown {
-  const copy = structuredClone(BASE) as Record<string, unknown>;
-  let target = copy as Record<string | number, unknown>;
-  for (const key of path.slice(0, -1)) {
-    if (typeof target[key] !== "object" || target[key] === null) target[key] = typeof key === "number" ? [] : {};
-    target = target[key] as Record<string | number, unknown>;
-  }
-  const last = path[path.length - 1] as string | number;
-  if (value === undefined) delete target[last];
-  else target[last] = value;
-  return copy;
-}
 
 const PATHS: (string | number)[][] = [
   [],
@@ -62,7 +49,7 @@ function assembled(value: unknown) {
 }
 
 describe("chat chunks read without zod", () => {
-  const values: unknown[] = [BASE, ...PATHS.flatMap((path) => KINDS.map((kind) => withPath(path, kind)))];
+  const values: unknown[] = variantsOf(BASE, PATHS);
   values.push(
     withPath(["choices", 0, "delta", "tool_calls"], [{ index: 0, id: "call_1", function: { name: "view", arguments: "" } }]),
     withPath(
