@@ -194,7 +194,8 @@ export class AnswerAssembler {
 /**
  * An assembler for a wire whose stream is typed events (`{"type": …}`, the Responses API's and Anthropic's):
  * each value is checked against the wire's event schema (its type taken from the SSE event name when the data
- * lacks one) and applied; what is not an event is skipped and remembered.
+ * lacks one) and applied; what is not an event is skipped and remembered. An event whose fields already have
+ * their schema's types (the deltas, one per token) is taken as it is, without zod's copy (see plain-fields.ts).
  */
 export abstract class EventAssembler<Event extends { type: string }> extends AnswerAssembler {
   protected abstract readonly schema: z.ZodType<Event>;

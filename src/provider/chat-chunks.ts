@@ -1,8 +1,9 @@
 /**
- * What a Chat Completions endpoint may send, checked with zod before anything is read from it, and the
- * assembly of the pieces into one response (answer-assembler.ts). Endpoints send pings (`{}`), scalars, chunks without choices or choices without
- * a delta; whatever is not a chunk is skipped and counted, so a response that ends with nothing usable can
- * say what the endpoint sent instead.
+ * What a Chat Completions endpoint may send, checked before anything is read from it (with zod, or by
+ * plainChunk when every field already has its type), and the assembly of the pieces into one response
+ * (answer-assembler.ts). Endpoints send pings (`{}`), scalars, chunks without choices or choices without a
+ * delta; whatever is not a chunk is skipped and counted, so a response that ends with nothing usable can say
+ * what the endpoint sent instead.
  */
 import { z } from "zod";
 import { AnswerAssembler, type WireReader } from "./answer-assembler.js";

@@ -1,7 +1,7 @@
 /**
  * Reads an HTTP 200 from a model endpoint, whatever it holds, on any wire. The body is sniffed rather than
- * trusted to its content-type: an SSE stream is parsed event by event (the openai SDK's SSE decoder; the
- * wire's reader validates each value), a JSON body may be a non-streamed answer (accepted) or an error, and
+ * trusted to its content-type: an SSE stream is parsed event by event (stream-body.ts; the wire's reader
+ * validates each value), a JSON body may be a non-streamed answer (accepted) or an error, and
  * anything else (HTML, gzip, binary, nothing) is an error that says what arrived.
  */
 import type { WireReader } from "./answer-assembler.js";
