@@ -74,7 +74,9 @@ export class McpManager {
   private announced = false;
 
   constructor(private readonly options: McpManagerOptions) {
-    ({ servers: this.servers, problems: this.problems } = options.load());
+    const loaded = options.load();
+    ({ servers: this.servers, problems: this.problems } = loaded);
+    for (const name of loaded.disabled ?? []) this.off.set(name, "disabled");
   }
 
   get size(): number {

@@ -69,15 +69,19 @@ describe("MCP configuration", () => {
     expect(loadMcpConfig({ agentHome: home, cwd }).servers.map((server) => server.name)).toEqual(["repo", "gh", "vs"]);
   });
 
-  it("--additional-mcp-config replaces a server of the same name; --disable-mcp-server and disabled:true leave one out", () => {
+  it("--additional-mcp-config replaces a server of the same name; disabled:true leaves one out, --disable-mcp-server lists it as disabled", () => {
     const { home, cwd } = setup();
     writeFileSync(
       path.join(home, "mcp-config.json"),
       JSON.stringify({ mcpServers: { a: { command: "old" }, b: { command: "b" }, c: { command: "c", disabled: true } } }),
     );
     writeFileSync(path.join(cwd, "extra.json"), JSON.stringify({ mcpServers: { a: { command: "new" } } }));
-    const { servers } = loadMcpConfig({ agentHome: home, cwd, additional: ["@extra.json"], disabled: ["b"] });
-    expect(servers.map((server) => [server.name, server.config.command])).toEqual([["a", "new"]]);
+    const { servers, disabled } = loadMcpConfig({ agentHome: home, cwd, additional: ["@extra.json"], disabled: ["b", "c", "unknown"] });
+    expect(servers.map((server) => [server.name, server.config.command])).toEqual([
+      ["a", "new"],
+      ["b", "b"],
+    ]);
+    expect(disabled).toEqual(["b"]);
   });
 
   it("expands ${VAR} and $VAR, unset ones to nothing", () => {
