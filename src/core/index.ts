@@ -58,6 +58,14 @@ export { RemoteQuestions, type QuestionClient, type RemoteQuestion } from "./rem
 export { SESSION_LOG_ERROR } from "./session-log-failure.js";
 export { handoffSummary } from "./handoff-summary.js";
 export { readPlan } from "./plan/plan-document.js";
+export {
+  agentDiscoveryPaths,
+  discoverAgents,
+  discoverInstructions,
+  discoverSkills,
+  instructionDiscoveryPaths,
+  skillDiscoveryPaths,
+} from "./discovery/discover-sources.js";
 
 /** The engine: the session manager, openSession and what wires a session together. */
 export function loadEngine(): Promise<typeof import("./engine.js")> {

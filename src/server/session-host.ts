@@ -39,6 +39,7 @@ import { commandMethods } from "./methods/command-methods.js";
 import { taskMethods } from "./methods/task-methods.js";
 import { shellMethods } from "./methods/shell-methods.js";
 import { pluginMethods } from "./methods/plugin-methods.js";
+import { discoveryMethods } from "./methods/discovery-methods.js";
 import { skillMethods } from "./methods/skill-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
@@ -155,6 +156,7 @@ export class SessionHost {
       ...shellMethods(owned),
       ...skillMethods((link, sessionId) => this.owned(link, sessionId)),
       ...pluginMethods(options.manager.defaults),
+      ...discoveryMethods(options.manager.defaults),
     };
   }
 

@@ -1,8 +1,9 @@
 /**
  * Session options and server methods an SDK application uses beside the conversation, through the real
- * Copilot SDK and the real bin/agent.js: a session's own plugin folders and disabled MCP servers.
+ * Copilot SDK and the real bin/agent.js: a session's own plugin folders and disabled MCP servers; the
+ * server-wide discovery of skills, agents and instruction files.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { approveAll, type SessionConfig } from "@github/copilot-sdk";
@@ -46,6 +47,84 @@ describe("SDK session plugins and disabled MCP servers", () => {
     // Another session of the same client, without the options, has neither.
     const plain = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: approveAll });
     expect((await plain.rpc.mcp.list()).servers).toEqual([]);
+    await client.stop();
+  });
+});
+
+function put(file: string, content: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, content);
+}
+
+const skill = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n`;
+
+describe("SDK server-wide discovery", () => {
+  it("finds the skills, agents and instruction files of a project and of the user, and where new ones go", async () => {
+    const { home, cwd } = sdk.world;
+    const project = path.join(cwd, "project");
+    const extra = path.join(cwd, "extra-skills");
+    put(path.join(project, ".github", "skills", "lint", "SKILL.md"), skill("lint", "Lints the project"));
+    put(path.join(extra, "notes", "SKILL.md"), skill("notes", "Takes notes"));
+    put(path.join(home, "skills", "mine", "SKILL.md"), skill("mine", "The user's own"));
+    put(path.join(project, ".github", "agents", "reviewer.agent.md"), "---\ndescription: Reviews\n---\nReview.\n");
+    put(path.join(home, "agents", "helper.agent.md"), "---\ndescription: Helps\n---\nHelp.\n");
+    put(path.join(project, "AGENTS.md"), "Use tabs.\n");
+    put(path.join(home, "copilot-instructions.md"), "Be brief.\n");
+    const client = sdk.world.client();
+    await client.start();
+
+    const skills = await client.rpc.skills.discover({ projectPaths: [project], skillDirectories: [extra] });
+    const byName = Object.fromEntries(skills.skills.map((found) => [found.name, found]));
+    expect(byName.lint).toMatchObject({
+      source: "project",
+      enabled: true,
+      projectPath: project,
+      path: path.join(project, ".github", "skills", "lint", "SKILL.md"),
+    });
+    expect(byName.notes).toMatchObject({ source: "custom", description: "Takes notes", enabled: true });
+    expect(byName.mine).toMatchObject({ source: "user" });
+    const ownLeftOut = await client.rpc.skills.discover({ projectPaths: [project], excludeHostSkills: true });
+    expect(ownLeftOut.skills.map((found) => found.name)).toEqual(["lint"]);
+
+    await client.rpc.skills.config.setDisabledSkills({ disabledSkills: ["lint"] });
+    expect(JSON.parse(readFileSync(path.join(home, "settings.json"), "utf8")).disabledSkills).toEqual(["lint"]);
+    const afterDisable = await client.rpc.skills.discover({ projectPaths: [project] });
+    expect(afterDisable.skills.find((found) => found.name === "lint")?.enabled).toBe(false);
+    await client.rpc.skills.config.setDisabledSkills({ disabledSkills: [] });
+    expect(JSON.parse(readFileSync(path.join(home, "settings.json"), "utf8")).disabledSkills).toBeUndefined();
+
+    const skillPaths = (await client.rpc.skills.getDiscoveryPaths({ projectPaths: [project] })).paths;
+    expect(skillPaths.find((found) => found.preferredForCreation && found.projectPath === project)?.path).toBe(path.join(project, ".github", "skills"));
+    expect(skillPaths.find((found) => found.scope === "personal-copilot" && found.preferredForCreation)?.path).toBe(path.join(home, "skills"));
+
+    const agents = (await client.rpc.agents.discover({ projectPaths: [project] })).agents.map((agent) => [agent.name, agent.source]);
+    expect(agents).toEqual(
+      expect.arrayContaining([
+        ["reviewer", "project"],
+        ["helper", "user"],
+      ]),
+    );
+    expect((await client.rpc.agents.discover({ projectPaths: [project], excludeHostAgents: true })).agents.map((agent) => agent.name)).toEqual(["reviewer"]);
+    const agentPaths = (await client.rpc.agents.getDiscoveryPaths({ projectPaths: [project] })).paths;
+    expect(agentPaths).toContainEqual({ path: path.join(project, ".github", "agents"), scope: "project", preferredForCreation: true, projectPath: project });
+
+    const sources = (await client.rpc.instructions.discover({ projectPaths: [project] })).sources;
+    expect(sources.map((source) => [source.label, source.location, source.content])).toEqual(
+      expect.arrayContaining([
+        ["AGENTS.md", "repository", "Use tabs."],
+        ["copilot-instructions.md", "user", "Be brief."],
+      ]),
+    );
+    const repoOnly = await client.rpc.instructions.discover({ projectPaths: [project], excludeHostInstructions: true });
+    expect(repoOnly.sources.map((source) => source.sourcePath)).toEqual([path.join(project, "AGENTS.md")]);
+    const instructionPaths = (await client.rpc.instructions.getDiscoveryPaths({ projectPaths: [project] })).paths;
+    expect(instructionPaths).toContainEqual({
+      path: path.join(project, ".github", "copilot-instructions.md"),
+      location: "repository",
+      kind: "file",
+      preferredForCreation: true,
+      projectPath: project,
+    });
     await client.stop();
   });
 });
