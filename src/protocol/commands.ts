@@ -85,6 +85,8 @@ export type SessionCommand =
   | { type: "stop_mcp_server"; server: string }
   /** /mcp reload: reads the MCP configuration again and restarts its servers; session.mcp_servers_loaded lists them. */
   | { type: "reload_mcp_servers" }
+  /** An SDK client's session.mcp.setEnvValueMode: how MCP servers started from now on read their `env` values. */
+  | { type: "set_mcp_env_value_mode"; mode: "direct" | "indirect" }
   /** Stops a background shell (/tasks). */
   | { type: "stop_shell"; shellId: string }
   /** Moves the main agent's running sync agents (or the one run by this task call) to the background (Ctrl+X B). */
@@ -182,6 +184,8 @@ export interface CommandResults {
   disable_mcp_server: Promise<string | undefined>;
   stop_mcp_server: Promise<string | undefined>;
   reload_mcp_servers: Promise<string | undefined>;
+  /** The mode now in force. */
+  set_mcp_env_value_mode: "direct" | "indirect";
   /** False when no such shell was running. */
   stop_shell: Promise<boolean>;
   /** The ids of the agents moved (none when no sync agent was running). */

@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { expandEnv } from "../../src/mcp/expand-env.js";
+import { expandEnv, serverEnv } from "../../src/mcp/expand-env.js";
 import { loadMcpConfig } from "../../src/mcp/mcp-config.js";
 import { mcpToolName } from "../../src/mcp/mcp-tool.js";
 import { tempDir } from "../support/engine-harness.js";
@@ -86,6 +86,13 @@ describe("MCP configuration", () => {
 
   it("expands ${VAR} and $VAR, unset ones to nothing", () => {
     expect(expandEnv("Bearer ${TOKEN} $USER_X-$NOPE.", { TOKEN: "t0k", USER_X: "me" })).toBe("Bearer t0k me-.");
+  });
+
+  it("reads a server's env values as written (direct) or as the names of variables (indirect)", () => {
+    const env = { HOST_TOKEN: "t0k", OTHER: "o" };
+    const config = { A: "HOST_TOKEN", B: "literal value", C: "${OTHER}-x", D: "UNSET_NAME" };
+    expect(serverEnv(config, env, "direct")).toEqual({ A: "HOST_TOKEN", B: "literal value", C: "o-x", D: "UNSET_NAME" });
+    expect(serverEnv(config, env, "indirect")).toEqual({ A: "t0k", B: "literal value", C: "o-x", D: "UNSET_NAME" });
   });
 
   it("names tools <server>-<tool> in the characters a function name may use", () => {

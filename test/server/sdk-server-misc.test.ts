@@ -128,3 +128,18 @@ describe("SDK server-wide discovery", () => {
     await client.stop();
   });
 });
+
+describe("SDK MCP env value mode", () => {
+  it("switches how servers started from then on read their env values, and has no GitHub server of its own to remove", async () => {
+    sdk.server.enqueue(text("Ready."));
+    const { client, session } = await openSession({ mcpServers: { github: miniMcpServer() } });
+    await session.sendAndWait({ prompt: "hello" }, 30_000);
+    expect(await session.rpc.mcp.setEnvValueMode({ mode: "indirect" })).toEqual({ mode: "indirect" });
+    expect(await session.rpc.mcp.setEnvValueMode({ mode: "direct" })).toEqual({ mode: "direct" });
+    expect(await session.rpc.mcp.removeGitHub()).toEqual({ removed: false });
+    // The client's own server named "github" is not the kind removeGitHub removes: it keeps running.
+    expect((await session.rpc.mcp.list()).servers).toEqual([{ name: "github", status: "connected" }]);
+    await expect(session.rpc.mcp.setEnvValueMode({ mode: "sideways" as "direct" })).rejects.toThrow();
+    await client.stop();
+  });
+});
