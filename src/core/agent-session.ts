@@ -242,6 +242,8 @@ export class AgentSession {
         return main.stopShell(command.shellId);
       case "background_agent":
         return subagents.moveToBackground(command.toolCallId);
+      case "set_subagent_settings":
+        return subagents.setSettings(command.settings);
       case "compact":
         return runtime.compact(command.focus);
       case "log":

@@ -40,6 +40,7 @@ import { taskMethods } from "./methods/task-methods.js";
 import { shellMethods } from "./methods/shell-methods.js";
 import { pluginMethods } from "./methods/plugin-methods.js";
 import { discoveryMethods } from "./methods/discovery-methods.js";
+import { sessionExtrasMethods } from "./methods/session-extras-methods.js";
 import { skillMethods } from "./methods/skill-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
@@ -157,6 +158,7 @@ export class SessionHost {
       ...skillMethods((link, sessionId) => this.owned(link, sessionId)),
       ...pluginMethods(options.manager.defaults),
       ...discoveryMethods(options.manager.defaults),
+      ...sessionExtrasMethods(owned),
     };
   }
 

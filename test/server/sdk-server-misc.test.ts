@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { approveAll, type SessionConfig } from "@github/copilot-sdk";
-import { text } from "../support/scripted-server.js";
+import { text, toolCall } from "../support/scripted-server.js";
 import { miniMcpServer, useSdkWorld } from "../support/sdk-client.js";
 
 const sdk = useSdkWorld();
@@ -140,6 +140,41 @@ describe("SDK MCP env value mode", () => {
     // The client's own server named "github" is not the kind removeGitHub removes: it keeps running.
     expect((await session.rpc.mcp.list()).servers).toEqual([{ name: "github", status: "connected" }]);
     await expect(session.rpc.mcp.setEnvValueMode({ mode: "sideways" as "direct" })).rejects.toThrow();
+    await client.stop();
+  });
+});
+
+describe("SDK live subagent settings", () => {
+  const helper = { name: "helper", displayName: "Helper", description: "Helps", prompt: "You help." };
+  const other = { name: "other", displayName: "Other", description: "Another", prompt: "You are another." };
+
+  it("starts an agent type with the model and effort a client set, hides a disabled one, and clears them with null", async () => {
+    const { client, session } = await openSession({ customAgents: [helper, other] });
+    await session.rpc.tools.updateSubagentSettings({
+      subagents: { agents: { helper: { model: "helper-model", effortLevel: "low", contextTier: "default" } }, disabledSubagents: ["other"] },
+    });
+    sdk.server.enqueue(toolCall("task", { agent_type: "helper", description: "help", prompt: "Say hi" }), text("hi from helper"), text("Done."));
+    await session.sendAndWait({ prompt: "delegate" }, 30_000);
+    const [main, sub] = sdk.server.completionRequests;
+    const types = (main?.body.tools as { function: { name: string; parameters?: { properties?: { agent_type?: { enum?: string[] } } } } }[]).find(
+      (tool) => tool.function.name === "task",
+    )?.function.parameters?.properties?.agent_type?.enum;
+    expect(types).toContain("helper");
+    expect(types).not.toContain("other");
+    expect(sub?.body.model).toBe("helper-model");
+    expect(sub?.body.reasoning_effort).toBe("low");
+
+    await expect(session.rpc.tools.updateSubagentSettings({ subagents: { agents: { helper: { effortLevel: "enormous" } } } })).rejects.toThrow(
+      /Unknown reasoning effort/,
+    );
+    await session.rpc.tools.updateSubagentSettings({ subagents: null });
+    sdk.server.enqueue(text("Nothing to do."));
+    await session.sendAndWait({ prompt: "again" }, 30_000);
+    const again = sdk.server.completionRequests.at(-1);
+    const typesAgain = (again?.body.tools as { function: { name: string; parameters?: { properties?: { agent_type?: { enum?: string[] } } } } }[]).find(
+      (tool) => tool.function.name === "task",
+    )?.function.parameters?.properties?.agent_type?.enum;
+    expect(typesAgain).toContain("other");
     await client.stop();
   });
 });

@@ -1,0 +1,36 @@
+/**
+ * session.tools.updateSubagentSettings: the set_subagent_settings command. Per agent type, the model and
+ * reasoning effort (`effortLevel`) of the subagents started from then on, and the types the model may not
+ * start (`disabledSubagents`); null clears them. `contextTier`, `maxConcurrency` and `maxDepth` are not taken
+ * from here: the session's limits are settings.json's `subagents`.
+ */
+import { z } from "zod";
+import type { SESSION_EXTRAS_METHODS } from "./session-extras-names.js";
+import { ownedSession, type MethodTable, type Owned } from "./owned-session.js";
+
+const entrySchema = z.looseObject({ model: z.string().optional(), effortLevel: z.string().optional() });
+const settingsSchema = z.looseObject({
+  sessionId: z.string(),
+  subagents: z
+    .looseObject({ agents: z.record(z.string(), entrySchema).optional(), disabledSubagents: z.array(z.string()).optional() })
+    .nullable()
+    .optional(),
+});
+
+export function sessionExtrasMethods(owned: Owned): MethodTable<(typeof SESSION_EXTRAS_METHODS)[number]> {
+  return {
+    "session.tools.updateSubagentSettings": (link, params) => {
+      const { sessionId, subagents } = settingsSchema.parse(params);
+      const agents = Object.fromEntries(
+        Object.entries(subagents?.agents ?? {}).map(([name, entry]) => [
+          name,
+          { ...(entry.model ? { model: entry.model } : {}), ...(entry.effortLevel ? { reasoningEffort: entry.effortLevel } : {}) },
+        ]),
+      );
+      const settings = subagents ? { agents, ...(subagents.disabledSubagents ? { disabled: subagents.disabledSubagents } : {}) } : null;
+      const problem = ownedSession(owned, link, sessionId).dispatch({ type: "set_subagent_settings", settings });
+      if (problem) throw new Error(problem);
+      return {};
+    },
+  };
+}
