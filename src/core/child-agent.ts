@@ -36,7 +36,7 @@ export interface ChildAgentSpec {
   /** Another model than the session's. */
   model?: string;
   /** Another reasoning effort than the configured one (a client's subagent settings). */
-  reasoningEffort?: ReasoningEffort;
+  reasoningEffort?: ReasoningEffort | undefined;
   /** Model calls allowed per prompt before the agent is stopped (a runaway guard). */
   maxTurns?: number;
   /** Tokens (input + output) over the agent's life. */
@@ -80,12 +80,7 @@ export function createChildAgent(
   const { provider } = session;
   return new ChildAgent(spec, {
     services,
-    provider: services.createProvider
-      ? services.createProvider(spec.model ?? provider.model, {
-          initiator: "sub-agent",
-          ...(spec.reasoningEffort ? { reasoningEffort: spec.reasoningEffort } : {}),
-        })
-      : provider,
+    provider: services.createProvider?.(spec.model ?? provider.model, { initiator: "sub-agent", reasoningEffort: spec.reasoningEffort }) ?? provider,
     tools: session.tools,
     unattended: session.unattended,
     ...(ownServers ? { ownServers } : {}),

@@ -178,3 +178,34 @@ describe("SDK live subagent settings", () => {
     await client.stop();
   });
 });
+
+describe("SDK context attribution", () => {
+  it("splits the context window by source and lists the heaviest messages, largest first", async () => {
+    writeFileSync(path.join(sdk.world.cwd, "AGENTS.md"), "Always answer in haiku. ".repeat(40));
+    const { client, session } = await openSession({ mcpServers: { mini: miniMcpServer() } });
+    sdk.server.enqueue(toolCall("mini-echo_text", { text: "echo ".repeat(400) }), text("Short answer."));
+    await session.sendAndWait({ prompt: "Echo a long text please." }, 30_000);
+
+    const { contextAttribution } = await session.rpc.metadata.getContextAttribution();
+    expect(contextAttribution).toBeTruthy();
+    const attribution = contextAttribution!;
+    const byId = Object.fromEntries(attribution.entries.map((entry) => [entry.id, entry]));
+    expect(byId["system:prompt"]?.tokens).toBeGreaterThan(0);
+    expect(byId["system:instructions"]?.tokens).toBeGreaterThanOrEqual(200);
+    expect(attribution.categories.customInstructions).toBe(byId["system:instructions"]?.tokens);
+    expect(byId["mcpServer:mini"]?.tokens).toBeGreaterThan(0);
+    expect(byId["toolDefinition:mini-echo_text"]?.parentId).toBe("mcpServer:mini");
+    expect(byId["tool:mini-echo_text"]?.tokens).toBeGreaterThanOrEqual(400);
+    expect(byId["message:user"]?.kind).toBe("message");
+    expect(attribution.totalTokens).toBeGreaterThan(0);
+    expect(attribution.compactions.count).toBe(0);
+
+    const heaviest = await session.rpc.metadata.getContextHeaviestMessages({ limit: 2 });
+    expect(heaviest.messages).toHaveLength(2);
+    // The long text is both in the model's call and in the tool's result: those two are the heaviest.
+    expect(heaviest.messages.map((message) => message.label).sort()).toEqual(["assistant", "tool: mini-echo_text"]);
+    expect(heaviest.messages[0]!.tokens).toBeGreaterThanOrEqual(heaviest.messages[1]!.tokens);
+    expect(heaviest.totalTokens).toBe(attribution.totalTokens);
+    await client.stop();
+  });
+});

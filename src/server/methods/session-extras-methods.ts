@@ -2,13 +2,16 @@
  * session.tools.updateSubagentSettings: the set_subagent_settings command. Per agent type, the model and
  * reasoning effort (`effortLevel`) of the subagents started from then on, and the types the model may not
  * start (`disabledSubagents`); null clears them. `contextTier`, `maxConcurrency` and `maxDepth` are not taken
- * from here: the session's limits are settings.json's `subagents`.
+ * from here: the session's limits are settings.json's `subagents`. The context window by source and by
+ * message are reads of the session (its /context breakdown, split further).
  */
 import { z } from "zod";
 import type { SESSION_EXTRAS_METHODS } from "./session-extras-names.js";
 import { ownedSession, type MethodTable, type Owned } from "./owned-session.js";
 
 const entrySchema = z.looseObject({ model: z.string().optional(), effortLevel: z.string().optional() });
+const sessionIdSchema = z.looseObject({ sessionId: z.string() });
+const heaviestSchema = z.looseObject({ sessionId: z.string(), limit: z.number().int().min(0).optional() });
 const settingsSchema = z.looseObject({
   sessionId: z.string(),
   subagents: z
@@ -31,6 +34,13 @@ export function sessionExtrasMethods(owned: Owned): MethodTable<(typeof SESSION_
       const problem = ownedSession(owned, link, sessionId).dispatch({ type: "set_subagent_settings", settings });
       if (problem) throw new Error(problem);
       return {};
+    },
+    "session.metadata.getContextAttribution": (link, params) => ({
+      contextAttribution: ownedSession(owned, link, sessionIdSchema.parse(params).sessionId).contextAttribution() ?? null,
+    }),
+    "session.metadata.getContextHeaviestMessages": (link, params) => {
+      const { sessionId, limit } = heaviestSchema.parse(params);
+      return ownedSession(owned, link, sessionId).heaviestMessages(limit);
     },
   };
 }
