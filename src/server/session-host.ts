@@ -158,7 +158,7 @@ export class SessionHost {
       ...skillMethods((link, sessionId) => this.owned(link, sessionId)),
       ...pluginMethods(options.manager.defaults),
       ...discoveryMethods(options.manager.defaults),
-      ...sessionExtrasMethods(owned),
+      ...sessionExtrasMethods(owned, options.manager),
     };
   }
 

@@ -3,7 +3,7 @@
  * Copilot SDK and the real bin/agent.js: a session's own plugin folders and disabled MCP servers; the
  * server-wide discovery of skills, agents and instruction files.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { approveAll, type SessionConfig } from "@github/copilot-sdk";
@@ -206,6 +206,28 @@ describe("SDK context attribution", () => {
     expect(heaviest.messages.map((message) => message.label).sort()).toEqual(["assistant", "tool: mini-echo_text"]);
     expect(heaviest.messages[0]!.tokens).toBeGreaterThanOrEqual(heaviest.messages[1]!.tokens);
     expect(heaviest.totalTokens).toBe(attribution.totalTokens);
+    await client.stop();
+  });
+});
+
+describe("SDK secret filter values", () => {
+  it("keeps a registered value out of every session's log and events, while the model still gets it", async () => {
+    const client = sdk.world.client();
+    await client.start();
+    expect(await client.rpc.secrets.addFilterValues({ values: ["tok-SECRET-4242", "ab"] })).toEqual({ ok: true });
+    const session = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: approveAll });
+    const seen: string[] = [];
+    session.on((event) => seen.push(JSON.stringify(event)));
+    sdk.server.enqueue(text("I will not repeat tok-SECRET-4242."));
+    const answer = await session.sendAndWait({ prompt: "My token is tok-SECRET-4242; ab stays." }, 30_000);
+    expect(answer?.data.content).toBe("I will not repeat ******.");
+    expect(JSON.stringify(sdk.server.completionRequests[0]?.body.messages)).toContain("tok-SECRET-4242");
+    expect(seen.join("\n")).not.toContain("tok-SECRET-4242");
+    expect(seen.join("\n")).toContain("My token is ******; ab stays.");
+    const log = path.join(sdk.world.home, "session-state", session.sessionId, "events.jsonl");
+    expect(readdirSync(path.dirname(log))).toContain("events.jsonl");
+    expect(readFileSync(log, "utf8")).not.toContain("tok-SECRET-4242");
+    expect(JSON.stringify(await session.getEvents())).not.toContain("tok-SECRET-4242");
     await client.stop();
   });
 });
