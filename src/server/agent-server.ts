@@ -21,6 +21,7 @@ import { COMMAND_METHODS, SHELL_METHODS, TASK_METHODS, UI_METHODS } from "./meth
 import { PLUGIN_METHODS, SKILL_METHODS } from "./methods/skill-method-names.js";
 import { DISCOVERY_METHODS } from "./methods/discovery-method-names.js";
 import { SESSION_EXTRAS_METHODS } from "./methods/session-extras-names.js";
+import { GITHUB_ACCOUNT_METHODS } from "./methods/github-account-names.js";
 
 export const PROTOCOL_VERSION = 3;
 
@@ -88,6 +89,7 @@ export const SESSION_METHODS = [
   ...PLUGIN_METHODS,
   ...DISCOVERY_METHODS,
   ...SESSION_EXTRAS_METHODS,
+  ...GITHUB_ACCOUNT_METHODS,
 ] as const;
 export type SessionMethod = (typeof SESSION_METHODS)[number];
 

@@ -41,6 +41,7 @@ import { shellMethods } from "./methods/shell-methods.js";
 import { pluginMethods } from "./methods/plugin-methods.js";
 import { discoveryMethods } from "./methods/discovery-methods.js";
 import { sessionExtrasMethods } from "./methods/session-extras-methods.js";
+import { gitHubAccountMethods } from "./methods/github-account-methods.js";
 import { skillMethods } from "./methods/skill-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
@@ -159,6 +160,7 @@ export class SessionHost {
       ...pluginMethods(options.manager.defaults),
       ...discoveryMethods(options.manager.defaults),
       ...sessionExtrasMethods(owned, options.manager),
+      ...gitHubAccountMethods(owned),
     };
   }
 

@@ -231,3 +231,15 @@ describe("SDK secret filter values", () => {
     await client.stop();
   });
 });
+
+describe("SDK GitHub account methods", () => {
+  it("refuses a Copilot quota and GitHub credentials with the reason, and reports the session's own credential", async () => {
+    const { client, session } = await openSession();
+    await expect(client.rpc.account.getQuota({ gitHubToken: "gho_x" })).rejects.toThrow(/signs in to no GitHub account/);
+    await expect(session.rpc.gitHubAuth.setCredentials({ credentials: { type: "user", host: "https://github.com", login: "me" } } as never)).rejects.toThrow(
+      /provider's credential/,
+    );
+    expect(await session.rpc.gitHubAuth.getStatus()).toMatchObject({ isAuthenticated: true, authType: "api-key" });
+    await client.stop();
+  });
+});
