@@ -8,15 +8,7 @@ import path from "node:path";
 import { z } from "zod";
 import { loadSettings } from "../../config/settings.js";
 import { setSkillDisabled, updateSettingsFile } from "../../config/settings-update.js";
-import {
-  agentDiscoveryPaths,
-  discoverAgents,
-  discoverInstructions,
-  discoverSkills,
-  instructionDiscoveryPaths,
-  skillDiscoveryPaths,
-  type OpenSessionOptions,
-} from "../../core/index.js";
+import { discovery, type OpenSessionOptions } from "../../core/index.js";
 import { agentInfo } from "./agent-methods.js";
 import type { DISCOVERY_METHODS } from "./discovery-method-names.js";
 import type { MethodTable } from "./owned-session.js";
@@ -48,7 +40,7 @@ export function discoveryMethods(defaults: OpenSessionOptions): MethodTable<(typ
     "skills.discover": async (_link, params) => {
       const { skillDirectories, ...where } = input(params, "excludeHostSkills");
       const disabled = new Set((await loadSettings(agentHome)).disabledSkills ?? []);
-      const found = discoverSkills({ ...where, configuredDirs: defaults.skills?.directories ?? [], extraDirs: skillDirectories });
+      const found = discovery.discoverSkills({ ...where, configuredDirs: defaults.skills?.directories ?? [], extraDirs: skillDirectories });
       return {
         skills: found.skills.map((skill) => ({
           name: skill.name,
@@ -64,7 +56,7 @@ export function discoveryMethods(defaults: OpenSessionOptions): MethodTable<(typ
       };
     },
     "skills.getDiscoveryPaths": (_link, params) => ({
-      paths: skillDiscoveryPaths({ ...input(params, "excludeHostSkills"), configuredDirs: defaults.skills?.directories ?? [] }),
+      paths: discovery.skillDiscoveryPaths({ ...input(params, "excludeHostSkills"), configuredDirs: defaults.skills?.directories ?? [] }),
     }),
     "skills.config.setDisabledSkills": (_link, params) => {
       const names = [...new Set(disabledListSchema.parse(params).disabledSkills)];
@@ -79,10 +71,10 @@ export function discoveryMethods(defaults: OpenSessionOptions): MethodTable<(typ
       setSkillDisabled(agentHome, name, disabled);
       return {};
     },
-    "agents.discover": (_link, params) => ({ agents: discoverAgents(input(params, "excludeHostAgents")).map((agent) => agentInfo(agent)) }),
-    "agents.getDiscoveryPaths": (_link, params) => ({ paths: agentDiscoveryPaths(input(params, "excludeHostAgents")) }),
+    "agents.discover": (_link, params) => ({ agents: discovery.discoverAgents(input(params, "excludeHostAgents")).map((agent) => agentInfo(agent)) }),
+    "agents.getDiscoveryPaths": (_link, params) => ({ paths: discovery.agentDiscoveryPaths(input(params, "excludeHostAgents")) }),
     "instructions.discover": (_link, params) => ({
-      sources: discoverInstructions(input(params, "excludeHostInstructions")).map((file) => ({
+      sources: discovery.discoverInstructions(input(params, "excludeHostInstructions")).map((file) => ({
         id: file.path,
         label: path.basename(file.path),
         sourcePath: file.path,
@@ -93,7 +85,7 @@ export function discoveryMethods(defaults: OpenSessionOptions): MethodTable<(typ
       })),
     }),
     "instructions.getDiscoveryPaths": (_link, params) => ({
-      paths: instructionDiscoveryPaths(input(params, "excludeHostInstructions")).map(({ scope, kind, ...rest }) => ({
+      paths: discovery.instructionDiscoveryPaths(input(params, "excludeHostInstructions")).map(({ scope, kind, ...rest }) => ({
         ...rest,
         location: scope,
         kind: kind ?? "file",
