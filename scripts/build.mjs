@@ -83,7 +83,6 @@ const zodEnglishOnly = {
 const vendorPackages = {
   zod: "zod",
   openai: "openai",
-  "openai/core/streaming": "openaiStreaming",
   commander: "commander",
 };
 const sameAs = { "zod/v4": "zod" };
