@@ -114,26 +114,44 @@ const SECTIONS: Section[] = [
     name: "features",
     run: async (context) => {
       const options = common(context);
-      // MCP: the same run with three configured stdio servers it never calls, against none (bench/mcp.ts).
-      const mcp = await benchMcp(options);
-      const rows: Row[] = [...mcp.rows];
-      // Skills: 200 on disk against none, start-up to the first request (bench/skills.ts).
-      rows.push(...(await benchSkills({ ...options, server: context.server })));
-      // The same answer over the Responses API and Anthropic Messages, against Chat Completions (bench/wires.ts).
-      rows.push(...(await benchWires(options)).rows);
-      // A no-op hook's cost per tool call; a sync subagent's overhead against the same read by the main agent.
-      rows.push(await benchHooks(options));
-      rows.push(await benchSubagent(options));
-      // The todo store's sql.js stays unloaded until the sql tool is first called.
-      rows.push(...(await benchTodoStore(options)));
-      // Memory: the board from 1,000 memories in ≤ 5 ms; a run with memory off loads none of it.
-      rows.push(...(await benchMemory(options)));
-      // /context on a 10,002-event session, in process (no model call); rewind's snapshot and list (issue 21).
-      rows.push(await benchContext(RUNS));
-      rows.push(...(await benchRewind(RUNS)));
-      // The Copilot SDK driving agent: its start-up, and a streamed answer through it against -p.
-      rows.push(...(await benchSdkServer({ ...options, driver: repo("bench/sdk-driver.mjs"), baseUrl: context.server.baseUrl })));
-      return { rows, timings: mcp.timings };
+      const rows: Row[] = [];
+      let timings: Map<string, Stats> | undefined;
+      // Each bench on its own: one that breaks is a missed target, and the others still give their figures.
+      const parts: [string, () => Promise<Row[]>][] = [
+        // MCP: the same run with three configured stdio servers it never calls, against none (bench/mcp.ts).
+        [
+          "MCP",
+          async () => {
+            const mcp = await benchMcp(options);
+            timings = mcp.timings;
+            return mcp.rows;
+          },
+        ],
+        // Skills: 200 on disk against none, start-up to the first request (bench/skills.ts).
+        ["skills", () => benchSkills({ ...options, server: context.server })],
+        // The same answer over the Responses API and Anthropic Messages, against Chat Completions (bench/wires.ts).
+        ["wires", async () => (await benchWires(options)).rows],
+        // A no-op hook's cost per tool call; a sync subagent's overhead against the same read by the main agent.
+        ["hooks", async () => [await benchHooks(options)]],
+        ["subagents", async () => [await benchSubagent(options)]],
+        // The todo store's sql.js stays unloaded until the sql tool is first called.
+        ["todo store", () => benchTodoStore(options)],
+        // Memory: the board from 1,000 memories in ≤ 5 ms; a run with memory off loads none of it.
+        ["memory", () => benchMemory(options)],
+        // /context on a 10,002-event session, in process (no model call); rewind's snapshot and list (issue 21).
+        ["/context", async () => [await benchContext(RUNS)]],
+        ["rewind", () => benchRewind(RUNS)],
+        // The Copilot SDK driving agent: its start-up, and a streamed answer through it against -p.
+        ["SDK server", () => benchSdkServer({ ...options, driver: repo("bench/sdk-driver.mjs"), baseUrl: context.server.baseUrl })],
+      ];
+      for (const [name, part] of parts) {
+        try {
+          rows.push(...(await part()));
+        } catch (error) {
+          rows.push(failedRow(name, error));
+        }
+      }
+      return { rows, ...(timings ? { timings } : {}) };
     },
   },
   {
@@ -175,6 +193,13 @@ const SECTIONS: Section[] = [
     }),
   },
 ];
+
+/** The row of a bench that broke: a missed target, its error on stderr. */
+function failedRow(name: string, error: unknown): Row {
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  console.error(`bench: ${name} failed: ${message}`);
+  return { name: `${name}: failed to run`, agent: "error", baseline: "—", ratio: undefined, target: "runs", pass: false, data: { error: message } };
+}
 
 /** The sections BENCH_ONLY names (all when unset); an unknown name is an error, not an empty run. */
 function selectedSections(): Section[] {
@@ -218,9 +243,7 @@ async function main(): Promise<void> {
         notes.push(...(result.notes ?? []));
       } catch (error) {
         // A section that breaks is a missed target, not a reason to lose the other sections' figures.
-        const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-        console.error(`bench: the ${section.name} section failed: ${message}`);
-        rows.push({ name: `${section.name} section`, agent: "error", baseline: "—", ratio: undefined, target: "runs", pass: false, data: { error: message } });
+        rows.push(failedRow(`${section.name} section`, error));
       }
     }
   } finally {
