@@ -224,7 +224,7 @@ export function statsOf(results: readonly RunResult[]): Stats {
 }
 
 /**
- * Time several commands, interleaved (A B C, A B C, …) so drift in machine load hits all of them alike.
+ * Time several commands, interleaved (A B C, B C A, …) so drift in machine load hits all of them alike.
  * `warmups` rounds are run and discarded first. Every run is validated. `options` asks every run for its CPU
  * time and/or its first model request.
  */
@@ -236,7 +236,9 @@ export async function timeInterleaved(
 ): Promise<Map<string, Stats>> {
   const results = new Map<string, RunResult[]>(commands.map((c) => [c.label, []]));
   for (let round = 0; round < warmups + runs; round++) {
-    for (const command of commands) {
+    // Each round starts one command later (A B C, B C A, C A B, …): no command always follows the same one.
+    const start = round % commands.length;
+    for (const command of [...commands.slice(start), ...commands.slice(0, start)]) {
       const result = await runOnce(command, options);
       validate(command, result);
       if (round >= warmups) results.get(command.label)?.push(result);
