@@ -7,9 +7,13 @@
  *
  * Peak RSS: GNU time (`/usr/bin/time -f %M -o file`, max RSS in KB) when it works; otherwise a preload
  * (bench/rss-preload.mjs) that writes `process.resourceUsage().maxRSS` at exit; otherwise "n/a".
+ *
+ * CPU time (asked for with `cpu`): the child's user + system time of every thread, written at exit by a preload
+ * (bench/cpu-preload.mjs), in microseconds. Launch → first request (asked for with `server`): from `spawn()` to
+ * the scripted server's 'completion' event for the first model request, both clocks in this process.
  */
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -36,6 +40,27 @@ export interface RunResult {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
+  /** User + system CPU time of the child, ms (only when asked for). */
+  cpuMs?: number;
+  /** spawn → the server received the first model request, ms (only when asked for). */
+  firstRequestMs?: number;
+}
+
+/** What the bench's scripted server offers for timing the first request: its 'completion' event. */
+export interface RequestSource {
+  on(event: "completion", listener: () => void): unknown;
+  off(event: "completion", listener: () => void): unknown;
+}
+
+export interface RunOptions {
+  /** A program run instead of node, with node as its argument (e.g. GNU time). */
+  wrapper?: string[];
+  extraArgs?: string[];
+  extraEnv?: NodeJS.ProcessEnv;
+  /** Measure the child's CPU time (adds the CPU preload to node's arguments). */
+  cpu?: boolean;
+  /** Time spawn → the first model request this server receives. */
+  server?: RequestSource;
 }
 
 export interface Stats {
@@ -47,61 +72,106 @@ export interface Stats {
   drainMedian: number;
   /** Median of tailMs. */
   tailMedian: number;
+  /** Median and fastest CPU time, ms, when measured. */
+  cpuMedian?: number;
+  cpuMin?: number;
+  /** Median and fastest spawn → first model request, ms, when measured. */
+  firstRequestMedian?: number;
+  firstRequestMin?: number;
 }
 
 const RUN_TIMEOUT_MS = 60_000;
 
-/** Spawn `command` and time it. `wrapper`, if given, is the program run instead of node, with node as its argument. */
-export function runOnce(command: BenchCommand, options: { wrapper?: string[]; extraArgs?: string[]; extraEnv?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
-  const nodeArgs = [...(options.extraArgs ?? []), ...command.args];
+const CPU_PRELOAD = pathToFileURL(fileURLToPath(new URL("./cpu-preload.mjs", import.meta.url))).href;
+let cpuScratch: string | undefined;
+let tempCounter = 0;
+
+/** A file the CPU preload writes into, in one scratch folder per bench process (removed at exit). */
+function cpuFile(): string {
+  if (cpuScratch === undefined) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "agent-bench-cpu-"));
+    cpuScratch = dir;
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return path.join(cpuScratch, `${tempCounter++}.txt`);
+}
+
+/** Spawn `command` and time it (and, when asked, its CPU time and its first model request). */
+export async function runOnce(command: BenchCommand, options: RunOptions = {}): Promise<RunResult> {
+  const cpuOut = options.cpu ? cpuFile() : undefined;
+  const nodeArgs = [...(cpuOut ? ["--import", CPU_PRELOAD] : []), ...(options.extraArgs ?? []), ...command.args];
   const [program, ...args] = options.wrapper ? [...options.wrapper, process.execPath, ...nodeArgs] : [process.execPath, ...nodeArgs];
-  const env = { ...command.env(), ...options.extraEnv };
-  return new Promise<RunResult>((resolve, reject) => {
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    let exitAt = 0;
-    let lastOutputAt = Number.NaN;
-    let code: number | null = null;
-    let signal: NodeJS.Signals | null = null;
-    const started = performance.now();
-    const child = spawn(program as string, args, { cwd: command.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    const timer = setTimeout(() => child.kill("SIGKILL"), RUN_TIMEOUT_MS);
-    child.stdout.on("data", (part: Buffer) => {
-      if (exitAt === 0) lastOutputAt = performance.now();
-      stdout.push(part);
-    });
-    child.stderr.on("data", (part: Buffer) => {
-      if (exitAt === 0) lastOutputAt = performance.now();
-      stderr.push(part);
-    });
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on("exit", (exitCode, exitSignal) => {
-      exitAt = performance.now();
-      code = exitCode;
-      signal = exitSignal;
-    });
-    child.on("close", () => {
-      clearTimeout(timer);
-      const closedAt = performance.now();
-      resolve({
-        wallMs: exitAt - started,
-        drainMs: closedAt - exitAt,
-        tailMs: exitAt - lastOutputAt,
-        code,
-        signal,
-        stdout: Buffer.concat(stdout).toString("utf8"),
-        stderr: Buffer.concat(stderr).toString("utf8"),
+  const env = { ...command.env(), ...options.extraEnv, ...(cpuOut ? { BENCH_CPU_FILE: cpuOut } : {}) };
+  let started = 0;
+  let firstRequestAt = Number.NaN;
+  const onCompletion = () => {
+    if (Number.isNaN(firstRequestAt)) firstRequestAt = performance.now();
+  };
+  options.server?.on("completion", onCompletion);
+  try {
+    const result = await new Promise<RunResult>((resolve, reject) => {
+      const stdout: Buffer[] = [];
+      const stderr: Buffer[] = [];
+      let exitAt = 0;
+      let lastOutputAt = Number.NaN;
+      let code: number | null = null;
+      let signal: NodeJS.Signals | null = null;
+      started = performance.now();
+      const child = spawn(program as string, args, { cwd: command.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+      const timer = setTimeout(() => child.kill("SIGKILL"), RUN_TIMEOUT_MS);
+      child.stdout.on("data", (part: Buffer) => {
+        if (exitAt === 0) lastOutputAt = performance.now();
+        stdout.push(part);
+      });
+      child.stderr.on("data", (part: Buffer) => {
+        if (exitAt === 0) lastOutputAt = performance.now();
+        stderr.push(part);
+      });
+      child.on("error", (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      child.on("exit", (exitCode, exitSignal) => {
+        exitAt = performance.now();
+        code = exitCode;
+        signal = exitSignal;
+      });
+      child.on("close", () => {
+        clearTimeout(timer);
+        const closedAt = performance.now();
+        resolve({
+          wallMs: exitAt - started,
+          drainMs: closedAt - exitAt,
+          tailMs: exitAt - lastOutputAt,
+          code,
+          signal,
+          stdout: Buffer.concat(stdout).toString("utf8"),
+          stderr: Buffer.concat(stderr).toString("utf8"),
+        });
       });
     });
-  });
+    if (options.server) result.firstRequestMs = firstRequestAt - started;
+    if (cpuOut) {
+      const micros = existsSync(cpuOut) ? Number.parseInt(readFileSync(cpuOut, "utf8"), 10) : Number.NaN;
+      rmSync(cpuOut, { force: true });
+      result.cpuMs = micros / 1000;
+    }
+    return result;
+  } finally {
+    options.server?.off("completion", onCompletion);
+  }
 }
 
 /** Throw with the run's output if it failed or its output is wrong. */
 export function validate(command: BenchCommand, result: RunResult): void {
-  const problem = result.code !== 0 ? `exit code ${result.code ?? "none"}${result.signal ? ` (signal ${result.signal})` : ""}` : command.check?.(result);
+  const problem =
+    result.code !== 0
+      ? `exit code ${result.code ?? "none"}${result.signal ? ` (signal ${result.signal})` : ""}`
+      : result.cpuMs !== undefined && !Number.isFinite(result.cpuMs)
+        ? "no CPU time was written"
+        : result.firstRequestMs !== undefined && !Number.isFinite(result.firstRequestMs)
+          ? "the server received no model request"
+          : command.check?.(result);
   if (problem === undefined) return;
   const excerpt = (text: string) => (text.length > 1500 ? `${text.slice(0, 700)}\n…\n${text.slice(-700)}` : text);
   throw new Error(`${command.label}: ${problem}\n--- stdout ---\n${excerpt(result.stdout)}\n--- stderr ---\n${excerpt(result.stderr)}`);
@@ -139,6 +209,8 @@ export interface BenchRunOptions {
 
 export function statsOf(results: readonly RunResult[]): Stats {
   const walls = results.map((r) => r.wallMs);
+  const cpu = results.flatMap((r) => (r.cpuMs === undefined ? [] : [r.cpuMs]));
+  const first = results.flatMap((r) => (r.firstRequestMs === undefined ? [] : [r.firstRequestMs]));
   return {
     runs: results.length,
     median: median(walls),
@@ -146,18 +218,28 @@ export function statsOf(results: readonly RunResult[]): Stats {
     max: Math.max(...walls),
     drainMedian: median(results.map((r) => r.drainMs)),
     tailMedian: median(results.map((r) => r.tailMs).filter((t) => Number.isFinite(t))),
+    ...(cpu.length > 0 ? { cpuMedian: median(cpu), cpuMin: Math.min(...cpu) } : {}),
+    ...(first.length > 0 ? { firstRequestMedian: median(first), firstRequestMin: Math.min(...first) } : {}),
   };
 }
 
 /**
- * Time several commands, interleaved (A B C, A B C, …) so drift in machine load hits all of them alike.
- * `warmups` rounds are run and discarded first. Every run is validated.
+ * Time several commands, interleaved (A B C, B C A, …) so drift in machine load hits all of them alike.
+ * `warmups` rounds are run and discarded first. Every run is validated. `options` asks every run for its CPU
+ * time and/or its first model request.
  */
-export async function timeInterleaved(commands: readonly BenchCommand[], warmups: number, runs: number): Promise<Map<string, Stats>> {
+export async function timeInterleaved(
+  commands: readonly BenchCommand[],
+  warmups: number,
+  runs: number,
+  options: Pick<RunOptions, "cpu" | "server"> = {},
+): Promise<Map<string, Stats>> {
   const results = new Map<string, RunResult[]>(commands.map((c) => [c.label, []]));
   for (let round = 0; round < warmups + runs; round++) {
-    for (const command of commands) {
-      const result = await runOnce(command);
+    // Each round starts one command later (A B C, B C A, C A B, …): no command always follows the same one.
+    const start = round % commands.length;
+    for (const command of [...commands.slice(start), ...commands.slice(0, start)]) {
+      const result = await runOnce(command, options);
       validate(command, result);
       if (round >= warmups) results.get(command.label)?.push(result);
     }
@@ -171,7 +253,6 @@ export type RssMethod = "gnu-time" | "preload" | "none";
 
 const GNU_TIME = "/usr/bin/time";
 const RSS_PRELOAD = pathToFileURL(fileURLToPath(new URL("./rss-preload.mjs", import.meta.url))).href;
-let tempCounter = 0;
 
 function tempFile(tag: string): string {
   return path.join(os.tmpdir(), `agent-bench-${process.pid}-${tempCounter++}-${tag}.txt`);

@@ -4,7 +4,7 @@
  *
  *   last message role "user", prompt contains LONG_MARKER → a ~8,000-character answer streamed in
  *                                                          2,000 pieces, usage completion_tokens 2000
- *   last message role "user", prompt contains HOOKS_MARKER → HOOK_BENCH_CALLS `view` calls in one response
+ *   last message role "user", prompt contains HOOKS_MARKER → HOOK_BENCH_CALLS `view` calls in one response (a line each)
  *   last message role "user", prompt is SHELL_MARKER: <cmd> → a `bash` call running <cmd>
  *   last message role "user", otherwise                  → a `view` tool call for the bench file
  *   last message role "tool"                             → a short final answer (FINAL_TEXT)
@@ -102,7 +102,10 @@ export function benchResponder(file: string): (request: CompletionRequest) => Sc
     const shell = last?.role === "user" ? new RegExp(`${SHELL_MARKER}: (.*)$`, "s").exec(contentText(last.content)) : null;
     if (shell) return toolCall("bash", { command: shell[1] as string, description: "Run the bench command" });
     if (last?.role === "user" && contentText(last.content).includes(HOOKS_MARKER)) {
-      return toolCalls(Array.from({ length: HOOK_BENCH_CALLS }, () => ({ name: "view", arguments: { path: file } })));
+      // A line each: the same call repeated is refused by the agent's loop guard after three.
+      return toolCalls(
+        Array.from({ length: HOOK_BENCH_CALLS }, (_, index) => ({ name: "view", arguments: { path: file, view_range: [index + 1, index + 1] } })),
+      );
     }
     return toolCall("view", { path: file });
   };

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { median, runOnce, statsOf, stdoutHas, validate, type BenchCommand, type BenchRunOptions, type RunResult, type Stats } from "./measure.js";
+import { runOnce, stdoutHas, timeInterleaved, validate, type BenchCommand, type BenchRunOptions, type Stats } from "./measure.js";
 import { ms, type Row } from "./report.js";
 import { FINAL_TEXT, SHELL_MARKER } from "./scenario.js";
 
@@ -20,7 +20,6 @@ export type ShellDecisionBenchOptions = BenchRunOptions;
 const TARGET_MS = 50;
 /** Loading tree-sitter and parsing at the baseline tier: ~35 ms measured, no TurboFan compile after it. */
 const FALLBACK_TARGET_MS = 100;
-const CPU_PRELOAD = pathToFileURL(fileURLToPath(new URL("./cpu-preload.mjs", import.meta.url))).href;
 const TRACKER = pathToFileURL(fileURLToPath(new URL("./module-tracker.mjs", import.meta.url))).href;
 
 export const BARE_COMMAND = "ls";
@@ -37,27 +36,8 @@ export interface CpuTiming {
 
 /** Like timeInterleaved, with each run's CPU time as well. */
 export async function timeWithCpu(commands: readonly BenchCommand[], warmups: number, runs: number): Promise<Map<string, CpuTiming>> {
-  const scratch = mkdtempSync(path.join(os.tmpdir(), "bench-cpu-"));
-  const results = new Map<string, { runs: RunResult[]; cpu: number[] }>(commands.map((command) => [command.label, { runs: [], cpu: [] }]));
-  try {
-    for (let round = 0; round < warmups + runs; round++) {
-      for (const [index, command] of commands.entries()) {
-        const file = path.join(scratch, `${round}-${index}.txt`);
-        const result = await runOnce(command, { extraArgs: ["--import", CPU_PRELOAD], extraEnv: { BENCH_CPU_FILE: file } });
-        validate(command, result);
-        const micros = Number.parseInt(readFileSync(file, "utf8"), 10);
-        if (!Number.isFinite(micros)) throw new Error(`${command.label}: no CPU time was written`);
-        const entry = results.get(command.label);
-        if (round >= warmups && entry) {
-          entry.runs.push(result);
-          entry.cpu.push(micros / 1000);
-        }
-      }
-    }
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
-  return new Map([...results].map(([label, { runs: list, cpu }]) => [label, { wall: statsOf(list), cpuMedian: median(cpu), cpuMin: Math.min(...cpu) }]));
+  const stats = await timeInterleaved(commands, warmups, runs, { cpu: true });
+  return new Map([...stats].map(([label, wall]) => [label, { wall, cpuMedian: wall.cpuMedian ?? Number.NaN, cpuMin: wall.cpuMin ?? Number.NaN }]));
 }
 
 /** The bench's `-p` run whose one tool call runs `command` through the bash tool. */

@@ -1,15 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runMcpCommand } from "../../src/cli/mcp-command.js";
+import { tempDir } from "../support/temp-dirs.js";
 
 let home: string;
 let stderr: string;
 const saved = process.env.AGENT_HOME;
 
 beforeEach(() => {
-  home = mkdtempSync(path.join(tmpdir(), "mcp-command-"));
+  home = tempDir("mcp-command-");
   process.env.AGENT_HOME = home;
   stderr = "";
   vi.spyOn(process.stdout, "write").mockImplementation(() => true);

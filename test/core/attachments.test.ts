@@ -1,15 +1,15 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MAX_FILE_BYTES, MAX_FILE_LINES, MAX_TOTAL_BYTES, taggedFilesBlock } from "../../src/core/attachments.js";
+import { tempDir } from "../support/temp-dirs.js";
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the <tagged_files> block", () => {
   it("describes a binary file as binary with its size, a text file by its lines", () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), "attachments-"));
+    dir = tempDir("attachments-");
     // A PNG-like header: NUL bytes, and newlines that would make it "13 lines".
     const binary = Buffer.concat([
       Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]),
@@ -31,7 +31,7 @@ describe("the <tagged_files> block", () => {
   });
 
   it("counts lines across reads of a large text file", () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), "attachments-"));
+    dir = tempDir("attachments-");
     writeFileSync(path.join(dir, "big.txt"), "line\n".repeat(50_000));
     expect(taggedFilesBlock([{ type: "file", path: "big.txt" }], dir)).toContain("(50000 lines)");
   });
@@ -45,7 +45,7 @@ describe("the tagged files' contents", () => {
     );
 
   it("sends a small text file whole, after the list (a file without a last newline too)", () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), "attachments-"));
+    dir = tempDir("attachments-");
     writeFileSync(path.join(dir, "a.ts"), "export const a = 1;\nexport const b = 2;");
     const text = block(["a.ts"]);
     expect(text).toBe(
@@ -55,7 +55,7 @@ describe("the tagged files' contents", () => {
   });
 
   it("cuts a long file at a line within the limits and tells the model to read the rest with view", () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), "attachments-"));
+    dir = tempDir("attachments-");
     writeFileSync(path.join(dir, "many.txt"), Array.from({ length: 2000 }, (_, i) => `row ${i + 1}`).join("\n") + "\n");
     writeFileSync(path.join(dir, "wide.txt"), Array.from({ length: 100 }, (_, i) => `${i + 1} ${"é".repeat(400)}`).join("\n") + "\n");
     const many = block(["many.txt"]);
@@ -78,7 +78,7 @@ describe("the tagged files' contents", () => {
   });
 
   it("sends no text for a binary file or a picture, and lists files past the total budget by path only", () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), "attachments-"));
+    dir = tempDir("attachments-");
     writeFileSync(path.join(dir, "blob.bin"), Buffer.from([1, 0, 2, 0]));
     // 24 KB each: every one is cut at about 20 KB, so three fill the 60 KB of the message.
     for (const name of ["one", "two", "three", "four"]) writeFileSync(path.join(dir, `${name}.txt`), `${name.padEnd(59, ".")}\n`.repeat(400));

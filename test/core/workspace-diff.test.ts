@@ -3,34 +3,26 @@
  * branch (renames, deletions, untracked files, whitespace, a subdirectory as the working directory, the
  * per-file limit), and the session's own changes from /rewind's snapshots, with no git at all.
  */
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_FILE_DIFF_CHARS, workspaceDiff } from "../../src/core/session-admin/workspace-diff.js";
 import { SnapshotStore } from "../../src/session/rewind/snapshot-store.js";
 import { BASE_FILES, git, initRepo, makeChanges, writeFiles } from "../support/git-repo.js";
+import { tempDir } from "../support/temp-dirs.js";
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "workspace-diff-"));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const scratch = () => tempDir("workspace-diff-");
 
 const byPath = <T extends { path: string }>(changes: readonly T[]): Record<string, T> => Object.fromEntries(changes.map((change) => [change.path, change]));
 
 describe("workspace diff", () => {
   it("unstaged: staged, unstaged and untracked changes, each file with its own diff", async () => {
-    const repo = tempDir();
+    const repo = scratch();
     initRepo(repo, { ...BASE_FILES, "gone.ts": "bye\n", "old-name.ts": "same content here\nline two\nline three\n" });
     makeChanges(repo);
     unlinkSync(path.join(repo, "gone.ts"));
     git(repo, "mv", "old-name.ts", "new-name.ts");
-    const result = await workspaceDiff(repo, tempDir(), "unstaged");
+    const result = await workspaceDiff(repo, scratch(), "unstaged");
     expect(result).toMatchObject({ requestedMode: "unstaged", mode: "unstaged", isFallback: false });
     const files = byPath(result.changes);
     expect(Object.keys(files).sort()).toEqual(["gone.ts", "new-file.ts", "new-name.ts", "staged.ts", "unstaged.ts"]);
@@ -45,49 +37,49 @@ describe("workspace diff", () => {
   });
 
   it("paths are relative to the working directory, ignoreWhitespace drops whitespace-only changes, and a huge diff is left out", async () => {
-    const repo = tempDir();
+    const repo = scratch();
     initRepo(repo, { "src/spaces.ts": "const a = 1;\n", "src/big.txt": "small\n", "top.ts": "x\n" });
     writeFiles(repo, { "src/spaces.ts": "const  a  =  1;\n", "src/big.txt": "y".repeat(MAX_FILE_DIFF_CHARS + 10), "top.ts": "y\n" });
     const cwd = path.join(repo, "src");
-    const all = byPath((await workspaceDiff(cwd, tempDir(), "unstaged")).changes);
+    const all = byPath((await workspaceDiff(cwd, scratch(), "unstaged")).changes);
     expect(Object.keys(all).sort()).toEqual(["../top.ts", "big.txt", "spaces.ts"]);
     expect(all["big.txt"]).toMatchObject({ diff: "", isTruncated: true, changeType: "modified" });
-    const quiet = byPath((await workspaceDiff(cwd, tempDir(), "unstaged", true)).changes);
+    const quiet = byPath((await workspaceDiff(cwd, scratch(), "unstaged", true)).changes);
     expect(Object.keys(quiet).sort()).toEqual(["../top.ts", "big.txt"]);
   });
 
   it("branch: the commits since the default branch and the working tree, else unstaged saying it fell back", async () => {
-    const repo = tempDir();
+    const repo = scratch();
     initRepo(repo, BASE_FILES);
     git(repo, "checkout", "-q", "-b", "feature");
     writeFiles(repo, { "committed.ts": "on the branch\n" });
     git(repo, "add", "-A");
     git(repo, "commit", "-q", "-m", "feature work");
     writeFiles(repo, { "unstaged.ts": "export const b = 9;\n" });
-    const branch = await workspaceDiff(repo, tempDir(), "branch");
+    const branch = await workspaceDiff(repo, scratch(), "branch");
     expect(branch).toMatchObject({ requestedMode: "branch", mode: "branch", baseBranch: "main", isFallback: false });
     expect(Object.keys(byPath(branch.changes)).sort()).toEqual(["committed.ts", "unstaged.ts"]);
-    const unstaged = await workspaceDiff(repo, tempDir(), "unstaged");
+    const unstaged = await workspaceDiff(repo, scratch(), "unstaged");
     expect(unstaged.changes.map((change) => change.path)).toEqual(["unstaged.ts"]);
 
-    const lone = tempDir();
+    const lone = scratch();
     git(lone, "init", "-q", "-b", "trunk");
     writeFiles(lone, { "a.txt": "a\n" });
     // Before the first commit there is no HEAD: every file is new (this once failed on `git diff HEAD`).
-    expect(await workspaceDiff(lone, tempDir(), "branch")).toMatchObject({
+    expect(await workspaceDiff(lone, scratch(), "branch")).toMatchObject({
       requestedMode: "branch",
       mode: "unstaged",
       isFallback: true,
       changes: [{ path: "a.txt", changeType: "added" }],
     });
-    const plain = tempDir();
-    expect(await workspaceDiff(plain, tempDir(), "branch")).toEqual({ requestedMode: "branch", mode: "unstaged", changes: [], isFallback: true });
-    expect(await workspaceDiff(plain, tempDir(), "unstaged")).toEqual({ requestedMode: "unstaged", mode: "unstaged", changes: [], isFallback: false });
+    const plain = scratch();
+    expect(await workspaceDiff(plain, scratch(), "branch")).toEqual({ requestedMode: "branch", mode: "unstaged", changes: [], isFallback: true });
+    expect(await workspaceDiff(plain, scratch(), "unstaged")).toEqual({ requestedMode: "unstaged", mode: "unstaged", changes: [], isFallback: false });
   });
 
   it("session: what the session's tools changed since before its first change, without git", async () => {
-    const cwd = tempDir();
-    const sessionDir = tempDir();
+    const cwd = scratch();
+    const sessionDir = scratch();
     const store = new SnapshotStore(sessionDir);
     const file = (name: string) => path.join(cwd, name);
     writeFileSync(file("edited.txt"), "one\ntwo\n");
@@ -122,6 +114,6 @@ describe("workspace diff", () => {
     expect(files["edited.txt"]?.diff).toMatch(/-two\n\+TWO\n\+three/);
     expect(files["removed.txt"]).toMatchObject({ changeType: "deleted" });
     expect(files["removed.txt"]?.diff).toContain("-keep me?");
-    expect(await workspaceDiff(cwd, tempDir(), "session")).toEqual({ requestedMode: "session", mode: "session", changes: [], isFallback: false });
+    expect(await workspaceDiff(cwd, scratch(), "session")).toEqual({ requestedMode: "session", mode: "session", changes: [], isFallback: false });
   });
 });

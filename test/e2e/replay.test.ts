@@ -5,11 +5,11 @@
  * the first request that differs is named, with both sides.
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { useAgentQueues, useE2eWorkspace } from "../support/e2e-workspace.js";
 import { runAgent } from "../support/run-agent.js";
+import { tempDir } from "../support/temp-dirs.js";
 import { text, toolCall } from "../support/scripted-server.js";
 
 const queues = useAgentQueues();
@@ -37,7 +37,12 @@ async function recordSession(): Promise<string> {
   return id;
 }
 
-const replay = (id: string, ...args: string[]) => runAgent(["replay", id, ...args], { env: ws.env(), cwd: ws.cwd });
+// The scratch copies go to a temp folder of the test's own, so other runs on the machine cannot touch the count.
+let scratchRoot = "";
+beforeEach(() => {
+  scratchRoot = tempDir("replay-tmp-");
+});
+const replay = (id: string, ...args: string[]) => runAgent(["replay", id, ...args], { env: { ...ws.env(), TMPDIR: scratchRoot }, cwd: ws.cwd });
 
 describe("agent replay", () => {
   it("re-runs a recorded session in a scratch copy and finds no divergence; --dry too; the working tree is left alone", async () => {
@@ -57,7 +62,7 @@ describe("agent replay", () => {
     expect(readFileSync(path.join(ws.cwd, "app.txt"), "utf8")).toBe("color = green\n");
     expect(existsSync(path.join(ws.cwd, "notes", "todo.txt"))).toBe(false);
     expect(readdirSync(path.join(ws.home, "session-state"))).toEqual([id]);
-    expect(readdirSync(os.tmpdir()).filter((name) => name.startsWith("agent-replay-")).length).toBe(0);
+    expect(readdirSync(scratchRoot)).toEqual([]);
   });
 
   it("names the first request that differs when the system prompt changed", async () => {

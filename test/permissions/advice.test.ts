@@ -3,8 +3,7 @@
  * (as a user would copy it), applied, and the same call is then allowed. Where the advice says no flag
  * helps, none does.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { PermissionRequest } from "../../src/protocol/events/index.js";
@@ -13,8 +12,9 @@ import { adviceText } from "../../src/cli/permission-advice-text.js";
 import type { PermissionFlags } from "../../src/permissions/policy.js";
 import { flagsFromArgv, suggestedArgv } from "../support/advice-flags.js";
 import { checkPermission, shell } from "../support/permission-check.js";
+import { tempDir } from "../support/temp-dirs.js";
 
-const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "perm-advice-")));
+const root = tempDir("perm-advice-");
 const ws = path.join(root, "ws");
 const outside = path.join(root, "outside");
 const spaced = path.join(root, "it's outside");

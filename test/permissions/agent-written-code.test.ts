@@ -4,16 +4,16 @@
  * configuration, the script itself), the allow rule for that command no longer approves it; a person must.
  * A corpus of runners, each through the real analysis, path gate and decision (test/support/permission-check.ts).
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ChangedFile } from "../../src/permissions/agent-written-code.js";
 import type { Decision } from "../../src/permissions/decide.js";
 import type { PermissionFlags } from "../../src/permissions/policy.js";
 import { checkShell } from "../support/permission-check.js";
+import { tempDir } from "../support/temp-dirs.js";
 
-const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "agent-code-")));
+const root = tempDir("agent-code-");
 const ws = path.join(root, "ws");
 const home = path.join(root, "home");
 for (const dir of [path.join(ws, ".git", "hooks"), path.join(ws, "sub"), path.join(ws, "dist"), home]) mkdirSync(dir, { recursive: true });

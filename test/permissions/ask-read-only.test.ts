@@ -2,13 +2,13 @@
  * The SDK face's preset (askReadOnly): a read-only command or a file read is asked like any other call unless
  * a rule, an approval or a flag allows it; deny rules still win; without the preset read-only needs nothing.
  */
-import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkPermission, checkShell } from "../support/permission-check.js";
+import { tempDir } from "../support/temp-dirs.js";
 
-const cwd = realpathSync(mkdtempSync(path.join(os.tmpdir(), "ask-read-only-")));
+const cwd = tempDir("ask-read-only-");
 const file = path.join(cwd, "notes.txt");
 writeFileSync(file, "hello\n");
 const read = { kind: "read" as const, path: file, intention: `Read ${file}` };

@@ -5,15 +5,15 @@
  * sed's `e`, tar's and ssh's command options, git's ext:: transport, sourcing generated code). Several variants
  * per class, each judged by the decision function; nothing here is executed.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { PermissionRequest } from "../../src/protocol/events/index.js";
 import type { Decision } from "../../src/permissions/decide.js";
 import { checkPermission, checkShell, type CheckOptions } from "../support/permission-check.js";
+import { tempDir } from "../support/temp-dirs.js";
 
-const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "perm-classes-")));
+const root = tempDir("perm-classes-");
 const ws = path.join(root, "ws");
 const outside = path.join(root, "outside");
 const home = path.join(root, "home");

@@ -4,13 +4,13 @@
  * here is executed. Cases the engine gets wrong today are in bypass-gaps.test.ts, marked `it.fails`, so that
  * fixing the engine turns them red and they move here.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkShell, type CheckOptions } from "../support/permission-check.js";
+import { tempDir } from "../support/temp-dirs.js";
 
-const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "perm-bypass-")));
+const root = tempDir("perm-bypass-");
 const cwd = path.join(root, "ws");
 const home = path.join(root, "home");
 mkdirSync(path.join(cwd, ".git"), { recursive: true });

@@ -4,13 +4,13 @@
  * Decisions only; nothing is executed. Where a case says "verified", the behaviour of the real program was
  * checked by hand with a harmless marker command in a scratch directory.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkShell, type CheckOptions } from "../support/permission-check.js";
+import { tempDir } from "../support/temp-dirs.js";
 
-const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "perm-gaps-")));
+const root = tempDir("perm-gaps-");
 const cwd = path.join(root, "ws");
 const home = path.join(root, "home");
 mkdirSync(path.join(cwd, ".git"), { recursive: true });

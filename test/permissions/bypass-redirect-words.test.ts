@@ -6,16 +6,16 @@
  * must be the one for the words written before it, and never an approval the words before it would not get.
  * Nothing here is executed.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { modePreset } from "../../src/core/modes.js";
 import type { ModeRules } from "../../src/permissions/decide.js";
 import type { PermissionFlags } from "../../src/permissions/policy.js";
 import { checkShell } from "../support/permission-check.js";
+import { tempDir } from "../support/temp-dirs.js";
 
-const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "perm-redirect-words-")));
+const root = tempDir("perm-redirect-words-");
 const cwd = path.join(root, "ws");
 const home = path.join(root, "home");
 for (const dir of [path.join(cwd, ".git"), path.join(cwd, "src"), home, path.join(root, "session")]) mkdirSync(dir, { recursive: true });

@@ -5,8 +5,7 @@
  * flags (--allow-all-tools, --allow-all-paths, --allow-all-urls). Each row goes through the real analysis and path
  * gate (test/support/permission-check.ts) and says which verdict, and what named it.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Settings } from "../../src/config/settings.js";
@@ -15,8 +14,9 @@ import type { Approvals, Need } from "../../src/permissions/approvals.js";
 import type { Decision } from "../../src/permissions/decide.js";
 import type { PermissionFlags } from "../../src/permissions/policy.js";
 import { checkPermission, shell } from "../support/permission-check.js";
+import { tempDir } from "../support/temp-dirs.js";
 
-const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "perm-table-")));
+const root = tempDir("perm-table-");
 const ws = path.join(root, "ws");
 const outside = path.join(root, "outside");
 const home = path.join(root, "home");

@@ -1,12 +1,12 @@
 /** Choices made where the issue is silent, each pinned by a test. */
-import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseRule, RuleSyntaxError } from "../../src/permissions/rules.js";
 import { checkPermission, checkShell } from "../support/permission-check.js";
+import { tempDir } from "../support/temp-dirs.js";
 
-const cwd = realpathSync(mkdtempSync(path.join(os.tmpdir(), "perm-design-")));
+const cwd = tempDir("perm-design-");
 mkdirSync(path.join(cwd, ".git"));
 const url = (address: string) => ({ kind: "url" as const, url: address, intention: "fetch" });
 

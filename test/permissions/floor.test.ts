@@ -4,8 +4,7 @@
  * switchable in settings.json (`permissions.floor.disable`). Decisions only: nothing is executed. The fixture
  * lives under the temp dir, so --disallow-temp-dir keeps its sibling directory outside the allowed roots.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Settings } from "../../src/config/settings.js";
@@ -13,8 +12,9 @@ import type { Approvals } from "../../src/permissions/approvals.js";
 import type { Decision } from "../../src/permissions/decide.js";
 import type { PermissionFlags } from "../../src/permissions/policy.js";
 import { checkPermission, checkShell } from "../support/permission-check.js";
+import { tempDir } from "../support/temp-dirs.js";
 
-const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "perm-floor-")));
+const root = tempDir("perm-floor-");
 const ws = path.join(root, "ws");
 const outsideDir = path.join(root, "outside-dir");
 const home = path.join(root, "home");

@@ -12,8 +12,9 @@ import type { PermissionRequest } from "../../src/protocol/events/index.js";
 import type { Decision } from "../../src/permissions/decide.js";
 import type { PermissionFlags } from "../../src/permissions/policy.js";
 import { checkPermission, checkShell } from "../support/permission-check.js";
+import { tempDir } from "../support/temp-dirs.js";
 
-const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "perm-gate-")));
+const root = tempDir("perm-gate-");
 const ws = path.join(root, "ws");
 const outside = path.join(root, "outside");
 const home = path.join(root, "home");

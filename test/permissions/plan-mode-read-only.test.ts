@@ -4,16 +4,16 @@
  * with inline code and git commands that change state are refused even under --yolo; an MCP tool runs only
  * when its server marks it read-only. Each row goes through the real analysis, path gate and decision.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { modePreset, planFile } from "../../src/core/modes.js";
 import type { ModeRules } from "../../src/permissions/decide.js";
 import type { PermissionFlags } from "../../src/permissions/policy.js";
 import { checkPermission, checkShell } from "../support/permission-check.js";
+import { tempDir } from "../support/temp-dirs.js";
 
-const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "plan-ro-")));
+const root = tempDir("plan-ro-");
 const ws = path.join(root, "ws");
 const sessionDir = path.join(root, "session");
 for (const dir of [path.join(ws, ".git"), sessionDir]) mkdirSync(dir, { recursive: true });

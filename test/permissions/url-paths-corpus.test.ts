@@ -6,8 +6,7 @@
  * tools' own permission requests); nothing is run. The files named lie in a temp dir, and the gate runs with
  * --disallow-temp-dir so that a sibling folder is outside.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Decision } from "../../src/permissions/decide.js";
@@ -16,8 +15,9 @@ import { globTool } from "../../src/tools/glob.js";
 import { grepTool } from "../../src/tools/grep.js";
 import { checkPermission, checkShell } from "../support/permission-check.js";
 import { makeToolContext, runTool, runToolError } from "../support/tool-context.js";
+import { tempDir } from "../support/temp-dirs.js";
 
-const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "perm-url-paths-")));
+const root = tempDir("perm-url-paths-");
 const ws = path.join(root, "ws");
 const outside = path.join(root, "outside");
 const home = path.join(root, "home");

@@ -7,8 +7,7 @@
  * fetcher the shell analysis knows. Nothing here is fetched or run; the only hosts named are loopback or
  * example ones.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Decision } from "../../src/permissions/decide.js";
@@ -16,8 +15,9 @@ import type { PermissionFlags } from "../../src/permissions/policy.js";
 import { canonicalOrigin } from "../../src/permissions/canonical-url.js";
 import { parseRule, RuleSyntaxError } from "../../src/permissions/rules.js";
 import { checkPermission, checkShell } from "../support/permission-check.js";
+import { tempDir } from "../support/temp-dirs.js";
 
-const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "perm-urls-")));
+const root = tempDir("perm-urls-");
 const ws = path.join(root, "ws");
 const home = path.join(root, "home");
 for (const dir of [path.join(ws, ".git"), home]) mkdirSync(dir, { recursive: true });

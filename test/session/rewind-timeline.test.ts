@@ -7,9 +7,9 @@ import type { SessionEvent } from "../../src/protocol/events/index.js";
 import { RewindTimeline, visibleEvents } from "../../src/session/rewind/rewind-timeline.js";
 import { readEventLogTail } from "../../src/session/event-log-tail.js";
 import { cpuTimer } from "../support/cpu-time.js";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { tempDir } from "../support/temp-dirs.js";
 
 let counter = 0;
 const base = (id: string) => ({ id, timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, counter++)).toISOString(), parentId: null });
@@ -97,7 +97,7 @@ describe("RewindTimeline", () => {
   });
 
   it("the TUI's quick read of a log's tail leaves out what a rewind hid too", () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "rewind-tail-"));
+    const dir = tempDir("rewind-tail-");
     try {
       const file = path.join(dir, "events.jsonl");
       writeFileSync(file, [...log, rewind("r1", "p3")].map((event) => JSON.stringify(event)).join("\n") + "\n");

@@ -1,13 +1,13 @@
 /** The session's files/ folder: private pastes, a recursive listing, and reads that never leave the folder. */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listWorkspaceFiles, readWorkspaceFile, saveLargePaste, workspaceFilesDir, writeWorkspaceFile } from "../../src/session/workspace-files.js";
+import { tempDir } from "../support/temp-dirs.js";
 
 let sessionDir: string;
 beforeEach(() => {
-  sessionDir = mkdtempSync(path.join(tmpdir(), "workspace-files-"));
+  sessionDir = tempDir("workspace-files-");
 });
 afterEach(() => rmSync(sessionDir, { recursive: true, force: true }));
 

@@ -1,6 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -10,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countLines, DEMO_INTRO, demoResponder } from "./demo-responder.js";
 import { startScriptedServer, text, type ScriptedServer } from "./scripted-server.js";
 import { collect, streamRequest } from "./scripted-test-helpers.js";
+import { tempDir } from "./temp-dirs.js";
 
 let server: ScriptedServer;
 let client: OpenAI;
@@ -89,7 +89,7 @@ describe("scripted-server-cli", () => {
   });
 
   it("prints OPENAI_BASE_URL first, serves the script then the demo, and stops on SIGTERM", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "scripted-cli-"));
+    const dir = tempDir("scripted-cli-");
     const scriptFile = join(dir, "script.json");
     await writeFile(scriptFile, JSON.stringify([text("from the script")]));
     const cli = fileURLToPath(new URL("./scripted-server-cli.ts", import.meta.url));

@@ -4,9 +4,8 @@
  * on the events.
  */
 import type { HookSet } from "../../src/hooks/hook-set.js";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
+import { tempDir } from "./temp-dirs.js";
 import type { ProviderConfig } from "../../src/config/provider-config.js";
 import type { AgentMode, EventType, SessionEvent, SessionEventOf } from "../../src/protocol/events/index.js";
 import type { PermissionReply } from "../../src/protocol/interactions.js";
@@ -76,9 +75,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export function tempDir(prefix: string): string {
-  return realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
-}
+export { tempDir };
 
 /** A provider on the scripted server, on AGENT_TEST_WIRE's wire unless `overrides` name one. */
 export function testProviderConfig(baseUrl: string, overrides: Partial<ProviderConfig> = {}): ProviderConfig {

@@ -4,8 +4,7 @@
  * BYOK provider), and helpers to wait on session events instead of sleeping.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import {
   CopilotClient,
@@ -20,6 +19,7 @@ import { Trace, type MessageConnection } from "vscode-jsonrpc";
 import { afterEach, beforeEach } from "vitest";
 import { AGENT_BIN, testCacheHome } from "./run-agent.js";
 import { startScriptedServer, type ScriptedServer } from "./scripted-server.js";
+import { tempDir } from "./temp-dirs.js";
 
 export interface SdkWorld {
   home: string;
@@ -38,7 +38,7 @@ export interface SdkWorld {
 }
 
 export function sdkWorld(extraEnv: Record<string, string> = {}): SdkWorld {
-  const root = mkdtempSync(path.join(os.tmpdir(), "agent-sdk-"));
+  const root = tempDir("agent-sdk-");
   const home = path.join(root, "home");
   const cwd = path.join(root, "work");
   for (const dir of [home, cwd]) rmSync(dir, { recursive: true, force: true });

@@ -14,9 +14,9 @@
  */
 import { execFile, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { tempDir } from "./temp-dirs.js";
 
 /** Whether a tmux binary can be run here (the e2e suite is skipped otherwise). */
 export const HAS_TMUX = (() => {
@@ -74,7 +74,7 @@ export interface PaneInfo {
 
 export class TmuxServer {
   private sessions = 0;
-  private readonly scratch = mkdtempSync(path.join(os.tmpdir(), "tmux-e2e-"));
+  private readonly scratch = tempDir("tmux-e2e-");
 
   private constructor(
     readonly socket: string,

@@ -1,9 +1,9 @@
 /** Test helpers for the file and search tools: a ToolContext over temp directories and a tree builder. */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { AnyTool, ToolContext, ToolOutcome } from "../../src/tools/define-tool.js";
 import { ToolError } from "../../src/tools/define-tool.js";
+import { tempDir } from "./temp-dirs.js";
 
 export interface TestToolContext {
   ctx: ToolContext;
@@ -23,8 +23,8 @@ export interface TestToolContext {
 let callCounter = 0;
 
 export function makeToolContext(): TestToolContext {
-  const cwd = realpathSync(mkdtempSync(join(tmpdir(), "file-tools-cwd-")));
-  const sessionDir = realpathSync(mkdtempSync(join(tmpdir(), "file-tools-session-")));
+  const cwd = tempDir("file-tools-cwd-");
+  const sessionDir = tempDir("file-tools-session-");
   const controller = new AbortController();
   const partial: string[] = [];
   const progress: string[] = [];

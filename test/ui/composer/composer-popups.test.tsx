@@ -1,10 +1,10 @@
 import { attachmentsFor } from "../../../src/core/mentions.js";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { slashCommands } from "../../../src/core/slash-commands/registry.js";
 import { renderComposer, type ComposerHarness } from "./composer-harness.js";
+import { tempDir } from "../../support/temp-dirs.js";
 
 let harness: ComposerHarness | undefined;
 afterEach(() => harness?.tui.unmount());
@@ -93,7 +93,7 @@ describe("composer: the / palette", () => {
 });
 
 describe("composer: the @ file picker", () => {
-  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "composer-at-")));
+  const root = tempDir("composer-at-");
   mkdirSync(path.join(root, "src", "util"), { recursive: true });
   mkdirSync(path.join(root, "docs"));
   writeFileSync(path.join(root, "src", "app.ts"), "export {};\n");
