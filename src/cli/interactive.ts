@@ -5,6 +5,7 @@
 import { trustFolder } from "../config/folder-trust.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import { FilePromptHistory } from "../session/prompt-history.js";
+import type { EarlyFrame } from "../ui/first-frame.js";
 import type { Theme } from "../ui/theme.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
 import { heldBackPrograms } from "./repository-programs.js";
@@ -86,6 +87,27 @@ async function settleTrust(
   return { loadHooks, trustedThisSession };
 }
 
+/**
+ * The idle prompt, written before Ink loads (src/ui/first-frame.ts): the person sees the TUI while Ink, React
+ * and the app load. Not with a first prompt (the frame would differ) nor when the frame would not fit.
+ */
+async function drawEarlyFrame(options: CliOptions, model: string, theme: Theme, inkColorLevel: number): Promise<EarlyFrame | undefined> {
+  if (options.firstPrompt) return undefined;
+  const { earlyFrame } = await import("../ui/first-frame.js");
+  const frame = earlyFrame({
+    version: AGENT_VERSION,
+    model,
+    mode: options.mode ?? "interactive",
+    cwd: options.cwd,
+    columns: process.stdout.columns || 80,
+    rows: process.stdout.rows || 24,
+    theme,
+    inkColorLevel,
+  });
+  if (frame) process.stdout.write(frame.text);
+  return frame;
+}
+
 export async function runInteractive(options: CliOptions): Promise<number> {
   if (!process.stdout.isTTY || !process.stdin.isTTY) {
     process.stderr.write('agent: the interactive mode needs a terminal. Run a prompt without one with: agent -p "…"\n');
@@ -96,8 +118,8 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     process.stderr.write(`agent: ${boot.message}\n`);
     return ExitCode.config;
   }
-  const ui = await asInteractive(() => withoutGlobalFetch(() => import("../ui/run-tui.js")));
-  const { createTheme } = await import("../ui/theme.js");
+  // chalk decides its colour level when it loads: it loads for Ink (CI=0, as Ink does) before anything uses it.
+  const [{ createTheme }, chalk] = await Promise.all([import("../ui/theme.js"), asInteractive(() => import("chalk"))]);
   const theme = createTheme();
   let resumeId = boot.value.resumeId;
   if (options.resume === true) {
@@ -117,9 +139,12 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     return ExitCode.sessionInUse;
   }
   const trust = await settleTrust(boot.value, options, theme);
+  const early = await drawEarlyFrame(options, boot.value.providerConfig.model, theme, chalk.default.level);
+  const ui = await asInteractive(() => withoutGlobalFetch(() => import("../ui/run-tui.js")));
   const host = new TuiSessionHost(boot.value, options, trust.loadHooks, trust.trustedThisSession);
   const result = await ui.runTui({
     host,
+    ...(early ? { earlyFrame: early } : {}),
     openSession: () => host.open(resumeId),
     ...(resumeId
       ? { resumeTail: async () => (await import("../session/event-log-tail.js")).readEventLogTail(boot.value.store.eventsFileOf(resumeId as string)) }

@@ -9,6 +9,7 @@ import { PassThrough } from "node:stream";
 import type { AgentMode, SessionEvent } from "../protocol/events/index.js";
 import type { PromptHistory } from "../session/prompt-history.js";
 import { App } from "./app/app.js";
+import { replaceEarlyFrameOnFirstWrite, type EarlyFrame } from "./first-frame.js";
 import { preloadHighlighter } from "./markdown/highlight.js";
 import { preloadMarkdown } from "./markdown/render-markdown.js";
 import { lastExchangeStart, previewText, renderPast } from "./print-past.js";
@@ -38,6 +39,8 @@ export interface TuiOptions {
   firstPrompt?: string;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
+  /** The idle prompt drawn before Ink loaded (first-frame.ts): Ink's first paint replaces it. */
+  earlyFrame?: EarlyFrame;
 }
 
 function transcriptOf(host: SessionHost) {
@@ -108,6 +111,7 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
   // Keys typed before the composer listens wait for it (released when the app has mounted).
   const releaseTypeahead = bus.hold(5000);
   let detach = bus.attach(stdin);
+  if (options.earlyFrame) replaceEarlyFrameOnFirstWrite(stdout, options.earlyFrame);
   const instance = render(view(), { stdout, stdin: inkStdin, exitOnCtrlC: false, patchConsole: false, maxFps: 30 });
 
   /**

@@ -1,0 +1,93 @@
+/**
+ * The TUI's first frame, written straight to the terminal before Ink is loaded. Loading Ink, React, yoga and
+ * the app's components, then Ink's first layout and paint, took about 60% of the time from launch to the
+ * first frame (bench/tui.ts, docs/benchmarks.md); the idle prompt does not need any of it. This module draws
+ * the same lines Ink's first frame draws (the header, the empty composer, its hints, the footer saying
+ * "Starting…"), and Ink's first paint, in the same synchronized update, erases them and draws its own over
+ * them, so nothing moves. test/ui/first-frame.test.tsx keeps the two identical.
+ *
+ * Only the plain frame is drawn early: when a line would not fit the width (Ink wraps or cuts it) or the
+ * terminal is too short to hold it, there is no early frame and Ink draws the first one as before.
+ */
+import type { AgentMode } from "../protocol/events/index.js";
+import { footerSegments, plain } from "./components/footer-segments.js";
+import type { Theme } from "./theme.js";
+
+export const IDLE_PLACEHOLDER = "Ask anything · / for commands · @ to mention files · ? for help";
+export const IDLE_HINT = "Enter send · Shift+Enter/Ctrl+J newline · @ files · / commands · ? help";
+/** What the footer says until the session is open. */
+export const STARTING_HINT = "Starting…";
+/** The footer's permission label before the session has said what it allows. */
+const NOT_YET_ALLOWED = "Manual Approval";
+const HIDE_CURSOR = "\u001b[?25l";
+/**
+ * Characters one column wide whatever the terminal (Latin, punctuation, arrows, box drawing): a line of only
+ * these is as wide as it is long. string-width would answer for any text, but its first call compiles an
+ * emoji pattern (~20 ms); a line with anything else gets no early frame.
+ */
+const ONE_COLUMN = /^[\u0020-\u007e\u00a0-\u02ff\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u257f]*$/;
+
+/** The two lines at the top of the transcript. */
+export function headerLines(version: string, model: string, cwd: string): [string, string] {
+  return [`agent ${version}`, `${model} · ${cwd} · ? for help, / for commands`];
+}
+
+export interface FirstFrameOptions {
+  version: string;
+  model: string;
+  mode: AgentMode;
+  cwd: string;
+  columns: number;
+  rows: number;
+  theme: Theme;
+  /** The colour level Ink's text styles will use (chalk's, as loaded for Ink): the early frame is drawn only without colour. */
+  inkColorLevel: number;
+}
+
+export interface EarlyFrame {
+  /** What to write. */
+  text: string;
+  /** How many lines it takes (the cursor is left on the line after them). */
+  lines: number;
+}
+
+/** The first frame as plain lines, or undefined when it cannot be drawn before Ink (see above). */
+export function earlyFrame(options: FirstFrameOptions): EarlyFrame | undefined {
+  if (options.inkColorLevel > 0) return undefined; // Ink's colours are not reproduced here
+  const width = Math.max(1, options.columns);
+  const rule = "─".repeat(width);
+  const { left, right } = footerSegments({
+    mode: options.mode,
+    model: options.model,
+    permissionMode: NOT_YET_ALLOWED,
+    usage: undefined,
+    cwd: options.cwd,
+    backgroundCount: 0,
+    theme: options.theme,
+    width,
+    busy: false,
+    hint: STARTING_HINT,
+  });
+  const lines = [...headerLines(options.version, options.model, options.cwd), "", rule, `› ${IDLE_PLACEHOLDER}`, rule, IDLE_HINT, plain([...left, ...right])];
+  // Ink cuts or wraps a line wider than the terminal, and repaints everything when its frame is taller.
+  if (lines.some((line) => !ONE_COLUMN.test(line) || line.length > width) || lines.length + 1 >= options.rows) return undefined;
+  const live = lines.slice(3).join("\n");
+  return { text: `${lines.slice(0, 3).join("\n")}\n${HIDE_CURSOR}${live}\n`, lines: lines.length };
+}
+
+const SYNC_START = "\u001b[?2026h";
+
+/**
+ * Makes Ink's first paint replace an early frame: its first write with something in it (after the
+ * synchronized-update start, when it sends one) is prefixed with a cursor move to the early frame's first line and an erase to the end of the
+ * screen. Ink's frame is the same text, so the terminal shows no change.
+ */
+export function replaceEarlyFrameOnFirstWrite(stdout: NodeJS.WriteStream, frame: EarlyFrame): void {
+  const write = stdout.write;
+  const patched = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]): boolean {
+    if (typeof chunk !== "string" || chunk === SYNC_START || chunk === "") return (write as (...args: unknown[]) => boolean).call(stdout, chunk, ...rest);
+    stdout.write = write;
+    return (write as (...args: unknown[]) => boolean).call(stdout, `\u001b[${frame.lines}A\r\u001b[J${chunk}`, ...rest);
+  };
+  stdout.write = patched as typeof stdout.write;
+}
