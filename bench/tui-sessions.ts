@@ -23,6 +23,7 @@ export interface PreparedSession {
   home: string;
   id: string;
   messages: number;
+  shape: SessionShape;
   /** Text of the last assistant answer, to see that the resumed transcript was drawn. */
   lastAnswerMarker: string;
 }
@@ -156,7 +157,7 @@ export function prepareSession(home: string, cwd: string, messages: number, mode
     `model: ${JSON.stringify(model)}`,
   ];
   writeFileSync(path.join(dir, "workspace.yaml"), `${metadata.join("\n")}\n`);
-  return { home, id, messages: exchanges * 2, lastAnswerMarker: `Answer ${String(exchanges).padStart(4, "0")}:` };
+  return { home, id, messages: exchanges * 2, shape, lastAnswerMarker: `Answer ${String(exchanges).padStart(4, "0")}:` };
 }
 
 /** A fresh copy of a prepared AGENT_HOME (so every run resumes the same log). */

@@ -5,6 +5,7 @@
 import { trustFolder } from "../config/folder-trust.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import { FilePromptHistory } from "../session/prompt-history.js";
+import type { AgentMode } from "../protocol/events/index.js";
 import type { EarlyFrame } from "../ui/first-frame.js";
 import type { Theme } from "../ui/theme.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
@@ -89,23 +90,48 @@ async function settleTrust(
 
 /**
  * The idle prompt, written before Ink loads (src/ui/first-frame.ts): the person sees the TUI while Ink, React
- * and the app load. Not with a first prompt (the frame would differ) nor when the frame would not fit.
+ * and the app load, and a resumed session's last exchange (from the log's tail) with it. Not with a first
+ * prompt (the frame would differ) nor when the frame would not fit.
  */
-async function drawEarlyFrame(options: CliOptions, model: string, theme: Theme, inkColorLevel: number): Promise<EarlyFrame | undefined> {
+async function drawEarlyFrame(
+  options: CliOptions,
+  model: string,
+  theme: Theme,
+  inkColorLevel: number,
+  resumeLog: string | undefined,
+): Promise<EarlyFrame | undefined> {
   if (options.firstPrompt) return undefined;
-  const { earlyFrame } = await import("../ui/first-frame.js");
-  const frame = earlyFrame({
-    version: AGENT_VERSION,
-    model,
-    mode: options.mode ?? "interactive",
-    cwd: options.cwd,
-    columns: process.stdout.columns || 80,
-    rows: process.stdout.rows || 24,
-    theme,
-    inkColorLevel,
-  });
+  const columns = process.stdout.columns || 80;
+  const rows = process.stdout.rows || 24;
+  const mode = options.mode ?? "interactive";
+  const [{ earlyFrame }, preview] = await Promise.all([
+    import("../ui/first-frame.js"),
+    resumeLog ? resumePreview(resumeLog, { mode, model }, columns, rows, theme) : undefined,
+  ]);
+  const frame = earlyFrame({ version: AGENT_VERSION, model, mode, cwd: options.cwd, columns, rows, theme, inkColorLevel, ...(preview ? { preview } : {}) });
   if (frame) process.stdout.write(frame.text);
   return frame;
+}
+
+/** A resumed session's last exchange from its log's tail; none when it cannot be read (the session reports its own errors). */
+async function resumePreview(
+  log: string,
+  initial: { mode: AgentMode; model: string },
+  columns: number,
+  rows: number,
+  theme: Theme,
+): Promise<string | undefined> {
+  try {
+    const [{ readEventLogTail }, { previewOfTail }, { preloadMarkdown }] = await Promise.all([
+      import("../session/event-log-tail.js"),
+      import("../ui/print-past.js"),
+      import("../ui/markdown/render-markdown.js"),
+    ]);
+    const [tail] = await Promise.all([readEventLogTail(log), preloadMarkdown()]);
+    return previewOfTail(tail, initial, Math.max(20, columns), rows, theme);
+  } catch {
+    return undefined;
+  }
 }
 
 export async function runInteractive(options: CliOptions): Promise<number> {
@@ -139,7 +165,13 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     return ExitCode.sessionInUse;
   }
   const trust = await settleTrust(boot.value, options, theme);
-  const early = await drawEarlyFrame(options, boot.value.providerConfig.model, theme, chalk.default.level);
+  const early = await drawEarlyFrame(
+    options,
+    boot.value.providerConfig.model,
+    theme,
+    chalk.default.level,
+    resumeId ? boot.value.store.eventsFileOf(resumeId) : undefined,
+  );
   const ui = await asInteractive(() => withoutGlobalFetch(() => import("../ui/run-tui.js")));
   const host = new TuiSessionHost(boot.value, options, trust.loadHooks, trust.trustedThisSession);
   const result = await ui.runTui({

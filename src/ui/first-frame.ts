@@ -2,13 +2,14 @@
  * The TUI's first frame, written straight to the terminal before Ink is loaded. Loading Ink, React, yoga and
  * the app's components, then Ink's first layout and paint, took about 60% of the time from launch to the
  * first frame (bench/tui.ts, docs/benchmarks.md); the idle prompt does not need any of it. This module draws
- * the same lines Ink's first frame draws (the header, the empty composer, its hints, the footer saying
- * "Starting…"), and Ink's first paint, in the same synchronized update, erases them and draws its own over
+ * the same lines Ink's first frame draws (the header, a resumed session's last exchange, the empty composer,
+ * its hints, the footer saying "Starting…"), and Ink's first paint, in the same synchronized update, erases them and draws its own over
  * them, so nothing moves. test/ui/first-frame.test.tsx keeps the two identical.
  *
  * Only the plain frame is drawn early: when a line would not fit the width (Ink wraps or cuts it) or the
  * terminal is too short to hold it, there is no early frame and Ink draws the first one as before.
  */
+import stripAnsi from "strip-ansi";
 import type { AgentMode } from "../protocol/events/index.js";
 import { footerSegments, plain } from "./components/footer-segments.js";
 import type { Theme } from "./theme.js";
@@ -25,7 +26,7 @@ const HIDE_CURSOR = "\u001b[?25l";
  * these is as wide as it is long. string-width would answer for any text, but its first call compiles an
  * emoji pattern (~20 ms); a line with anything else gets no early frame.
  */
-const ONE_COLUMN = /^[\u0020-\u007e\u00a0-\u02ff\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u257f]*$/;
+const ONE_COLUMN = /^[\u0020-\u007e\u00a0-\u02ff\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25ff\u2713-\u2718]*$/;
 
 /** The two lines at the top of the transcript. */
 export function headerLines(version: string, model: string, cwd: string): [string, string] {
@@ -40,6 +41,8 @@ export interface FirstFrameOptions {
   columns: number;
   rows: number;
   theme: Theme;
+  /** A resumed session's last exchange (print-past.ts's previewOfTail), shown above the composer. */
+  preview?: string;
   /** The colour level Ink's text styles will use (chalk's, as loaded for Ink): the early frame is drawn only without colour. */
   inkColorLevel: number;
 }
@@ -49,6 +52,8 @@ export interface EarlyFrame {
   text: string;
   /** How many lines it takes (the cursor is left on the line after them). */
   lines: number;
+  /** The last exchange it shows, which Ink's first frame must show too. */
+  preview?: string;
 }
 
 /** The first frame as plain lines, or undefined when it cannot be drawn before Ink (see above). */
@@ -68,11 +73,27 @@ export function earlyFrame(options: FirstFrameOptions): EarlyFrame | undefined {
     busy: false,
     hint: STARTING_HINT,
   });
-  const lines = [...headerLines(options.version, options.model, options.cwd), "", rule, `› ${IDLE_PLACEHOLDER}`, rule, IDLE_HINT, plain([...left, ...right])];
+  const header = [...headerLines(options.version, options.model, options.cwd), ""];
+  const live = [
+    ...(options.preview !== undefined ? options.preview.split("\n") : []),
+    rule,
+    `› ${IDLE_PLACEHOLDER}`,
+    rule,
+    IDLE_HINT,
+    plain([...left, ...right]),
+  ];
+  const lines = [...header, ...live];
   // Ink cuts or wraps a line wider than the terminal, and repaints everything when its frame is taller.
-  if (lines.some((line) => !ONE_COLUMN.test(line) || line.length > width) || lines.length + 1 >= options.rows) return undefined;
-  const live = lines.slice(3).join("\n");
-  return { text: `${lines.slice(0, 3).join("\n")}\n${HIDE_CURSOR}${live}\n`, lines: lines.length };
+  const fits = (line: string) => {
+    const shown = stripAnsi(line);
+    return ONE_COLUMN.test(shown) && shown.length <= width;
+  };
+  if (!lines.every(fits) || lines.length + 1 >= options.rows) return undefined;
+  return {
+    text: `${header.join("\n")}\n${HIDE_CURSOR}${live.join("\n")}\n`,
+    lines: lines.length,
+    ...(options.preview !== undefined ? { preview: options.preview } : {}),
+  };
 }
 
 const SYNC_START = "\u001b[?2026h";

@@ -93,6 +93,43 @@ describe("the TUI's early first frame", () => {
     await run;
   });
 
+  it("shows a resumed session's last exchange, as Ink's first paint does", async () => {
+    const preview = "› question 3\n\nAnswer number 3: \u001b[1mbold\u001b[22m and ✓ done.";
+    const frame = earlyFrame(options({ preview }));
+    expect(frame?.preview).toBe(preview);
+    if (!frame) return;
+    const stdout = new RecordingTerminal(100, 30);
+    stdout.write(frame.text);
+    let fail: (error: Error) => void = () => undefined;
+    const opening = new Promise<void>((_resolve, reject) => (fail = reject));
+    opening.catch(() => undefined);
+    const run = runTui({
+      host: startingHost("/work/project"),
+      openSession: () => opening,
+      // Not read again: the preview is already on the screen.
+      resumeTail: async () => {
+        throw new Error("the tail was read twice");
+      },
+      initial: { mode: "interactive", model: "gpt-test" },
+      theme: plainTheme,
+      history: new MemoryPromptHistory(),
+      version: "1.2.3",
+      earlyFrame: frame,
+      stdin: Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream,
+      stdout: stdout as unknown as NodeJS.WriteStream,
+    });
+    await stdout.waitFor("Starting…\n\ragent 1.2.3");
+    const writes = stdout.writes.slice(1);
+    const from = writes.indexOf("\u001b[?2026h");
+    const paint = writes.slice(from + 1, writes.indexOf("\u001b[?2026l", from)).join("");
+    expect(frame.lines).toBe(3 + 3 + 5);
+    expect(paint.startsWith(`\u001b[${frame.lines}A\r\u001b[J`)).toBe(true);
+    expect(stripAnsi(paint)).toBe(`\r${stripAnsi(frame.text)}`);
+    expect(stripAnsi(frame.text)).toContain("Answer number 3: bold and ✓ done.");
+    fail(new Error("not opened in this test"));
+    await run;
+  });
+
   it("is not drawn when Ink would draw something else", () => {
     expect(earlyFrame(options({ inkColorLevel: 2 }))).toBeUndefined();
     expect(earlyFrame(options({ columns: 60 }))).toBeUndefined(); // the placeholder would wrap
@@ -100,5 +137,7 @@ describe("the TUI's early first frame", () => {
     expect(earlyFrame(options({ cwd: "/work/プロジェクト" }))).toBeUndefined();
     expect(earlyFrame(options({ model: "🤖" }))).toBeUndefined();
     expect(earlyFrame(options({ rows: 10 }))).toBeDefined();
+    expect(earlyFrame(options({ preview: "a line\n".repeat(21).trim(), rows: 30 }))).toBeUndefined(); // taller than the terminal
+    expect(earlyFrame(options({ preview: "an emoji 🎉" }))).toBeUndefined();
   });
 });
