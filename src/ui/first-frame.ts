@@ -99,16 +99,23 @@ export function earlyFrame(options: FirstFrameOptions): EarlyFrame | undefined {
 const SYNC_START = "\u001b[?2026h";
 
 /**
+ * Erases the early frame line by line from the cursor's line up to its first, as Ink erases its own output:
+ * one erase to the end of the screen from the top left would make tmux push the screen into its scrollback.
+ */
+export function eraseEarlyFrame(frame: EarlyFrame): string {
+  return `${"\u001b[2K\u001b[1A".repeat(frame.lines)}\u001b[2K\u001b[G`;
+}
+
+/**
  * Makes Ink's first paint replace an early frame: its first write with something in it (after the
- * synchronized-update start, when it sends one) is prefixed with a cursor move to the early frame's first line and an erase to the end of the
- * screen. Ink's frame is the same text, so the terminal shows no change.
+ * synchronized-update start, when it sends one) is prefixed with the early frame's erasure. Ink's frame is the same text, so the terminal shows no change.
  */
 export function replaceEarlyFrameOnFirstWrite(stdout: NodeJS.WriteStream, frame: EarlyFrame): void {
   const write = stdout.write;
   const patched = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]): boolean {
     if (typeof chunk !== "string" || chunk === SYNC_START || chunk === "") return (write as (...args: unknown[]) => boolean).call(stdout, chunk, ...rest);
     stdout.write = write;
-    return (write as (...args: unknown[]) => boolean).call(stdout, `\u001b[${frame.lines}A\r\u001b[J${chunk}`, ...rest);
+    return (write as (...args: unknown[]) => boolean).call(stdout, `${eraseEarlyFrame(frame)}${chunk}`, ...rest);
   };
   stdout.write = patched as typeof stdout.write;
 }

@@ -7,7 +7,7 @@ import { PassThrough } from "node:stream";
 import stripAnsi from "strip-ansi";
 import { describe, expect, it } from "vitest";
 import { MemoryPromptHistory } from "../../src/session/prompt-history.js";
-import { earlyFrame, type FirstFrameOptions } from "../../src/ui/first-frame.js";
+import { earlyFrame, eraseEarlyFrame, type FirstFrameOptions } from "../../src/ui/first-frame.js";
 import type { SessionHost } from "../../src/ui/session-host.js";
 import { plainTheme } from "../../src/ui/theme.js";
 import { FakeTerminal } from "../support/fake-terminal.js";
@@ -78,17 +78,17 @@ describe("the TUI's early first frame", () => {
       stdin: Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream,
       stdout: stdout as unknown as NodeJS.WriteStream,
     });
-    // The carriage return of the move back, then Ink's frame (its writes for one paint come in one go).
-    await stdout.waitFor("Starting…\n\ragent 1.2.3");
+    // Ink's frame right after the early one (its writes for one paint come in one go).
+    await stdout.waitFor("Starting…\nagent 1.2.3");
     // Ink's first paint: from its synchronized-update start to its end.
     const writes = stdout.writes.slice(1);
     const from = writes.indexOf("\u001b[?2026h");
     const paint = writes.slice(from + 1, writes.indexOf("\u001b[?2026l", from)).join("");
     // Nothing visible was drawn before it.
     expect(writes.slice(0, from).map(stripAnsi).join("")).toBe("");
-    // Back to the early frame's first line, erase to the end of the screen, then Ink's frame: the same text.
-    expect(paint.startsWith(`\u001b[${frame.lines}A\r\u001b[J`)).toBe(true);
-    expect(stripAnsi(paint)).toBe(`\r${stripAnsi(frame.text)}`);
+    // The early frame erased line by line back to its first line, then Ink's frame: the same text.
+    expect(paint.startsWith(eraseEarlyFrame(frame))).toBe(true);
+    expect(stripAnsi(paint)).toBe(stripAnsi(frame.text));
     fail(new Error("not opened in this test"));
     await run;
   });
@@ -118,13 +118,13 @@ describe("the TUI's early first frame", () => {
       stdin: Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream,
       stdout: stdout as unknown as NodeJS.WriteStream,
     });
-    await stdout.waitFor("Starting…\n\ragent 1.2.3");
+    await stdout.waitFor("Starting…\nagent 1.2.3");
     const writes = stdout.writes.slice(1);
     const from = writes.indexOf("\u001b[?2026h");
     const paint = writes.slice(from + 1, writes.indexOf("\u001b[?2026l", from)).join("");
     expect(frame.lines).toBe(3 + 3 + 5);
-    expect(paint.startsWith(`\u001b[${frame.lines}A\r\u001b[J`)).toBe(true);
-    expect(stripAnsi(paint)).toBe(`\r${stripAnsi(frame.text)}`);
+    expect(paint.startsWith(eraseEarlyFrame(frame))).toBe(true);
+    expect(stripAnsi(paint)).toBe(stripAnsi(frame.text));
     expect(stripAnsi(frame.text)).toContain("Answer number 3: bold and ✓ done.");
     fail(new Error("not opened in this test"));
     await run;
