@@ -7,6 +7,7 @@ import type { HookSet } from "../hooks/hook-set.js";
 import { FilePromptHistory } from "../session/prompt-history.js";
 import type { AgentMode } from "../protocol/events/index.js";
 import type { EarlyFrame } from "../ui/first-frame.js";
+import { TerminalModes } from "../ui/terminal/terminal-modes.js";
 import type { Theme } from "../ui/theme.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
 import { heldBackPrograms } from "./repository-programs.js";
@@ -109,8 +110,13 @@ async function drawEarlyFrame(
     resumeLog ? resumePreview(resumeLog, { mode, model }, columns, rows, theme) : undefined,
   ]);
   const frame = earlyFrame({ version: AGENT_VERSION, model, mode, cwd: options.cwd, columns, rows, theme, inkColorLevel, ...(preview ? { preview } : {}) });
-  if (frame) process.stdout.write(frame.text);
-  return frame;
+  if (!frame) return undefined;
+  // The modes first (bracketed paste…), as the TUI will have them: keys stay unread until it reads them.
+  const terminal = new TerminalModes({ stdin: process.stdin, stdout: process.stdout });
+  process.once("exit", terminal.restore);
+  terminal.announce();
+  process.stdout.write(frame.text);
+  return { ...frame, terminal };
 }
 
 /** A resumed session's last exchange from its log's tail; none when it cannot be read (the session reports its own errors). */

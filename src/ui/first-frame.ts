@@ -12,6 +12,7 @@
 import stripAnsi from "strip-ansi";
 import type { AgentMode } from "../protocol/events/index.js";
 import { footerSegments, plain } from "./components/footer-segments.js";
+import type { TerminalModes } from "./terminal/terminal-modes.js";
 import type { Theme } from "./theme.js";
 
 export const IDLE_PLACEHOLDER = "Ask anything · / for commands · @ to mention files · ? for help";
@@ -54,6 +55,8 @@ export interface EarlyFrame {
   lines: number;
   /** The last exchange it shows, which Ink's first frame must show too. */
   preview?: string;
+  /** The terminal's modes, announced with the frame (a paste into it is bracketed); the TUI enters them. */
+  terminal?: TerminalModes;
 }
 
 /** The first frame as plain lines, or undefined when it cannot be drawn before Ink (see above). */

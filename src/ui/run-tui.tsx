@@ -78,7 +78,7 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
     ...(early?.preview !== undefined ? { preview: early.preview } : {}),
   });
   const bus = new InputBus();
-  const terminal = new TerminalModes({ stdin, stdout });
+  const terminal = options.earlyFrame?.terminal ?? new TerminalModes({ stdin, stdout });
 
   let unsubscribe: () => void = () => undefined;
   let refreshKey = 0;
