@@ -6,6 +6,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { formatTable } from "./report.js";
+import { standaloneEnv } from "./pty.js";
 import { createWorkspace } from "./scenario.js";
 import { benchTui } from "./tui.js";
 
@@ -20,11 +21,7 @@ try {
     agent: process.env["BENCH_AGENT"] ?? fileURLToPath(new URL("../bin/agent.js", import.meta.url)),
     cwd: ws.cwd,
     root: ws.root,
-    env: (extra) => {
-      const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
-      delete env["NODE_OPTIONS"];
-      return env;
-    },
+    env: standaloneEnv,
     runs: Math.max(1, envInt("BENCH_RUNS", 7)),
     warmups: envInt("BENCH_WARMUPS", 1),
     cpuRuns: Math.max(1, envInt("BENCH_TUI_CPU_RUNS", 5)),

@@ -7,7 +7,8 @@ import { PassThrough } from "node:stream";
 import stripAnsi from "strip-ansi";
 import { describe, expect, it } from "vitest";
 import { MemoryPromptHistory } from "../../src/session/prompt-history.js";
-import { earlyFrame, eraseEarlyFrame, type FirstFrameOptions } from "../../src/ui/first-frame.js";
+import type { AgentMode, SessionEvent } from "../../src/protocol/events/index.js";
+import { earlyFrame, eraseEarlyFrame, type EarlyFrame, type FirstFrameOptions } from "../../src/ui/first-frame.js";
 import type { SessionHost } from "../../src/ui/session-host.js";
 import { plainTheme } from "../../src/ui/theme.js";
 import { FakeTerminal } from "../support/fake-terminal.js";
@@ -53,6 +54,42 @@ function startingHost(cwd: string): SessionHost & { listFiles(query: string): Pr
   };
 }
 
+/**
+ * Writes the early frame to a terminal, starts the TUI over it (its session never opens) and returns what Ink's
+ * first paint wrote (from its synchronized-update start to its end) and what was written before it.
+ */
+async function paintOver(
+  frame: EarlyFrame,
+  columns: number,
+  mode: AgentMode,
+  resumeTail?: () => Promise<SessionEvent[]>,
+): Promise<{ paint: string; before: string }> {
+  const stdout = new RecordingTerminal(columns, 30);
+  stdout.write(frame.text);
+  let fail: (error: Error) => void = () => undefined;
+  const opening = new Promise<void>((_resolve, reject) => (fail = reject));
+  opening.catch(() => undefined); // ended below, maybe before the runner asks for it
+  const run = runTui({
+    host: startingHost("/work/project"),
+    openSession: () => opening,
+    ...(resumeTail ? { resumeTail } : {}),
+    initial: { mode, model: "gpt-test" },
+    theme: plainTheme,
+    history: new MemoryPromptHistory(),
+    version: "1.2.3",
+    earlyFrame: frame,
+    stdin: Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream,
+    stdout: stdout as unknown as NodeJS.WriteStream,
+  });
+  // Ink's frame right after the early one (its writes for one paint come in one go).
+  await stdout.waitFor("Starting…\nagent 1.2.3");
+  const writes = stdout.writes.slice(1);
+  const from = writes.indexOf("\u001b[?2026h");
+  fail(new Error("not opened in this test"));
+  await run;
+  return { paint: writes.slice(from + 1, writes.indexOf("\u001b[?2026l", from)).join(""), before: writes.slice(0, from).map(stripAnsi).join("") };
+}
+
 describe("the TUI's early first frame", () => {
   it.each([
     ["interactive", 100],
@@ -62,35 +99,12 @@ describe("the TUI's early first frame", () => {
     const frame = earlyFrame(options({ mode, columns }));
     expect(frame).toBeDefined();
     if (!frame) return;
-    const stdout = new RecordingTerminal(columns, 30);
-    stdout.write(frame.text);
-    let fail: (error: Error) => void = () => undefined;
-    const opening = new Promise<void>((_resolve, reject) => (fail = reject));
-    opening.catch(() => undefined); // ended below, maybe before the runner asks for it
-    const run = runTui({
-      host: startingHost("/work/project"),
-      openSession: () => opening,
-      initial: { mode, model: "gpt-test" },
-      theme: plainTheme,
-      history: new MemoryPromptHistory(),
-      version: "1.2.3",
-      earlyFrame: frame,
-      stdin: Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream,
-      stdout: stdout as unknown as NodeJS.WriteStream,
-    });
-    // Ink's frame right after the early one (its writes for one paint come in one go).
-    await stdout.waitFor("Starting…\nagent 1.2.3");
-    // Ink's first paint: from its synchronized-update start to its end.
-    const writes = stdout.writes.slice(1);
-    const from = writes.indexOf("\u001b[?2026h");
-    const paint = writes.slice(from + 1, writes.indexOf("\u001b[?2026l", from)).join("");
+    const { paint, before } = await paintOver(frame, columns, mode);
     // Nothing visible was drawn before it.
-    expect(writes.slice(0, from).map(stripAnsi).join("")).toBe("");
+    expect(before).toBe("");
     // The early frame erased line by line back to its first line, then Ink's frame: the same text.
     expect(paint.startsWith(eraseEarlyFrame(frame))).toBe(true);
     expect(stripAnsi(paint)).toBe(stripAnsi(frame.text));
-    fail(new Error("not opened in this test"));
-    await run;
   });
 
   it("shows a resumed session's last exchange, as Ink's first paint does", async () => {
@@ -98,36 +112,14 @@ describe("the TUI's early first frame", () => {
     const frame = earlyFrame(options({ preview }));
     expect(frame?.preview).toBe(preview);
     if (!frame) return;
-    const stdout = new RecordingTerminal(100, 30);
-    stdout.write(frame.text);
-    let fail: (error: Error) => void = () => undefined;
-    const opening = new Promise<void>((_resolve, reject) => (fail = reject));
-    opening.catch(() => undefined);
-    const run = runTui({
-      host: startingHost("/work/project"),
-      openSession: () => opening,
-      // Not read again: the preview is already on the screen.
-      resumeTail: async () => {
-        throw new Error("the tail was read twice");
-      },
-      initial: { mode: "interactive", model: "gpt-test" },
-      theme: plainTheme,
-      history: new MemoryPromptHistory(),
-      version: "1.2.3",
-      earlyFrame: frame,
-      stdin: Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream,
-      stdout: stdout as unknown as NodeJS.WriteStream,
+    // Not read again: the preview is already on the screen.
+    const { paint } = await paintOver(frame, 100, "interactive", async () => {
+      throw new Error("the tail was read twice");
     });
-    await stdout.waitFor("Starting…\nagent 1.2.3");
-    const writes = stdout.writes.slice(1);
-    const from = writes.indexOf("\u001b[?2026h");
-    const paint = writes.slice(from + 1, writes.indexOf("\u001b[?2026l", from)).join("");
     expect(frame.lines).toBe(3 + 3 + 5);
     expect(paint.startsWith(eraseEarlyFrame(frame))).toBe(true);
     expect(stripAnsi(paint)).toBe(stripAnsi(frame.text));
     expect(stripAnsi(frame.text)).toContain("Answer number 3: bold and ✓ done.");
-    fail(new Error("not opened in this test"));
-    await run;
   });
 
   it("is not drawn when Ink would draw something else", () => {
