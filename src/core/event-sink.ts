@@ -93,15 +93,18 @@ export class EventSink {
     const ephemeral = isEphemeralType(type);
     const id = randomUUID();
     const scopedData = scope?.parentToolCallId !== undefined ? { ...data, parentToolCallId: scope.parentToolCallId } : data;
-    const event = {
-      id,
-      timestamp: new Date().toISOString(),
-      parentId: ephemeral ? this.lastId : this.lastPersistedId,
-      ...(ephemeral ? { ephemeral: true as const } : {}),
-      ...(scope ? { agentId: scope.agentId } : {}),
-      type,
-      data: scopedData,
-    } as SessionEventOf<T>;
+    const timestamp = new Date().toISOString();
+    const parentId = ephemeral ? this.lastId : this.lastPersistedId;
+    // Built whole in the envelope's key order, without spreads: every streamed delta is one of these.
+    const event = (
+      scope
+        ? ephemeral
+          ? { id, timestamp, parentId, ephemeral: true, agentId: scope.agentId, type, data: scopedData }
+          : { id, timestamp, parentId, agentId: scope.agentId, type, data: scopedData }
+        : ephemeral
+          ? { id, timestamp, parentId, ephemeral: true, type, data: scopedData }
+          : { id, timestamp, parentId, type, data: scopedData }
+    ) as SessionEventOf<T>;
     if (this.closed) return event;
     let failed: unknown;
     if (!ephemeral && !this.failure) {
