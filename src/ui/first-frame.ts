@@ -27,7 +27,7 @@ const HIDE_CURSOR = "\u001b[?25l";
  * these is as wide as it is long. string-width would answer for any text, but its first call compiles an
  * emoji pattern (~20 ms); a line with anything else gets no early frame.
  */
-const ONE_COLUMN = /^[\u0020-\u007e\u00a0-\u02ff\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25ff\u2713-\u2718]*$/;
+const ONE_COLUMN = /^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u02ff\u2010-\u2027\u2030-\u205e\u2190-\u2193\u2500-\u257f\u25cb\u25cf\u2713\u2717]*$/;
 
 /** The two lines at the top of the transcript. */
 export function headerLines(version: string, model: string, cwd: string): [string, string] {
