@@ -14,6 +14,7 @@
 import { randomUUID } from "node:crypto";
 import { isEphemeralEventType as isEphemeralType } from "../protocol/events/ephemeral.js";
 import type { EventData, EventType, SessionEvent, SessionEventOf } from "../protocol/events/index.js";
+import type { SecretFilter } from "../util/secret-filter.js";
 
 export type EventListener = (event: SessionEvent) => void;
 export type Emit = <T extends EventType>(type: T, data: EventData<T>) => SessionEventOf<T>;
@@ -36,12 +37,21 @@ export class EventSink {
   /** Listeners that must see an event before any subscriber (the conversation folds). */
   private readonly internal: EventListener[] = [];
 
+  /** How many events the log holds (those read on a resume, and those written since): a join's session.resume says. */
+  persistedCount: number;
+
+  /** What the log and the subscribers get: the event with registered secrets replaced (the folds get it whole). */
+  private readonly shown: (event: SessionEvent) => SessionEvent;
+
   constructor(
     private readonly persister: EventPersister | undefined,
-    options: { lastPersistedId?: string | null } = {},
+    options: { lastPersistedId?: string | null; persistedCount?: number; secrets?: SecretFilter } = {},
   ) {
     this.lastId = options.lastPersistedId ?? null;
     this.lastPersistedId = options.lastPersistedId ?? null;
+    this.persistedCount = options.persistedCount ?? 0;
+    const { secrets } = options;
+    this.shown = secrets ? (event) => secrets.redact(event) : (event) => event;
   }
 
   addInternal(listener: EventListener): () => void {
@@ -110,17 +120,19 @@ export class EventSink {
     if (!ephemeral && !this.failure) {
       // Written first: if the write fails, the chain must not point at an event that is not on disk.
       try {
-        this.persister?.append(event);
+        this.persister?.append(this.shown(event));
         this.lastPersistedId = id;
+        this.persistedCount++;
       } catch (error) {
         failed = error;
       }
     }
     this.lastId = id;
     for (const listener of this.internal) listener(event);
+    const shown = this.listeners.size > 0 ? this.shown(event) : event;
     for (const listener of this.listeners) {
       try {
-        listener(event);
+        listener(shown);
       } catch (error) {
         // A broken subscriber must not break the engine or the other subscribers.
         process.emitWarning(`An event subscriber failed on ${type}: ${(error as Error).message}`);

@@ -4,6 +4,7 @@
  * session's collaborators around them, and on a resume has resume-repair.ts close what the last process left
  * unfinished. Over 300 lines: OpenSessionOptions, every face's say over a session, is documented field by field.
  */
+import type { SecretFilter } from "../util/secret-filter.js";
 import type { ProviderConfig } from "../config/provider-config.js";
 import type { PermissionFlags } from "../permissions/policy.js";
 import type { Rule } from "../permissions/rules.js";
@@ -71,6 +72,8 @@ export interface OpenSessionOptions {
   customInstructions: boolean;
   /** Resume this existing session instead of creating one. */
   resumeId?: string;
+  /** What a client's resume says of the work left waiting (the SDK's continuePendingWork), recorded on session.resume. */
+  continuePendingWork?: boolean;
   /** Resume without a session.resume event (a client's reconnect: the SDK's suppressResumeEvent). */
   silentResume?: boolean;
   /** The id for a new session (a client may choose it); a fresh UUID when absent. */
@@ -108,6 +111,8 @@ export interface OpenSessionOptions {
   toolBackends?: ToolBackends;
   /** settings.json `compaction`. */
   compaction?: Partial<CompactionSettings>;
+  /** Values no event written or told may show (a client's secrets.addFilterValues); the session manager's. */
+  secrets?: SecretFilter;
   /** Skill folders and disabled skills (settings, a client), --plugin-dir (issue 19). */
   skills?: SkillSettings;
   /** A replay's stand-in for tools (see core/replay/tool-stand-in.ts). */
@@ -195,7 +200,11 @@ async function openLog(options: OpenSessionOptions, id: string, dir: string, rel
   // The reader (and with it every event's schema) loads only to resume: a new session never reads a log.
   const log: EventLog | undefined = options.resumeId ? (await import("../session/event-log-reader.js")).readEventLog(store.eventsFileOf(id)) : undefined;
   const writer = new EventLogWriter(store.eventsFileOf(id));
-  const sink = new EventSink(writer, { lastPersistedId: log?.lastEventId ?? null });
+  const sink = new EventSink(writer, {
+    lastPersistedId: log?.lastEventId ?? null,
+    persistedCount: log ? log.events.length + log.unknownEvents : 0,
+    ...(options.secrets ? { secrets: options.secrets } : {}),
+  });
   // The session's folds of its events: each runs over the log first, then on every event as it happens.
   const conversation = new Conversation();
   const rewind = new RewindHistory(dir, { id, store });
@@ -300,6 +309,9 @@ async function resume(
       selectedModel: options.provider.model,
       ...(options.providerConfig.reasoningEffort ? { reasoningEffort: options.providerConfig.reasoningEffort } : {}),
       context: opened.context,
+      // A resume from the log joins no live work; only a client's resume says whether it continues what was left.
+      sessionWasActive: false,
+      ...(options.continuePendingWork !== undefined ? { continuePendingWork: options.continuePendingWork } : {}),
       ...(log.skipped.length > 0 ? { skippedLines: log.skipped.length } : {}),
       ...(unanswered.length > 0 ? { repairedToolCalls: unanswered.length } : {}),
     });

@@ -12,6 +12,12 @@ export type RequestHeaders = Record<string, string>;
 /** How a prompt sent while the agent works is delivered: queued after the current prompt, or steering it. */
 export type Delivery = "enqueue" | "immediate";
 
+/** Live overrides of the session's subagents (settings' `subagents.agents` and `disabledSubagents`, Copilot's). */
+export interface SubagentSettings {
+  agents?: Record<string, { model?: string; reasoningEffort?: string }>;
+  disabled?: readonly string[];
+}
+
 export type SessionCommand =
   /**
    * Text as a person typed it: slash commands, `!cmd` and `@path` mentions are resolved by the core. `from:
@@ -91,6 +97,13 @@ export type SessionCommand =
   | { type: "stop_mcp_server"; server: string }
   /** /mcp reload: reads the MCP configuration again and restarts its servers; session.mcp_servers_loaded lists them. */
   | { type: "reload_mcp_servers" }
+  /** An SDK client's session.mcp.setEnvValueMode: how MCP servers started from now on read their `env` values. */
+  | { type: "set_mcp_env_value_mode"; mode: "direct" | "indirect" }
+  /**
+   * An SDK client's session.tools.updateSubagentSettings: per agent type, the model and reasoning effort its
+   * subagents use from now on, and agent types the model may not start; null clears them.
+   */
+  | { type: "set_subagent_settings"; settings: SubagentSettings | null }
   /** Stops a background shell (/tasks). */
   | { type: "stop_shell"; shellId: string }
   /** Moves the main agent's running sync agents (or the one run by this task call) to the background (Ctrl+X B). */
@@ -122,7 +135,34 @@ export type SessionCommand =
   | { type: "write_plan"; content: string | null }
   | { type: "shutdown"; reason?: string }
   /** A question beside the conversation: answered by the model with the system prompt alone, nothing recorded. */
-  | { type: "ask_aside"; question: string };
+  | { type: "ask_aside"; question: string }
+  /**
+   * A client resumes the session while it is open (the SDK's resume of a live session): session.resume is
+   * recorded (unless `silent`) with whether another client held it, whether the client joined live work and
+   * whether it continues the pending work; its own tools join the session's (refused when another client
+   * provides a tool of the same name). The client that opens a session brings its tools this way too (silent).
+   */
+  | {
+      type: "join_client";
+      client: string;
+      tools?: readonly ClientToolSpec[];
+      alreadyInUse: boolean;
+      sessionWasActive: boolean;
+      continuePendingWork: boolean;
+      silent?: boolean;
+    }
+  /** The client has let go of the session: the tools it brought with join_client leave with it. */
+  | { type: "leave_client"; client: string };
+
+/** A tool a client implements, as it declares it (the SDK's `tools`). */
+export interface ClientToolSpec {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments, offered to the model as it is. */
+  parameters?: Record<string, unknown>;
+  /** The client vouches for the tool: no permission request. */
+  skipPermission?: boolean;
+}
 
 /** One approval as a client names it: a command stem ("git add"), a tool by name, or a URL origin. */
 export interface ApprovalGrant {
@@ -205,6 +245,10 @@ export interface CommandResults {
   disable_mcp_server: Promise<string | undefined>;
   stop_mcp_server: Promise<string | undefined>;
   reload_mcp_servers: Promise<string | undefined>;
+  /** The mode now in force. */
+  set_mcp_env_value_mode: "direct" | "indirect";
+  /** Why not (an unknown reasoning effort), or undefined once applied. */
+  set_subagent_settings: string | undefined;
   /** False when no such shell was running. */
   stop_shell: Promise<boolean>;
   /** The ids of the agents moved (none when no sync agent was running). */
@@ -229,6 +273,9 @@ export interface CommandResults {
   shutdown: void;
   /** The model's answer; rejects when the model could not be reached. */
   ask_aside: Promise<string>;
+  /** Why not (a tool name another client of the session provides), or undefined. */
+  join_client: string | undefined;
+  leave_client: void;
 }
 
 /** A skill as the session knows it. */

@@ -1,20 +1,13 @@
 /**
  * A client's session configuration (session.create / session.resume) as the engine's open request: its
- * endpoint and model, working directory, system message, tool filter, client tools, MCP servers and custom
- * agents. Everything else the session is made of is the server's (its permission rules, settings, store).
+ * endpoint and model, working directory, system message, tool filter, MCP servers and custom agents (the
+ * client's own tools are its own: join_client, once the session is open). Everything else the session is made of is the server's (its permission rules, settings, store).
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { ProviderConfig } from "../config/provider-config.js";
 import { sessionProviders } from "../provider/session-providers.js";
-import {
-  loadInstructionDirectories,
-  type ClientToolDeclaration,
-  type InstructionFile,
-  type OpenRequest,
-  type OpenSessionOptions,
-  type SessionPermissions,
-} from "../core/index.js";
+import { loadInstructionDirectories, type InstructionFile, type OpenRequest, type OpenSessionOptions, type SessionPermissions } from "../core/index.js";
 import type { ProviderDefaults } from "./session-provider.js";
 import { sessionModels, type SessionModels, type SessionTransport } from "./session-models.js";
 import { systemMessageOptions, type AskTransform } from "./system-message.js";
@@ -28,8 +21,6 @@ export interface SessionRequestDefaults {
   skills?: OpenSessionOptions["skills"];
   provider: ProviderDefaults;
   makeProvider(config: ProviderConfig): OpenSessionOptions["provider"];
-  /** Makes the tool a client declared (the engine's createClientTool, loaded with it). */
-  clientTool(declaration: ClientToolDeclaration, owner: { sessionId: string; cwd: string }): NonNullable<OpenRequest["extraTools"]>[number];
 }
 
 function workingDirectory(config: SessionConfig, fallback: string): string {
@@ -39,14 +30,33 @@ function workingDirectory(config: SessionConfig, fallback: string): string {
   return dir;
 }
 
-/** The client's `skillDirectories` are read after every other skill folder; its `disabledSkills` join settings'. */
-function withClientSkills(skills: SessionRequestDefaults["skills"], config: SessionConfig): Pick<OpenRequest, "skills"> {
-  if (!config.skillDirectories?.length && !config.disabledSkills?.length) return skills ? { skills } : {};
+/**
+ * The client's `skillDirectories` are read after every other skill folder; its `disabledSkills` join settings';
+ * its `pluginDirectories` are loaded for this session as --plugin-dir's are.
+ */
+function withClientSkills(skills: SessionRequestDefaults["skills"], config: SessionConfig, cwd: string): Pick<OpenRequest, "skills"> {
+  if (!config.skillDirectories?.length && !config.disabledSkills?.length && !config.pluginDirectories?.length) return skills ? { skills } : {};
+  const pluginDirs = [...(skills?.pluginDirs ?? []), ...(config.pluginDirectories ?? []).map((dir) => path.resolve(cwd, dir))];
   return {
     skills: {
       ...skills,
       directories: [...(skills?.directories ?? []), ...(config.skillDirectories ?? [])],
       disabled: [...(skills?.disabled ?? []), ...(config.disabledSkills ?? [])],
+      ...(pluginDirs.length > 0 ? { pluginDirs } : {}),
+    },
+  };
+}
+
+/** The client's `mcpServers` join the server's MCP configuration; its `disabledMcpServers` start disabled. */
+function withClientMcp(defaults: SessionRequestDefaults["mcp"], config: SessionConfig): Pick<OpenRequest, "mcp"> {
+  const servers = config.mcpServers && Object.keys(config.mcpServers).length > 0 ? JSON.stringify({ mcpServers: config.mcpServers }) : undefined;
+  const disabled = config.disabledMcpServers ?? [];
+  if (!servers && disabled.length === 0) return defaults ? { mcp: defaults } : {};
+  return {
+    mcp: {
+      ...defaults,
+      additional: [...(defaults?.additional ?? []), ...(servers ? [servers] : [])],
+      ...(disabled.length > 0 ? { disabled: [...(defaults?.disabled ?? []), ...disabled] } : {}),
     },
   };
 }
@@ -96,7 +106,6 @@ export function sessionRequest(
   const providers = () => sessionProviders(withEffort(models.config), make, models.registry);
   const cwd = workingDirectory(config, defaults.cwd);
   const { flags } = defaults.permissions;
-  const mcpServers = config.mcpServers && Object.keys(config.mcpServers).length > 0 ? JSON.stringify({ mcpServers: config.mcpServers }) : undefined;
   const request: OpenRequest = {
     sessionId: config.sessionId,
     cwd,
@@ -113,10 +122,9 @@ export function sessionRequest(
         ...(config.excludedTools ? { excludedTools: [...(flags.excludedTools ?? []), ...config.excludedTools] } : {}),
       },
     },
-    ...(mcpServers || defaults.mcp ? { mcp: { ...defaults.mcp, additional: [...(defaults.mcp?.additional ?? []), ...(mcpServers ? [mcpServers] : [])] } } : {}),
+    ...withClientMcp(defaults.mcp, config),
     ...withInstructionDirectories(systemMessageOptions(config.systemMessage, askTransform), config.instructionDirectories, cwd),
-    ...(config.tools?.length ? { extraTools: config.tools.map((tool) => defaults.clientTool(tool, { sessionId: config.sessionId, cwd })) } : {}),
-    ...withClientSkills(defaults.skills, config),
+    ...withClientSkills(defaults.skills, config, cwd),
     ...(config.customAgents?.length ? { extraAgents: config.customAgents.map(clientAgent) } : {}),
     ...(config.excludedBuiltinAgents?.length ? { excludedBuiltinAgents: config.excludedBuiltinAgents } : {}),
     ...(config.defaultAgent?.excludedTools?.length ? { defaultAgentExcludedTools: config.defaultAgent.excludedTools } : {}),

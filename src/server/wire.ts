@@ -67,6 +67,9 @@ export const sessionConfigSchema = z.looseObject({
   customAgents: z.array(customAgent).optional(),
   skillDirectories: z.array(z.string()).optional(),
   disabledSkills: z.array(z.string()).optional(),
+  /** Plugin folders loaded for this session only (as --plugin-dir), and MCP servers it starts disabled. */
+  pluginDirectories: z.array(z.string()).optional(),
+  disabledMcpServers: z.array(z.string()).optional(),
   excludedBuiltinAgents: z.array(z.string()).optional(),
   defaultAgent: z.looseObject({ excludedTools: z.array(z.string()).optional() }).optional(),
   agent: z.string().optional(),
@@ -78,6 +81,8 @@ export const sessionConfigSchema = z.looseObject({
   hooks: z.boolean().optional(),
   enableFileHooks: z.boolean().optional(),
   disableResume: z.boolean().optional(),
+  /** On a resume: continue the work a client that went away left waiting (else it is interrupted). */
+  continuePendingWork: z.boolean().optional(),
   /** Slash commands the client runs itself (command.execute to it, its answer by session.commands.handlePendingCommand). */
   commands: z.array(z.looseObject({ name: z.string(), description: z.string().optional() })).optional(),
 });
