@@ -49,6 +49,13 @@ export function ptyAgentEnv(home: string, baseUrl: string, model: string): NodeJ
   return { HOME: home, AGENT_HOME: home, TERM: "xterm-256color", LANG: "C.UTF-8", OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: "test", AGENT_MODEL: model };
 }
 
+/** The environment a TUI bench run alone (tui-run.ts, tui-agents-run.ts) gives an agent: ours and `extra`, without NODE_OPTIONS. */
+export function standaloneEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  delete env["NODE_OPTIONS"];
+  return env;
+}
+
 export interface PtyOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;

@@ -4,6 +4,7 @@
  * compare two builds in the same machine state). Prints the rows (with their data) as JSON.
  */
 import { fileURLToPath } from "node:url";
+import { standaloneEnv } from "./pty.js";
 import { createWorkspace } from "./scenario.js";
 import { benchBackgroundAgents } from "./tui-agents.js";
 
@@ -18,11 +19,7 @@ try {
     agent: process.env["BENCH_AGENT"] ?? fileURLToPath(new URL("../bin/agent.js", import.meta.url)),
     cwd: ws.cwd,
     root: ws.root,
-    env: (extra) => {
-      const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
-      delete env["NODE_OPTIONS"];
-      return env;
-    },
+    env: standaloneEnv,
     cpuRuns: envInt("BENCH_TUI_CPU_RUNS", 5),
     keys: envInt("BENCH_TUI_KEYS", 30),
   });

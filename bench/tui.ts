@@ -2,13 +2,18 @@
  * The interactive TUI's speed, measured in a pty (see pty.ts), against its own scripted server:
  *
  *  - first frame: spawn → the idle prompt ("Ask anything") in the output; baseline `node -e 0` spawn → exit
- *    through the same pty; median of BENCH_RUNS, interleaved, after BENCH_WARMUPS.
+ *    through the same pty; median of BENCH_RUNS, interleaved, after BENCH_WARMUPS. Target: ≤ 1.5× node -e 0.
  *  - CPU per 1,000 streamed tokens: `agent --resume` of a session with 10 and with 2,000 prior messages;
  *    the prompt is typed, the agent left to settle, then Enter; the agent's utime+stime (/proc) from Enter
  *    until the answer's end marker is on screen. The answer comes in 4-character chunks CHUNK_DELAY_MS apart. Median of BENCH_TUI_CPU_RUNS (default 5) per size.
- *  - resume of a long session: `agent --resume` of a session of LONG_MESSAGES prior messages (10,002 events),
- *    spawn → its last answer on screen; median of BENCH_RUNS after BENCH_WARMUPS. Beside it, the same resume
- *    headless (`agent --resume <id> -p … -s`, spawn → exit), so a TUI gain that slows headless shows.
+ *  - resume of a long session: `agent --resume` of a 10,002-event session in two shapes, text (2,500 exchanges
+ *    of a question and a Markdown answer) and tool calls (1,000 exchanges of a question, a `view` and a `bash`
+ *    call with their output, and the answer; tui-sessions.ts), spawn → its last answer on screen, against a
+ *    bare `node -e` that writes one line, spawn → the line on screen: through the pty (the bytes arrive) and
+ *    through tmux (tui-tmux.ts: on tmux's screen, what a person sees, as the issue measured it); median of
+ *    BENCH_RUNS after BENCH_WARMUPS, interleaved. Target: ≤ 2.5× the bare line, both shapes, both ways. Beside
+ *    it, the text-shaped resume headless (`agent --resume <id> -p … -s`, spawn → exit), so a TUI gain that
+ *    slows headless shows.
  *  - keystroke echo: in the resumed 2,000-message session, BENCH_TUI_KEYS (default 30) single characters,
  *    one every ≥ 100 ms like a fast typist; each timed from the write to the pty until the prompt line with
  *    it is in the output.
@@ -20,7 +25,8 @@ import { startScriptedServer, text, type CompletionRequest, type ScriptedRespons
 import { median, percentile } from "./measure.js";
 import { cpuMs, hasScript, ptyAgentEnv, PtyRun } from "./pty.js";
 import { ms, type Row } from "./report.js";
-import { copyHome, prepareSession, type PreparedSession } from "./tui-sessions.js";
+import { copyHome, EVENTS_PER_EXCHANGE, prepareSession, type PreparedSession, type SessionShape } from "./tui-sessions.js";
+import { bareLine, hasTmux, TmuxServer } from "./tui-tmux.js";
 
 export interface TuiBenchOptions {
   /** Path of bin/agent.js. */
@@ -50,13 +56,18 @@ const CHARS_PER_TOKEN = 4;
 /** Pause between streamed chunks: ~1,000 chunks over a few seconds, so many frames are drawn (a burst gives only a few). */
 const CHUNK_DELAY_MS = 3;
 const KEY_INTERVAL_MS = 100;
-const FIRST_FRAME_LIMIT_MS = 150;
+/** First frame / `node -e 0` through the same pty. */
+const FIRST_FRAME_RATIO_LIMIT = 1.5;
 const CPU_RATIO_LIMIT = 1.25;
 const ECHO_LIMIT_MS = 50;
 const MODEL = "bench-model";
-/** 2,500 exchanges: session.start, system.message and 4 events per exchange = 10,002 events. */
-const LONG_MESSAGES = 5000;
-const LONG_RESUME_LIMIT_MS = 300;
+/** Prior messages for 10,002 events (session.start, system.message, then the exchanges) in each shape. */
+const LONG_EVENTS = 10_000;
+const longMessages = (shape: SessionShape) => (LONG_EVENTS / EVENTS_PER_EXCHANGE[shape]) * 2;
+/** Resume → last answer on screen / a bare `node -e` line, through the same pty or tmux. */
+const LONG_RESUME_RATIO_LIMIT = 2.5;
+const BARE_LINE = "BARE-NODE-LINE";
+const SHAPES: readonly SessionShape[] = ["tools", "text"];
 
 /** ~4,000 characters of Markdown prose in short paragraphs, ending with STREAM_END. */
 function streamText(): string {
@@ -79,6 +90,32 @@ function timeHeadless(agent: string, cwd: string, env: NodeJS.ProcessEnv, args: 
 }
 
 const delay = (msToWait: number) => new Promise((resolve) => setTimeout(resolve, msToWait));
+
+/** One row per shape: resume → last answer on screen against the bare line, through `via`. */
+function longResumeRows(via: "pty" | "tmux", times: ReadonlyMap<SessionShape, number[]>, bare: number[]): Row[] {
+  return SHAPES.map((shape) => {
+    const runs = times.get(shape) ?? [];
+    const ratio = median(runs) / median(bare);
+    return {
+      name: `TUI --resume of a 10,002-event session of ${shape === "tools" ? "tool calls" : "text"} → last answer on screen, through ${via} (median of ${runs.length}) / a bare node -e line`,
+      agent: `${ms(median(runs))} (min ${Math.min(...runs).toFixed(1)})`,
+      baseline: `${ms(median(bare))} (min ${Math.min(...bare).toFixed(1)})`,
+      ratio,
+      target: `≤ ${LONG_RESUME_RATIO_LIMIT.toFixed(2)}×`,
+      pass: ratio <= LONG_RESUME_RATIO_LIMIT,
+      data: {
+        via,
+        shape,
+        resumeMs: runs,
+        bareLineMs: bare,
+        medianMs: median(runs),
+        bareMedianMs: median(bare),
+        events: 2 + LONG_EVENTS,
+        targetRatio: LONG_RESUME_RATIO_LIMIT,
+      },
+    };
+  });
+}
 
 export async function benchTui(options: TuiBenchOptions): Promise<TuiBenchResult> {
   if (!hasScript()) {
@@ -183,23 +220,52 @@ export async function benchTui(options: TuiBenchOptions): Promise<TuiBenchResult
       }
     }
 
-    // 2b. Resume of a 10,000-event session: TUI (to the last answer on screen) and headless (to exit).
-    const long = prepareSession(freshDir("template-long"), options.cwd, LONG_MESSAGES, MODEL);
-    const longTui: number[] = [];
+    // 2b. Resume of a 10,002-event session in both shapes, against a bare `node -e` line: through the pty and
+    // through tmux (when there is one), interleaved; and the text-shaped one headless (to exit).
+    const longSessions = SHAPES.map((shape) => prepareSession(freshDir(`template-long-${shape}`), options.cwd, longMessages(shape), MODEL, shape));
+    const tmux = hasTmux() ? new TmuxServer(100, 30) : undefined;
+    const longPty = new Map<SessionShape, number[]>(SHAPES.map((shape) => [shape, []]));
+    const longTmux = new Map<SessionShape, number[]>(SHAPES.map((shape) => [shape, []]));
+    const barePty: number[] = [];
+    const bareTmux: number[] = [];
     const longHeadless: number[] = [];
-    for (let round = 0; round < options.warmups + options.runs; round++) {
-      const { pty, pid, readyMs } = await resume(long);
-      await pty.stop(pid);
-      const headlessMs = await timeHeadless(options.agent, options.cwd, envFor(copyHome(long, freshDir("resume-long-p"))), [
-        "--resume",
-        long.id,
-        "-p",
-        "one more",
-        "-s",
-      ]);
-      if (round < options.warmups) continue;
-      longTui.push(readyMs);
-      longHeadless.push(headlessMs);
+    try {
+      for (let round = 0; round < options.warmups + options.runs; round++) {
+        const keep = round >= options.warmups;
+        const bare = new PtyRun(bareLine(BARE_LINE), { cwd: options.cwd, env: options.env({}), cols: 100, rows: 30 });
+        started.push(bare);
+        const bareShown = await bare.waitForText(BARE_LINE);
+        await bare.stop();
+        if (keep) barePty.push(bareShown - bare.startedAt);
+        if (tmux) {
+          const shown = await tmux.timeUntilShown(bareLine(BARE_LINE), BARE_LINE, { cwd: options.cwd, env: options.env({}) });
+          if (keep) bareTmux.push(shown);
+        }
+        for (const session of longSessions) {
+          const { pty, pid, readyMs } = await resume(session);
+          await pty.stop(pid);
+          if (keep) longPty.get(session.shape)?.push(readyMs);
+          if (tmux) {
+            const home = copyHome(session, freshDir(`resume-long-tmux-${session.shape}`));
+            const shown = await tmux.timeUntilShown([process.execPath, options.agent, "--resume", session.id], session.lastAnswerMarker, {
+              cwd: options.cwd,
+              env: envFor(home),
+            });
+            if (keep) longTmux.get(session.shape)?.push(shown);
+          }
+        }
+        const text = longSessions.find((session) => session.shape === "text") as PreparedSession;
+        const headlessMs = await timeHeadless(options.agent, options.cwd, envFor(copyHome(text, freshDir("resume-long-p"))), [
+          "--resume",
+          text.id,
+          "-p",
+          "one more",
+          "-s",
+        ]);
+        if (keep) longHeadless.push(headlessMs);
+      }
+    } finally {
+      await tmux?.close();
     }
 
     // 3. Keystroke echo with 2,000 messages in the history.
@@ -238,14 +304,14 @@ export async function benchTui(options: TuiBenchOptions): Promise<TuiBenchResult
         agent: `${ms(first)} (min ${Math.min(...firstFrames).toFixed(1)})`,
         baseline: `${ms(noop)} (min ${Math.min(...nodeNoops).toFixed(1)})`,
         ratio: first / noop,
-        target: `≤ ${FIRST_FRAME_LIMIT_MS} ms`,
-        pass: first <= FIRST_FRAME_LIMIT_MS,
+        target: `≤ ${FIRST_FRAME_RATIO_LIMIT.toFixed(2)}×`,
+        pass: first / noop <= FIRST_FRAME_RATIO_LIMIT,
         data: {
           firstFrameMs: firstFrames,
           nodeNoopMs: nodeNoops,
           medianMs: first,
           baselineMedianMs: noop,
-          targetMs: FIRST_FRAME_LIMIT_MS,
+          targetRatio: FIRST_FRAME_RATIO_LIMIT,
           nodePrintMedianMs: median(nodePrints),
           requestsBeforePrompt,
         },
@@ -286,21 +352,16 @@ export async function benchTui(options: TuiBenchOptions): Promise<TuiBenchResult
         pass: undefined,
         data: { resumeMs2000: large.resumeMs, resumeMs10: small.resumeMs },
       },
+      ...longResumeRows("pty", longPty, barePty),
+      ...(tmux ? longResumeRows("tmux", longTmux, bareTmux) : []),
       {
-        name: `TUI --resume of a 10,002-event session → last answer on screen (median of ${longTui.length}) / headless -p resume`,
-        agent: `${ms(median(longTui))} (min ${Math.min(...longTui).toFixed(1)})`,
-        baseline: ms(median(longHeadless)),
-        ratio: median(longTui) / median(longHeadless),
-        target: `≤ ${LONG_RESUME_LIMIT_MS} ms`,
-        pass: median(longTui) <= LONG_RESUME_LIMIT_MS,
-        data: {
-          resumeMs: longTui,
-          headlessResumeMs: longHeadless,
-          medianMs: median(longTui),
-          headlessMedianMs: median(longHeadless),
-          events: 2 + LONG_MESSAGES * 2,
-          targetMs: LONG_RESUME_LIMIT_MS,
-        },
+        name: `  and: the text-shaped resume headless (-p, spawn → exit; median of ${longHeadless.length})`,
+        agent: ms(median(longHeadless)),
+        baseline: "—",
+        ratio: undefined,
+        target: "—",
+        pass: undefined,
+        data: { headlessResumeMs: longHeadless, headlessMedianMs: median(longHeadless) },
       },
       {
         name: `TUI keystroke echo, 2,000 messages in history (${echoes.length} keys): median / p95`,

@@ -5,6 +5,9 @@
 import { trustFolder } from "../config/folder-trust.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import { FilePromptHistory } from "../session/prompt-history.js";
+import type { AgentMode } from "../protocol/events/index.js";
+import type { EarlyFrame } from "../ui/first-frame.js";
+import { TerminalModes } from "../ui/terminal/terminal-modes.js";
 import type { Theme } from "../ui/theme.js";
 import { anyHooksConfigured } from "./hook-files-present.js";
 import { heldBackPrograms } from "./repository-programs.js";
@@ -86,6 +89,57 @@ async function settleTrust(
   return { loadHooks, trustedThisSession };
 }
 
+/**
+ * The idle prompt, written before Ink loads (src/ui/first-frame.ts): the person sees the TUI while Ink, React
+ * and the app load, and a resumed session's last exchange (from the log's tail) with it. Not with a first
+ * prompt (the frame would differ) nor when the frame would not fit.
+ */
+async function drawEarlyFrame(
+  options: CliOptions,
+  model: string,
+  theme: Theme,
+  inkColorLevel: number,
+  resumeLog: string | undefined,
+): Promise<EarlyFrame | undefined> {
+  if (options.firstPrompt) return undefined;
+  const columns = process.stdout.columns || 80;
+  const rows = process.stdout.rows || 24;
+  const mode = options.mode ?? "interactive";
+  const [{ earlyFrame }, preview] = await Promise.all([
+    import("../ui/first-frame.js"),
+    resumeLog ? resumePreview(resumeLog, { mode, model }, columns, rows, theme) : undefined,
+  ]);
+  const frame = earlyFrame({ version: AGENT_VERSION, model, mode, cwd: options.cwd, columns, rows, theme, inkColorLevel, ...(preview ? { preview } : {}) });
+  if (!frame) return undefined;
+  // The modes first (bracketed paste…), as the TUI will have them: keys stay unread until it reads them.
+  const terminal = new TerminalModes({ stdin: process.stdin, stdout: process.stdout });
+  process.once("exit", terminal.restore);
+  terminal.announce();
+  process.stdout.write(frame.text);
+  return { ...frame, terminal };
+}
+
+/** A resumed session's last exchange from its log's tail; none when it cannot be read (the session reports its own errors). */
+async function resumePreview(
+  log: string,
+  initial: { mode: AgentMode; model: string },
+  columns: number,
+  rows: number,
+  theme: Theme,
+): Promise<string | undefined> {
+  try {
+    const [{ readEventLogTail }, { previewOfTail }, { preloadMarkdown }] = await Promise.all([
+      import("../session/event-log-tail.js"),
+      import("../ui/print-past.js"),
+      import("../ui/markdown/render-markdown.js"),
+    ]);
+    const [tail] = await Promise.all([readEventLogTail(log), preloadMarkdown()]);
+    return previewOfTail(tail, initial, Math.max(20, columns), rows, theme);
+  } catch {
+    return undefined;
+  }
+}
+
 export async function runInteractive(options: CliOptions): Promise<number> {
   if (!process.stdout.isTTY || !process.stdin.isTTY) {
     process.stderr.write('agent: the interactive mode needs a terminal. Run a prompt without one with: agent -p "…"\n');
@@ -96,8 +150,8 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     process.stderr.write(`agent: ${boot.message}\n`);
     return ExitCode.config;
   }
-  const ui = await asInteractive(() => withoutGlobalFetch(() => import("../ui/run-tui.js")));
-  const { createTheme } = await import("../ui/theme.js");
+  // chalk decides its colour level when it loads: it loads for Ink (CI=0, as Ink does) before anything uses it.
+  const [{ createTheme }, chalk] = await Promise.all([import("../ui/theme.js"), asInteractive(() => import("chalk"))]);
   const theme = createTheme();
   let resumeId = boot.value.resumeId;
   if (options.resume === true) {
@@ -117,9 +171,18 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     return ExitCode.sessionInUse;
   }
   const trust = await settleTrust(boot.value, options, theme);
+  const early = await drawEarlyFrame(
+    options,
+    boot.value.providerConfig.model,
+    theme,
+    chalk.default.level,
+    resumeId ? boot.value.store.eventsFileOf(resumeId) : undefined,
+  );
+  const ui = await asInteractive(() => withoutGlobalFetch(() => import("../ui/run-tui.js")));
   const host = new TuiSessionHost(boot.value, options, trust.loadHooks, trust.trustedThisSession);
   const result = await ui.runTui({
     host,
+    ...(early ? { earlyFrame: early } : {}),
     openSession: () => host.open(resumeId),
     ...(resumeId
       ? { resumeTail: async () => (await import("../session/event-log-tail.js")).readEventLogTail(boot.value.store.eventsFileOf(resumeId as string)) }

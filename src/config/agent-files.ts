@@ -9,10 +9,12 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { parseYaml } from "../util/yaml-parser.js";
+import { builtinAgentsDir } from "./builtin-agents-dir.js";
 import { userFolders } from "./agent-home.js";
+
+export { builtinAgentsDir };
 import { resolveToolNames } from "./agent-tool-aliases.js";
 import { howToTrust, mayRun, type TrustSources } from "./folder-trust.js";
 
@@ -188,20 +190,6 @@ function agentFilesIn(dir: string, pattern: RegExp): string[] {
     .filter((name) => pattern.test(name))
     .sort()
     .map((name) => path.join(dir, name));
-}
-
-/**
- * The package's `agents/` folder: found by walking up from this module, which runs from `src/config/`
- * under tsx and from `dist/` (or `dist/chunks/`) once bundled.
- */
-export function builtinAgentsDir(from: string = path.dirname(fileURLToPath(import.meta.url))): string | undefined {
-  let dir = from;
-  for (;;) {
-    if (existsSync(path.join(dir, "package.json")) && existsSync(path.join(dir, "agents"))) return path.join(dir, "agents");
-    const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
 }
 
 export interface AgentFileLocations {

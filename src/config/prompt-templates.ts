@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { builtinAgentsDir } from "./agent-files.js";
+import { builtinAgentsDir } from "./builtin-agents-dir.js";
 
 const cache = new Map<string, string>();
 

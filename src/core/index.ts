@@ -58,8 +58,14 @@ export { RemoteQuestions, type QuestionClient, type RemoteQuestion } from "./rem
 export { SESSION_LOG_ERROR } from "./session-log-failure.js";
 export { handoffSummary } from "./handoff-summary.js";
 export { readPlan } from "./plan/plan-document.js";
-// The skills, agents and instruction files of the user and of project folders, for no session (the SDK's *.discover).
-export * as discovery from "./discovery/discover-sources.js";
+/**
+ * The skills, agents and instruction files of the user and of project folders, for no session (the SDK's
+ * *.discover); loaded on demand, as the agent-file loader (and zod) would otherwise load with this entry,
+ * before the TUI's first frame.
+ */
+export function loadDiscovery(): Promise<typeof import("./discovery/discover-sources.js")> {
+  return import("./discovery/discover-sources.js");
+}
 
 /** The engine: the session manager, openSession and what wires a session together. */
 export function loadEngine(): Promise<typeof import("./engine.js")> {

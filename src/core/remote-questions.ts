@@ -10,7 +10,8 @@
  * be asked at all (no handler, an error, gone) the engine gets the kind's "unavailable" answer at once.
  */
 import type { SessionEvent } from "../protocol/events/index.js";
-import { unansweredReply, type InteractionKind, type InteractionReply } from "../protocol/interactions.js";
+import type { InteractionKind, InteractionReply } from "../protocol/interactions.js";
+import { unansweredReply } from "../protocol/unanswered-replies.js";
 
 /** A question as the engine asked it: its `*.requested` event. */
 export type RemoteQuestion = Extract<SessionEvent, { type: `${InteractionKind}.requested` }>;

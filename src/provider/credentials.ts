@@ -6,7 +6,7 @@
  * scrubbed of them.
  */
 import { execFile } from "node:child_process";
-import { ProviderError } from "./errors.js";
+import { ProviderError } from "./provider-error.js";
 
 export interface Credential {
   /** How it is sent: an API key (Authorization, api-key or x-api-key by provider type) or a bearer token. */

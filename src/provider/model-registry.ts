@@ -5,7 +5,7 @@
  * any other name. /model, an agent file's `model:`, the task tool's `model` and `--model` all resolve here.
  * Pure: src/config builds the entries (providers-file.ts, resolve-models.ts).
  */
-import { ProviderError } from "./errors.js";
+import { ProviderError } from "./provider-error.js";
 import type { ProviderConfig } from "./provider-config.js";
 
 export interface RegistryModel {

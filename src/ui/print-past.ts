@@ -5,8 +5,10 @@
  * width by historyItemLines, so writing their lines is all that is needed (~0.15 ms per item). The lines
  * are built in slices with a yield between them so keys typed meanwhile reach the composer.
  */
-import { historyItemLines } from "./components/history-item.js";
-import type { TranscriptItem } from "./state/transcript-types.js";
+import type { AgentMode, SessionEvent } from "../protocol/events/index.js";
+import { historyItemLines } from "./components/history-item-lines.js";
+import { transcriptFromLog } from "./state/history-from-log.js";
+import { initialTranscript, type TranscriptItem } from "./state/transcript-types.js";
 import type { Theme } from "./theme.js";
 
 const SLICE = 25;
@@ -42,4 +44,22 @@ export function previewText(items: readonly TranscriptItem[], width: number, the
     .replace(/\n$/, "")
     .split("\n");
   return lines.slice(-Math.max(1, maxLines)).join("\n");
+}
+
+/**
+ * A resumed session's last exchange, from the log's tail, as shown above the prompt while the session opens:
+ * its last lines (rows − 10 of them, at least 3). Undefined when the tail has no prompt of the person's.
+ */
+export function previewOfTail(
+  tail: readonly SessionEvent[],
+  initial: { mode: AgentMode; model: string },
+  width: number,
+  rows: number,
+  theme: Theme,
+): string | undefined {
+  const from = tail.findLastIndex((event) => event.type === "user.message" && event.data.source === undefined);
+  if (from < 0) return undefined;
+  const items = transcriptFromLog(tail.slice(from), initialTranscript(initial)).items;
+  if (items.length === 0) return undefined;
+  return previewText(items, width, theme, Math.max(3, rows - 10));
 }

@@ -9,9 +9,10 @@ import { PassThrough } from "node:stream";
 import type { AgentMode, SessionEvent } from "../protocol/events/index.js";
 import type { PromptHistory } from "../session/prompt-history.js";
 import { App } from "./app/app.js";
+import { replaceEarlyFrameOnFirstWrite, type EarlyFrame } from "./first-frame.js";
 import { preloadHighlighter } from "./markdown/highlight.js";
 import { preloadMarkdown } from "./markdown/render-markdown.js";
-import { lastExchangeStart, previewText, renderPast } from "./print-past.js";
+import { lastExchangeStart, previewOfTail, renderPast } from "./print-past.js";
 import type { SessionHost } from "./session-host.js";
 import { transcriptFromLog } from "./state/history-from-log.js";
 import { TranscriptStore } from "./state/transcript-store.js";
@@ -38,6 +39,8 @@ export interface TuiOptions {
   firstPrompt?: string;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
+  /** The idle prompt drawn before Ink loaded (first-frame.ts): Ink's first paint replaces it. */
+  earlyFrame?: EarlyFrame;
 }
 
 function transcriptOf(host: SessionHost) {
@@ -68,9 +71,14 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const { host } = options;
-  const store = new TranscriptStore({ ...initialTranscript(options.initial), starting: true });
+  const early = options.earlyFrame;
+  const store = new TranscriptStore({
+    ...initialTranscript(options.initial),
+    starting: true,
+    ...(early?.preview !== undefined ? { preview: early.preview } : {}),
+  });
   const bus = new InputBus();
-  const terminal = new TerminalModes({ stdin, stdout });
+  const terminal = options.earlyFrame?.terminal ?? new TerminalModes({ stdin, stdout });
 
   let unsubscribe: () => void = () => undefined;
   let refreshKey = 0;
@@ -108,6 +116,7 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
   // Keys typed before the composer listens wait for it (released when the app has mounted).
   const releaseTypeahead = bus.hold(5000);
   let detach = bus.attach(stdin);
+  if (options.earlyFrame) replaceEarlyFrameOnFirstWrite(stdout, options.earlyFrame);
   const instance = render(view(), { stdout, stdin: inkStdin, exitOnCtrlC: false, patchConsole: false, maxFps: 30 });
 
   /**
@@ -153,12 +162,9 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
   /** The last exchange of a resumed session, from the log's tail, while the engine loads and reads the rest. */
   let opened = false;
   const showPreview = (tail: readonly SessionEvent[]) => {
-    const from = tail.findLastIndex((event) => event.type === "user.message" && event.data.source === undefined);
-    if (from < 0 || opened) return;
-    const items = transcriptFromLog(tail.slice(from), initialTranscript(options.initial)).items;
-    if (items.length === 0) return;
-    const preview = previewText(items, width(), options.theme, Math.max(3, (stdout.rows || 24) - 10));
-    store.update((current) => ({ ...current, preview }));
+    if (opened) return;
+    const preview = previewOfTail(tail, options.initial, width(), stdout.rows || 24, options.theme);
+    if (preview !== undefined) store.update((current) => ({ ...current, preview }));
   };
 
   // The engine loads after the first frame; then the session's events (and a resumed session's past) arrive.
@@ -166,11 +172,12 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
     const markdown = preloadMarkdown();
     // The preview first: loading the engine's modules meanwhile would hold it back by their compile time.
     // A preview that fails is only a missing preview: the session reports its own errors.
-    const previewed = options.resumeTail
-      ? Promise.all([options.resumeTail(), markdown])
-          .then(([tail]) => showPreview(tail))
-          .catch(() => undefined)
-      : Promise.resolve();
+    const previewed =
+      options.resumeTail && early?.preview === undefined
+        ? Promise.all([options.resumeTail(), markdown])
+            .then(([tail]) => showPreview(tail))
+            .catch(() => undefined)
+        : Promise.resolve();
     previewed
       .then(() => options.openSession())
       .then(() => markdown)

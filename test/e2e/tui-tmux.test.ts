@@ -253,6 +253,16 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
     const all = await resumed.captureAll();
     expect(countNumbered(all.replace(/shell-line (\d{3})/g, "shell-line 0$1"), "shell-line ").size).toBe(40);
     expect(all.indexOf("shell-line 040")).toBeLessThan(all.indexOf("An answer worth remembering."));
+    await resumed.close();
+    // From the top of a fresh screen: the last exchange is in the first frame, drawn before the TUI loads, and
+    // the TUI draws over it; once the session is open, the scrollback holds the header and the exchange once.
+    const top = await launch((agent) => `clear; ${agent} --resume ${id}`);
+    const open = await top.waitFor((s) => s.includes("An answer worth remembering.") && idle(s) && !s.includes("Starting…"), { what: "the open session" });
+    const everything = await top.captureAll();
+    expect(everything.split("An answer worth remembering.").length - 1).toBe(1);
+    expect(everything.split("? for help, / for commands").length - 1).toBe(1);
+    expect(everything.split("remember this").length - 1).toBe(1);
+    expect(open.indexOf("remember this")).toBeLessThan(open.indexOf("An answer worth remembering."));
   });
 
   it("shows a 50-line bracketed paste as a chip and sends all of it", { timeout: 60_000 }, async () => {

@@ -8,7 +8,7 @@ import path from "node:path";
 import { z } from "zod";
 import { loadSettings } from "../../config/settings.js";
 import { setSkillDisabled, updateSettingsFile } from "../../config/settings-update.js";
-import { discovery, type OpenSessionOptions } from "../../core/index.js";
+import { loadDiscovery, type OpenSessionOptions } from "../../core/index.js";
 import { agentInfo } from "./agent-methods.js";
 import type { DISCOVERY_METHODS } from "./discovery-method-names.js";
 import type { MethodTable } from "./owned-session.js";
@@ -40,7 +40,7 @@ export function discoveryMethods(defaults: OpenSessionOptions): MethodTable<(typ
     "skills.discover": async (_link, params) => {
       const { skillDirectories, ...where } = input(params, "excludeHostSkills");
       const disabled = new Set((await loadSettings(agentHome)).disabledSkills ?? []);
-      const found = discovery.discoverSkills({ ...where, configuredDirs: defaults.skills?.directories ?? [], extraDirs: skillDirectories });
+      const found = (await loadDiscovery()).discoverSkills({ ...where, configuredDirs: defaults.skills?.directories ?? [], extraDirs: skillDirectories });
       return {
         skills: found.skills.map((skill) => ({
           name: skill.name,
@@ -55,8 +55,8 @@ export function discoveryMethods(defaults: OpenSessionOptions): MethodTable<(typ
         ...(found.errors.length > 0 ? { errors: found.errors } : {}),
       };
     },
-    "skills.getDiscoveryPaths": (_link, params) => ({
-      paths: discovery.skillDiscoveryPaths({ ...input(params, "excludeHostSkills"), configuredDirs: defaults.skills?.directories ?? [] }),
+    "skills.getDiscoveryPaths": async (_link, params) => ({
+      paths: (await loadDiscovery()).skillDiscoveryPaths({ ...input(params, "excludeHostSkills"), configuredDirs: defaults.skills?.directories ?? [] }),
     }),
     "skills.config.setDisabledSkills": (_link, params) => {
       const names = [...new Set(disabledListSchema.parse(params).disabledSkills)];
@@ -71,10 +71,12 @@ export function discoveryMethods(defaults: OpenSessionOptions): MethodTable<(typ
       setSkillDisabled(agentHome, name, disabled);
       return {};
     },
-    "agents.discover": (_link, params) => ({ agents: discovery.discoverAgents(input(params, "excludeHostAgents")).map((agent) => agentInfo(agent)) }),
-    "agents.getDiscoveryPaths": (_link, params) => ({ paths: discovery.agentDiscoveryPaths(input(params, "excludeHostAgents")) }),
-    "instructions.discover": (_link, params) => ({
-      sources: discovery.discoverInstructions(input(params, "excludeHostInstructions")).map((file) => ({
+    "agents.discover": async (_link, params) => ({
+      agents: (await loadDiscovery()).discoverAgents(input(params, "excludeHostAgents")).map((agent) => agentInfo(agent)),
+    }),
+    "agents.getDiscoveryPaths": async (_link, params) => ({ paths: (await loadDiscovery()).agentDiscoveryPaths(input(params, "excludeHostAgents")) }),
+    "instructions.discover": async (_link, params) => ({
+      sources: (await loadDiscovery()).discoverInstructions(input(params, "excludeHostInstructions")).map((file) => ({
         id: file.path,
         label: path.basename(file.path),
         sourcePath: file.path,
@@ -84,8 +86,8 @@ export function discoveryMethods(defaults: OpenSessionOptions): MethodTable<(typ
         ...(file.projectPath ? { projectPath: file.projectPath } : {}),
       })),
     }),
-    "instructions.getDiscoveryPaths": (_link, params) => ({
-      paths: discovery.instructionDiscoveryPaths(input(params, "excludeHostInstructions")).map(({ scope, kind, ...rest }) => ({
+    "instructions.getDiscoveryPaths": async (_link, params) => ({
+      paths: (await loadDiscovery()).instructionDiscoveryPaths(input(params, "excludeHostInstructions")).map(({ scope, kind, ...rest }) => ({
         ...rest,
         location: scope,
         kind: kind ?? "file",

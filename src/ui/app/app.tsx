@@ -28,6 +28,7 @@ import { useAppKeys } from "./use-app-keys.js";
 import { useSubmit, type DialogName } from "./use-submit.js";
 import { useTodos } from "./use-todos.js";
 import { useSkillCommands } from "./use-skill-commands.js";
+import { STARTING_HINT } from "../first-frame.js";
 
 // The commands (completion, /help) come with the app, as a static import would bring them, from their own chunk:
 // the core's public entry loads them, so a headless run that imports that entry never does.
@@ -254,7 +255,7 @@ export function App(props: AppProps) {
         width={width}
         // A `!command` runs outside a turn: it can be stopped with Esc all the same, so the hint shows.
         busy={state.busy || state.running.length > 0}
-        hint={exitHint ?? (state.starting ? "Starting…" : undefined)}
+        hint={exitHint ?? (state.starting ? STARTING_HINT : undefined)}
       />
     </Box>
   );

@@ -12,6 +12,7 @@
 import { Box, Static, Text } from "ink";
 import { memo, useCallback } from "react";
 import { HistoryItem } from "../components/history-item.js";
+import { headerLines } from "../first-frame.js";
 import type { TranscriptItem } from "../state/transcript-types.js";
 import type { Theme } from "../theme.js";
 
@@ -33,11 +34,9 @@ export const TranscriptStatic = memo(function TranscriptStatic({ entries, width,
       entry.kind === "header" ? (
         <Box key="header" flexDirection="column" marginBottom={1}>
           <Text color={theme.accent} bold>
-            agent {version}
+            {headerLines(version, model, cwd)[0]}
           </Text>
-          <Text color={theme.muted}>
-            {model} · {cwd} · ? for help, / for commands
-          </Text>
+          <Text color={theme.muted}>{headerLines(version, model, cwd)[1]}</Text>
         </Box>
       ) : (
         <Box key={entry.id} marginBottom={entry.kind === "reasoning" ? 0 : 1}>

@@ -21,7 +21,12 @@ export interface Line {
 /** A hard line break inside a list of spans. */
 export const HARD_BREAK: Span = { text: "\n" };
 
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/**
+ * Text every character of which is one column and one grapheme: printable ASCII and the few symbols the
+ * transcript draws itself (bullets, rules, the prompt mark, check marks). Measured by its length: string-width's
+ * first call compiles an emoji pattern (~25 ms of CPU), which a resumed session's first frame would pay.
+ */
+const PRINTABLE_ASCII = /^[\x20-\x7e·•…›─│└├┌┐┘┬┴┼✓✗←↑→↓]*$/;
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 export function displayWidth(text: string): number {

@@ -13,6 +13,8 @@ export interface TerminalStreams {
 
 export class TerminalModes {
   private active = false;
+  /** The modes' sequences were written (by announce or enter). */
+  private announced = false;
   private readonly handlers: [string, (...args: unknown[]) => void][] = [];
 
   constructor(private readonly streams: TerminalStreams) {}
@@ -20,17 +22,28 @@ export class TerminalModes {
   enter(): void {
     if (this.active) return;
     this.active = true;
-    const { stdin, stdout } = this.streams;
+    const { stdin } = this.streams;
     if (stdin.isTTY) stdin.setRawMode(true);
     stdin.setEncoding("utf8");
     stdin.resume();
-    stdout.write(ENTER);
+    this.announce();
+  }
+
+  /**
+   * Writes the modes' sequences without reading stdin (keys typed meanwhile wait in the terminal, unread):
+   * for the first frame drawn before the TUI has loaded, so a paste into it is already bracketed.
+   */
+  announce(): void {
+    if (this.announced) return;
+    this.announced = true;
+    this.streams.stdout.write(ENTER);
   }
 
   /** Leaves every mode entered; safe to call more than once and from signal handlers. */
   readonly restore = (): void => {
-    if (!this.active) return;
+    if (!this.active && !this.announced) return;
     this.active = false;
+    this.announced = false;
     const { stdin, stdout } = this.streams;
     try {
       stdout.write(LEAVE);

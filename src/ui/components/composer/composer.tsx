@@ -20,6 +20,7 @@ import { EditorView, PopupList, Rule, type PopupItem } from "./composer-view.js"
 import { editorFromText, expand, insertPaste, type EditorState } from "./editor-state.js";
 import { findMention } from "./file-mentions.js";
 import { searchLine } from "./prompt-history-search.js";
+import { IDLE_HINT, IDLE_PLACEHOLDER } from "../../first-frame.js";
 
 export interface ComposerSubmission {
   /** The prompt as typed, with paste chips replaced by their text (byte for byte). */
@@ -61,7 +62,7 @@ export interface ComposerProps {
   maxRows?: number;
 }
 
-const DEFAULT_PLACEHOLDER = "Ask anything · / for commands · @ to mention files · ? for help";
+const DEFAULT_PLACEHOLDER = IDLE_PLACEHOLDER;
 const FILE_LOOKUP_DEBOUNCE_MS = 25;
 /** Longer prompts are sent but not kept in the history file. */
 export const HISTORY_TEXT_LIMIT = 100_000;
@@ -73,7 +74,7 @@ function hintFor(model: ComposerModel, popup: Popup | undefined, busy: boolean):
   const shell = model.editor.text.startsWith("!");
   if (busy) return shell ? "Agent is working · Enter queues the shell command · Esc interrupts" : "Agent is working · Enter queues · Esc interrupts";
   if (shell) return "Shell command · Enter runs it and shares the output with the agent";
-  return "Enter send · Shift+Enter/Ctrl+J newline · @ files · / commands · ? help";
+  return IDLE_HINT;
 }
 
 function popupItems(popup: Popup): PopupItem[] {
