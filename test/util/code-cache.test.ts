@@ -4,7 +4,7 @@
  * replaced where the folder is ours), and the script runs the same. The end-to-end side, the built agent
  * with a broken cache in its ~/.cache, is in test/e2e/code-cache.test.ts.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../support/engine-harness.js";
@@ -94,8 +94,7 @@ describe("a script run through the cache", () => {
     const other = scriptFile("module.exports = { add: (a, b) => a * b, sep: '' };");
     load(other, dir, "same-id").write?.();
     // Same build id, same file name, different source (what a hand-edited dist/ would be).
-    const file = path.join(path.dirname(other), "..", path.basename(path.dirname(other)) + "-b", "vendor.cjs");
-    mkdirSync(path.dirname(file));
+    const file = path.join(tempDir("code-cache-src-"), "vendor.cjs");
     writeFileSync(file, "module.exports = { add: (a, b) => a + b + 0, sep: require('node:path').sep, more: [1, 2, 3] };");
     const run = load(file, dir, "same-id");
     expect(run.exports.add(2, 3)).toBe(5);
