@@ -94,13 +94,7 @@ async function settleTrust(
  * and the app load, and a resumed session's last exchange (from the log's tail) with it. Not with a first
  * prompt (the frame would differ) nor when the frame would not fit.
  */
-async function drawEarlyFrame(
-  options: CliOptions,
-  model: string,
-  theme: Theme,
-  inkColorLevel: number,
-  resumeLog: string | undefined,
-): Promise<EarlyFrame | undefined> {
+async function drawEarlyFrame(options: CliOptions, model: string, theme: Theme, resumeLog: string | undefined): Promise<EarlyFrame | undefined> {
   if (options.firstPrompt) return undefined;
   const columns = process.stdout.columns || 80;
   const rows = process.stdout.rows || 24;
@@ -109,7 +103,7 @@ async function drawEarlyFrame(
     import("../ui/first-frame.js"),
     resumeLog ? resumePreview(resumeLog, { mode, model }, columns, rows, theme) : undefined,
   ]);
-  const frame = earlyFrame({ version: AGENT_VERSION, model, mode, cwd: options.cwd, columns, rows, theme, inkColorLevel, ...(preview ? { preview } : {}) });
+  const frame = earlyFrame({ version: AGENT_VERSION, model, mode, cwd: options.cwd, columns, rows, theme, ...(preview ? { preview } : {}) });
   if (!frame) return undefined;
   // The modes first (bracketed paste…), as the TUI will have them: keys stay unread until it reads them.
   const terminal = new TerminalModes({ stdin: process.stdin, stdout: process.stdout });
@@ -150,8 +144,9 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     process.stderr.write(`agent: ${boot.message}\n`);
     return ExitCode.config;
   }
-  // chalk decides its colour level when it loads: it loads for Ink (CI=0, as Ink does) before anything uses it.
-  const [{ createTheme }, chalk] = await Promise.all([import("../ui/theme.js"), asInteractive(() => import("chalk"))]);
+  // chalk decides its colour level once, when it loads, and reads any CI variable as "no colour": it loads
+  // here, with the environment as it is, before Ink (and the chalk it shares) loads under CI=0.
+  const [{ createTheme }] = await Promise.all([import("../ui/theme.js"), import("chalk")]);
   const theme = createTheme();
   let resumeId = boot.value.resumeId;
   if (options.resume === true) {
@@ -171,13 +166,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     return ExitCode.sessionInUse;
   }
   const trust = await settleTrust(boot.value, options, theme);
-  const early = await drawEarlyFrame(
-    options,
-    boot.value.providerConfig.model,
-    theme,
-    chalk.default.level,
-    resumeId ? boot.value.store.eventsFileOf(resumeId) : undefined,
-  );
+  const early = await drawEarlyFrame(options, boot.value.providerConfig.model, theme, resumeId ? boot.value.store.eventsFileOf(resumeId) : undefined);
   const ui = await asInteractive(() => withoutGlobalFetch(() => import("../ui/run-tui.js")));
   const host = new TuiSessionHost(boot.value, options, trust.loadHooks, trust.trustedThisSession);
   const result = await ui.runTui({

@@ -6,7 +6,8 @@
  * its hints, the footer saying "Starting…"), and Ink's first paint, in the same synchronized update, erases them and draws its own over
  * them, so nothing moves. test/ui/first-frame.test.tsx keeps the two identical.
  *
- * Only the plain frame is drawn early: when a line would not fit the width (Ink wraps or cuts it) or the
+ * The early frame is plain text: in a colour terminal Ink's first paint brings the colours over the same
+ * characters. When a line would not fit the width (Ink wraps or cuts it) or the
  * terminal is too short to hold it, there is no early frame and Ink draws the first one as before.
  */
 import stripAnsi from "strip-ansi";
@@ -44,8 +45,6 @@ export interface FirstFrameOptions {
   theme: Theme;
   /** A resumed session's last exchange (print-past.ts's previewOfTail), shown above the composer. */
   preview?: string;
-  /** The colour level Ink's text styles will use (chalk's, as loaded for Ink): the early frame is drawn only without colour. */
-  inkColorLevel: number;
 }
 
 export interface EarlyFrame {
@@ -61,7 +60,6 @@ export interface EarlyFrame {
 
 /** The first frame as plain lines, or undefined when it cannot be drawn before Ink (see above). */
 export function earlyFrame(options: FirstFrameOptions): EarlyFrame | undefined {
-  if (options.inkColorLevel > 0) return undefined; // Ink's colours are not reproduced here
   const width = Math.max(1, options.columns);
   const rule = "─".repeat(width);
   const { left, right } = footerSegments({

@@ -88,6 +88,16 @@ describe.skipIf(!HAS_TMUX)("the TUI in tmux", () => {
     expect(lastUser(tt.server.completionRequests[0])).toContain("hello agent");
   });
 
+  // chalk reads any CI variable as "no colour", and Ink loads under CI=0 (so that it draws every frame):
+  // chalk must decide its level first, from the environment as it is.
+  it("draws in colour", { timeout: 60_000 }, async () => {
+    const p = await launch();
+    // The first frame may be the plain one drawn before Ink loads; Ink's paint brings the colours.
+    const colour = /\u001b\[(3[0-7]|9[0-7]|38;)[0-9;]*m/;
+    await waitUntil(async () => colour.test(await p.captureStyled()), TURN_MS, "a coloured frame");
+    expect(await p.capture()).toContain("Ask anything");
+  });
+
   it("runs a shell command approved with 1 and shows its result", { timeout: 60_000 }, async () => {
     tt.server.enqueue(toolCall("bash", { command: "echo approved-output > made.txt && cat made.txt", description: "Make a file" }), text("The file is made."));
     const p = await launch();

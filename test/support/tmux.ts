@@ -153,6 +153,11 @@ export class TmuxPane {
     return this.server.tmux(["capture-pane", "-p", "-t", this.target]);
   }
 
+  /** The visible screen with its colours and attributes as SGR escape sequences (`capture-pane -e`). */
+  captureStyled(): Promise<string> {
+    return this.server.tmux(["capture-pane", "-p", "-e", "-t", this.target]);
+  }
+
   /** Scrollback and screen together, wrapped lines joined. */
   captureAll(): Promise<string> {
     return this.server.tmux(["capture-pane", "-p", "-J", "-S", "-", "-E", "-", "-t", this.target]);

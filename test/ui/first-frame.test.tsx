@@ -33,7 +33,6 @@ const options = (overrides: Partial<FirstFrameOptions> = {}): FirstFrameOptions 
   columns: 100,
   rows: 30,
   theme: plainTheme,
-  inkColorLevel: 0,
   ...overrides,
 });
 
@@ -123,7 +122,6 @@ describe("the TUI's early first frame", () => {
   });
 
   it("is not drawn when Ink would draw something else", () => {
-    expect(earlyFrame(options({ inkColorLevel: 2 }))).toBeUndefined();
     expect(earlyFrame(options({ columns: 60 }))).toBeUndefined(); // the placeholder would wrap
     expect(earlyFrame(options({ rows: 9 }))).toBeUndefined();
     expect(earlyFrame(options({ cwd: "/work/プロジェクト" }))).toBeUndefined();
