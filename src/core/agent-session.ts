@@ -28,6 +28,7 @@ import { isWorkspaceCommand, type SessionWorkspace } from "./session-admin/sessi
 import { logMessage } from "./client-log.js";
 import { writePlan } from "./plan/plan-document.js";
 import { sessionLogFailureResult } from "./session-log-failure.js";
+import { setSessionLimits } from "./session-limits.js";
 import { isSkillCommand } from "./skills/session-skills.js";
 
 export type { SessionServices } from "./session-services.js";
@@ -214,6 +215,8 @@ export class AgentSession {
         return controls.setMode(command.mode);
       case "set_objective":
         return controls.goal.set(command.objective);
+      case "set_session_limits":
+        return setSessionLimits(this.services.state.state, this.services.sink.emit, command.limits);
       case "set_model":
         return controls.setModel(command.model, command.reasoningEffort, command.reconnect);
       case "select_agent":

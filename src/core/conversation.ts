@@ -51,6 +51,7 @@ export class Conversation {
         );
         if (event.data.startContext) this.push({ role: "user", content: event.data.startContext });
         this.push({ role: "user", content: event.data.transformedContent ?? event.data.content, ...(images.length > 0 ? { images } : {}) });
+        if (event.data.limitsStatus) this.push({ role: "user", content: event.data.limitsStatus });
         break;
       }
       case "assistant.message": {

@@ -23,6 +23,7 @@ import type { SessionSubagents } from "./tasks/session-subagents.js";
 import { ToolSet } from "./tool-set.js";
 import { buildUserMessage, type UserMessageExtra } from "./user-message.js";
 import { runUserShellCommand } from "./user-shell-command.js";
+import { limitsStatusToTell } from "./session-limits.js";
 
 /** What changes the system prompt: after these events the next prompt sends it again. */
 const PROMPT_CHANGES = new Set<EventType>(["session.context_changed", "session.instructions_changed", "subagent.selected", "subagent.deselected"]);
@@ -209,6 +210,11 @@ export class MainAgent {
   private userMessage(input: PromptInput, extra: UserMessageExtra): EventData<"user.message"> {
     const { controls } = this.parts;
     this.services.skills.beforePrompt(input, this.services.sink.emit); // a `/<skill>` joins the conversation just before the line typed
-    return buildUserMessage(input, extra, { cwd: this.services.workspace.cwd, mode: controls.preset.mode, notices: controls.takeNotices() });
+    const limitsStatus = limitsStatusToTell(this.services.state.state);
+    return buildUserMessage(input, limitsStatus ? { ...extra, limitsStatus } : extra, {
+      cwd: this.services.workspace.cwd,
+      mode: controls.preset.mode,
+      notices: controls.takeNotices(),
+    });
   }
 }

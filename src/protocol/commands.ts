@@ -2,7 +2,7 @@
  * Commands into the engine: every change to a session is one of these, sent through one `dispatch`. The TUI,
  * the headless runner and the server faces build commands; none of them touches engine objects.
  */
-import type { AgentMode, Attachment, WorkingDirectoryContext } from "./events/index.js";
+import type { AgentMode, Attachment, SessionLimits, WorkingDirectoryContext } from "./events/index.js";
 import type { InteractionReply } from "./interactions.js";
 import type { ForkOutcome, RewindOutcome, RewindPoint, RewindPreview, RewindScope } from "./rewind.js";
 
@@ -30,6 +30,8 @@ export type SessionCommand =
   | { type: "set_mode"; mode: AgentMode }
   /** /autopilot <objective>: what autopilot works toward (shown as the goal, repeated in its continuations); null clears it. */
   | { type: "set_objective"; objective: string | null }
+  /** The session's limits (an SDK app's sessionLimits); null clears them. The model is told of them with the next prompt. */
+  | { type: "set_session_limits"; limits: SessionLimits | null }
   /** /model: another model, and optionally how hard it reasons (none, minimal, low, medium, high, xhigh). */
   /**
    * `reconnect`: the model's endpoint changed under the same name (an SDK client's resume brought another
@@ -154,6 +156,7 @@ export interface CommandResults {
   respond: string | undefined;
   set_mode: void;
   set_objective: void;
+  set_session_limits: void;
   set_model: void;
   /** An error message when there is no such agent (naming the valid ones). */
   select_agent: string | undefined;

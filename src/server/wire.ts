@@ -40,6 +40,9 @@ const customAgent = z.looseObject({
   skills: z.array(z.string()).optional(),
 });
 
+/** An SDK app's limits on a session; null (on a resume or an options update) clears them. */
+export const sessionLimitsWire = z.looseObject({ maxAiCredits: z.number().positive().optional() }).nullable();
+
 /** session.create and session.resume share the configuration. */
 export const sessionConfigSchema = z.looseObject({
   sessionId: z.string(),
@@ -68,6 +71,7 @@ export const sessionConfigSchema = z.looseObject({
   skillDirectories: z.array(z.string()).optional(),
   disabledSkills: z.array(z.string()).optional(),
   excludedBuiltinAgents: z.array(z.string()).optional(),
+  sessionLimits: sessionLimitsWire.optional(),
   defaultAgent: z.looseObject({ excludedTools: z.array(z.string()).optional() }).optional(),
   agent: z.string().optional(),
   workingDirectory: z.string().optional(),

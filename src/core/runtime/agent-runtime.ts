@@ -127,6 +127,7 @@ export class AgentRuntime {
       this.drain();
       return queued;
     }
+    this.queue.passThrough();
     return this.run(input, "idle");
   }
 

@@ -70,6 +70,14 @@ export class PromptQueue {
     });
   }
 
+  /**
+   * A prompt sent to an idle agent runs at once, yet passes the queue as Copilot's do: the queue announces
+   * that it took one, so a client that follows the queue sees every prompt go through it.
+   */
+  passThrough(): void {
+    this.announce();
+  }
+
   /** The next prompt to run, unless the queue is paused. */
   next(): QueuedPrompt | undefined {
     if (this.paused) return undefined;

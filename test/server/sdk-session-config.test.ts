@@ -1,0 +1,83 @@
+/**
+ * Session settings and fixed texts the model sees, through the real Copilot SDK and the real bin/agent.js:
+ * sessionLimits become Copilot's <session_limits_status> message (on create, on resume, once per change),
+ * every prompt passes the queue (pending_messages.modified), and an interrupted command reads as Copilot's.
+ */
+import { describe, expect, it } from "vitest";
+import { approveAll } from "@github/copilot-sdk";
+import { text, toolCall } from "../support/scripted-server.js";
+import { nextEvent, recordEvents, scriptedProvider, useSdkWorld } from "../support/sdk-client.js";
+
+const sdk = useSdkWorld();
+
+const STATUS = [
+  "<session_limits_status>",
+  "Remaining session limits: 30 AI credits. Later session_limits_status messages supersede earlier ones. Be frugal; avoid optional exploration and unnecessary tool calls.",
+  "</session_limits_status>",
+].join("\n");
+
+/** The user messages of a request, as text. */
+function userTexts(index: number): string[] {
+  const messages = sdk.server.completionRequests[index]?.body.messages ?? [];
+  return messages.filter((message) => message.role === "user").map((message) => String(message.content));
+}
+
+const config = () => ({ provider: scriptedProvider(sdk.server.baseUrl), model: "scripted-model", onPermissionRequest: approveAll });
+
+describe("SDK session configuration", () => {
+  it("tells the model the session limits after the first prompt, once, in Copilot's words", async () => {
+    sdk.server.enqueue(text("Noted."), text("Again."));
+    const client = sdk.world.client();
+    const session = await client.createSession({ ...config(), sessionLimits: { maxAiCredits: 30 } });
+    await session.sendAndWait({ prompt: "Acknowledge the limits." });
+    await session.sendAndWait({ prompt: "And now?" });
+    const first = userTexts(0);
+    expect(first.at(-1)).toBe(STATUS);
+    expect(first.at(-2)).toContain("Acknowledge the limits.");
+    // The history keeps it; the second prompt does not repeat it.
+    expect(userTexts(1).filter((content) => content === STATUS)).toHaveLength(1);
+    expect(userTexts(1).at(-1)).toContain("And now?");
+    expect((await session.rpc.metadata.snapshot()).sessionLimits).toEqual({ maxAiCredits: 30 });
+    await client.stop();
+  });
+
+  it("takes limits given with a resume, and says nothing of limits to a session without them", async () => {
+    sdk.server.enqueue(text("Plain."), text("Limited."));
+    const client = sdk.world.client();
+    const created = await client.createSession(config());
+    await created.sendAndWait({ prompt: "No limits yet." });
+    expect(userTexts(0).some((content) => content.includes("session_limits_status"))).toBe(false);
+    const resumed = await client.resumeSession(created.sessionId, { ...config(), sessionLimits: { maxAiCredits: 30 } });
+    await resumed.sendAndWait({ prompt: "Now with limits." });
+    expect(userTexts(1).at(-1)).toBe(STATUS);
+    await client.stop();
+  });
+
+  it("announces a prompt sent to an idle session as passing the queue", async () => {
+    sdk.server.enqueue(text("18"));
+    const client = sdk.world.client();
+    const session = await client.createSession(config());
+    const events = recordEvents(session);
+    await session.sendAndWait({ prompt: "What is 9+9?" });
+    const types = events.map((event) => event.type);
+    expect(types).toContain("pending_messages.modified");
+    expect(types.indexOf("pending_messages.modified")).toBeLessThan(types.indexOf("assistant.message"));
+    await client.stop();
+  });
+
+  it("gives the model Copilot's words for a command the abort stopped", async () => {
+    sdk.server.enqueue(toolCall("bash", { command: "sleep 100", description: "Sleep" }), text("4"));
+    const client = sdk.world.client();
+    const session = await client.createSession(config());
+    const started = nextEvent(session, "tool.execution_start");
+    const idle = nextEvent(session, "session.idle");
+    await session.send({ prompt: "run sleep 100" });
+    await started;
+    await session.abort();
+    await idle;
+    await session.sendAndWait({ prompt: "What is 2+2?" });
+    const tool = sdk.server.completionRequests[1]?.body.messages.find((message) => message.role === "tool");
+    expect(tool?.content).toBe("The execution of this tool, or a previous tool was interrupted.");
+    await client.stop();
+  });
+});
