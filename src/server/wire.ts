@@ -72,6 +72,7 @@ export const sessionConfigSchema = z.looseObject({
   disabledSkills: z.array(z.string()).optional(),
   excludedBuiltinAgents: z.array(z.string()).optional(),
   sessionLimits: sessionLimitsWire.optional(),
+  enableCitations: z.boolean().optional(),
   defaultAgent: z.looseObject({ excludedTools: z.array(z.string()).optional() }).optional(),
   agent: z.string().optional(),
   workingDirectory: z.string().optional(),

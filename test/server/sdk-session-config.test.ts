@@ -1,7 +1,8 @@
 /**
  * Session settings and fixed texts the model sees, through the real Copilot SDK and the real bin/agent.js:
  * sessionLimits become Copilot's <session_limits_status> message (on create, on resume, once per change),
- * every prompt passes the queue (pending_messages.modified), and an interrupted command reads as Copilot's.
+ * every prompt passes the queue (pending_messages.modified), an interrupted command reads as Copilot's, and a
+ * PDF blob reaches the model as a document (citable on Anthropic with enableCitations).
  */
 import { describe, expect, it } from "vitest";
 import { approveAll } from "@github/copilot-sdk";
@@ -20,6 +21,15 @@ const STATUS = [
 function userTexts(index: number): string[] {
   const messages = sdk.server.completionRequests[index]?.body.messages ?? [];
   return messages.filter((message) => message.role === "user").map((message) => String(message.content));
+}
+
+const PDF_TEXT = "%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n";
+const pdfBlob = { type: "blob" as const, data: Buffer.from(PDF_TEXT, "ascii").toString("base64"), displayName: "source.pdf", mimeType: "application/pdf" };
+
+/** The content blocks of the first request's wire body (Anthropic's or OpenAI's shape). */
+function wireBlocks(): Record<string, unknown>[] {
+  const body = sdk.server.completionRequests[0]?.wireBody as { messages: { content: unknown }[] };
+  return body.messages.flatMap((message) => (Array.isArray(message.content) ? (message.content as Record<string, unknown>[]) : []));
 }
 
 const config = () => ({ provider: scriptedProvider(sdk.server.baseUrl), model: "scripted-model", onPermissionRequest: approveAll });
@@ -78,6 +88,38 @@ describe("SDK session configuration", () => {
     await session.sendAndWait({ prompt: "What is 2+2?" });
     const tool = sdk.server.completionRequests[1]?.body.messages.find((message) => message.role === "tool");
     expect(tool?.content).toBe("The execution of this tool, or a previous tool was interrupted.");
+    await client.stop();
+  });
+
+  it("sends a PDF blob to Anthropic as a document, citable when the client enables citations", async () => {
+    for (const enableCitations of [true, false]) {
+      const client = sdk.world.client();
+      sdk.server.enqueue(text("Summarised."));
+      const before = sdk.server.completionRequests.length;
+      const session = await client.createSession({
+        ...config(),
+        provider: { type: "anthropic", baseUrl: sdk.server.baseUrl, apiKey: "test-key" },
+        enableCitations,
+      });
+      await session.sendAndWait({ prompt: "Summarise the PDF.", attachments: [pdfBlob] });
+      const body = sdk.server.completionRequests[before]?.wireBody as { messages: { content: Record<string, unknown>[] }[] };
+      const documents = body.messages.flatMap((message) => message.content.filter((block) => block.type === "document"));
+      expect(documents).toHaveLength(1);
+      expect(documents[0]).toMatchObject({ title: "source.pdf", source: { type: "base64", media_type: "application/pdf" } });
+      expect(Buffer.from(String((documents[0]?.source as { data: string }).data), "base64").toString("ascii")).toBe(PDF_TEXT);
+      expect(documents[0]?.citations).toEqual(enableCitations ? { enabled: true } : undefined);
+      await client.stop();
+    }
+  });
+
+  it("sends a PDF blob over chat completions as a file part", async () => {
+    sdk.server.enqueue(text("Read it."));
+    const client = sdk.world.client();
+    const session = await client.createSession(config());
+    await session.sendAndWait({ prompt: "Read the PDF.", attachments: [pdfBlob] });
+    const file = wireBlocks().find((block) => block.type === "file") as { file: { filename: string; file_data: string } } | undefined;
+    expect(file?.file.filename).toBe("source.pdf");
+    expect(file?.file.file_data.startsWith("data:application/pdf;base64,")).toBe(true);
     await client.stop();
   });
 });
