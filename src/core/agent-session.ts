@@ -229,6 +229,10 @@ export class AgentSession {
         return this.services.permissions.changeApprovals(command.add ?? [], command.remove ?? []);
       case "run_shell":
         return this.runShellCommand(command.command);
+      case "queue_client_command":
+        return this.send({ prompt: command.command, clientCommand: true }, "enqueue");
+      case "answer_client_command":
+        return main.clientCommands.answer(command.requestId, { handled: command.handled, stopProcessingQueue: command.stopProcessingQueue === true });
       case "unqueue": {
         const item = runtime.queue.remove(command.id);
         return item ? { id: item.id, prompt: asTyped(item), ...(item.attachments ? { attachments: item.attachments } : {}) } : undefined;

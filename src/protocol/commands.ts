@@ -51,6 +51,13 @@ export type SessionCommand =
   | { type: "change_approvals"; add?: ApprovalGrant[]; remove?: ApprovalGrant[] }
   /** `!cmd`: a command the user runs; its output reaches the model with the next prompt. */
   | { type: "run_shell"; command: string }
+  /**
+   * A slash command the application runs itself (an SDK app's session.commands.enqueue when it listens for
+   * command.queued): queued like a prompt, handed to it (command.queued) when its turn comes.
+   */
+  | { type: "queue_client_command"; command: string }
+  /** The application's answer to a command.queued; `stopProcessingQueue` holds the queue until the next prompt. */
+  | { type: "answer_client_command"; requestId: string; handled: boolean; stopProcessingQueue?: boolean }
   /** Takes a queued prompt out of the queue (to edit it, or to drop it). */
   | { type: "unqueue"; id: string }
   /** Sends what is queued (after an interrupt the queue waits for this). */
@@ -164,6 +171,9 @@ export interface CommandResults {
   reset_allowed_tools: void;
   change_approvals: void;
   run_shell: Promise<void>;
+  queue_client_command: Promise<RunResult>;
+  /** False when no command waits under that id. */
+  answer_client_command: boolean;
   unqueue: QueuedItem | undefined;
   flush_queue: void;
   /** The last turn the main agent took for its agents' answers, if any. */

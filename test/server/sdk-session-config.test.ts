@@ -2,10 +2,11 @@
  * Session settings and fixed texts the model sees, through the real Copilot SDK and the real bin/agent.js:
  * sessionLimits become Copilot's <session_limits_status> message (on create, on resume, once per change),
  * every prompt passes the queue (pending_messages.modified), an interrupted command reads as Copilot's, and a
- * PDF blob reaches the model as a document (citable on Anthropic with enableCitations).
+ * PDF blob reaches the model as a document (citable on Anthropic with enableCitations); an application that
+ * listens for command.queued runs its queued slash commands itself, one at a time.
  */
 import { describe, expect, it } from "vitest";
-import { approveAll } from "@github/copilot-sdk";
+import { approveAll, type SessionEvent } from "@github/copilot-sdk";
 import { text, toolCall } from "../support/scripted-server.js";
 import { nextEvent, recordEvents, scriptedProvider, useSdkWorld } from "../support/sdk-client.js";
 
@@ -120,6 +121,55 @@ describe("SDK session configuration", () => {
     const file = wireBlocks().find((block) => block.type === "file") as { file: { filename: string; file_data: string } } | undefined;
     expect(file?.file.filename).toBe("source.pdf");
     expect(file?.file.file_data.startsWith("data:application/pdf;base64,")).toBe(true);
+    await client.stop();
+  });
+
+  it("hands queued slash commands to an application that listens for command.queued, one at a time", async () => {
+    const client = sdk.world.client();
+    const session = await client.createSession(config());
+    const interest = await session.rpc.eventLog.registerInterest({ eventType: "command.queued" });
+    const handed: Extract<SessionEvent, { type: "command.queued" }>[] = [];
+    session.on((event) => void (event.type === "command.queued" && handed.push(event)));
+    const first = nextEvent(session, "command.queued");
+    expect((await session.rpc.commands.enqueue({ command: "/deploy staging" })).queued).toBe(true);
+    expect((await first).data.command).toBe("/deploy staging");
+    // While the application runs it, the next waits in the queue, where it can be seen and taken out.
+    await session.rpc.commands.enqueue({ command: "/deploy prod" });
+    await session.rpc.commands.enqueue({ command: "/notify team" });
+    const pending = await session.rpc.queue.pendingItems();
+    expect(pending.items.map((item) => [item.kind, item.displayText])).toEqual([
+      ["command", "/deploy prod"],
+      ["command", "/notify team"],
+    ]);
+    expect((await session.rpc.queue.removeMostRecent()).removed).toBe(true);
+    const second = nextEvent(session, "command.queued");
+    expect((await session.rpc.commands.respondToQueuedCommand({ requestId: (await first).data.requestId, result: { handled: true } })).success).toBe(true);
+    expect((await second).data.command).toBe("/deploy prod");
+    // Answered once: the same id is no longer pending.
+    expect((await session.rpc.commands.respondToQueuedCommand({ requestId: (await first).data.requestId, result: { handled: true } })).success).toBe(false);
+    expect((await session.rpc.commands.respondToQueuedCommand({ requestId: (await second).data.requestId, result: { handled: false } })).success).toBe(true);
+    expect(handed.map((event) => event.data.command)).toEqual(["/deploy staging", "/deploy prod"]);
+    expect(sdk.server.completionRequests).toHaveLength(0);
+    await session.rpc.eventLog.releaseInterest({ handle: interest.handle });
+    await client.stop();
+  });
+
+  it("holds what is queued behind a command answered with stopProcessingQueue until the next prompt", async () => {
+    sdk.server.enqueue(text("Done."));
+    const client = sdk.world.client();
+    const session = await client.createSession(config());
+    await session.rpc.eventLog.registerInterest({ eventType: "command.queued" });
+    const first = nextEvent(session, "command.queued");
+    await session.rpc.commands.enqueue({ command: "/first" });
+    await session.rpc.commands.enqueue({ command: "/second" });
+    await session.rpc.commands.respondToQueuedCommand({ requestId: (await first).data.requestId, result: { handled: true, stopProcessingQueue: true } });
+    expect((await session.rpc.queue.pendingItems()).items.map((item) => item.displayText)).toEqual(["/second"]);
+    const second = nextEvent(session, "command.queued");
+    // A new prompt goes behind it, and the queue runs again in order.
+    const answered = session.sendAndWait({ prompt: "carry on" });
+    expect((await second).data.command).toBe("/second");
+    await session.rpc.commands.respondToQueuedCommand({ requestId: (await second).data.requestId, result: { handled: true } });
+    expect((await answered)?.data.content).toBe("Done.");
     await client.stop();
   });
 });

@@ -28,6 +28,8 @@ export interface PromptInput {
   withoutTools?: boolean;
   /** Extra HTTP headers on this prompt's model requests (an SDK app's send). */
   requestHeaders?: Record<string, string>;
+  /** A slash command the application runs itself: handed to it when its turn comes (client-commands.ts). */
+  clientCommand?: boolean;
 }
 
 /** The prompt a `send` command carries. */
