@@ -25,6 +25,7 @@ import type { TaskRecord } from "./tasks/task-registry.js";
 import type { ToolSet } from "./tool-set.js";
 import { finishSession } from "./session-shutdown.js";
 import { isWorkspaceCommand, type SessionWorkspace } from "./session-admin/session-workspace.js";
+import { isLocationCommand } from "./permission-locations.js";
 import { logMessage } from "./client-log.js";
 import { writePlan } from "./plan/plan-document.js";
 import { sessionLogFailureResult } from "./session-log-failure.js";
@@ -197,6 +198,7 @@ export class AgentSession {
   dispatch<C extends SessionCommand>(command: C): CommandResult<C>;
   dispatch(command: SessionCommand): CommandResult<SessionCommand> {
     if (isWorkspaceCommand(command)) return this.workspace.handle(command);
+    if (isLocationCommand(command)) return this.services.locations.handle(command);
     if (isSkillCommand(command)) return this.services.skills.handle(command, (input, delivery) => this.send(input, delivery));
     if (this.services.rewind.handles(command)) return this.services.rewind.handle(command, this.services.sink.emit, this);
     const { main, controls, subagents } = this.parts;

@@ -132,6 +132,8 @@ export interface SessionPermissions {
   disabledFloorChecks: readonly string[];
   /** settings.json `mcp.autoApproveReadOnly`, as given (true: every server; a list: those servers). */
   mcpReadOnly?: boolean | readonly string[];
+  /** Read-only commands and file reads are asked like other calls unless allowed (the SDK face: Copilot asks its app). */
+  askReadOnly?: boolean;
 }
 
 export interface OpenedSession {

@@ -2,9 +2,9 @@
  * Every tool call passes here. Facts are gathered (shell analysis, path gate), the pure decision says
  * allow, deny or ask; asking goes through the interaction broker, with the answers it offers (worked out
  * here, once), and waits for an answer command; a remembering answer releases the other waiting questions
- * it now covers. With
- * nobody to ask (`agent -p`) the call is denied at once, and the result carries the face's advice on what
- * would allow it (the CLI names its flags): a headless run never waits.
+ * it now covers. With nobody to ask (`agent -p`) the call is denied at once, and the result carries the
+ * face's advice on what would allow it (the CLI names its flags): a headless run never waits. Over 300 lines:
+ * the session's approvals (given, remembered, released) live with the one check that reads them.
  */
 import { randomUUID } from "node:crypto";
 import type { FileChange } from "../permissions/agent-written-code.js";
@@ -194,6 +194,12 @@ export class PermissionBroker {
     }
   }
 
+  /** Approvals given to this session without a question (a location's kept ones); waiting questions they cover are released. */
+  grant(approvals: Approvals): void {
+    addApprovals(this.session, approvals);
+    this.releaseCovered();
+  }
+
   /** The gate for one agent: its permission questions are emitted as that agent. */
   forAgent(emit: Emit): PermissionChecker {
     return { check: (request, toolName, signal, steer) => this.check(request, toolName, signal, emit, steer) };
@@ -213,7 +219,13 @@ export class PermissionBroker {
       };
     };
     const policy = { ...this.policy, ...(steer?.hookDecision === "allow" ? { allowAllTools: true } : {}) };
-    const found = decide(gathered.facts, { ...policy, approvals: mergeApprovals(this.options.remembered.current(), this.session) });
+    const approvals = mergeApprovals(this.options.remembered.current(), this.session);
+    let found = decide(gathered.facts, { ...policy, approvals });
+    // Read-only calls are asked only of someone who can answer: with nobody to ask they run, as everywhere else.
+    if (found.verdict === "ask" && policy.askReadOnly && !this.options.interactions.canAnswer("permission")) {
+      const plain = decide(gathered.facts, { ...policy, askReadOnly: false, approvals });
+      if (plain.verdict === "allow") found = plain;
+    }
     if (found.verdict === "deny") return { approved: false, kind: "denied-by-rules", message: found.reason };
     const decision =
       found.verdict === "allow" && steer?.hookDecision === "ask"

@@ -12,6 +12,7 @@ import type { McpTaskHost } from "../mcp/index.js";
 import { createAgentMcpManager, createMcpManager, type ElicitationAsk } from "../mcp/index.js";
 import { RememberedApprovals } from "../permissions/permissions-config.js";
 import { PathGate } from "../permissions/paths.js";
+import { PermissionLocations } from "./permission-locations.js";
 import type { EventLog } from "../session/event-log-reader.js";
 import { isValidSessionId } from "../session/session-store.js";
 import { SessionMemory, type SessionMemoryOptions } from "../memory/session-memory.js";
@@ -74,6 +75,7 @@ export async function assembleServices(options: OpenSessionOptions, opened: Open
   const { id, dir, context, sink, log } = opened;
   const { flags } = options.permissions;
   const interactions = new InteractionBroker({ canAnswer: options.canAnswer ?? (() => options.interactive) });
+  const remembered = new RememberedApprovals(options.agentHome, realpathSync(options.cwd));
   const permissions = new PermissionBroker({
     policy: {
       rules: options.permissions.rules,
@@ -84,13 +86,14 @@ export async function assembleServices(options: OpenSessionOptions, opened: Open
       // The session's own files (research reports) are written without asking, as a rule of the policy.
       ownFolders: [researchFolder(realpathSync(dir))],
       ...mcpReadOnlyPolicy(options.permissions.mcpReadOnly),
+      ...(options.permissions.askReadOnly ? { askReadOnly: true } : {}),
     },
     environment: {
       cwd: options.cwd,
       env: process.env,
       gate: new PathGate({ cwd: options.cwd, addDirs: flags.addDir, extraRoots: [dir], disallowTempDir: flags.disallowTempDir }),
     },
-    remembered: new RememberedApprovals(options.agentHome, realpathSync(options.cwd)),
+    remembered,
     interactions,
     ...(options.explainAdvice ? { explainAdvice: options.explainAdvice } : {}),
     ...(flags.allowAllSources ? { allowAllSources: flags.allowAllSources } : {}),
@@ -200,6 +203,7 @@ export async function assembleServices(options: OpenSessionOptions, opened: Open
     ...(options.createProvider ? { createProvider: options.createProvider } : {}),
     retry: options.providerConfig.retry,
     permissions,
+    locations: new PermissionLocations(remembered, permissions),
     interactions,
     tools: [
       ...createBuiltinTools({ shells }),

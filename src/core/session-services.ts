@@ -21,6 +21,7 @@ import type { ToolStandIn } from "./replay/tool-stand-in.js";
 import type { RewindHistory } from "./rewind/rewind-history.js";
 import type { EventSink } from "./event-sink.js";
 import type { InteractionBroker } from "./interaction-broker.js";
+import type { PermissionLocations } from "./permission-locations.js";
 import type { PermissionBroker } from "./permission-broker.js";
 import type { SessionWorkspace } from "./session-admin/session-workspace.js";
 import type { SessionHooks } from "./session-hooks.js";
@@ -63,6 +64,8 @@ export interface SessionServices {
   readonly createProvider?: ProviderFactory;
   readonly retry: RetryPolicy;
   readonly permissions: PermissionBroker;
+  /** Approvals kept for locations (an SDK app's session.permissions.locations.*). */
+  readonly locations: PermissionLocations;
   readonly interactions: InteractionBroker;
   /** The built-in tools (mode-only ones included) and the face's own. */
   readonly tools: readonly AnyTool[];

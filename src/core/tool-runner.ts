@@ -1,6 +1,9 @@
 /**
  * Runs the tool calls of one response. Each call is resolved, validated and passed through the permission
- * gate, then executed. Consecutive read-only calls run concurrently; everything else runs in order. Events
+ * gate, then executed. Consecutive calls that may run together (read-only ones, an SDK app's own tools, a
+ * parallel tool's calls) are also checked together: their permission questions are asked at once (Copilot
+ * asks an app about parallel calls in parallel; one answer waiting on another's would deadlock), and no call
+ * of such a batch runs before all are checked. Everything else is checked and runs in order. Events
  * are reported in request order, and every call gets a result, so the history stays valid whatever happens
  * (bad arguments, unknown tool, denial, failure, interrupt).
  */
@@ -186,10 +189,14 @@ function emitComplete(
   if (outcome.rejected) result.rejected = true;
 }
 
-/** Calls that may run together: read-only ones with each other, a parallel tool's calls with each other. */
+/**
+ * Calls that may run together: read-only ones with each other, an SDK app's tools with each other (the app runs
+ * them, as Copilot has it do at once), a parallel tool's calls with each other.
+ */
 function parallelGroup(env: ToolRunEnvironment, request: ToolRequest): string | undefined {
   const tool = env.tools.get(request.name);
   if (tool?.readOnly) return "read-only";
+  if (tool?.client) return "client";
   return tool?.runsInParallel ? `tool:${tool.name}` : undefined;
 }
 
@@ -209,8 +216,10 @@ export async function runToolCalls(
     if (group !== undefined) {
       while (index < requests.length && parallelGroup(env, requests[index] as ToolRequest) === group) batch.push(requests[index++] as ToolRequest);
     }
-    const prepared: Prepared[] = [];
-    for (const request of batch) prepared.push(signal.aborted ? notRun(request) : await prepare(request, env, signal, refused.get(request.toolCallId)));
+    // Checked together: each check sees the same files, as none of the batch runs before all are checked.
+    const prepared = await Promise.all(
+      batch.map((request) => (signal.aborted ? notRun(request) : prepare(request, env, signal, refused.get(request.toolCallId)))),
+    );
     for (const call of prepared) emitStart(call, env, turnId);
     const outcomes = await Promise.all(
       prepared.map((call): Promise<ToolOutcome> | ToolOutcome =>

@@ -40,6 +40,12 @@ export interface PermissionPolicy {
    * the user's opt-in; deny and ask rules are checked before it.
    */
   mcpReadOnly?: true | readonly string[];
+  /**
+   * Read-only is not approval enough: a read-only command and a file read are asked like any other call unless
+   * a rule, an approval or a flag allows them. The SDK face's preset: Copilot asks an app about every command
+   * and read it has not allowed (the broker still approves them when nobody can be asked).
+   */
+  askReadOnly?: boolean;
 }
 
 /** Whether the call is an MCP tool marked read-only on a server the user lets such tools run without asking. */
@@ -153,7 +159,7 @@ function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
     needs.push(...written.values());
     for (const [index, segment] of analysis.segments.entries()) {
       if (written.has(index)) continue;
-      if (segment.transparent || segment.readOnly || toolAllowed || approvals.commands.has(segment.identifier)) continue;
+      if (segment.transparent || (segment.readOnly && !policy.askReadOnly) || toolAllowed || approvals.commands.has(segment.identifier)) continue;
       const argv = [path.basename(segment.argv[0] ?? ""), ...segment.argv.slice(1)];
       if (allowedBy(policy, (rule) => rule.target.kind === "shell" && shellRuleMatches(rule.target, argv, segment.identifier, "allow"))) continue;
       if (!needs.some((need) => need.kind === "command" && need.identifier === segment.identifier))
@@ -167,7 +173,10 @@ function unmetNeeds(facts: PermissionFacts, policy: PermissionPolicy): Need[] {
     const target = facts.paths.find((mention) => mention.access === "write");
     if (!writeAllowed(target?.resolved) && !inOwnFolder(policy, target?.resolved))
       needs.push({ kind: "write", ...(target ? { path: target.resolved ?? target.text, ...(target.resolved ? { resolved: target.resolved } : {}) } : {}) });
-  } else if (!isFileRead(facts) && facts.request.kind !== "url" && !toolAllowed) {
+  } else if (isFileRead(facts)) {
+    const readAllowed = Boolean(allowedBy(policy, (rule) => rule.target.kind === "read" && ruleCovers(rule, facts, "allow")));
+    if (policy.askReadOnly && !toolAllowed && !readAllowed) needs.push({ kind: "tool", name: approvalName(facts) });
+  } else if (facts.request.kind !== "url" && !toolAllowed) {
     needs.push({ kind: "tool", name: approvalName(facts) });
   }
 
@@ -270,7 +279,7 @@ export function decide(facts: PermissionFacts, policy: PermissionPolicy): Decisi
 
   const allowRule = policy.rules.find((rule) => rule.action === "allow" && ruleCovers(rule, facts, "allow"));
   const reason =
-    facts.shell?.analysis.readOnly || isFileRead(facts)
+    (facts.shell?.analysis.readOnly || isFileRead(facts)) && !policy.askReadOnly
       ? "read-only"
       : facts.shell && facts.shell.analysis.segments.length === 0
         ? "nothing in it needs approval"

@@ -118,4 +118,14 @@ export class RememberedApprovals {
   remember(approvals: Approvals): void {
     rememberApprovals(this.agentHome, this.dir, approvals);
   }
+
+  /** Adds to another location's entry (an SDK app's location approval); it counts here when that location covers this directory. */
+  rememberAt(location: string, approvals: Approvals): void {
+    rememberApprovals(this.agentHome, location, approvals);
+  }
+
+  /** The approvals kept for a location, and for the locations above it. */
+  keptAt(location: string): Approvals {
+    return loadRememberedApprovals(this.agentHome, location);
+  }
 }

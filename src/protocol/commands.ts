@@ -49,6 +49,12 @@ export type SessionCommand =
   | { type: "reset_allowed_tools" }
   /** Adds or takes back "yes for this session" approvals without asking (an SDK app's session.permissions.modifyRules). */
   | { type: "change_approvals"; add?: ApprovalGrant[]; remove?: ApprovalGrant[] }
+  /** The location a directory's kept approvals belong to: its repository's root, else the directory (permission-locations.ts). */
+  | { type: "resolve_permission_location"; workingDirectory: string }
+  /** Keeps approvals for a location (permissions-config.json, as "yes, always here" does) and gives them to this session too. */
+  | { type: "remember_location_approvals"; locationKey: string; add: ApprovalGrant[] }
+  /** Gives this session the approvals kept for a directory's location. */
+  | { type: "apply_location_approvals"; workingDirectory: string }
   /** `!cmd`: a command the user runs; its output reaches the model with the next prompt. */
   | { type: "run_shell"; command: string }
   /**
@@ -133,6 +139,19 @@ export interface ApprovalGrant {
   value: string;
 }
 
+/** Where approvals are kept for a directory: its git repository's root ("repo"), else the directory itself ("dir"). */
+export interface PermissionLocation {
+  locationKey: string;
+  locationType: "repo" | "dir";
+}
+
+/** What apply_location_approvals gave the session; `changed`: another location was applied before this one. */
+export interface AppliedLocation extends PermissionLocation {
+  changed: boolean;
+  /** Kept approvals by kind: commands, tools and URL origins as grants, and exact paths written or reached outside. */
+  applied: { kind: ApprovalGrant["kind"] | "write" | "path"; value: string }[];
+}
+
 export type RunOutcome = "completed" | "task_complete" | "max_continues" | "error" | "aborted";
 
 /** How one prompt ended. */
@@ -170,6 +189,10 @@ export interface CommandResults {
   set_allow_all: void;
   reset_allowed_tools: void;
   change_approvals: void;
+  /** Each: a string when the directory or key cannot be used (why). */
+  resolve_permission_location: PermissionLocation | string;
+  remember_location_approvals: string | undefined;
+  apply_location_approvals: AppliedLocation | string;
   run_shell: Promise<void>;
   queue_client_command: Promise<RunResult>;
   /** False when no command waits under that id. */

@@ -15,6 +15,7 @@ import { PROVIDER_METHODS } from "./methods/provider-method-names.js";
 import { EVENT_LOG_METHODS, HISTORY_METHODS } from "./methods/history-and-interest-names.js";
 import { AGENT_METHODS, MCP_CONFIG_METHODS, MCP_SESSION_METHODS, MCP_UNAVAILABLE_METHODS } from "./methods/method-names.js";
 import { PERMISSION_METHODS, SCHEDULE_METHODS } from "./methods/session-control-method-names.js";
+import { PERMISSION_LOCATION_METHODS } from "./methods/permission-location-names.js";
 import { PLAN_METHODS, RUNTIME_METHODS, SESSIONS_METHODS } from "./methods/server-method-names.js";
 import { SESSION_STATE_METHODS } from "./methods/session-state-names.js";
 import { COMMAND_METHODS, SHELL_METHODS, TASK_METHODS, UI_METHODS } from "./methods/command-method-names.js";
@@ -69,6 +70,7 @@ export const SESSION_METHODS = [
   ...MCP_UNAVAILABLE_METHODS,
   ...MCP_CONFIG_METHODS,
   ...PERMISSION_METHODS,
+  ...PERMISSION_LOCATION_METHODS,
   ...SCHEDULE_METHODS,
   ...PROVIDER_METHODS,
   "tools.list",

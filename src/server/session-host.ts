@@ -23,6 +23,7 @@ import { mcpMethods } from "./methods/mcp-methods.js";
 import { mcpUnavailableMethods } from "./methods/mcp-unavailable-methods.js";
 import { mcpConfigMethods } from "./methods/mcp-config-methods.js";
 import { permissionMethods } from "./methods/permission-methods.js";
+import { permissionLocationMethods } from "./methods/permission-location-methods.js";
 import { scheduleMethods } from "./methods/schedule-methods.js";
 import { modelInfo, providerMethods } from "./methods/provider-methods.js";
 import { historyMethods } from "./history-methods.js";
@@ -128,6 +129,7 @@ export class SessionHost {
       ...mcpUnavailableMethods(owned),
       ...mcpConfigMethods(options.manager.defaults),
       ...permissionMethods((link, sessionId) => this.owned(link, sessionId)),
+      ...permissionLocationMethods((link, sessionId) => this.owned(link, sessionId), options.manager.defaults),
       ...scheduleMethods((link, sessionId) => this.owned(link, sessionId)),
       ...providerMethods((link, sessionId) => this.owned(link, sessionId), this.options.provider.env),
       ...historyMethods((link, sessionId) => this.owned(link, sessionId)),

@@ -105,6 +105,8 @@ export function sessionRequest(
     createProvider: (model, options) => providers().createProvider(model, options),
     permissions: {
       ...defaults.permissions,
+      // Copilot asks the app about every command and read its rules do not allow, read-only ones too.
+      askReadOnly: true,
       flags: {
         ...flags,
         ...(config.availableTools ? { availableTools: config.availableTools } : {}),

@@ -6,9 +6,9 @@
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { approveAll, type PermissionRequest } from "@github/copilot-sdk";
+import { approveAll } from "@github/copilot-sdk";
 import { text, toolCall } from "../support/scripted-server.js";
-import { nextEvent, useSdkWorld } from "../support/sdk-client.js";
+import { nextEvent, recordingHandler, useSdkWorld } from "../support/sdk-client.js";
 
 const sdk = useSdkWorld();
 
@@ -17,16 +17,9 @@ describe("SDK permission methods", () => {
     const marker = path.join(sdk.world.cwd, "approved.txt");
     sdk.server.enqueue(toolCall("bash", { command: `touch ${marker}`, description: "marker" }), text("Done."));
     sdk.server.enqueue(toolCall("bash", { command: `rm ${marker}`, description: "remove" }), text("Removed."));
-    const asked: PermissionRequest[] = [];
+    const { asked, onPermissionRequest } = recordingHandler();
     const client = sdk.world.client();
-    const session = await client.createSession({
-      provider: sdk.provider(),
-      model: "scripted-model",
-      onPermissionRequest: (request) => {
-        asked.push(request);
-        return { kind: "approve-once" };
-      },
-    });
+    const session = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest });
     expect(await session.rpc.permissions.setApproveAll({ enabled: true })).toEqual({ success: true });
     await session.sendAndWait({ prompt: "touch it" });
     expect(asked).toEqual([]);
@@ -40,23 +33,17 @@ describe("SDK permission methods", () => {
     const marker = path.join(sdk.world.cwd, "ruled.txt");
     sdk.server.enqueue(toolCall("bash", { command: `touch ${marker}`, description: "marker" }), text("Done."));
     sdk.server.enqueue(toolCall("bash", { command: `touch ${marker}`, description: "again" }), text("Again."));
-    const asked: string[] = [];
+    const handler = recordingHandler();
+    const asked = () => handler.asked.map((request) => request.kind);
     const client = sdk.world.client();
-    const session = await client.createSession({
-      provider: sdk.provider(),
-      model: "scripted-model",
-      onPermissionRequest: (request) => {
-        asked.push(request.kind);
-        return { kind: "approve-once" };
-      },
-    });
+    const session = await client.createSession({ provider: sdk.provider(), model: "scripted-model", onPermissionRequest: handler.onPermissionRequest });
     const rule = { kind: "commands", argument: "touch" };
     expect(await session.rpc.permissions.modifyRules({ scope: "session", add: [rule] })).toEqual({ success: true });
     await session.sendAndWait({ prompt: "touch" });
-    expect(asked).toEqual([]);
+    expect(asked()).toEqual([]);
     await session.rpc.permissions.modifyRules({ scope: "session", remove: [rule] });
     await session.sendAndWait({ prompt: "touch again" });
-    expect(asked).toEqual(["shell"]);
+    expect(asked()).toEqual(["shell"]);
     await expect(session.rpc.permissions.modifyRules({ scope: "location", add: [rule] })).rejects.toThrow(/session only/);
     await expect(session.rpc.permissions.modifyRules({ scope: "session", add: [{ kind: "write", argument: null }] })).rejects.toThrow(/no session rule/);
     await client.stop();

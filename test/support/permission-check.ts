@@ -23,6 +23,8 @@ export interface CheckOptions {
   mode?: ModeRules;
   /** Files the agent changed earlier in the session. */
   changedFiles?: readonly ChangedFile[];
+  /** The SDK face's preset: read-only commands and file reads are asked unless allowed. */
+  askReadOnly?: boolean;
 }
 
 export async function checkPermission(request: PermissionRequest, toolName: string, options: CheckOptions): Promise<Decision> {
@@ -46,6 +48,7 @@ export async function checkPermission(request: PermissionRequest, toolName: stri
     approvals: { ...emptyApprovals(), ...options.approvals },
     disabledFloorChecks: new Set(settings.permissions?.floor?.disable ?? []),
     ...(options.mode ? { mode: options.mode } : {}),
+    ...(options.askReadOnly ? { askReadOnly: true } : {}),
   });
 }
 

@@ -7,7 +7,15 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CopilotClient, RuntimeConnection, type CopilotRequestHandler, type CopilotSession, type SessionEvent } from "@github/copilot-sdk";
+import {
+  CopilotClient,
+  RuntimeConnection,
+  type CopilotRequestHandler,
+  type CopilotSession,
+  type PermissionRequest,
+  type PermissionRequestResult,
+  type SessionEvent,
+} from "@github/copilot-sdk";
 import { Trace, type MessageConnection } from "vscode-jsonrpc";
 import { afterEach, beforeEach } from "vitest";
 import { AGENT_BIN } from "./run-agent.js";
@@ -100,6 +108,21 @@ export function nextEvent<T extends SessionEvent["type"]>(
       }
     });
   });
+}
+
+/** A permission handler that keeps every request it is asked and gives each the same answer (approve once unless told). */
+export function recordingHandler(answer: PermissionRequestResult = { kind: "approve-once" }): {
+  asked: PermissionRequest[];
+  onPermissionRequest: (request: PermissionRequest) => PermissionRequestResult;
+} {
+  const asked: PermissionRequest[] = [];
+  return {
+    asked,
+    onPermissionRequest: (request) => {
+      asked.push(request);
+      return answer;
+    },
+  };
 }
 
 /** Every event the session emits from now on, in order. */
