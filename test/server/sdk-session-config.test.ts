@@ -92,6 +92,23 @@ describe("SDK session configuration", () => {
     await client.stop();
   });
 
+  it("gives the model the same words for a call whose permission question the abort cut short", async () => {
+    sdk.server.enqueue(toolCall("bash", { command: "touch never.txt", description: "Touch" }), text("4"));
+    const client = sdk.world.client();
+    // The question stays open until the abort: the app never answers it.
+    const session = await client.createSession({ ...config(), onPermissionRequest: () => new Promise(() => undefined) });
+    const asked = nextEvent(session, "permission.requested");
+    const idle = nextEvent(session, "session.idle");
+    await session.send({ prompt: "touch a file" });
+    await asked;
+    await session.abort();
+    await idle;
+    await session.sendAndWait({ prompt: "What is 2+2?" });
+    const tool = sdk.server.completionRequests[1]?.body.messages.find((message) => message.role === "tool");
+    expect(tool?.content).toBe("The execution of this tool, or a previous tool was interrupted.");
+    await client.stop();
+  });
+
   it("sends a PDF blob to Anthropic as a document, citable when the client enables citations", async () => {
     for (const enableCitations of [true, false]) {
       const client = sdk.world.client();
