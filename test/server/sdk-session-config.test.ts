@@ -76,37 +76,32 @@ describe("SDK session configuration", () => {
     await client.stop();
   });
 
-  it("gives the model Copilot's words for a command the abort stopped", async () => {
-    sdk.server.enqueue(toolCall("bash", { command: "sleep 100", description: "Sleep" }), text("4"));
+  /** Aborts the command's run once `at` is seen; the tool message the model gets with the next prompt. */
+  async function toolMessageAfterAbort(command: string, at: "tool.execution_start" | "permission.requested", answer = approveAll): Promise<unknown> {
+    sdk.server.enqueue(toolCall("bash", { command, description: "Command" }), text("4"));
     const client = sdk.world.client();
-    const session = await client.createSession(config());
-    const started = nextEvent(session, "tool.execution_start");
+    const session = await client.createSession({ ...config(), onPermissionRequest: answer });
+    const reached = nextEvent(session, at);
     const idle = nextEvent(session, "session.idle");
-    await session.send({ prompt: "run sleep 100" });
-    await started;
+    await session.send({ prompt: `run ${command}` });
+    await reached;
     await session.abort();
     await idle;
     await session.sendAndWait({ prompt: "What is 2+2?" });
-    const tool = sdk.server.completionRequests[1]?.body.messages.find((message) => message.role === "tool");
-    expect(tool?.content).toBe("The execution of this tool, or a previous tool was interrupted.");
     await client.stop();
+    return sdk.server.completionRequests[1]?.body.messages.find((message) => message.role === "tool")?.content;
+  }
+
+  it("gives the model Copilot's words for a command the abort stopped", async () => {
+    expect(await toolMessageAfterAbort("sleep 100", "tool.execution_start")).toBe("The execution of this tool, or a previous tool was interrupted.");
   });
 
   it("gives the model the same words for a call whose permission question the abort cut short", async () => {
-    sdk.server.enqueue(toolCall("bash", { command: "touch never.txt", description: "Touch" }), text("4"));
-    const client = sdk.world.client();
     // The question stays open until the abort: the app never answers it.
-    const session = await client.createSession({ ...config(), onPermissionRequest: () => new Promise(() => undefined) });
-    const asked = nextEvent(session, "permission.requested");
-    const idle = nextEvent(session, "session.idle");
-    await session.send({ prompt: "touch a file" });
-    await asked;
-    await session.abort();
-    await idle;
-    await session.sendAndWait({ prompt: "What is 2+2?" });
-    const tool = sdk.server.completionRequests[1]?.body.messages.find((message) => message.role === "tool");
-    expect(tool?.content).toBe("The execution of this tool, or a previous tool was interrupted.");
-    await client.stop();
+    const never = () => new Promise<never>(() => undefined);
+    expect(await toolMessageAfterAbort("touch never.txt", "permission.requested", never)).toBe(
+      "The execution of this tool, or a previous tool was interrupted.",
+    );
   });
 
   it("sends a PDF blob to Anthropic as a document, citable when the client enables citations", async () => {
