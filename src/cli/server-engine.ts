@@ -23,7 +23,7 @@ export async function loadSessionHost(args: readonly string[], inference?: Clien
   const boot = await bootstrapServer(options);
   if (!boot.ok) throw new Error(boot.message);
   const { value } = boot;
-  const { SessionManager, composeSessionOptions, createClientTool } = await loadEngine();
+  const { SessionManager, composeSessionOptions } = await loadEngine();
   // Every session brings its own endpoint, resolved per request: the manager's defaults name none.
   const { providerConfig: _perSession, registry: _alsoPerSession, ...sources } = value;
   const manager = new SessionManager(
@@ -33,7 +33,6 @@ export async function loadSessionHost(args: readonly string[], inference?: Clien
     manager,
     provider: { ...(options.model ? { model: options.model } : {}), env: process.env, settings: value.settings, settingsFile: settingsPath(value.agentHome) },
     makeProvider: (config) => createWireProvider(config),
-    clientTool: createClientTool,
     ...(value.providerConfig ? { defaultProvider: value.providerConfig } : {}),
     questionTimeoutMs: QUESTION_TIMEOUT_MS,
     ...(inference ? { inference } : {}),

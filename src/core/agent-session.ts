@@ -27,6 +27,7 @@ import { finishSession } from "./session-shutdown.js";
 import { isWorkspaceCommand, type SessionWorkspace } from "./session-admin/session-workspace.js";
 import { isLocationCommand } from "./permission-locations.js";
 import { logMessage } from "./client-log.js";
+import { joinClient } from "./client-join.js";
 import { writePlan } from "./plan/plan-document.js";
 import { sessionLogFailureResult } from "./session-log-failure.js";
 import { setSessionLimits } from "./session-limits.js";
@@ -261,6 +262,10 @@ export class AgentSession {
         return this.shutdown(command.reason ? "error" : "routine", command.reason);
       case "ask_aside":
         return main.askAside(command.question);
+      case "join_client":
+        return joinClient(this.services, command);
+      case "leave_client":
+        return this.services.joinedTools?.leave(command.client);
     }
   }
 

@@ -6,18 +6,12 @@
  */
 import { z } from "zod";
 import { defineTool, type AnyTool, type ToolOutcome } from "../tools/define-tool.js";
+import type { ClientToolSpec } from "../protocol/commands.js";
 import type { ExternalToolReply } from "../protocol/interactions.js";
 import { clientToolThrewText, INTERRUPTED_TOOL_TEXT } from "./tool-texts.js";
 
 /** What a client declares about one of its tools. */
-export interface ClientToolDeclaration {
-  name: string;
-  description?: string;
-  /** JSON Schema of the arguments, offered to the model as it is. */
-  parameters?: Record<string, unknown>;
-  /** The client vouches for the tool: no permission request. */
-  skipPermission?: boolean;
-}
+export type ClientToolDeclaration = ClientToolSpec;
 
 const argumentsSchema = z.record(z.string(), z.unknown());
 
@@ -53,4 +47,37 @@ function clientToolOutcome(name: string, args: unknown, reply: ExternalToolReply
   if (reply.success !== false) return { content: reply.content };
   const errorCode = reply.resultType ?? "failure";
   return { content: reply.content, success: false, errorCode, ...(errorCode === "rejected" ? { rejected: true } : {}) };
+}
+
+/**
+ * The tools of the clients holding an open session (join_client), each client's kept until it leaves: the
+ * client that opened the session brings its own this way too, so its tools go when it does.
+ */
+export class JoinedClientTools {
+  private readonly byClient = new Map<string, AnyTool[]>();
+
+  /** Why the client cannot bring these tools: a name another client's tool has (two clients never answer one name). */
+  clash(client: string, declarations: readonly ClientToolDeclaration[]): string | undefined {
+    const others = new Set([...this.byClient].filter(([holder]) => holder !== client).flatMap(([, tools]) => tools.map((tool) => tool.name)));
+    const taken = declarations.filter((declaration) => others.has(declaration.name)).map((declaration) => declaration.name);
+    return taken.length > 0 ? `Another client of this session already provides the tool(s) ${taken.join(", ")}.` : undefined;
+  }
+
+  /** The client's tools from now on, replacing what it brought before. */
+  join(client: string, declarations: readonly ClientToolDeclaration[], owner: { sessionId: string; cwd: string }): void {
+    if (declarations.length === 0) this.byClient.delete(client);
+    else
+      this.byClient.set(
+        client,
+        declarations.map((declaration) => createClientTool(declaration, owner)),
+      );
+  }
+
+  leave(client: string): void {
+    this.byClient.delete(client);
+  }
+
+  tools(): AnyTool[] {
+    return [...this.byClient.values()].flat();
+  }
 }

@@ -36,12 +36,16 @@ export class EventSink {
   /** Listeners that must see an event before any subscriber (the conversation folds). */
   private readonly internal: EventListener[] = [];
 
+  /** How many events the log holds (those read on a resume, and those written since): a join's session.resume says. */
+  persistedCount: number;
+
   constructor(
     private readonly persister: EventPersister | undefined,
-    options: { lastPersistedId?: string | null } = {},
+    options: { lastPersistedId?: string | null; persistedCount?: number } = {},
   ) {
     this.lastId = options.lastPersistedId ?? null;
     this.lastPersistedId = options.lastPersistedId ?? null;
+    this.persistedCount = options.persistedCount ?? 0;
   }
 
   addInternal(listener: EventListener): () => void {
@@ -93,15 +97,18 @@ export class EventSink {
     const ephemeral = isEphemeralType(type);
     const id = randomUUID();
     const scopedData = scope?.parentToolCallId !== undefined ? { ...data, parentToolCallId: scope.parentToolCallId } : data;
-    const event = {
-      id,
-      timestamp: new Date().toISOString(),
-      parentId: ephemeral ? this.lastId : this.lastPersistedId,
-      ...(ephemeral ? { ephemeral: true as const } : {}),
-      ...(scope ? { agentId: scope.agentId } : {}),
-      type,
-      data: scopedData,
-    } as SessionEventOf<T>;
+    const timestamp = new Date().toISOString();
+    const parentId = ephemeral ? this.lastId : this.lastPersistedId;
+    // Built whole in the envelope's key order, without spreads: every streamed delta is one of these.
+    const event = (
+      scope
+        ? ephemeral
+          ? { id, timestamp, parentId, ephemeral: true, agentId: scope.agentId, type, data: scopedData }
+          : { id, timestamp, parentId, agentId: scope.agentId, type, data: scopedData }
+        : ephemeral
+          ? { id, timestamp, parentId, ephemeral: true, type, data: scopedData }
+          : { id, timestamp, parentId, type, data: scopedData }
+    ) as SessionEventOf<T>;
     if (this.closed) return event;
     let failed: unknown;
     if (!ephemeral && !this.failure) {
@@ -109,6 +116,7 @@ export class EventSink {
       try {
         this.persister?.append(event);
         this.lastPersistedId = id;
+        this.persistedCount++;
       } catch (error) {
         failed = error;
       }

@@ -71,6 +71,8 @@ export interface OpenSessionOptions {
   customInstructions: boolean;
   /** Resume this existing session instead of creating one. */
   resumeId?: string;
+  /** What a client's resume says of the work left waiting (the SDK's continuePendingWork), recorded on session.resume. */
+  continuePendingWork?: boolean;
   /** Resume without a session.resume event (a client's reconnect: the SDK's suppressResumeEvent). */
   silentResume?: boolean;
   /** The id for a new session (a client may choose it); a fresh UUID when absent. */
@@ -197,7 +199,7 @@ async function openLog(options: OpenSessionOptions, id: string, dir: string, rel
   // The reader (and with it every event's schema) loads only to resume: a new session never reads a log.
   const log: EventLog | undefined = options.resumeId ? (await import("../session/event-log-reader.js")).readEventLog(store.eventsFileOf(id)) : undefined;
   const writer = new EventLogWriter(store.eventsFileOf(id));
-  const sink = new EventSink(writer, { lastPersistedId: log?.lastEventId ?? null });
+  const sink = new EventSink(writer, { lastPersistedId: log?.lastEventId ?? null, persistedCount: log ? log.events.length + log.unknownEvents : 0 });
   // The session's folds of its events: each runs over the log first, then on every event as it happens.
   const conversation = new Conversation();
   const rewind = new RewindHistory(dir, { id, store });
@@ -303,6 +305,9 @@ async function resume(
       selectedModel: options.provider.model,
       ...(options.providerConfig.reasoningEffort ? { reasoningEffort: options.providerConfig.reasoningEffort } : {}),
       context: opened.context,
+      // A resume from the log joins no live work; only a client's resume says whether it continues what was left.
+      sessionWasActive: false,
+      ...(options.continuePendingWork !== undefined ? { continuePendingWork: options.continuePendingWork } : {}),
       ...(log.skipped.length > 0 ? { skippedLines: log.skipped.length } : {}),
       ...(unanswered.length > 0 ? { repairedToolCalls: unanswered.length } : {}),
     });

@@ -89,6 +89,11 @@ export class RemoteQuestions {
       .filter((question): question is Extract<RemoteQuestion, { type: `${K}.requested` }> => question.type === `${kind}.requested`);
   }
 
+  /** Whether some question still waits for an answer. */
+  get waiting(): boolean {
+    return this.open.size > 0;
+  }
+
   /** Withdraws every open question (the session is going away). */
   dispose(): void {
     for (const requestId of [...this.open.keys()]) this.close(requestId);
@@ -105,21 +110,38 @@ export class RemoteQuestions {
     this.open.set(requestId, entry);
     const { timeoutMs } = this.options;
     if (timeoutMs !== undefined) entry.timer = setTimeout(() => this.settle(requestId, unansweredReply(kind, "lapsed")), timeoutMs).unref();
-    const { signal } = entry.controller;
     let failed = 0;
     for (const client of asked) {
-      // After the events before it: the client has seen the tool call it is asked about.
-      void (client.delivered?.() ?? Promise.resolve())
-        .then(() => (signal.aborted ? undefined : client.ask(question, signal)))
-        .then(
-          (reply) => {
-            if (reply && !signal.aborted) this.settle(requestId, reply);
-          },
-          () => {
-            if (++failed === asked.length && !signal.aborted) this.settle(requestId, unansweredReply(kind, "unavailable"));
-          },
-        );
+      this.ask(client, entry, () => {
+        if (++failed === asked.length && !entry.controller.signal.aborted) this.settle(requestId, unansweredReply(kind, "unavailable"));
+      });
     }
+  }
+
+  /**
+   * A client that has just attached to continue the work left waiting (the SDK's continuePendingWork) is put the
+   * questions still open, as if it had been there when they were asked. Not a client tool's call: the client
+   * answers that by RPC with the request id it has, and must not run its tool a second time.
+   */
+  offer(client: QuestionClient): void {
+    for (const entry of this.open.values()) {
+      const kind = KINDS[entry.question.type];
+      if (!kind || kind === "external_tool") continue;
+      client.deliver(entry.question);
+      // Another client may still answer: this one failing to be asked settles nothing.
+      if (client.canAnswer(kind)) this.ask(client, entry, () => undefined);
+    }
+  }
+
+  private ask(client: QuestionClient, entry: OpenQuestion, failed: () => void): void {
+    const { question } = entry;
+    const { signal } = entry.controller;
+    // After the events before it: the client has seen the tool call it is asked about.
+    void (client.delivered?.() ?? Promise.resolve())
+      .then(() => (signal.aborted ? undefined : client.ask(question, signal)))
+      .then((reply) => {
+        if (reply && !signal.aborted) this.settle(question.data.requestId, reply);
+      }, failed);
   }
 
   /** Hands the answer to the engine; the question closes when the engine says it is over (`*.completed`). */

@@ -43,6 +43,7 @@ import { SessionMetrics } from "./session-metrics.js";
 import type { SessionStateFold } from "./state/state-fold.js";
 import { TurnCounter, type SessionServices, type SessionStart } from "./session-services.js";
 import { SessionTools } from "./session-tools.js";
+import { JoinedClientTools } from "./client-tools.js";
 import { DEFAULT_SUBAGENT_LIMITS, SessionSubagents } from "./tasks/session-subagents.js";
 
 declare const AGENT_VERSION: string;
@@ -216,6 +217,7 @@ export async function assembleServices(options: OpenSessionOptions, opened: Open
       }),
       ...(options.extraTools ?? []),
     ],
+    joinedTools: new JoinedClientTools(),
     toolFilter: { available: flags.availableTools, excluded: flags.excludedTools, defaultAgentExcluded: options.defaultAgentExcludedTools },
     agents:
       options.agents ??

@@ -13,6 +13,7 @@ import type { ChatProvider } from "../provider/types.js";
 import type { ToolBackends } from "../tools/backends.js";
 import type { ShellManager } from "../tools/bash/index.js";
 import type { AnyTool } from "../tools/define-tool.js";
+import type { JoinedClientTools } from "./client-tools.js";
 import type { SessionDatabase } from "../tools/sql/index.js";
 import type { AgentMcpFactory } from "./agent-mcp.js";
 import type { CompactionSettings } from "./compaction/compactor.js";
@@ -69,6 +70,8 @@ export interface SessionServices {
   readonly interactions: InteractionBroker;
   /** The built-in tools (mode-only ones included) and the face's own. */
   readonly tools: readonly AnyTool[];
+  /** The tools of clients that joined the open session (join_client), each client's until it leaves. */
+  readonly joinedTools?: JoinedClientTools;
   /**
    * --available-tools / --excluded-tools: which tools the model may see at all; `defaultAgentExcluded` (an SDK
    * client's defaultAgent.excludedTools): what the main agent is not offered while no custom agent is selected.

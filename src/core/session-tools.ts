@@ -16,7 +16,7 @@ export class SessionTools {
 
   constructor(
     /** The built-in tools (mode-only ones included) and the face's own, memory's, the MCP servers', the tool filter, who answers. */
-    private readonly services: Pick<SessionServices, "tools" | "memory" | "mcp" | "toolFilter" | "interactions" | "skills" | "sink">,
+    private readonly services: Pick<SessionServices, "tools" | "joinedTools" | "memory" | "mcp" | "toolFilter" | "interactions" | "skills" | "sink">,
     /** The mode and the selected agent now, and that agent's own servers (the main agent's only, never a subagent's). */
     private readonly controls: Pick<SessionControls, "preset" | "selectedAgent" | "agentMcp">,
     /** The main agent's task tools. */
@@ -44,7 +44,12 @@ export class SessionTools {
 
   /** The session's own tools without any mode's extras (what a subagent starts from). */
   base(): AnyTool[] {
-    const tools = [...this.services.tools, ...(this.services.memory?.tools() ?? []), ...(this.services.mcp?.tools() ?? [])];
+    const tools = [
+      ...this.services.tools,
+      ...(this.services.joinedTools?.tools() ?? []),
+      ...(this.services.memory?.tools() ?? []),
+      ...(this.services.mcp?.tools() ?? []),
+    ];
     return this.filtered(tools.filter((tool) => !this.modeGated.has(tool.name) && this.allowedBySelectedAgent(tool)));
   }
 

@@ -131,7 +131,34 @@ export type SessionCommand =
   | { type: "write_plan"; content: string | null }
   | { type: "shutdown"; reason?: string }
   /** A question beside the conversation: answered by the model with the system prompt alone, nothing recorded. */
-  | { type: "ask_aside"; question: string };
+  | { type: "ask_aside"; question: string }
+  /**
+   * A client resumes the session while it is open (the SDK's resume of a live session): session.resume is
+   * recorded (unless `silent`) with whether another client held it, whether the client joined live work and
+   * whether it continues the pending work; its own tools join the session's (refused when another client
+   * provides a tool of the same name). The client that opens a session brings its tools this way too (silent).
+   */
+  | {
+      type: "join_client";
+      client: string;
+      tools?: readonly ClientToolSpec[];
+      alreadyInUse: boolean;
+      sessionWasActive: boolean;
+      continuePendingWork: boolean;
+      silent?: boolean;
+    }
+  /** The client has let go of the session: the tools it brought with join_client leave with it. */
+  | { type: "leave_client"; client: string };
+
+/** A tool a client implements, as it declares it (the SDK's `tools`). */
+export interface ClientToolSpec {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments, offered to the model as it is. */
+  parameters?: Record<string, unknown>;
+  /** The client vouches for the tool: no permission request. */
+  skipPermission?: boolean;
+}
 
 /** One approval as a client names it: a command stem ("git add"), a tool by name, or a URL origin. */
 export interface ApprovalGrant {
@@ -242,6 +269,9 @@ export interface CommandResults {
   shutdown: void;
   /** The model's answer; rejects when the model could not be reached. */
   ask_aside: Promise<string>;
+  /** Why not (a tool name another client of the session provides), or undefined. */
+  join_client: string | undefined;
+  leave_client: void;
 }
 
 /** A skill as the session knows it. */

@@ -194,22 +194,30 @@ export class AnswerAssembler {
 /**
  * An assembler for a wire whose stream is typed events (`{"type": …}`, the Responses API's and Anthropic's):
  * each value is checked against the wire's event schema (its type taken from the SSE event name when the data
- * lacks one) and applied; what is not an event is skipped and remembered.
+ * lacks one) and applied; what is not an event is skipped and remembered. An event whose fields already have
+ * their schema's types (the deltas, one per token) is taken as it is, without zod's copy (see plain-fields.ts).
  */
 export abstract class EventAssembler<Event extends { type: string }> extends AnswerAssembler {
   protected abstract readonly schema: z.ZodType<Event>;
   protected abstract apply(event: Event): void | "end";
 
+  /** The event as it is when zod would give back the same values (see plain-fields.ts), else undefined. */
+  protected abstract plain(candidate: unknown): Event | undefined;
+
   add(value: unknown, raw: string, eventName: string | undefined): boolean | "end" {
     const candidate = typeof value === "object" && value !== null && !("type" in value) && eventName ? { ...value, type: eventName } : value;
-    const parsed = this.schema.safeParse(candidate);
-    if (!parsed.success) {
-      this.skip(raw);
-      return false;
+    let event = this.plain(candidate);
+    if (!event) {
+      const parsed = this.schema.safeParse(candidate);
+      if (!parsed.success) {
+        this.skip(raw);
+        return false;
+      }
+      event = parsed.data;
     }
     // Anthropic's `ping` (and any wire's event of that name) only keeps the connection open.
-    if (parsed.data.type === "ping") return false;
+    if (event.type === "ping") return false;
     this.seen.pieces++;
-    return this.apply(parsed.data) ?? true;
+    return this.apply(event) ?? true;
   }
 }

@@ -11,6 +11,7 @@
  */
 import { z } from "zod";
 import { EventAssembler, type WireReader } from "./answer-assembler.js";
+import { allText, isAbsent, isCount, isRecord } from "./plain-fields.js";
 
 const text = z.string().nullish().catch(undefined);
 const count = z.number().nullish().catch(undefined);
@@ -42,6 +43,17 @@ const eventSchema = z.looseObject({
   usage: usageSchema.nullish().catch(undefined),
 });
 type Event = z.infer<typeof eventSchema>;
+
+const DELTA_TEXTS = ["type", "text", "thinking", "signature", "partial_json", "stop_reason"];
+
+/** A content block's delta (or another event without a message, block or usage), well typed: read without zod. */
+export function plainAnthropicEvent(value: unknown): Event | undefined {
+  if (!isRecord(value) || typeof value.type !== "string" || !isCount(value.index)) return undefined;
+  if (!isAbsent(value.message) || !isAbsent(value.content_block) || !isAbsent(value.usage)) return undefined;
+  const delta = value.delta;
+  if (!isAbsent(delta) && !(isRecord(delta) && allText(delta, DELTA_TEXTS))) return undefined;
+  return value as Event;
+}
 
 /** Anthropic's stop reasons in Chat Completions' words. */
 const STOP_REASONS: Record<string, string> = {
@@ -79,6 +91,9 @@ export class AnthropicAssembler extends EventAssembler<Event> implements WireRea
   private output = 0;
 
   protected readonly schema = eventSchema;
+  protected plain(candidate: unknown): Event | undefined {
+    return plainAnthropicEvent(candidate);
+  }
 
   protected apply(event: Event): void | "end" {
     const index = event.index ?? 0;

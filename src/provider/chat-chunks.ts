@@ -1,11 +1,13 @@
 /**
- * What a Chat Completions endpoint may send, checked with zod before anything is read from it, and the
- * assembly of the pieces into one response (answer-assembler.ts). Endpoints send pings (`{}`), scalars, chunks without choices or choices without
- * a delta; whatever is not a chunk is skipped and counted, so a response that ends with nothing usable can
- * say what the endpoint sent instead.
+ * What a Chat Completions endpoint may send, checked before anything is read from it (with zod, or by
+ * plainChunk when every field already has its type), and the assembly of the pieces into one response
+ * (answer-assembler.ts). Endpoints send pings (`{}`), scalars, chunks without choices or choices without a
+ * delta; whatever is not a chunk is skipped and counted, so a response that ends with nothing usable can say
+ * what the endpoint sent instead.
  */
 import { z } from "zod";
 import { AnswerAssembler, type WireReader } from "./answer-assembler.js";
+import { allText, isRecord, isText } from "./plain-fields.js";
 
 /** A text field: a string, or absent. Anything else (a number, an object) is treated as absent. */
 const text = z.string().nullish().catch(undefined);
@@ -66,6 +68,41 @@ export const completionSchema = z.looseObject({
 
 type Delta = z.infer<typeof deltaSchema>;
 type Usage = z.infer<typeof usageSchema>;
+type Chunk = z.infer<typeof chunkSchema>;
+type Choice = z.infer<typeof choiceSchema>;
+
+function isPlainToolCallDelta(value: unknown): boolean {
+  if (!isRecord(value) || !isText(value.id)) return false;
+  if (value.index !== undefined && !(Number.isSafeInteger(value.index) && (value.index as number) >= 0)) return false;
+  const fn = value.function;
+  return fn === undefined || fn === null || (isRecord(fn) && isText(fn.name) && isText(fn.arguments));
+}
+
+const DELTA_TEXTS = ["role", "content", "refusal", "reasoning_content", "reasoning"];
+
+function isPlainDelta(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (!isRecord(value)) return false;
+  if (!allText(value, DELTA_TEXTS)) return false;
+  const calls = value.tool_calls;
+  return calls === undefined || calls === null || (Array.isArray(calls) && calls.every(isPlainToolCallDelta));
+}
+
+/**
+ * The common chunk, read without zod: one whose every field the schemas look at already has its schema's type
+ * (nothing to catch or reject), so zod would give back the same values. Anything else (usage, a field of the
+ * wrong type, no choices) returns undefined and goes through the schemas; test/provider/chat-chunk-check.test.ts
+ * holds the two to the same reading. Per chunk of a stream, zod's copies cost more than the rest of the chunk's way.
+ */
+export function plainChunk(value: unknown): { chunk: Chunk; choice: Choice } | undefined {
+  if (!isRecord(value) || !isText(value.model) || (value.usage !== undefined && value.usage !== null)) return undefined;
+  const choices = value.choices;
+  if (!Array.isArray(choices) || choices.length === 0) return undefined;
+  const choice: unknown = choices[0];
+  if (!isRecord(choice) || !isText(choice.finish_reason) || !isPlainDelta(choice.delta)) return undefined;
+  if (choice.index !== undefined && !Number.isFinite(choice.index)) return undefined;
+  return { chunk: value as Chunk, choice: choice as Choice };
+}
 
 export type { AssemblyLimits } from "./answer-assembler.js";
 
@@ -76,22 +113,28 @@ export class ResponseAssembler extends AnswerAssembler implements WireReader {
 
   /** One parsed SSE data value; false when it was not a chunk (skipped: a ping, junk). */
   add(value: unknown, raw: string): boolean {
-    const parsed = chunkSchema.safeParse(value);
-    if (!parsed.success) {
-      this.skip(raw);
-      return false;
+    const plain = plainChunk(value);
+    let chunk: Chunk;
+    let choice: Choice | undefined;
+    if (plain) ({ chunk, choice } = plain);
+    else {
+      const parsed = chunkSchema.safeParse(value);
+      if (!parsed.success) {
+        this.skip(raw);
+        return false;
+      }
+      chunk = parsed.data;
+      // Only the first choice is read: the agent never asks for n > 1.
+      const first = choiceSchema.safeParse(chunk.choices?.[0]);
+      choice = first.success ? first.data : undefined;
     }
-    const chunk = parsed.data;
     this.seen.pieces++;
     if (chunk.model) this.model = chunk.model;
     if (chunk.usage) this.setChatUsage(chunk.usage);
-    const choices = chunk.choices ?? [];
-    if (choices.length === 0 && !chunk.usage) this.seen.emptyChoices++;
-    // Only the first choice is read: the agent never asks for n > 1.
-    const choice = choiceSchema.safeParse(choices[0]);
-    if (!choice.success) return true;
-    if (choice.data.delta) this.addDelta(choice.data.delta);
-    if (choice.data.finish_reason) this.finishReason = choice.data.finish_reason;
+    if ((chunk.choices ?? []).length === 0 && !chunk.usage) this.seen.emptyChoices++;
+    if (!choice) return true;
+    if (choice.delta) this.addDelta(choice.delta);
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
     return true;
   }
 

@@ -1,7 +1,7 @@
 /**
  * Reads an HTTP 200 from a model endpoint, whatever it holds, on any wire. The body is sniffed rather than
- * trusted to its content-type: an SSE stream is parsed event by event (the openai SDK's SSE decoder; the
- * wire's reader validates each value), a JSON body may be a non-streamed answer (accepted) or an error, and
+ * trusted to its content-type: an SSE stream is parsed event by event (stream-body.ts; the wire's reader
+ * validates each value), a JSON body may be a non-streamed answer (accepted) or an error, and
  * anything else (HTML, gzip, binary, nothing) is an error that says what arrived.
  */
 import type { WireReader } from "./answer-assembler.js";
@@ -34,9 +34,9 @@ function notACompletion(ctx: ReadContext, response: Response, what: string, retr
   return new ProviderError(retryable ? "empty_response" : "invalid_response", message, { statusCode: response.status });
 }
 
-async function readStream(body: ReadableStream<Uint8Array>, response: Response, ctx: ReadContext): Promise<void> {
+async function readStream(body: AsyncIterable<Uint8Array>, ctx: ReadContext): Promise<void> {
   const { reader } = ctx;
-  for await (const { event, data } of sseDataEvents(body, response)) {
+  for await (const { event, data } of sseDataEvents(body)) {
     if (data.trim() === "[DONE]") {
       ctx.onData();
       reader.markDone();
@@ -59,7 +59,7 @@ async function readStream(body: ReadableStream<Uint8Array>, response: Response, 
   }
 }
 
-async function readPlain(body: ReadableStream<Uint8Array> | null, response: Response, ctx: ReadContext): Promise<void> {
+async function readPlain(body: AsyncIterable<Uint8Array> | null, response: Response, ctx: ReadContext): Promise<void> {
   const bytes = body ? await readAll(body) : Buffer.alloc(0);
   if (bytes.length === 0 || bytes.toString("utf8").trim() === "") throw notACompletion(ctx, response, "an empty body", true);
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) throw notACompletion(ctx, response, `gzip-compressed data it did not declare (${bytes.length} bytes)`, false);
@@ -85,7 +85,7 @@ async function readPlain(body: ReadableStream<Uint8Array> | null, response: Resp
 export async function readModelResponse(response: Response, ctx: ReadContext): Promise<void> {
   const peeked = await peekBody(response, { ...(ctx.onBytes ? { onBytes: ctx.onBytes } : {}) });
   try {
-    if (peeked.body && peeked.isEventStream) await readStream(peeked.body, response, ctx);
+    if (peeked.body && peeked.isEventStream) await readStream(peeked.body, ctx);
     else await readPlain(peeked.body, response, ctx);
   } catch (error) {
     // Stopped before the end (an error in the stream, the output limit): let the connection go.

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { EventAssembler, type WireReader } from "./answer-assembler.js";
 import { ProviderError, type ProviderErrorKind } from "./errors.js";
+import { allText, isAbsent, isCount, isRecord } from "./plain-fields.js";
 
 const text = z.string().nullish().catch(undefined);
 const count = z.number().nullish().catch(undefined);
@@ -59,6 +60,15 @@ const eventSchema = z.looseObject({
 });
 type Event = z.infer<typeof eventSchema>;
 
+const EVENT_TEXTS = ["delta", "item_id", "arguments", "code", "message"];
+
+/** A delta or other event without an item or a response, every field well typed: read without zod. */
+export function plainResponsesEvent(value: unknown): Event | undefined {
+  if (!isRecord(value) || typeof value.type !== "string" || !isAbsent(value.item) || !isAbsent(value.response)) return undefined;
+  if (!allText(value, EVENT_TEXTS) || !isCount(value.output_index) || !isCount(value.summary_index)) return undefined;
+  return value as Event;
+}
+
 const CONTEXT_LENGTH = /context[_ ]length|context window|too long|maximum context/i;
 
 /** A failure the endpoint reported inside the stream, as the ProviderError of its kind. */
@@ -86,6 +96,9 @@ export class ResponsesAssembler extends EventAssembler<Event> implements WireRea
   private itemsSeen = 0;
 
   protected readonly schema = eventSchema;
+  protected plain(candidate: unknown): Event | undefined {
+    return plainResponsesEvent(candidate);
+  }
 
   protected apply(event: Event): void | "end" {
     const itemKey = event.item_id ?? (event.output_index !== undefined && event.output_index !== null ? `#${event.output_index}` : "");

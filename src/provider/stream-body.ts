@@ -4,8 +4,13 @@
  * leading UTF-8 byte-order mark dropped (the SSE spec ignores one, and JSON parsers refuse it); the SSE data
  * events, keep-alives left out (comments, blank `data:` lines, events without data), so that only data counts
  * as progress; and the helpers to describe a body that is not what was asked for.
+ *
+ * This is the hot path of a streamed answer (every piece of every response goes through it), so each piece
+ * costs O(its own size): the body's reader is read directly (no second stream replays the first look), and
+ * the SSE parser (eventsource-parser) scans only the new text, where the openai SDK's decoder copied the
+ * whole unread buffer for each event. test/provider/sse-decoding.test.ts holds it to the SDK's reading.
  */
-import { _iterSSEMessages } from "openai/core/streaming";
+import { createParser } from "eventsource-parser";
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 const SSE_START = /^(?:data|event|id|retry)\s*:|^:/;
@@ -16,9 +21,15 @@ export interface PeekedBody {
   /** The first characters after any BOM and leading whitespace (latin1, enough to tell what the body is). */
   head: string;
   /** The whole body again, from its first byte after the BOM; null when the response had none. */
-  body: ReadableStream<Uint8Array> | null;
+  body: PeekedPieces | null;
   /** Whether the body looks like an SSE stream. */
   isEventStream: boolean;
+}
+
+/** A body read piece by piece: what the first look read, then the rest as it arrives. */
+export interface PeekedPieces extends AsyncIterable<Uint8Array> {
+  /** Lets the connection go (a reader that stops early). */
+  cancel(): Promise<void>;
 }
 
 export interface PeekOptions {
@@ -53,23 +64,28 @@ export async function peekBody(response: Response, options: PeekOptions = {}): P
     if (bomChecked && (Buffer.concat(chunks).toString("latin1").trimStart().length >= 8 || total > 64 * 1024)) break;
   }
   const head = Buffer.concat(chunks).toString("latin1").trimStart();
-  const queued = [...chunks];
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = queued.shift();
-      if (next) {
-        controller.enqueue(next);
-        return;
-      }
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else {
-        options.onBytes?.();
-        controller.enqueue(value);
+  const queued = chunks;
+  const body: PeekedPieces = {
+    async *[Symbol.asyncIterator]() {
+      let finished = false;
+      try {
+        yield* queued.splice(0);
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) {
+            finished = true;
+            return;
+          }
+          options.onBytes?.();
+          yield value;
+        }
+      } finally {
+        // A reader that stops early (the end marker, a limit) lets the connection go, as a stream's own iterator does.
+        if (!finished) reader.cancel().catch(() => undefined);
       }
     },
-    cancel: (reason) => reader.cancel(reason),
-  });
+    cancel: () => reader.cancel(),
+  };
   return { head, body, isEventStream: SSE_START.test(head) };
 }
 
@@ -80,23 +96,43 @@ export interface SseDataEvent {
 }
 
 /**
- * The SSE events that carry data, as the SDK's decoder reads them. Keep-alives produce none: comments (`: ping`),
- * whitespace, blank `data:` lines and events without data are skipped here, so a caller that counts what it
- * gets toward an idle timeout counts only data.
+ * The SSE events that carry data. Keep-alives produce none: comments (`: ping`), whitespace, blank `data:`
+ * lines and events without data are skipped here, so a caller that counts what it gets toward an idle timeout
+ * counts only data. An event the body ends in the middle of (no blank line after it) is not one, as the SDK
+ * read it.
  */
-export async function* sseDataEvents(body: ReadableStream<Uint8Array>, response: Response): AsyncGenerator<SseDataEvent> {
-  const replay = new Response(body, { headers: response.headers, status: response.status });
-  for await (const message of _iterSSEMessages(replay, new AbortController())) {
-    if (message.data.trim() === "") continue;
-    yield { event: message.event, data: message.data };
+export async function* sseDataEvents(body: AsyncIterable<Uint8Array>): AsyncGenerator<SseDataEvent> {
+  // Decoded as a stream: a character split between two pieces is joined, not replaced.
+  const decoder = new TextDecoder();
+  // Filled by the parser while a piece is fed, emptied before the next: one array for the whole stream.
+  const ready: SseDataEvent[] = [];
+  const parser = createParser({
+    onEvent: (message) => {
+      if (message.data.trim() !== "") ready.push({ event: message.event ?? null, data: message.data });
+    },
+  });
+  let endsLine = true;
+  const feed = (text: string): void => {
+    if (text === "") return;
+    endsLine = text.charCodeAt(text.length - 1) === 0x0a;
+    parser.feed(text);
+  };
+  for await (const piece of body) {
+    feed(decoder.decode(piece, { stream: true }));
+    for (let index = 0; index < ready.length; index++) yield ready[index] as SseDataEvent;
+    ready.length = 0;
   }
+  feed(decoder.decode());
+  // The body's last line ends with it, as the SDK read it (a lone CR waits for an LF that will not come).
+  if (!endsLine) parser.feed("\n");
+  yield* ready;
 }
 
 /** A body that is not a stream, read whole (up to a limit that is plenty to tell what it is). */
-export async function readAll(body: ReadableStream<Uint8Array>): Promise<Buffer> {
+export async function readAll(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of body) {
     chunks.push(chunk);
     total += chunk.length;
     if (total > MAX_PLAIN_BODY_BYTES) break;

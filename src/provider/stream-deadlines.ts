@@ -33,11 +33,23 @@ export class StreamDeadlines {
     this.onData();
   }
 
-  /** A piece of the answer arrived (a chunk, the end): the idle timer starts again. */
+  /** When the last piece of the answer arrived (performance.now()). */
+  private lastData = 0;
+
+  /**
+   * A piece of the answer arrived (a chunk, the end): the idle time starts again. Called for every chunk of a
+   * stream, so it only notes the time; the one idle timer, when it fires, waits again for what is left.
+   */
   readonly onData = (): void => {
     this.keptAlive = false;
-    clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => this.idle.abort(), this.options.idleMs);
+    this.lastData = performance.now();
+    this.idleTimer ??= setTimeout(this.checkIdle, this.options.idleMs);
+  };
+
+  private readonly checkIdle = (): void => {
+    const quiet = performance.now() - this.lastData;
+    if (quiet >= this.options.idleMs) this.idle.abort();
+    else this.idleTimer = setTimeout(this.checkIdle, Math.max(1, Math.ceil(this.options.idleMs - quiet)));
   };
 
   /** Bytes arrived (data or not): the connection is alive, which does not reset the idle timer. */

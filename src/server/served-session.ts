@@ -44,6 +44,8 @@ const STREAMED = new Set<string>(["assistant.message_delta", "assistant.reasonin
 
 /** One client holding the session. */
 class AttachedClient implements QuestionClient {
+  /** Who brought what to the engine's session (its tools: join_client, leave_client). */
+  readonly id = randomUUID();
   private readonly outgoing = new DeltaBatcher((event) => {
     if (this.link.alive) void this.link.connection.sendNotification("session.event", { sessionId: this.sessionId, event }).catch(() => undefined);
   });
@@ -134,7 +136,11 @@ export class ServedSession {
     commands?: readonly ClientCommand[],
   ) {
     this.questions = new RemoteQuestions({
-      respond: (requestId, reply) => this.session?.dispatch({ type: "respond", requestId, reply }) ?? "The session is not open.",
+      // (The engine's undefined is "taken": only a session that is gone is an error here.)
+      respond: (requestId, reply) => {
+        const session = this.session;
+        return session ? session.dispatch({ type: "respond", requestId, reply }) : "The session is not open.";
+      },
       timeoutMs: questionTimeoutMs,
     });
     this.attach(link, abilities, commands);
@@ -159,14 +165,42 @@ export class ServedSession {
     });
   }
 
-  /** The client lets go; true when no client still there holds the session. */
+  /** The client lets go (what it brought to the session with it); true when no client still there holds the session. */
   detach(link: ClientLink): boolean {
+    const held = this.attached.get(link);
     this.announceChanges(() => {
-      this.attached.get(link)?.detach();
+      held?.detach();
       this.attached.delete(link);
       this.departed = link;
     });
-    return ![...this.attached.keys()].some((held) => held.alive);
+    if (held) this.session?.dispatch({ type: "leave_client", client: held.client.id });
+    return !this.heldByOthers(link);
+  }
+
+  /** Whether some client still there holds the session. */
+  get held(): boolean {
+    return [...this.attached.keys()].some((link) => link.alive);
+  }
+
+  /** Whether a client other than this one, still there, holds the session. */
+  heldByOthers(link: ClientLink): boolean {
+    return [...this.attached.keys()].some((held) => held !== link && held.alive);
+  }
+
+  /** The id the engine knows the client by (join_client), once it holds the session. */
+  clientId(link: ClientLink): string | undefined {
+    return this.attached.get(link)?.client.id;
+  }
+
+  /** Whether a question (a permission, a client tool's call…) still waits for a client's answer. */
+  get waiting(): boolean {
+    return this.questions.waiting;
+  }
+
+  /** The client continues the work left waiting: it is put the questions still open (continuePendingWork). */
+  offerPending(link: ClientLink): void {
+    const held = this.attached.get(link);
+    if (held) this.questions.offer(held.client);
   }
 
   /** Whether some client still there can answer a form (the session's `capabilities.ui.elicitation`). */

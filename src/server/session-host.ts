@@ -5,7 +5,7 @@
  * the handshake never waits for the engine.
  */
 import { z } from "zod";
-import { TURN_END_GRACE_MS, type SessionManager } from "../core/index.js";
+import { TURN_END_GRACE_MS, type SessionManager, type SessionView } from "../core/index.js";
 import type { ProviderConfig } from "../config/provider-config.js";
 import type { HookPolicy, HookSet } from "../hooks/hook-set.js";
 import { readEventLog } from "../session/event-log-reader.js";
@@ -42,9 +42,10 @@ import { shellMethods } from "./methods/shell-methods.js";
 import { pluginMethods } from "./methods/plugin-methods.js";
 import { skillMethods } from "./methods/skill-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
+import { joinOpenSession, untilIdle } from "./pending-work.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
 
-export interface SessionHostOptions extends Pick<SessionRequestDefaults, "provider" | "makeProvider" | "clientTool"> {
+export interface SessionHostOptions extends Pick<SessionRequestDefaults, "provider" | "makeProvider"> {
   /** Holds every session; its defaults (working directory, permissions, MCP flags) are each client's starting point. */
   manager: SessionManager;
   /** The server's own endpoint, when it has one (models.list); sessions may bring theirs. */
@@ -217,7 +218,7 @@ export class SessionHost {
     }
     if (attached && open) {
       // Open in this process already: the client attaches to it beside the others, seeing every event from now on.
-      open.attach(link, abilitiesOf(config), config.commands);
+      await joinOpenSession(link, config, open, attached, abilitiesOf(config));
       // A provider (or registry) given with the resume becomes the session's endpoint from the next request on.
       if (config.provider || config.providers || config.models) {
         const problem = open.models?.reconfigure(config);
@@ -258,7 +259,14 @@ export class SessionHost {
       );
       const openRequest = {
         ...request,
-        ...(resumeId ? { resumeId, sessionId: undefined, ...(config.disableResume ? { silentResume: true } : {}) } : {}),
+        ...(resumeId
+          ? {
+              resumeId,
+              sessionId: undefined,
+              continuePendingWork: config.continuePendingWork === true,
+              ...(config.disableResume ? { silentResume: true } : {}),
+            }
+          : {}),
         canAnswer: served.canAnswer,
         listeners: [served.onEvent],
         ...(hooks ? { hooks } : {}),
@@ -276,6 +284,11 @@ export class SessionHost {
       session.subscribe((event) => {
         if (event.type === "session.shutdown" && !event.agentId) this.forget(served);
       });
+      // The client's own tools are its own: they leave the session with it (another client may bring them again).
+      if (config.tools?.length) {
+        const tools = { type: "join_client", client: served.clientId(link) ?? "", tools: config.tools, alreadyInUse: false } as const;
+        session.dispatch({ ...tools, sessionWasActive: false, continuePendingWork: false, silent: true });
+      }
       if (config.agent) {
         const problem = session.dispatch({ type: "select_agent", name: config.agent });
         if (problem) throw new Error(problem);
@@ -297,17 +310,20 @@ export class SessionHost {
   private async handOver(served: ServedSession): Promise<void> {
     const session = served.session;
     if (!session) return;
-    if (session.state.busy) {
-      await new Promise<void>((resolve) => {
-        const off = session.subscribe((event) => {
-          if (event.type === "session.idle" && !event.agentId) {
-            off();
-            resolve();
-          }
-        });
-      });
-    }
+    // A suspended session (its work waiting for a client that went away) is handed over at once.
+    if (served.held) await untilIdle(session);
     if (this.served.get(served.id) === served) await this.close(served.id);
+  }
+
+  /**
+   * The last client went away while the session's turn waits on a client (a permission, a client tool's call):
+   * the session stays open, suspended, so that a client resuming it may continue that work. It closes once its
+   * turn has ended with nobody holding it (a question lapses after questionTimeoutMs).
+   */
+  private suspend(served: ServedSession, session: SessionView): void {
+    void untilIdle(session).then(() => {
+      if (!served.held && this.served.get(served.id) === served) return this.close(served.id);
+    });
   }
 
   private forget(served: ServedSession): void {
@@ -336,7 +352,12 @@ export class SessionHost {
   /** The client is gone: it lets go of its sessions, and those no other client holds are closed (their turns interrupted). */
   async drop(link: ClientLink): Promise<void> {
     const unheld: string[] = [];
-    for (const served of this.served.values()) if (served.holds(link) && served.detach(link)) unheld.push(served.id);
+    for (const served of this.served.values()) {
+      if (!served.holds(link) || !served.detach(link)) continue;
+      const session = served.session;
+      if (session?.state.busy && served.waiting) this.suspend(served, session);
+      else unheld.push(served.id);
+    }
     await Promise.all(unheld.map((id) => this.close(id)));
   }
 

@@ -1,20 +1,13 @@
 /**
  * A client's session configuration (session.create / session.resume) as the engine's open request: its
- * endpoint and model, working directory, system message, tool filter, client tools, MCP servers and custom
- * agents. Everything else the session is made of is the server's (its permission rules, settings, store).
+ * endpoint and model, working directory, system message, tool filter, MCP servers and custom agents (the
+ * client's own tools are its own: join_client, once the session is open). Everything else the session is made of is the server's (its permission rules, settings, store).
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { ProviderConfig } from "../config/provider-config.js";
 import { sessionProviders } from "../provider/session-providers.js";
-import {
-  loadInstructionDirectories,
-  type ClientToolDeclaration,
-  type InstructionFile,
-  type OpenRequest,
-  type OpenSessionOptions,
-  type SessionPermissions,
-} from "../core/index.js";
+import { loadInstructionDirectories, type InstructionFile, type OpenRequest, type OpenSessionOptions, type SessionPermissions } from "../core/index.js";
 import type { ProviderDefaults } from "./session-provider.js";
 import { sessionModels, type SessionModels, type SessionTransport } from "./session-models.js";
 import { systemMessageOptions, type AskTransform } from "./system-message.js";
@@ -28,8 +21,6 @@ export interface SessionRequestDefaults {
   skills?: OpenSessionOptions["skills"];
   provider: ProviderDefaults;
   makeProvider(config: ProviderConfig): OpenSessionOptions["provider"];
-  /** Makes the tool a client declared (the engine's createClientTool, loaded with it). */
-  clientTool(declaration: ClientToolDeclaration, owner: { sessionId: string; cwd: string }): NonNullable<OpenRequest["extraTools"]>[number];
 }
 
 function workingDirectory(config: SessionConfig, fallback: string): string {
@@ -115,7 +106,6 @@ export function sessionRequest(
     },
     ...(mcpServers || defaults.mcp ? { mcp: { ...defaults.mcp, additional: [...(defaults.mcp?.additional ?? []), ...(mcpServers ? [mcpServers] : [])] } } : {}),
     ...withInstructionDirectories(systemMessageOptions(config.systemMessage, askTransform), config.instructionDirectories, cwd),
-    ...(config.tools?.length ? { extraTools: config.tools.map((tool) => defaults.clientTool(tool, { sessionId: config.sessionId, cwd })) } : {}),
     ...withClientSkills(defaults.skills, config),
     ...(config.customAgents?.length ? { extraAgents: config.customAgents.map(clientAgent) } : {}),
     ...(config.excludedBuiltinAgents?.length ? { excludedBuiltinAgents: config.excludedBuiltinAgents } : {}),

@@ -83,6 +83,8 @@ export const sessionConfigSchema = z.looseObject({
   hooks: z.boolean().optional(),
   enableFileHooks: z.boolean().optional(),
   disableResume: z.boolean().optional(),
+  /** On a resume: continue the work a client that went away left waiting (else it is interrupted). */
+  continuePendingWork: z.boolean().optional(),
   /** Slash commands the client runs itself (command.execute to it, its answer by session.commands.handlePendingCommand). */
   commands: z.array(z.looseObject({ name: z.string(), description: z.string().optional() })).optional(),
 });

@@ -161,4 +161,27 @@ describe("remote questions", () => {
     expect(responses[1]).toEqual(["slow", { kind: "deny", message: "The client did not answer the permission request in time." }]);
     expect(responses).toHaveLength(2);
   });
+
+  it("puts the questions still open to a client that continues the work, but not a client tool's call (answered by RPC)", async () => {
+    const { questions, responses } = adapter();
+    const gone = standIn(["permission", "external_tool"], { readsEvents: true });
+    const detach = questions.attach(gone.client);
+    questions.onEvent(permission("p1"));
+    questions.onEvent(event("external_tool.requested", { requestId: "x1", toolName: "lookup", toolCallId: "t1", arguments: {} }));
+    detach();
+    expect(questions.waiting).toBe(true);
+
+    const next = standIn(["permission", "external_tool"]);
+    questions.attach(next.client);
+    questions.offer(next.client);
+    next.deliver();
+    await settle();
+    expect(next.seen).toEqual(["permission.requested"]);
+    expect(next.asked.map((entry) => entry.question.data.requestId)).toEqual(["p1"]);
+    next.asked[0]?.answer({ kind: "approve-once" });
+    await settle();
+    expect(responses).toEqual([["p1", { kind: "approve-once" }]]);
+    // The tool call stays open for the client's RPC.
+    expect(questions.answer("x1", { content: "done" })).toBeUndefined();
+  });
 });

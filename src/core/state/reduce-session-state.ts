@@ -71,6 +71,8 @@ function reduceMain(state: SessionState, event: SessionEvent): SessionState {
     }
     case "session.resume": {
       const { data } = event;
+      // A client joining the open session changes nothing of it.
+      if (data.alreadyInUse !== undefined) return state;
       const { reasoningEffort: _before, ...rest } = state;
       return {
         ...rest,

@@ -147,8 +147,10 @@ function checkpoint(usage: UsageState, data: SessionEventOf<"session.usage_check
 export function reduceUsage(usage: UsageState, event: SessionEvent): UsageState {
   switch (event.type) {
     case "session.start":
-    case "session.resume":
       return event.agentId ? usage : beginProcessUsage(usage, Date.parse(event.timestamp));
+    case "session.resume":
+      // A client joining the open session (alreadyInUse set) starts no new process.
+      return event.agentId || event.data.alreadyInUse !== undefined ? usage : beginProcessUsage(usage, Date.parse(event.timestamp));
     case "session.usage_checkpoint":
       return event.agentId ? usage : checkpoint(usage, event.data);
     case "session.shutdown":

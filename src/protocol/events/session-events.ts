@@ -61,7 +61,18 @@ export const sessionEvents = {
       selectedModel: z.string().optional(),
       reasoningEffort: z.string().optional(),
       context: workingDirectoryContextSchema.optional(),
+      /**
+       * The resume joined live work (a turn running, or waiting on a client) and did not abandon it. False on a
+       * cold resume, and when the resuming client left the work of a client that went away unfinished.
+       */
       sessionWasActive: z.boolean().optional(),
+      /**
+       * Whether another client held the session. Present only when a client joined the session while it was open
+       * in this process (join_client): such a resume is no new process, so the folds keep the process's usage.
+       */
+      alreadyInUse: z.boolean().optional(),
+      /** The resuming client continues the work left waiting (the SDK's continuePendingWork). */
+      continuePendingWork: z.boolean().optional(),
       /** Lines of events.jsonl that could not be read and were skipped. */
       skippedLines: z.number().optional(),
       /** Tool calls that had no result and were closed with a synthetic error result. */

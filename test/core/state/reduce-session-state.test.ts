@@ -372,6 +372,18 @@ describe("reduceSessionState: usage", () => {
     });
   });
 
+  it("a client joining the open session (a session.resume marked alreadyInUse) starts no new process and changes nothing", () => {
+    for (const alreadyInUse of [true, false]) {
+      const before = fold(start({ reasoningEffort: "low" }), ev("session.usage_checkpoint", { totalNanoAiu: 0, requests: 4 }));
+      const joined = reduceSessionState(
+        before,
+        ev("session.resume", { resumeTime: "", eventCount: 2, selectedModel: "other", sessionWasActive: false, alreadyInUse, continuePendingWork: true }),
+      );
+      expect(joined).toBe(before);
+      expect(joined.usage.current.requests).toBe(4);
+    }
+  });
+
   it("a new process starts its own totals at zero (beginProcess, as a silent resume has no event)", () => {
     const before = fold(start(), ev("session.usage_checkpoint", { totalNanoAiu: 0, requests: 4 }), ev("user.message", { content: "x" }));
     const opened = beginProcess(before, { model: "m9", context: { cwd: "/elsewhere" }, permissions: { allowAll: true, summary }, startTime: clock + 99 });

@@ -1,0 +1,29 @@
+/**
+ * Type tests for reading a wire's streamed pieces without zod (the hot path: one piece per token). A reader
+ * takes a piece as it is only when every field its schema looks at already has the schema's type, so zod
+ * would give back the same values; anything else goes through the schema.
+ */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A text field: a string, null or absent. */
+export function isText(value: unknown): boolean {
+  return value === undefined || value === null || typeof value === "string";
+}
+
+/** A count field: a finite number, null or absent. */
+export function isCount(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === "number" && Number.isFinite(value));
+}
+
+/** Null or absent: a field whose presence sends the piece through the schema. */
+export function isAbsent(value: unknown): boolean {
+  return value === undefined || value === null;
+}
+
+/** Whether every one of `fields` of `record` is text. */
+export function allText(record: Record<string, unknown>, fields: readonly string[]): boolean {
+  for (const field of fields) if (!isText(record[field])) return false;
+  return true;
+}

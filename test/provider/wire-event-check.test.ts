@@ -1,0 +1,103 @@
+/**
+ * The Responses and Anthropic events read without zod (plainResponsesEvent, plainAnthropicEvent: the hot path
+ * of those wires' streams) against their schemas: every event taken as it is, the schema gives back equal, and
+ * an assembler reads it as it reads the schema's output.
+ */
+import { describe, expect, it } from "vitest";
+import type { EventAssembler } from "../../src/provider/answer-assembler.js";
+import { AnthropicAssembler, plainAnthropicEvent } from "../../src/provider/anthropic-events.js";
+import { plainResponsesEvent, ResponsesAssembler } from "../../src/provider/responses-events.js";
+import { variantsOf } from "../support/json-variants.js";
+
+type Reader = EventAssembler<{ type: string }>;
+
+interface Wire {
+  name: string;
+  plain(value: unknown): unknown;
+  reader(): Reader;
+  bases: { base: unknown; paths: (string | number)[][] }[];
+}
+
+const WIRES: Wire[] = [
+  {
+    name: "Responses",
+    plain: plainResponsesEvent,
+    reader: () => new ResponsesAssembler("m", { onText: () => undefined, onReasoning: () => undefined }, { maxOutputTokens: 1e6 }) as unknown as Reader,
+    bases: [
+      {
+        base: { type: "response.output_text.delta", item_id: "msg_1", output_index: 0, content_index: 0, delta: "Hel", sequence_number: 3 },
+        paths: [["type"], ["delta"], ["item_id"], ["output_index"], ["summary_index"], ["arguments"], ["item"], ["response"], ["code"], ["message"]],
+      },
+      {
+        base: { type: "response.function_call_arguments.delta", item_id: "fc_1", output_index: 1, delta: '{"pa' },
+        paths: [["delta"], ["output_index"]],
+      },
+      { base: { type: "error", code: "rate_limit_exceeded", message: "slow down" }, paths: [["code"], ["message"]] },
+    ],
+  },
+  {
+    name: "Anthropic",
+    plain: plainAnthropicEvent,
+    reader: () => new AnthropicAssembler("m", { onText: () => undefined, onReasoning: () => undefined }, { maxOutputTokens: 1e6 }) as unknown as Reader,
+    bases: [
+      {
+        base: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hel" } },
+        paths: [
+          ["type"],
+          ["index"],
+          ["delta"],
+          ...["type", "text", "thinking", "signature", "partial_json", "stop_reason"].map((field) => ["delta", field]),
+          ["message"],
+          ["content_block"],
+          ["usage"],
+        ],
+      },
+      { base: { type: "content_block_stop", index: 0 }, paths: [["index"]] },
+      { base: { type: "ping" }, paths: [] },
+    ],
+  },
+];
+
+/** What a fresh assembler makes of one event. */
+function assembled(wire: Wire, value: unknown) {
+  const reader = wire.reader();
+  let result: unknown;
+  try {
+    result = reader.add(value, JSON.stringify(value) ?? "", undefined);
+  } catch (error) {
+    result = `threw: ${(error as Error).message}`;
+  }
+  return { result, content: reader.content, reasoning: reader.reasoning, finish: reader.finishReason, toolCalls: reader.toolCalls };
+}
+
+describe("wire events read without zod", () => {
+  for (const wire of WIRES) {
+    const values = wire.bases.flatMap(({ base, paths }) => variantsOf(base, paths));
+    const schema = (wire.reader() as unknown as { schema: { safeParse(value: unknown): { success: boolean; data?: unknown } } }).schema;
+
+    it(`takes only ${wire.name} events the schema gives back unchanged`, () => {
+      let taken = 0;
+      for (const value of values) {
+        const plain = wire.plain(value);
+        if (plain === undefined) continue;
+        taken++;
+        const parsed = schema.safeParse(value);
+        expect(parsed.success, JSON.stringify(value)).toBe(true);
+        expect(parsed.data, JSON.stringify(value)).toEqual(plain);
+      }
+      for (const { base } of wire.bases) expect(wire.plain(base), JSON.stringify(base)).toBeDefined();
+      expect(taken).toBeGreaterThan(20);
+    });
+
+    it(`reads every ${wire.name} event as it reads the schema's output`, () => {
+      for (const value of values) {
+        const parsed = schema.safeParse(value);
+        if (!parsed.success) {
+          expect(wire.plain(value), JSON.stringify(value)).toBeUndefined();
+          continue;
+        }
+        expect(assembled(wire, value), JSON.stringify(value)).toEqual(assembled(wire, parsed.data));
+      }
+    });
+  }
+});
