@@ -10,7 +10,8 @@ import type { AgentMode, BackgroundTasks, EventData } from "../protocol/events/i
 import type { McpManager, McpTaskHost, ServerStatus } from "../mcp/index.js";
 import type { AgentDefinition } from "./agents/agent-catalog.js";
 import type { ChildAgentSpec } from "./child-agent.js";
-import { reportContext } from "./compaction/session-compaction.js";
+import { attributeContext, reportContext } from "./compaction/session-compaction.js";
+import { heaviestMessages } from "./compaction/context-attribution.js";
 import type { EventListener } from "./event-sink.js";
 import { routeInput } from "./input-router.js";
 import type { SessionState } from "./state/session-state.js";
@@ -128,6 +129,20 @@ export class AgentSession {
   /** /context: how the main agent's prompt limit is used now, without a model call. */
   readonly contextUsage = () =>
     reportContext(this.parts.main.runtime.compactor, this.services.mcp?.tools() ?? [], this.services.sink.emit, this.services.memory?.board);
+
+  /** The SDK's metadata.getContextAttribution: /context's breakdown by source; undefined before the main agent has a window. */
+  readonly contextAttribution = () => attributeContext(this.parts.main.runtime.compactor, this.services.mcp, this.workspace.activeInstructions, this.dir);
+
+  /** The SDK's metadata.getContextHeaviestMessages: the largest messages in the window, largest first. */
+  readonly heaviestMessages = (limit?: number) => {
+    const { compactor } = this.parts.main.runtime;
+    return compactor
+      ? heaviestMessages(
+          compactor.contents(() => false),
+          limit,
+        )
+      : { totalTokens: 0, messages: [] };
+  };
 
   /** The models the endpoint offers. */
   async listModels(signal?: AbortSignal): Promise<string[]> {
@@ -252,6 +267,8 @@ export class AgentSession {
         return main.stopShell(command.shellId);
       case "background_agent":
         return subagents.moveToBackground(command.toolCallId);
+      case "set_subagent_settings":
+        return subagents.setSettings(command.settings);
       case "compact":
         return runtime.compact(command.focus);
       case "log":

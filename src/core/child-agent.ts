@@ -9,6 +9,7 @@
 import { randomUUID } from "node:crypto";
 import type { RunResult } from "../protocol/commands.js";
 import type { SessionEvent } from "../protocol/events/index.js";
+import type { ReasoningEffort } from "../provider/provider-config.js";
 import type { ChatProvider } from "../provider/types.js";
 import { AgentMcpServers } from "./agent-mcp.js";
 import { createAgentRuntime } from "./agent-runtimes.js";
@@ -34,6 +35,8 @@ export interface ChildAgentSpec {
   toolNames?: readonly string[];
   /** Another model than the session's. */
   model?: string;
+  /** Another reasoning effort than the configured one (a client's subagent settings). */
+  reasoningEffort?: ReasoningEffort | undefined;
   /** Model calls allowed per prompt before the agent is stopped (a runaway guard). */
   maxTurns?: number;
   /** Tokens (input + output) over the agent's life. */
@@ -77,7 +80,7 @@ export function createChildAgent(
   const { provider } = session;
   return new ChildAgent(spec, {
     services,
-    provider: services.createProvider ? services.createProvider(spec.model ?? provider.model, { initiator: "sub-agent" }) : provider,
+    provider: services.createProvider?.(spec.model ?? provider.model, { initiator: "sub-agent", reasoningEffort: spec.reasoningEffort }) ?? provider,
     tools: session.tools,
     unattended: session.unattended,
     ...(ownServers ? { ownServers } : {}),

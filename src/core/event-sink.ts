@@ -14,6 +14,7 @@
 import { randomUUID } from "node:crypto";
 import { isEphemeralEventType as isEphemeralType } from "../protocol/events/ephemeral.js";
 import type { EventData, EventType, SessionEvent, SessionEventOf } from "../protocol/events/index.js";
+import type { SecretFilter } from "../util/secret-filter.js";
 
 export type EventListener = (event: SessionEvent) => void;
 export type Emit = <T extends EventType>(type: T, data: EventData<T>) => SessionEventOf<T>;
@@ -39,13 +40,18 @@ export class EventSink {
   /** How many events the log holds (those read on a resume, and those written since): a join's session.resume says. */
   persistedCount: number;
 
+  /** What the log and the subscribers get: the event with registered secrets replaced (the folds get it whole). */
+  private readonly shown: (event: SessionEvent) => SessionEvent;
+
   constructor(
     private readonly persister: EventPersister | undefined,
-    options: { lastPersistedId?: string | null; persistedCount?: number } = {},
+    options: { lastPersistedId?: string | null; persistedCount?: number; secrets?: SecretFilter } = {},
   ) {
     this.lastId = options.lastPersistedId ?? null;
     this.lastPersistedId = options.lastPersistedId ?? null;
     this.persistedCount = options.persistedCount ?? 0;
+    const { secrets } = options;
+    this.shown = secrets ? (event) => secrets.redact(event) : (event) => event;
   }
 
   addInternal(listener: EventListener): () => void {
@@ -114,7 +120,7 @@ export class EventSink {
     if (!ephemeral && !this.failure) {
       // Written first: if the write fails, the chain must not point at an event that is not on disk.
       try {
-        this.persister?.append(event);
+        this.persister?.append(this.shown(event));
         this.lastPersistedId = id;
         this.persistedCount++;
       } catch (error) {
@@ -123,9 +129,10 @@ export class EventSink {
     }
     this.lastId = id;
     for (const listener of this.internal) listener(event);
+    const shown = this.listeners.size > 0 ? this.shown(event) : event;
     for (const listener of this.listeners) {
       try {
-        listener(event);
+        listener(shown);
       } catch (error) {
         // A broken subscriber must not break the engine or the other subscribers.
         process.emitWarning(`An event subscriber failed on ${type}: ${(error as Error).message}`);

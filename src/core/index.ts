@@ -58,6 +58,8 @@ export { RemoteQuestions, type QuestionClient, type RemoteQuestion } from "./rem
 export { SESSION_LOG_ERROR } from "./session-log-failure.js";
 export { handoffSummary } from "./handoff-summary.js";
 export { readPlan } from "./plan/plan-document.js";
+// The skills, agents and instruction files of the user and of project folders, for no session (the SDK's *.discover).
+export * as discovery from "./discovery/discover-sources.js";
 
 /** The engine: the session manager, openSession and what wires a session together. */
 export function loadEngine(): Promise<typeof import("./engine.js")> {

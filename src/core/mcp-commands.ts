@@ -9,7 +9,7 @@ import type { CommandResults, SessionCommand } from "../protocol/commands.js";
 import type { EventData } from "../protocol/events/index.js";
 import type { Emit } from "./event-sink.js";
 
-const MCP_COMMANDS = ["enable_mcp_server", "disable_mcp_server", "stop_mcp_server", "reload_mcp_servers"] as const;
+const MCP_COMMANDS = ["enable_mcp_server", "disable_mcp_server", "stop_mcp_server", "reload_mcp_servers", "set_mcp_env_value_mode"] as const;
 export type McpCommand = Extract<SessionCommand, { type: (typeof MCP_COMMANDS)[number] }>;
 
 export function isMcpCommand(command: SessionCommand): command is McpCommand {
@@ -63,6 +63,9 @@ export class SessionMcpServers {
         return this.withServer(command.server, (mcp) => mcp.disable(command.server, "stopped"));
       case "reload_mcp_servers":
         return this.reload();
+      case "set_mcp_env_value_mode":
+        this.mcp?.setEnvValueMode(command.mode);
+        return command.mode;
     }
   }
 

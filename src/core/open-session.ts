@@ -4,6 +4,7 @@
  * session's collaborators around them, and on a resume has resume-repair.ts close what the last process left
  * unfinished. Over 300 lines: OpenSessionOptions, every face's say over a session, is documented field by field.
  */
+import type { SecretFilter } from "../util/secret-filter.js";
 import type { ProviderConfig } from "../config/provider-config.js";
 import type { PermissionFlags } from "../permissions/policy.js";
 import type { Rule } from "../permissions/rules.js";
@@ -112,6 +113,8 @@ export interface OpenSessionOptions {
   toolBackends?: ToolBackends;
   /** settings.json `compaction`. */
   compaction?: Partial<CompactionSettings>;
+  /** Values no event written or told may show (a client's secrets.addFilterValues); the session manager's. */
+  secrets?: SecretFilter;
   /** Skill folders and disabled skills (settings, a client), --plugin-dir (issue 19). */
   skills?: SkillSettings;
   /** A replay's stand-in for tools (see core/replay/tool-stand-in.ts). */
@@ -199,7 +202,11 @@ async function openLog(options: OpenSessionOptions, id: string, dir: string, rel
   // The reader (and with it every event's schema) loads only to resume: a new session never reads a log.
   const log: EventLog | undefined = options.resumeId ? (await import("../session/event-log-reader.js")).readEventLog(store.eventsFileOf(id)) : undefined;
   const writer = new EventLogWriter(store.eventsFileOf(id));
-  const sink = new EventSink(writer, { lastPersistedId: log?.lastEventId ?? null, persistedCount: log ? log.events.length + log.unknownEvents : 0 });
+  const sink = new EventSink(writer, {
+    lastPersistedId: log?.lastEventId ?? null,
+    persistedCount: log ? log.events.length + log.unknownEvents : 0,
+    ...(options.secrets ? { secrets: options.secrets } : {}),
+  });
   // The session's folds of its events: each runs over the log first, then on every event as it happens.
   const conversation = new Conversation();
   const rewind = new RewindHistory(dir, { id, store });

@@ -6,6 +6,7 @@
  *
  * The engine itself loads on the first `open`, so a face may use this module before its first frame.
  */
+import { SecretFilter } from "../util/secret-filter.js";
 import type { SessionMetadata } from "../session/session-metadata.js";
 import { SessionLockedError, sessionLockHolder } from "../session/session-lock.js";
 import type { SessionStore } from "../session/session-store.js";
@@ -49,7 +50,17 @@ export function openableSession(store: SessionStore, resumeId: string | undefine
 export class SessionManager {
   private readonly sessions = new Map<string, AgentSession>();
 
-  constructor(readonly defaults: OpenSessionOptions) {}
+  /** Secret values a client registered: no session of this manager writes or shows them. */
+  private readonly secrets: SecretFilter;
+
+  constructor(readonly defaults: OpenSessionOptions) {
+    this.secrets = defaults.secrets ?? new SecretFilter();
+  }
+
+  /** Registers secret values (the SDK's secrets.addFilterValues) for every session, open or opened later; how many are filtered now. */
+  addSecretValues(values: readonly string[]): number {
+    return this.secrets.add(values);
+  }
 
   get store(): SessionStore {
     return this.defaults.store;
@@ -73,7 +84,7 @@ export class SessionManager {
   private async openHere(request: Partial<OpenSessionOptions>): Promise<OpenedSession> {
     if (request.resumeId && this.sessions.has(request.resumeId)) throw new SessionLockedError(request.resumeId, process.pid);
     const { openSession } = await import("./open-session.js");
-    const opened = await openSession({ ...this.defaults, ...request, deleteSession: (id) => this.delete(id) });
+    const opened = await openSession({ ...this.defaults, ...request, secrets: this.secrets, deleteSession: (id) => this.delete(id) });
     const { session } = opened;
     this.sessions.set(session.id, session);
     session.subscribe((event) => {

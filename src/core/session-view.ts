@@ -16,6 +16,8 @@ export type SessionView = Pick<
   | "directories"
   | "instructionPaths"
   | "currentTools"
+  | "contextAttribution"
+  | "heaviestMessages"
   | "listModels"
   | "subscribe"
   | "dispatch"

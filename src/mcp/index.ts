@@ -5,6 +5,7 @@ import { ToolCache, toolCacheDir } from "./tool-cache.js";
 
 export { McpManager, type McpChange, type ServerStatus } from "./mcp-manager.js";
 export type { McpSources } from "./mcp-config.js";
+export type { EnvValueMode } from "./expand-env.js";
 export { inSeconds, type ElicitationAsk } from "./mcp-connection.js";
 export type { McpTaskHost } from "./mcp-tool.js";
 

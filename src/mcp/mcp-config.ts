@@ -53,7 +53,7 @@ export interface McpSources extends TrustSources {
   workspace?: string;
   /** --additional-mcp-config values: JSON text or @file. */
   additional?: readonly string[];
-  /** --disable-mcp-server names. */
+  /** --disable-mcp-server names (and an SDK client's disabledMcpServers): listed as disabled, not started. */
   disabled?: readonly string[];
   /** The session's plugins' MCP documents (installing a plugin is the user's decision to run them). */
   plugins?: readonly PluginMcpDocument[];
@@ -80,6 +80,8 @@ export interface LoadedMcpConfig {
   servers: ConfiguredServer[];
   /** Problems found in the files, each a sentence for session.warning. */
   problems: string[];
+  /** Servers listed but turned off for this session from the start (--disable-mcp-server, a client's disabledMcpServers). */
+  disabled?: string[];
 }
 
 export const userConfigPath = (agentHome: string): string => path.join(agentHome, "mcp-config.json");
@@ -162,9 +164,10 @@ export function loadMcpConfig(sources: McpSources): LoadedMcpConfig {
       else add(parseConfigDocument(text, file));
     } else add(parseConfigDocument(value, "--additional-mcp-config"));
   }
-  const disabled = new Set(sources.disabled ?? []);
-  const servers = [...byName.values()].filter((server) => !disabled.has(server.name) && server.config.disabled !== true);
-  return { servers, problems };
+  // Disabled for the session, a server is still listed (as /mcp disable leaves it) and may be enabled later.
+  const servers = [...byName.values()].filter((server) => server.config.disabled !== true);
+  const disabled = servers.map((server) => server.name).filter((name) => sources.disabled?.includes(name));
+  return { servers, problems, ...(disabled.length > 0 ? { disabled } : {}) };
 }
 
 /** A custom agent's own servers (its file's `mcp-servers`, the same shape as mcp-config.json's servers). */

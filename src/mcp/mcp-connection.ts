@@ -10,7 +10,7 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult, ElicitRequest, ElicitResult, Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
-import { expandEnv, expandRecord } from "./expand-env.js";
+import { expandEnv, expandRecord, serverEnv, type EnvValueMode } from "./expand-env.js";
 import { StdioGroupTransport } from "./stdio-group-transport.js";
 import type { ConfiguredServer } from "./mcp-config.js";
 import type { CachedServer } from "./tool-cache.js";
@@ -49,6 +49,8 @@ export interface ConnectionDeps {
   /** Variables kept out of stdio servers' inherited environment (--secret-env-vars). */
   secretEnvVars: readonly string[];
   clientVersion: string;
+  /** How the server's `env` values are read (direct when absent). */
+  envValueMode?: EnvValueMode;
   onToolsChanged(): void;
   /** Asks the user to fill in a server's form (elicitation); without it, servers are told forms are not supported. */
   elicit?(request: ElicitationAsk, signal: AbortSignal): Promise<ElicitResult>;
@@ -199,7 +201,7 @@ export class McpConnection {
       return new StdioGroupTransport({
         command: expandEnv(config.command as string, deps.env),
         args: (config.args ?? []).map((arg) => expandEnv(arg, deps.env)),
-        env: { ...inherited, ...expandRecord(config.env, deps.env) },
+        env: { ...inherited, ...serverEnv(config.env, deps.env, deps.envValueMode ?? "direct") },
         cwd: cwd ? expandEnv(cwd, deps.env) : deps.cwd,
         onStderr: (text) => this.keepStderr(text),
       });

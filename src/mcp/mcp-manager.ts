@@ -6,6 +6,7 @@
  * that never needs a server with a cached list is never held up by it.
  */
 import type { AnyTool } from "../tools/define-tool.js";
+import type { EnvValueMode } from "./expand-env.js";
 import { McpConnection, type ConnectionDeps, type ServerState } from "./mcp-connection.js";
 import type { ConfiguredServer, LoadedMcpConfig } from "./mcp-config.js";
 import { createMcpTool, mcpToolName, type McpTaskHost } from "./mcp-tool.js";
@@ -66,6 +67,8 @@ export class McpManager {
   private readonly pendingLaunches = new Map<string, () => void>();
   /** Servers turned off for this session: disabled (/mcp disable), or stopped (an SDK client's stopServer). */
   private readonly off = new Map<string, "disabled" | "stopped">();
+  /** How servers started from now on read their `env` values (an SDK client may switch it). */
+  private envValueMode: EnvValueMode = "direct";
   private toolCache?: AnyTool[];
   private servers: readonly ConfiguredServer[];
   private problems: string[];
@@ -74,7 +77,9 @@ export class McpManager {
   private announced = false;
 
   constructor(private readonly options: McpManagerOptions) {
-    ({ servers: this.servers, problems: this.problems } = options.load());
+    const loaded = options.load();
+    ({ servers: this.servers, problems: this.problems } = loaded);
+    for (const name of loaded.disabled ?? []) this.off.set(name, "disabled");
   }
 
   get size(): number {
@@ -117,6 +122,7 @@ export class McpManager {
             }
           : {}),
         env: this.options.env,
+        envValueMode: this.envValueMode,
         cwd: this.options.cwd,
         secretEnvVars: this.options.secretEnvVars,
         clientVersion: this.options.clientVersion,
@@ -251,6 +257,11 @@ export class McpManager {
     this.toolCache = undefined;
     await connection?.close();
     this.tell({ kind: "status", name, state: as });
+  }
+
+  /** How servers started after this read their `env` values; a running server keeps the environment it has. */
+  setEnvValueMode(mode: EnvValueMode): void {
+    this.envValueMode = mode;
   }
 
   /** Whether the server is running and connected now. */

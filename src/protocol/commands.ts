@@ -12,6 +12,12 @@ export type RequestHeaders = Record<string, string>;
 /** How a prompt sent while the agent works is delivered: queued after the current prompt, or steering it. */
 export type Delivery = "enqueue" | "immediate";
 
+/** Live overrides of the session's subagents (settings' `subagents.agents` and `disabledSubagents`, Copilot's). */
+export interface SubagentSettings {
+  agents?: Record<string, { model?: string; reasoningEffort?: string }>;
+  disabled?: readonly string[];
+}
+
 export type SessionCommand =
   /**
    * Text as a person typed it: slash commands, `!cmd` and `@path` mentions are resolved by the core. `from:
@@ -100,6 +106,13 @@ export type SessionCommand =
   | { type: "stop_mcp_server"; server: string }
   /** /mcp reload: reads the MCP configuration again and restarts its servers; session.mcp_servers_loaded lists them. */
   | { type: "reload_mcp_servers" }
+  /** An SDK client's session.mcp.setEnvValueMode: how MCP servers started from now on read their `env` values. */
+  | { type: "set_mcp_env_value_mode"; mode: "direct" | "indirect" }
+  /**
+   * An SDK client's session.tools.updateSubagentSettings: per agent type, the model and reasoning effort its
+   * subagents use from now on, and agent types the model may not start; null clears them.
+   */
+  | { type: "set_subagent_settings"; settings: SubagentSettings | null }
   /** Stops a background shell (/tasks). */
   | { type: "stop_shell"; shellId: string }
   /** Moves the main agent's running sync agents (or the one run by this task call) to the background (Ctrl+X B). */
@@ -245,6 +258,10 @@ export interface CommandResults {
   disable_mcp_server: Promise<string | undefined>;
   stop_mcp_server: Promise<string | undefined>;
   reload_mcp_servers: Promise<string | undefined>;
+  /** The mode now in force. */
+  set_mcp_env_value_mode: "direct" | "indirect";
+  /** Why not (an unknown reasoning effort), or undefined once applied. */
+  set_subagent_settings: string | undefined;
   /** False when no such shell was running. */
   stop_shell: Promise<boolean>;
   /** The ids of the agents moved (none when no sync agent was running). */

@@ -20,6 +20,9 @@ import { PLAN_METHODS, RUNTIME_METHODS, SESSIONS_METHODS } from "./methods/serve
 import { SESSION_STATE_METHODS } from "./methods/session-state-names.js";
 import { COMMAND_METHODS, SHELL_METHODS, TASK_METHODS, UI_METHODS } from "./methods/command-method-names.js";
 import { PLUGIN_METHODS, SKILL_METHODS } from "./methods/skill-method-names.js";
+import { DISCOVERY_METHODS } from "./methods/discovery-method-names.js";
+import { SESSION_EXTRAS_METHODS } from "./methods/session-extras-names.js";
+import { GITHUB_ACCOUNT_METHODS } from "./methods/github-account-names.js";
 
 export const PROTOCOL_VERSION = 3;
 
@@ -86,6 +89,9 @@ export const SESSION_METHODS = [
   ...UI_METHODS,
   ...SKILL_METHODS,
   ...PLUGIN_METHODS,
+  ...DISCOVERY_METHODS,
+  ...SESSION_EXTRAS_METHODS,
+  ...GITHUB_ACCOUNT_METHODS,
 ] as const;
 export type SessionMethod = (typeof SESSION_METHODS)[number];
 

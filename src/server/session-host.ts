@@ -40,6 +40,9 @@ import { commandMethods } from "./methods/command-methods.js";
 import { taskMethods } from "./methods/task-methods.js";
 import { shellMethods } from "./methods/shell-methods.js";
 import { pluginMethods } from "./methods/plugin-methods.js";
+import { discoveryMethods } from "./methods/discovery-methods.js";
+import { sessionExtrasMethods } from "./methods/session-extras-methods.js";
+import { gitHubAccountMethods } from "./methods/github-account-methods.js";
 import { skillMethods } from "./methods/skill-methods.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { joinOpenSession, untilIdle } from "./pending-work.js";
@@ -158,6 +161,9 @@ export class SessionHost {
       ...shellMethods(owned),
       ...skillMethods((link, sessionId) => this.owned(link, sessionId)),
       ...pluginMethods(options.manager.defaults),
+      ...discoveryMethods(options.manager.defaults),
+      ...sessionExtrasMethods(owned, options.manager),
+      ...gitHubAccountMethods(owned),
     };
   }
 

@@ -30,14 +30,33 @@ function workingDirectory(config: SessionConfig, fallback: string): string {
   return dir;
 }
 
-/** The client's `skillDirectories` are read after every other skill folder; its `disabledSkills` join settings'. */
-function withClientSkills(skills: SessionRequestDefaults["skills"], config: SessionConfig): Pick<OpenRequest, "skills"> {
-  if (!config.skillDirectories?.length && !config.disabledSkills?.length) return skills ? { skills } : {};
+/**
+ * The client's `skillDirectories` are read after every other skill folder; its `disabledSkills` join settings';
+ * its `pluginDirectories` are loaded for this session as --plugin-dir's are.
+ */
+function withClientSkills(skills: SessionRequestDefaults["skills"], config: SessionConfig, cwd: string): Pick<OpenRequest, "skills"> {
+  if (!config.skillDirectories?.length && !config.disabledSkills?.length && !config.pluginDirectories?.length) return skills ? { skills } : {};
+  const pluginDirs = [...(skills?.pluginDirs ?? []), ...(config.pluginDirectories ?? []).map((dir) => path.resolve(cwd, dir))];
   return {
     skills: {
       ...skills,
       directories: [...(skills?.directories ?? []), ...(config.skillDirectories ?? [])],
       disabled: [...(skills?.disabled ?? []), ...(config.disabledSkills ?? [])],
+      ...(pluginDirs.length > 0 ? { pluginDirs } : {}),
+    },
+  };
+}
+
+/** The client's `mcpServers` join the server's MCP configuration; its `disabledMcpServers` start disabled. */
+function withClientMcp(defaults: SessionRequestDefaults["mcp"], config: SessionConfig): Pick<OpenRequest, "mcp"> {
+  const servers = config.mcpServers && Object.keys(config.mcpServers).length > 0 ? JSON.stringify({ mcpServers: config.mcpServers }) : undefined;
+  const disabled = config.disabledMcpServers ?? [];
+  if (!servers && disabled.length === 0) return defaults ? { mcp: defaults } : {};
+  return {
+    mcp: {
+      ...defaults,
+      additional: [...(defaults?.additional ?? []), ...(servers ? [servers] : [])],
+      ...(disabled.length > 0 ? { disabled: [...(defaults?.disabled ?? []), ...disabled] } : {}),
     },
   };
 }
@@ -87,7 +106,6 @@ export function sessionRequest(
   const providers = () => sessionProviders(withEffort(models.config), make, models.registry);
   const cwd = workingDirectory(config, defaults.cwd);
   const { flags } = defaults.permissions;
-  const mcpServers = config.mcpServers && Object.keys(config.mcpServers).length > 0 ? JSON.stringify({ mcpServers: config.mcpServers }) : undefined;
   const request: OpenRequest = {
     sessionId: config.sessionId,
     cwd,
@@ -104,9 +122,9 @@ export function sessionRequest(
         ...(config.excludedTools ? { excludedTools: [...(flags.excludedTools ?? []), ...config.excludedTools] } : {}),
       },
     },
-    ...(mcpServers || defaults.mcp ? { mcp: { ...defaults.mcp, additional: [...(defaults.mcp?.additional ?? []), ...(mcpServers ? [mcpServers] : [])] } } : {}),
+    ...withClientMcp(defaults.mcp, config),
     ...withInstructionDirectories(systemMessageOptions(config.systemMessage, askTransform), config.instructionDirectories, cwd),
-    ...withClientSkills(defaults.skills, config),
+    ...withClientSkills(defaults.skills, config, cwd),
     ...(config.customAgents?.length ? { extraAgents: config.customAgents.map(clientAgent) } : {}),
     ...(config.excludedBuiltinAgents?.length ? { excludedBuiltinAgents: config.excludedBuiltinAgents } : {}),
     ...(config.sessionLimits !== undefined ? { sessionLimits: config.sessionLimits } : {}),

@@ -70,6 +70,9 @@ export const sessionConfigSchema = z.looseObject({
   customAgents: z.array(customAgent).optional(),
   skillDirectories: z.array(z.string()).optional(),
   disabledSkills: z.array(z.string()).optional(),
+  /** Plugin folders loaded for this session only (as --plugin-dir), and MCP servers it starts disabled. */
+  pluginDirectories: z.array(z.string()).optional(),
+  disabledMcpServers: z.array(z.string()).optional(),
   excludedBuiltinAgents: z.array(z.string()).optional(),
   sessionLimits: sessionLimitsWire.optional(),
   enableCitations: z.boolean().optional(),

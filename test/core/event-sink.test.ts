@@ -33,3 +33,25 @@ describe("the event sink's parentId chain", () => {
     expect(failures).toEqual(["disk full"]);
   });
 });
+
+describe("the event sink's secret filter", () => {
+  it("writes and tells events with registered values replaced, while its folds get them whole", async () => {
+    const { SecretFilter } = await import("../../src/util/secret-filter.js");
+    const secrets = new SecretFilter();
+    const written: SessionEvent[] = [];
+    const sink = new EventSink({ append: (event) => written.push(event) }, { secrets });
+    const told: unknown[] = [];
+    const folded: unknown[] = [];
+    sink.subscribe((event) => told.push(event.data));
+    sink.addInternal((event) => folded.push(event.data));
+    sink.emit("session.info", { infoType: "x", message: "before tok-12345" });
+    expect(secrets.add(["tok-12345", "tok-12345-long", "abc"])).toBe(2);
+    sink.emit("session.info", { infoType: "x", message: "a tok-12345-long and tok-12345" });
+    expect(written.map((event) => (event.data as { message: string }).message)).toEqual(["before tok-12345", "a ****** and ******"]);
+    expect(told).toEqual(written.map((event) => event.data));
+    expect(folded).toEqual([
+      { infoType: "x", message: "before tok-12345" },
+      { infoType: "x", message: "a tok-12345-long and tok-12345" },
+    ]);
+  });
+});

@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { expandEnv } from "../../src/mcp/expand-env.js";
+import { expandEnv, serverEnv } from "../../src/mcp/expand-env.js";
 import { loadMcpConfig } from "../../src/mcp/mcp-config.js";
 import { mcpToolName } from "../../src/mcp/mcp-tool.js";
 import { tempDir } from "../support/engine-harness.js";
@@ -69,19 +69,30 @@ describe("MCP configuration", () => {
     expect(loadMcpConfig({ agentHome: home, cwd }).servers.map((server) => server.name)).toEqual(["repo", "gh", "vs"]);
   });
 
-  it("--additional-mcp-config replaces a server of the same name; --disable-mcp-server and disabled:true leave one out", () => {
+  it("--additional-mcp-config replaces a server of the same name; disabled:true leaves one out, --disable-mcp-server lists it as disabled", () => {
     const { home, cwd } = setup();
     writeFileSync(
       path.join(home, "mcp-config.json"),
       JSON.stringify({ mcpServers: { a: { command: "old" }, b: { command: "b" }, c: { command: "c", disabled: true } } }),
     );
     writeFileSync(path.join(cwd, "extra.json"), JSON.stringify({ mcpServers: { a: { command: "new" } } }));
-    const { servers } = loadMcpConfig({ agentHome: home, cwd, additional: ["@extra.json"], disabled: ["b"] });
-    expect(servers.map((server) => [server.name, server.config.command])).toEqual([["a", "new"]]);
+    const { servers, disabled } = loadMcpConfig({ agentHome: home, cwd, additional: ["@extra.json"], disabled: ["b", "c", "unknown"] });
+    expect(servers.map((server) => [server.name, server.config.command])).toEqual([
+      ["a", "new"],
+      ["b", "b"],
+    ]);
+    expect(disabled).toEqual(["b"]);
   });
 
   it("expands ${VAR} and $VAR, unset ones to nothing", () => {
     expect(expandEnv("Bearer ${TOKEN} $USER_X-$NOPE.", { TOKEN: "t0k", USER_X: "me" })).toBe("Bearer t0k me-.");
+  });
+
+  it("reads a server's env values as written (direct) or as the names of variables (indirect)", () => {
+    const env = { HOST_TOKEN: "t0k", OTHER: "o" };
+    const config = { A: "HOST_TOKEN", B: "literal value", C: "${OTHER}-x", D: "UNSET_NAME" };
+    expect(serverEnv(config, env, "direct")).toEqual({ A: "HOST_TOKEN", B: "literal value", C: "o-x", D: "UNSET_NAME" });
+    expect(serverEnv(config, env, "indirect")).toEqual({ A: "t0k", B: "literal value", C: "o-x", D: "UNSET_NAME" });
   });
 
   it("names tools <server>-<tool> in the characters a function name may use", () => {

@@ -7,6 +7,7 @@
  * messages with the summary; the log keeps every message. A failed compaction emits success:false and
  * changes nothing. Every agent (main or subagent) has its own, in its AgentRuntime.
  */
+import type { WindowContents } from "./context-attribution.js";
 import type { CompactResult } from "../../protocol/commands.js";
 import type { EventData } from "../../protocol/events/index.js";
 import type { RetryPolicy } from "../../provider/retry.js";
@@ -116,6 +117,11 @@ export class Compactor {
       messagesLength: conversation.history().length,
       ...(settings.auto ? { compactAt: Math.floor(settings.threshold * this.tokenLimit) } : {}),
     });
+  }
+
+  /** What the window holds now, for the SDK's context attribution: the breakdown, the tool schemas and the messages. */
+  contents(isMcpTool: (name: string) => boolean): WindowContents {
+    return { breakdown: this.breakdown(isMcpTool), schemas: this.deps.tools().schemas(), messages: this.deps.conversation.history() };
   }
 
   /** Before a model request: compacts when the context has passed the threshold. */

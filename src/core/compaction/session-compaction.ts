@@ -7,6 +7,9 @@ import type { Emit } from "../event-sink.js";
 import type { SessionHooks } from "../session-hooks.js";
 import { DEFAULT_COMPACTION, type CompactionSettings, type Compactor, type CompactorDeps } from "./compactor.js";
 import type { ContextBreakdown } from "./token-accounting.js";
+import type { McpManager } from "../../mcp/index.js";
+import { listCheckpoints } from "../session-admin/session-report.js";
+import { contextAttribution, type ContextAttribution } from "./context-attribution.js";
 
 /** How long /context waits for the endpoint's model listing before it reports with the limit it has. */
 const PROBE_TIMEOUT_MS = 3_000;
@@ -60,4 +63,19 @@ export async function reportContext(
     ...(breakdown.contextBoard ? { contextBoardTokens: breakdown.contextBoard.tokens } : {}),
   });
   return breakdown;
+}
+
+/** The window by source (the SDK's context attribution): MCP tools by their server, instruction files apart. */
+export function attributeContext(
+  compactor: Compactor | undefined,
+  mcp: McpManager | undefined,
+  instructions: readonly { content: string }[],
+  sessionDir: string,
+): ContextAttribution | undefined {
+  if (!compactor) return undefined;
+  const serverOfTool = new Map<string, string>();
+  for (const server of mcp?.list() ?? []) for (const tool of server.tools) serverOfTool.set(tool, server.name);
+  const contents = compactor.contents((name) => serverOfTool.has(name));
+  const instructionChars = instructions.reduce((sum, file) => sum + file.content.length, 0);
+  return contextAttribution(contents, (name) => serverOfTool.get(name), instructionChars, listCheckpoints(sessionDir).length);
 }

@@ -8,7 +8,8 @@
 import type { EventData } from "../../protocol/events/index.js";
 import type { AnyTool } from "../../tools/define-tool.js";
 import type { ChildAgent, ChildAgentSpec } from "../child-agent.js";
-import type { RunResult } from "../../protocol/commands.js";
+import type { RunResult, SubagentSettings } from "../../protocol/commands.js";
+import { REASONING_EFFORTS, type ReasoningEffort } from "../../provider/provider-config.js";
 import type { Emit, EventSink } from "../event-sink.js";
 import type { AgentDirectory } from "./agent-directory.js";
 import { createAgentTools } from "./agent-tools.js";
@@ -59,6 +60,8 @@ export class SessionSubagents implements SubagentHost {
   private settling: AbortController | undefined;
   /** Per agent, how many of its answers a subagent.completed is on record for. */
   private readonly recordedAnswers = new Map<string, number>();
+  /** A client's live settings (session.tools.updateSubagentSettings); none until it gives some. */
+  private settings: SubagentSettings | null = null;
 
   constructor(private readonly deps: SessionSubagentsDeps) {
     this.ledger = new BudgetLedger({
@@ -71,6 +74,26 @@ export class SessionSubagents implements SubagentHost {
       if (event.type === "system.notification") this.unseenNotifications++;
       else if (event.type === "assistant.turn_start") this.unseenNotifications = 0;
     });
+  }
+
+  /** Replaces the live settings (null clears them): agents started from now on follow them. Why not, when an effort is unknown. */
+  setSettings(settings: SubagentSettings | null): string | undefined {
+    for (const [name, entry] of Object.entries(settings?.agents ?? {})) {
+      if (entry.reasoningEffort !== undefined && !(REASONING_EFFORTS as readonly string[]).includes(entry.reasoningEffort)) {
+        return `Unknown reasoning effort "${entry.reasoningEffort}" for ${name}: the efforts are ${REASONING_EFFORTS.join(", ")}.`;
+      }
+    }
+    this.settings = settings;
+    return undefined;
+  }
+
+  agentSettings(agentName: string): { model?: string; reasoningEffort?: ReasoningEffort; disabled: boolean } {
+    const entry = this.settings?.agents?.[agentName];
+    return {
+      ...(entry?.model ? { model: entry.model } : {}),
+      ...(entry?.reasoningEffort ? { reasoningEffort: entry.reasoningEffort as ReasoningEffort } : {}),
+      disabled: this.settings?.disabled?.includes(agentName) === true,
+    };
   }
 
   /** Whether something reached the main conversation that no model call of the main agent has seen. */

@@ -2,6 +2,7 @@
  * What the `task` tool and the agent tools need of the session: the agent catalog, the limits, the task
  * registry, a way to make a child agent at a given depth, and a way to tell the main agent something.
  */
+import type { ReasoningEffort } from "../../provider/provider-config.js";
 import type { EventData } from "../../protocol/events/index.js";
 import type { ChildAgent, ChildAgentSpec } from "../child-agent.js";
 import type { AgentDirectory } from "./agent-directory.js";
@@ -47,4 +48,6 @@ export interface SubagentHost {
   registerSync(agent: { toolCallId: string; agentId: string; detach(): void }): () => void;
   /** Whether a hidden agent (not model-invocable) may start this once: a command allowed it (/subconscious run). */
   takeAllowance?(agentName: string): boolean;
+  /** A client's live settings for an agent type (session.tools.updateSubagentSettings): its model and effort, or that it is off. */
+  agentSettings?(agentName: string): { model?: string; reasoningEffort?: ReasoningEffort; disabled: boolean };
 }

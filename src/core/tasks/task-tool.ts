@@ -52,7 +52,12 @@ export { resultFooter } from "./task-run.js";
 
 /** The task tool of an agent at `depth` (0: the main agent), emitting its subagent events as that agent. */
 export function createTaskTool(host: SubagentHost, depth: number, emit: Emit): AnyTool {
-  const visible = () => host.agents().modelInvocable();
+  // An agent type a client turned off (its subagent settings) is not offered.
+  const visible = () =>
+    host
+      .agents()
+      .modelInvocable()
+      .filter((agent) => host.agentSettings?.(agent.name).disabled !== true);
   return defineTool({
     name: "task",
     get description() {
@@ -69,7 +74,9 @@ export function createTaskTool(host: SubagentHost, depth: number, emit: Emit): A
     title: (args) => args.description,
     permission: () => null,
     async execute(args, ctx: ToolContext) {
-      const agent = host.agents().get(args.agent_type);
+      const found = host.agents().get(args.agent_type);
+      const settings = found ? host.agentSettings?.(found.name) : undefined;
+      const agent = settings?.disabled ? undefined : found;
       // A hidden agent (the rem-agent) starts only when a command allowed it, once: the model cannot pick it on its own.
       if (!agent || !(agent.modelInvocable || (depth === 0 && host.takeAllowance?.(agent.name)))) {
         throw new ToolError(`Unknown agent_type "${args.agent_type}". Valid agent types:\n${describeAgents(visible())}`, "unknown_agent_type");
@@ -80,7 +87,7 @@ export function createTaskTool(host: SubagentHost, depth: number, emit: Emit): A
           "max_depth",
         );
       }
-      const model = args.model ?? agent.model;
+      const model = args.model ?? settings?.model ?? agent.model;
       if (args.model !== undefined) {
         const available = await host.availableModels(ctx.signal);
         if (available && !available.includes(args.model)) {
@@ -118,6 +125,7 @@ export function createTaskTool(host: SubagentHost, depth: number, emit: Emit): A
         ...(agent.mcpServers ? { mcpServers: agent.mcpServers } : {}),
         ...(agent.skills ? { skills: agent.skills } : {}),
         ...(model ? { model } : {}),
+        ...(settings?.reasoningEffort ? { reasoningEffort: settings.reasoningEffort } : {}),
         ...budget,
         ledger: host.ledger,
       };

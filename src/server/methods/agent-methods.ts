@@ -13,7 +13,7 @@ const listSchema = z.looseObject({ sessionId: z.string(), includeBuiltInAgents: 
 const selectSchema = z.looseObject({ sessionId: z.string(), name: z.string() });
 
 /** An agent as Copilot's AgentInfo describes it. */
-function agentInfo(agent: AgentDefinition, withPrompt = false) {
+export function agentInfo(agent: AgentDefinition, withPrompt = false) {
   return {
     name: agent.name,
     id: agent.name,

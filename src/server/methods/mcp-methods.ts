@@ -1,7 +1,8 @@
 /**
  * A session's MCP servers over the SDK: their list, one server's tools and whether it runs are read from the
  * session's MCP manager; stopping one is the stop_mcp_server command (session.mcp_server_status_changed
- * tells it). session.mcp.enable/disable/reload are in session-methods.ts.
+ * tells it). setEnvValueMode is a command too: how servers started from then on read their `env` values.
+ * session.mcp.enable/disable/reload are in session-methods.ts.
  */
 import path from "node:path";
 import { z } from "zod";
@@ -11,6 +12,7 @@ import { ownedSession, type MethodTable, type Owned } from "./owned-session.js";
 
 const sessionIdSchema = z.looseObject({ sessionId: z.string() });
 const serverSchema = z.looseObject({ sessionId: z.string(), serverName: z.string() });
+const envModeSchema = z.looseObject({ sessionId: z.string(), mode: z.enum(["direct", "indirect"]) });
 
 /** Where a server was configured, in Copilot's words: the user's configuration file, or the repository's. */
 function sourceOf(source: string): "user" | "workspace" | undefined {
@@ -49,6 +51,15 @@ export function mcpMethods(owned: Owned): MethodTable<(typeof MCP_SESSION_METHOD
       const problem = await ownedSession(owned, link, sessionId).dispatch({ type: "stop_mcp_server", server: serverName });
       if (problem) throw new Error(problem);
       return {};
+    },
+    "session.mcp.setEnvValueMode": (link, params) => {
+      const { sessionId, mode } = envModeSchema.parse(params);
+      return { mode: ownedSession(owned, link, sessionId).dispatch({ type: "set_mcp_env_value_mode", mode }) };
+    },
+    // agent adds no GitHub MCP server of its own (a "github" server is one the user or client configured): none to remove.
+    "session.mcp.removeGitHub": (link, params) => {
+      ownedSession(owned, link, sessionIdSchema.parse(params).sessionId);
+      return { removed: false };
     },
   };
 }

@@ -15,7 +15,14 @@ export const AGENT_METHODS = [
 ] as const;
 
 /** A session's MCP servers, read and stopped one by one (mcp-methods.ts). */
-export const MCP_SESSION_METHODS = ["session.mcp.list", "session.mcp.listTools", "session.mcp.isServerRunning", "session.mcp.stopServer"] as const;
+export const MCP_SESSION_METHODS = [
+  "session.mcp.list",
+  "session.mcp.listTools",
+  "session.mcp.isServerRunning",
+  "session.mcp.stopServer",
+  "session.mcp.setEnvValueMode",
+  "session.mcp.removeGitHub",
+] as const;
 
 /** What MCP offers that agent does not (sign-in, sampling for a client, MCP Apps), refused with the reason (mcp-unavailable-methods.ts). */
 export const MCP_UNAVAILABLE_METHODS = [
