@@ -31,6 +31,7 @@ import { logMessage } from "./client-log.js";
 import { joinClient } from "./client-join.js";
 import { writePlan } from "./plan/plan-document.js";
 import { sessionLogFailureResult } from "./session-log-failure.js";
+import { setSessionLimits } from "./session-limits.js";
 import { isSkillCommand } from "./skills/session-skills.js";
 
 export type { SessionServices } from "./session-services.js";
@@ -232,6 +233,8 @@ export class AgentSession {
         return controls.setMode(command.mode);
       case "set_objective":
         return controls.goal.set(command.objective);
+      case "set_session_limits":
+        return setSessionLimits(this.services.state.state, this.services.sink.emit, command.limits);
       case "set_model":
         return controls.setModel(command.model, command.reasoningEffort, command.reconnect);
       case "select_agent":
@@ -244,6 +247,10 @@ export class AgentSession {
         return this.services.permissions.changeApprovals(command.add ?? [], command.remove ?? []);
       case "run_shell":
         return this.runShellCommand(command.command);
+      case "queue_client_command":
+        return this.send({ prompt: command.command, clientCommand: true }, "enqueue");
+      case "answer_client_command":
+        return main.clientCommands.answer(command.requestId, { handled: command.handled, stopProcessingQueue: command.stopProcessingQueue === true });
       case "unqueue": {
         const item = runtime.queue.remove(command.id);
         return item ? { id: item.id, prompt: asTyped(item), ...(item.attachments ? { attachments: item.attachments } : {}) } : undefined;

@@ -47,10 +47,13 @@ export class Conversation {
       case "user.message": {
         this.mark(event.id);
         const images = (event.data.attachments ?? []).flatMap((attachment) =>
-          attachment.mediaType && attachment.path ? [{ path: attachment.path, mediaType: attachment.mediaType }] : [],
+          attachment.mediaType && attachment.path
+            ? [{ path: attachment.path, mediaType: attachment.mediaType, ...(attachment.displayName ? { title: attachment.displayName } : {}) }]
+            : [],
         );
         if (event.data.startContext) this.push({ role: "user", content: event.data.startContext });
         this.push({ role: "user", content: event.data.transformedContent ?? event.data.content, ...(images.length > 0 ? { images } : {}) });
+        if (event.data.limitsStatus) this.push({ role: "user", content: event.data.limitsStatus });
         break;
       }
       case "assistant.message": {

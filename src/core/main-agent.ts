@@ -23,6 +23,8 @@ import type { SessionSubagents } from "./tasks/session-subagents.js";
 import { ToolSet } from "./tool-set.js";
 import { buildUserMessage, type UserMessageExtra } from "./user-message.js";
 import { runUserShellCommand } from "./user-shell-command.js";
+import { limitsStatusToTell } from "./session-limits.js";
+import { ClientCommands } from "./runtime/client-commands.js";
 
 /** What changes the system prompt: after these events the next prompt sends it again. */
 const PROMPT_CHANGES = new Set<EventType>(["session.context_changed", "session.instructions_changed", "subagent.selected", "subagent.deselected"]);
@@ -35,6 +37,8 @@ export interface MainAgentParts {
 
 export class MainAgent {
   readonly runtime: AgentRuntime;
+  /** Commands handed to the application that runs them (client-commands.ts). */
+  readonly clientCommands: ClientCommands;
   private readonly mcpGate: McpStartupGate | undefined;
   private readonly promptHooks: PromptHooks;
   private stopped = false;
@@ -49,6 +53,7 @@ export class MainAgent {
     const emit = sink.emit;
     this.mcpGate = services.mcp ? new McpStartupGate(services.mcp, emit) : undefined;
     this.promptHooks = new PromptHooks(hooks, emit);
+    const clientCommands = (this.clientCommands = new ClientCommands(emit));
     this.runtime = createAgentRuntime(services, {
       emit,
       conversation: services.conversation,
@@ -68,6 +73,7 @@ export class MainAgent {
           queueMicrotask(() => void this.answerNotifications().catch(() => undefined));
         }
       },
+      handOffCommand: (command, signal) => clientCommands.handOff(command, signal),
       runShell: async (command, signal) => {
         try {
           await runUserShellCommand(command, toolEnvironment(services, new ToolSet(services.tools), emit), signal);
@@ -209,6 +215,11 @@ export class MainAgent {
   private userMessage(input: PromptInput, extra: UserMessageExtra): EventData<"user.message"> {
     const { controls } = this.parts;
     this.services.skills.beforePrompt(input, this.services.sink.emit); // a `/<skill>` joins the conversation just before the line typed
-    return buildUserMessage(input, extra, { cwd: this.services.workspace.cwd, mode: controls.preset.mode, notices: controls.takeNotices() });
+    const limitsStatus = limitsStatusToTell(this.services.state.state);
+    return buildUserMessage(input, limitsStatus ? { ...extra, limitsStatus } : extra, {
+      cwd: this.services.workspace.cwd,
+      mode: controls.preset.mode,
+      notices: controls.takeNotices(),
+    });
   }
 }

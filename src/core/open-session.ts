@@ -18,7 +18,7 @@ import { acquireSessionLock } from "../session/session-lock.js";
 import type { SessionStore } from "../session/session-store.js";
 import type { ToolBackends } from "../tools/backends.js";
 import type { AnyTool } from "../tools/define-tool.js";
-import type { SessionEvent, AgentMode } from "../protocol/events/index.js";
+import type { SessionEvent, AgentMode, SessionLimits } from "../protocol/events/index.js";
 import type { InteractionKind } from "../protocol/interactions.js";
 import type { HookSet } from "../hooks/hook-set.js";
 import type { McpSessionOptions } from "../mcp/index.js";
@@ -95,6 +95,8 @@ export interface OpenSessionOptions {
   extraAgents?: readonly AgentDefinition[];
   /** Built-in agents left out of this session (an SDK client's excludedBuiltinAgents). */
   excludedBuiltinAgents?: readonly string[];
+  /** The session's limits (an SDK app's sessionLimits): a new session starts with them, a resumed one takes them (null clears). */
+  sessionLimits?: SessionLimits | null;
   /** Tools the default agent is not offered, though a custom agent may be (an SDK client's defaultAgent.excludedTools). */
   defaultAgentExcludedTools?: readonly string[];
   /** Tools beyond the built-in ones (a face's or a test's own). */
@@ -282,6 +284,7 @@ async function begin(session: AgentSession, services: SessionServices, options: 
     ...(options.name ? { name: options.name } : {}),
     context: opened.context,
     ...(options.detachedFrom ? { detachedFromSpawningParentSessionId: options.detachedFrom } : {}),
+    ...(options.sessionLimits?.maxAiCredits !== undefined ? { sessionLimits: { maxAiCredits: options.sessionLimits.maxAiCredits } } : {}),
   });
   reportMemoryProblems(services, sink);
   if (session.mode !== "interactive") sink.emit("session.mode_changed", { previousMode: "interactive", newMode: session.mode });
@@ -323,6 +326,7 @@ async function resume(
   services.skills.restore(log.events); // the skills loaded before, and the rules they add
   await session.runStartHooks("resume");
   if (options.mode && options.mode !== session.mode) session.dispatch({ type: "set_mode", mode: options.mode });
+  if (options.sessionLimits !== undefined) session.dispatch({ type: "set_session_limits", limits: options.sessionLimits });
   restoreSelection(session, services);
   if (options.name && options.name !== opened.previousName) opened.keeper.rename(options.name);
   return {

@@ -80,6 +80,8 @@ export async function prepare(request: ToolRequest, env: ToolRunEnvironment, sig
   if (permission) {
     const steer = hooks ? { hookDecision: hookSays, answerInstead: () => hooks.permissionRequest(tool.name, args, signal) } : undefined;
     const outcome = await env.permissions.check({ ...permission, toolCallId: request.toolCallId }, tool.name, signal, steer);
+    // Interrupted while its question waited: the call was stopped, not refused (Copilot's words for it).
+    if (!outcome.approved && signal.aborted) return notRun(request);
     if (!outcome.approved) {
       return { ready: false, request, code: outcome.kind, message: outcome.message, tool, args, ...mark, ...(outcome.rejected ? { rejected: true } : {}) };
     }

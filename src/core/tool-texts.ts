@@ -10,8 +10,8 @@ export const unknownToolText = (name: string, available: readonly string[]): str
 /** A preToolUse hook said deny. */
 export const deniedByHookText = (reason: string | undefined): string => `Denied by preToolUse hook: ${reason ?? "No reason provided"}`;
 
-/** A call that an interrupt stopped, or kept from starting. */
-export const INTERRUPTED_TOOL_TEXT = "The execution of this tool, or a previous tool was interrupted.";
+/** A call that an interrupt stopped, or kept from starting (the tools say it too: a stopped command). */
+export { INTERRUPTED_TOOL_TEXT } from "../tools/define-tool.js";
 
 /** A client's tool threw: what it threw stays with the client (it may hold secrets or stack traces). */
 export const clientToolThrewText = (name: string, args: unknown): string =>

@@ -31,6 +31,8 @@ export interface UserMessageExtra {
   startContext?: string;
   /** The prompt the model gets in place of the one typed (a hook's modifiedPrompt). */
   prompt?: string;
+  /** The session's limits, when they are new to the model (session-limits.ts): a message of its own after the prompt. */
+  limitsStatus?: string;
 }
 
 export function buildUserMessage(
@@ -51,6 +53,7 @@ export function buildUserMessage(
       notices: [...session.notices],
     }),
     ...(extra.startContext ? { startContext: extra.startContext } : {}),
+    ...(extra.limitsStatus ? { limitsStatus: extra.limitsStatus } : {}),
     ...(attachments && attachments.length > 0 ? { attachments } : {}),
     messageId: randomUUID(),
     agentMode: session.mode,

@@ -2,7 +2,7 @@
  * Commands into the engine: every change to a session is one of these, sent through one `dispatch`. The TUI,
  * the headless runner and the server faces build commands; none of them touches engine objects.
  */
-import type { AgentMode, Attachment, WorkingDirectoryContext } from "./events/index.js";
+import type { AgentMode, Attachment, SessionLimits, WorkingDirectoryContext } from "./events/index.js";
 import type { InteractionReply } from "./interactions.js";
 import type { ForkOutcome, RewindOutcome, RewindPoint, RewindPreview, RewindScope } from "./rewind.js";
 
@@ -36,6 +36,8 @@ export type SessionCommand =
   | { type: "set_mode"; mode: AgentMode }
   /** /autopilot <objective>: what autopilot works toward (shown as the goal, repeated in its continuations); null clears it. */
   | { type: "set_objective"; objective: string | null }
+  /** The session's limits (an SDK app's sessionLimits); null clears them. The model is told of them with the next prompt. */
+  | { type: "set_session_limits"; limits: SessionLimits | null }
   /** /model: another model, and optionally how hard it reasons (none, minimal, low, medium, high, xhigh). */
   /**
    * `reconnect`: the model's endpoint changed under the same name (an SDK client's resume brought another
@@ -61,6 +63,13 @@ export type SessionCommand =
   | { type: "apply_location_approvals"; workingDirectory: string }
   /** `!cmd`: a command the user runs; its output reaches the model with the next prompt. */
   | { type: "run_shell"; command: string }
+  /**
+   * A slash command the application runs itself (an SDK app's session.commands.enqueue when it listens for
+   * command.queued): queued like a prompt, handed to it (command.queued) when its turn comes.
+   */
+  | { type: "queue_client_command"; command: string }
+  /** The application's answer to a command.queued; `stopProcessingQueue` holds the queue until the next prompt. */
+  | { type: "answer_client_command"; requestId: string; handled: boolean; stopProcessingQueue?: boolean }
   /** Takes a queued prompt out of the queue (to edit it, or to drop it). */
   | { type: "unqueue"; id: string }
   /** Sends what is queued (after an interrupt the queue waits for this). */
@@ -213,6 +222,7 @@ export interface CommandResults {
   respond: string | undefined;
   set_mode: void;
   set_objective: void;
+  set_session_limits: void;
   set_model: void;
   /** An error message when there is no such agent (naming the valid ones). */
   select_agent: string | undefined;
@@ -224,6 +234,9 @@ export interface CommandResults {
   remember_location_approvals: string | undefined;
   apply_location_approvals: AppliedLocation | string;
   run_shell: Promise<void>;
+  queue_client_command: Promise<RunResult>;
+  /** False when no command waits under that id. */
+  answer_client_command: boolean;
   unqueue: QueuedItem | undefined;
   flush_queue: void;
   /** The last turn the main agent took for its agents' answers, if any. */

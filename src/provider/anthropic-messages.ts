@@ -58,9 +58,19 @@ function createClient(config: ProviderConfig, key: string | undefined): Messages
   });
 }
 
-function userBlocks(message: Extract<ChatMessage, { role: "user" }>): ContentBlockParam[] {
+/** A user message's blocks: its text, its images, its PDFs as documents (citable when `citations`). */
+function userBlocks(message: Extract<ChatMessage, { role: "user" }>, citations: boolean): ContentBlockParam[] {
   if (!message.images?.length) return [{ type: "text", text: message.content }];
   return userContentParts(message.content, message.images).map((part): ContentBlockParam => {
+    if (part.type === "file") {
+      const data = /^data:application\/pdf;base64,(.*)$/s.exec(part.file.file_data ?? "")?.[1] ?? "";
+      return {
+        type: "document",
+        source: { type: "base64", media_type: "application/pdf", data },
+        ...(part.file.filename ? { title: part.file.filename } : {}),
+        ...(citations ? { citations: { enabled: true } } : {}),
+      };
+    }
     if (part.type !== "image_url") return { type: "text", text: part.type === "text" ? part.text : "" };
     const match = /^data:([^;]+);base64,(.*)$/s.exec(part.image_url.url);
     if (!match) return { type: "image", source: { type: "url", url: part.image_url.url } };
@@ -79,7 +89,11 @@ function toolInput(args: string): Record<string, unknown> {
 }
 
 /** The conversation as Anthropic messages: roles alternating, tool results in the user turn after their calls. */
-export function toAnthropicMessages(messages: ChatMessage[], withThinking: boolean): { system: string | undefined; messages: MessageParam[] } {
+export function toAnthropicMessages(
+  messages: ChatMessage[],
+  withThinking: boolean,
+  citations = false,
+): { system: string | undefined; messages: MessageParam[] } {
   let system: string | undefined;
   const turns: { role: "user" | "assistant"; content: ContentBlockParam[] }[] = [];
   const push = (role: "user" | "assistant", blocks: ContentBlockParam[]) => {
@@ -94,7 +108,7 @@ export function toAnthropicMessages(messages: ChatMessage[], withThinking: boole
         system = system === undefined ? message.content : `${system}\n\n${message.content}`;
         break;
       case "user":
-        push("user", userBlocks(message));
+        push("user", userBlocks(message, citations));
         break;
       case "tool":
         push("user", [{ type: "tool_result", tool_use_id: message.toolCallId, content: message.content }]);
@@ -182,7 +196,7 @@ export function createAnthropicProvider(config: ProviderConfig): ChatProvider {
     let maxTokens = config.maxOutputTokens ?? DEFAULT_MAX_TOKENS;
     if (thinking && maxTokens <= budget) maxTokens = budget + 4096;
     if (maxTokensCap !== undefined) maxTokens = Math.min(maxTokens, maxTokensCap);
-    const { system, messages } = toAnthropicMessages(request.messages, thinking);
+    const { system, messages } = toAnthropicMessages(request.messages, thinking, config.citations === true);
     return {
       model: wireModelOf(config),
       max_tokens: maxTokens,

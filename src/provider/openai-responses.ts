@@ -30,6 +30,8 @@ const REASONING_REFUSED = /reasoning|encrypted|include|summary|decrypt/i;
 function inputParts(text: string, images: NonNullable<Extract<ChatMessage, { role: "user" }>["images"]>): ResponseInputContent[] {
   return userContentParts(text, images).map((part: ChatCompletionContentPart): ResponseInputContent => {
     if (part.type === "image_url") return { type: "input_image", image_url: part.image_url.url, detail: "auto" };
+    if (part.type === "file")
+      return { type: "input_file", ...(part.file.filename ? { filename: part.file.filename } : {}), file_data: part.file.file_data ?? "" };
     return { type: "input_text", text: part.type === "text" ? part.text : "" };
   });
 }

@@ -26,6 +26,8 @@ export interface ProviderConfig {
   providerName?: string;
   /** Sent in each wire's own way: reasoning_effort, reasoning.effort, an Anthropic thinking budget. */
   reasoningEffort?: ReasoningEffort;
+  /** Native citations for attached documents, where the wire has them (Anthropic's; an SDK app's enableCitations). */
+  citations?: boolean;
   maxPromptTokens: number;
   /** "default": no one set the limit; the endpoint's model listing may know the model's real one (probeLimits). */
   maxPromptTokensFrom?: "default";

@@ -7,10 +7,14 @@ export interface ChatToolCall {
   arguments: string;
 }
 
-/** An image attached to a user message: where it is, read only when a request is built. */
+/**
+ * An image (or a PDF document, "application/pdf") attached to a user message: where it is, read only when a
+ * request is built. `title`: a document's name, as the model is given it.
+ */
 export interface ChatImage {
   path: string;
   mediaType: string;
+  title?: string;
 }
 
 export type ChatMessage =

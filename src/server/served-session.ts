@@ -114,6 +114,8 @@ export class ServedSession {
   reasoningEffort: string | undefined;
   /** What session.eventLog.read pages through. */
   readonly journal = new EventJournal();
+  /** The event types clients registered interest in (session.eventLog.registerInterest), by handle. */
+  readonly interests = new Map<string, string>();
   private readonly questions: RemoteQuestions;
   /** The clients holding it, in the order they came, each with its way off. */
   private readonly attached = new Map<ClientLink, { client: AttachedClient; detach: () => void }>();
@@ -274,6 +276,12 @@ export class ServedSession {
 
   /** The interaction broker's question: can any client answer this kind now? */
   readonly canAnswer = (kind: InteractionKind): boolean => this.questions.canAnswer(kind);
+
+  /** Some client listens for this event type: Copilot switches behaviour on it (command.queued: queued commands are the client's). */
+  interestedIn(eventType: string): boolean {
+    for (const type of this.interests.values()) if (type === eventType) return true;
+    return false;
+  }
 
   readonly onEvent = (event: SessionEvent): void => {
     if (event.type === "session.model_change" || event.type === "session.start") this.reasoningEffort = event.data.reasoningEffort;

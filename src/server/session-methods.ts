@@ -7,14 +7,14 @@ import { randomUUID } from "node:crypto";
 import { agentModeSchema } from "../protocol/events/index.js";
 import { externalToolReply, permissionReply } from "./replies.js";
 import type { ClientLink, ServedSession } from "./served-session.js";
-import { pendingAnswerSchema, pendingToolCallSchema, sendSchema, sessionIdSchema } from "./wire.js";
+import { pendingAnswerSchema, pendingToolCallSchema, sendSchema, sessionIdSchema, sessionLimitsWire } from "./wire.js";
 import { elicitationReplySchema } from "../protocol/interactions.js";
 import { z } from "zod";
 import { sendAttachments } from "./send-attachments.js";
 
 const modeSetSchema = z.looseObject({ sessionId: z.string(), mode: agentModeSchema });
 const logSchema = z.looseObject({ sessionId: z.string(), message: z.string(), level: z.enum(["info", "warning", "error"]).optional() });
-const optionsSchema = z.looseObject({ sessionId: z.string(), workingDirectory: z.string().optional() });
+const optionsSchema = z.looseObject({ sessionId: z.string(), workingDirectory: z.string().optional(), sessionLimits: sessionLimitsWire.optional() });
 const modelSwitchSchema = z.looseObject({ sessionId: z.string(), modelId: z.string(), reasoningEffort: z.string().optional() });
 const mcpServerSchema = z.looseObject({ sessionId: z.string(), serverName: z.string() });
 
@@ -101,13 +101,14 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
     session.dispatch({ type: "set_model", model: modelId, ...(reasoningEffort ? { reasoningEffort } : {}) });
     return { status: "applied", modelId: session.state.model };
   });
-  // Options this agent has no counterpart for (coauthor…): accepted, so a client's create succeeds.
+  // Options this agent has no counterpart for (coauthor…): accepted, so a client's create succeeds. The limits are a command.
   // A working directory is the /cwd command's.
   on("session.options.update", (link, params) => {
-    const { sessionId, workingDirectory } = optionsSchema.parse(params);
+    const { sessionId, workingDirectory, sessionLimits } = optionsSchema.parse(params);
     const { session } = engine(link, sessionId);
     const refused = workingDirectory === undefined ? undefined : session.dispatch({ type: "set_cwd", path: workingDirectory });
     if (refused) throw new Error(refused);
+    if (sessionLimits !== undefined) session.dispatch({ type: "set_session_limits", limits: sessionLimits });
     return { success: true };
   });
   on("session.log", (link, params) => {

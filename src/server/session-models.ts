@@ -72,6 +72,8 @@ interface ModelsState {
   registry: ModelRegistry;
   chosen: ProviderConfig;
   userAgent: string | undefined;
+  /** The client's enableCitations: documents are sent citable where the wire allows. */
+  citations: boolean;
 }
 
 function resolveState(
@@ -94,7 +96,7 @@ function resolveState(
   const chosen = (config.model ? registry.find(config.model)?.config : undefined) ?? singular;
   if (!chosen) return resolved.ok ? { ok: false, message: `Unknown model "${config.model}".` } : resolved;
   const userAgent = config.clientName ? `agent (client: ${config.clientName})` : undefined;
-  return { ok: true, state: { base, singular, lists, registry, chosen, userAgent } };
+  return { ok: true, state: { base, singular, lists, registry, chosen, userAgent, citations: config.enableCitations === true } };
 }
 
 export function sessionModels(config: SessionConfig, defaults: ProviderDefaults, transport: SessionTransport): SessionModelsResult {
@@ -114,6 +116,7 @@ export function sessionModels(config: SessionConfig, defaults: ProviderDefaults,
         ...provider,
         ...(state.userAgent ? { headers: { "User-Agent": state.userAgent, ...provider.headers } } : {}),
         ...(transport.fetch ? { fetch: transport.fetch } : {}),
+        ...(state.citations ? { citations: true } : {}),
       }),
       add: (providers, models) => {
         const lists = { providers: [...state.lists.providers, ...providers], models: [...state.lists.models, ...models] };

@@ -127,6 +127,7 @@ export function sessionRequest(
     ...withClientSkills(defaults.skills, config, cwd),
     ...(config.customAgents?.length ? { extraAgents: config.customAgents.map(clientAgent) } : {}),
     ...(config.excludedBuiltinAgents?.length ? { excludedBuiltinAgents: config.excludedBuiltinAgents } : {}),
+    ...(config.sessionLimits !== undefined ? { sessionLimits: config.sessionLimits } : {}),
     ...(config.defaultAgent?.excludedTools?.length ? { defaultAgentExcludedTools: config.defaultAgent.excludedTools } : {}),
   };
   return { request, models };

@@ -40,6 +40,9 @@ const customAgent = z.looseObject({
   skills: z.array(z.string()).optional(),
 });
 
+/** An SDK app's limits on a session; null (on a resume or an options update) clears them. */
+export const sessionLimitsWire = z.looseObject({ maxAiCredits: z.number().positive().optional() }).nullable();
+
 /** session.create and session.resume share the configuration. */
 export const sessionConfigSchema = z.looseObject({
   sessionId: z.string(),
@@ -71,6 +74,8 @@ export const sessionConfigSchema = z.looseObject({
   pluginDirectories: z.array(z.string()).optional(),
   disabledMcpServers: z.array(z.string()).optional(),
   excludedBuiltinAgents: z.array(z.string()).optional(),
+  sessionLimits: sessionLimitsWire.optional(),
+  enableCitations: z.boolean().optional(),
   defaultAgent: z.looseObject({ excludedTools: z.array(z.string()).optional() }).optional(),
   agent: z.string().optional(),
   workingDirectory: z.string().optional(),

@@ -80,6 +80,12 @@ export interface ToolOutcome {
   rejected?: boolean;
 }
 
+/**
+ * What the model reads of a call an interrupt stopped, or kept from starting: Copilot CLI's words (models are
+ * tuned on them, and the Copilot SDK's recorded conversations expect them word for word).
+ */
+export const INTERRUPTED_TOOL_TEXT = "The execution of this tool, or a previous tool was interrupted.";
+
 /** Throw from execute() for an expected failure; the message goes to the model as the tool result. */
 export class ToolError extends Error {
   constructor(

@@ -25,6 +25,8 @@ describe("the agent loop", () => {
     expect(result.finalMessage).toBe("Hello there, how can I help?");
     expect(collapse(harness.types())).toEqual([
       "session.start",
+      // The prompt passes the queue first, as Copilot's does (its observed simple turn opens with this too).
+      "pending_messages.modified",
       "system.message",
       "user.message",
       "assistant.turn_start",
@@ -65,7 +67,7 @@ describe("the agent loop", () => {
     harness.server.enqueue(toolCall("view", { path: path.join(harness.cwd, "notes.txt") }, { text: "Let me read it." }), text("It has two lines."));
     const result = await harness.session.send("what is in notes.txt?");
     expect(result.outcome).toBe("completed");
-    expect(collapse(harness.types({ without: ["assistant.usage", "session.usage_checkpoint", "session.usage_info"] })).slice(3)).toEqual([
+    expect(collapse(harness.types({ without: ["assistant.usage", "session.usage_checkpoint", "session.usage_info"] })).slice(4)).toEqual([
       "assistant.turn_start",
       "assistant.message_delta",
       "assistant.message",

@@ -42,6 +42,17 @@ describe("the prompt queue", () => {
     expect(harness.ofType("user.message").map((event) => event.data.delivery)).toEqual(["idle", "queued"]);
   });
 
+  it("announces a prompt sent to an idle agent as passing the queue, before its user message, as Copilot does", async () => {
+    harness = await startHarness();
+    harness.server.enqueue(text("Done."));
+    await harness.session.send("at once");
+    const types = harness.events.map((event) => event.type);
+    const announced = types.indexOf("pending_messages.modified");
+    expect(announced).toBeGreaterThanOrEqual(0);
+    expect(announced).toBeLessThan(types.indexOf("user.message"));
+    expect(harness.ofType("pending_messages.modified").at(-1)?.data).toEqual({ items: [], paused: false });
+  });
+
   it("delivers an immediate message to the running prompt before its next model call (steering)", async () => {
     const gate = gateTool();
     harness = await startHarness({ extraTools: [gate.tool] });

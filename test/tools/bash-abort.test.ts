@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createShellTools, ShellManager } from "../../src/tools/bash/index.js";
+import { INTERRUPTED_TOOL_TEXT } from "../../src/tools/define-tool.js";
 import { findTool, isProcessAlive, livePidsInGroup, printedPid, runTool, useShellTools, waitFor } from "../support/bash-context.js";
 
 const shells = useShellTools();
@@ -17,7 +18,7 @@ describe("abort", () => {
     shells.t.controller.abort();
     const result = await running;
     expect(result.content).toContain("leader:");
-    expect(result.content.endsWith("<command interrupted>")).toBe(true);
+    expect(result.content.endsWith(INTERRUPTED_TOOL_TEXT)).toBe(true);
     expect(result.success).toBe(false);
     expect(result.errorCode).toBe("interrupted");
 
@@ -36,7 +37,7 @@ describe("abort", () => {
 
     shells.t.controller.abort();
     const result = await running;
-    expect(result.content.endsWith("<command interrupted>")).toBe(true);
+    expect(result.content.endsWith(INTERRUPTED_TOOL_TEXT)).toBe(true);
     await waitFor(() => !isProcessAlive(leader), 10_000, "the stubborn shell to die");
     expect(shells.manager.get("1")).toBeUndefined();
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ToolError } from "../../src/tools/define-tool.js";
+import { INTERRUPTED_TOOL_TEXT, ToolError } from "../../src/tools/define-tool.js";
 import { findTool, nextCall, runTool, useShellTools } from "../support/bash-context.js";
 
 const shells = useShellTools();
@@ -76,7 +76,7 @@ describe("bash (sync)", () => {
   it("does not start anything when the call is already aborted", async () => {
     shells.t.controller.abort();
     const result = await runTool(bash(), { command: "touch started", description: "x" }, shells.t.ctx);
-    expect(result.content).toBe("<command interrupted>");
+    expect(result.content).toBe(INTERRUPTED_TOOL_TEXT);
     expect(shells.manager.list()).toEqual([]);
   });
 });

@@ -67,6 +67,8 @@ export interface AgentRuntimeOptions {
   stopBeforeCall?(): boolean;
   /** Runs a user's `!cmd` (only the main agent takes them). */
   runShell?(command: string, signal: AbortSignal): Promise<void>;
+  /** Hands a queued command to the application that runs it (only the main agent takes them). */
+  handOffCommand?(command: string, signal: AbortSignal): Promise<{ stopProcessingQueue: boolean }>;
   /** This agent's compaction (agent-runtimes.ts makes it over the same conversation, provider and tools). */
   compactor?: Compactor;
 }
@@ -127,6 +129,7 @@ export class AgentRuntime {
       this.drain();
       return queued;
     }
+    this.queue.passThrough();
     return this.run(input, "idle");
   }
 
@@ -175,6 +178,16 @@ export class AgentRuntime {
     return { outcome: "completed", finalMessage: "", continuations: 0 };
   }
 
+  private async handOff(command: string): Promise<RunResult> {
+    const { handOffCommand } = this.options;
+    if (!handOffCommand) throw new Error("This agent hands no commands to an application.");
+    await this.exclusive(async (signal) => {
+      // Held before the queue drains: what waits behind it runs when the next prompt arrives.
+      if ((await handOffCommand(command, signal)).stopProcessingQueue) this.queue.pause();
+    });
+    return { outcome: "completed", finalMessage: "", continuations: 0 };
+  }
+
   private drain(): void {
     if (this.controller) return;
     const next = this.queue.next();
@@ -212,6 +225,7 @@ export class AgentRuntime {
 
   private run(input: PromptInput, delivery: "idle" | "queued"): Promise<RunResult> {
     if (input.shell) return this.runShell(input.prompt);
+    if (input.clientCommand) return this.handOff(input.prompt);
     const controller = new AbortController();
     this.controller = controller;
     this.current = this.execute(input, delivery, controller);

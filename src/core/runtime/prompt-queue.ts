@@ -28,6 +28,8 @@ export interface PromptInput {
   withoutTools?: boolean;
   /** Extra HTTP headers on this prompt's model requests (an SDK app's send). */
   requestHeaders?: Record<string, string>;
+  /** A slash command the application runs itself: handed to it when its turn comes (client-commands.ts). */
+  clientCommand?: boolean;
 }
 
 /** The prompt a `send` command carries. */
@@ -68,6 +70,14 @@ export class PromptQueue {
       this.items.push({ ...input, id: randomUUID(), resolve });
       this.announce();
     });
+  }
+
+  /**
+   * A prompt sent to an idle agent runs at once, yet passes the queue as Copilot's do: the queue announces
+   * that it took one, so a client that follows the queue sees every prompt go through it.
+   */
+  passThrough(): void {
+    this.announce();
   }
 
   /** The next prompt to run, unless the queue is paused. */

@@ -66,6 +66,7 @@ function reduceMain(state: SessionState, event: SessionEvent): SessionState {
         ...(data.selectedModel ? { model: data.selectedModel } : {}),
         ...(data.reasoningEffort ? { reasoningEffort: data.reasoningEffort } : {}),
         ...(data.mode ? { mode: data.mode } : {}),
+        ...(data.sessionLimits ? { sessionLimits: data.sessionLimits, sessionLimitsTold: false } : {}),
       };
     }
     case "session.resume": {
@@ -87,6 +88,8 @@ function reduceMain(state: SessionState, event: SessionEvent): SessionState {
       return { ...state, name: event.data.title };
     case "session.mode_changed":
       return { ...state, mode: event.data.newMode };
+    case "session.session_limits_changed":
+      return { ...state, sessionLimits: event.data.sessionLimits, sessionLimitsTold: false };
     case "session.objective_changed":
       return { ...state, objective: event.data.objective };
     case "session.model_change": {
@@ -119,6 +122,7 @@ function reduceMain(state: SessionState, event: SessionEvent): SessionState {
     case "assistant.message":
     case "system.notification": {
       const busy = state.busy || event.type === "user.message";
+      if (event.type === "user.message" && event.data.limitsStatus !== undefined) return { ...state, hasConversation: true, busy, sessionLimitsTold: true };
       return state.hasConversation && state.busy === busy ? state : { ...state, hasConversation: true, busy };
     }
     case "session.compaction_start":

@@ -7,7 +7,7 @@
  * restored), the queue, what runs (busy, shells), the MCP servers and the todo list (read from the session's
  * database). `beginProcess` sets them when a process opens the session; their events are ephemeral.
  */
-import type { AgentMode, Attachment, WorkingDirectoryContext } from "../../protocol/events/index.js";
+import type { AgentMode, Attachment, SessionLimits, WorkingDirectoryContext } from "../../protocol/events/index.js";
 import type { TodoItem } from "../../protocol/todos.js";
 import type { PermissionSummary } from "../permission-summary.js";
 import type { AgentState } from "./agents-state.js";
@@ -75,6 +75,10 @@ export interface SessionState {
   selectedAgent: SelectedAgentState | undefined;
   /** Autopilot's objective (/autopilot <objective>), while autopilot is on. */
   objective: string | undefined;
+  /** The session's limits (an SDK app's sessionLimits), null when none. */
+  sessionLimits: SessionLimits | null;
+  /** The model has been told the limits as they are now (session-limits.ts). */
+  sessionLimitsTold: boolean;
   permissions: PermissionState;
   /** Model turns so far, every agent's, in every process. */
   turns: number;
@@ -111,6 +115,8 @@ export function initialSessionState(now = Date.now()): SessionState {
     model: "",
     selectedAgent: undefined,
     objective: undefined,
+    sessionLimits: null,
+    sessionLimitsTold: false,
     permissions: NO_PERMISSIONS,
     turns: 0,
     hasConversation: false,

@@ -21,6 +21,8 @@ export const conversationEvents = {
       parentToolCallId: z.string().optional(),
       /** What a sessionStart hook added: the model gets it as a user message of its own before this one. */
       startContext: z.string().optional(),
+      /** The session's limits as they stand, when they are new to the model: a user message of its own after this one. */
+      limitsStatus: z.string().optional(),
     }),
   ),
   "system.message": persisted(

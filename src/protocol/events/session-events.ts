@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { ephemeral, persisted } from "./define-event.js";
-import { agentModeSchema, attachmentSchema, backgroundTasksSchema, codeChangesSchema, workingDirectoryContextSchema } from "./shared-schemas.js";
+import {
+  agentModeSchema,
+  attachmentSchema,
+  backgroundTasksSchema,
+  codeChangesSchema,
+  sessionLimitsSchema,
+  workingDirectoryContextSchema,
+} from "./shared-schemas.js";
 
 const compactionTriggerSchema = z.enum(["threshold", "context_limit_retry", "manual"]);
 
@@ -42,6 +49,8 @@ export const sessionEvents = {
       forkedFrom: z.object({ sessionId: z.string(), upToEventId: z.string().optional() }).optional(),
       /** The interactive session that started this one detached as it ended (the memory consolidation run). */
       detachedFromSpawningParentSessionId: z.string().optional(),
+      /** The limits it starts with (an SDK app's sessionLimits). */
+      sessionLimits: sessionLimitsSchema.optional(),
     }),
   ),
   "session.resume": persisted(
@@ -163,6 +172,8 @@ export const sessionEvents = {
   ),
   "session.task_complete": persisted(z.object({ summary: z.string().optional(), success: z.boolean().optional() })),
   "session.mode_changed": persisted(z.object({ previousMode: agentModeSchema, newMode: agentModeSchema })),
+  /** The session's limits were set or changed; null: they were cleared. */
+  "session.session_limits_changed": persisted(z.object({ sessionLimits: sessionLimitsSchema.nullable() })),
   /** Autopilot's objective (/autopilot <objective>) was set, or cleared (no objective) when autopilot ended. */
   "session.objective_changed": persisted(z.object({ objective: z.string().optional() })),
   "session.model_change": persisted(

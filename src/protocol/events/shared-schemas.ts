@@ -1,6 +1,10 @@
 import { z } from "zod";
 
 /** Modes a session can be in. Copilot CLI's names; `shell` only appears on user messages run with `!`. */
+/** An SDK app's limits on a session (its sessionLimits): Copilot's shape. */
+export const sessionLimitsSchema = z.object({ maxAiCredits: z.number().optional() });
+export type SessionLimits = z.infer<typeof sessionLimitsSchema>;
+
 export const agentModeSchema = z.enum(["interactive", "plan", "autopilot"]);
 export type AgentMode = z.infer<typeof agentModeSchema>;
 

@@ -23,6 +23,11 @@ const listSchema = z.looseObject({
 const invokeSchema = z.looseObject({ sessionId: z.string(), name: z.string(), input: z.string().optional() });
 const executeSchema = z.looseObject({ sessionId: z.string(), commandName: z.string(), args: z.string().optional() });
 const enqueueSchema = z.looseObject({ sessionId: z.string(), command: z.string() });
+const respondSchema = z.looseObject({
+  sessionId: z.string(),
+  requestId: z.string(),
+  result: z.looseObject({ handled: z.boolean(), stopProcessingQueue: z.boolean().optional() }),
+});
 const pendingSchema = z.looseObject({ sessionId: z.string(), requestId: z.string(), error: z.string().optional() });
 const answerSchema = z.looseObject({ sessionId: z.string(), requestId: z.string(), response: z.unknown().optional() });
 const elicitSchema = z.looseObject({ sessionId: z.string(), message: z.string(), requestedSchema: z.looseObject({ type: z.literal("object") }) });
@@ -134,17 +139,27 @@ export function commandMethods(owned: Owned): MethodTable<Method> {
       return error ? { error } : {};
     },
     // Queued behind the prompts in hand, as typed input is (a command runs at once when the session is idle).
+    // A client that listens for command.queued runs slash commands itself: each is handed to it in its turn.
     "session.commands.enqueue": (link, params) => {
       const { sessionId, command } = enqueueSchema.parse(params);
-      void open(owned(link, sessionId))
-        .dispatch({ type: "input", text: command, from: "application", delivery: "enqueue" })
+      const served = owned(link, sessionId);
+      const handedOff = command.trim().startsWith("/") && served.interestedIn("command.queued");
+      void open(served)
+        .dispatch(
+          handedOff ? { type: "queue_client_command", command: command.trim() } : { type: "input", text: command, from: "application", delivery: "enqueue" },
+        )
         .catch(() => undefined);
       return { queued: true };
     },
-    // Queued commands here run in the engine, never handed to a client to run: there is none to answer.
     "session.commands.respondToQueuedCommand": (link, params) => {
-      owned(link, sessionIdSchema.parse(params).sessionId);
-      return { success: false };
+      const { sessionId, requestId, result } = respondSchema.parse(params);
+      const answered = open(owned(link, sessionId)).dispatch({
+        type: "answer_client_command",
+        requestId,
+        handled: result.handled,
+        ...(result.handled && result.stopProcessingQueue ? { stopProcessingQueue: true } : {}),
+      });
+      return { success: answered };
     },
     // An unknown id is a command already finished (or given up): nothing is left to do, as in Copilot.
     "session.commands.handlePendingCommand": (link, params) => {

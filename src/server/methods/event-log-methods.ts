@@ -1,8 +1,8 @@
 /**
  * A client's interest in an event type (session.eventLog.registerInterest/releaseInterest). Copilot switches
- * some behaviour on whether anyone listens (MCP sign-in, sampling); this agent asks the clients that said
- * what they can answer when the session was opened, so an interest changes nothing here. The handles are
- * still given and taken back, so a client that registers before its first turn works as with Copilot.
+ * some behaviour on whether anyone listens (MCP sign-in, sampling, queued commands); this agent asks the
+ * clients that said what they can answer when the session was opened, and switches only on `command.queued`
+ * (session.commands.enqueue then hands slash commands to the client). The handles are given and taken back.
  */
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
@@ -17,12 +17,15 @@ export function eventLogMethods(
 ): Record<(typeof EVENT_LOG_METHODS)[number], (link: ClientLink, params: unknown) => unknown> {
   return {
     "session.eventLog.registerInterest": (link, params) => {
-      owned(link, registerSchema.parse(params).sessionId);
-      return { handle: randomUUID() };
+      const { sessionId, eventType } = registerSchema.parse(params);
+      const handle = randomUUID();
+      owned(link, sessionId).interests.set(handle, eventType);
+      return { handle };
     },
     // Releasing an unknown or released handle is not an error (Copilot's contract).
     "session.eventLog.releaseInterest": (link, params) => {
-      owned(link, releaseSchema.parse(params).sessionId);
+      const { sessionId, handle } = releaseSchema.parse(params);
+      owned(link, sessionId).interests.delete(handle);
       return { success: true };
     },
   };

@@ -179,7 +179,7 @@ export function sessionStateMethods(
         workingDirectory: state.cwd,
         currentMode: state.mode,
         ...(state.model ? { selectedModel: state.model } : {}),
-        sessionLimits: null,
+        sessionLimits: state.sessionLimits,
         workspace: {
           id: session.id,
           cwd: state.cwd,

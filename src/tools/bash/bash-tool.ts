@@ -1,6 +1,6 @@
 /** The `bash` tool: runs one command in a fresh process, in the foreground (sync) or in the background (async). */
 import { z } from "zod";
-import { defineTool, ToolError, type ToolContext, type ToolOutcome } from "../define-tool.js";
+import { defineTool, INTERRUPTED_TOOL_TEXT, ToolError, type ToolContext, type ToolOutcome } from "../define-tool.js";
 import { runDelegatedCommand } from "./delegated-command.js";
 import { withStatusLine } from "./output-buffer.js";
 import { describeStatus, type Shell, type ShellManager } from "./shell-manager.js";
@@ -51,13 +51,13 @@ function telemetryOf(shell: Shell, extra: Record<string, unknown>): Record<strin
 }
 
 export function createBashTool(manager: ShellManager) {
-  /** Kills the command because the call was interrupted, and reports what it printed. */
+  /** Kills the command because the call was interrupted, and reports what it printed, then Copilot's words for it. */
   async function interrupted(shell: Shell): Promise<ToolOutcome> {
     await manager.stop(shell);
     const output = shell.takeUnread();
     manager.retire(shell, "was interrupted");
     return {
-      content: withStatusLine(output.text, "<command interrupted>"),
+      content: withStatusLine(output.text, INTERRUPTED_TOOL_TEXT),
       success: false,
       errorCode: "interrupted",
       telemetry: telemetryOf(shell, { interrupted: true, truncated: output.omittedBytes > 0 }),
@@ -127,7 +127,7 @@ export function createBashTool(manager: ShellManager) {
       const mode = args.mode ?? "sync";
       if (args.detach && mode !== "async") throw new ToolError('detach can only be used with mode "async".');
       if (args.command.trim() === "") throw new ToolError("The command is empty.");
-      if (ctx.signal.aborted) return { content: "<command interrupted>", success: false, errorCode: "interrupted" };
+      if (ctx.signal.aborted) return { content: INTERRUPTED_TOOL_TEXT, success: false, errorCode: "interrupted" };
       // Background shells stay local: only a foreground command can go to another runner.
       if (ctx.commands && mode === "sync") return runDelegatedCommand(ctx.commands, args.command, clampSeconds(args.initial_wait), ctx);
       const shell = await manager.start({

@@ -4,13 +4,13 @@
  * still running after initial_wait is stopped and reported as such.
  */
 import type { CommandBackend } from "../backends.js";
-import type { ToolContext, ToolOutcome } from "../define-tool.js";
+import { INTERRUPTED_TOOL_TEXT, type ToolContext, type ToolOutcome } from "../define-tool.js";
 import { withStatusLine } from "./output-buffer.js";
 
 export async function runDelegatedCommand(backend: CommandBackend, command: string, seconds: number, ctx: ToolContext): Promise<ToolOutcome> {
   const result = await backend.run({ command, cwd: ctx.cwd, toolCallId: ctx.toolCallId, timeoutMs: seconds * 1000, signal: ctx.signal });
   const status = result.interrupted
-    ? "<command interrupted>"
+    ? INTERRUPTED_TOOL_TEXT
     : result.timedOut
       ? `<command still running after ${seconds}s; it was stopped>`
       : result.signal

@@ -63,6 +63,29 @@ describe("reduceSessionState: event sequences → state", () => {
       expect: (state) => expect(state).toMatchObject({ mode: "plan", objective: undefined }),
     },
     {
+      name: "session limits: a session started with them has not told the model yet",
+      events: () => [start({ sessionLimits: { maxAiCredits: 30 } })],
+      expect: (state) => expect(state).toMatchObject({ sessionLimits: { maxAiCredits: 30 }, sessionLimitsTold: false }),
+    },
+    {
+      name: "session limits: a user message that carried their status has told them; a change must be told again",
+      events: () => [
+        start({ sessionLimits: { maxAiCredits: 30 } }),
+        ev("user.message", { content: "go", limitsStatus: "<session_limits_status>…</session_limits_status>" }),
+        ev("session.session_limits_changed", { sessionLimits: { maxAiCredits: 60 } }),
+      ],
+      expect: (state) => expect(state).toMatchObject({ sessionLimits: { maxAiCredits: 60 }, sessionLimitsTold: false }),
+    },
+    {
+      name: "session limits: cleared",
+      events: () => [
+        start({ sessionLimits: { maxAiCredits: 30 } }),
+        ev("user.message", { content: "go", limitsStatus: "<session_limits_status>…</session_limits_status>" }),
+        ev("session.session_limits_changed", { sessionLimits: null }),
+      ],
+      expect: (state) => expect(state.sessionLimits).toBeNull(),
+    },
+    {
       name: "the model: a resume's model, then /model (with its reasoning effort)",
       events: () => [
         start(),
