@@ -9,11 +9,15 @@ import { text } from "../support/scripted-server.js";
 import { HAS_TMUX } from "../support/tmux.js";
 import { AGENT_COMMAND as AGENT, idle, useTmuxAgent } from "../support/tmux-agent.js";
 
-const footer = (screen: string): string =>
-  screen
-    .split("\n")
+/** The footer: what follows the composer's hint line (it may wrap onto a second line when the cwd is long). */
+const footer = (screen: string): string => {
+  const lines = screen.split("\n");
+  const hint = lines.findLastIndex((line) => line.startsWith("Enter send"));
+  return lines
+    .slice(hint + 1)
     .filter((line) => line.trim() !== "")
-    .at(-1) ?? "";
+    .join(" ");
+};
 
 const tt = useTmuxAgent({ prefix: "tui-agent" });
 

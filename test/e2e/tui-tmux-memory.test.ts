@@ -53,7 +53,7 @@ describe.skipIf(!HAS_TMUX)("memory in the TUI (tmux)", () => {
     await pane.waitFor((s) => s.includes("Stored it.") && idle(s), { timeoutMs: TURN_MS, what: "the answer after storing" });
 
     await sendPrompt(pane, "/memory edit");
-    await pane.waitFor((s) => s.includes("Edited ") && idle(s), { timeoutMs: TURN_MS, what: "the TUI back from the editor" });
+    await pane.waitFor((s) => s.includes("Edited") && idle(s), { timeoutMs: TURN_MS, what: "the TUI back from the editor" });
     const space = new MemorySpace(tt.home, tt.cwd);
     expect(space.read().records.map((record) => record.fact)).toEqual(["Run the tests with make check.", "Tabs, not spaces."]);
 
