@@ -31,8 +31,14 @@ if (version) {
   // A one-shot run's young generation stays at its first 1 MB semi-space: V8 would otherwise double it up to
   // 8 MB while the program's modules load (their objects survive, which V8 reads as "grow"), and those pages
   // stay resident to the end: about 3.5 MB of peak RSS in a two-turn `-p` run (docs/benchmarks.md). The TUI
-  // and the server, which live long, keep V8's default.
-  (await import("node:v8")).setFlagsFromString("--semi-space-growth-factor=1");
+  // (`agent --resume …`, `agent --model …` in a terminal) and the server, which live long, keep V8's default.
+  if (oneShot(args)) (await import("node:v8")).setFlagsFromString("--semi-space-growth-factor=1");
   const { runProgram } = await import("./program.js");
   await runProgram(args);
+}
+
+/** A run that answers and exits: a prompt (`-p`), or no terminal to hold a TUI. */
+function oneShot(argv: string[]): boolean {
+  const prompt = argv.some((arg) => arg === "-p" || arg === "--prompt" || arg.startsWith("--prompt=") || (arg.startsWith("-p") && !arg.startsWith("--")));
+  return prompt || !(process.stdin.isTTY && process.stdout.isTTY);
 }
