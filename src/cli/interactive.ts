@@ -122,13 +122,22 @@ async function resumePreview(
   theme: Theme,
 ): Promise<string | undefined> {
   try {
-    const [{ readEventLogTail }, { previewOfTail }, { preloadMarkdown }] = await Promise.all([
+    const [{ readEventLogTail }, { previewOfTail }, { preloadMarkdown }, { DisplayWidthsNotLoadedError, loadDisplayWidths }] = await Promise.all([
       import("../session/event-log-tail.js"),
       import("../ui/print-past.js"),
       import("../ui/markdown/render-markdown.js"),
+      import("../ui/markdown/wrap.js"),
     ]);
-    const [tail] = await Promise.all([readEventLogTail(log), preloadMarkdown()]);
-    return previewOfTail(tail, initial, Math.max(20, columns), rows, theme);
+    const [tail] = await Promise.all([readEventLogTail(log), preloadMarkdown({ displayWidths: false })]);
+    const preview = () => previewOfTail(tail, initial, Math.max(20, columns), rows, theme);
+    try {
+      return preview();
+    } catch (error) {
+      // Text other than printable ASCII: measured by string-width, loaded now (see wrap.ts).
+      if (!(error instanceof DisplayWidthsNotLoadedError)) throw error;
+      await loadDisplayWidths();
+      return preview();
+    }
   } catch {
     return undefined;
   }
