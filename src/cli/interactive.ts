@@ -122,22 +122,14 @@ async function resumePreview(
   theme: Theme,
 ): Promise<string | undefined> {
   try {
-    const [{ readEventLogTail }, { previewOfTail }, { preloadMarkdown }, { DisplayWidthsNotLoadedError, loadDisplayWidths }] = await Promise.all([
+    const [{ readEventLogTail }, { earlyPreviewOfTail }, { preloadMarkdown }] = await Promise.all([
       import("../session/event-log-tail.js"),
       import("../ui/print-past.js"),
       import("../ui/markdown/render-markdown.js"),
-      import("../ui/markdown/wrap.js"),
     ]);
+    // string-width only if the exchange needs it (print-past.ts's earlyPreviewOfTail).
     const [tail] = await Promise.all([readEventLogTail(log), preloadMarkdown({ displayWidths: false })]);
-    const preview = () => previewOfTail(tail, initial, Math.max(20, columns), rows, theme);
-    try {
-      return preview();
-    } catch (error) {
-      // Text other than printable ASCII: measured by string-width, loaded now (see wrap.ts).
-      if (!(error instanceof DisplayWidthsNotLoadedError)) throw error;
-      await loadDisplayWidths();
-      return preview();
-    }
+    return await earlyPreviewOfTail(tail, initial, Math.max(20, columns), rows, theme);
   } catch {
     return undefined;
   }
