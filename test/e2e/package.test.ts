@@ -58,6 +58,7 @@ describe("the packed package", () => {
         "bin/package.json",
         "dist/cli.js",
         "dist/vendor.cjs",
+        "dist/vendor-commander.cjs",
         "dist/agents-frontmatter.json",
         "dist/tree-sitter/tree-sitter.cjs",
         "dist/tree-sitter/tree-sitter.wasm",
