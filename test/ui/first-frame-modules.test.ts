@@ -49,6 +49,12 @@ describe("what the TUI loads before its first frame", () => {
     expect(await heavyChains("src/cli/interactive.ts", /node_modules\/(openai|zod|ink|react|react-reconciler|yoga-layout)\//)).toEqual([]);
   });
 
+  // `agent --resume <id>` reads its arguments with commander first: a bundle of its own in the build
+  // (dist/vendor-commander.cjs), so nothing before the frame deserialises zod and openai's vendor bundle.
+  it("the command-line parser leaves out the model client and zod", { timeout: 60_000 }, async () => {
+    expect(await heavyChains("src/cli/program.ts", /node_modules\/(openai|zod)\//)).toEqual([]);
+  });
+
   // string-width builds an emoji pattern and a segmenter when it loads (~25 ms of CPU): a resumed session's
   // early preview loads it only when its text is not printable ASCII (src/ui/markdown/wrap.ts).
   it.each(["src/ui/print-past.ts", "src/ui/markdown/render-markdown.ts", "src/ui/first-frame.ts", "src/session/event-log-tail.ts"])(
