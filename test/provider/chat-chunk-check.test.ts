@@ -3,7 +3,7 @@
  * every value it takes, the schemas give the same chunk and the same first choice; what it leaves to them
  * includes every value the schemas would change, catch or reject.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { chunkSchema, plainChunk, ResponseAssembler } from "../../src/provider/chat-chunks.js";
 import { variantsOf, withPath as withPathOf } from "../support/json-variants.js";
 
@@ -49,6 +49,14 @@ function assembled(value: unknown) {
 }
 
 describe("chat chunks read without zod", () => {
+  // A tool call the server sent without an id gets one made from the clock: both readings must see one time.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["Date"], now: 0 });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   const values: unknown[] = variantsOf(BASE, PATHS);
   values.push(
     withPath(["choices", 0, "delta", "tool_calls"], [{ index: 0, id: "call_1", function: { name: "view", arguments: "" } }]),
