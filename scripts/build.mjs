@@ -71,7 +71,7 @@ const zodEnglishOnly = {
   },
 };
 
-// zod, openai and commander, the libraries every run loads before its first request, are one CommonJS
+// zod and openai (and commander, below), the libraries every run loads before its first request, are one CommonJS
 // bundle (dist/vendor.cjs) run through vm.Script with V8's code cache (src/util/code-cache.ts): Node 20
 // caches no ES module's compiled code, and compiling these ~600 KB is a fifth of the start-up. The main
 // bundle reaches them through small modules that re-export the vendor bundle's namespaces.
