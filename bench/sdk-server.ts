@@ -3,6 +3,9 @@
  * the real SDK): `start()` until the handshake is answered, against `node -e 0`; and a streamed 2,000-token
  * answer through the SDK (start, create a BYOK session, sendAndWait, stop: the process gone) against the
  * same answer with `agent -p` (spawn → exit). Runs are interleaved so drift in machine load hits both alike.
+ * And two clients on one session (one agent server over TCP; the second client resumes the first's session):
+ * how far behind the first each streamed event reaches the second, median over the events of a run, then the
+ * median of the runs.
  */
 import { median, runOnce, statsOf, validate, type BenchCommand, type RunResult, type Stats } from "./measure.js";
 import { ms, type Row } from "./report.js";
@@ -46,7 +49,7 @@ async function interleave(baseline: BenchCommand, driver: BenchCommand, options:
 }
 
 export async function benchSdkServer(options: SdkBenchOptions): Promise<Row[]> {
-  const driver = (mode: "start" | "long"): BenchCommand => ({
+  const driver = (mode: "start" | "long" | "two"): BenchCommand => ({
     label: `SDK driver (${mode})`,
     args: [options.driver],
     cwd: options.cwd,
@@ -72,6 +75,14 @@ export async function benchSdkServer(options: SdkBenchOptions): Promise<Row[]> {
   };
   const long = await interleave(printAnswer, driver("long"), options);
   const longRatio = long.sdk.median / long.baseline.median;
+  const lags: { ms: number; p95: number; events: number }[] = [];
+  for (let round = 0; round < options.warmups + options.runs; round++) {
+    const result = await runOnce(driver("two"));
+    driverMs(result);
+    if (round >= options.warmups) lags.push(JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}") as { ms: number; p95: number; events: number });
+  }
+  const lag = median(lags.map((run) => run.ms));
+  const lagP95 = median(lags.map((run) => run.p95));
   return [
     {
       name: "SDK start() → handshake answered / node -e 0",
@@ -90,6 +101,15 @@ export async function benchSdkServer(options: SdkBenchOptions): Promise<Row[]> {
       target: "≤ 1.2×",
       pass: longRatio <= 1.2,
       data: { sdk: long.sdk, print: long.baseline, ratio: longRatio, targetRatio: 1.2 },
+    },
+    {
+      name: "two SDK clients on one session: the second's events behind the first's (2,000-token answer; median / p95 per run, median of runs)",
+      agent: `${lag.toFixed(2)} / ${lagP95.toFixed(2)} ms`,
+      baseline: "—",
+      ratio: undefined,
+      target: "≤ 5 ms",
+      pass: lag <= 5,
+      data: { runs: lags, medianMs: lag, p95Ms: lagP95 },
     },
   ];
 }

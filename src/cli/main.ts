@@ -28,6 +28,11 @@ if (version) {
   const { runServer } = await import("./server-mode.js");
   process.exitCode = await runServer(args);
 } else {
+  // A one-shot run's young generation stays at its first 1 MB semi-space: V8 would otherwise double it up to
+  // 8 MB while the program's modules load (their objects survive, which V8 reads as "grow"), and those pages
+  // stay resident to the end: about 3.5 MB of peak RSS in a two-turn `-p` run (docs/benchmarks.md). The TUI
+  // and the server, which live long, keep V8's default.
+  (await import("node:v8")).setFlagsFromString("--semi-space-growth-factor=1");
   const { runProgram } = await import("./program.js");
   await runProgram(args);
 }

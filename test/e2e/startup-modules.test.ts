@@ -4,7 +4,7 @@
  * is not a terminal), the slash commands or execa, memory's store and tools (memory is off), and zod comes without
  * its 60-odd locales.
  * Runs the built bin/agent under the bench's module tracker and maps each loaded dist/ chunk to its sources
- * through the chunk's source map. Needs dist/ (built by `npm test` before vitest runs).
+ * through the chunk's source map; and that such a run keeps V8's young generation small (src/cli/main.ts). Needs dist/ (built by `npm test` before vitest runs).
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -81,5 +81,28 @@ describe("start-up of a headless run", () => {
     // Memory is off in -p: nothing of its store, board, secrets check or tools is loaded (only the switch itself).
     const memory = sources.filter((source) => /src\/memory\//.test(source)).map((source) => source.replace(/^.*src\/memory\//, ""));
     expect(memory.filter((file) => !["session-memory.ts", "memory-settings.ts"].includes(file))).toEqual([]);
+  });
+  it("keeps V8's young generation at its first semi-space, so its pages do not swell the peak RSS", async () => {
+    const cwd = tempDir("startup-cwd-");
+    const dir = tempDir("startup-log-");
+    const report = path.join(dir, "new-space.txt");
+    const probe = path.join(dir, "new-space.mjs");
+    // At exit, the young generation's committed size (V8 doubles it up to 16 MB while a run loads, by default).
+    writeFileSync(
+      probe,
+      `import v8 from "node:v8"; import { writeFileSync } from "node:fs";
+process.on("exit", () => writeFileSync(${JSON.stringify(report)}, String(v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size)));`,
+    );
+    writeFileSync(path.join(cwd, "a.txt"), "hello\n");
+    server.enqueue(toolCall("view", { path: path.join(cwd, "a.txt") }), text("It says hello."));
+    const child = spawn(process.execPath, ["--import", pathToFileURL(probe).href, AGENT_BIN, "-p", "what does a.txt say?"], {
+      cwd,
+      env: agentEnv({ home: tempDir("startup-home-"), baseUrl: server.baseUrl }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const run = await collect(child);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("It says hello.");
+    expect(Number(readFileSync(report, "utf8"))).toBeLessThanOrEqual(2 * 1024 * 1024);
   });
 });
