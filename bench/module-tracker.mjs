@@ -9,8 +9,8 @@ import vm from "node:vm";
 const log = process.env.BENCH_MODULE_LOG;
 if (log) {
   register("./module-tracker-hooks.mjs", import.meta.url, { data: { log } });
-  // The build's vendor bundle (dist/vendor.cjs) is run through vm.Script with a code cache, not loaded as a
-  // module: log each script compiled from a file as a CommonJS module, so it is counted like one.
+  // The build's vendor bundles (dist/vendor.cjs, dist/vendor-commander.cjs) are run through vm.Script with a code cache, not loaded as
+  // modules: log each script compiled from a file as a CommonJS module, so it is counted like one.
   const Script = vm.Script;
   vm.Script = function TrackedScript(code, options) {
     const filename = typeof options === "string" ? options : options?.filename;

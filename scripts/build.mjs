@@ -71,7 +71,7 @@ const zodEnglishOnly = {
   },
 };
 
-// zod, openai and commander, the libraries every run loads before its first request, are one CommonJS
+// zod and openai (and commander, below), the libraries every run loads before its first request, are one CommonJS
 // bundle (dist/vendor.cjs) run through vm.Script with V8's code cache (src/util/code-cache.ts): Node 20
 // caches no ES module's compiled code, and compiling these ~600 KB is a fifth of the start-up. The main
 // bundle reaches them through small modules that re-export the vendor bundle's namespaces.
@@ -83,8 +83,11 @@ const zodEnglishOnly = {
 const vendorPackages = {
   zod: "zod",
   openai: "openai",
-  commander: "commander",
 };
+// commander, which every run needs first (to read its arguments), is a code-cached bundle of its own
+// (dist/vendor-commander.cjs): the TUI draws its first frame (a resumed session's last exchange with it) before
+// anything needs zod or openai, and deserialising those cost ~25 ms of it (docs/benchmarks.md).
+const commanderPackages = { commander: "commander" };
 const sameAs = { "zod/v4": "zod" };
 const lazyVendorPackages = { "zod/v4/core": "zodV4Core", "zod/v4-mini": "zodV4Mini" };
 {
@@ -121,11 +124,35 @@ const vendorBuild = await build({
 for (const file of vendorBuild.outputFiles) writeFileSync(file.path, file.contents);
 const vendorSource = vendorBuild.outputFiles.find((file) => file.path.endsWith(".cjs")).contents;
 const vendorId = createHash("sha256").update(vendorSource).digest("hex").slice(0, 16);
+const commanderFile = new URL("../dist/vendor-commander.cjs", import.meta.url);
+const commanderBuild = await build({
+  stdin: {
+    contents: Object.entries(commanderPackages)
+      .map(([specifier, name]) => `export * as ${name} from ${JSON.stringify(specifier)};`)
+      .join("\n"),
+    resolveDir: fileURLToPath(new URL("..", import.meta.url)),
+    loader: "js",
+  },
+  ...commonJsBundle,
+  outfile: fileURLToPath(commanderFile),
+  sourcemap: "linked",
+  write: false,
+});
+for (const file of commanderBuild.outputFiles) writeFileSync(file.path, file.contents);
+const commanderId = createHash("sha256")
+  .update(commanderBuild.outputFiles.find((file) => file.path.endsWith(".cjs")).contents)
+  .digest("hex")
+  .slice(0, 16);
 const vendorLoader = fileURLToPath(new URL("../src/util/vendor-bundle.ts", import.meta.url));
 const vendorModules = {
   name: "vendor-modules",
   async setup(builder) {
-    const all = { ...vendorPackages, ...lazyVendorPackages, ...Object.fromEntries(Object.entries(sameAs).map(([alias, of]) => [alias, vendorPackages[of]])) };
+    const all = {
+      ...vendorPackages,
+      ...commanderPackages,
+      ...lazyVendorPackages,
+      ...Object.fromEntries(Object.entries(sameAs).map(([alias, of]) => [alias, vendorPackages[of]])),
+    };
     const filter = new RegExp(
       `^(${Object.keys(all)
         .map((name) => name.replaceAll("/", "\\/"))
@@ -146,8 +173,8 @@ const vendorModules = {
       const names = Object.keys(await import(args.path));
       const named = names.filter((name) => name !== "default" && /^[A-Za-z_$][\w$]*$/.test(name));
       const lines = [
-        `import { vendorBundle } from ${JSON.stringify(vendorLoader)};`,
-        `const m = vendorBundle()${args.path in lazyVendorPackages ? ".lazy" : ""}.${all[args.path]};`,
+        `import { commanderBundle, vendorBundle } from ${JSON.stringify(vendorLoader)};`,
+        `const m = ${args.path in commanderPackages ? "commanderBundle()" : "vendorBundle()"}${args.path in lazyVendorPackages ? ".lazy" : ""}.${all[args.path]};`,
         `export const { ${named.join(", ")} } = m;`,
       ];
       if (names.includes("default")) lines.push("export default m.default;");
@@ -202,6 +229,7 @@ const main = await build({
     AGENT_SQL_JS_DIR: '"../sql/"',
     AGENT_YAML_DIR: '"../yaml/"',
     AGENT_VENDOR_ID: JSON.stringify(vendorId),
+    AGENT_COMMANDER_ID: JSON.stringify(commanderId),
     // A string parsed at the first use: an object here would be a module of its own, initialised everywhere.
     AGENT_TOOL_SCHEMAS_JSON: JSON.stringify(JSON.stringify(toolSchemas)),
     "process.env.NODE_ENV": '"production"',

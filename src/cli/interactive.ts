@@ -122,13 +122,14 @@ async function resumePreview(
   theme: Theme,
 ): Promise<string | undefined> {
   try {
-    const [{ readEventLogTail }, { previewOfTail }, { preloadMarkdown }] = await Promise.all([
+    const [{ readEventLogTail }, { earlyPreviewOfTail }, { preloadMarkdown }] = await Promise.all([
       import("../session/event-log-tail.js"),
       import("../ui/print-past.js"),
       import("../ui/markdown/render-markdown.js"),
     ]);
-    const [tail] = await Promise.all([readEventLogTail(log), preloadMarkdown()]);
-    return previewOfTail(tail, initial, Math.max(20, columns), rows, theme);
+    // string-width only if the exchange needs it (print-past.ts's earlyPreviewOfTail).
+    const [tail] = await Promise.all([readEventLogTail(log), preloadMarkdown({ displayWidths: false })]);
+    return await earlyPreviewOfTail(tail, initial, Math.max(20, columns), rows, theme);
   } catch {
     return undefined;
   }

@@ -2,12 +2,14 @@
 import { render } from "ink";
 import { PassThrough } from "node:stream";
 import { FolderTrustDialog, type FolderTrustAnswer } from "./components/folder-trust-dialog.js";
+import { loadDisplayWidths } from "./markdown/wrap.js";
 import { InputBus } from "./terminal/input-bus.js";
 import { InputContext } from "./terminal/input-context.js";
 import { TerminalModes } from "./terminal/terminal-modes.js";
 import type { Theme } from "./theme.js";
 
 export async function askFolderTrust(options: { folder: string; commands: readonly string[]; theme: Theme }): Promise<FolderTrustAnswer> {
+  await loadDisplayWidths();
   const terminal = new TerminalModes({ stdin: process.stdin, stdout: process.stdout });
   const bus = new InputBus();
   terminal.enter();

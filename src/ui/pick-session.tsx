@@ -3,12 +3,14 @@ import { render } from "ink";
 import { PassThrough } from "node:stream";
 import type { SessionMetadata } from "../session/session-metadata.js";
 import { ResumePicker } from "./components/resume-picker.js";
+import { loadDisplayWidths } from "./markdown/wrap.js";
 import { InputBus } from "./terminal/input-bus.js";
 import { InputContext } from "./terminal/input-context.js";
 import { TerminalModes } from "./terminal/terminal-modes.js";
 import type { Theme } from "./theme.js";
 
 export async function pickSession(options: { sessions: SessionMetadata[]; cwd: string; theme: Theme }): Promise<string | undefined> {
+  await loadDisplayWidths();
   const terminal = new TerminalModes({ stdin: process.stdin, stdout: process.stdout });
   const bus = new InputBus();
   terminal.enter();

@@ -7,6 +7,7 @@
  */
 import type { AgentMode, SessionEvent } from "../protocol/events/index.js";
 import { historyItemLines } from "./components/history-item-lines.js";
+import { DisplayWidthsNotLoadedError, loadDisplayWidths } from "./markdown/wrap.js";
 import { transcriptFromLog } from "./state/history-from-log.js";
 import { initialTranscript, type TranscriptItem } from "./state/transcript-types.js";
 import type { Theme } from "./theme.js";
@@ -62,4 +63,18 @@ export function previewOfTail(
   const items = transcriptFromLog(tail.slice(from), initialTranscript(initial)).items;
   if (items.length === 0) return undefined;
   return previewText(items, width, theme, Math.max(3, rows - 10));
+}
+
+/**
+ * previewOfTail for the early frame, drawn before string-width is loaded (src/ui/markdown/wrap.ts): it is
+ * loaded only when the exchange has text other than printable ASCII to measure.
+ */
+export async function earlyPreviewOfTail(...args: Parameters<typeof previewOfTail>): Promise<string | undefined> {
+  try {
+    return previewOfTail(...args);
+  } catch (error) {
+    if (!(error instanceof DisplayWidthsNotLoadedError)) throw error;
+    await loadDisplayWidths();
+    return previewOfTail(...args);
+  }
 }

@@ -12,6 +12,7 @@ import { App } from "./app/app.js";
 import { replaceEarlyFrameOnFirstWrite, type EarlyFrame } from "./first-frame.js";
 import { preloadHighlighter } from "./markdown/highlight.js";
 import { preloadMarkdown } from "./markdown/render-markdown.js";
+import { loadDisplayWidths } from "./markdown/wrap.js";
 import { lastExchangeStart, previewOfTail, renderPast } from "./print-past.js";
 import type { SessionHost } from "./session-host.js";
 import { transcriptFromLog } from "./state/history-from-log.js";
@@ -68,6 +69,8 @@ export interface TuiResult {
 }
 
 export async function runTui(options: TuiOptions): Promise<TuiResult> {
+  // Ink has loaded string-width already: this only hands it to wrap.ts, before anything is measured.
+  await loadDisplayWidths();
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const { host } = options;

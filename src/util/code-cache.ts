@@ -1,5 +1,5 @@
 /**
- * Runs a CommonJS bundle (the build's dist/vendor.cjs: zod, openai, commander) through vm.Script with V8's
+ * Runs a CommonJS bundle (the build's dist/vendor.cjs: zod, openai; dist/vendor-commander.cjs) through vm.Script with V8's
  * code cache, so a start-up deserialises compiled code instead of parsing half a megabyte again. Node 20
  * has no compile cache of its own (module.enableCompileCache is 22.1+, and ES modules cannot take cached
  * data at all), hence a script.

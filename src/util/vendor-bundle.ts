@@ -1,22 +1,31 @@
 /**
- * The libraries the build puts in dist/vendor.cjs (zod, openai, commander; see scripts/build.mjs), loaded
- * once through V8's code cache. Only the built bundle imports this; from source the packages are imported
- * as they are.
+ * The libraries the build puts in dist/vendor.cjs (zod, openai) and dist/vendor-commander.cjs (commander, which
+ * the TUI's first frame needs without the others; see scripts/build.mjs), each loaded once through V8's code cache.
+ * Only the built bundle imports this; from source the packages are imported as they are.
  */
 import { fileURLToPath } from "node:url";
 import { codeCacheDir } from "./cache-dir.js";
 import { loadCachedScript } from "./code-cache.js";
 
 declare const AGENT_VENDOR_ID: string;
+declare const AGENT_COMMANDER_ID: string;
 
-let loaded: Record<string, unknown> | undefined;
+const loaded = new Map<string, Record<string, unknown>>();
+
+/** A bundle beside dist/chunks/ (where this module is), run once. */
+function cachedBundle(name: string, buildId: string): Record<string, unknown> {
+  let exports = loaded.get(name);
+  if (!exports) {
+    exports = loadCachedScript({ file: fileURLToPath(new URL(`../${name}`, import.meta.url)), buildId, cacheDir: codeCacheDir() }) as Record<string, unknown>;
+    loaded.set(name, exports);
+  }
+  return exports;
+}
 
 export function vendorBundle(): Record<string, unknown> {
-  loaded ??= loadCachedScript({
-    // The bundle's chunks are in dist/chunks/; the vendor bundle beside them in dist/.
-    file: fileURLToPath(new URL("../vendor.cjs", import.meta.url)),
-    buildId: AGENT_VENDOR_ID,
-    cacheDir: codeCacheDir(),
-  }) as Record<string, unknown>;
-  return loaded;
+  return cachedBundle("vendor.cjs", AGENT_VENDOR_ID);
+}
+
+export function commanderBundle(): Record<string, unknown> {
+  return cachedBundle("vendor-commander.cjs", AGENT_COMMANDER_ID);
 }

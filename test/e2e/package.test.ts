@@ -50,6 +50,17 @@ describe("the packed package", () => {
     expect(existsSync(path.join(packed.packageDir, "node_modules"))).toBe(false);
   });
 
+  // The TUI's early frame (`agent --resume <id>`) needs commander and not zod or openai: deserialising those
+  // was ~25 ms of it (docs/benchmarks.md), so commander is served by a bundle of its own.
+  it("serves commander from its own bundle, not zod and openai's", () => {
+    const chunks = path.join(packed.packageDir, "dist", "chunks");
+    const sources = readdirSync(chunks)
+      .filter((name) => name.endsWith(".js"))
+      .map((name) => readFileSync(path.join(chunks, name), "utf8"));
+    expect(sources.filter((source) => source.includes("commanderBundle().commander"))).toHaveLength(1);
+    expect(sources.filter((source) => /vendorBundle\(\)\.commander\b/.test(source))).toEqual([]);
+  });
+
   it("ships the vendored runtimes (the bash grammar only), no native binaries, no source maps, under 20 MB", () => {
     const files = packed.files.map((file) => file.path);
     expect(files).toEqual(
@@ -58,6 +69,7 @@ describe("the packed package", () => {
         "bin/package.json",
         "dist/cli.js",
         "dist/vendor.cjs",
+        "dist/vendor-commander.cjs",
         "dist/agents-frontmatter.json",
         "dist/tree-sitter/tree-sitter.cjs",
         "dist/tree-sitter/tree-sitter.wasm",

@@ -33,15 +33,35 @@ async function staticGraph(entry: string): Promise<Map<string, string | undefine
   return reachedFrom;
 }
 
+/** The chains of static imports from `entry` to the files `heavy` matches (none: the test passes). */
+async function heavyChains(entry: string, heavy: RegExp): Promise<string[]> {
+  const graph = await staticGraph(entry);
+  const chain = (file: string) => {
+    const files: string[] = [];
+    for (let at: string | undefined = file; at !== undefined; at = graph.get(at)) files.unshift(at);
+    return files.join(" → ");
+  };
+  return [...graph.keys()].filter((file) => heavy.test(file)).map(chain);
+}
+
 describe("what the TUI loads before its first frame", () => {
   it("leaves out the model client, zod, Ink and React", { timeout: 60_000 }, async () => {
-    const graph = await staticGraph("src/cli/interactive.ts");
-    const chain = (file: string) => {
-      const files: string[] = [];
-      for (let at: string | undefined = file; at !== undefined; at = graph.get(at)) files.unshift(at);
-      return files.join(" → ");
-    };
-    const heavy = [...graph.keys()].filter((file) => /node_modules\/(openai|zod|ink|react|react-reconciler|yoga-layout)\//.test(file));
-    expect(heavy.map(chain)).toEqual([]);
+    expect(await heavyChains("src/cli/interactive.ts", /node_modules\/(openai|zod|ink|react|react-reconciler|yoga-layout)\//)).toEqual([]);
   });
+
+  // `agent --resume <id>` reads its arguments with commander first: a bundle of its own in the build
+  // (dist/vendor-commander.cjs), so nothing before the frame deserialises zod and openai's vendor bundle.
+  it("the command-line parser leaves out the model client and zod", { timeout: 60_000 }, async () => {
+    expect(await heavyChains("src/cli/program.ts", /node_modules\/(openai|zod)\//)).toEqual([]);
+  });
+
+  // string-width builds an emoji pattern and a segmenter when it loads (~25 ms of CPU): a resumed session's
+  // early preview loads it only when its text is not printable ASCII (src/ui/markdown/wrap.ts).
+  it.each(["src/ui/print-past.ts", "src/ui/markdown/render-markdown.ts", "src/ui/first-frame.ts", "src/session/event-log-tail.ts"])(
+    "the resume preview's %s leaves out string-width",
+    { timeout: 60_000 },
+    async (entry) => {
+      expect(await heavyChains(entry, /node_modules\/string-width\//)).toEqual([]);
+    },
+  );
 });

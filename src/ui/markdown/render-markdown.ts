@@ -7,13 +7,17 @@ import type { Lexer as MarkedLexer } from "marked";
 import type { Theme } from "../theme.js";
 import { renderBlocks } from "./render-blocks.js";
 import { stylesFor } from "./styles.js";
-import { wrapText } from "./wrap.js";
+import { loadDisplayWidths, wrapText } from "./wrap.js";
 
 let lexer: typeof MarkedLexer | undefined;
 
-/** Loads the Markdown lexer (after the TUI's first frame); until then text is shown plain, wrapped. */
-export async function preloadMarkdown(): Promise<void> {
-  lexer ??= (await import("marked")).Lexer;
+/**
+ * Loads the Markdown lexer (after the TUI's first frame; until then text is shown plain, wrapped) and, unless
+ * told not to (a resumed session's early preview, which loads them only for text other than printable ASCII),
+ * string-width for display widths (wrap.ts).
+ */
+export async function preloadMarkdown(options: { displayWidths?: boolean } = {}): Promise<void> {
+  await Promise.all([options.displayWidths === false ? undefined : loadDisplayWidths(), (async () => (lexer ??= (await import("marked")).Lexer))()]);
 }
 
 export interface RenderMarkdownOptions {

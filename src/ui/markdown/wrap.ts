@@ -2,7 +2,7 @@
  * Word wrapping by display width. Text arrives as styled spans (the style is applied after wrapping, so no
  * ANSI code is ever measured or cut); CJK and emoji count two columns and may break anywhere.
  */
-import stringWidth from "string-width";
+import type measureString from "string-width";
 
 export type Style = (text: string) => string;
 
@@ -27,7 +27,30 @@ export const HARD_BREAK: Span = { text: "\n" };
  * first call compiles an emoji pattern (~25 ms of CPU), which a resumed session's first frame would pay.
  */
 const PRINTABLE_ASCII = /^[\x20-\x7e·•…›─│└├┌┐┘┬┴┼✓✗←↑→↓]*$/;
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+let segmenter: Intl.Segmenter | undefined;
+
+/**
+ * string-width, once loaded. Loading it builds an emoji pattern and a grapheme segmenter (~25 ms of CPU), which
+ * a resumed session's early frame (printable ASCII, as a rule) does not need: every face loads it before it
+ * draws (loadDisplayWidths; Ink has loaded it by then anyway), the early preview only when its text needs it.
+ */
+let measureWide: typeof measureString | undefined;
+
+/** Thrown when text other than printable ASCII is measured before loadDisplayWidths. */
+export class DisplayWidthsNotLoadedError extends Error {
+  constructor() {
+    super("display widths are measured before string-width is loaded (loadDisplayWidths)");
+  }
+}
+
+export async function loadDisplayWidths(): Promise<void> {
+  measureWide ??= (await import("string-width")).default;
+}
+
+function stringWidth(text: string): number {
+  if (!measureWide) throw new DisplayWidthsNotLoadedError();
+  return measureWide(text);
+}
 
 export function displayWidth(text: string): number {
   return PRINTABLE_ASCII.test(text) ? text.length : stringWidth(text);
@@ -35,6 +58,7 @@ export function displayWidth(text: string): number {
 
 export function graphemes(text: string): string[] {
   if (PRINTABLE_ASCII.test(text)) return text.split("");
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
   return Array.from(segmenter.segment(text), (segment) => segment.segment);
 }
 
