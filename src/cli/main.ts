@@ -3,6 +3,7 @@
  * straight to the TUI without the command-line parser; everything else is imported on demand, so the
  * headless path never loads the TUI and the TUI never waits for what it does not use.
  */
+import { isatty } from "node:tty";
 import { enableModuleCompileCache } from "../util/code-cache.js";
 
 declare const AGENT_VERSION: string;
@@ -37,8 +38,12 @@ if (version) {
   await runProgram(args);
 }
 
-/** A run that answers and exits: a prompt (`-p`), or no terminal to hold a TUI. */
+/**
+ * A run that answers and exits: a prompt (`-p`), or no terminal to hold a TUI. Decided before the command line
+ * is parsed (runsHeadless in prompt-source.ts decides after), with isatty as there: reading
+ * process.stdin.isTTY would set up the stdin stream (~10 ms) in runs that never read it.
+ */
 function oneShot(argv: string[]): boolean {
   const prompt = argv.some((arg) => arg === "-p" || arg === "--prompt" || arg.startsWith("--prompt=") || (arg.startsWith("-p") && !arg.startsWith("--")));
-  return prompt || !(process.stdin.isTTY && process.stdout.isTTY);
+  return prompt || !(isatty(0) && isatty(1));
 }
