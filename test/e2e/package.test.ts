@@ -70,6 +70,7 @@ describe("the packed package", () => {
         "dist/cli.js",
         "dist/vendor.cjs",
         "dist/vendor-commander.cjs",
+        "dist/vendor-anthropic.cjs",
         "dist/agents-frontmatter.json",
         "dist/tree-sitter/tree-sitter.cjs",
         "dist/tree-sitter/tree-sitter.wasm",
