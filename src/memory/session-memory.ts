@@ -42,7 +42,11 @@ let runtime: Promise<typeof import("./memory-runtime.js")> | undefined;
  * to the hooks' thread each time: most of the CPU the bench's board load was charged, docs/benchmarks.md).
  */
 function memoryRuntime(): Promise<typeof import("./memory-runtime.js")> {
-  runtime ??= import("./memory-runtime.js");
+  // A failed import is not kept: the next session tries again, as each one did before.
+  runtime ??= import("./memory-runtime.js").catch((error: unknown) => {
+    runtime = undefined;
+    throw error;
+  });
   return runtime;
 }
 
