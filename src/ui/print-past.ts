@@ -7,6 +7,7 @@
  */
 import type { AgentMode, SessionEvent } from "../protocol/events/index.js";
 import { historyItemLines } from "./components/history-item-lines.js";
+import { MarkedNotLoadedError, preloadMarkdown, withoutMarked } from "./markdown/render-markdown.js";
 import { DisplayWidthsNotLoadedError, loadDisplayWidths } from "./markdown/wrap.js";
 import { transcriptFromLog } from "./state/history-from-log.js";
 import { initialTranscript, type TranscriptItem } from "./state/transcript-types.js";
@@ -66,15 +67,19 @@ export function previewOfTail(
 }
 
 /**
- * previewOfTail for the early frame, drawn before string-width is loaded (src/ui/markdown/wrap.ts): it is
- * loaded only when the exchange has text other than printable ASCII to measure.
+ * previewOfTail for the early frame, drawn before string-width (src/ui/markdown/wrap.ts) and marked are
+ * loaded: each is loaded only when the exchange needs it (text other than printable ASCII to measure;
+ * Markdown beyond what markdown/simple-lexer.ts takes), and the lines are the same either way.
  */
 export async function earlyPreviewOfTail(...args: Parameters<typeof previewOfTail>): Promise<string | undefined> {
-  try {
-    return previewOfTail(...args);
-  } catch (error) {
-    if (!(error instanceof DisplayWidthsNotLoadedError)) throw error;
-    await loadDisplayWidths();
-    return previewOfTail(...args);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return withoutMarked(() => previewOfTail(...args));
+    } catch (error) {
+      // Each error loads what it lacks, so neither comes twice: a third is a bug to report, not to loop on.
+      if (attempt < 2 && error instanceof DisplayWidthsNotLoadedError) await loadDisplayWidths();
+      else if (attempt < 2 && error instanceof MarkedNotLoadedError) await preloadMarkdown({ displayWidths: false });
+      else throw error;
+    }
   }
 }
