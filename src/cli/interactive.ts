@@ -122,9 +122,12 @@ async function resumePreview(
   theme: Theme,
 ): Promise<string | undefined> {
   try {
-    const [{ readEventLogTail }, { earlyPreviewOfTail }] = await Promise.all([import("../session/event-log-tail.js"), import("../ui/print-past.js")]);
+    const [{ readEventLogTailWith }, { earlyPreviewOfTail, isPromptOfThePerson }] = await Promise.all([
+      import("../session/event-log-tail.js"),
+      import("../ui/print-past.js"),
+    ]);
     // string-width and marked only if the exchange needs them (print-past.ts's earlyPreviewOfTail).
-    return await earlyPreviewOfTail(await readEventLogTail(log), initial, Math.max(20, columns), rows, theme);
+    return await earlyPreviewOfTail(readEventLogTailWith(log, isPromptOfThePerson), initial, Math.max(20, columns), rows, theme);
   } catch {
     return undefined;
   }

@@ -48,6 +48,9 @@ export function previewText(items: readonly TranscriptItem[], width: number, the
   return lines.slice(-Math.max(1, maxLines)).join("\n");
 }
 
+/** Where the last exchange starts in a log: a prompt of the person's (not one a command or hook sent). */
+export const isPromptOfThePerson = (event: SessionEvent): boolean => event.type === "user.message" && event.data.source === undefined;
+
 /**
  * A resumed session's last exchange, from the log's tail, as shown above the prompt while the session opens:
  * its last lines (rows − 10 of them, at least 3). Undefined when the tail has no prompt of the person's.
@@ -59,7 +62,7 @@ export function previewOfTail(
   rows: number,
   theme: Theme,
 ): string | undefined {
-  const from = tail.findLastIndex((event) => event.type === "user.message" && event.data.source === undefined);
+  const from = tail.findLastIndex(isPromptOfThePerson);
   if (from < 0) return undefined;
   const items = transcriptFromLog(tail.slice(from), initialTranscript(initial)).items;
   if (items.length === 0) return undefined;
