@@ -40,12 +40,18 @@ export function lastExchangeStart(items: readonly TranscriptItem[]): number {
 
 /** The last `maxLines` lines of these items as <Static> would print them, for a preview above the prompt. */
 export function previewText(items: readonly TranscriptItem[], width: number, theme: Theme, maxLines: number): string {
-  const lines = items
-    .map((item) => itemText(item, width, theme))
-    .join("")
-    .replace(/\n$/, "")
-    .split("\n");
-  return lines.slice(-Math.max(1, maxLines)).join("\n");
+  const wanted = Math.max(1, maxLines);
+  // From the last item back, until the items rendered hold the lines wanted: each item's text ends a line, so
+  // the last lines of these items are the last lines of all of them, and the items above need no rendering.
+  const texts: string[] = [];
+  let lineCount = 0;
+  for (let index = items.length - 1; index >= 0 && lineCount < wanted; index--) {
+    const text = itemText(items[index] as TranscriptItem, width, theme);
+    texts.push(text);
+    for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) lineCount++;
+  }
+  const lines = texts.reverse().join("").replace(/\n$/, "").split("\n");
+  return lines.slice(-wanted).join("\n");
 }
 
 /** Where the last exchange starts in a log: a prompt of the person's (not one a command or hook sent). */
