@@ -24,8 +24,8 @@ interface OutputInternals {
 }
 
 const inkGet = Output.prototype.get;
-/** Built rows by width and writes; cleared when it grows past this many (a long session's rows come and go). */
-const MAX_ROWS = 4000;
+/** Built rows by width and writes; cleared when it grows past this many (about a megabyte: a live area has tens of rows, and history passes once). */
+const MAX_ROWS = 1000;
 const rows = new Map<string, string>();
 
 function buildRow(width: number, writes: readonly (number | string)[]): string {
