@@ -177,7 +177,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     // Once open, in an idle moment: what the first answer loads (node-fetch.ts), so it does not hold the keyboard then.
     openSession: () =>
       host.open(resumeId).then(() => {
-        setTimeout(() => void import("../provider/node-fetch.js").then(({ warmResponses }) => warmResponses()).catch(() => undefined), IDLE_WARM_MS);
+        setTimeout(() => void import("../provider/node-fetch.js").then(({ warmResponses }) => warmResponses()).catch(() => undefined), IDLE_WARM_MS).unref();
       }),
     ...(resumeId
       ? { resumeTail: async () => (await import("../session/event-log-tail.js")).readEventLogTail(boot.value.store.eventsFileOf(resumeId as string)) }
