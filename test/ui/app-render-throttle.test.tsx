@@ -57,44 +57,40 @@ afterEach(() => {
   cleanup = undefined;
 });
 
+/** The app in Ink's own render() on a fake terminal, one background agent running; `painted.count` counts Ink's paints. */
+async function appWithOneAgent(options: { bus?: InputBus; boxRef?: (node: DOMElement | null) => void } = {}) {
+  const store = new TranscriptStore(initialTranscript({ mode: "interactive", model: "m" }));
+  const stdout = new FakeTerminal(100, 40);
+  const stdin = new PassThrough() as unknown as NodeJS.ReadStream;
+  const painted = { count: 0 };
+  const props = { host, store, theme: plainTheme, history: new MemoryPromptHistory(), listFiles: async () => [], version: "test", refreshKey: 0 };
+  const instance = render(
+    <InputContext.Provider value={options.bus ?? new InputBus()}>
+      <App {...props} exit={() => undefined} requestReprint={() => undefined} {...(options.boxRef ? { boxRef: options.boxRef } : {})} />
+    </InputContext.Provider>,
+    { stdout: stdout as unknown as NodeJS.WriteStream, stdin, exitOnCtrlC: false, patchConsole: false, maxFps: 30, onRender: () => painted.count++ },
+  );
+  cleanup = () => instance.unmount();
+  store.push(
+    event("subagent.started", {
+      toolCallId: "call_1",
+      agentName: "explore",
+      agentDisplayName: "Explore",
+      agentDescription: "streams",
+      executionMode: "background",
+    }),
+  );
+  store.flush();
+  await stdout.waitFor("Background · 1 running");
+  return { store, stdout, painted };
+}
+
 describe("painting the app while many updates arrive", () => {
   it("paints a burst of store updates through Ink's throttle, not once per update", async () => {
-    const store = new TranscriptStore(initialTranscript({ mode: "interactive", model: "m" }));
-    const stdout = new FakeTerminal(100, 40);
-    const stdin = new PassThrough() as unknown as NodeJS.ReadStream;
-    let paints = 0;
-    const instance = render(
-      <InputContext.Provider value={new InputBus()}>
-        <App
-          host={host}
-          store={store}
-          theme={plainTheme}
-          history={new MemoryPromptHistory()}
-          listFiles={async () => []}
-          version="test"
-          exit={() => undefined}
-          refreshKey={0}
-          requestReprint={() => undefined}
-        />
-      </InputContext.Provider>,
-      { stdout: stdout as unknown as NodeJS.WriteStream, stdin, exitOnCtrlC: false, patchConsole: false, maxFps: 30, onRender: () => paints++ },
-    );
-    cleanup = () => instance.unmount();
-    store.push(
-      event("subagent.started", {
-        toolCallId: "call_1",
-        agentName: "explore",
-        agentDisplayName: "Explore",
-        agentDescription: "streams",
-        executionMode: "background",
-      }),
-    );
-    store.flush();
-    await stdout.waitFor("Background · 1 running");
-
+    const { store, stdout, painted } = await appWithOneAgent();
     // Each update is committed on its own (as events of different frames are), one macrotask apart.
     const updates = 12;
-    paints = 0;
+    painted.count = 0;
     const started = performance.now();
     for (let index = 1; index <= updates; index++) {
       store.push(event("assistant.usage", { model: "m", inputTokens: 0, outputTokens: index, parentToolCallId: "call_1" }, "explore-1"));
@@ -106,8 +102,8 @@ describe("painting the app while many updates arrive", () => {
     await stdout.waitFor(`${total} tokens`);
 
     // A leading paint, one per 33 ms frame meanwhile, and the trailing one; never one per update.
-    expect(paints).toBeLessThan(updates);
-    expect(paints).toBeLessThanOrEqual(2 + Math.ceil(elapsed / 33));
+    expect(painted.count).toBeLessThan(updates);
+    expect(painted.count).toBeLessThanOrEqual(2 + Math.ceil(elapsed / 33));
   });
 
   for (const inputFirst of [true, false]) {
@@ -116,47 +112,18 @@ describe("painting the app while many updates arrive", () => {
         ? "paints a key's echo at once while the agents' progress waits for its frame"
         : "without input first, a key's echo waits for the frame like the progress",
       async () => {
-        const store = new TranscriptStore(initialTranscript({ mode: "interactive", model: "m" }));
-        const stdout = new FakeTerminal(100, 40);
-        const stdin = new PassThrough() as unknown as NodeJS.ReadStream;
         const bus = new InputBus();
         let inputPaint: InputPaint | undefined;
         const boxRef = (node: DOMElement | null) => {
           if (node && inputFirst) inputPaint ??= paintInputFirst(node);
         };
         const stopObserving = bus.observe(() => inputPaint?.input());
-        const instance = render(
-          <InputContext.Provider value={bus}>
-            <App
-              host={host}
-              store={store}
-              theme={plainTheme}
-              history={new MemoryPromptHistory()}
-              listFiles={async () => []}
-              version="test"
-              exit={() => undefined}
-              refreshKey={0}
-              requestReprint={() => undefined}
-              boxRef={boxRef}
-            />
-          </InputContext.Provider>,
-          { stdout: stdout as unknown as NodeJS.WriteStream, stdin, exitOnCtrlC: false, patchConsole: false, maxFps: 30 },
-        );
+        const { store, stdout } = await appWithOneAgent({ bus, boxRef });
+        const unmount = cleanup;
         cleanup = () => {
           stopObserving();
-          instance.unmount();
+          unmount?.();
         };
-        store.push(
-          event("subagent.started", {
-            toolCallId: "call_1",
-            agentName: "explore",
-            agentDisplayName: "Explore",
-            agentDescription: "streams",
-            executionMode: "background",
-          }),
-        );
-        store.flush();
-        await stdout.waitFor("Background · 1 running");
         if (inputFirst) expect(inputPaint).toBeDefined();
 
         // Ink's frame timer and clock stand still from here: only what is painted outside its throttle reaches the terminal.
