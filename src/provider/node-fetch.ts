@@ -1,13 +1,15 @@
 /**
  * A `fetch` for the openai client built on node:http. Node 20's built-in fetch (undici) keeps the
  * process alive for a while after the last response; Node's http Agent unrefs idle keep-alive sockets, so
- * a finished `agent -p` exits at once. Only what the client uses is supported: string or byte bodies.
+ * a finished `agent -p` exits at once. Only what the client uses is supported: string or byte bodies. Neither
+ * the request nor the response touches the global Headers or Response, so a run over it never loads undici.
  */
 import http from "node:http";
 import https from "node:https";
 import { pipeline, Readable } from "node:stream";
 import zlib from "node:zlib";
 import { PlainHeaders } from "./plain-headers.js";
+import { PlainResponse } from "./plain-response.js";
 
 const httpAgent = new http.Agent({ keepAlive: true });
 const httpsAgent = new https.Agent({ keepAlive: true });
@@ -49,8 +51,8 @@ function decoded(response: http.IncomingMessage): Readable {
   return decoder;
 }
 
-function toHeaders(raw: http.IncomingHttpHeaders): Headers {
-  const headers = new Headers();
+function toHeaders(raw: http.IncomingHttpHeaders): PlainHeaders {
+  const headers = new PlainHeaders();
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
@@ -101,9 +103,17 @@ export async function nodeFetch(input: FetchInput, init: RequestInit = {}): Prom
         signal.addEventListener("abort", onBodyAbort, { once: true });
         response.on("close", () => signal.removeEventListener("abort", onBodyAbort));
       }
+      // What `new Response` refused (it threw here, out of the event handler); node:http parses any three digits.
+      if (status < 200 || status > 599) {
+        response.destroy();
+        reject(new RangeError(`The endpoint answered with status ${status}, outside HTTP's 200 to 599.`));
+        return;
+      }
       const stream = nullBody ? null : (Readable.toWeb(decoded(response)) as unknown as ReadableStream<Uint8Array>);
       if (nullBody) response.resume();
-      resolve(new Response(stream, { status, statusText: response.statusMessage ?? "", headers: toHeaders(response.headers) }));
+      // Not the global Response (its first use loads undici): the clients get what they read of one.
+      const plain = new PlainResponse(stream, { status, statusText: response.statusMessage ?? "", headers: toHeaders(response.headers) });
+      resolve(plain as unknown as Response);
     });
     request.end(body);
   });

@@ -105,4 +105,29 @@ process.on("exit", () => writeFileSync(${JSON.stringify(report)}, String(v8.getH
     expect(run.stdout).toContain("It says hello.");
     expect(Number(readFileSync(report, "utf8"))).toBeLessThanOrEqual(2 * 1024 * 1024);
   });
+
+  // On the OpenAI wires: the Anthropic SDK builds its requests' headers with the global Headers.
+  it.skipIf(currentWire() === "anthropic")("never loads undici: the fetch over node:http makes neither a global Headers nor a Response", async () => {
+    const cwd = tempDir("startup-cwd-");
+    const dir = tempDir("startup-log-");
+    const report = path.join(dir, "undici.txt");
+    const probe = path.join(dir, "undici.mjs");
+    // Node 20 loads undici as one built-in module the first time a global Headers, Response or fetch is touched.
+    writeFileSync(
+      probe,
+      `import { writeFileSync } from "node:fs";
+process.on("exit", () => writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.moduleLoadList.filter((name) => /undici/.test(name)))));`,
+    );
+    writeFileSync(path.join(cwd, "a.txt"), "hello\n");
+    server.enqueue(toolCall("view", { path: path.join(cwd, "a.txt") }), text("It says hello."));
+    const child = spawn(process.execPath, ["--import", pathToFileURL(probe).href, AGENT_BIN, "-p", "what does a.txt say?"], {
+      cwd,
+      env: agentEnv({ home: tempDir("startup-home-"), baseUrl: server.baseUrl }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const run = await collect(child);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("It says hello.");
+    expect(JSON.parse(readFileSync(report, "utf8"))).toEqual([]);
+  });
 });
