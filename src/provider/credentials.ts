@@ -5,7 +5,7 @@
  * so a failed authentication can say where the key came from, and the values it gave, so messages can be
  * scrubbed of them.
  */
-import { execFile } from "node:child_process";
+import type { execFile as ExecFile } from "node:child_process";
 import { ProviderError } from "./provider-error.js";
 
 export interface Credential {
@@ -57,8 +57,10 @@ export type KeyCommandRunner = (command: string) => Promise<string>;
 
 const KEY_COMMAND_TIMEOUT_MS = 30_000;
 
-export const runKeyCommand: KeyCommandRunner = (command) =>
-  new Promise((resolve, reject) => {
+// node:child_process (and the dgram and net modules it brings) is loaded only when a key command runs.
+export const runKeyCommand: KeyCommandRunner = async (command) => {
+  const execFile: typeof ExecFile = (await import("node:child_process")).execFile;
+  return new Promise((resolve, reject) => {
     execFile("/bin/sh", ["-c", command], { timeout: KEY_COMMAND_TIMEOUT_MS, maxBuffer: 1024 * 1024, encoding: "utf8" }, (error, stdout, stderr) => {
       if (error) {
         const why = error.killed ? `it did not finish in ${KEY_COMMAND_TIMEOUT_MS / 1000} s` : `it failed (${String(error.code ?? error.message)})`;
@@ -70,6 +72,7 @@ export const runKeyCommand: KeyCommandRunner = (command) =>
       resolve(stdout.trim());
     });
   });
+};
 
 export function commandCredential(command: string, kind: Credential["kind"], source: string, run: KeyCommandRunner = runKeyCommand): Credential {
   let current: Promise<string> | undefined;
