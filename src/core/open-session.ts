@@ -251,13 +251,7 @@ async function openLog(options: OpenSessionOptions, id: string, dir: string, rel
     now,
     keeper,
     ...(previous?.name ? { previousName: previous.name } : {}),
-    syncLog: () => {
-      try {
-        writer.sync();
-      } catch (error) {
-        sink.logFailed(error);
-      }
-    },
+    syncLog: () => void writer.sync((error) => sink.logFailed(error)),
     closeLog: () => {
       try {
         writer.close();
