@@ -1,6 +1,7 @@
 /**
- * The libraries the build puts in dist/vendor.cjs (zod, openai) and dist/vendor-commander.cjs (commander, which
- * the TUI's first frame needs without the others; see scripts/build.mjs), each loaded once through V8's code cache.
+ * The libraries the build puts in dist/vendor.cjs (zod, openai), dist/vendor-commander.cjs (commander, which
+ * the TUI's first frame needs without the others) and dist/vendor-anthropic.cjs (the Anthropic SDK, for its wire
+ * only; see scripts/build.mjs), each loaded once through V8's code cache.
  * Only the built bundle imports this; from source the packages are imported as they are.
  */
 import { fileURLToPath } from "node:url";
@@ -9,6 +10,7 @@ import { loadCachedScript } from "./code-cache.js";
 
 declare const AGENT_VENDOR_ID: string;
 declare const AGENT_COMMANDER_ID: string;
+declare const AGENT_ANTHROPIC_ID: string;
 
 const loaded = new Map<string, Record<string, unknown>>();
 
@@ -28,4 +30,8 @@ export function vendorBundle(): Record<string, unknown> {
 
 export function commanderBundle(): Record<string, unknown> {
   return cachedBundle("vendor-commander.cjs", AGENT_COMMANDER_ID);
+}
+
+export function anthropicBundle(): Record<string, unknown> {
+  return cachedBundle("vendor-anthropic.cjs", AGENT_ANTHROPIC_ID);
 }
