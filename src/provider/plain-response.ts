@@ -2,7 +2,7 @@
  * The response node-fetch.ts gives the clients: what the openai and Anthropic SDKs and our readers use of a
  * fetch `Response` (status, ok, statusText, url, headers, the body as a web ReadableStream, bodyUsed, text(),
  * json(), arrayBuffer(), clone()), without the global `Response`: on Node 20 its first use loads all of undici,
- * ~20 ms of CPU and ~10 MB of resident memory in a run that never needs it (docs/benchmarks.md).
+ * ~20 ms of CPU and 2–3 MB of peak RSS in a run that never needs it (docs/benchmarks.md).
  * test/provider/plain-response.test.ts holds it to the real Response's behaviour.
  */
 import { Readable } from "node:stream";
