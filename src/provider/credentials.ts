@@ -5,7 +5,7 @@
  * so a failed authentication can say where the key came from, and the values it gave, so messages can be
  * scrubbed of them.
  */
-import type { execFile as ExecFile } from "node:child_process";
+import { createRequire } from "node:module";
 import { ProviderError } from "./provider-error.js";
 
 export interface Credential {
@@ -57,9 +57,12 @@ export type KeyCommandRunner = (command: string) => Promise<string>;
 
 const KEY_COMMAND_TIMEOUT_MS = 30_000;
 
-// node:child_process (and the dgram and net modules it brings) is loaded only when a key command runs.
-export const runKeyCommand: KeyCommandRunner = async (command) => {
-  const execFile: typeof ExecFile = (await import("node:child_process")).execFile;
+// node:child_process (and the dgram and net modules it brings) is loaded only when a key command runs; by
+// require, which a script bundle has as well as a module (where a script has no import()).
+const requireBuiltin = createRequire(import.meta.url);
+
+export const runKeyCommand: KeyCommandRunner = (command) => {
+  const { execFile } = requireBuiltin("node:child_process") as typeof import("node:child_process");
   return new Promise((resolve, reject) => {
     execFile("/bin/sh", ["-c", command], { timeout: KEY_COMMAND_TIMEOUT_MS, maxBuffer: 1024 * 1024, encoding: "utf8" }, (error, stdout, stderr) => {
       if (error) {
