@@ -128,13 +128,13 @@ export async function nodeFetch(input: FetchInput, init: RequestInit = {}): Prom
 }
 
 /**
- * What a process's first answer loads (Node's undici for the Response and its Headers, the web-stream adapter
- * for the body: ~25 ms of CPU idle, 70 ms and more on a busy machine), done ahead: the TUI calls it once its
- * session is open, in an idle moment, so the first prompt's answer does not hold the keyboard for it.
+ * What a process's first answer sets up (the web-stream adapter over the response and its reader, the plain
+ * response and headers), done ahead: the TUI calls it once its session is open, in an idle moment, so the first
+ * prompt's answer does not hold the keyboard for it. Like nodeFetch, it never touches the global Response.
  */
 export async function warmResponses(): Promise<void> {
   const body = Readable.toWeb(Readable.from([Buffer.from("data: {}\n\n")])) as unknown as ReadableStream<Uint8Array>;
-  const response = new Response(body, { status: 200, statusText: "OK", headers: toHeaders({ "content-type": "text/event-stream" }) });
+  const response = new PlainResponse(body, { status: 200, statusText: "OK", headers: toHeaders({ "content-type": "text/event-stream" }) });
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   while (!(await reader.read()).done);
 }
