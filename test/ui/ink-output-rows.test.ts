@@ -99,6 +99,23 @@ describe("Ink frames built row by row", () => {
     for (const typed of ["", "a", "ab", "漢字", "a"]) expect(rowsGet.call(build(typed))).toEqual(inkOutputGet.call(build(typed)));
   });
 
+  it("gives Ink's text for short rows in a wide frame: a row is built from only the blanks its writes start in", () => {
+    const endings = ["  ", "\u001b[31m \u001b[39m", "\u001b[7m \u001b[27m", "界", "\u001b]8;;https://x\u0007link", "\u001b[1mbold", "\u001b[0m", ""];
+    // Writes that start anywhere in the first 30 of 120 columns (gaps between them, overlaps), each ending
+    // in blanks, a styled blank, a wide character, an open link or style, or a reset.
+    const build = (seed: number) => {
+      const next = random(seed);
+      const output = new Output({ width: 120, height: 3 });
+      const writes = 1 + Math.floor(next() * 4);
+      for (let w = 0; w < writes; w++) {
+        const line = (text(next).split("\n")[0] as string) + (endings[Math.floor(next() * endings.length)] as string);
+        output.write(Math.floor(next() * 30), Math.floor(next() * 3), line, { transformers: [] });
+      }
+      return output;
+    };
+    for (let seed = 1; seed <= 400; seed++) expect(rowsGet.call(build(seed)), `seed ${seed}`).toEqual(inkOutputGet.call(build(seed)));
+  });
+
   it("leaves a clipped frame to Ink", () => {
     const output = new Output({ width: 20, height: 3 });
     output.clip({ x1: 2, x2: 8, y1: 0, y2: 2 });

@@ -28,8 +28,18 @@ const inkGet = Output.prototype.get;
 const MAX_ROWS = 1000;
 const rows = new Map<string, string>();
 
+/**
+ * Ink's get() on a one-row Output: it starts each row as `width` blank cells, writes the characters over
+ * them (past the width too: writes are not cut there), joins the cells and trims the trailing blanks. Blanks
+ * after the last written character only add trailing spaces that the trim takes off again (the styles are
+ * closed after the last character either way), so the row starts with only the blanks a write's start needs
+ * (no write may start past the blanks, or its characters would close up to the left): the same text from
+ * fewer cells. A 15-character spinner row of a 120-column frame built 120 cells.
+ */
 function buildRow(width: number, writes: readonly (number | string)[]): string {
-  const one = new Output({ width, height: 1 });
+  let furthestStart = 0;
+  for (let i = 0; i < writes.length; i += 2) furthestStart = Math.max(furthestStart, writes[i] as number);
+  const one = new Output({ width: Math.min(width, furthestStart), height: 1 });
   for (let i = 0; i < writes.length; i += 2) one.write(writes[i] as number, 0, writes[i + 1] as string, { transformers: [] });
   return inkGet.call(one).output;
 }
