@@ -208,8 +208,62 @@ try {
   rmSync(toolParameters, { force: true });
 }
 
+// The defines of the ES module build and of the program bundle (below). Production builds of React and friends:
+// smaller, and far faster than their development builds. AGENT_TREE_SITTER_DIR, AGENT_SQL_JS_DIR,
+// AGENT_YAML_DIR: where the vendored files are, relative to the chunks (dist/chunks/, where both run from).
+const define = {
+  AGENT_VERSION: JSON.stringify(pkg.version),
+  AGENT_TREE_SITTER_DIR: '"../tree-sitter/"',
+  AGENT_SQL_JS_DIR: '"../sql/"',
+  AGENT_YAML_DIR: '"../yaml/"',
+  AGENT_VENDOR_ID: JSON.stringify(vendorId),
+  AGENT_COMMANDER_ID: JSON.stringify(commanderId),
+  // A string parsed at the first use: an object here would be a module of its own, initialised everywhere.
+  AGENT_TOOL_SCHEMAS_JSON: JSON.stringify(JSON.stringify(toolSchemas)),
+  "process.env.NODE_ENV": '"production"',
+};
+
+// A `-p` run's program (src/cli/program.ts and all it may load but the TUI) as one CommonJS file,
+// dist/chunks/program.cjs, run through vm.Script with V8's code cache as the vendor bundles are: Node 20 caches
+// no ES module's compiled code, and resolving, reading, compiling and linking the 70-odd ES module chunks of
+// such a run was a sixth of its start-up (docs/benchmarks.md). The TUI stays ES modules (ink and yoga use
+// top-level await, which a script cannot): program.ts's import of it is left to the ES module build's entry
+// dist/interactive.js, which a `-p` run never reaches. Every other run (the TUI, the SDK server, `agent mcp …`
+// without -p) loads the ES modules as before.
+const programFile = new URL("../dist/chunks/program.cjs", import.meta.url);
+const tuiEntry = {
+  name: "tui-entry",
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\/interactive\.js$/ }, (args) =>
+      args.importer.endsWith(path.join("src", "cli", "program.ts")) ? { path: "../interactive.js", external: true } : undefined,
+    );
+  },
+};
+const programBuild = await build({
+  entryPoints: ["src/cli/program.ts"],
+  outfile: fileURLToPath(programFile),
+  ...commonJsBundle,
+  sourcemap: "linked",
+  // Within the script, import.meta.url is the file's own URL (the ES modules' relative paths hold as they are).
+  define: { ...define, "import.meta.url": "__agentModuleUrl" },
+  // Strict, as ES modules are: the directive has to come first, before the banner's statement.
+  banner: { js: '"use strict"; var __agentModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  external: ["react-devtools-core", "@vscode/tree-sitter-wasm", "sql.js"],
+  plugins: [zodEnglishOnly, vendorModules, tuiEntry],
+  write: false,
+  metafile: true,
+});
+for (const file of programBuild.outputFiles) {
+  mkdirSync(path.dirname(file.path), { recursive: true });
+  writeFileSync(file.path, file.contents);
+}
+const programId = createHash("sha256")
+  .update(programBuild.outputFiles.find((file) => file.path.endsWith(".cjs")).contents)
+  .digest("hex")
+  .slice(0, 16);
+
 const main = await build({
-  entryPoints: { cli: "src/cli/main.ts" },
+  entryPoints: { cli: "src/cli/main.ts", interactive: "src/cli/interactive.ts" },
   outdir: "dist",
   bundle: true,
   splitting: true,
@@ -220,20 +274,7 @@ const main = await build({
   legalComments: "none",
   logLevel: "warning",
   chunkNames: "chunks/[name]-[hash]",
-  // Production builds of React and friends: smaller, and far faster than their development builds.
-  // AGENT_TREE_SITTER_DIR, AGENT_SQL_JS_DIR, AGENT_YAML_DIR: where the vendored files are, relative to the
-  // chunks (dist/chunks/).
-  define: {
-    AGENT_VERSION: JSON.stringify(pkg.version),
-    AGENT_TREE_SITTER_DIR: '"../tree-sitter/"',
-    AGENT_SQL_JS_DIR: '"../sql/"',
-    AGENT_YAML_DIR: '"../yaml/"',
-    AGENT_VENDOR_ID: JSON.stringify(vendorId),
-    AGENT_COMMANDER_ID: JSON.stringify(commanderId),
-    // A string parsed at the first use: an object here would be a module of its own, initialised everywhere.
-    AGENT_TOOL_SCHEMAS_JSON: JSON.stringify(JSON.stringify(toolSchemas)),
-    "process.env.NODE_ENV": '"production"',
-  },
+  define: { ...define, AGENT_PROGRAM_ID: JSON.stringify(programId) },
   // Less to parse at start-up; identifiers are kept so stack traces stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
@@ -249,7 +290,9 @@ const main = await build({
 // An entry point of these libraries that the vendor bundle does not serve would be bundled again as ES
 // modules: a second copy, with classes and configuration of its own. Add it to vendorPackages instead.
 // (zod/v3, which the MCP SDK imports, is code of its own, sharing nothing with zod 4.)
-const copied = Object.keys(main.metafile.inputs).filter((input) => /node_modules\/(zod|openai|commander)\/(?!v3\/)/.test(input));
+const copied = [...Object.keys(main.metafile.inputs), ...Object.keys(programBuild.metafile.inputs)].filter((input) =>
+  /node_modules\/(zod|openai|commander)\/(?!v3\/)/.test(input),
+);
 if (copied.length > 0) throw new Error(`the vendor bundle does not serve these imports, so they would be copied:\n${copied.join("\n")}`);
 for (const file of main.outputFiles) {
   let contents = file.contents;

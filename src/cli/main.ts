@@ -5,8 +5,10 @@
  */
 import { isatty } from "node:tty";
 import { enableModuleCompileCache } from "../util/code-cache.js";
+import { cachedBundle } from "../util/vendor-bundle.js";
 
 declare const AGENT_VERSION: string;
+declare const AGENT_PROGRAM_ID: string;
 
 const args = process.argv.slice(2);
 const version = args.length === 1 && (args[0] === "--version" || args[0] === "-v");
@@ -33,17 +35,19 @@ if (version) {
   // 8 MB while the program's modules load (their objects survive, which V8 reads as "grow"), and those pages
   // stay resident to the end: about 3.5 MB of peak RSS in a two-turn `-p` run (docs/benchmarks.md). The TUI
   // (`agent --resume …`, `agent --model …` in a terminal) and the server, which live long, keep V8's default.
-  if (oneShot(args)) (await import("node:v8")).setFlagsFromString("--semi-space-growth-factor=1");
-  const { runProgram } = await import("./program.js");
+  const prompt = hasPromptFlag(args);
+  if (prompt || !(isatty(0) && isatty(1))) (await import("node:v8")).setFlagsFromString("--semi-space-growth-factor=1");
+  // A `-p` run never shows the TUI: its program is the one script dist/chunks/program.cjs, whose compiled code V8
+  // caches (Node 20 caches no ES module's), instead of 70-odd ES module chunks (scripts/build.mjs).
+  const { runProgram } = prompt ? (cachedBundle("program.cjs", AGENT_PROGRAM_ID) as typeof import("./program.js")) : await import("./program.js");
   await runProgram(args);
 }
 
 /**
- * A run that answers and exits: a prompt (`-p`), or no terminal to hold a TUI. Decided before the command line
- * is parsed (runsHeadless in prompt-source.ts decides after), with isatty as there: reading
+ * A run with a prompt (`-p`): it answers and exits, as does one without a terminal to hold a TUI. Decided before
+ * the command line is parsed (runsHeadless in prompt-source.ts decides after), with isatty as there: reading
  * process.stdin.isTTY would set up the stdin stream (~10 ms) in runs that never read it.
  */
-function oneShot(argv: string[]): boolean {
-  const prompt = argv.some((arg) => arg === "-p" || arg === "--prompt" || arg.startsWith("--prompt=") || (arg.startsWith("-p") && !arg.startsWith("--")));
-  return prompt || !(isatty(0) && isatty(1));
+function hasPromptFlag(argv: string[]): boolean {
+  return argv.some((arg) => arg === "-p" || arg === "--prompt" || arg.startsWith("--prompt=") || (arg.startsWith("-p") && !arg.startsWith("--")));
 }

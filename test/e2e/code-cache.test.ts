@@ -34,11 +34,12 @@ describe("the vendor bundle's code cache", () => {
   it("is written privately by the first run and used unchanged by the next", async () => {
     await viewRun();
     expect(statSync(cacheDir()).mode & 0o777).toBe(0o700);
-    // One cache per bundle: commander's (loaded first, for the command line) and zod and openai's.
+    // One cache per bundle: the `-p` run's program, commander's (loaded first, for the command line) and zod and openai's.
     const names = cacheFiles().sort();
-    expect(names).toHaveLength(2);
-    expect(names[0]).toMatch(/^vendor-commander\.cjs-[0-9a-f]{16}\.cache$/);
-    expect(names[1]).toMatch(/^vendor\.cjs-[0-9a-f]{16}\.cache$/);
+    expect(names).toHaveLength(3);
+    expect(names[0]).toMatch(/^program\.cjs-[0-9a-f]{16}\.cache$/);
+    expect(names[1]).toMatch(/^vendor-commander\.cjs-[0-9a-f]{16}\.cache$/);
+    expect(names[2]).toMatch(/^vendor\.cjs-[0-9a-f]{16}\.cache$/);
     const files = names.map((name) => path.join(cacheDir(), name));
     const before = files.map((file) => {
       expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -55,12 +56,15 @@ describe("the vendor bundle's code cache", () => {
 
   it("is replaced when corrupt, and the run answers as ever", async () => {
     await viewRun();
-    const file = path.join(cacheDir(), cacheFiles()[0] as string);
-    const whole = readFileSync(file);
-    for (const broken of [whole.subarray(0, whole.length >> 1), Buffer.from("garbage"), Buffer.alloc(0)]) {
-      writeFileSync(file, broken);
-      await viewRun();
-      expect(readCodeCache(file)).toBeDefined();
+    // The program's (the largest, holding the most code) and a vendor bundle's.
+    for (const name of cacheFiles().filter((file) => /^(program|vendor)\.cjs-/.test(file))) {
+      const file = path.join(cacheDir(), name);
+      const whole = readFileSync(file);
+      for (const broken of [whole.subarray(0, whole.length >> 1), Buffer.from("garbage"), Buffer.alloc(0)]) {
+        writeFileSync(file, broken);
+        await viewRun();
+        expect(readCodeCache(file)).toBeDefined();
+      }
     }
   });
 
