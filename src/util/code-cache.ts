@@ -10,6 +10,7 @@
  * (missing, foreign, truncated, stale, rejected, an unwritable folder), the bundle is compiled from source
  * and the run goes on; a fresh cache is written when the process exits.
  */
+import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import module, { createRequire } from "node:module";
@@ -86,7 +87,10 @@ export interface CachedScriptOptions {
 
 /** Loads the bundle (once per call) and returns its exports. */
 export function loadCachedScript(options: CachedScriptOptions): unknown {
-  const source = readFileSync(options.file, "utf8");
+  // The build keeps the bundles ASCII: read as such, the 2 MB of program.cjs become a string in ~2 ms instead of
+  // UTF-8's ~7 (the same string; anything else is still read as UTF-8).
+  const bytes = readFileSync(options.file);
+  const source = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
   const key = createHash("sha1").update(`${options.buildId}\0${process.version}\0${process.arch}\0${process.versions.v8}`).digest("hex").slice(0, 16);
   const dir = options.cacheDir;
   const state = dir === undefined ? "foreign" : folderState(dir);
