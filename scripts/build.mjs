@@ -259,16 +259,26 @@ const define = {
 // dist/chunks/program.cjs, run through vm.Script with V8's code cache as the vendor bundles are: Node 20 caches
 // no ES module's compiled code, and resolving, reading, compiling and linking the 70-odd ES module chunks of
 // such a run was a sixth of its start-up (docs/benchmarks.md). The TUI stays ES modules (ink and yoga use
-// top-level await, which a script cannot): program.ts's import of it is left to the ES module build's entry
-// dist/interactive.js, which a `-p` run never reaches. Every other run (the TUI, the SDK server, `agent mcp …`
+// top-level await, which a script cannot): program.ts's import of it goes to the ES module build's entry
+// dist/interactive.js (through main.ts, below), which a `-p` run reaches only in odd cases (`--name -p` in a
+// terminal). Every other run (the TUI, the SDK server, `agent mcp …`
 // without -p) loads the ES modules as before.
 const programFile = new URL("../dist/chunks/program.cjs", import.meta.url);
+// A script cannot import(): Node 20 loses a script's import callback when its code comes from the cache (and
+// warns that the callback is experimental when it does not). So the program bundle has no import() at all:
+// Node's own modules are required (esbuild's "dynamic-import": false), and the TUI's ES modules are imported by
+// the function main.ts leaves under this symbol before it runs the bundle.
+const TUI_LOADER = "agent.importInteractive";
 const tuiEntry = {
   name: "tui-entry",
   setup(builder) {
     builder.onResolve({ filter: /^\.\/interactive\.js$/ }, (args) =>
-      args.importer.endsWith(path.join("src", "cli", "program.ts")) ? { path: "../interactive.js", external: true } : undefined,
+      args.importer.endsWith(path.join("src", "cli", "program.ts")) ? { path: "interactive", namespace: "tui-entry" } : undefined,
     );
+    builder.onLoad({ filter: /.*/, namespace: "tui-entry" }, () => ({
+      contents: `export const runInteractive = async (...args) => (await globalThis[Symbol.for(${JSON.stringify(TUI_LOADER)})]()).runInteractive(...args);`,
+      loader: "js",
+    }));
   },
 };
 const programBuild = await build({
@@ -278,6 +288,7 @@ const programBuild = await build({
   sourcemap: "linked",
   // Within the script, import.meta.url is the file's own URL (the ES modules' relative paths hold as they are).
   define: { ...define, "import.meta.url": "__agentModuleUrl" },
+  supported: { "dynamic-import": false },
   // Strict, as ES modules are: the directive has to come first, before the banner's statement.
   banner: { js: '"use strict"; var __agentModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
   external: ["react-devtools-core", "@vscode/tree-sitter-wasm", "sql.js"],
@@ -285,6 +296,11 @@ const programBuild = await build({
   write: false,
   metafile: true,
 });
+// The check for the rule above: Node's modules are required, the TUI reached through main.ts.
+const dynamicImports = Object.values(programBuild.metafile.outputs).flatMap((output) =>
+  output.imports.filter((entry) => entry.kind === "dynamic-import").map((entry) => entry.path),
+);
+if (dynamicImports.length > 0) throw new Error(`dist/chunks/program.cjs would import() ${dynamicImports.join(", ")}: a script cannot`);
 for (const file of programBuild.outputFiles) {
   checkAscii(file);
   mkdirSync(path.dirname(file.path), { recursive: true });

@@ -39,6 +39,8 @@ if (version) {
   if (prompt || !(isatty(0) && isatty(1))) (await import("node:v8")).setFlagsFromString("--semi-space-growth-factor=1");
   // A `-p` run never shows the TUI: its program is the one script dist/chunks/program.cjs, whose compiled code V8
   // caches (Node 20 caches no ES module's), instead of 70-odd ES module chunks (scripts/build.mjs).
+  // A script cannot import() (scripts/build.mjs): the TUI, should the command line ask for it, is imported here.
+  if (prompt) (globalThis as Record<symbol, unknown>)[Symbol.for("agent.importInteractive")] = () => import("./interactive.js");
   const { runProgram } = prompt ? (cachedBundle("program.cjs", AGENT_PROGRAM_ID) as typeof import("./program.js")) : await import("./program.js");
   await runProgram(args);
 }
