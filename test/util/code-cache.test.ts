@@ -114,6 +114,20 @@ describe("a script run through the cache", () => {
     expect(readFileSync(cache, "utf8")).toBe("garbage");
   });
 
+  // ASCII is read as Latin-1 (faster), anything else as UTF-8: either way the same text, cached or not.
+  it.each([
+    ["ASCII, with escapes", 'module.exports = { add: (a, b) => a + b, text: "caf\\u00e9 \\u2026 \\ud83d\\ude00" };'],
+    ["UTF-8", 'module.exports = { add: (a, b) => a + b, text: "café … 😀" };'],
+  ])("reads a bundle in %s as its text, from source and from the cache", (_kind, body) => {
+    const file = scriptFile(body);
+    const dir = path.join(tempDir("code-cache-home-"), "agent");
+    const fresh = load(file, dir);
+    fresh.write?.();
+    const cached = load(file, dir);
+    expect(cached.write).toBeUndefined();
+    for (const run of [fresh, cached]) expect((run.exports as unknown as { text: string }).text).toBe("café … 😀");
+  });
+
   it("runs without a cache folder at all", () => {
     const run = load(scriptFile(), undefined);
     expect(run.exports.add(1, 2)).toBe(3);
