@@ -79,11 +79,14 @@ async function tuiFirstFrame(options: McpBenchOptions, homeWithServers: () => st
   const withServers: number[] = [];
   const without: number[] = [];
   for (let round = 0; round < options.warmups + options.runs; round++) {
-    const a = await frame(homeWithServers());
-    const b = await frame(options.freshHome());
+    // Each round starts with the other one (AB, BA, …), as timeInterleaved does: where a run sits in the pair
+    // moved its figure by more than the servers did (docs/benchmarks.md), and it was always the same side.
+    const serversFirst = round % 2 === 0;
+    const first = await frame(serversFirst ? homeWithServers() : options.freshHome());
+    const second = await frame(serversFirst ? options.freshHome() : homeWithServers());
     if (round < options.warmups) continue;
-    withServers.push(a);
-    without.push(b);
+    withServers.push(serversFirst ? first : second);
+    without.push(serversFirst ? second : first);
   }
   const ratio = median(withServers) / median(without);
   return {

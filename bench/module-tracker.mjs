@@ -15,7 +15,7 @@ import vm from "node:vm";
 const log = process.env.BENCH_MODULE_LOG;
 if (log) {
   register("./module-tracker-hooks.mjs", import.meta.url, { data: { log } });
-  // The build's vendor bundles (dist/vendor.cjs, dist/vendor-commander.cjs) are run through vm.Script with a code cache, not loaded as
+  // The build's vendor bundles (dist/vendor*.cjs) are run through vm.Script with a code cache, not loaded as
   // modules: log each script compiled from a file as a CommonJS module, so it is counted like one.
   const Script = vm.Script;
   const scripts = [];

@@ -98,12 +98,21 @@ const vendorPackages = {
 // (dist/vendor-commander.cjs): the TUI draws its first frame (a resumed session's last exchange with it) before
 // anything needs zod or openai, and deserialising those cost ~25 ms of it (docs/benchmarks.md).
 const commanderPackages = { commander: "commander" };
+// Only the names src/provider/anthropic-messages.ts uses: a namespace would keep the whole SDK (its 80-odd
+// resources, OpenTelemetry), four times what the client needs.
+const anthropicPackages = { "@anthropic-ai/sdk/client": "anthropicClient", "@anthropic-ai/sdk/core/error": "anthropicErrors" };
+const onlyNames = {
+  "@anthropic-ai/sdk/client": ["BaseAnthropic"],
+  "@anthropic-ai/sdk/core/error": ["APIConnectionError", "APIConnectionTimeoutError", "APIError", "APIUserAbortError"],
+};
 const sameAs = { "zod/v4": "zod" };
 const lazyVendorPackages = { "zod/v4/core": "zodV4Core", "zod/v4-mini": "zodV4Mini" };
 {
   const [zod, zodV4] = await Promise.all([import("zod"), import("zod/v4")]);
   if (Object.keys(zodV4).some((name) => zod[name] !== zodV4[name])) throw new Error("zod/v4 is no longer zod's own namespace: give it one of its own");
 }
+// openai's and the Anthropic SDK's Headers and FormData: see the file.
+const fetchGlobals = fileURLToPath(new URL("./openai-globals.mjs", import.meta.url));
 const vendorFile = new URL("../dist/vendor.cjs", import.meta.url);
 const vendorLazy = {
   name: "vendor-lazy",
@@ -128,7 +137,7 @@ const vendorBuild = await build({
   outfile: fileURLToPath(vendorFile),
   sourcemap: "linked",
   plugins: [zodEnglishOnly, vendorLazy],
-  inject: [fileURLToPath(new URL("./openai-globals.mjs", import.meta.url))],
+  inject: [fetchGlobals],
   write: false,
 });
 for (const file of vendorBuild.outputFiles) {
@@ -137,7 +146,6 @@ for (const file of vendorBuild.outputFiles) {
 }
 const vendorSource = vendorBuild.outputFiles.find((file) => file.path.endsWith(".cjs")).contents;
 const vendorId = createHash("sha256").update(vendorSource).digest("hex").slice(0, 16);
-const commanderFile = new URL("../dist/vendor-commander.cjs", import.meta.url);
 // commander requires node:child_process when it loads, for subcommands that are programs of their own (`git
 // foo` → git-foo), which agent has none of; loading it costs ~3 ms of every start. Its one use, spawn, is
 // looked up when called instead.
@@ -153,28 +161,41 @@ const commanderLazyChildProcess = {
     }));
   },
 };
-const commanderBuild = await build({
-  stdin: {
-    contents: Object.entries(commanderPackages)
-      .map(([specifier, name]) => `export * as ${name} from ${JSON.stringify(specifier)};`)
-      .join("\n"),
-    resolveDir: fileURLToPath(new URL("..", import.meta.url)),
-    loader: "js",
-  },
-  ...commonJsBundle,
-  outfile: fileURLToPath(commanderFile),
-  sourcemap: "linked",
-  plugins: [commanderLazyChildProcess],
-  write: false,
-});
-for (const file of commanderBuild.outputFiles) {
-  checkAscii(file);
-  writeFileSync(file.path, file.contents);
+/** A code-cached CommonJS bundle of `packages` beside vendor.cjs (their namespaces as its exports); its build id. */
+async function namespaceBundle(name, packages, extra = {}) {
+  const built = await build({
+    stdin: {
+      contents: Object.entries(packages)
+        .map(([specifier, exported]) =>
+          onlyNames[specifier]
+            ? `import { ${onlyNames[specifier].join(", ")} } from ${JSON.stringify(specifier)}; export const ${exported} = { ${onlyNames[specifier].join(", ")} };`
+            : `export * as ${exported} from ${JSON.stringify(specifier)};`,
+        )
+        .join("\n"),
+      resolveDir: fileURLToPath(new URL("..", import.meta.url)),
+      loader: "js",
+    },
+    ...commonJsBundle,
+    ...extra,
+    outfile: fileURLToPath(new URL(`../dist/${name}`, import.meta.url)),
+    sourcemap: "linked",
+    write: false,
+  });
+  for (const file of built.outputFiles) {
+    checkAscii(file);
+    writeFileSync(file.path, file.contents);
+  }
+  return createHash("sha256")
+    .update(built.outputFiles.find((file) => file.path.endsWith(".cjs")).contents)
+    .digest("hex")
+    .slice(0, 16);
 }
-const commanderId = createHash("sha256")
-  .update(commanderBuild.outputFiles.find((file) => file.path.endsWith(".cjs")).contents)
-  .digest("hex")
-  .slice(0, 16);
+const commanderId = await namespaceBundle("vendor-commander.cjs", commanderPackages, { plugins: [commanderLazyChildProcess] });
+// The Anthropic SDK, loaded with its wire only (src/provider/wire-provider.ts), is code-cached too: compiling it
+// and the functions its first request runs was most of what that wire cost over Chat Completions
+// (docs/benchmarks.md). With openai's Headers and FormData: the global Headers that builds its every request
+// would load all of undici in front of the first one.
+const anthropicId = await namespaceBundle("vendor-anthropic.cjs", anthropicPackages, { inject: [fetchGlobals] });
 const vendorLoader = fileURLToPath(new URL("../src/util/vendor-bundle.ts", import.meta.url));
 const vendorModules = {
   name: "vendor-modules",
@@ -182,6 +203,7 @@ const vendorModules = {
     const all = {
       ...vendorPackages,
       ...commanderPackages,
+      ...anthropicPackages,
       ...lazyVendorPackages,
       ...Object.fromEntries(Object.entries(sameAs).map(([alias, of]) => [alias, vendorPackages[of]])),
     };
@@ -202,11 +224,11 @@ const vendorModules = {
       return resolved.path === own.get(args.path) ? { path: args.path, namespace: "vendor-modules" } : resolved;
     });
     builder.onLoad({ filter: /.*/, namespace: "vendor-modules" }, async (args) => {
-      const names = Object.keys(await import(args.path));
+      const names = onlyNames[args.path] ?? Object.keys(await import(args.path));
       const named = names.filter((name) => name !== "default" && /^[A-Za-z_$][\w$]*$/.test(name));
       const lines = [
-        `import { commanderBundle, vendorBundle } from ${JSON.stringify(vendorLoader)};`,
-        `const m = ${args.path in commanderPackages ? "commanderBundle()" : "vendorBundle()"}${args.path in lazyVendorPackages ? ".lazy" : ""}.${all[args.path]};`,
+        `import { anthropicBundle, commanderBundle, vendorBundle } from ${JSON.stringify(vendorLoader)};`,
+        `const m = ${args.path in commanderPackages ? "commanderBundle()" : args.path in anthropicPackages ? "anthropicBundle()" : "vendorBundle()"}${args.path in lazyVendorPackages ? ".lazy" : ""}.${all[args.path]};`,
         `export const { ${named.join(", ")} } = m;`,
       ];
       if (names.includes("default")) lines.push("export default m.default;");
@@ -250,6 +272,7 @@ const define = {
   AGENT_YAML_DIR: '"../yaml/"',
   AGENT_VENDOR_ID: JSON.stringify(vendorId),
   AGENT_COMMANDER_ID: JSON.stringify(commanderId),
+  AGENT_ANTHROPIC_ID: JSON.stringify(anthropicId),
   // A string parsed at the first use: an object here would be a module of its own, initialised everywhere.
   AGENT_TOOL_SCHEMAS_JSON: JSON.stringify(JSON.stringify(toolSchemas)),
   "process.env.NODE_ENV": '"production"',
@@ -340,7 +363,7 @@ const main = await build({
 // modules: a second copy, with classes and configuration of its own. Add it to vendorPackages instead.
 // (zod/v3, which the MCP SDK imports, is code of its own, sharing nothing with zod 4.)
 const copied = [...Object.keys(main.metafile.inputs), ...Object.keys(programBuild.metafile.inputs)].filter((input) =>
-  /node_modules\/(zod|openai|commander)\/(?!v3\/)/.test(input),
+  /node_modules\/(zod|openai|commander|@anthropic-ai\/sdk)\/(?!v3\/)/.test(input),
 );
 if (copied.length > 0) throw new Error(`the vendor bundle does not serve these imports, so they would be copied:\n${copied.join("\n")}`);
 for (const file of main.outputFiles) {

@@ -122,14 +122,12 @@ async function resumePreview(
   theme: Theme,
 ): Promise<string | undefined> {
   try {
-    const [{ readEventLogTail }, { earlyPreviewOfTail }, { preloadMarkdown }] = await Promise.all([
+    const [{ readEventLogTailWith }, { earlyPreviewOfTail, isPromptOfThePerson }] = await Promise.all([
       import("../session/event-log-tail.js"),
       import("../ui/print-past.js"),
-      import("../ui/markdown/render-markdown.js"),
     ]);
-    // string-width only if the exchange needs it (print-past.ts's earlyPreviewOfTail).
-    const [tail] = await Promise.all([readEventLogTail(log), preloadMarkdown({ displayWidths: false })]);
-    return await earlyPreviewOfTail(tail, initial, Math.max(20, columns), rows, theme);
+    // string-width and marked only if the exchange needs them (print-past.ts's earlyPreviewOfTail).
+    return await earlyPreviewOfTail(readEventLogTailWith(log, isPromptOfThePerson), initial, Math.max(20, columns), rows, theme);
   } catch {
     return undefined;
   }

@@ -1,28 +1,30 @@
 /**
- * Entry point. `--version` is answered before anything is loaded, and a bare `agent` in a terminal goes
- * straight to the TUI without the command-line parser; everything else is imported on demand, so the
+ * Entry point. `--version` is answered before anything is loaded, and a bare `agent` or `agent --resume <id>`
+ * in a terminal goes straight to the TUI without the command-line parser; everything else is imported on demand, so the
  * headless path never loads the TUI and the TUI never waits for what it does not use.
  */
 import { isatty } from "node:tty";
 import { enableModuleCompileCache } from "../util/code-cache.js";
 import { cachedBundle } from "../util/vendor-bundle.js";
+import { resumeArgument } from "./resume-argument.js";
 
 declare const AGENT_VERSION: string;
 declare const AGENT_PROGRAM_ID: string;
 
 const args = process.argv.slice(2);
 const version = args.length === 1 && (args[0] === "--version" || args[0] === "-v");
+const resume = resumeArgument(args);
 // Before the lazy imports below, so Node 22's compile cache covers them.
 if (!version) enableModuleCompileCache();
 if (version) {
   process.stdout.write(`agent ${AGENT_VERSION}\n`);
-} else if (args.length === 0 && process.stdin.isTTY && process.stdout.isTTY) {
+} else if ((args.length === 0 || resume !== undefined) && process.stdin.isTTY && process.stdout.isTTY) {
   // Raw mode from the first moment: what the user types while the TUI loads is neither echoed by the
   // terminal nor turned into a line of its own; it waits, unread, for the composer (see InputBus.attach).
   process.stdin.setRawMode(true);
   try {
     const [{ runInteractive }, { defaultCliOptions }] = await Promise.all([import("./interactive.js"), import("./default-options.js")]);
-    process.exitCode = await runInteractive(defaultCliOptions());
+    process.exitCode = await runInteractive({ ...defaultCliOptions(), ...(resume !== undefined ? { resume } : {}) });
   } finally {
     process.stdin.setRawMode(false);
   }

@@ -23,11 +23,26 @@ export function relevance(record: MemoryRecord, now: number): number {
   return record.score + RECENCY_POINTS * 0.5 ** (ageDays / RECENCY_HALF_LIFE_DAYS);
 }
 
-/** Memories in the order the board takes them: most relevant first, newer first on a tie. */
+/**
+ * Memories in the order the board takes them: most relevant first, newer first on a tie. Positions are sorted
+ * against a table of ranks (a stable sort, so the order is the one a sort of the records would give): a board
+ * of a thousand memories allocates no object per memory to rank them.
+ */
 export function rankMemories(records: readonly MemoryRecord[], now: number): MemoryRecord[] {
-  const ranked = records.map((record) => ({ record, rank: relevance(record, now) }));
-  ranked.sort((a, b) => b.rank - a.rank || b.record.confirmedAt.localeCompare(a.record.confirmedAt));
-  return ranked.map(({ record }) => record);
+  const ranks = new Float64Array(records.length);
+  const order: number[] = [];
+  for (let index = 0; index < records.length; index++) {
+    ranks[index] = relevance(records[index] as MemoryRecord, now);
+    order.push(index);
+  }
+  // -1, 0 or 1 rather than the difference: a comparison allocates no number until the code is optimised.
+  order.sort((a, b) => {
+    const higher = ranks[b] as number;
+    const lower = ranks[a] as number;
+    if (higher !== lower) return higher > lower ? 1 : -1;
+    return (records[b] as MemoryRecord).confirmedAt.localeCompare((records[a] as MemoryRecord).confirmedAt);
+  });
+  return order.map((index) => records[index] as MemoryRecord);
 }
 
 /** One line, with nothing in it that could close the block or start another line. */
@@ -59,6 +74,17 @@ export interface Board {
 const SHORTEST_LINE = 40;
 const SQUEEZABLE = /\s\s|[\t\n\r]|<\/?\s*context_board/i;
 
+/** The most characters the record's line can take: its parts, each with a separator, and the frame. */
+function longestLine(record: MemoryRecord): number {
+  let length = record.id.length + 60 + record.subject.length + 2 + record.fact.length + 2;
+  for (const citation of record.citations) length += citation.length + 2;
+  return length;
+}
+
+function squeezable(record: MemoryRecord): boolean {
+  return SQUEEZABLE.test(record.subject) || SQUEEZABLE.test(record.fact) || record.citations.some((citation) => SQUEEZABLE.test(citation));
+}
+
 export function buildBoard(records: readonly MemoryRecord[], options: { budgetTokens?: number; now?: number } = {}): Board {
   const budgetTokens = options.budgetTokens ?? DEFAULT_BOARD_TOKENS;
   const budgetChars = budgetTokens * CHARS_PER_TOKEN;
@@ -71,10 +97,9 @@ export function buildBoard(records: readonly MemoryRecord[], options: { budgetTo
     const left = budgetChars - used;
     if (left < SHORTEST_LINE) break;
     // A line is never longer than its parts and the frame around them: one that surely fits is built, one that
-    // surely does not is skipped unbuilt (only whitespace a line squeezes out could make it fit).
-    const parts = [record.subject, record.fact, ...record.citations];
-    const longest = parts.reduce((sum, part) => sum + part.length + 2, record.id.length + 60);
-    if (longest > left && !parts.some((part) => SQUEEZABLE.test(part))) continue;
+    // surely does not is skipped unbuilt (only whitespace a line squeezes out could make it fit). Most of a large
+    // store is skipped here once the budget is nearly spent, so this allocates nothing.
+    if (longestLine(record) > left && !squeezable(record)) continue;
     const line = `${boardLine(record)}\n`;
     // A line that does not fit is skipped: a shorter one further down may still fit.
     if (line.length > left) continue;

@@ -93,5 +93,7 @@ export function serializeStore(lines: readonly StoreLine[]): string {
 }
 
 export function recordsOf(lines: readonly StoreLine[]): MemoryRecord[] {
-  return lines.flatMap((line) => ("record" in line ? [line.record] : []));
+  const records: MemoryRecord[] = [];
+  for (const line of lines) if ("record" in line) records.push(line.record);
+  return records;
 }

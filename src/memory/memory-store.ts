@@ -47,8 +47,15 @@ export class MemoryStore {
 
   read(): StoreContents {
     const lines = this.readLines();
-    const problems = lines.flatMap((line, index) => ("problem" in line ? [{ line: index + 1, problem: line.problem }] : []));
-    return { records: recordsOf(lines), problems };
+    // One pass, nothing allocated per memory: the board reads the whole store at every session's start.
+    const records: MemoryRecord[] = [];
+    const problems: StoreContents["problems"] = [];
+    for (let index = 0; index < lines.length; index++) {
+      const line = lines[index] as StoreLine;
+      if ("record" in line) records.push(line.record);
+      else problems.push({ line: index + 1, problem: line.problem });
+    }
+    return { records, problems };
   }
 
   /** Creates the file, empty and private, when there is none yet (for a person to edit). */

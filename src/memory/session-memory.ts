@@ -34,6 +34,22 @@ interface Loaded {
   problems: string[];
 }
 
+let runtime: Promise<typeof import("./memory-runtime.js")> | undefined;
+
+/**
+ * The store, board and tools' code, imported once per process: every later session (a subagent's, /new) takes
+ * it as loaded, without another import() to resolve (under a loader with hooks, such as tsx, that is a round trip
+ * to the hooks' thread each time: most of the CPU the bench's board load was charged, docs/benchmarks.md).
+ */
+function memoryRuntime(): Promise<typeof import("./memory-runtime.js")> {
+  // A failed import is not kept: the next session tries again, as each one did before.
+  runtime ??= import("./memory-runtime.js").catch((error: unknown) => {
+    runtime = undefined;
+    throw error;
+  });
+  return runtime;
+}
+
 export class SessionMemory {
   private on: boolean;
   private loaded: Loaded | undefined;
@@ -56,7 +72,7 @@ export class SessionMemory {
   }
 
   private load(): Promise<Loaded> {
-    this.loading ??= import("./memory-runtime.js").then((runtime) => (this.loaded = runtime.loadMemory(this.options)));
+    this.loading ??= memoryRuntime().then((runtime) => (this.loaded = runtime.loadMemory(this.options)));
     return this.loading;
   }
 

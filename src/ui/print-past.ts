@@ -7,6 +7,7 @@
  */
 import type { AgentMode, SessionEvent } from "../protocol/events/index.js";
 import { historyItemLines } from "./components/history-item-lines.js";
+import { MarkedNotLoadedError, preloadMarkdown, withoutMarked } from "./markdown/render-markdown.js";
 import { DisplayWidthsNotLoadedError, loadDisplayWidths } from "./markdown/wrap.js";
 import { transcriptFromLog } from "./state/history-from-log.js";
 import { initialTranscript, type TranscriptItem } from "./state/transcript-types.js";
@@ -39,13 +40,22 @@ export function lastExchangeStart(items: readonly TranscriptItem[]): number {
 
 /** The last `maxLines` lines of these items as <Static> would print them, for a preview above the prompt. */
 export function previewText(items: readonly TranscriptItem[], width: number, theme: Theme, maxLines: number): string {
-  const lines = items
-    .map((item) => itemText(item, width, theme))
-    .join("")
-    .replace(/\n$/, "")
-    .split("\n");
-  return lines.slice(-Math.max(1, maxLines)).join("\n");
+  const wanted = Math.max(1, maxLines);
+  // From the last item back, until the items rendered hold the lines wanted: each item's text ends a line, so
+  // the last lines of these items are the last lines of all of them, and the items above need no rendering.
+  const texts: string[] = [];
+  let lineCount = 0;
+  for (let index = items.length - 1; index >= 0 && lineCount < wanted; index--) {
+    const text = itemText(items[index] as TranscriptItem, width, theme);
+    texts.push(text);
+    for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) lineCount++;
+  }
+  const lines = texts.reverse().join("").replace(/\n$/, "").split("\n");
+  return lines.slice(-wanted).join("\n");
 }
+
+/** Where the last exchange starts in a log: a prompt of the person's (not one a command or hook sent). */
+export const isPromptOfThePerson = (event: SessionEvent): boolean => event.type === "user.message" && event.data.source === undefined;
 
 /**
  * A resumed session's last exchange, from the log's tail, as shown above the prompt while the session opens:
@@ -58,7 +68,7 @@ export function previewOfTail(
   rows: number,
   theme: Theme,
 ): string | undefined {
-  const from = tail.findLastIndex((event) => event.type === "user.message" && event.data.source === undefined);
+  const from = tail.findLastIndex(isPromptOfThePerson);
   if (from < 0) return undefined;
   const items = transcriptFromLog(tail.slice(from), initialTranscript(initial)).items;
   if (items.length === 0) return undefined;
@@ -66,15 +76,19 @@ export function previewOfTail(
 }
 
 /**
- * previewOfTail for the early frame, drawn before string-width is loaded (src/ui/markdown/wrap.ts): it is
- * loaded only when the exchange has text other than printable ASCII to measure.
+ * previewOfTail for the early frame, drawn before string-width (src/ui/markdown/wrap.ts) and marked are
+ * loaded: each is loaded only when the exchange needs it (text other than printable ASCII to measure;
+ * Markdown beyond what markdown/simple-lexer.ts takes), and the lines are the same either way.
  */
 export async function earlyPreviewOfTail(...args: Parameters<typeof previewOfTail>): Promise<string | undefined> {
-  try {
-    return previewOfTail(...args);
-  } catch (error) {
-    if (!(error instanceof DisplayWidthsNotLoadedError)) throw error;
-    await loadDisplayWidths();
-    return previewOfTail(...args);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return withoutMarked(() => previewOfTail(...args));
+    } catch (error) {
+      // Each error loads what it lacks, so neither comes twice: a third is a bug to report, not to loop on.
+      if (attempt < 2 && error instanceof DisplayWidthsNotLoadedError) await loadDisplayWidths();
+      else if (attempt < 2 && error instanceof MarkedNotLoadedError) await preloadMarkdown({ displayWidths: false });
+      else throw error;
+    }
   }
 }

@@ -1,8 +1,8 @@
 /**
- * The libraries the build puts in dist/vendor.cjs (zod, openai) and dist/vendor-commander.cjs (commander, which
- * the TUI's first frame needs without the others; see scripts/build.mjs), each loaded once through V8's code cache;
- * and a `-p` run's whole program, dist/chunks/program.cjs. Only the built bundle imports this; from source the
- * packages are imported as they are.
+ * The libraries the build puts in dist/vendor.cjs (zod, openai), dist/vendor-commander.cjs (commander, which
+ * the TUI's first frame needs without the others) and dist/vendor-anthropic.cjs (the Anthropic SDK, for its wire
+ * only; see scripts/build.mjs), each loaded once through V8's code cache; and a `-p` run's whole program,
+ * dist/chunks/program.cjs. Only the built bundle imports this; from source the packages are imported as they are.
  */
 import { fileURLToPath } from "node:url";
 import { codeCacheDir } from "./cache-dir.js";
@@ -10,6 +10,7 @@ import { loadCachedScript } from "./code-cache.js";
 
 declare const AGENT_VENDOR_ID: string;
 declare const AGENT_COMMANDER_ID: string;
+declare const AGENT_ANTHROPIC_ID: string;
 
 /**
  * One per process, not per copy of this module: program.cjs carries a copy of its own, and a library loaded twice
@@ -36,4 +37,8 @@ export function vendorBundle(): Record<string, unknown> {
 
 export function commanderBundle(): Record<string, unknown> {
   return cachedBundle("../vendor-commander.cjs", AGENT_COMMANDER_ID);
+}
+
+export function anthropicBundle(): Record<string, unknown> {
+  return cachedBundle("../vendor-anthropic.cjs", AGENT_ANTHROPIC_ID);
 }

@@ -10,17 +10,18 @@ import { describe, expect, it } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.js";
 import { runAgent } from "../support/run-agent.js";
 import { text, toolCall } from "../support/scripted-server.js";
+import { currentWire, wireEnv } from "../support/test-wire.js";
 import { readCodeCache } from "../../src/util/code-cache.js";
 
 const ws = useE2eWorkspace({ prefix: "code-cache" });
 
-/** One `-p` run that views a file and answers; the answer must be the same whatever the cache holds. */
-async function viewRun(): Promise<void> {
+/** One `-p` run that views a file and answers (on the test's wire unless told); the answer must be the same whatever the cache holds. */
+async function viewRun(wire: Record<string, string> = {}): Promise<void> {
   writeFileSync(path.join(ws.cwd, "a.txt"), "hello\n");
   ws.server.enqueue(toolCall("view", { path: path.join(ws.cwd, "a.txt") }), text("It says hello."));
   const run = await runAgent(["-p", "what does a.txt say?", "--allow-all-tools"], {
     cwd: ws.cwd,
-    env: ws.env({ XDG_CACHE_HOME: path.join(ws.home, ".cache") }),
+    env: ws.env({ XDG_CACHE_HOME: path.join(ws.home, ".cache"), ...wire }),
   });
   expect(run.stderr).not.toMatch(/vendor\.cjs|\.cache|ENOTDIR|EACCES|\bat .*:\d+:\d+/);
   expect(run.code).toBe(0);
@@ -34,12 +35,12 @@ describe("the vendor bundle's code cache", () => {
   it("is written privately by the first run and used unchanged by the next", async () => {
     await viewRun();
     expect(statSync(cacheDir()).mode & 0o777).toBe(0o700);
-    // One cache per bundle: the `-p` run's program, commander's (loaded first, for the command line) and zod and openai's.
+    // One cache per bundle: commander's (loaded first, for the command line), the `-p` run's program, zod and
+    // openai's, and on the Anthropic wire the Anthropic SDK's.
     const names = cacheFiles().sort();
-    expect(names).toHaveLength(3);
-    expect(names[0]).toMatch(/^program\.cjs-[0-9a-f]{16}\.cache$/);
-    expect(names[1]).toMatch(/^vendor-commander\.cjs-[0-9a-f]{16}\.cache$/);
-    expect(names[2]).toMatch(/^vendor\.cjs-[0-9a-f]{16}\.cache$/);
+    const bundles = ["program", ...(currentWire() === "anthropic" ? ["vendor-anthropic"] : []), "vendor-commander", "vendor"];
+    expect(names).toHaveLength(bundles.length);
+    bundles.forEach((bundle, index) => expect(names[index]).toMatch(new RegExp(`^${bundle}\\.cjs-[0-9a-f]{16}\\.cache$`)));
     const files = names.map((name) => path.join(cacheDir(), name));
     const before = files.map((file) => {
       expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -52,6 +53,21 @@ describe("the vendor bundle's code cache", () => {
       expect(statSync(file).mtimeMs).toBe(before[index]?.mtimeMs);
     });
     expect(cacheFiles().sort()).toEqual(names);
+  });
+
+  it("keeps the Anthropic SDK in a cache of its own, made by the first run on that wire and used unchanged by the next", async () => {
+    await viewRun();
+    const anthropic = () => cacheFiles().filter((name) => name.startsWith("vendor-anthropic.cjs-"));
+    if (currentWire() !== "anthropic") expect(anthropic()).toEqual([]);
+    await viewRun(wireEnv("anthropic"));
+    expect(anthropic()).toHaveLength(1);
+    const file = path.join(cacheDir(), anthropic()[0] as string);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readCodeCache(file)).toBeDefined();
+    const before = { bytes: readFileSync(file), mtimeMs: statSync(file).mtimeMs };
+    await viewRun(wireEnv("anthropic"));
+    expect(readFileSync(file).equals(before.bytes)).toBe(true);
+    expect(statSync(file).mtimeMs).toBe(before.mtimeMs);
   });
 
   it("is replaced when corrupt, and the run answers as ever", async () => {

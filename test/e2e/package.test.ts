@@ -50,8 +50,9 @@ describe("the packed package", () => {
     expect(existsSync(path.join(packed.packageDir, "node_modules"))).toBe(false);
   });
 
-  // The TUI's early frame (`agent --resume <id>`) needs commander and not zod or openai: deserialising those
-  // was ~25 ms of it (docs/benchmarks.md), so commander is served by a bundle of its own.
+  // The TUI's early frame with options (`agent --resume <id> --model m`; a lone `--resume <id>` skips the parser)
+  // needs commander and not zod or openai: deserialising those was ~25 ms of it (docs/benchmarks.md), so
+  // commander is served by a bundle of its own.
   it("serves commander from its own bundle, not zod and openai's", () => {
     const chunks = path.join(packed.packageDir, "dist", "chunks");
     const sources = readdirSync(chunks)
@@ -70,6 +71,7 @@ describe("the packed package", () => {
         "dist/cli.js",
         "dist/vendor.cjs",
         "dist/vendor-commander.cjs",
+        "dist/vendor-anthropic.cjs",
         "dist/agents-frontmatter.json",
         "dist/tree-sitter/tree-sitter.cjs",
         "dist/tree-sitter/tree-sitter.wasm",

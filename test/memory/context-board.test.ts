@@ -19,6 +19,27 @@ describe("the context board", () => {
     expect(rankMemories([memory("a", 2, 90), memory("b", 2, 1)], NOW).map((record) => record.id)).toEqual(["b", "a"]);
   });
 
+  it("ranks a large store as a stable sort of the records would: ties in relevance newest first, then in store order", () => {
+    // Equal scores and confirmations (exact ties), a date no parser reads, whitespace to squeeze: all in one store.
+    const records = Array.from({ length: 300 }, (_, n) => ({
+      ...memory(`m-${String(n).padStart(8, "0")}`, 1 + (n % 4), n % 9, n % 11 === 0 ? "A  fact\twith\nspace." : `Fact ${n}.`),
+      ...(n % 13 === 0 ? { confirmedAt: "not a date" } : {}),
+    }));
+    const relevance = (record: MemoryRecord) => {
+      const confirmed = Date.parse(record.confirmedAt);
+      const age = Number.isFinite(confirmed) ? Math.max(0, (NOW - confirmed) / 86_400_000) : Number.POSITIVE_INFINITY;
+      return record.score + 2 * 0.5 ** (age / 30);
+    };
+    const expected = records
+      .map((record) => ({ record, rank: relevance(record) }))
+      .sort((a, b) => b.rank - a.rank || b.record.confirmedAt.localeCompare(a.record.confirmedAt))
+      .map(({ record }) => record);
+    expect(rankMemories(records, NOW)).toEqual(expected);
+    const board = buildBoard(records, { budgetTokens: 400, now: NOW });
+    expect(board.shown.length).toBeGreaterThan(10);
+    expect(board.text).toContain("A fact with space.");
+  });
+
   it("fits the budget: the most relevant first, none beyond it, and says how many were left out", () => {
     // Lines of one length, so the board is exactly the head of the ranking.
     const records = Array.from({ length: 200 }, (_, n) =>

@@ -6,10 +6,35 @@
 import type { Lexer as MarkedLexer } from "marked";
 import type { Theme } from "../theme.js";
 import { renderBlocks } from "./render-blocks.js";
+import { lexSimpleMarkdown } from "./simple-lexer.js";
 import { stylesFor } from "./styles.js";
 import { loadDisplayWidths, wrapText } from "./wrap.js";
 
 let lexer: typeof MarkedLexer | undefined;
+/** Inside withoutMarked: text is lexed by simple-lexer.ts, and text it does not take throws. */
+let simpleOnly = false;
+
+/** Thrown by renderMarkdown inside withoutMarked for text that needs marked (preloadMarkdown, then render again). */
+export class MarkedNotLoadedError extends Error {
+  constructor() {
+    super("This Markdown needs marked: await preloadMarkdown() first.");
+  }
+}
+
+/**
+ * Runs `render` with Markdown lexed without marked until marked is loaded (a resumed session's early preview:
+ * print-past.ts's earlyPreviewOfTail). The tokens are marked's own, so the text is the same as with marked;
+ * what the simple lexer does not take throws MarkedNotLoadedError.
+ */
+export function withoutMarked<T>(render: () => T): T {
+  const outer = simpleOnly;
+  simpleOnly = true;
+  try {
+    return render();
+  } finally {
+    simpleOnly = outer;
+  }
+}
 
 /**
  * Loads the Markdown lexer (after the TUI's first frame; until then text is shown plain, wrapped) and, unless
@@ -33,6 +58,11 @@ const lexerOptions = { gfm: true, breaks: true } as const;
 export function renderMarkdown(text: string, options: RenderMarkdownOptions): string {
   if (text.trim() === "") return "";
   const width = Math.max(1, Math.floor(options.width));
+  if (!lexer && simpleOnly) {
+    const tokens = lexSimpleMarkdown(text);
+    if (!tokens) throw new MarkedNotLoadedError();
+    return renderBlocks(tokens, width, { theme: options.theme, styles: stylesFor(options.theme), listDepth: 0 }).join("\n");
+  }
   if (!lexer)
     return text
       .split("\n")
