@@ -117,7 +117,12 @@ function readWrapped(file: string): string {
  * collected by the first scavenge, not carried into the old generation by a run that allocates a lot).
  */
 function compile(options: CachedScriptOptions): vm.Script {
-  const key = createHash("sha1").update(`${options.buildId}\0${process.version}\0${process.arch}\0${process.versions.v8}`).digest("hex").slice(0, 16);
+  // The file's path too: V8 keeps the name of the script that made the cache, and stack traces (and coverage) would
+  // show another install's path where two installs of one build share the folder.
+  const key = createHash("sha1")
+    .update(`${options.buildId}\0${process.version}\0${process.arch}\0${process.versions.v8}\0${options.file}`)
+    .digest("hex")
+    .slice(0, 16);
   const dir = options.cacheDir;
   const state = dir === undefined ? "foreign" : folderState(dir);
   const cacheFile = dir === undefined ? "" : path.join(dir, `${path.basename(options.file)}-${key}.cache`);

@@ -162,4 +162,22 @@ describe("a script run through the cache", () => {
     next.write?.();
     expect(cacheFiles(dir)).toHaveLength(2);
   });
+
+  // V8 keeps the name of the script that made a cache: a copy elsewhere (another install of the same build) gets its
+  // own, so its stack traces name its own file.
+  it("keys the cache by the file's path too, and the script's stack traces name its own file", () => {
+    const body = "module.exports = { add: (a, b) => a + b, where: () => new Error().stack };";
+    const [first, second] = [scriptFile(body), scriptFile(body)];
+    const dir = tempDir("code-cache-dir-");
+    load(first, dir).write?.();
+    const other = load(second, dir);
+    expect(other.write).toBeTypeOf("function");
+    other.write?.();
+    expect(cacheFiles(dir)).toHaveLength(2);
+    const again = load(second, dir);
+    expect(again.write).toBeUndefined();
+    const stack = (again.exports as unknown as { where(): string }).where();
+    expect(stack).toContain(second);
+    expect(stack).not.toContain(first);
+  });
 });
