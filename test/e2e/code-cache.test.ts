@@ -4,7 +4,7 @@
  * is replaced, one in a folder others may write to is left alone and unused, and an unusable cache home only
  * means no cache. Every run answers the same. Needs dist/ (built by `npm test` before vitest runs).
  */
-import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.js";
@@ -68,6 +68,20 @@ describe("the vendor bundle's code cache", () => {
     await viewRun(wireEnv("anthropic"));
     expect(readFileSync(file).equals(before.bytes)).toBe(true);
     expect(statSync(file).mtimeMs).toBe(before.mtimeMs);
+  });
+
+  // The cache holds what the run that wrote it compiled, and is kept: a run that stopped at its configuration
+  // would leave every later start compiling the rest.
+  it("is not written by a run that fails, and is by the next that succeeds", async () => {
+    const failed = await runAgent(["-p", "hello"], {
+      cwd: ws.cwd,
+      env: { ...ws.env({ XDG_CACHE_HOME: path.join(ws.home, ".cache") }), AGENT_MODEL: "" },
+    });
+    expect(failed.code).not.toBe(0);
+    expect(failed.stderr).toMatch(/No model( endpoint)? is configured/);
+    expect(existsSync(cacheDir()) ? cacheFiles() : []).toEqual([]);
+    await viewRun();
+    expect(cacheFiles().filter((name) => name.startsWith("program.cjs-"))).toHaveLength(1);
   });
 
   it("is replaced when corrupt, and the run answers as ever", async () => {
