@@ -5,13 +5,14 @@ import { totalTokens, type ProcessUsage } from "../core/index.js";
 import { serializeEventLine } from "../session/serialize.js";
 import { CommandReportWatch } from "./command-report.js";
 import type { Output } from "./text-printer.js";
+import { isoTime } from "../util/iso-time.js";
 
 /**
  * The result line of a run that never started (configuration, resume or usage error), so a script reading
  * JSON never has to parse stderr.
  */
 export function writeFailureResult(stdout: Output, exitCode: number, error: { kind: string; message: string }): void {
-  stdout.write(serializeEventLine({ type: "result", timestamp: new Date().toISOString(), exitCode, outcome: "error", answer: "", error }));
+  stdout.write(serializeEventLine({ type: "result", timestamp: isoTime(), exitCode, outcome: "error", answer: "", error }));
 }
 
 export class JsonPrinter {
@@ -38,7 +39,7 @@ export class JsonPrinter {
     this.stdout.write(
       serializeEventLine({
         type: "result",
-        timestamp: new Date().toISOString(),
+        timestamp: isoTime(),
         sessionId,
         exitCode,
         outcome: result.outcome,

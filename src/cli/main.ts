@@ -5,6 +5,7 @@
  */
 import { isatty } from "node:tty";
 import { enableModuleCompileCache } from "../util/code-cache.js";
+import { nodeOptionsOf, tuneForOneShot } from "../util/one-shot-tuning.js";
 import { cachedBundle } from "../util/vendor-bundle.js";
 import { resumeArgument } from "./resume-argument.js";
 
@@ -33,12 +34,13 @@ if (version) {
   const { runServer } = await import("./server-mode.js");
   process.exitCode = await runServer(args);
 } else {
-  // A one-shot run's young generation stays at its first 1 MB semi-space: V8 would otherwise double it up to
-  // 8 MB while the program's modules load (their objects survive, which V8 reads as "grow"), and those pages
-  // stay resident to the end: about 3.5 MB of peak RSS in a two-turn `-p` run (docs/benchmarks.md). The TUI
-  // (`agent --resume …`, `agent --model …` in a terminal) and the server, which live long, keep V8's default.
+  // A one-shot run keeps V8's young generation small and starts without TurboFan (one-shot-tuning.ts). The TUI
+  // (`agent --resume …`, `agent --model …` in a terminal) and the server, which live long, keep V8's defaults.
   const prompt = hasPromptFlag(args);
-  if (prompt || !(isatty(0) && isatty(1))) (await import("node:v8")).setFlagsFromString("--semi-space-growth-factor=1");
+  if (prompt || !(isatty(0) && isatty(1))) {
+    const v8 = await import("node:v8");
+    tuneForOneShot({ setFlags: v8.setFlagsFromString, nodeOptions: nodeOptionsOf(process), later: setTimeout });
+  }
   // A `-p` run never shows the TUI: its program is the one script dist/chunks/program.cjs, whose compiled code V8
   // caches (Node 20 caches no ES module's), instead of 70-odd ES module chunks (scripts/build.mjs).
   // A script cannot import() (scripts/build.mjs): the TUI, should the command line ask for it, is imported here.

@@ -15,6 +15,7 @@ import { randomUUID } from "node:crypto";
 import { isEphemeralEventType as isEphemeralType } from "../protocol/events/ephemeral.js";
 import type { EventData, EventType, SessionEvent, SessionEventOf } from "../protocol/events/index.js";
 import type { SecretFilter } from "../util/secret-filter.js";
+import { isoTime } from "../util/iso-time.js";
 
 export type EventListener = (event: SessionEvent) => void;
 export type Emit = <T extends EventType>(type: T, data: EventData<T>) => SessionEventOf<T>;
@@ -103,7 +104,7 @@ export class EventSink {
     const ephemeral = isEphemeralType(type);
     const id = randomUUID();
     const scopedData = scope?.parentToolCallId !== undefined ? { ...data, parentToolCallId: scope.parentToolCallId } : data;
-    const timestamp = new Date().toISOString();
+    const timestamp = isoTime();
     const parentId = ephemeral ? this.lastId : this.lastPersistedId;
     // Built whole in the envelope's key order, without spreads: every streamed delta is one of these.
     const event = (

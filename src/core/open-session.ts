@@ -44,6 +44,7 @@ import type { AgentDirectory } from "./tasks/agent-directory.js";
 import type { SubagentLimits } from "./tasks/subagent-host.js";
 import type { SkillSettings } from "./skills/session-extensions.js";
 import type { SessionMemoryOptions } from "../memory/session-memory.js";
+import { isoTime } from "../util/iso-time.js";
 
 export { agentVersion } from "./session-assembly.js";
 export type { ResumeReport } from "./resume-repair.js";
@@ -221,7 +222,7 @@ async function openLog(options: OpenSessionOptions, id: string, dir: string, rel
   const state = new SessionStateFold(log ? foldEvents(log.events) : initialSessionState());
   sink.addInternal(state.apply);
 
-  const now = new Date().toISOString();
+  const now = isoTime();
   const previous = options.resumeId ? await readMetadata(dir) : undefined;
   const keeper = new MetadataKeeper(dir, {
     id,
@@ -250,13 +251,7 @@ async function openLog(options: OpenSessionOptions, id: string, dir: string, rel
     now,
     keeper,
     ...(previous?.name ? { previousName: previous.name } : {}),
-    syncLog: () => {
-      try {
-        writer.sync();
-      } catch (error) {
-        sink.logFailed(error);
-      }
-    },
+    syncLog: () => void writer.sync((error) => sink.logFailed(error)),
     closeLog: () => {
       try {
         writer.close();

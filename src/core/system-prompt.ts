@@ -5,6 +5,7 @@
 import type { InstructionFile } from "./custom-instructions.js";
 import type { WorkingDirectoryContext } from "../protocol/events/index.js";
 import type { ModePreset } from "./modes.js";
+import { isoTime } from "../util/iso-time.js";
 
 export interface SystemPromptInput {
   context: WorkingDirectoryContext;
@@ -45,7 +46,7 @@ function environmentSection(input: SystemPromptInput): string {
     context.repository ? `- Repository: ${context.repository}` : undefined,
     `- Operating system: ${input.os}`,
     `- Shell for bash: ${input.shell}`,
-    `- Today's date: ${input.date.toISOString().slice(0, 10)}`,
+    `- Today's date: ${isoTime(input.date.getTime()).slice(0, 10)}`,
     `- Session folder (for notes and artifacts you want to keep): ${input.sessionDir}`,
   ];
   return lines.filter((line) => line !== undefined).join("\n");
@@ -116,5 +117,5 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
 /** The user's text as the model receives it: Copilot's date header, then any one-time notices. */
 export function transformUserMessage(content: string, options: { now: Date; notices: readonly string[] }): string {
   const notices = options.notices.map((notice) => `<mode_changed_notice>\n${notice}\n</mode_changed_notice>\n\n`).join("");
-  return `<current_datetime>${options.now.toISOString()}</current_datetime>\n\n${notices}${content}`;
+  return `<current_datetime>${isoTime(options.now.getTime())}</current_datetime>\n\n${notices}${content}`;
 }

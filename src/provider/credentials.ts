@@ -5,7 +5,7 @@
  * so a failed authentication can say where the key came from, and the values it gave, so messages can be
  * scrubbed of them.
  */
-import { execFile } from "node:child_process";
+import { createRequire } from "node:module";
 import { ProviderError } from "./provider-error.js";
 
 export interface Credential {
@@ -57,8 +57,13 @@ export type KeyCommandRunner = (command: string) => Promise<string>;
 
 const KEY_COMMAND_TIMEOUT_MS = 30_000;
 
-export const runKeyCommand: KeyCommandRunner = (command) =>
-  new Promise((resolve, reject) => {
+// node:child_process (and the dgram and net modules it brings) is loaded only when a key command runs; by
+// require, which a script bundle has as well as a module (where a script has no import()).
+const requireBuiltin = createRequire(import.meta.url);
+
+export const runKeyCommand: KeyCommandRunner = (command) => {
+  const { execFile } = requireBuiltin("node:child_process") as typeof import("node:child_process");
+  return new Promise((resolve, reject) => {
     execFile("/bin/sh", ["-c", command], { timeout: KEY_COMMAND_TIMEOUT_MS, maxBuffer: 1024 * 1024, encoding: "utf8" }, (error, stdout, stderr) => {
       if (error) {
         const why = error.killed ? `it did not finish in ${KEY_COMMAND_TIMEOUT_MS / 1000} s` : `it failed (${String(error.code ?? error.message)})`;
@@ -70,6 +75,7 @@ export const runKeyCommand: KeyCommandRunner = (command) =>
       resolve(stdout.trim());
     });
   });
+};
 
 export function commandCredential(command: string, kind: Credential["kind"], source: string, run: KeyCommandRunner = runKeyCommand): Credential {
   let current: Promise<string> | undefined;

@@ -1,16 +1,27 @@
 /**
  * A `fetch` for the openai client built on node:http. Node 20's built-in fetch (undici) keeps the
  * process alive for a while after the last response; Node's http Agent unrefs idle keep-alive sockets, so
- * a finished `agent -p` exits at once. Only what the client uses is supported: string or byte bodies.
+ * a finished `agent -p` exits at once. Only what the client uses is supported: string or byte bodies. Neither
+ * the request nor the response touches the global Headers or Response, so a run over it never loads undici.
  */
 import http from "node:http";
-import https from "node:https";
+import { createRequire } from "node:module";
 import { pipeline, Readable } from "node:stream";
-import zlib from "node:zlib";
 import { PlainHeaders } from "./plain-headers.js";
+import { PlainResponse } from "./plain-response.js";
 
+// node:https (with tls and its crypto) and node:zlib are loaded only when an endpoint needs them: an http one
+// that does not compress its answers (a local server, the tests' and the bench's) needs neither.
+const requireBuiltin = createRequire(import.meta.url);
 const httpAgent = new http.Agent({ keepAlive: true });
-const httpsAgent = new https.Agent({ keepAlive: true });
+let httpsParts: { https: typeof import("node:https"); agent: import("node:https").Agent } | undefined;
+function httpsTransport(): NonNullable<typeof httpsParts> {
+  if (!httpsParts) {
+    const https = requireBuiltin("node:https") as typeof import("node:https");
+    httpsParts = { https, agent: new https.Agent({ keepAlive: true }) };
+  }
+  return httpsParts;
+}
 
 type FetchInput = string | URL | Request;
 
@@ -35,6 +46,8 @@ function decoded(response: http.IncomingMessage): Readable {
   const encoding = String(response.headers["content-encoding"] ?? "")
     .trim()
     .toLowerCase();
+  if (encoding === "" || encoding === "identity") return response;
+  const zlib = requireBuiltin("node:zlib") as typeof import("node:zlib");
   const decoder =
     encoding === "gzip" || encoding === "x-gzip"
       ? zlib.createGunzip()
@@ -49,8 +62,8 @@ function decoded(response: http.IncomingMessage): Readable {
   return decoder;
 }
 
-function toHeaders(raw: http.IncomingHttpHeaders): Headers {
-  const headers = new Headers();
+function toHeaders(raw: http.IncomingHttpHeaders): PlainHeaders {
+  const headers = new PlainHeaders();
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
@@ -72,14 +85,11 @@ export async function nodeFetch(input: FetchInput, init: RequestInit = {}): Prom
     headers[name] = value;
   });
   if (body && headers["content-length"] === undefined) headers["content-length"] = String(body.length);
-  const transport = url.protocol === "https:" ? https : http;
+  const secure = url.protocol === "https:" ? httpsTransport() : undefined;
 
   return new Promise<Response>((resolve, reject) => {
-    const request = transport.request(url, {
-      method: init.method ?? "GET",
-      headers,
-      agent: url.protocol === "https:" ? httpsAgent : httpAgent,
-    });
+    const options = { method: init.method ?? "GET", headers };
+    const request = secure ? secure.https.request(url, { ...options, agent: secure.agent }) : http.request(url, { ...options, agent: httpAgent });
     const onAbort = () => {
       const error = abortError(signal as AbortSignal);
       request.destroy(error);
@@ -101,9 +111,17 @@ export async function nodeFetch(input: FetchInput, init: RequestInit = {}): Prom
         signal.addEventListener("abort", onBodyAbort, { once: true });
         response.on("close", () => signal.removeEventListener("abort", onBodyAbort));
       }
+      // What `new Response` refused (it threw here, out of the event handler); node:http parses any three digits.
+      if (status < 200 || status > 599) {
+        response.destroy();
+        reject(new RangeError(`The endpoint answered with status ${status}, outside HTTP's 200 to 599.`));
+        return;
+      }
       const stream = nullBody ? null : (Readable.toWeb(decoded(response)) as unknown as ReadableStream<Uint8Array>);
       if (nullBody) response.resume();
-      resolve(new Response(stream, { status, statusText: response.statusMessage ?? "", headers: toHeaders(response.headers) }));
+      // Not the global Response (its first use loads undici): the clients get what they read of one.
+      const plain = new PlainResponse(stream, { status, statusText: response.statusMessage ?? "", headers: toHeaders(response.headers) });
+      resolve(plain as unknown as Response);
     });
     request.end(body);
   });

@@ -1,13 +1,14 @@
 /**
  * The single writer of a session's events.jsonl. Each event is appended with one write as it happens, so
- * a crash loses at most the event in flight; the file is fsynced at turn boundaries and on close.
+ * a crash loses at most the event in flight; the file is fsynced at turn boundaries (on libuv's thread pool:
+ * a flush took 1–10 ms of the main thread between a tool's result and the next request) and on close.
  *
  * The log always ends on a whole event before anything is appended: a crash, a full disk or a size limit
  * can leave a torn last line (no newline, not JSON), which is cut when the log is opened (the reader skips
  * it anyway) and cut again at once when this writer's own write fails halfway. A failure says what failed
  * and where (FileSystemFailure), never just the system's code.
  */
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, readSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, fsync, fsyncSync, ftruncateSync, readSync, writeSync } from "node:fs";
 import { fsFailure } from "../util/fs-failure.js";
 import { openPrivateFile } from "../util/private-files.js";
 import { serializeEventLine } from "./serialize.js";
@@ -17,6 +18,9 @@ const SCAN_BLOCK = 64 * 1024;
 
 export class EventLogWriter {
   private fd: number | undefined;
+  /** Turn-boundary flushes in flight, and a descriptor closed while they were. */
+  private syncing = 0;
+  private closeAfterSync: number | undefined;
   private written = 0;
   /** Bytes in the file: where a failed write is cut back to. */
   private size = 0;
@@ -79,25 +83,41 @@ export class EventLogWriter {
     this.written++;
   }
 
-  /** Flushes to disk (turn boundaries, shutdown). */
-  sync(): void {
-    if (this.fd === undefined) return;
-    try {
-      fsyncSync(this.fd);
-    } catch (error) {
-      throw fsFailure(error, `Could not save the session log ${this.file}`);
-    }
+  /**
+   * Flushes to disk at a turn boundary, off the main thread: the events are already written, so the process
+   * dying loses nothing; this is for the machine going down. A failure while the log is open goes to
+   * `onError`; the process does not exit before the flush returns (it is a pending request), which is when the
+   * promise settles (it never rejects).
+   */
+  sync(onError: (error: Error) => void): Promise<void> {
+    const fd = this.fd;
+    if (fd === undefined) return Promise.resolve();
+    this.syncing++;
+    return new Promise((resolve) =>
+      fsync(fd, (error) => {
+        this.syncing--;
+        if (error && this.fd === fd) onError(fsFailure(error, `Could not save the session log ${this.file}`));
+        if (this.syncing === 0 && this.closeAfterSync !== undefined) {
+          closeQuietly(this.closeAfterSync);
+          this.closeAfterSync = undefined;
+        }
+        resolve();
+      }),
+    );
   }
 
   close(): void {
-    if (this.fd === undefined) return;
+    const fd = this.fd;
+    if (fd === undefined) return;
+    this.fd = undefined;
     try {
-      fsyncSync(this.fd);
+      fsyncSync(fd);
     } catch {
       // Everything was written; a flush that fails at the very end has nobody left to tell.
     } finally {
-      closeSync(this.fd);
-      this.fd = undefined;
+      // A turn's flush still in flight has this descriptor: it is closed when that returns, not reused under it.
+      if (this.syncing > 0) this.closeAfterSync = fd;
+      else closeSync(fd);
     }
   }
 }
@@ -129,5 +149,13 @@ function isJson(text: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Closed already: nothing is left to release.
   }
 }

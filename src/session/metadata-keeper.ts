@@ -1,6 +1,7 @@
 /** Keeps workspace.yaml current from the event stream: first prompt, name (/rename), directory (/cwd), update time, event count. */
 import type { EventData, SessionEvent } from "../protocol/events/index.js";
 import { writeMetadata, type SessionMetadata } from "./session-metadata.js";
+import { isoTime } from "../util/iso-time.js";
 
 /**
  * What a person typed, for a user message they sent: the line itself (`/review main..HEAD` for a prompt a
@@ -45,7 +46,7 @@ export class MetadataKeeper {
   }
 
   private flush(): void {
-    this.metadata.updatedAt = new Date().toISOString();
+    this.metadata.updatedAt = isoTime();
     try {
       writeMetadata(this.dir, this.metadata);
     } catch {

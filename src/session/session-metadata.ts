@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { replacePrivateFile } from "../util/private-files.js";
 import path from "node:path";
 import { parseYaml } from "../util/yaml-parser.js";
+import { isoTime } from "../util/iso-time.js";
 
 export interface SessionMetadata {
   id: string;
@@ -93,7 +94,7 @@ export async function readMetadata(dir: string): Promise<SessionMetadata | undef
   const id = asString(raw.id);
   const cwd = asString(raw.cwd);
   if (!id || !cwd) return undefined;
-  const created = asString(raw.created_at) ?? new Date(0).toISOString();
+  const created = asString(raw.created_at) ?? isoTime(0);
   return {
     id,
     cwd,

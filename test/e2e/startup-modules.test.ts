@@ -45,6 +45,26 @@ afterEach(async () => {
   await server.close();
 });
 
+/** A run that views a file, with `probe` (module source writing to the given file at exit) imported first: its report. */
+async function probedRun(probe: (report: string) => string): Promise<string> {
+  const cwd = tempDir("startup-cwd-");
+  const dir = tempDir("startup-log-");
+  const report = path.join(dir, "report.txt");
+  const probeFile = path.join(dir, "probe.mjs");
+  writeFileSync(probeFile, probe(report));
+  writeFileSync(path.join(cwd, "a.txt"), "hello\n");
+  server.enqueue(toolCall("view", { path: path.join(cwd, "a.txt") }), text("It says hello."));
+  const child = spawn(process.execPath, ["--import", pathToFileURL(probeFile).href, AGENT_BIN, "-p", "what does a.txt say?"], {
+    cwd,
+    env: agentEnv({ home: tempDir("startup-home-"), baseUrl: server.baseUrl }),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const run = await collect(child);
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain("It says hello.");
+  return readFileSync(report, "utf8");
+}
+
 describe("start-up of a headless run", () => {
   it("does not load the search and diff libraries or zod's locales for a run that only views a file", async () => {
     const cwd = tempDir("startup-cwd-");
@@ -90,26 +110,21 @@ describe("start-up of a headless run", () => {
     expect(memory.filter((file) => !["session-memory.ts", "memory-settings.ts"].includes(file))).toEqual([]);
   });
   it("keeps V8's young generation at its first semi-space, so its pages do not swell the peak RSS", async () => {
-    const cwd = tempDir("startup-cwd-");
-    const dir = tempDir("startup-log-");
-    const report = path.join(dir, "new-space.txt");
-    const probe = path.join(dir, "new-space.mjs");
     // At exit, the young generation's committed size (V8 doubles it up to 16 MB while a run loads, by default).
-    writeFileSync(
-      probe,
-      `import v8 from "node:v8"; import { writeFileSync } from "node:fs";
+    const report = await probedRun(
+      (report) => `import v8 from "node:v8"; import { writeFileSync } from "node:fs";
 process.on("exit", () => writeFileSync(${JSON.stringify(report)}, String(v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size)));`,
     );
-    writeFileSync(path.join(cwd, "a.txt"), "hello\n");
-    server.enqueue(toolCall("view", { path: path.join(cwd, "a.txt") }), text("It says hello."));
-    const child = spawn(process.execPath, ["--import", pathToFileURL(probe).href, AGENT_BIN, "-p", "what does a.txt say?"], {
-      cwd,
-      env: agentEnv({ home: tempDir("startup-home-"), baseUrl: server.baseUrl }),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const run = await collect(child);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toContain("It says hello.");
-    expect(Number(readFileSync(report, "utf8"))).toBeLessThanOrEqual(2 * 1024 * 1024);
+    expect(Number(report)).toBeLessThanOrEqual(2 * 1024 * 1024);
+  });
+
+  // On every wire: the Anthropic SDK's bundle has openai's Headers too (scripts/build.mjs).
+  it("never loads undici: the fetch over node:http makes neither a global Headers nor a Response", async () => {
+    // Node 20 loads undici as one built-in module the first time a global Headers, Response or fetch is touched.
+    const report = await probedRun(
+      (report) => `import { writeFileSync } from "node:fs";
+process.on("exit", () => writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.moduleLoadList.filter((name) => /undici/.test(name)))));`,
+    );
+    expect(JSON.parse(report)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The openai client's fetch over node:http (node-fetch.ts): an http endpoint's answer streams back with its
- * status and headers, an https one is spoken to in TLS from the first byte, and a request whose signal has
- * already fired is never sent.
+ * status and headers, an https one is spoken to in TLS from the first byte, a status outside 200–599 is an
+ * error, and a request whose signal has already fired is never sent.
  */
 import http from "node:http";
 import net from "node:net";
@@ -50,6 +50,14 @@ describe("the fetch over node:http", () => {
     await expect(nodeFetch(`https://127.0.0.1:${port}/v1/chat`, { method: "POST", body: "{}" })).rejects.toThrow();
     // 0x16: a TLS handshake record (the ClientHello).
     expect(firstByte).toBe(0x16);
+  });
+
+  it("rejects an answer whose status HTTP does not define, as the real Response refused one", async () => {
+    const server = net.createServer((socket) => {
+      socket.once("data", () => socket.end("HTTP/1.1 600 Odd\r\ncontent-length: 2\r\n\r\n{}"));
+    });
+    const port = await listen(server);
+    await expect(nodeFetch(`http://127.0.0.1:${port}/v1/chat`, { method: "POST", body: "{}" })).rejects.toThrow(/status 600/);
   });
 
   it("refuses to start a request whose signal has already fired", async () => {

@@ -1,4 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../src/protocol/events/index.js";
@@ -6,6 +6,14 @@ import { EventLogWriter } from "../../src/session/event-log-writer.js";
 import { parseEventLog, readEventLog } from "../../src/session/event-log-reader.js";
 import { serializeEventLine } from "../../src/session/serialize.js";
 import { tempDir } from "../support/engine-harness.js";
+
+function realpathOrNull(link: string): string | null {
+  try {
+    return realpathSync(link);
+  } catch {
+    return null;
+  }
+}
 
 let counter = 0;
 function event(type: string, data: Record<string, unknown>): SessionEvent {
@@ -113,6 +121,30 @@ describe("the event log", () => {
       expect(log.events.map((item) => item.type === "user.message" && item.data.content)).toEqual([...before, "appended"]);
     });
   });
+
+  it.runIf(process.platform === "linux")(
+    "flushes a turn off the main thread; closed meanwhile, it keeps the descriptor until the flush returns and loses nothing",
+    async () => {
+      const file = path.join(tempDir("log-"), "events.jsonl");
+      const writer = new EventLogWriter(file);
+      const real = realpathSync(file);
+      const openFds = () => readdirSync("/proc/self/fd").filter((fd) => realpathOrNull(`/proc/self/fd/${fd}`) === real).length;
+      writer.append(event("user.message", { content: "the turn" }));
+      const errors: Error[] = [];
+      const flushed = writer.sync((error) => errors.push(error));
+      writer.append(event("user.message", { content: "after the turn" }));
+      writer.close();
+      // The flush cannot have returned yet (its callback needs the event loop): the descriptor is still its.
+      expect(openFds()).toBe(1);
+      await flushed;
+      expect(openFds()).toBe(0);
+      expect(errors).toEqual([]);
+      expect(readEventLog(file).events.map((item) => item.type === "user.message" && item.data.content)).toEqual(["the turn", "after the turn"]);
+      // Closed: a later flush has nothing to do and settles at once.
+      await writer.sync((error) => errors.push(error));
+      expect(errors).toEqual([]);
+    },
+  );
 
   it("says which file it cannot open, and why", () => {
     const notAFolder = path.join(tempDir("log-"), "file");

@@ -1,0 +1,52 @@
+/**
+ * The V8 settings of a one-shot run (src/util/one-shot-tuning.ts): the small young generation, TurboFan off
+ * for the first second and on again after it (on a timer that holds no run open), and Node's own compiler
+ * flags left alone. The clock is the test's: the timer is captured, not waited for.
+ */
+import { describe, expect, it } from "vitest";
+import { nodeOptionsOf, OPTIMISER_DELAY_MS, tuneForOneShot } from "../../src/util/one-shot-tuning.js";
+
+function tune(nodeOptions: string[]) {
+  const flags: string[] = [];
+  const timers: { run: () => void; ms: number; unref: boolean }[] = [];
+  tuneForOneShot({
+    setFlags: (flag) => flags.push(flag),
+    nodeOptions,
+    later: (run, ms) => {
+      const timer = { run, ms, unref: false };
+      timers.push(timer);
+      return { unref: () => (timer.unref = true) };
+    },
+  });
+  return { flags, timers };
+}
+
+describe("a one-shot run's V8 settings", () => {
+  it("keeps the young generation small and turns TurboFan on only after the first second", () => {
+    const { flags, timers } = tune([]);
+    expect(flags).toEqual(["--semi-space-growth-factor=1", "--no-turbofan"]);
+    expect(timers).toHaveLength(1);
+    expect(timers[0]?.ms).toBe(OPTIMISER_DELAY_MS);
+    expect(timers[0]?.unref).toBe(true);
+    timers[0]?.run();
+    expect(flags.at(-1)).toBe("--turbofan");
+  });
+
+  it.each([["--no-opt"], ["--turbofan"], ["--jitless"], ["--no_turbofan"], ["--always-turbofan"], ["--opt"]])(
+    "leaves the compiler alone when Node was given %s",
+    (option) => {
+      const { flags, timers } = tune(["--enable-source-maps", option]);
+      expect(flags).toEqual(["--semi-space-growth-factor=1"]);
+      expect(timers).toEqual([]);
+    },
+  );
+
+  it("does not mistake flags that only mention the compiler for a choice of one", () => {
+    expect(tune(["--trace-opt", "--turbofan-filter=x", "--max-old-space-size=100"]).flags).toContain("--no-turbofan");
+  });
+
+  it("reads Node's options from the command line and NODE_OPTIONS", () => {
+    const fake = { execArgv: ["--inspect"], env: { NODE_OPTIONS: " --no-opt  --max-old-space-size=64 " } } as unknown as NodeJS.Process;
+    expect(nodeOptionsOf(fake)).toEqual(["--inspect", "--no-opt", "--max-old-space-size=64"]);
+  });
+});
