@@ -39,7 +39,7 @@ if (version) {
   const prompt = hasPromptFlag(args);
   if (prompt || !(isatty(0) && isatty(1))) {
     const v8 = await import("node:v8");
-    tuneForOneShot({ setFlags: v8.setFlagsFromString, nodeOptions: nodeOptionsOf(process), later: setTimeout });
+    tuneForOneShot({ setFlags: v8.setFlagsFromString, nodeOptions: nodeOptionsOf(process), later: setTimeout, atExit: (run) => process.once("exit", run) });
   }
   // A `-p` run never shows the TUI: its program is the one script dist/chunks/program.cjs, whose compiled code V8
   // caches (Node 20 caches no ES module's), instead of 70-odd ES module chunks (scripts/build.mjs).
