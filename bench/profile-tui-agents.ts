@@ -5,7 +5,8 @@
  *
  *   node scripts/build.mjs && npx tsx bench/profile-tui-agents.ts [cpuprofile-to-keep]
  *
- * Env: PROFILE_CPU_ONLY=1 (no profiler: only the process's CPU time in those windows, and the echoes), BENCH_AGENT (another build's bin/agent.js), PROFILE_NODE_FLAGS (more node flags for the agent, e.g.
+ * Env: PROFILE_FROM_ENTER=1 (the start row: a fresh TUI, keys every 50 ms from Enter on, each slow key's window
+ * apart; PROFILE_WARM=1: after one exchange, as otherwise), PROFILE_CPU_ONLY=1 (no profiler: only the process's CPU time in those windows, and the echoes), BENCH_AGENT (another build's bin/agent.js), PROFILE_NODE_FLAGS (more node flags for the agent, e.g.
  * --trace-gc), PROFILE_MARKS (a file for the windows' bounds, process.hrtime in µs, the clock of the profile's
  * timestamps, to cut the kept profile by hand).
  */
@@ -38,6 +39,8 @@ const MODEL = "bench-model";
 const MANY = 10;
 /** PROFILE_CPU_ONLY=1: no profiler (its overhead), only the CPU time and the echoes. */
 const cpuOnly = process.env["PROFILE_CPU_ONLY"] === "1";
+/** PROFILE_FROM_ENTER=1: the bench's start row (fresh TUI, twelve keys from Enter on) instead of keys once ten run. */
+const fromEnter = process.env["PROFILE_FROM_ENTER"] === "1";
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
 function frameName(frame: CallFrame): string {
@@ -45,7 +48,7 @@ function frameName(frame: CallFrame): string {
   return `${frame.functionName || "(anonymous)"} ${file}${file ? `:${frame.lineNumber + 1}` : ""}`;
 }
 
-function analyse(profile: Profile, fromUs: number, toUs: number, label: string): void {
+function analyse(profile: Profile, fromUs: number, toUs: number, label: string, rows = 25): void {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -77,8 +80,8 @@ function analyse(profile: Profile, fromUs: number, toUs: number, label: string):
       .map(([name, ms]) => `  ${ms.toFixed(1).padStart(7)} ms  ${name}`)
       .join("\n");
   console.log(`\n== ${label}: ${((toUs - fromUs) / 1000).toFixed(0)} ms wall, ${total.toFixed(0)} ms on the CPU (idle excluded)`);
-  console.log(`-- self\n${top(self, 25)}`);
-  console.log(`-- inclusive\n${top(inclusive, 45)}`);
+  console.log(`-- self\n${top(self, rows)}`);
+  console.log(`-- inclusive\n${top(inclusive, rows + 20)}`);
 }
 
 async function main(): Promise<void> {
@@ -129,10 +132,12 @@ async function main(): Promise<void> {
     const pid = await pty.pid();
     await pty.settle(pid);
     let at = pty.raw.length;
-    pty.write("hello\r");
-    await pty.waitForText("ok", at);
-    await pty.settle(pid);
-    at = pty.raw.length;
+    if (!fromEnter || process.env["PROFILE_WARM"] === "1") {
+      pty.write("hello\r");
+      await pty.waitForText("ok", at);
+      await pty.settle(pid);
+      at = pty.raw.length;
+    }
     pty.write(`AGENTS-PROFILE ${MANY}`);
     await pty.waitForText(`AGENTS-PROFILE ${MANY}`, at);
     await pty.settle(pid);
@@ -140,6 +145,38 @@ async function main(): Promise<void> {
     const cpuAtEnter = cpuMs(pid);
     const enter = nowUs();
     pty.write("\r");
+    if (fromEnter) {
+      // As the bench's start row does: a fresh TUI, keys one every 50 ms from Enter on; each key's window apart.
+      const windows: { key: number; sent: number; echoed: number; cpu: number }[] = [];
+      let typed = "";
+      for (let key = 0; key < 12; key++) {
+        typed += "abcdefghijkl"[key] as string;
+        at = pty.raw.length;
+        const sent = nowUs();
+        const cpuAtSend = cpuMs(pid);
+        pty.write(typed.at(-1) as string);
+        await pty.waitForText(`› ${typed}`, at, 10_000);
+        windows.push({ key, sent, echoed: nowUs(), cpu: cpuMs(pid) - cpuAtSend });
+        const left = 50 - (nowUs() - sent) / 1000;
+        if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+      }
+      const last = nowUs();
+      const cpuAtLast = cpuMs(pid);
+      await pty.stop(pid);
+      console.log(`agent CPU: Enter → the 12th key's echo ${(cpuAtLast - cpuAtEnter).toFixed(0)} ms`);
+      console.log(`echoes: ${windows.map((w) => ((w.echoed - w.sent) / 1000).toFixed(0)).join(", ")} ms`);
+      // The agent's own CPU (10 ms ticks) between each key's write and its echo: what a key waited for, whatever the load.
+      console.log(`CPU while each key waited: ${windows.map((w) => w.cpu.toFixed(0)).join(", ")} ms`);
+      if (cpuOnly) return;
+      const file = readdirSync(dir).find((name) => name.endsWith(".cpuprofile"));
+      if (!file) throw new Error("no profile was written");
+      if (process.argv[2]) copyFileSync(path.join(dir, file), process.argv[2]);
+      const profile = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as Profile;
+      if (process.env["PROFILE_MARKS"]) writeFileSync(process.env["PROFILE_MARKS"], JSON.stringify({ start: profile.startTime, enter, windows }));
+      analyse(profile, enter, last, "Enter → the 12th key's echo");
+      for (const w of windows.filter((w) => w.echoed - w.sent > 30_000)) analyse(profile, w.sent, w.echoed, `key ${w.key + 1}`, 12);
+      return;
+    }
     await pty.waitForText(`${MANY} running`, from, 30_000);
     const streaming = nowUs();
     // As the bench does: keys typed once the panel shows ten running, while their streams begin.

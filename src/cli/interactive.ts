@@ -20,6 +20,9 @@ import { TuiSessionHost } from "./tui-session-host.js";
 
 declare const AGENT_VERSION: string;
 
+/** How long after the session opens the TUI warms what the first answer needs: after the first paints. */
+const IDLE_WARM_MS = 50;
+
 /**
  * Ink's layout engine (yoga) loads its WebAssembly through `fetch` when one exists, which in Node 20 pulls in
  * the whole undici stack (~15 ms) just to decode an inlined blob. Without `fetch` it decodes it directly.
@@ -171,7 +174,11 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   const result = await ui.runTui({
     host,
     ...(early ? { earlyFrame: early } : {}),
-    openSession: () => host.open(resumeId),
+    // Once open, in an idle moment: what the first answer loads (node-fetch.ts), so it does not hold the keyboard then.
+    openSession: () =>
+      host.open(resumeId).then(() => {
+        setTimeout(() => void import("../provider/node-fetch.js").then(({ warmResponses }) => warmResponses()).catch(() => undefined), IDLE_WARM_MS).unref();
+      }),
     ...(resumeId
       ? { resumeTail: async () => (await import("../session/event-log-tail.js")).readEventLogTail(boot.value.store.eventsFileOf(resumeId as string)) }
       : {}),

@@ -19,6 +19,8 @@ import { describeSchemaError, notRun, prepare, type Prepared } from "./tool-prep
 import { INTERRUPTED_TOOL_TEXT } from "./tool-texts.js";
 import type { ToolSet } from "./tool-set.js";
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** A safety net under each tool's own truncation: nothing larger goes to the model. */
 const MAX_RESULT_CHARS = 100_000;
 /** Live output streamed to subscribers per call; the rest is in the result (and on disk for bash). */
@@ -221,11 +223,26 @@ export async function runToolCalls(
       batch.map((request) => (signal.aborted ? notRun(request) : prepare(request, env, signal, refused.get(request.toolCallId)))),
     );
     for (const call of prepared) emitStart(call, env, turnId);
-    const outcomes = await Promise.all(
-      prepared.map((call): Promise<ToolOutcome> | ToolOutcome =>
-        call.ready ? execute(call, env, signal) : { content: call.message, success: false, errorCode: call.code, ...(call.rejected ? { rejected: true } : {}) },
-      ),
-    );
+    const running: (Promise<ToolOutcome> | ToolOutcome)[] = [];
+    for (const call of prepared) {
+      if (!call.ready) {
+        running.push({ content: call.message, success: false, errorCode: call.code, ...(call.rejected ? { rejected: true } : {}) });
+        continue;
+      }
+      // Each call of a batch starts in a turn of the event loop of its own (ten background agents are ten
+      // start-ups and ten connections): input and what the faces draw get their turn in between.
+      if (running.length > 0) await nextTurn();
+      // Interrupted meanwhile: the calls not started yet are not started.
+      if (signal.aborted) {
+        running.push({ content: INTERRUPTED_TOOL_TEXT, success: false, errorCode: "aborted" });
+        continue;
+      }
+      const started = execute(call, env, signal);
+      // Awaited with the others below; failing while the next one starts is not an unhandled rejection.
+      started.catch(() => undefined);
+      running.push(started);
+    }
+    const outcomes = await Promise.all(running);
     await afterCalls(prepared, outcomes, env, signal);
     prepared.forEach((call, position) => emitComplete(call.request, outcomes[position] as ToolOutcome, env, turnId, result));
     // A rejection ends the run where it is: the calls after it in this response are not run.

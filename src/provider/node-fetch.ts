@@ -126,3 +126,15 @@ export async function nodeFetch(input: FetchInput, init: RequestInit = {}): Prom
     request.end(body);
   });
 }
+
+/**
+ * What a process's first answer sets up (the web-stream adapter over the response and its reader, the plain
+ * response and headers), done ahead: the TUI calls it once its session is open, in an idle moment, so the first
+ * prompt's answer does not hold the keyboard for it. Like nodeFetch, it never touches the global Response.
+ */
+export async function warmResponses(): Promise<void> {
+  const body = Readable.toWeb(Readable.from([Buffer.from("data: {}\n\n")])) as unknown as ReadableStream<Uint8Array>;
+  const response = new PlainResponse(body, { status: 200, statusText: "OK", headers: toHeaders({ "content-type": "text/event-stream" }) });
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  while (!(await reader.read()).done);
+}

@@ -3,7 +3,7 @@
  * parser, Ink rendering in the normal screen buffer (the conversation stays in the terminal's scrollback),
  * the transcript fed from the session's events. Returns when /exit, Ctrl+D or a double Ctrl+C ends it.
  */
-import { render, useStdout } from "ink";
+import { render, useStdout, type DOMElement } from "ink";
 import { useLayoutEffect } from "react";
 import { PassThrough } from "node:stream";
 import type { AgentMode, SessionEvent } from "../protocol/events/index.js";
@@ -11,7 +11,7 @@ import type { PromptHistory } from "../session/prompt-history.js";
 import { App } from "./app/app.js";
 import { replaceEarlyFrameOnFirstWrite, type EarlyFrame } from "./first-frame.js";
 import { preloadHighlighter } from "./markdown/highlight.js";
-import { preloadMarkdown } from "./markdown/render-markdown.js";
+import { preloadMarkdown, warmMarkdown } from "./markdown/render-markdown.js";
 import { loadDisplayWidths } from "./markdown/wrap.js";
 import { lastExchangeStart, previewOfTail, renderPast } from "./print-past.js";
 import type { SessionHost } from "./session-host.js";
@@ -20,6 +20,8 @@ import { TranscriptStore } from "./state/transcript-store.js";
 import { initialTranscript } from "./state/transcript-types.js";
 import { InputBus } from "./terminal/input-bus.js";
 import { InputContext } from "./terminal/input-context.js";
+import { paintInputFirst, type InputPaint } from "./terminal/paint-input-first.js";
+import { buildInkRowsOnce } from "./terminal/ink-output-rows.js";
 import { TerminalModes } from "./terminal/terminal-modes.js";
 import type { Theme } from "./theme.js";
 
@@ -92,6 +94,12 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
 
   // Ink gets a stdin of its own that never produces input: ours is read by the InputBus.
   const inkStdin = new PassThrough() as unknown as NodeJS.ReadStream;
+  // A key's echo is painted at once, not a frame later behind the agents' progress (paint-input-first.ts).
+  let inputPaint: InputPaint | undefined;
+  const appBox = (node: DOMElement | null) => {
+    if (node && !inputPaint) inputPaint = paintInputFirst(node);
+  };
+  const stopObserving = bus.observe(() => inputPaint?.input());
   const view = () => (
     <InputContext.Provider value={bus}>
       <App
@@ -106,6 +114,7 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
         requestReprint={() => reprint()}
         onMounted={releaseTypeahead}
         editFile={editFile}
+        boxRef={appBox}
         {...(options.firstPrompt !== undefined ? { firstPrompt: options.firstPrompt } : {})}
       />
       <StdoutHandle expose={exposeWrite} />
@@ -120,6 +129,8 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
   const releaseTypeahead = bus.hold(5000);
   let detach = bus.attach(stdin);
   if (options.earlyFrame) replaceEarlyFrameOnFirstWrite(stdout, options.earlyFrame);
+  // Rows that did not change since an earlier frame are not built again (ink-output-rows.ts).
+  buildInkRowsOnce();
   const instance = render(view(), { stdout, stdin: inkStdin, exitOnCtrlC: false, patchConsole: false, maxFps: 30 });
 
   /**
@@ -204,8 +215,11 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
         store.update(() => ({ ...transcript, mode: host.session.state.mode, ...(printed ? { printedOutside: { refreshKey: key, count: older } } : {}) }));
         for (const event of pending) store.push(event);
         pending = undefined;
-        // Highlighting code costs ~50 ms to load: after everything else.
-        setTimeout(() => void preloadHighlighter().catch(() => undefined), 0);
+        // Highlighting code costs ~50 ms to load: after everything else, and marked's first lexing apart.
+        setTimeout(() => {
+          warmMarkdown(options.theme);
+          setTimeout(() => void preloadHighlighter().catch(() => undefined), 0);
+        }, 0);
       })
       .catch((error: unknown) => finish({ error: error instanceof Error ? error : new Error(String(error)) }));
   });
@@ -216,6 +230,8 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
   offSwitch();
   unsubscribe();
   store.dispose();
+  stopObserving();
+  inputPaint?.restore();
   instance.clear(); // the composer and footer go; the conversation stays in the scrollback
   instance.unmount();
   detach();

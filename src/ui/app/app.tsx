@@ -3,8 +3,8 @@
  * then the live area, a dialog when one is open, the queue, the composer and the footer. It renders the
  * transcript store and sends commands to the session; the engine does the rest.
  */
-import { Box, Text, useStdout } from "ink";
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { Box, Text, useStdout, type DOMElement } from "ink";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type Ref } from "react";
 import { loadSlashCommands, permissionModeLabel } from "../../core/index.js";
 import type { PromptHistory } from "../../session/prompt-history.js";
 import { BackgroundStatus } from "../components/background-status.js";
@@ -55,6 +55,8 @@ export interface AppProps {
   editFile?(file: string): Promise<string | undefined>;
   /** A prompt sent as if typed first (`agent -i "…"`): it waits for the session like any early line. */
   firstPrompt?: string;
+  /** The app's outermost box (run-tui.tsx reaches Ink's paint through it to paint input first). */
+  boxRef?: Ref<DOMElement>;
 }
 
 export function App(props: AppProps) {
@@ -145,7 +147,7 @@ export function App(props: AppProps) {
   const usage = state.usage;
 
   return (
-    <Box flexDirection="column">
+    <Box flexDirection="column" ref={props.boxRef}>
       <TranscriptStatic
         key={props.refreshKey}
         entries={entries}

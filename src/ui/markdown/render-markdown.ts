@@ -55,6 +55,26 @@ export interface RenderMarkdownOptions {
 // write line by line and expect to be shown that way.
 const lexerOptions = { gfm: true, breaks: true } as const;
 
+/** One of each block and inline kind marked has a pattern for. */
+const WARM_SAMPLE = [
+  "# Heading",
+  "Text with *emphasis*, **strong**, `code`, ~~struck~~ and a [link](https://example.com) <https://example.com>.",
+  "- item\n- item\n  1. nested",
+  "> quoted",
+  "```\ncode\n```",
+  "| a | b |\n|---|:-:|\n| 1 | 2 |",
+  "Underlined\n---",
+  "***",
+].join("\n\n");
+
+/**
+ * Renders a sample once, in an idle moment (run-tui.tsx, once the session is open): marked compiles each of its
+ * patterns on first use (25–50 ms of CPU), which would otherwise fall on the first answer, while keys are typed.
+ */
+export function warmMarkdown(theme: Theme): void {
+  if (lexer) renderMarkdown(WARM_SAMPLE, { width: 80, theme });
+}
+
 export function renderMarkdown(text: string, options: RenderMarkdownOptions): string {
   if (text.trim() === "") return "";
   const width = Math.max(1, Math.floor(options.width));

@@ -67,7 +67,16 @@ export class InputBus {
     return release;
   }
 
+  private readonly observers = new Set<() => void>();
+
+  /** Called for every key and paste before it is routed (run-tui.tsx paints the next commit at once). */
+  observe(observer: () => void): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
   dispatch(event: InputEvent): void {
+    for (const observer of this.observers) observer();
     if (this.holds > 0) {
       this.held.push(event);
       return;
