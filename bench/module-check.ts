@@ -138,8 +138,9 @@ export async function trackedHeadlessRun(options: TrackedRunOptions, label: stri
   }
 }
 
-/** The sources (by their source maps) of the dist/ chunks a tracker log lists as loaded. */
+/** The sources (by their source maps) of the dist/ chunks a tracker log lists as loaded, and the script bundles' modules that ran. */
 export function distSources(lines: readonly string[]): string[] {
+  const bundled = lines.filter((line) => line.startsWith("module ")).map((line) => line.slice("module ".length));
   return lines
     .filter((line) => line.startsWith("esm file:") && line.includes("/dist/"))
     .flatMap((line) => {
@@ -148,5 +149,6 @@ export function distSources(lines: readonly string[]): string[] {
       } catch {
         return [];
       }
-    });
+    })
+    .concat(bundled);
 }

@@ -58,14 +58,16 @@ function chunkName(url: string): string {
 function categorise(stack: CallFrame[]): string {
   const top = stack[0] as CallFrame;
   if (/compileSourceTextModule|ModuleWrap/.test(top.functionName)) return "compiling ES modules (the bundle's chunks)";
-  // dist/vendor.cjs (zod, openai) and dist/vendor-commander.cjs run as a vm.Script with a code cache: compiling or deserialising it.
-  if (top.functionName === "Script" && top.url === "node:vm") return "compiling the vendor bundle (code cache)";
+  // dist/vendor.cjs (zod, openai), dist/vendor-commander.cjs and a -p run's dist/chunks/program.cjs run as vm.Scripts with a
+  // code cache: compiling or deserialising them.
+  if (top.functionName === "Script" && top.url === "node:vm") return "compiling the script bundles (code cache)";
   if (top.functionName === "(garbage collector)") return "garbage collection";
   if (stack.some((frame) => frame.url.includes("deps/undici"))) return "loading undici (openai's use of Headers)";
   if (stack.some((frame) => /toJSONSchema|processSchema/.test(frame.functionName))) return "tool schemas → JSON Schema (zod)";
   const dist = stack.find((frame) => frame.url.includes("/dist/"));
   if (dist?.url.endsWith("/vendor.cjs")) return "running the vendor bundle (zod, openai)";
   if (dist?.url.endsWith("/vendor-commander.cjs")) return "running the commander bundle";
+  if (dist?.url.endsWith("/program.cjs")) return "running src (the program bundle)";
   if (dist) return `running ${chunkName(dist.url)}`;
   if (/^node:internal\/modules/.test(top.url) || /compileForInternalLoader/.test(top.functionName)) return "node: module loading";
   return "node: bootstrap and other native work";

@@ -54,6 +54,16 @@ const commonJsBundle = {
   minifyWhitespace: true,
   minifySyntax: true,
 };
+/**
+ * The bundles run as scripts (src/util/code-cache.ts) are read as Latin-1 when they are ASCII, ~5 ms sooner than
+ * as UTF-8 for program.cjs. esbuild escapes what it can; a character it left (one in a regular expression) stops
+ * the build: write it as an escape (\u2026 for …).
+ */
+function checkAscii(file) {
+  const at = file.contents.findIndex((byte) => byte > 0x7f);
+  if (file.path.endsWith(".cjs") && at !== -1)
+    throw new Error(`${file.path} is not ASCII: ${JSON.stringify(file.text.slice(Math.max(0, at - 60), at + 20))}; write the character as an escape`);
+}
 await build({ ...commonJsBundle, entryPoints: [yamlEntry], outfile: fileURLToPath(new URL("../dist/yaml/yaml.cjs", import.meta.url)) });
 
 // zod's namespace object re-exports all 60-odd locales, so a bundle keeps them all (300 KB of source to
@@ -130,9 +140,27 @@ const vendorBuild = await build({
   inject: [fetchGlobals],
   write: false,
 });
-for (const file of vendorBuild.outputFiles) writeFileSync(file.path, file.contents);
+for (const file of vendorBuild.outputFiles) {
+  checkAscii(file);
+  writeFileSync(file.path, file.contents);
+}
 const vendorSource = vendorBuild.outputFiles.find((file) => file.path.endsWith(".cjs")).contents;
 const vendorId = createHash("sha256").update(vendorSource).digest("hex").slice(0, 16);
+// commander requires node:child_process when it loads, for subcommands that are programs of their own (`git
+// foo` → git-foo), which agent has none of; loading it costs ~3 ms of every start. Its one use, spawn, is
+// looked up when called instead.
+const commanderLazyChildProcess = {
+  name: "commander-lazy-child-process",
+  setup(builder) {
+    builder.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      /[\\/]commander[\\/]/.test(args.importer) ? { path: "child_process", namespace: "lazy-child-process" } : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: "lazy-child-process" }, () => ({
+      contents: 'module.exports = { spawn: (...args) => require("node:child_process").spawn(...args) };',
+      loader: "js",
+    }));
+  },
+};
 /** A code-cached CommonJS bundle of `packages` beside vendor.cjs (their namespaces as its exports); its build id. */
 async function namespaceBundle(name, packages, extra = {}) {
   const built = await build({
@@ -153,13 +181,16 @@ async function namespaceBundle(name, packages, extra = {}) {
     sourcemap: "linked",
     write: false,
   });
-  for (const file of built.outputFiles) writeFileSync(file.path, file.contents);
+  for (const file of built.outputFiles) {
+    checkAscii(file);
+    writeFileSync(file.path, file.contents);
+  }
   return createHash("sha256")
     .update(built.outputFiles.find((file) => file.path.endsWith(".cjs")).contents)
     .digest("hex")
     .slice(0, 16);
 }
-const commanderId = await namespaceBundle("vendor-commander.cjs", commanderPackages);
+const commanderId = await namespaceBundle("vendor-commander.cjs", commanderPackages, { plugins: [commanderLazyChildProcess] });
 // The Anthropic SDK, loaded with its wire only (src/provider/wire-provider.ts), is code-cached too: compiling it
 // and the functions its first request runs was most of what that wire cost over Chat Completions
 // (docs/benchmarks.md). With openai's Headers and FormData: the global Headers that builds its every request
@@ -231,8 +262,80 @@ try {
   rmSync(toolParameters, { force: true });
 }
 
+// The defines of the ES module build and of the program bundle (below). Production builds of React and friends:
+// smaller, and far faster than their development builds. AGENT_TREE_SITTER_DIR, AGENT_SQL_JS_DIR,
+// AGENT_YAML_DIR: where the vendored files are, relative to the chunks (dist/chunks/, where both run from).
+const define = {
+  AGENT_VERSION: JSON.stringify(pkg.version),
+  AGENT_TREE_SITTER_DIR: '"../tree-sitter/"',
+  AGENT_SQL_JS_DIR: '"../sql/"',
+  AGENT_YAML_DIR: '"../yaml/"',
+  AGENT_VENDOR_ID: JSON.stringify(vendorId),
+  AGENT_COMMANDER_ID: JSON.stringify(commanderId),
+  AGENT_ANTHROPIC_ID: JSON.stringify(anthropicId),
+  // A string parsed at the first use: an object here would be a module of its own, initialised everywhere.
+  AGENT_TOOL_SCHEMAS_JSON: JSON.stringify(JSON.stringify(toolSchemas)),
+  "process.env.NODE_ENV": '"production"',
+};
+
+// A `-p` run's program (src/cli/program.ts and all it may load but the TUI) as one CommonJS file,
+// dist/chunks/program.cjs, run through vm.Script with V8's code cache as the vendor bundles are: Node 20 caches
+// no ES module's compiled code, and resolving, reading, compiling and linking the 70-odd ES module chunks of
+// such a run was a sixth of its start-up (docs/benchmarks.md). The TUI stays ES modules (ink and yoga use
+// top-level await, which a script cannot): program.ts's import of it goes to the ES module build's entry
+// dist/interactive.js (through main.ts, below), which a `-p` run reaches only in odd cases (`--name -p` in a
+// terminal). Every other run (the TUI, the SDK server, `agent mcp …`
+// without -p) loads the ES modules as before.
+const programFile = new URL("../dist/chunks/program.cjs", import.meta.url);
+// A script cannot import(): Node 20 loses a script's import callback when its code comes from the cache (and
+// warns that the callback is experimental when it does not). So the program bundle has no import() at all:
+// Node's own modules are required (esbuild's "dynamic-import": false), and the TUI's ES modules are imported by
+// the function main.ts leaves under this symbol before it runs the bundle.
+const TUI_LOADER = "agent.importInteractive";
+const tuiEntry = {
+  name: "tui-entry",
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\/interactive\.js$/ }, (args) =>
+      args.importer.endsWith(path.join("src", "cli", "program.ts")) ? { path: "interactive", namespace: "tui-entry" } : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: "tui-entry" }, () => ({
+      contents: `export const runInteractive = async (...args) => (await globalThis[Symbol.for(${JSON.stringify(TUI_LOADER)})]()).runInteractive(...args);`,
+      loader: "js",
+    }));
+  },
+};
+const programBuild = await build({
+  entryPoints: ["src/cli/program.ts"],
+  outfile: fileURLToPath(programFile),
+  ...commonJsBundle,
+  sourcemap: "linked",
+  // Within the script, import.meta.url is the file's own URL (the ES modules' relative paths hold as they are).
+  define: { ...define, "import.meta.url": "__agentModuleUrl" },
+  supported: { "dynamic-import": false },
+  // Strict, as ES modules are: the directive has to come first, before the banner's statement.
+  banner: { js: '"use strict"; var __agentModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  external: ["react-devtools-core", "@vscode/tree-sitter-wasm", "sql.js"],
+  plugins: [zodEnglishOnly, vendorModules, tuiEntry],
+  write: false,
+  metafile: true,
+});
+// The check for the rule above: Node's modules are required, the TUI reached through main.ts.
+const dynamicImports = Object.values(programBuild.metafile.outputs).flatMap((output) =>
+  output.imports.filter((entry) => entry.kind === "dynamic-import").map((entry) => entry.path),
+);
+if (dynamicImports.length > 0) throw new Error(`dist/chunks/program.cjs would import() ${dynamicImports.join(", ")}: a script cannot`);
+for (const file of programBuild.outputFiles) {
+  checkAscii(file);
+  mkdirSync(path.dirname(file.path), { recursive: true });
+  writeFileSync(file.path, file.contents);
+}
+const programId = createHash("sha256")
+  .update(programBuild.outputFiles.find((file) => file.path.endsWith(".cjs")).contents)
+  .digest("hex")
+  .slice(0, 16);
+
 const main = await build({
-  entryPoints: { cli: "src/cli/main.ts" },
+  entryPoints: { cli: "src/cli/main.ts", interactive: "src/cli/interactive.ts" },
   outdir: "dist",
   bundle: true,
   splitting: true,
@@ -243,21 +346,7 @@ const main = await build({
   legalComments: "none",
   logLevel: "warning",
   chunkNames: "chunks/[name]-[hash]",
-  // Production builds of React and friends: smaller, and far faster than their development builds.
-  // AGENT_TREE_SITTER_DIR, AGENT_SQL_JS_DIR, AGENT_YAML_DIR: where the vendored files are, relative to the
-  // chunks (dist/chunks/).
-  define: {
-    AGENT_VERSION: JSON.stringify(pkg.version),
-    AGENT_TREE_SITTER_DIR: '"../tree-sitter/"',
-    AGENT_SQL_JS_DIR: '"../sql/"',
-    AGENT_YAML_DIR: '"../yaml/"',
-    AGENT_VENDOR_ID: JSON.stringify(vendorId),
-    AGENT_COMMANDER_ID: JSON.stringify(commanderId),
-    AGENT_ANTHROPIC_ID: JSON.stringify(anthropicId),
-    // A string parsed at the first use: an object here would be a module of its own, initialised everywhere.
-    AGENT_TOOL_SCHEMAS_JSON: JSON.stringify(JSON.stringify(toolSchemas)),
-    "process.env.NODE_ENV": '"production"',
-  },
+  define: { ...define, AGENT_PROGRAM_ID: JSON.stringify(programId) },
   // Less to parse at start-up; identifiers are kept so stack traces stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
@@ -273,7 +362,9 @@ const main = await build({
 // An entry point of these libraries that the vendor bundle does not serve would be bundled again as ES
 // modules: a second copy, with classes and configuration of its own. Add it to vendorPackages instead.
 // (zod/v3, which the MCP SDK imports, is code of its own, sharing nothing with zod 4.)
-const copied = Object.keys(main.metafile.inputs).filter((input) => /node_modules\/(zod|openai|commander|@anthropic-ai\/sdk)\/(?!v3\/)/.test(input));
+const copied = [...Object.keys(main.metafile.inputs), ...Object.keys(programBuild.metafile.inputs)].filter((input) =>
+  /node_modules\/(zod|openai|commander|@anthropic-ai\/sdk)\/(?!v3\/)/.test(input),
+);
 if (copied.length > 0) throw new Error(`the vendor bundle does not serve these imports, so they would be copied:\n${copied.join("\n")}`);
 for (const file of main.outputFiles) {
   let contents = file.contents;

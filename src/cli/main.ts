@@ -6,9 +6,11 @@
 import { isatty } from "node:tty";
 import { enableModuleCompileCache } from "../util/code-cache.js";
 import { nodeOptionsOf, tuneForOneShot } from "../util/one-shot-tuning.js";
+import { cachedBundle } from "../util/vendor-bundle.js";
 import { resumeArgument } from "./resume-argument.js";
 
 declare const AGENT_VERSION: string;
+declare const AGENT_PROGRAM_ID: string;
 
 const args = process.argv.slice(2);
 const version = args.length === 1 && (args[0] === "--version" || args[0] === "-v");
@@ -34,20 +36,24 @@ if (version) {
 } else {
   // A one-shot run keeps V8's young generation small and starts without TurboFan (one-shot-tuning.ts). The TUI
   // (`agent --resume …`, `agent --model …` in a terminal) and the server, which live long, keep V8's defaults.
-  if (oneShot(args)) {
+  const prompt = hasPromptFlag(args);
+  if (prompt || !(isatty(0) && isatty(1))) {
     const v8 = await import("node:v8");
-    tuneForOneShot({ setFlags: v8.setFlagsFromString, nodeOptions: nodeOptionsOf(process), later: setTimeout });
+    tuneForOneShot({ setFlags: v8.setFlagsFromString, nodeOptions: nodeOptionsOf(process), later: setTimeout, atExit: (run) => process.once("exit", run) });
   }
-  const { runProgram } = await import("./program.js");
+  // A `-p` run never shows the TUI: its program is the one script dist/chunks/program.cjs, whose compiled code V8
+  // caches (Node 20 caches no ES module's), instead of 70-odd ES module chunks (scripts/build.mjs).
+  // A script cannot import() (scripts/build.mjs): the TUI, should the command line ask for it, is imported here.
+  if (prompt) (globalThis as Record<symbol, unknown>)[Symbol.for("agent.importInteractive")] = () => import("./interactive.js");
+  const { runProgram } = prompt ? (cachedBundle("program.cjs", AGENT_PROGRAM_ID) as typeof import("./program.js")) : await import("./program.js");
   await runProgram(args);
 }
 
 /**
- * A run that answers and exits: a prompt (`-p`), or no terminal to hold a TUI. Decided before the command line
- * is parsed (runsHeadless in prompt-source.ts decides after), with isatty as there: reading
+ * A run with a prompt (`-p`): it answers and exits, as does one without a terminal to hold a TUI. Decided before
+ * the command line is parsed (runsHeadless in prompt-source.ts decides after), with isatty as there: reading
  * process.stdin.isTTY would set up the stdin stream (~10 ms) in runs that never read it.
  */
-function oneShot(argv: string[]): boolean {
-  const prompt = argv.some((arg) => arg === "-p" || arg === "--prompt" || arg.startsWith("--prompt=") || (arg.startsWith("-p") && !arg.startsWith("--")));
-  return prompt || !(isatty(0) && isatty(1));
+function hasPromptFlag(argv: string[]): boolean {
+  return argv.some((arg) => arg === "-p" || arg === "--prompt" || arg.startsWith("--prompt=") || (arg.startsWith("-p") && !arg.startsWith("--")));
 }

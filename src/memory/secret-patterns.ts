@@ -22,7 +22,7 @@ interface Pattern {
 }
 
 /** Values that stand for a secret without being one. */
-const PLACEHOLDER = /^(?:\$|<|\{|%|\*{3}|x{3,}|\.{3}|…|process\.env|os\.environ|env\.|getenv|secrets\.|vault:)/i;
+const PLACEHOLDER = /^(?:\$|<|\{|%|\*{3}|x{3,}|\.{3}|\u2026|process\.env|os\.environ|env\.|getenv|secrets\.|vault:)/i;
 const TYPE_WORDS = new Set([
   "string",
   "number",

@@ -20,6 +20,8 @@ interface TuningDeps {
   /** Node's own options: process.execArgv and NODE_OPTIONS. */
   nodeOptions: readonly string[];
   later(run: () => void, ms: number): { unref(): unknown };
+  /** Runs `run` when the process exits, before what is registered later (the code caches' writers). */
+  atExit(run: () => void): void;
 }
 
 const COMPILER_FLAGS = /^--(no-)?(turbofan|opt|jitless|always-turbofan|always-opt)(=|$)/;
@@ -30,6 +32,10 @@ export function tuneForOneShot(deps: TuningDeps): void {
   deps.setFlags("--no-turbofan");
   // Unref'd: a run that ends sooner is not held open for it.
   deps.later(() => deps.setFlags("--turbofan"), OPTIMISER_DELAY_MS).unref();
+  // V8 stamps a code cache with a hash of its flags and refuses one whose flags differ from its own: the caches
+  // written at exit (src/util/code-cache.ts) must carry the flags the next run starts with, or a run that lasted
+  // past the first second would have every next start refuse them, compile from source and write them again.
+  deps.atExit(() => deps.setFlags("--no-turbofan"));
 }
 
 export function nodeOptionsOf(process: NodeJS.Process): string[] {

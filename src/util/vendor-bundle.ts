@@ -1,8 +1,8 @@
 /**
  * The libraries the build puts in dist/vendor.cjs (zod, openai), dist/vendor-commander.cjs (commander, which
  * the TUI's first frame needs without the others) and dist/vendor-anthropic.cjs (the Anthropic SDK, for its wire
- * only; see scripts/build.mjs), each loaded once through V8's code cache.
- * Only the built bundle imports this; from source the packages are imported as they are.
+ * only; see scripts/build.mjs), each loaded once through V8's code cache; and a `-p` run's whole program,
+ * dist/chunks/program.cjs. Only the built bundle imports this; from source the packages are imported as they are.
  */
 import { fileURLToPath } from "node:url";
 import { codeCacheDir } from "./cache-dir.js";
@@ -12,26 +12,33 @@ declare const AGENT_VENDOR_ID: string;
 declare const AGENT_COMMANDER_ID: string;
 declare const AGENT_ANTHROPIC_ID: string;
 
-const loaded = new Map<string, Record<string, unknown>>();
+/**
+ * One per process, not per copy of this module: program.cjs carries a copy of its own, and a library loaded twice
+ * would be two zods (two classes, two configurations).
+ */
+const loaded: Map<string, Record<string, unknown>> = ((globalThis as Record<symbol, unknown>)[Symbol.for("agent.cachedBundles")] ??= new Map()) as Map<
+  string,
+  Record<string, unknown>
+>;
 
-/** A bundle beside dist/chunks/ (where this module is), run once. */
-function cachedBundle(name: string, buildId: string): Record<string, unknown> {
+/** A bundle in dist/ (`name` relative to dist/chunks/, where this module is), run once. */
+export function cachedBundle(name: string, buildId: string): Record<string, unknown> {
   let exports = loaded.get(name);
   if (!exports) {
-    exports = loadCachedScript({ file: fileURLToPath(new URL(`../${name}`, import.meta.url)), buildId, cacheDir: codeCacheDir() }) as Record<string, unknown>;
+    exports = loadCachedScript({ file: fileURLToPath(new URL(name, import.meta.url)), buildId, cacheDir: codeCacheDir() }) as Record<string, unknown>;
     loaded.set(name, exports);
   }
   return exports;
 }
 
 export function vendorBundle(): Record<string, unknown> {
-  return cachedBundle("vendor.cjs", AGENT_VENDOR_ID);
+  return cachedBundle("../vendor.cjs", AGENT_VENDOR_ID);
 }
 
 export function commanderBundle(): Record<string, unknown> {
-  return cachedBundle("vendor-commander.cjs", AGENT_COMMANDER_ID);
+  return cachedBundle("../vendor-commander.cjs", AGENT_COMMANDER_ID);
 }
 
 export function anthropicBundle(): Record<string, unknown> {
-  return cachedBundle("vendor-anthropic.cjs", AGENT_ANTHROPIC_ID);
+  return cachedBundle("../vendor-anthropic.cjs", AGENT_ANTHROPIC_ID);
 }

@@ -4,7 +4,7 @@
  * is replaced, one in a folder others may write to is left alone and unused, and an unusable cache home only
  * means no cache. Every run answers the same. Needs dist/ (built by `npm test` before vitest runs).
  */
-import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.js";
@@ -35,10 +35,10 @@ describe("the vendor bundle's code cache", () => {
   it("is written privately by the first run and used unchanged by the next", async () => {
     await viewRun();
     expect(statSync(cacheDir()).mode & 0o777).toBe(0o700);
-    // One cache per bundle: commander's (loaded first, for the command line), zod and openai's, and on the
-    // Anthropic wire the Anthropic SDK's.
+    // One cache per bundle: commander's (loaded first, for the command line), the `-p` run's program, zod and
+    // openai's, and on the Anthropic wire the Anthropic SDK's.
     const names = cacheFiles().sort();
-    const bundles = [...(currentWire() === "anthropic" ? ["vendor-anthropic"] : []), "vendor-commander", "vendor"];
+    const bundles = ["program", ...(currentWire() === "anthropic" ? ["vendor-anthropic"] : []), "vendor-commander", "vendor"];
     expect(names).toHaveLength(bundles.length);
     bundles.forEach((bundle, index) => expect(names[index]).toMatch(new RegExp(`^${bundle}\\.cjs-[0-9a-f]{16}\\.cache$`)));
     const files = names.map((name) => path.join(cacheDir(), name));
@@ -70,14 +70,31 @@ describe("the vendor bundle's code cache", () => {
     expect(statSync(file).mtimeMs).toBe(before.mtimeMs);
   });
 
+  // The cache holds what the run that wrote it compiled, and is kept: a run that stopped at its configuration
+  // would leave every later start compiling the rest.
+  it("is not written by a run that fails, and is by the next that succeeds", async () => {
+    const failed = await runAgent(["-p", "hello"], {
+      cwd: ws.cwd,
+      env: { ...ws.env({ XDG_CACHE_HOME: path.join(ws.home, ".cache") }), AGENT_MODEL: "" },
+    });
+    expect(failed.code).not.toBe(0);
+    expect(failed.stderr).toMatch(/No model( endpoint)? is configured/);
+    expect(existsSync(cacheDir()) ? cacheFiles() : []).toEqual([]);
+    await viewRun();
+    expect(cacheFiles().filter((name) => name.startsWith("program.cjs-"))).toHaveLength(1);
+  });
+
   it("is replaced when corrupt, and the run answers as ever", async () => {
     await viewRun();
-    const file = path.join(cacheDir(), cacheFiles()[0] as string);
-    const whole = readFileSync(file);
-    for (const broken of [whole.subarray(0, whole.length >> 1), Buffer.from("garbage"), Buffer.alloc(0)]) {
-      writeFileSync(file, broken);
-      await viewRun();
-      expect(readCodeCache(file)).toBeDefined();
+    // The program's (the largest, holding the most code) and a vendor bundle's.
+    for (const name of cacheFiles().filter((file) => /^(program|vendor)\.cjs-/.test(file))) {
+      const file = path.join(cacheDir(), name);
+      const whole = readFileSync(file);
+      for (const broken of [whole.subarray(0, whole.length >> 1), Buffer.from("garbage"), Buffer.alloc(0)]) {
+        writeFileSync(file, broken);
+        await viewRun();
+        expect(readCodeCache(file)).toBeDefined();
+      }
     }
   });
 

@@ -4,7 +4,7 @@
  * is not a terminal), the slash commands or execa, memory's store and tools (memory is off), and zod comes without
  * its 60-odd locales.
  * Runs the built bin/agent under the bench's module tracker and maps each loaded dist/ chunk to its sources
- * through the chunk's source map; and that such a run keeps V8's young generation small (src/cli/main.ts). Needs dist/ (built by `npm test` before vitest runs).
+ * through the chunk's source map (of a script bundle such as dist/chunks/program.cjs, only the modules that ran); and that such a run keeps V8's young generation small (src/cli/main.ts). Needs dist/ (built by `npm test` before vitest runs).
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -18,18 +18,23 @@ import { currentWire } from "../support/test-wire.js";
 
 const TRACKER = pathToFileURL(fileURLToPath(new URL("../../bench/module-tracker.mjs", import.meta.url))).href;
 
-/** The packages (and zod locales) behind the dist/ chunks this run loaded. */
+/**
+ * The packages (and zod locales) behind the dist/ code this run loaded: each ES module chunk's sources (by its
+ * source map), and of the script bundles (the vendor bundles, dist/chunks/program.cjs) the modules that ran,
+ * as the tracker found them.
+ */
 function loadedSources(log: string): string[] {
-  // ES module chunks, and the vendor bundle (zod, openai, commander) run as a script with a code cache.
-  const chunks = readFileSync(log, "utf8")
-    .split("\n")
-    .filter((line) => (line.startsWith("esm file:") || line.startsWith("cjs /")) && line.includes("/dist/"))
-    .map((line) => (line.startsWith("esm ") ? fileURLToPath(line.slice(4)) : line.slice(4)));
-  return [...new Set(chunks)].flatMap((chunk) => {
-    const map = `${chunk}.map`;
-    if (!existsSync(map)) return [];
-    return (JSON.parse(readFileSync(map, "utf8")) as { sources: string[] }).sources;
-  });
+  const lines = readFileSync(log, "utf8").split("\n");
+  const chunks = lines.filter((line) => line.startsWith("esm file:") && line.includes("/dist/")).map((line) => fileURLToPath(line.slice(4)));
+  const bundled = lines.filter((line) => line.startsWith("module ")).map((line) => line.slice("module ".length));
+  return [
+    ...bundled,
+    ...[...new Set(chunks)].flatMap((chunk) => {
+      const map = `${chunk}.map`;
+      if (!existsSync(map)) return [];
+      return (JSON.parse(readFileSync(map, "utf8")) as { sources: string[] }).sources;
+    }),
+  ];
 }
 
 let server: ScriptedServer;
@@ -79,6 +84,8 @@ describe("start-up of a headless run", () => {
     // The check can only say "not loaded" if it saw the chunks that were: openai and zod are always loaded.
     expect(sources.some((source) => source.includes("node_modules/openai/"))).toBe(true);
     expect(sources.some((source) => source.includes("node_modules/zod/"))).toBe(true);
+    // And of a `-p` run's program bundle, the modules it set up on the way (headless.ts is imported lazily).
+    expect(sources.some((source) => /src\/cli\/headless\.ts$/.test(source))).toBe(true);
     const heavy = sources.filter((source) => /node_modules\/(fast-glob|ignore|diff|micromatch|@vscode\/tree-sitter-wasm)\//.test(source));
     expect(heavy).toEqual([]);
     const locales = sources.filter((source) => /zod\/v4\/locales\/(?!en\.js)/.test(source));

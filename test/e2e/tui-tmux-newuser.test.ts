@@ -23,6 +23,9 @@ describe.skipIf(!HAS_TMUX)("the TUI started with a prompt", () => {
   it.each([
     ["as the only argument", (prompt: string) => `${AGENT} ${shellQuote(prompt)}`],
     ["with -i", (prompt: string) => `${AGENT} -i ${shellQuote(prompt)}`],
+    // "-p" here is the session's name, but main.ts has already chosen the program bundle a -p run gets, which
+    // cannot import() (scripts/build.mjs): it reaches the TUI's ES modules through main.ts.
+    ["after an option whose value is -p (the program bundle's way to the TUI)", (prompt: string) => `${AGENT} --name -p ${shellQuote(prompt)}`],
   ])("%s: sends it at once and stays open for the next", { timeout: 60_000 }, async (_how, command) => {
     tt.server.enqueue(text("Here is the first answer."), text("And the second."));
     const p = await tt.open(command("what is in this folder?"));

@@ -114,6 +114,20 @@ describe("a script run through the cache", () => {
     expect(readFileSync(cache, "utf8")).toBe("garbage");
   });
 
+  // ASCII is read as Latin-1 (faster), anything else as UTF-8: either way the same text, cached or not.
+  it.each([
+    ["ASCII, with escapes", 'module.exports = { add: (a, b) => a + b, text: "caf\\u00e9 \\u2026 \\ud83d\\ude00" };'],
+    ["UTF-8", 'module.exports = { add: (a, b) => a + b, text: "café … 😀" };'],
+  ])("reads a bundle in %s as its text, from source and from the cache", (_kind, body) => {
+    const file = scriptFile(body);
+    const dir = path.join(tempDir("code-cache-home-"), "agent");
+    const fresh = load(file, dir);
+    fresh.write?.();
+    const cached = load(file, dir);
+    expect(cached.write).toBeUndefined();
+    for (const run of [fresh, cached]) expect((run.exports as unknown as { text: string }).text).toBe("café … 😀");
+  });
+
   it("runs without a cache folder at all", () => {
     const run = load(scriptFile(), undefined);
     expect(run.exports.add(1, 2)).toBe(3);
@@ -147,5 +161,23 @@ describe("a script run through the cache", () => {
     expect(next.write).toBeTypeOf("function");
     next.write?.();
     expect(cacheFiles(dir)).toHaveLength(2);
+  });
+
+  // V8 keeps the name of the script that made a cache: a copy elsewhere (another install of the same build) gets its
+  // own, so its stack traces name its own file.
+  it("keys the cache by the file's path too, and the script's stack traces name its own file", () => {
+    const body = "module.exports = { add: (a, b) => a + b, where: () => new Error().stack };";
+    const [first, second] = [scriptFile(body), scriptFile(body)];
+    const dir = tempDir("code-cache-dir-");
+    load(first, dir).write?.();
+    const other = load(second, dir);
+    expect(other.write).toBeTypeOf("function");
+    other.write?.();
+    expect(cacheFiles(dir)).toHaveLength(2);
+    const again = load(second, dir);
+    expect(again.write).toBeUndefined();
+    const stack = (again.exports as unknown as { where(): string }).where();
+    expect(stack).toContain(second);
+    expect(stack).not.toContain(first);
   });
 });

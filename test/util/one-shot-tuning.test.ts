@@ -9,7 +9,9 @@ import { nodeOptionsOf, OPTIMISER_DELAY_MS, tuneForOneShot } from "../../src/uti
 function tune(nodeOptions: string[]) {
   const flags: string[] = [];
   const timers: { run: () => void; ms: number; unref: boolean }[] = [];
+  const atExit: (() => void)[] = [];
   tuneForOneShot({
+    atExit: (run) => atExit.push(run),
     setFlags: (flag) => flags.push(flag),
     nodeOptions,
     later: (run, ms) => {
@@ -18,7 +20,7 @@ function tune(nodeOptions: string[]) {
       return { unref: () => (timer.unref = true) };
     },
   });
-  return { flags, timers };
+  return { flags, timers, exit: () => atExit.forEach((run) => run()) };
 }
 
 describe("a one-shot run's V8 settings", () => {
@@ -30,6 +32,17 @@ describe("a one-shot run's V8 settings", () => {
     expect(timers[0]?.unref).toBe(true);
     timers[0]?.run();
     expect(flags.at(-1)).toBe("--turbofan");
+  });
+
+  // V8 refuses a code cache made under other flags: the caches written at exit must carry the starting ones.
+  it("turns TurboFan off again at exit, so the code caches written then match the next run's flags", () => {
+    const { flags, timers, exit } = tune([]);
+    timers[0]?.run();
+    exit();
+    expect(flags.slice(-2)).toEqual(["--turbofan", "--no-turbofan"]);
+    const untouched = tune(["--no-opt"]);
+    untouched.exit();
+    expect(untouched.flags).toEqual(["--semi-space-growth-factor=1"]);
   });
 
   it.each([["--no-opt"], ["--turbofan"], ["--jitless"], ["--no_turbofan"], ["--always-turbofan"], ["--opt"]])(
