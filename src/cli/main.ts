@@ -4,7 +4,7 @@
  * headless path never loads the TUI and the TUI never waits for what it does not use.
  */
 import { isatty } from "node:tty";
-import { enableModuleCompileCache } from "../util/code-cache.js";
+import { enableModuleCompileCache, noteCompilerSettings } from "../util/code-cache.js";
 import { nodeOptionsOf, tuneForOneShot } from "../util/one-shot-tuning.js";
 import { cachedBundle } from "../util/vendor-bundle.js";
 import { resumeArgument } from "./resume-argument.js";
@@ -30,8 +30,10 @@ if (version) {
     process.stdin.setRawMode(false);
   }
 } else if ((args.includes("--headless") || args.includes("--server")) && !args.includes("--help") && !args.includes("-h")) {
-  // The Copilot SDK's server mode: the handshake is answered before the command line and the engine load.
-  const { runServer } = await import("./server-mode.js");
+  // The Copilot SDK's server mode: the handshake is answered before the command line and the engine load. Its code
+  // comes from the program's script, as a -p run's does (V8 caches its compiled code; Node 20 caches no ES module's).
+  const { loadServerMode } = cachedBundle("program.cjs", AGENT_PROGRAM_ID) as typeof import("./program.js");
+  const { runServer } = await loadServerMode();
   process.exitCode = await runServer(args);
 } else {
   // A one-shot run keeps V8's young generation small and starts without TurboFan (one-shot-tuning.ts). The TUI
@@ -39,7 +41,13 @@ if (version) {
   const prompt = hasPromptFlag(args);
   if (prompt || !(isatty(0) && isatty(1))) {
     const v8 = await import("node:v8");
-    tuneForOneShot({ setFlags: v8.setFlagsFromString, nodeOptions: nodeOptionsOf(process), later: setTimeout, atExit: (run) => process.once("exit", run) });
+    const tuned = tuneForOneShot({
+      setFlags: v8.setFlagsFromString,
+      nodeOptions: nodeOptionsOf(process),
+      later: setTimeout,
+      atExit: (run) => process.once("exit", run),
+    });
+    if (tuned) noteCompilerSettings("one-shot");
   }
   // A `-p` run never shows the TUI: its program is the one script dist/chunks/program.cjs, whose compiled code V8
   // caches (Node 20 caches no ES module's), instead of 70-odd ES module chunks (scripts/build.mjs).

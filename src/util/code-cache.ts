@@ -22,6 +22,19 @@ import { codeCacheDir } from "./cache-dir.js";
 
 export { codeCacheDir };
 
+/**
+ * The V8 settings this process compiles under, as part of each cache's name. V8 stamps a cache with its flags and
+ * refuses one made under others: a one-shot run starts without TurboFan (one-shot-tuning.ts) and the TUI and the
+ * server with it, so one file shared by both would be refused and rewritten at every switch between them.
+ */
+// On globalThis: main.ts notes it in its copy of this module, and the program's script (which bundles a copy of its
+// own) loads the vendor bundles.
+const settings = ((globalThis as Record<symbol, unknown>)[Symbol.for("agent.compilerSettings")] ??= { name: "default" }) as { name: string };
+
+export function noteCompilerSettings(name: string): void {
+  settings.name = name;
+}
+
 const MAGIC = "agent-code-cache-1\n";
 const CHECKSUM_BYTES = 20;
 
@@ -124,7 +137,7 @@ function compile(options: CachedScriptOptions): vm.Script {
   // The file's path too: V8 keeps the name of the script that made the cache, and stack traces (and coverage) would
   // show another install's path where two installs of one build share the folder.
   const key = createHash("sha1")
-    .update(`${options.buildId}\0${process.version}\0${process.arch}\0${process.versions.v8}\0${options.file}`)
+    .update(`${options.buildId}\0${process.version}\0${process.arch}\0${process.versions.v8}\0${options.file}\0${settings.name}`)
     .digest("hex")
     .slice(0, 16);
   const dir = options.cacheDir;

@@ -26,9 +26,10 @@ interface TuningDeps {
 
 const COMPILER_FLAGS = /^--(no-)?(turbofan|opt|jitless|always-turbofan|always-opt)(=|$)/;
 
-export function tuneForOneShot(deps: TuningDeps): void {
+/** Returns whether TurboFan starts off: the code caches are then named for it (noteCompilerSettings in code-cache.ts). */
+export function tuneForOneShot(deps: TuningDeps): boolean {
   deps.setFlags("--semi-space-growth-factor=1");
-  if (deps.nodeOptions.some((option) => COMPILER_FLAGS.test(option.replaceAll("_", "-")))) return;
+  if (deps.nodeOptions.some((option) => COMPILER_FLAGS.test(option.replaceAll("_", "-")))) return false;
   deps.setFlags("--no-turbofan");
   // Unref'd: a run that ends sooner is not held open for it.
   deps.later(() => deps.setFlags("--turbofan"), OPTIMISER_DELAY_MS).unref();
@@ -36,6 +37,7 @@ export function tuneForOneShot(deps: TuningDeps): void {
   // written at exit (src/util/code-cache.ts) must carry the flags the next run starts with, or a run that lasted
   // past the first second would have every next start refuse them, compile from source and write them again.
   deps.atExit(() => deps.setFlags("--no-turbofan"));
+  return true;
 }
 
 export function nodeOptionsOf(process: NodeJS.Process): string[] {

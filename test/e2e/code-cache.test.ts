@@ -4,11 +4,12 @@
  * is replaced, one in a folder others may write to is left alone and unused, and an unusable cache home only
  * means no cache. Every run answers the same. Needs dist/ (built by `npm test` before vitest runs).
  */
+import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.js";
-import { runAgent } from "../support/run-agent.js";
+import { AGENT_BIN, runAgent } from "../support/run-agent.js";
 import { text, toolCall } from "../support/scripted-server.js";
 import { currentWire, wireEnv } from "../support/test-wire.js";
 import { readCodeCache } from "../../src/util/code-cache.js";
@@ -68,6 +69,25 @@ describe("the vendor bundle's code cache", () => {
     await viewRun(wireEnv("anthropic"));
     expect(readFileSync(file).equals(before.bytes)).toBe(true);
     expect(statSync(file).mtimeMs).toBe(before.mtimeMs);
+  });
+
+  // V8 refuses a cache made under other flags, and a one-shot run starts without TurboFan where the SDK's server (and
+  // the TUI) start with it: sharing one file, each would refuse and rewrite the other's at every switch.
+  it("keeps one-shot runs' caches apart from the server's, so switching between them rewrites neither", async () => {
+    await viewRun();
+    const oneShot = cacheFiles().sort();
+    const before = oneShot.map((name) => readFileSync(path.join(cacheDir(), name)));
+    const server = spawnSync(process.execPath, [AGENT_BIN, "--headless", "--stdio"], {
+      input: "",
+      env: ws.env({ XDG_CACHE_HOME: path.join(ws.home, ".cache") }),
+      timeout: 60_000,
+    });
+    expect(server.status).toBe(0);
+    const serverFiles = cacheFiles().filter((name) => !oneShot.includes(name));
+    expect(serverFiles.some((name) => name.startsWith("program.cjs-"))).toBe(true);
+    await viewRun();
+    oneShot.forEach((name, index) => expect(readFileSync(path.join(cacheDir(), name)).equals(before[index] as Buffer)).toBe(true));
+    expect(cacheFiles().sort()).toEqual([...oneShot, ...serverFiles].sort());
   });
 
   // The cache holds what the run that wrote it compiled, and is kept: a run that stopped at its configuration
