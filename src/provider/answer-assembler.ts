@@ -208,7 +208,9 @@ export abstract class EventAssembler<Event extends { type: string }> extends Ans
     const candidate = typeof value === "object" && value !== null && !("type" in value) && eventName ? { ...value, type: eventName } : value;
     let event = this.plain(candidate);
     if (!event) {
-      const parsed = this.schema.safeParse(candidate);
+      // jitless: a stream has only a handful of such events (its start and end), too few to repay compiling
+      // zod's fast path for these nested schemas; the per-token deltas take the plain path above.
+      const parsed = this.schema.safeParse(candidate, { jitless: true });
       if (!parsed.success) {
         this.skip(raw);
         return false;
