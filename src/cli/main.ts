@@ -30,10 +30,9 @@ if (version) {
     process.stdin.setRawMode(false);
   }
 } else if ((args.includes("--headless") || args.includes("--server")) && !args.includes("--help") && !args.includes("-h")) {
-  // The Copilot SDK's server mode: the handshake is answered before the command line and the engine load. Its code
-  // comes from the program's script, as a -p run's does (V8 caches its compiled code; Node 20 caches no ES module's).
-  const { loadServerMode } = cachedBundle("program.cjs", AGENT_PROGRAM_ID) as typeof import("./program.js");
-  const { runServer } = await loadServerMode();
+  // The Copilot SDK's server mode: the handshake is answered before the command line and the engine load. It stays
+  // ES modules: the program's script is one synchronous load (~50 ms from its cache) that would hold the handshake up.
+  const { runServer } = await import("./server-mode.js");
   process.exitCode = await runServer(args);
 } else {
   // A one-shot run keeps V8's young generation small and starts without TurboFan (one-shot-tuning.ts). The TUI

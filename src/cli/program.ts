@@ -284,14 +284,6 @@ function usageFailure(args: readonly string[], message: string): void {
   process.exitCode = ExitCode.usage;
 }
 
-/**
- * The Copilot SDK's server mode, for main.ts to reach through this program's script (dist/chunks/program.cjs), whose
- * compiled code V8 caches: main.ts answers the handshake before the command line is parsed, so it skips runProgram.
- */
-export function loadServerMode(): Promise<typeof import("./server-mode.js")> {
-  return import("./server-mode.js");
-}
-
 export async function runProgram(args: readonly string[]): Promise<void> {
   if (args[0] === "mcp") {
     const { runMcpCommand } = await import("./mcp-command.js");
