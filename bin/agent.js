@@ -1,22 +1,42 @@
 #!/usr/bin/env node
 // The whole program lives in dist/ (built by `npm install`); this shim only hands over. It is CommonJS
-// (bin/package.json), so `agent --version` is answered without starting Node's ES module loader at all.
+// (bin/package.json), so `agent --version` is answered without starting Node's ES module loader at all, and so is
+// a `-p` run: dist/chunks/one-shot.cjs starts it (src/cli/launch-route.ts, src/cli/one-shot.ts).
 "use strict";
 const path = require("node:path");
-const built = path.join(__dirname, "..", "dist", "cli.js");
+const dist = path.join(__dirname, "..", "dist");
+const built = path.join(dist, "cli.js");
 const args = process.argv.slice(2);
+const { pathToFileURL } = require("node:url");
+
+function fail(error, missingBuild) {
+  // Only a build that is not there is fixed by building; anything else is reported as what it is.
+  process.stderr.write(
+    missingBuild
+      ? `agent: the program is not built (${built} is missing). Run \`npm install\` to build it.\n`
+      : `agent: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+}
+
+/** "one-shot" for a `-p` run; undefined when dist/ has no such script (dist/cli.js then says what is missing). */
+function route() {
+  try {
+    return require(path.join(dist, "chunks", "launch-route.cjs")).launchRoute(args);
+  } catch (error) {
+    if (error?.code === "MODULE_NOT_FOUND") return undefined;
+    throw error;
+  }
+}
+
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v") && require("node:fs").existsSync(built)) {
   process.stdout.write(`agent ${require("../package.json").version}\n`);
+} else if (route() === "one-shot") {
+  const importInteractive = () => import(pathToFileURL(path.join(dist, "interactive.js")).href);
+  require(path.join(dist, "chunks", "one-shot.cjs"))
+    .runOneShot(args, importInteractive)
+    .catch((error) => fail(error, false));
 } else {
-  const program = require("node:url").pathToFileURL(built);
-  import(program.href).catch((error) => {
-    // Only a build that is not there is fixed by building; anything else is reported as what it is.
-    const missingBuild = error?.code === "ERR_MODULE_NOT_FOUND" && error?.url === program.href;
-    process.stderr.write(
-      missingBuild
-        ? `agent: the program is not built (${program.pathname} is missing). Run \`npm install\` to build it.\n`
-        : `agent: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exit(1);
-  });
+  const program = pathToFileURL(built);
+  import(program.href).catch((error) => fail(error, error?.code === "ERR_MODULE_NOT_FOUND" && error?.url === program.href));
 }

@@ -334,6 +334,18 @@ const programId = createHash("sha256")
   .digest("hex")
   .slice(0, 16);
 
+// What bin/agent.js requires to start a `-p` run without Node's ES module loader (src/cli/one-shot.ts): which way a
+// command line goes, and the run's start, which loads program.cjs. Small CommonJS files, required as they are.
+await build({
+  entryPoints: { "launch-route": "src/cli/launch-route.ts", "one-shot": "src/cli/one-shot.ts" },
+  outdir: fileURLToPath(new URL("../dist/chunks/", import.meta.url)),
+  outExtension: { ".js": ".cjs" },
+  ...commonJsBundle,
+  sourcemap: "linked",
+  define: { ...define, AGENT_PROGRAM_ID: JSON.stringify(programId), "import.meta.url": "__agentModuleUrl" },
+  banner: { js: '"use strict"; var __agentModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+});
+
 const main = await build({
   entryPoints: { cli: "src/cli/main.ts", interactive: "src/cli/interactive.ts" },
   outdir: "dist",

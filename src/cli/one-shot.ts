@@ -1,0 +1,46 @@
+/**
+ * A `-p` run's start. bin/agent.js requires it as the CommonJS script dist/chunks/one-shot.cjs (scripts/build.mjs),
+ * so such a run never starts Node's ES module loader: its ten built-in modules and their code were ~1.6 MB of the
+ * run's peak RSS (docs/benchmarks.md). The program itself is the script dist/chunks/program.cjs, whose compiled
+ * code V8 caches (Node 20 caches no ES module's). dist/cli.js (main.ts) runs the same function for a `-p` it is given.
+ */
+import { createRequire } from "node:module";
+import { enableModuleCompileCache, holdReadBuffer, noteCompilerSettings, releaseReadBuffer } from "../util/code-cache.js";
+import { nodeOptionsOf, tuneForOneShot } from "../util/one-shot-tuning.js";
+import { cachedBundle, commanderBundle, vendorBundle } from "../util/vendor-bundle.js";
+
+declare const AGENT_PROGRAM_ID: string;
+
+/**
+ * A one-shot run keeps V8's young generation small and starts without TurboFan (one-shot-tuning.ts). The TUI
+ * and the server, which live long, keep V8's defaults.
+ */
+export function tuneThisRun(): void {
+  // Required here, not imported: the TUI, whose entry (main.ts) imports this module, does not load node:v8.
+  const v8 = createRequire(import.meta.url)("node:v8") as typeof import("node:v8");
+  const tuned = tuneForOneShot({
+    setFlags: v8.setFlagsFromString,
+    nodeOptions: nodeOptionsOf(process),
+    later: setTimeout,
+    atExit: (run) => process.once("exit", run),
+  });
+  if (tuned) noteCompilerSettings("one-shot");
+}
+
+/**
+ * Runs the command line of a `-p` run. `importInteractive` imports the TUI's ES modules (dist/interactive.js), for a
+ * command line that asks for it (`agent --name -p` in a terminal): a script cannot import() (scripts/build.mjs).
+ */
+export async function runOneShot(args: string[], importInteractive: () => Promise<unknown>): Promise<void> {
+  // Before anything else loads, so Node 22's compile cache covers what does.
+  enableModuleCompileCache();
+  tuneThisRun();
+  (globalThis as Record<symbol, unknown>)[Symbol.for("agent.importInteractive")] = importInteractive;
+  // The program and the libraries every such run loads, read one after another into one buffer (code-cache.ts).
+  holdReadBuffer();
+  const { runProgram } = cachedBundle("program.cjs", AGENT_PROGRAM_ID) as typeof import("./program.js");
+  commanderBundle();
+  vendorBundle();
+  releaseReadBuffer();
+  await runProgram(args);
+}
