@@ -35,7 +35,9 @@ export function noteCompilerSettings(name: string): void {
   settings.name = name;
 }
 
-const MAGIC = "agent-code-cache-1\n";
+// 20 bytes, so that with the checksum the payload starts 8-aligned: V8 copies cached data that is not (a second
+// buffer the size of the cache, allocated and freed at every load).
+const MAGIC = "agent-code-cache-02\n";
 const CHECKSUM_BYTES = 20;
 
 /** "ours": a folder we may trust with code (ours, writable by nobody else); "missing": one we may make. */
@@ -54,10 +56,10 @@ function checksum(payload: Uint8Array): Buffer {
 }
 
 /** The cached data in `file` if it is whole and ours; undefined otherwise. */
-export function readCodeCache(file: string): Buffer | undefined {
+export function readCodeCache(file: string, into?: (size: number) => Buffer): Buffer | undefined {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
+    bytes = into ? readWhole(file, into) : readFileSync(file);
   } catch {
     return undefined;
   }
@@ -111,21 +113,56 @@ const WRAPPER = ["(function (exports, require, module, __filename, __dirname) {"
  * not. The build keeps the bundles ASCII, so the buffer is read as Latin-1, the same string as UTF-8 gives (in ~1 ms
  * instead of ~5 for program.cjs); anything else is still read as UTF-8.
  */
-function readWrapped(file: string): string {
+function readWrapped(file: string, into: (size: number) => Buffer): string {
+  const [head, tail] = WRAPPER;
+  const bytes = readWhole(file, into, head.length, tail.length);
+  bytes.write(head, 0, "latin1");
+  bytes.write(tail, bytes.length - tail.length, "latin1");
+  return bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
+}
+
+/** The file's bytes in a buffer from `into`, with room for `before` bytes ahead of them and `after` behind. */
+function readWhole(file: string, into: (size: number) => Buffer, before = 0, after = 0): Buffer {
   const fd = openSync(file, "r");
   try {
-    const [head, tail] = WRAPPER;
     const size = fstatSync(fd).size;
-    const bytes = Buffer.allocUnsafe(head.length + size + tail.length);
-    bytes.write(head, 0, "latin1");
+    const bytes = into(before + size + after);
     let read = 0;
-    for (let got = -1; read < size && got !== 0; read += got) got = readSync(fd, bytes, head.length + read, size - read, read);
-    const end = head.length + read + bytes.write(tail, head.length + read, "latin1");
-    const whole = bytes.subarray(0, end);
-    return whole.toString(isAscii(whole) ? "latin1" : "utf8");
+    for (let got = -1; read < size && got !== 0; read += got) got = readSync(fd, bytes, before + read, size - read, read);
+    return bytes.subarray(0, before + read + after);
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The buffer the bundles' files and caches are read into, one after another. Each large buffer malloc frees raises
+ * its threshold for mapping memory of its own, so the smaller ones read next (the vendor bundles' files and caches)
+ * came from the process heap and left holes in it (~1.4 MB of a `-p` run's peak RSS, docs/benchmarks.md); a run
+ * that loads several bundles in a row holds one buffer for all of them (holdReadBuffer) and frees it once.
+ */
+const reading = ((globalThis as Record<symbol, unknown>)[Symbol.for("agent.bundleReadBuffer")] ??= { held: false }) as {
+  held: boolean;
+  buffer?: Buffer | undefined;
+};
+
+function readBuffer(size: number): Buffer {
+  if (!reading.held) return Buffer.allocUnsafeSlow(size);
+  if (!reading.buffer || reading.buffer.length < size) reading.buffer = Buffer.allocUnsafeSlow(size);
+  return reading.buffer;
+}
+
+/** Until releaseReadBuffer(), the bundles loaded are read into one buffer. */
+export function holdReadBuffer(): void {
+  reading.held = true;
+}
+
+export function releaseReadBuffer(): void {
+  reading.held = false;
+  // Handed to a short-lived copy, which the next scavenge frees: the buffer itself has lived long enough to be in
+  // V8's old generation, which a short run never collects.
+  if (reading.buffer) structuredClone(reading.buffer.buffer, { transfer: [reading.buffer.buffer] });
+  reading.buffer = undefined;
 }
 
 /**
@@ -143,8 +180,10 @@ function compile(options: CachedScriptOptions): vm.Script {
   const dir = options.cacheDir;
   const state = dir === undefined ? "foreign" : folderState(dir);
   const cacheFile = dir === undefined ? "" : path.join(dir, `${path.basename(options.file)}-${key}.cache`);
-  const cachedData = state === "ours" ? readCodeCache(cacheFile) : undefined;
-  const script = new vm.Script(readWrapped(options.file), {
+  // The source first: it is copied into a string, and the buffer holds the cache next.
+  const source = readWrapped(options.file, readBuffer);
+  const cachedData = state === "ours" ? readCodeCache(cacheFile, readBuffer) : undefined;
+  const script = new vm.Script(source, {
     filename: options.file,
     cachedData,
     // The bundle may import() node built-ins; without this a dynamic import inside a vm.Script throws (Node 20 loses
