@@ -5,8 +5,12 @@
  * repository's own configuration could make it execute switched off (fsmonitor, external diff, textconv):
  * looking at a repository must not run its code.
  */
-import { execFile } from "node:child_process";
+import { createRequire } from "node:module";
 import { findGitRoot } from "../../util/git-root.js";
+
+// node:child_process (and the dgram module it brings) is loaded when git runs, not by every run that sets up the
+// core (a `-p` run's peak RSS, docs/benchmarks.md); by require, which a script bundle has as well as a module.
+const requireBuiltin = createRequire(import.meta.url);
 
 const SAFE = ["-c", "core.fsmonitor=false", "-c", "core.quotePath=false"];
 const DIFF = ["--no-color", "--no-ext-diff", "--no-textconv"];
@@ -23,6 +27,7 @@ export interface WorkingTreeDiff {
 
 /** Runs git; exit 1 with output is how `diff --no-index` says "they differ", not a failure. */
 export function git(root: string, args: readonly string[], signal?: AbortSignal): Promise<string> {
+  const { execFile } = requireBuiltin("node:child_process") as typeof import("node:child_process");
   return new Promise((resolve, reject) => {
     execFile(
       "git",
