@@ -1,8 +1,8 @@
 // The `view` tool: numbered file contents (optionally a line range), or a two-level directory listing.
 import { createReadStream } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { z } from "zod";
 import { sniffImageFile } from "../util/image-file.js";
 import { defineTool, ToolError } from "./define-tool.js";
@@ -10,6 +10,12 @@ import { formatBytes, isBinaryFile, OUTPUT_LIMIT, resolveToolPath, statOrNull, t
 
 /** Files larger than this are only read with a view_range or forceReadLargeFiles. */
 export const LARGE_FILE_BYTES = 10 * 1024 * 1024;
+/**
+ * Files up to this size are read whole and split here; larger ones are streamed line by line through node:readline,
+ * which is loaded only then (a `-p` run that views a source file does not load it: docs/benchmarks.md).
+ */
+const READ_WHOLE_BYTES = 1024 * 1024;
+const requireBuiltin = createRequire(import.meta.url);
 
 const parameters = z.object({
   path: z.string().describe("Absolute path to the file or directory to view. A relative path is resolved against the working directory."),
@@ -77,7 +83,8 @@ export const viewTool = defineTool({
       );
     }
     // A client that reads files itself sees its unsaved buffers too: ask it for the text.
-    const lines = ctx.files ? linesOf(await ctx.files.readTextFile(abs)) : undefined;
+    const text = ctx.files ? await ctx.files.readTextFile(abs) : info.size <= READ_WHOLE_BYTES ? await readFile(abs, "utf8") : undefined;
+    const lines = text === undefined ? undefined : linesOf(text);
     return await viewFile(abs, args, info.size > LARGE_FILE_BYTES, ctx.signal, lines);
   },
 });
@@ -107,7 +114,7 @@ async function viewFile(
   let cutShort = false;
   let countedAll = true;
   const stream = given ? undefined : createReadStream(abs, { encoding: "utf8" });
-  const lines = stream ? createInterface({ input: stream, crlfDelay: Infinity }) : undefined;
+  const lines = stream && (requireBuiltin("node:readline") as typeof import("node:readline")).createInterface({ input: stream, crlfDelay: Infinity });
   try {
     for await (const line of lines ?? given ?? []) {
       total++;
@@ -162,10 +169,10 @@ async function viewFile(
   return { content, telemetry: { lines: total, truncated } };
 }
 
-/** A text's lines as readline splits a file: CRLF or LF, no empty last line after a final newline. */
-function linesOf(text: string): string[] {
+/** A text's lines as readline splits a file: CRLF, LF or a lone CR, no empty last line after a final one. */
+export function linesOf(text: string): string[] {
   if (text === "") return [];
-  const lines = text.split(/\r?\n/);
+  const lines = text.split(/\r\n|\r|\n/);
   if (lines.at(-1) === "") lines.pop();
   return lines;
 }

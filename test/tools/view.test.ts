@@ -1,11 +1,13 @@
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { createInterface } from "node:readline";
+import { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { fileTools } from "../../src/tools/file-tools.js";
 import { resolveToolPath, commonAncestor } from "../../src/tools/resolve-path.js";
-import { LARGE_FILE_BYTES, viewTool } from "../../src/tools/view.js";
+import { LARGE_FILE_BYTES, linesOf, viewTool } from "../../src/tools/view.js";
 import { makeToolContext, runTool, runToolError, type TestToolContext } from "../support/tool-context.js";
 
 let t: TestToolContext;
@@ -110,6 +112,34 @@ describe("view: files", () => {
     expect(forced.content).toMatch(/\[Output truncated at 20 KB: showed lines 1-\d+\. Use view_range \[\d+, -1\]/);
     const ranged = await runTool(viewTool, { path: t.at("huge.log"), view_range: [5, 6] }, t.ctx);
     expect(ranged.content).toBe("5. a\n6. a");
+  });
+});
+
+// A file up to 1 MB is read whole and split by linesOf; a larger one is streamed through readline. The two must agree.
+const LINE_ENDINGS = ["", "a", "a\n", "a\r\n", "a\rb", "a\r", "\n", "\r\n", "\r", "\n\n", "a\r\r\nb", "a\n\rb\r\n\r\n", "\uFEFFa\r\nb", "x\u2028y\n", "é\r\nü"];
+
+async function readlineLines(text: string, pieceSize: number): Promise<string[]> {
+  const pieces: string[] = [];
+  for (let i = 0; i < text.length; i += pieceSize) pieces.push(text.slice(i, i + pieceSize));
+  const out: string[] = [];
+  for await (const line of createInterface({ input: Readable.from(pieces), crlfDelay: Infinity })) out.push(line);
+  return out;
+}
+
+describe("view: a file read whole splits as readline does", () => {
+  it.each(LINE_ENDINGS)("%j", async (text) => {
+    for (const pieceSize of [1, 2, 3, 1000]) expect(linesOf(text), `pieces of ${pieceSize}`).toEqual(await readlineLines(text, pieceSize));
+  });
+
+  it("shows a streamed file (over 1 MB) as it shows the same lines read whole", async () => {
+    const body = "one\r\ntwo\rthree\n\nfour";
+    const padding = "x".repeat(1024 * 1024);
+    writeFileSync(t.at("small.txt"), `${body}\n${padding.slice(0, 10)}\n`);
+    writeFileSync(t.at("large.txt"), `${body}\n${padding}\n`);
+    const small = await runTool(viewTool, { path: t.at("small.txt"), view_range: [1, 5] }, t.ctx);
+    const large = await runTool(viewTool, { path: t.at("large.txt"), view_range: [1, 5] }, t.ctx);
+    expect(small.content).toBe("1. one\n2. two\n3. three\n4. \n5. four");
+    expect(large.content).toBe(small.content);
   });
 });
 
