@@ -17,6 +17,7 @@ import { anyHooksConfigured } from "./hook-files-present.js";
 import { plainStyle, TextPrinter, type TextStyle } from "./text-printer.js";
 import { printCommandOutput, type CommandOutput } from "./command-output.js";
 import { KeptSessionWatch } from "./kept-session.js";
+import { monotonicMs } from "../util/monotonic-clock.js";
 
 /** Colours only for a terminal; chalk (and its terminal detection) is loaded only then. */
 async function stderrStyle(): Promise<TextStyle> {
@@ -90,7 +91,7 @@ async function runInput(session: SessionView, text: string, out: CommandOutput, 
 }
 
 export async function runHeadless(options: CliOptions & { prompt: string }): Promise<number> {
-  const started = performance.now();
+  const started = monotonicMs();
   let pipeClosed = false;
   let onPipeClosed = (): void => undefined;
   // A reader that goes away (`| head -1`) ends the run quietly: stop the turn, keep the log whole.
@@ -222,7 +223,7 @@ export async function runHeadless(options: CliOptions & { prompt: string }): Pro
   await manager.close(session.id);
   // Stopped because nobody reads the output any more: a normal ending, not an interrupt.
   const exitCode = signalCode ?? (pipeClosed && result.outcome === "aborted" ? ExitCode.ok : exitCodeFor(result));
-  const durationMs = performance.now() - started;
+  const durationMs = monotonicMs() - started;
   // A new session in which nothing happened (`-p /usage`, `-p /x`) is not left behind.
   let discarded = resume === undefined && !kept.worthKeeping;
   try {

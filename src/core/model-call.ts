@@ -7,6 +7,7 @@ import { classifyProviderError, type ProviderError } from "../provider/errors.js
 import { decideRetry, sleep, type RetryPolicy } from "../provider/retry.js";
 import type { ChatMessage, ChatProvider, ChatResponse, ToolSchema } from "../provider/types.js";
 import type { EventData, EventType } from "../protocol/events/index.js";
+import { monotonicMs } from "../util/monotonic-clock.js";
 
 /** Where the call's deltas and retries go (the agent's emit; a compaction's call shows nothing). */
 export type ModelCallEmit = <T extends EventType>(type: T, data: EventData<T>) => unknown;
@@ -33,8 +34,8 @@ export interface ModelCallInput {
 
 export async function callModel(input: ModelCallInput): Promise<ModelCallResult> {
   const { provider, emit, signal } = input;
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
+  const started = monotonicMs();
+  const elapsed = () => Math.round(monotonicMs() - started);
   let unreachableSoFar = true;
   for (let attempt = 0; ; attempt++) {
     const messageId = randomUUID();

@@ -4,6 +4,7 @@
  * prints garbage comes back as a result the caller judges (./hook-set.ts).
  */
 import type { HookDefinition } from "./load-hooks.js";
+import { monotonicMs } from "../util/monotonic-clock.js";
 
 export interface HookRunResult {
   exitCode?: number;
@@ -57,7 +58,7 @@ export async function runHookCommand(
   fallbackCwd: string,
   signal?: AbortSignal,
 ): Promise<HookRunResult> {
-  const started = performance.now();
+  const started = monotonicMs();
   const { execa } = await (execaModule ??= import("execa"));
   let timedOut = false;
   const subprocess = execa("bash", ["-c", hook.command], {
@@ -83,7 +84,7 @@ export async function runHookCommand(
     const result = await subprocess;
     const stdout = typeof result.stdout === "string" ? result.stdout : "";
     const stderr = typeof result.stderr === "string" ? result.stderr : "";
-    const durationMs = performance.now() - started;
+    const durationMs = monotonicMs() - started;
     if (signal?.aborted && !timedOut) return { stdout, stderr, timedOut, aborted: true, durationMs };
     if (result.failed && result.exitCode === undefined && !timedOut) {
       if (result.signal) return { stdout, stderr, timedOut, signal: result.signal, durationMs };
@@ -111,12 +112,12 @@ export async function invokeClientHook(
   payload: Record<string, unknown>,
   signal?: AbortSignal,
 ): Promise<HookRunResult> {
-  const started = performance.now();
+  const started = monotonicMs();
   const result = (partial: Partial<HookRunResult>): HookRunResult => ({
     stdout: "",
     stderr: "",
     timedOut: false,
-    durationMs: performance.now() - started,
+    durationMs: monotonicMs() - started,
     ...partial,
   });
   if (signal?.aborted) return result({ aborted: true });

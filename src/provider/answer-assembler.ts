@@ -8,6 +8,7 @@
 import type { z } from "zod";
 import { ProviderError } from "./errors.js";
 import type { ChatResponse, StreamHandlers } from "./types.js";
+import { monotonicMs } from "../util/monotonic-clock.js";
 
 interface PartialToolCall {
   id: string;
@@ -77,7 +78,7 @@ export class AnswerAssembler {
   }
 
   protected countOutput(piece: string): void {
-    this.firstTokenAt ??= performance.now();
+    this.firstTokenAt ??= monotonicMs();
     this.outputPieces++;
     this.outputChars += piece.length;
     // Each streamed piece is at least one token; long pieces count about four characters per token.

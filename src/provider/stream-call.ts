@@ -11,6 +11,7 @@ import { readModelResponse } from "./model-response.js";
 import type { ProviderConfig } from "./provider-config.js";
 import { StreamDeadlines } from "./stream-deadlines.js";
 import type { ChatRequest, ChatResponse, StreamHandlers } from "./types.js";
+import { monotonicMs } from "../util/monotonic-clock.js";
 
 /** The longest a single response may stream, unless provider.responseTimeoutMs says otherwise. */
 export const DEFAULT_RESPONSE_TIMEOUT_MS = 30 * 60_000;
@@ -35,7 +36,7 @@ export interface StreamAttempt {
   onData(): void;
   /** Called for every piece of the body, keep-alives included: the connection is alive (said when it times out). */
   onBytes(): void;
-  /** When the request was sent (performance.now()), for the time to the first token. */
+  /** When the request was sent (monotonicMs()), for the time to the first token. */
   started: number;
 }
 
@@ -56,7 +57,7 @@ export async function streamWithTimeouts<T>(
   });
   const { signal } = deadlines;
   try {
-    const result = await attempt({ signal, onData: deadlines.onData, onBytes: deadlines.onBytes, started: performance.now() });
+    const result = await attempt({ signal, onData: deadlines.onData, onBytes: deadlines.onBytes, started: monotonicMs() });
     // A body cut by an abort can end quietly; an interrupted response is not a complete one.
     if (signal.aborted) throw signal.reason ?? new Error("aborted");
     return result;

@@ -5,6 +5,7 @@
  * to say, when the idle timeout ends the wait, that the connection was alive but empty.
  */
 import { ProviderError } from "./errors.js";
+import { monotonicMs } from "../util/monotonic-clock.js";
 
 export interface StreamDeadlineOptions {
   idleMs: number;
@@ -33,7 +34,7 @@ export class StreamDeadlines {
     this.onData();
   }
 
-  /** When the last piece of the answer arrived (performance.now()). */
+  /** When the last piece of the answer arrived (monotonicMs()). */
   private lastData = 0;
 
   /**
@@ -42,12 +43,12 @@ export class StreamDeadlines {
    */
   readonly onData = (): void => {
     this.keptAlive = false;
-    this.lastData = performance.now();
+    this.lastData = monotonicMs();
     this.idleTimer ??= setTimeout(this.checkIdle, this.options.idleMs);
   };
 
   private readonly checkIdle = (): void => {
-    const quiet = performance.now() - this.lastData;
+    const quiet = monotonicMs() - this.lastData;
     if (quiet >= this.options.idleMs) this.idle.abort();
     else this.idleTimer = setTimeout(this.checkIdle, Math.max(1, Math.ceil(this.options.idleMs - quiet)));
   };

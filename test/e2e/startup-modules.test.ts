@@ -45,16 +45,20 @@ afterEach(async () => {
   await server.close();
 });
 
-/** A run that views a file, with `probe` (module source writing to the given file at exit) imported first: its report. */
-async function probedRun(probe: (report: string) => string): Promise<string> {
+/**
+ * A run that views a file, with `probe` (source writing to the given file at exit) loaded first: its report. An ES
+ * module probe by default; a CommonJS one (`--require`) where the ES module loader must not be started by the probe.
+ */
+async function probedRun(probe: (report: string) => string, kind: "module" | "commonjs" = "module"): Promise<string> {
   const cwd = tempDir("startup-cwd-");
   const dir = tempDir("startup-log-");
   const report = path.join(dir, "report.txt");
-  const probeFile = path.join(dir, "probe.mjs");
+  const probeFile = path.join(dir, kind === "module" ? "probe.mjs" : "probe.cjs");
   writeFileSync(probeFile, probe(report));
   writeFileSync(path.join(cwd, "a.txt"), "hello\n");
   server.enqueue(toolCall("view", { path: path.join(cwd, "a.txt") }), text("It says hello."));
-  const child = spawn(process.execPath, ["--import", pathToFileURL(probeFile).href, AGENT_BIN, "-p", "what does a.txt say?"], {
+  const preload = kind === "module" ? ["--import", pathToFileURL(probeFile).href] : ["--require", probeFile];
+  const child = spawn(process.execPath, [...preload, AGENT_BIN, "-p", "what does a.txt say?"], {
     cwd,
     env: agentEnv({ home: tempDir("startup-home-"), baseUrl: server.baseUrl }),
     stdio: ["ignore", "pipe", "pipe"],
@@ -126,5 +130,19 @@ process.on("exit", () => writeFileSync(${JSON.stringify(report)}, String(v8.getH
 process.on("exit", () => writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.moduleLoadList.filter((name) => /undici/.test(name)))));`,
     );
     expect(JSON.parse(report)).toEqual([]);
+  });
+
+  // Each of Node's modules a run loads is its code and more of the node binary's pages in the peak RSS.
+  it("loads none of Node's modules a run that views a file does not use", async () => {
+    const report = await probedRun(
+      (report) => `const { writeFileSync } = require("node:fs");
+process.on("exit", () => writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.moduleLoadList)));`,
+      "commonjs",
+    );
+    const loaded = JSON.parse(report) as string[];
+    // bin/agent.js starts a -p run from a script: no ES module loader (src/cli/one-shot.ts).
+    expect(loaded.filter((name) => /^NativeModule internal\/modules\/esm\/(load|module_job|translators)$/.test(name))).toEqual([]);
+    // git runs only for a diff, readline only for a file over 1 MB, and durations are read off process.hrtime.
+    expect(loaded.filter((name) => /^NativeModule (child_process|readline|perf_hooks)$/.test(name))).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { StreamDeadlines } from "../../src/provider/stream-deadlines.js";
 
 describe("the idle limit of a streamed response", () => {
   beforeEach(() => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "hrtime"] });
   });
   afterEach(() => {
     vi.useRealTimers();
