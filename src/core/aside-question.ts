@@ -3,7 +3,7 @@
  * the session's system prompt and nothing of the conversation, no tools, and nothing is recorded — the
  * conversation, its log and the transcript stay as they were.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../util/random-id.js";
 import type { RetryPolicy } from "../provider/retry.js";
 import type { ChatProvider } from "../provider/types.js";
 import { callModel } from "./model-call.js";

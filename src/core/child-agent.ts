@@ -6,7 +6,7 @@
  * each `run` is one prompt through the shared loop. A budget that stops it mid-prompt leaves it one last
  * turn without tools to report what it found (gemini-cli's grace turn), so the parent gets something.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../util/random-id.js";
 import type { RunResult } from "../protocol/commands.js";
 import type { SessionEvent } from "../protocol/events/index.js";
 import type { ReasoningEffort } from "../provider/provider-config.js";

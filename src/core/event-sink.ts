@@ -11,7 +11,7 @@
  * that happened to emit: the event is still told, nothing more is written, and whoever listens for the
  * failure stops the work (see open-session.ts), so the log on disk ends on the last event that reached it.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../util/random-id.js";
 import { isEphemeralEventType as isEphemeralType } from "../protocol/events/ephemeral.js";
 import type { EventData, EventType, SessionEvent, SessionEventOf } from "../protocol/events/index.js";
 import type { SecretFilter } from "../util/secret-filter.js";

@@ -6,7 +6,7 @@
  * session.send, `from: "application"`) runs known slash commands and skills only; the rest reaches the model
  * as written, and what a command shows or cannot do there is told as events.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../util/random-id.js";
 import type { InputResult, SessionCommand } from "../protocol/commands.js";
 import type { Attachment } from "../protocol/events/index.js";
 import type { AgentSession } from "./agent-session.js";

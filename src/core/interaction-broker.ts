@@ -6,7 +6,7 @@
  * reply at once (protocol/interactions.ts's one table of unanswered replies): a run without a person never
  * waits.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../util/random-id.js";
 import {
   interactionReplySchemas,
   unansweredReply,

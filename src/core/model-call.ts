@@ -2,7 +2,7 @@
  * One model call, streamed, with the retry policy around it. Deltas go out as ephemeral events; a retried
  * attempt is announced with assistant.turn_retry so subscribers drop what the abandoned attempt streamed.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../util/random-id.js";
 import { classifyProviderError, type ProviderError } from "../provider/errors.js";
 import { decideRetry, sleep, type RetryPolicy } from "../provider/retry.js";
 import type { ChatMessage, ChatProvider, ChatResponse, ToolSchema } from "../provider/types.js";

@@ -6,7 +6,7 @@
  * face's advice on what would allow it (the CLI names its flags): a headless run never waits. Over 300 lines:
  * the session's approvals (given, remembered, released) live with the one check that reads them.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../util/random-id.js";
 import type { FileChange } from "../permissions/agent-written-code.js";
 import { ChangedFiles } from "../permissions/changed-files.js";
 import { addApprovals, approvalsFromNeeds, canRemember, emptyApprovals, grantsOf, mergeApprovals, type Approvals } from "../permissions/approvals.js";

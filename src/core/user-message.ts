@@ -2,7 +2,7 @@
  * The user.message event for a prompt: what the person wrote, and what the model receives (the date header,
  * mode notices, the tagged files block, an editor's selection and GitHub references, what hooks added).
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../util/random-id.js";
 import path from "node:path";
 import type { AgentMode, Attachment, EventData } from "../protocol/events/index.js";
 import { sniffImageFile } from "../util/image-file.js";

@@ -4,7 +4,7 @@
  * gate — the user typed it — and its output reaches the model as a `<user_shell_command_output>` user
  * message with the next prompt.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../util/random-id.js";
 import type { ToolOutcome } from "../tools/define-tool.js";
 import { runUserRequestedCall, type ToolRunEnvironment } from "./tool-runner.js";
 

@@ -8,7 +8,7 @@
  * answer, which denies the call. Teams that prefer a broken policy to let calls through set `failOpen`
  * (settings.json's `policyHooksFailOpen`). Every other event reports the failure and goes on.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../util/random-id.js";
 import { hookOutputSchemas, type HookEventName } from "./hook-schema.js";
 import type { HookDefinition } from "./load-hooks.js";
 import { invokeClientHook, runHookCommand, type HookRunResult } from "./run-hook.js";

@@ -4,8 +4,8 @@
  * list the session offers the server's tools at once instead of holding the first request until the server
  * has started; the live list replaces the cached one (and the file) when it differs.
  */
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { sha256Hex } from "../util/digest.js";
 import { makePrivateDir, replacePrivateFile } from "../util/private-files.js";
 import path from "node:path";
 import type { ConfiguredServer } from "./mcp-config.js";
@@ -32,10 +32,7 @@ function stable(value: unknown): unknown {
 export function serverHash(server: ConfiguredServer): string {
   // Neither changes what the server offers: toggling one keeps its cached list.
   const { disabled: _disabled, startupTimeout: _startupTimeout, ...config } = server.config;
-  return createHash("sha256")
-    .update(JSON.stringify(stable({ name: server.name, transport: server.transport, config })))
-    .digest("hex")
-    .slice(0, 32);
+  return sha256Hex(JSON.stringify(stable({ name: server.name, transport: server.transport, config }))).slice(0, 32);
 }
 
 /** Only what the model is offered (name, description, schema, annotations), so a cache cannot carry more. */

@@ -6,9 +6,9 @@
  * shares its memories; without a remote, by the git root's real path; outside git, by the directory's real
  * path. Nothing is ever read from the repository itself except `.git/config`'s remote URL.
  */
-import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import path from "node:path";
+import { sha256Hex } from "../util/digest.js";
 import { findGitRoot, originRemoteUrl } from "../util/git-root.js";
 
 export function memoryDir(agentHome: string): string {
@@ -78,7 +78,7 @@ function slug(identity: string): string {
 }
 
 export function keyFor(identity: string, kind: RepositoryKey["kind"]): RepositoryKey {
-  const hash = createHash("sha256").update(`${kind}\n${identity}`).digest("hex").slice(0, 12);
+  const hash = sha256Hex(`${kind}\n${identity}`).slice(0, 12);
   return { identity, kind, fileName: `${slug(identity)}-${hash}.jsonl` };
 }
 

@@ -7,7 +7,7 @@
  *
  * Reading is tolerant: a line that is not a memory is kept as it is (and reported), never dropped on a rewrite.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes } from "../util/random-id.js";
 
 export type MemoryScope = "repository" | "user";
 

@@ -2,7 +2,7 @@
  * The sessions under $AGENT_HOME/session-state/<uuid>/: creating one, listing them, and finding one by
  * id, id prefix (7+ characters) or name.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../util/random-id.js";
 import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { sessionStateDir } from "../config/agent-home.js";

@@ -3,7 +3,7 @@
  * A client names a file there by a path relative to that folder; one that leads outside it (`..`, an absolute
  * path, a symbolic link pointing out) is refused, so the SDK's readFile cannot read anything else.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../util/random-id.js";
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { makePrivateDir, replacePrivateFile, writePrivateFile } from "../util/private-files.js";

@@ -11,7 +11,6 @@
  * and the run goes on; a fresh cache is written when the process exits.
  */
 import { isAscii } from "node:buffer";
-import { createHash } from "node:crypto";
 import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync } from "node:fs";
 import module, { createRequire } from "node:module";
 import path from "node:path";
@@ -35,10 +34,50 @@ export function noteCompilerSettings(name: string): void {
   settings.name = name;
 }
 
-// 20 bytes, so that with the checksum the payload starts 8-aligned: V8 copies cached data that is not (a second
-// buffer the size of the cache, allocated and freed at every load).
-const MAGIC = "agent-code-cache-02\n";
-const CHECKSUM_BYTES = 20;
+const requireBuiltin = createRequire(import.meta.url);
+
+/**
+ * The checksum a cache file starts with, after a magic line naming it: CRC-32 from node:zlib where Node has it (20.15
+ * and later), SHA-1 from node:crypto otherwise. Not node:crypto where it can be helped: it sets up OpenSSL, ~1.1 MB
+ * of a `-p` run's peak RSS (docs/benchmarks.md), zlib ~0.3. A Node version reads only the caches it wrote (the
+ * version is in the name), so it always finds its own kind. The magic line is 20 bytes and each checksum a
+ * multiple of 4, so the payload starts 8-aligned: V8 copies cached data that does not (a second buffer the size of
+ * the cache, allocated and freed at every load).
+ */
+interface Checksum {
+  magic: string;
+  bytes: number;
+  of(payload: Uint8Array): Buffer;
+}
+
+let checksumKind: Checksum | undefined;
+function checksum(): Checksum {
+  if (!checksumKind) {
+    const { crc32 } = requireBuiltin("node:zlib") as { crc32?: (data: Uint8Array) => number };
+    if (typeof crc32 === "function") {
+      checksumKind = {
+        magic: "agent-code-cache-3c\n",
+        bytes: 4,
+        of: (payload) => {
+          const sum = Buffer.alloc(4);
+          sum.writeUInt32BE(crc32(payload));
+          return sum;
+        },
+      };
+    } else {
+      const crypto = requireBuiltin("node:crypto") as typeof import("node:crypto");
+      checksumKind = { magic: "agent-code-cache-3s\n", bytes: 20, of: (payload) => crypto.createHash("sha1").update(payload).digest() };
+    }
+  }
+  return checksumKind;
+}
+
+/** 64-bit FNV-1a of the text's UTF-16 code units, as 16 hex digits: a name, not a check. */
+function nameHash(text: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (let i = 0; i < text.length; i++) hash = BigInt.asUintN(64, (hash ^ BigInt(text.charCodeAt(i))) * 0x100000001b3n);
+  return hash.toString(16).padStart(16, "0");
+}
 
 /** "ours": a folder we may trust with code (ours, writable by nobody else); "missing": one we may make. */
 function folderState(dir: string): "ours" | "missing" | "foreign" {
@@ -51,10 +90,6 @@ function folderState(dir: string): "ours" | "missing" | "foreign" {
   }
 }
 
-function checksum(payload: Uint8Array): Buffer {
-  return createHash("sha1").update(payload).digest();
-}
-
 /** The cached data in `file` if it is whole and ours; undefined otherwise. */
 export function readCodeCache(file: string, into?: (size: number) => Buffer): Buffer | undefined {
   let bytes: Buffer;
@@ -63,10 +98,11 @@ export function readCodeCache(file: string, into?: (size: number) => Buffer): Bu
   } catch {
     return undefined;
   }
-  const header = MAGIC.length + CHECKSUM_BYTES;
-  if (bytes.length <= header || bytes.toString("latin1", 0, MAGIC.length) !== MAGIC) return undefined;
+  const { magic, bytes: sumBytes, of } = checksum();
+  const header = magic.length + sumBytes;
+  if (bytes.length <= header || bytes.toString("latin1", 0, magic.length) !== magic) return undefined;
   const payload = bytes.subarray(header);
-  return checksum(payload).equals(bytes.subarray(MAGIC.length, header)) ? payload : undefined;
+  return of(payload).equals(bytes.subarray(magic.length, header)) ? payload : undefined;
 }
 
 /** Caches of other builds (or Node versions) of the same bundle unused for this long are removed when a new one is written. */
@@ -75,7 +111,8 @@ const STALE_MS = 7 * 24 * 60 * 60 * 1000;
 export function writeCodeCache(file: string, payload: Uint8Array): void {
   const dir = path.dirname(file);
   makePrivateDir(dir);
-  replacePrivateFile(file, Buffer.concat([Buffer.from(MAGIC, "latin1"), checksum(payload), payload]));
+  const { magic, of } = checksum();
+  replacePrivateFile(file, Buffer.concat([Buffer.from(magic, "latin1"), of(payload), payload]));
   // One file per build: without this every upgrade would leave its predecessor's half megabyte behind.
   const prefix = path.basename(file).replace(/-[0-9a-f]+\.cache$/, "-");
   for (const name of readdirSync(dir)) {
@@ -173,10 +210,7 @@ export function releaseReadBuffer(): void {
 function compile(options: CachedScriptOptions): vm.Script {
   // The file's path too: V8 keeps the name of the script that made the cache, and stack traces (and coverage) would
   // show another install's path where two installs of one build share the folder.
-  const key = createHash("sha1")
-    .update(`${options.buildId}\0${process.version}\0${process.arch}\0${process.versions.v8}\0${options.file}\0${settings.name}`)
-    .digest("hex")
-    .slice(0, 16);
+  const key = nameHash(`${options.buildId}\0${process.version}\0${process.arch}\0${process.versions.v8}\0${options.file}\0${settings.name}`);
   const dir = options.cacheDir;
   const state = dir === undefined ? "foreign" : folderState(dir);
   const cacheFile = dir === undefined ? "" : path.join(dir, `${path.basename(options.file)}-${key}.cache`);

@@ -13,10 +13,11 @@
  * meanwhile, so no two processes ever both believe they hold the lock. A claim left by a process that died
  * while holding it is stale in turn and taken over by the same rule.
  */
-import { createHash, randomBytes } from "node:crypto";
 import { linkSync, readFileSync, renameSync, unlinkSync } from "node:fs";
+import { sha256Hex } from "./digest.js";
 import { currentProcessIdentity, type ProcessIdentity } from "./process-identity.js";
 import { writePrivateFile } from "./private-files.js";
+import { randomBytes } from "./random-id.js";
 
 export interface LockRecord {
   /** The file's whole text: what a takeover compares before replacing it. */
@@ -91,7 +92,7 @@ export function unlinkQuietly(file: string): void {
 
 /** The claim a process creates before replacing `staleText` in `file`: one name per stale content. */
 export function claimPath(file: string, staleText: string): string {
-  return `${file}.claim-${createHash("sha256").update(staleText).digest("hex").slice(0, 16)}`;
+  return `${file}.claim-${sha256Hex(staleText).slice(0, 16)}`;
 }
 
 /**

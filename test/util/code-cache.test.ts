@@ -6,9 +6,10 @@
  */
 import { chmodSync, existsSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../support/engine-harness.js";
-import { codeCacheDir, loadCachedScript, readCodeCache, writeCodeCache } from "../../src/util/code-cache.js";
+import { codeCacheDir, holdReadBuffer, loadCachedScript, readCodeCache, releaseReadBuffer, writeCodeCache } from "../../src/util/code-cache.js";
 
 /** A CommonJS file that exports a function and a built-in it required, as the vendor bundle does. */
 function scriptFile(body = "module.exports = { add: (a, b) => a + b, sep: require('node:path').sep };"): string {
@@ -45,6 +46,31 @@ describe("the code cache file", () => {
     writeFileSync(file, "");
     expect(readCodeCache(file)).toBeUndefined();
     expect(readCodeCache(path.join(path.dirname(file), "missing.cache"))).toBeUndefined();
+  });
+
+  it("starts its payload 8-aligned in the buffer it is read into, so V8 takes it without a copy", () => {
+    const file = path.join(tempDir("code-cache-"), "x.cache");
+    writeCodeCache(file, Buffer.from("some compiled code"));
+    expect((readCodeCache(file) as Buffer).byteOffset % 8).toBe(0);
+    // CRC-32 from node:zlib where Node has it, not node:crypto's OpenSSL (docs/benchmarks.md).
+    const magic = readFileSync(file, "latin1").split("\n")[0];
+    expect(magic).toBe(typeof (zlib as { crc32?: unknown }).crc32 === "function" ? "agent-code-cache-3c" : "agent-code-cache-3s");
+  });
+
+  it("reads a run's bundles into one held buffer, released once, and each loads as it would alone", () => {
+    const dir = tempDir("code-cache-dir-");
+    const files = [scriptFile(), scriptFile("module.exports = { add: (a, b) => a * b };")];
+    for (const file of files) load(file, dir).write?.();
+    holdReadBuffer();
+    try {
+      // Each from its cache (no cache to write: V8 took the one read into the shared buffer).
+      const [first, second] = files.map((file) => load(file, dir));
+      expect([first?.exports.add(2, 3), second?.exports.add(2, 3)]).toEqual([5, 6]);
+      expect([first?.write, second?.write]).toEqual([undefined, undefined]);
+    } finally {
+      releaseReadBuffer();
+    }
+    expect(load(files[0] as string, dir).exports.add(2, 5)).toBe(7);
   });
 
   it("lives in $XDG_CACHE_HOME/agent, else ~/.cache/agent, and nowhere with AGENT_NO_CODE_CACHE", () => {

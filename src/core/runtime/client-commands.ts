@@ -5,7 +5,7 @@
  * (session.commands.respondToQueuedCommand) or the wait is interrupted. `stopProcessingQueue` holds what is
  * queued behind it until the next prompt arrives, as after an interrupt.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../../util/random-id.js";
 import type { Emit } from "../event-sink.js";
 
 export interface ClientCommandAnswer {

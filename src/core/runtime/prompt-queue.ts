@@ -4,7 +4,7 @@
  * instead. After an interrupt the queue pauses, so what the user queued is not sent behind their back: it
  * stays visible and editable until they flush it. Every change is announced (pending_messages.modified).
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../../util/random-id.js";
 import type { Attachment } from "../../protocol/events/index.js";
 import type { RunResult, SessionCommand } from "../../protocol/commands.js";
 import type { Emit } from "../event-sink.js";

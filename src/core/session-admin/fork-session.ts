@@ -6,7 +6,7 @@
  * be open (here or in another process) while it is forked. The file snapshots of the copied prompts go
  * along, so the fork can rewind files to any of its points.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../../util/random-id.js";
 import { readFileSync } from "node:fs";
 import type { EventData } from "../../protocol/events/index.js";
 import type { ForkOutcome } from "../../protocol/rewind.js";

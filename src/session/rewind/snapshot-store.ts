@@ -7,7 +7,6 @@
  * prompts reads one file, not thousands. Everything is private (0700 folders, 0600 files) and made only
  * when a first file is saved: a session that changes no file has no such folder. Git is never used.
  */
-import { createHash } from "node:crypto";
 import {
   chmodSync,
   copyFileSync,
@@ -23,6 +22,7 @@ import {
   type Stats,
 } from "node:fs";
 import path from "node:path";
+import { sha256Hex } from "../../util/digest.js";
 import { makePrivateDir, replacePrivateFile, writePrivateFile } from "../../util/private-files.js";
 
 export const SNAPSHOTS_DIR = "rewind-file-snapshots";
@@ -122,7 +122,7 @@ export class SnapshotStore {
     } catch (error) {
       return { kind: "unknown", reason: `${file} could not be read (${(error as NodeJS.ErrnoException).code ?? "error"})` };
     }
-    const hash = createHash("sha256").update(content).digest("hex");
+    const hash = sha256Hex(content);
     if (keep) {
       this.ensure();
       const blob = path.join(this.blobs, hash);
