@@ -32,9 +32,10 @@ function route() {
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v") && require("node:fs").existsSync(built)) {
   process.stdout.write(`agent ${require("../package.json").version}\n`);
 } else if (route() === "one-shot") {
-  const importInteractive = () => import(pathToFileURL(path.join(dist, "interactive.js")).href);
+  // What the program's script leaves to the ES module build: the TUI, the subcommands (src/cli/one-shot.ts).
+  const importEntry = (entry) => import(pathToFileURL(path.join(dist, `${entry}.js`)).href);
   require(path.join(dist, "chunks", "one-shot.cjs"))
-    .runOneShot(args, importInteractive)
+    .runOneShot(args, importEntry)
     .catch((error) => fail(error, false));
 } else {
   const program = pathToFileURL(built);

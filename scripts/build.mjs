@@ -122,6 +122,31 @@ const vendorLazy = {
     );
   },
 };
+// openai's client sets up every resource of the API (admin, audio, assistants, fine-tuning, vector stores …, some 120
+// modules) in its constructor; the agent calls chat.completions, responses and models. The others are empty classes
+// here: the client is the same object, with nothing behind what it never calls.
+const openaiUsedResources = new Set(["chat/chat", "responses/responses", "models"]);
+const openaiStubbed = [];
+const openaiResourceStubs = {
+  name: "openai-resource-stubs",
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]node_modules[\\/]openai[\\/]resources[\\/].*\.m?js$/ }, async (args) => {
+      const relative = args.path
+        .replace(/^.*[\\/]node_modules[\\/]openai[\\/]resources[\\/]/, "")
+        .replace(/\.m?js$/, "")
+        .replaceAll("\\", "/");
+      const source = readFileSync(args.path, "utf8");
+      // A top-level resource: one exported class, directly under resources/ or as <name>/<name>.
+      const parts = relative.split("/");
+      const topLevel = parts.length === 1 || (parts.length === 2 && parts[0] === parts[1]);
+      const classes = [...source.matchAll(/^export class (\w+) extends APIResource\b/gm)].map((match) => match[1]);
+      if (!topLevel || openaiUsedResources.has(relative) || classes.length !== 1 || !args.path.endsWith(".mjs")) return undefined;
+      const resource = path.join(path.dirname(args.path), "../".repeat(parts.length), "core/resource.mjs");
+      openaiStubbed.push(relative);
+      return { contents: `import { APIResource } from ${JSON.stringify(resource)};\nexport class ${classes[0]} extends APIResource {}\n`, loader: "js" };
+    });
+  },
+};
 const vendorBuild = await build({
   stdin: {
     contents: [
@@ -136,10 +161,12 @@ const vendorBuild = await build({
   ...commonJsBundle,
   outfile: fileURLToPath(vendorFile),
   sourcemap: "linked",
-  plugins: [zodEnglishOnly, vendorLazy],
+  plugins: [zodEnglishOnly, vendorLazy, openaiResourceStubs],
   inject: [fetchGlobals],
   write: false,
 });
+// A guard for the stubs above: openai's layout changed if none were made (the bundle would still work, only larger).
+if (openaiStubbed.length < 10) throw new Error(`openai's resources were not found where scripts/build.mjs stubs them (${openaiStubbed.join(", ")})`);
 for (const file of vendorBuild.outputFiles) {
   checkAscii(file);
   writeFileSync(file.path, file.contents);
@@ -289,19 +316,35 @@ const define = {
 const programFile = new URL("../dist/chunks/program.cjs", import.meta.url);
 // A script cannot import(): Node 20 loses a script's import callback when its code comes from the cache (and
 // warns that the callback is experimental when it does not). So the program bundle has no import() at all:
-// Node's own modules are required (esbuild's "dynamic-import": false), and the TUI's ES modules are imported by
-// the function main.ts leaves under this symbol before it runs the bundle.
-const TUI_LOADER = "agent.importInteractive";
-const tuiEntry = {
-  name: "tui-entry",
+// Node's own modules are required (esbuild's "dynamic-import": false), and what it leaves to the ES module build is
+// imported by the function the run's start (src/cli/one-shot.ts) leaves under this symbol, given the entry's name:
+// the TUI (dist/interactive.js), and the subcommands and the SDK's server (dist/subcommands.js: mcp, plugin, replay,
+// memory, ACP, server mode), which a `-p` run reaches only in odd cases (`agent mcp list -p x`) and whose ~380 KB of
+// source the script would otherwise keep in memory for the whole run (docs/benchmarks.md).
+const ESM_LOADER = "agent.importEsmEntry";
+const esmEntries = {
+  "./interactive.js": ["interactive", "runInteractive"],
+  "./mcp-command.js": ["subcommands", "runMcpCommand"],
+  "./plugin-command.js": ["subcommands", "runPluginCommand"],
+  "./replay-command.js": ["subcommands", "runReplayCommand"],
+  "./memory-command.js": ["subcommands", "runMemoryCommand"],
+  "./acp-command.js": ["subcommands", "runAcp"],
+  // bin/agent.js and main.ts start the SDK's server without the script; program.ts reaches it only for odd command lines.
+  "./server-mode.js": ["subcommands", "runServer"],
+};
+const esmEntry = {
+  name: "esm-entry",
   setup(builder) {
-    builder.onResolve({ filter: /^\.\/interactive\.js$/ }, (args) =>
-      args.importer.endsWith(path.join("src", "cli", "program.ts")) ? { path: "interactive", namespace: "tui-entry" } : undefined,
+    builder.onResolve({ filter: /^\.\/[a-z-]+\.js$/ }, (args) =>
+      args.importer.endsWith(path.join("src", "cli", "program.ts")) && esmEntries[args.path] ? { path: args.path, namespace: "esm-entry" } : undefined,
     );
-    builder.onLoad({ filter: /.*/, namespace: "tui-entry" }, () => ({
-      contents: `export const runInteractive = async (...args) => (await globalThis[Symbol.for(${JSON.stringify(TUI_LOADER)})]()).runInteractive(...args);`,
-      loader: "js",
-    }));
+    builder.onLoad({ filter: /.*/, namespace: "esm-entry" }, (args) => {
+      const [entry, name] = esmEntries[args.path];
+      return {
+        contents: `export const ${name} = async (...args) => (await globalThis[Symbol.for(${JSON.stringify(ESM_LOADER)})](${JSON.stringify(entry)})).${name}(...args);`,
+        loader: "js",
+      };
+    });
   },
 };
 const programBuild = await build({
@@ -315,7 +358,7 @@ const programBuild = await build({
   // Strict, as ES modules are: the directive has to come first, before the banner's statement.
   banner: { js: '"use strict"; var __agentModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
   external: ["react-devtools-core", "@vscode/tree-sitter-wasm", "sql.js"],
-  plugins: [zodEnglishOnly, vendorModules, tuiEntry],
+  plugins: [zodEnglishOnly, vendorModules, esmEntry],
   write: false,
   metafile: true,
 });
@@ -347,7 +390,7 @@ await build({
 });
 
 const main = await build({
-  entryPoints: { cli: "src/cli/main.ts", interactive: "src/cli/interactive.ts" },
+  entryPoints: { cli: "src/cli/main.ts", interactive: "src/cli/interactive.ts", subcommands: "src/cli/subcommands.ts" },
   outdir: "dist",
   bundle: true,
   splitting: true,

@@ -27,15 +27,18 @@ export function tuneThisRun(): void {
   if (tuned) noteCompilerSettings("one-shot");
 }
 
+/** An ES module entry of dist/ the program's script leaves out: the TUI, or the subcommands (scripts/build.mjs). */
+export type EsmEntry = "interactive" | "subcommands";
+
 /**
- * Runs the command line of a `-p` run. `importInteractive` imports the TUI's ES modules (dist/interactive.js), for a
- * command line that asks for it (`agent --name -p` in a terminal): a script cannot import() (scripts/build.mjs).
+ * Runs the command line of a `-p` run. `importEntry` imports what the script leaves to the ES module build, for a
+ * command line that asks for it (`agent --name -p` in a terminal, `agent mcp list -p x`): a script cannot import().
  */
-export async function runOneShot(args: string[], importInteractive: () => Promise<unknown>): Promise<void> {
+export async function runOneShot(args: string[], importEntry: (entry: EsmEntry) => Promise<unknown>): Promise<void> {
   // Before anything else loads, so Node 22's compile cache covers what does.
   enableModuleCompileCache();
   tuneThisRun();
-  (globalThis as Record<symbol, unknown>)[Symbol.for("agent.importInteractive")] = importInteractive;
+  (globalThis as Record<symbol, unknown>)[Symbol.for("agent.importEsmEntry")] = importEntry;
   // The program and the libraries every such run loads, read one after another into one buffer (code-cache.ts).
   holdReadBuffer();
   const { runProgram } = cachedBundle("program.cjs", AGENT_PROGRAM_ID) as typeof import("./program.js");
