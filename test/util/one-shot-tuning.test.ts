@@ -24,14 +24,14 @@ function tune(nodeOptions: string[]) {
 }
 
 describe("a one-shot run's V8 settings", () => {
-  it("keeps the young generation small and turns TurboFan on only after the first second", () => {
+  it("keeps the young generation small and turns TurboFan and Sparkplug on only after the first second", () => {
     const { flags, timers } = tune([]);
-    expect(flags).toEqual(["--semi-space-growth-factor=1", "--no-turbofan"]);
+    expect(flags).toEqual(["--semi-space-growth-factor=1", "--no-turbofan", "--no-sparkplug"]);
     expect(timers).toHaveLength(1);
     expect(timers[0]?.ms).toBe(OPTIMISER_DELAY_MS);
     expect(timers[0]?.unref).toBe(true);
     timers[0]?.run();
-    expect(flags.at(-1)).toBe("--turbofan");
+    expect(flags.slice(-2)).toEqual(["--turbofan", "--sparkplug"]);
   });
 
   // V8 refuses a code cache made under other flags: the caches written at exit must carry the starting ones.
@@ -39,13 +39,13 @@ describe("a one-shot run's V8 settings", () => {
     const { flags, timers, exit } = tune([]);
     timers[0]?.run();
     exit();
-    expect(flags.slice(-2)).toEqual(["--turbofan", "--no-turbofan"]);
+    expect(flags.slice(-4)).toEqual(["--turbofan", "--sparkplug", "--no-turbofan", "--no-sparkplug"]);
     const untouched = tune(["--no-opt"]);
     untouched.exit();
     expect(untouched.flags).toEqual(["--semi-space-growth-factor=1"]);
   });
 
-  it.each([["--no-opt"], ["--turbofan"], ["--jitless"], ["--no_turbofan"], ["--always-turbofan"], ["--opt"]])(
+  it.each([["--no-opt"], ["--turbofan"], ["--jitless"], ["--no_turbofan"], ["--always-turbofan"], ["--opt"], ["--no-sparkplug"], ["--always-sparkplug"]])(
     "leaves the compiler alone when Node was given %s",
     (option) => {
       const { flags, timers } = tune(["--enable-source-maps", option]);
