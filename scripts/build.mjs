@@ -223,11 +223,29 @@ const commanderId = await namespaceBundle("vendor-commander.cjs", commanderPacka
 // (docs/benchmarks.md). With openai's Headers and FormData: the global Headers that builds its every request
 // would load all of undici in front of the first one.
 const anthropicId = await namespaceBundle("vendor-anthropic.cjs", anthropicPackages, { inject: [fetchGlobals] });
+// Libraries a `-p` run's script reaches only through what a plain run never sets up (the grep and glob tools'
+// walkers, /review's execa, the MCP SDK's schema checks and SSE transport, edit diffs): half of program.cjs's source,
+// which V8 keeps in memory for the whole run (~1.1 MB of its peak RSS, docs/benchmarks.md). program.cjs takes them
+// from a code-cached bundle of their own, loaded when the first module that imports one is set up. The ES module
+// build keeps them as chunks (ink loads none of them, the TUI no bundle it does not need). ajv-formats reaches into
+// ajv's files: both are in this bundle, one copy.
+const toolPackages = {
+  execa: "execa",
+  diff: "diff",
+  "fast-glob": "fastGlob",
+  ignore: "ignore",
+  ajv: "ajv",
+  "ajv-formats": "ajvFormats",
+  eventsource: "eventsource",
+};
+const toolsId = await namespaceBundle("vendor-tools.cjs", toolPackages);
 const vendorLoader = fileURLToPath(new URL("../src/util/vendor-bundle.ts", import.meta.url));
-const vendorModules = {
+/** The vendor bundles' libraries, served from them; `withTools`: those of vendor-tools.cjs too (program.cjs only). */
+const vendorModulesFor = (withTools) => ({
   name: "vendor-modules",
   async setup(builder) {
     const all = {
+      ...(withTools ? toolPackages : {}),
       ...vendorPackages,
       ...commanderPackages,
       ...anthropicPackages,
@@ -254,15 +272,15 @@ const vendorModules = {
       const names = onlyNames[args.path] ?? Object.keys(await import(args.path));
       const named = names.filter((name) => name !== "default" && /^[A-Za-z_$][\w$]*$/.test(name));
       const lines = [
-        `import { anthropicBundle, commanderBundle, vendorBundle } from ${JSON.stringify(vendorLoader)};`,
-        `const m = ${args.path in commanderPackages ? "commanderBundle()" : args.path in anthropicPackages ? "anthropicBundle()" : "vendorBundle()"}${args.path in lazyVendorPackages ? ".lazy" : ""}.${all[args.path]};`,
+        `import { anthropicBundle, commanderBundle, toolsBundle, vendorBundle } from ${JSON.stringify(vendorLoader)};`,
+        `const m = ${args.path in commanderPackages ? "commanderBundle()" : args.path in anthropicPackages ? "anthropicBundle()" : args.path in toolPackages ? "toolsBundle()" : "vendorBundle()"}${args.path in lazyVendorPackages ? ".lazy" : ""}.${all[args.path]};`,
         `export const { ${named.join(", ")} } = m;`,
       ];
       if (names.includes("default")) lines.push("export default m.default;");
       return { contents: lines.join("\n"), resolveDir: path.dirname(vendorLoader), loader: "js" };
     });
   },
-};
+});
 
 const requireBanner = "import { createRequire as __agentCreateRequire } from 'node:module'; const require = __agentCreateRequire(import.meta.url);";
 // The built-in tools' parameters as JSON Schema, converted now with the run time's own code (the module is
@@ -300,6 +318,7 @@ const define = {
   AGENT_VENDOR_ID: JSON.stringify(vendorId),
   AGENT_COMMANDER_ID: JSON.stringify(commanderId),
   AGENT_ANTHROPIC_ID: JSON.stringify(anthropicId),
+  AGENT_TOOLS_ID: JSON.stringify(toolsId),
   // A string parsed at the first use: an object here would be a module of its own, initialised everywhere.
   AGENT_TOOL_SCHEMAS_JSON: JSON.stringify(JSON.stringify(toolSchemas)),
   "process.env.NODE_ENV": '"production"',
@@ -358,7 +377,7 @@ const programBuild = await build({
   // Strict, as ES modules are: the directive has to come first, before the banner's statement.
   banner: { js: '"use strict"; var __agentModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
   external: ["react-devtools-core", "@vscode/tree-sitter-wasm", "sql.js"],
-  plugins: [zodEnglishOnly, vendorModules, esmEntry],
+  plugins: [zodEnglishOnly, vendorModulesFor(true), esmEntry],
   write: false,
   metafile: true,
 });
@@ -410,7 +429,7 @@ const main = await build({
   // chunks a run loads costs ~5 ms of start-up.
   banner: { js: requireBanner },
   external: ["react-devtools-core", "@vscode/tree-sitter-wasm", "sql.js"],
-  plugins: [zodEnglishOnly, vendorModules],
+  plugins: [zodEnglishOnly, vendorModulesFor(false)],
   write: false,
   metafile: true,
 });
@@ -421,6 +440,10 @@ const copied = [...Object.keys(main.metafile.inputs), ...Object.keys(programBuil
   /node_modules\/(zod|openai|commander|@anthropic-ai\/sdk)\/(?!v3\/)/.test(input),
 );
 if (copied.length > 0) throw new Error(`the vendor bundle does not serve these imports, so they would be copied:\n${copied.join("\n")}`);
+// program.cjs takes the tool libraries from vendor-tools.cjs: one of their files in it is a second copy (a subpath import).
+const toolFiles = new RegExp(`node_modules/(${Object.keys(toolPackages).join("|")})/`);
+const copiedTools = Object.keys(programBuild.metafile.inputs).filter((input) => toolFiles.test(input));
+if (copiedTools.length > 0) throw new Error(`vendor-tools.cjs does not serve these imports of program.cjs:\n${copiedTools.join("\n")}`);
 for (const file of main.outputFiles) {
   let contents = file.contents;
   if (file.path.endsWith(".js") && !/\brequire\b/.test(file.text.slice(requireBanner.length))) {
