@@ -351,13 +351,20 @@ const esmEntries = {
   // bin/agent.js and main.ts start the SDK's server without the script; program.ts reaches it only for odd command lines.
   "./server-mode.js": ["subcommands", "runServer"],
 };
+// And the MCP SDK (dist/mcp-sdk.js, src/mcp/mcp-sdk.ts: ~130 KB), which only a session with MCP servers loads.
+const mcpSdkEntry = `const load = async (name) => (await globalThis[Symbol.for(${JSON.stringify(ESM_LOADER)})]("mcp-sdk")).mcpSdk[name]();
+export const mcpSdk = new Proxy({}, { get: (_, name) => () => load(name) });`;
 const esmEntry = {
   name: "esm-entry",
   setup(builder) {
     builder.onResolve({ filter: /^\.\/[a-z-]+\.js$/ }, (args) =>
-      args.importer.endsWith(path.join("src", "cli", "program.ts")) && esmEntries[args.path] ? { path: args.path, namespace: "esm-entry" } : undefined,
+      (args.importer.endsWith(path.join("src", "cli", "program.ts")) && esmEntries[args.path]) ||
+      (args.path === "./mcp-sdk.js" && path.dirname(args.importer).endsWith(path.join("src", "mcp")))
+        ? { path: args.path, namespace: "esm-entry" }
+        : undefined,
     );
     builder.onLoad({ filter: /.*/, namespace: "esm-entry" }, (args) => {
+      if (args.path === "./mcp-sdk.js") return { contents: mcpSdkEntry, loader: "js" };
       const [entry, name] = esmEntries[args.path];
       return {
         contents: `export const ${name} = async (...args) => (await globalThis[Symbol.for(${JSON.stringify(ESM_LOADER)})](${JSON.stringify(entry)})).${name}(...args);`,
@@ -409,7 +416,7 @@ await build({
 });
 
 const main = await build({
-  entryPoints: { cli: "src/cli/main.ts", interactive: "src/cli/interactive.ts", subcommands: "src/cli/subcommands.ts" },
+  entryPoints: { cli: "src/cli/main.ts", interactive: "src/cli/interactive.ts", subcommands: "src/cli/subcommands.ts", "mcp-sdk": "src/mcp/mcp-sdk.ts" },
   outdir: "dist",
   bundle: true,
   splitting: true,

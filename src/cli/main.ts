@@ -35,7 +35,9 @@ if (route === "version") {
   const { runServer } = await import("./server-mode.js");
   process.exitCode = await runServer(args);
 } else if (route === "one-shot") {
-  await runOneShot(args, (entry) => (entry === "interactive" ? import("./interactive.js") : import("./subcommands.js")));
+  await runOneShot(args, (entry) =>
+    entry === "interactive" ? import("./interactive.js") : entry === "subcommands" ? import("./subcommands.js") : import("../mcp/mcp-sdk.js"),
+  );
 } else {
   // No terminal to hold a TUI: it answers and exits, as a `-p` run does. The TUI (`agent --model …` in a terminal)
   // keeps V8's defaults.

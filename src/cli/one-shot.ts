@@ -27,8 +27,8 @@ export function tuneThisRun(): void {
   if (tuned) noteCompilerSettings("one-shot");
 }
 
-/** An ES module entry of dist/ the program's script leaves out: the TUI, or the subcommands (scripts/build.mjs). */
-export type EsmEntry = "interactive" | "subcommands";
+/** An ES module entry of dist/ the program's script leaves out: the TUI, the subcommands, the MCP SDK (scripts/build.mjs). */
+export type EsmEntry = "interactive" | "subcommands" | "mcp-sdk";
 
 /**
  * Runs the command line of a `-p` run. `importEntry` imports what the script leaves to the ES module build, for a

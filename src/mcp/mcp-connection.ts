@@ -11,6 +11,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult, ElicitRequest, ElicitResult, Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
 import { expandEnv, expandRecord, serverEnv, type EnvValueMode } from "./expand-env.js";
+import { mcpSdk } from "./mcp-sdk.js";
 import { StdioGroupTransport } from "./stdio-group-transport.js";
 import type { ConfiguredServer } from "./mcp-config.js";
 import type { CachedServer } from "./tool-cache.js";
@@ -127,11 +128,7 @@ export class McpConnection {
     const deadline = Date.now() + timeout;
     const left = () => Math.max(1, deadline - Date.now());
     try {
-      const [{ Client }, { ElicitRequestSchema }, transport] = await Promise.all([
-        import("@modelcontextprotocol/sdk/client/index.js"),
-        import("@modelcontextprotocol/sdk/types.js"),
-        this.transport(),
-      ]);
+      const [{ Client }, { ElicitRequestSchema }, transport] = await Promise.all([mcpSdk.client(), mcpSdk.types(), this.transport()]);
       // The session ended while the SDK loaded: nothing to start.
       if (this.closing) throw new Error("stopped before it started");
       const { elicit } = this.deps;
@@ -209,10 +206,10 @@ export class McpConnection {
     const url = new URL(expandEnv(config.url as string, deps.env));
     const requestInit = { headers: expandRecord(config.headers, deps.env) };
     if (server.transport === "sse") {
-      const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
+      const { SSEClientTransport } = await mcpSdk.sse();
       return new SSEClientTransport(url, { requestInit });
     }
-    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+    const { StreamableHTTPClientTransport } = await mcpSdk.streamableHttp();
     return new StreamableHTTPClientTransport(url, { requestInit });
   }
 

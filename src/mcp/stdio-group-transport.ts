@@ -8,6 +8,7 @@ import type { ResultPromise } from "execa";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { ReadBuffer } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { mcpSdk } from "./mcp-sdk.js";
 
 /** How long a server may take to exit after SIGTERM before its group gets SIGKILL. */
 const KILL_AFTER_MS = 2_000;
@@ -57,7 +58,7 @@ export class StdioGroupTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    const [{ execa }, { ReadBuffer, serializeMessage }] = await Promise.all([import("execa"), import("@modelcontextprotocol/sdk/shared/stdio.js")]);
+    const [{ execa }, { ReadBuffer, serializeMessage }] = await Promise.all([import("execa"), mcpSdk.stdio()]);
     this.readBuffer = new ReadBuffer();
     this.serialize = serializeMessage;
     const { params } = this;
