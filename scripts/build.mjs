@@ -124,12 +124,22 @@ const vendorLazy = {
 };
 // openai's client sets up every resource of the API (admin, audio, assistants, fine-tuning, vector stores …, some 120
 // modules) in its constructor; the agent calls chat.completions, responses and models. The others are empty classes
-// here: the client is the same object, with nothing behind what it never calls.
+// here: the client is the same object, with nothing behind what it never calls. So are the helpers behind
+// chat.completions.stream() and runTools() and responses.stream(): the agent reads the raw streamed response
+// (.asResponse()); constructing one throws. ~0.3 MB of a `-p` run's peak RSS (docs/benchmarks.md).
 const openaiUsedResources = new Set(["chat/chat", "responses/responses", "models"]);
+const openaiUnusedHelpers =
+  /[\\/]node_modules[\\/]openai[\\/]lib[\\/](ChatCompletionRunner|ChatCompletionStreamingRunner|ChatCompletionStream|responses[\\/]ResponseStream)\.mjs$/;
 const openaiStubbed = [];
-const openaiResourceStubs = {
-  name: "openai-resource-stubs",
+const openaiUnused = {
+  name: "openai-unused",
   setup(builder) {
+    builder.onLoad({ filter: openaiUnusedHelpers }, (args) => {
+      const name = path.basename(args.path, ".mjs");
+      openaiStubbed.push(`lib/${name}`);
+      const message = JSON.stringify(`openai's ${name} is not in the agent's bundle (scripts/build.mjs)`);
+      return { contents: `export class ${name} {\n  constructor() {\n    throw new Error(${message});\n  }\n}\n`, loader: "js" };
+    });
     builder.onLoad({ filter: /[\\/]node_modules[\\/]openai[\\/]resources[\\/].*\.m?js$/ }, async (args) => {
       const relative = args.path
         .replace(/^.*[\\/]node_modules[\\/]openai[\\/]resources[\\/]/, "")
@@ -161,12 +171,13 @@ const vendorBuild = await build({
   ...commonJsBundle,
   outfile: fileURLToPath(vendorFile),
   sourcemap: "linked",
-  plugins: [zodEnglishOnly, vendorLazy, openaiResourceStubs],
+  plugins: [zodEnglishOnly, vendorLazy, openaiUnused],
   inject: [fetchGlobals],
   write: false,
 });
-// A guard for the stubs above: openai's layout changed if none were made (the bundle would still work, only larger).
-if (openaiStubbed.length < 10) throw new Error(`openai's resources were not found where scripts/build.mjs stubs them (${openaiStubbed.join(", ")})`);
+// A guard for the stubs above: openai's layout changed if they were not made (the bundle would still work, only larger).
+if (openaiStubbed.filter((name) => name.startsWith("lib/")).length !== 4 || openaiStubbed.length < 14)
+  throw new Error(`openai's resources and helpers were not found where scripts/build.mjs stubs them (${openaiStubbed.join(", ")})`);
 for (const file of vendorBuild.outputFiles) {
   checkAscii(file);
   writeFileSync(file.path, file.contents);
