@@ -5,7 +5,7 @@
  */
 import { isatty } from "node:tty";
 import { enableModuleCompileCache, noteCompilerSettings } from "../util/code-cache.js";
-import { nodeOptionsOf, tuneForOneShot } from "../util/one-shot-tuning.js";
+import { delayOptimiser, nodeOptionsOf, tuneForOneShot } from "../util/one-shot-tuning.js";
 import { cachedBundle } from "../util/vendor-bundle.js";
 import { resumeArgument } from "./resume-argument.js";
 
@@ -30,23 +30,20 @@ if (version) {
     process.stdin.setRawMode(false);
   }
 } else if ((args.includes("--headless") || args.includes("--server")) && !args.includes("--help") && !args.includes("-h")) {
-  // The Copilot SDK's server mode: the handshake is answered before the command line and the engine load. It stays
-  // ES modules: the program's script is one synchronous load (~50 ms from its cache) that would hold the handshake up.
+  // The Copilot SDK's server mode: the handshake is answered before the command line and the engine load. Its front
+  // is ES modules, which answer the handshake; the engine comes from the program's script once that is done
+  // (server-mode.ts): the script is one synchronous load (~50 ms from its cache) that would hold the handshake up.
+  // Its first second is a one-shot run's (load, answer, open a session, read a stream): TurboFan waits for it too
+  // (one-shot-tuning.ts), and the caches it writes are named for that (a -p run's flags differ: its young generation).
+  if (delayOptimiser(await v8Tuning())) noteCompilerSettings("server");
   const { runServer } = await import("./server-mode.js");
   process.exitCode = await runServer(args);
 } else {
   // A one-shot run keeps V8's young generation small and starts without TurboFan (one-shot-tuning.ts). The TUI
-  // (`agent --resume …`, `agent --model …` in a terminal) and the server, which live long, keep V8's defaults.
+  // (`agent --resume …`, `agent --model …` in a terminal), which lives long, keeps V8's defaults.
   const prompt = hasPromptFlag(args);
   if (prompt || !(isatty(0) && isatty(1))) {
-    const v8 = await import("node:v8");
-    const tuned = tuneForOneShot({
-      setFlags: v8.setFlagsFromString,
-      nodeOptions: nodeOptionsOf(process),
-      later: setTimeout,
-      atExit: (run) => process.once("exit", run),
-    });
-    if (tuned) noteCompilerSettings("one-shot");
+    if (tuneForOneShot(await v8Tuning())) noteCompilerSettings("one-shot");
   }
   // A `-p` run never shows the TUI: its program is the one script dist/chunks/program.cjs, whose compiled code V8
   // caches (Node 20 caches no ES module's), instead of 70-odd ES module chunks (scripts/build.mjs).
@@ -63,4 +60,10 @@ if (version) {
  */
 function hasPromptFlag(argv: string[]): boolean {
   return argv.some((arg) => arg === "-p" || arg === "--prompt" || arg.startsWith("--prompt=") || (arg.startsWith("-p") && !arg.startsWith("--")));
+}
+
+/** What one-shot-tuning.ts needs of this process. */
+async function v8Tuning(): Promise<Parameters<typeof tuneForOneShot>[0]> {
+  const v8 = await import("node:v8");
+  return { setFlags: v8.setFlagsFromString, nodeOptions: nodeOptionsOf(process), later: setTimeout, atExit: (run) => process.once("exit", run) };
 }

@@ -1,6 +1,8 @@
 /**
  * V8 settings for a run that answers and exits (`agent -p`, no terminal), set before the program loads; the
- * TUI and the SDK server, which live long, keep V8's defaults. Measured in docs/benchmarks.md.
+ * TUI keeps V8's defaults, and the SDK server, which lives long but whose first second is a one-shot run's
+ * (load, answer the handshake, open a session, read a stream), takes the optimiser's delay only. Measured in
+ * docs/benchmarks.md.
  *
  * - The young generation stays at its first 1 MB semi-space: V8 would otherwise double it up to 8 MB while
  *   the program's modules load (their objects survive, which V8 reads as "grow"), and those pages stay
@@ -29,6 +31,14 @@ const COMPILER_FLAGS = /^--(no-)?(turbofan|opt|jitless|always-turbofan|always-op
 /** Returns whether TurboFan starts off: the code caches are then named for it (noteCompilerSettings in code-cache.ts). */
 export function tuneForOneShot(deps: TuningDeps): boolean {
   deps.setFlags("--semi-space-growth-factor=1");
+  return delayOptimiser(deps);
+}
+
+/**
+ * TurboFan off for the process's first second (unless Node was given a compiler flag), and off again at exit.
+ * Returns whether it is off.
+ */
+export function delayOptimiser(deps: TuningDeps): boolean {
   if (deps.nodeOptions.some((option) => COMPILER_FLAGS.test(option.replaceAll("_", "-")))) return false;
   deps.setFlags("--no-turbofan");
   // Unref'd: a run that ends sooner is not held open for it.

@@ -4,13 +4,13 @@
  * flags left alone. The clock is the test's: the timer is captured, not waited for.
  */
 import { describe, expect, it } from "vitest";
-import { nodeOptionsOf, OPTIMISER_DELAY_MS, tuneForOneShot } from "../../src/util/one-shot-tuning.js";
+import { delayOptimiser, nodeOptionsOf, OPTIMISER_DELAY_MS, tuneForOneShot } from "../../src/util/one-shot-tuning.js";
 
-function tune(nodeOptions: string[]) {
+function tune(nodeOptions: string[], tuning: typeof tuneForOneShot = tuneForOneShot) {
   const flags: string[] = [];
   const timers: { run: () => void; ms: number; unref: boolean }[] = [];
   const atExit: (() => void)[] = [];
-  tuneForOneShot({
+  tuning({
     atExit: (run) => atExit.push(run),
     setFlags: (flag) => flags.push(flag),
     nodeOptions,
@@ -56,6 +56,17 @@ describe("a one-shot run's V8 settings", () => {
 
   it("does not mistake flags that only mention the compiler for a choice of one", () => {
     expect(tune(["--trace-opt", "--turbofan-filter=x", "--max-old-space-size=100"]).flags).toContain("--no-turbofan");
+  });
+
+  // The SDK's server lives long: its young generation grows as V8 sees fit, and only TurboFan waits.
+  it("gives the server the optimiser's delay alone, on and off as a one-shot run's", () => {
+    const { flags, timers, exit } = tune([], delayOptimiser);
+    expect(flags).toEqual(["--no-turbofan"]);
+    expect(timers.map((timer) => [timer.ms, timer.unref])).toEqual([[OPTIMISER_DELAY_MS, true]]);
+    timers[0]?.run();
+    exit();
+    expect(flags).toEqual(["--no-turbofan", "--turbofan", "--no-turbofan"]);
+    expect(tune(["--no-opt"], delayOptimiser).flags).toEqual([]);
   });
 
   it("reads Node's options from the command line and NODE_OPTIONS", () => {
