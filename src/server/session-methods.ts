@@ -4,7 +4,7 @@
  * session; none waits for a turn to finish.
  */
 import { randomUUID } from "node:crypto";
-import { agentModeSchema } from "../protocol/events/index.js";
+import { agentModeSchema } from "../protocol/events/shared-schemas.js";
 import { externalToolReply, permissionReply } from "./replies.js";
 import type { ClientLink, ServedSession } from "./served-session.js";
 import { pendingAnswerSchema, pendingToolCallSchema, sendSchema, sessionIdSchema, sessionLimitsWire } from "./wire.js";
