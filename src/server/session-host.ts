@@ -92,8 +92,9 @@ export class SessionHost {
     const owned = (link: ClientLink, sessionId: string) => this.owned(link, sessionId);
     this.handlers = {
       "models.list": () => this.models(),
-      "session.create": (link, params) => this.create(link, sessionConfigSchema.parse(params)),
-      "session.resume": (link, params) => this.resume(link, sessionConfigSchema.parse(params)),
+      // jitless: a session's configuration is parsed once; compiling zod's fast path for its nested schema cost more.
+      "session.create": (link, params) => this.create(link, sessionConfigSchema.parse(params, { jitless: true })),
+      "session.resume": (link, params) => this.resume(link, sessionConfigSchema.parse(params, { jitless: true })),
       "session.list": (_link, params) => this.list(listSchema.parse(params ?? {}).filter),
       "session.getMetadata": async (_link, params) => {
         const { sessionId } = sessionIdSchema.parse(params);
@@ -148,7 +149,7 @@ export class SessionHost {
       ...sessionsMethods({
         manager: this.manager,
         close: (sessionId) => this.close(sessionId),
-        resume: (link, sessionId) => this.resume(link, sessionConfigSchema.parse({ sessionId })),
+        resume: (link, sessionId) => this.resume(link, sessionConfigSchema.parse({ sessionId }, { jitless: true })),
         deleted: (sessionId) => this.announce({ type: "session.deleted", sessionId }),
       }),
       ...runtimeMethods(),
