@@ -5,7 +5,7 @@
  */
 import { isatty } from "node:tty";
 import { enableModuleCompileCache, noteCompilerSettings } from "../util/code-cache.js";
-import { delayOptimiser, nodeOptionsOf, tuneForOneShot } from "../util/one-shot-tuning.js";
+import { nodeOptionsOf, tuneForOneShot, tuneServerStart } from "../util/one-shot-tuning.js";
 import { cachedBundle } from "../util/vendor-bundle.js";
 import { resumeArgument } from "./resume-argument.js";
 
@@ -33,9 +33,9 @@ if (version) {
   // The Copilot SDK's server mode: the handshake is answered before the command line and the engine load. Its front
   // is ES modules, which answer the handshake; the engine comes from the program's script once that is done
   // (server-mode.ts): the script is one synchronous load (~50 ms from its cache) that would hold the handshake up.
-  // Its first second is a one-shot run's (load, answer, open a session, read a stream): TurboFan waits for it too
-  // (one-shot-tuning.ts), and the caches it writes are named for that (a -p run's flags differ: its young generation).
-  if (delayOptimiser(await v8Tuning())) noteCompilerSettings("server");
+  // Its first second is a one-shot run's (load, answer, open a session, read a stream): TurboFan and the old
+  // generation's incremental marking wait for it (one-shot-tuning.ts), and the caches it writes are named for that.
+  if (tuneServerStart(await v8Tuning())) noteCompilerSettings("server");
   const { runServer } = await import("./server-mode.js");
   process.exitCode = await runServer(args);
 } else {
