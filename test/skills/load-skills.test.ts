@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { loadSkills } from "../../src/skills/load-skills.js";
 import { SkillCache } from "../../src/skills/skill-cache.js";
 import { parseSkillFile, readSkillBody, splitToolList } from "../../src/skills/skill-file.js";
-import { skillFolders } from "../../src/skills/skill-sources.js";
+import { skillFilesIn, skillFolders } from "../../src/skills/skill-sources.js";
 import { tempDir } from "../support/engine-harness.js";
 
 function writeSkill(dir: string, name: string, front: string, body = `# ${name}\nDo it.`): string {
@@ -143,6 +143,16 @@ describe("loadSkills", () => {
     const loaded = loadSkills(skillFolders({ userHome: where.userHome, cwd: where.cwd, customDirs: [dir, single] }));
     expect(loaded.skills.map((found) => [found.name, found.source])).toEqual([["single-skill", "custom"]]);
     expect(loaded.errors).toEqual([]);
+  });
+
+  it("names each skill's file as path.join would, however the folder is spelled", () => {
+    const where = layout();
+    const dir = path.join(where.root, "many");
+    for (const name of ["b-skill", "a-skill", "c", ".hidden", "notes.md", "x y"]) mkdirSync(path.join(dir, name), { recursive: true });
+    const spellings = [dir, `${dir}${path.sep}`, path.join(dir, "..", "many"), `${dir}${path.sep}.${path.sep}`, `${dir}${path.sep}${path.sep}`];
+    const expected = ["a-skill", "b-skill", "c", "x y"].map((name) => path.join(dir, name, "SKILL.md"));
+    for (const spelling of spellings) expect(skillFilesIn(spelling), spelling).toEqual(expected);
+    expect(skillFilesIn(path.join(where.root, "missing"))).toEqual([]);
   });
 });
 
