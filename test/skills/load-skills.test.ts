@@ -218,6 +218,18 @@ describe("the frontmatter cache", () => {
     expect(loadSkills(folders, new SkillCache(cacheFile)).skills.map((found) => found.name)).toEqual(["cached"]);
   });
 
+  it("is read again at each load, not held by the session between them", () => {
+    const where = layout();
+    writeSkill(path.join(where.agentHome, "skills"), "held", skill("held"));
+    const cacheFile = path.join(where.agentHome, "skills-cache.json");
+    const folders = skillFolders({ agentHome: where.agentHome, cwd: where.cwd });
+    const cache = new SkillCache(cacheFile);
+    expect(loadSkills(folders, cache).skills[0]?.description).toBe("The held skill.");
+    // What the file says now is what the next load (a reload, with the same cache) answers from.
+    writeFileSync(cacheFile, readFileSync(cacheFile, "utf8").replace("The held skill.", "As the cache file says."));
+    expect(loadSkills(folders, cache).skills[0]?.description).toBe("As the cache file says.");
+  });
+
   it("keeps a bad file's problem too", () => {
     const where = layout();
     mkdirSync(path.join(where.agentHome, "skills", "bad"), { recursive: true });
