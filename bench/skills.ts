@@ -4,7 +4,9 @@
  * spawn to the first chat request reaching the bench server (in this process), so only start-up counts: the
  * frontmatter of every skill is read then (bodies are read when loaded; a file read before is only stat'ed, its
  * frontmatter coming from skills-cache.json), and the list goes into the system prompt. A third run reads all
- * 200 for the first time (a fresh home, no cache).
+ * 200 for the first time (a fresh home, no cache). The rounds rotate the three, and each run's CPU time at its
+ * first request goes into the row's data (addedCpuMs): on a busy machine the wall medians of 7 runs swing by
+ * tens of milliseconds, more than the skills cost.
  *
  * Standalone: `node scripts/build.mjs && npx tsx bench/skills.ts` (BENCH_RUNS, BENCH_WARMUPS).
  */
@@ -44,11 +46,18 @@ function writeSkills(dir: string, count: number): void {
   }
 }
 
+interface Timing {
+  firstMs: number;
+  /** The child's CPU time when its first request arrived (every thread's; the figure to read on a busy machine). */
+  firstCpuMs: number;
+  wallMs: number;
+}
+
 /** Spawn → first chat request, and the run's whole time; the run must answer. */
-async function timeToFirstRequest(options: SkillBenchOptions, home: string): Promise<{ firstMs: number; wallMs: number }> {
+async function timeToFirstRequest(options: SkillBenchOptions, home: string): Promise<Timing> {
   const env = options.env({ ...options.providerEnv, AGENT_HOME: home });
   const run = await runStartup(options.server, [options.agent, "-p", TOOL_PROMPT], options.cwd, env, (stdout) => stdout.includes(FINAL_TEXT));
-  return { firstMs: run.firstRequestMs, wallMs: run.wallMs };
+  return { firstMs: run.firstRequestMs, firstCpuMs: run.firstRequestCpuMs, wallMs: run.wallMs };
 }
 
 export async function benchSkills(options: SkillBenchOptions): Promise<Row[]> {
@@ -65,15 +74,20 @@ export async function benchSkills(options: SkillBenchOptions): Promise<Row[]> {
   const cachedHome = withSkills();
   await timeToFirstRequest(options, cachedHome);
   const variants = { none: () => noneHome, cached: () => cachedHome, uncached: withSkills };
-  const times: Record<keyof typeof variants, { firstMs: number; wallMs: number }[]> = { none: [], cached: [], uncached: [] };
+  const times: Record<keyof typeof variants, Timing[]> = { none: [], cached: [], uncached: [] };
+  const order = ["none", "cached", "uncached"] as const;
   for (let round = 0; round < options.warmups + options.runs; round++) {
-    for (const variant of ["none", "cached", "uncached"] as const) {
+    // Each round starts one variant later (as timeInterleaved does): on a busy machine the first run of a round
+    // is often tens of milliseconds faster or slower, and "none" went first in every round.
+    const start = round % order.length;
+    for (const variant of [...order.slice(start), ...order.slice(0, start)]) {
       const result = await timeToFirstRequest(options, variants[variant]());
       if (round >= options.warmups) times[variant].push(result);
     }
   }
   const first = (variant: keyof typeof times) => median(times[variant].map((time) => time.firstMs));
   const wall = (variant: keyof typeof times) => median(times[variant].map((time) => time.wallMs));
+  const cpu = (variant: keyof typeof times) => median(times[variant].map((time) => time.firstCpuMs));
   const row = (variant: "cached" | "uncached", name: string, target: boolean): Row => {
     const added = first(variant) - first("none");
     return {
@@ -87,6 +101,8 @@ export async function benchSkills(options: SkillBenchOptions): Promise<Row[]> {
         skills: SKILLS,
         addedMs: added,
         firstRequestMs: { none: first("none"), [variant]: first(variant) },
+        cpuAtFirstRequestMs: { none: cpu("none"), [variant]: cpu(variant) },
+        addedCpuMs: cpu(variant) - cpu("none"),
         wallMs: { none: wall("none"), [variant]: wall(variant) },
       },
     };
@@ -118,8 +134,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       runs: Math.max(1, Number(process.env.BENCH_RUNS ?? 15) || 15),
       warmups: Math.max(0, Number(process.env.BENCH_WARMUPS ?? 2) || 0),
     });
-    for (const row of rows)
-      console.log(`${row.name}: ${row.agent} vs ${row.baseline} (target ${row.target}${row.pass === undefined ? "" : row.pass ? ": met" : ": missed"})`);
+    for (const row of rows) {
+      const added = Number(row.data["addedCpuMs"]);
+      const cpu = `${added >= 0 ? "+" : "−"}${ms(Math.abs(added))}`;
+      console.log(
+        `${row.name}: ${row.agent} vs ${row.baseline} (target ${row.target}${row.pass === undefined ? "" : row.pass ? ": met" : ": missed"}); CPU ${cpu}`,
+      );
+    }
   } finally {
     await server.close();
     ws.cleanup();

@@ -105,11 +105,14 @@ const onlyNames = {
   "@anthropic-ai/sdk/client": ["BaseAnthropic"],
   "@anthropic-ai/sdk/core/error": ["APIConnectionError", "APIConnectionTimeoutError", "APIError", "APIUserAbortError"],
 };
-const sameAs = { "zod/v4": "zod" };
+const sameAs = { "zod/v4": "zod", "vscode-jsonrpc/node.js": "vscode-jsonrpc" };
 const lazyVendorPackages = { "zod/v4/core": "zodV4Core", "zod/v4-mini": "zodV4Mini" };
 {
   const [zod, zodV4] = await Promise.all([import("zod"), import("zod/v4")]);
   if (Object.keys(zodV4).some((name) => zod[name] !== zodV4[name])) throw new Error("zod/v4 is no longer zod's own namespace: give it one of its own");
+  const require = createRequire(import.meta.url);
+  if (require("vscode-jsonrpc") !== require("vscode-jsonrpc/node.js"))
+    throw new Error("vscode-jsonrpc/node.js is no longer vscode-jsonrpc's main module: give it one of its own");
 }
 // openai's and the Anthropic SDK's Headers and FormData: see the file.
 const fetchGlobals = fileURLToPath(new URL("./openai-globals.mjs", import.meta.url));
@@ -234,6 +237,19 @@ const commanderId = await namespaceBundle("vendor-commander.cjs", commanderPacka
 // (docs/benchmarks.md). With openai's Headers and FormData: the global Headers that builds its every request
 // would load all of undici in front of the first one.
 const anthropicId = await namespaceBundle("vendor-anthropic.cjs", anthropicPackages, { inject: [fetchGlobals] });
+// vscode-jsonrpc, the SDK server's transport, is a code-cached bundle of its own (dist/vendor-jsonrpc.cjs): the server's
+// front (ES modules, which answer the handshake) and its engine (in program.cjs, loaded after the handshake) share
+// one copy, so one ResponseError class and one set of connection types serve both halves.
+const jsonrpcPackages = { "vscode-jsonrpc": "jsonrpc" };
+const jsonrpcId = await namespaceBundle("vendor-jsonrpc.cjs", jsonrpcPackages);
+/** The loader (src/util/vendor-bundle.ts) of the bundle that serves `specifier`. */
+function bundleOf(specifier) {
+  const own = sameAs[specifier] ?? specifier;
+  if (own in commanderPackages) return "commanderBundle()";
+  if (own in anthropicPackages) return "anthropicBundle()";
+  if (own in toolPackages) return "toolsBundle()";
+  return own in jsonrpcPackages ? "jsonrpcBundle()" : "vendorBundle()";
+}
 // Libraries a `-p` run's script reaches only through what a plain run never sets up (the grep and glob tools'
 // walkers, /review's execa, the MCP SDK's schema checks and SSE transport, edit diffs): half of program.cjs's source,
 // which V8 keeps in memory for the whole run (~1.1 MB of its peak RSS, docs/benchmarks.md). program.cjs takes them
@@ -260,8 +276,9 @@ const vendorModulesFor = (withTools) => ({
       ...vendorPackages,
       ...commanderPackages,
       ...anthropicPackages,
+      ...jsonrpcPackages,
       ...lazyVendorPackages,
-      ...Object.fromEntries(Object.entries(sameAs).map(([alias, of]) => [alias, vendorPackages[of]])),
+      ...Object.fromEntries(Object.entries(sameAs).map(([alias, of]) => [alias, vendorPackages[of] ?? jsonrpcPackages[of]])),
     };
     const filter = new RegExp(
       `^(${Object.keys(all)
@@ -283,8 +300,8 @@ const vendorModulesFor = (withTools) => ({
       const names = onlyNames[args.path] ?? Object.keys(await import(args.path));
       const named = names.filter((name) => name !== "default" && /^[A-Za-z_$][\w$]*$/.test(name));
       const lines = [
-        `import { anthropicBundle, commanderBundle, toolsBundle, vendorBundle } from ${JSON.stringify(vendorLoader)};`,
-        `const m = ${args.path in commanderPackages ? "commanderBundle()" : args.path in anthropicPackages ? "anthropicBundle()" : args.path in toolPackages ? "toolsBundle()" : "vendorBundle()"}${args.path in lazyVendorPackages ? ".lazy" : ""}.${all[args.path]};`,
+        `import { anthropicBundle, commanderBundle, jsonrpcBundle, toolsBundle, vendorBundle } from ${JSON.stringify(vendorLoader)};`,
+        `const m = ${bundleOf(args.path)}${args.path in lazyVendorPackages ? ".lazy" : ""}.${all[args.path]};`,
         `export const { ${named.join(", ")} } = m;`,
       ];
       if (names.includes("default")) lines.push("export default m.default;");
@@ -329,6 +346,7 @@ const define = {
   AGENT_VENDOR_ID: JSON.stringify(vendorId),
   AGENT_COMMANDER_ID: JSON.stringify(commanderId),
   AGENT_ANTHROPIC_ID: JSON.stringify(anthropicId),
+  AGENT_JSONRPC_ID: JSON.stringify(jsonrpcId),
   AGENT_TOOLS_ID: JSON.stringify(toolsId),
   // A string parsed at the first use: an object here would be a module of its own, initialised everywhere.
   AGENT_TOOL_SCHEMAS_JSON: JSON.stringify(JSON.stringify(toolSchemas)),
@@ -455,7 +473,7 @@ const main = await build({
 // modules: a second copy, with classes and configuration of its own. Add it to vendorPackages instead.
 // (zod/v3, which the MCP SDK imports, is code of its own, sharing nothing with zod 4.)
 const copied = [...Object.keys(main.metafile.inputs), ...Object.keys(programBuild.metafile.inputs)].filter((input) =>
-  /node_modules\/(zod|openai|commander|@anthropic-ai\/sdk)\/(?!v3\/)/.test(input),
+  /node_modules\/(zod|openai|commander|@anthropic-ai\/sdk|vscode-jsonrpc)\/(?!v3\/)/.test(input),
 );
 if (copied.length > 0) throw new Error(`the vendor bundle does not serve these imports, so they would be copied:\n${copied.join("\n")}`);
 // program.cjs takes the tool libraries from vendor-tools.cjs: one of their files in it is a second copy (a subpath import).

@@ -5,9 +5,10 @@
  * to dist/chunks/one-shot.cjs instead (launch-route.ts).
  */
 import { isatty } from "node:tty";
-import { enableModuleCompileCache } from "../util/code-cache.js";
+import { enableModuleCompileCache, noteCompilerSettings } from "../util/code-cache.js";
+import { tuneServerStart } from "../util/one-shot-tuning.js";
 import { launchRoute } from "./launch-route.js";
-import { runOneShot, tuneThisRun } from "./one-shot.js";
+import { runOneShot, tuneThisRun, v8Tuning } from "./one-shot.js";
 import { resumeArgument } from "./resume-argument.js";
 
 declare const AGENT_VERSION: string;
@@ -30,8 +31,12 @@ if (route === "version") {
     process.stdin.setRawMode(false);
   }
 } else if (route === "server") {
-  // The Copilot SDK's server mode: the handshake is answered before the command line and the engine load. It stays
-  // ES modules: the program's script is one synchronous load (~50 ms from its cache) that would hold the handshake up.
+  // The Copilot SDK's server mode: the handshake is answered before the command line and the engine load. Its front
+  // is ES modules, which answer the handshake; the engine comes from the program's script once that is done
+  // (server-mode.ts): the script is one synchronous load (~50 ms from its cache) that would hold the handshake up.
+  // Its first second is a one-shot run's (load, answer, open a session, read a stream): TurboFan and the old
+  // generation's incremental marking wait for it (one-shot-tuning.ts), and the caches it writes are named for that.
+  if (tuneServerStart(v8Tuning())) noteCompilerSettings("server");
   const { runServer } = await import("./server-mode.js");
   process.exitCode = await runServer(args);
 } else if (route === "one-shot") {

@@ -11,7 +11,7 @@ import path from "node:path";
 import { statSync } from "node:fs";
 import { resolveAgentHome } from "../config/agent-home.js";
 import { loadSettings, SettingsError } from "../config/settings.js";
-import { rankMemories } from "../memory/context-board.js";
+import { rankMemories } from "../memory/memory-ranking.js";
 import { describeBoard, describeStores, memoryLines } from "../memory/memory-report.js";
 import { memorySettings } from "../memory/memory-settings.js";
 import { MemorySpace } from "../memory/memory-space.js";

@@ -1,7 +1,7 @@
 /**
  * A `-p` run's start. bin/agent.js requires it as the CommonJS script dist/chunks/one-shot.cjs (scripts/build.mjs),
- * so such a run never starts Node's ES module loader: its ten built-in modules and their code were ~1.6 MB of the
- * run's peak RSS (docs/benchmarks.md). The program itself is the script dist/chunks/program.cjs, whose compiled
+ * so such a run never starts Node's ES module loader: its ten built-in modules were ~0.3 MB of the run's peak RSS
+ * (docs/benchmarks.md). The program itself is the script dist/chunks/program.cjs, whose compiled
  * code V8 caches (Node 20 caches no ES module's). dist/cli.js (main.ts) runs the same function for a `-p` it is given.
  */
 import { createRequire } from "node:module";
@@ -12,19 +12,20 @@ import { cachedBundle, commanderBundle, vendorBundle } from "../util/vendor-bund
 declare const AGENT_PROGRAM_ID: string;
 
 /**
- * A one-shot run keeps V8's young generation small and starts without TurboFan (one-shot-tuning.ts). The TUI
- * and the server, which live long, keep V8's defaults.
+ * What one-shot-tuning.ts sets V8's flags with. node:v8 is required here, not imported: the TUI, whose entry (main.ts)
+ * imports this module, does not load it.
+ */
+export function v8Tuning(): Parameters<typeof tuneForOneShot>[0] {
+  const v8 = createRequire(import.meta.url)("node:v8") as typeof import("node:v8");
+  return { setFlags: v8.setFlagsFromString, nodeOptions: nodeOptionsOf(process), later: setTimeout, atExit: (run) => process.once("exit", run) };
+}
+
+/**
+ * A one-shot run keeps V8's young generation small and starts without TurboFan (one-shot-tuning.ts). The TUI, which
+ * lives long, keeps V8's defaults; the SDK server has a first second of its own (tuneServerStart, main.ts).
  */
 export function tuneThisRun(): void {
-  // Required here, not imported: the TUI, whose entry (main.ts) imports this module, does not load node:v8.
-  const v8 = createRequire(import.meta.url)("node:v8") as typeof import("node:v8");
-  const tuned = tuneForOneShot({
-    setFlags: v8.setFlagsFromString,
-    nodeOptions: nodeOptionsOf(process),
-    later: setTimeout,
-    atExit: (run) => process.once("exit", run),
-  });
-  if (tuned) noteCompilerSettings("one-shot");
+  if (tuneForOneShot(v8Tuning())) noteCompilerSettings("one-shot");
 }
 
 /** An ES module entry of dist/ the program's script leaves out: the TUI, the subcommands, the MCP SDK (scripts/build.mjs). */

@@ -284,6 +284,15 @@ function usageFailure(args: readonly string[], message: string): void {
   process.exitCode = ExitCode.usage;
 }
 
+/**
+ * The SDK server's engine (the command line, settings, the SessionHost and all under it), for server-mode.ts to reach
+ * through this program's script (dist/chunks/program.cjs), whose compiled code V8 caches: the server's front stays ES
+ * modules and answers the handshake first, then loads this (docs/benchmarks.md).
+ */
+export function loadServerEngine(): Promise<typeof import("./server-engine.js")> {
+  return import("./server-engine.js");
+}
+
 export async function runProgram(args: readonly string[]): Promise<void> {
   if (args[0] === "mcp") {
     const { runMcpCommand } = await import("./mcp-command.js");

@@ -1,16 +1,35 @@
 /**
  * `agent --headless --stdio` / `agent --headless --port N`: the CLI the Copilot SDK starts and drives.
  * Started straight from main.ts: the transport and the handshake come first (vscode-jsonrpc and the
- * server's front only), and the rest (the command line, settings, the engine) loads in the background,
- * so the SDK's `start()` does not wait for it. Nothing but protocol messages goes to stdout.
+ * server's front only, ES modules), and the rest (the command line, settings, the engine) loads once the
+ * handshake is answered, so the SDK's `start()` does not wait for it. Nothing but protocol messages goes to stdout.
  */
 import { AgentServer } from "../server/agent-server.js";
 import { ClientInference } from "../server/client-inference.js";
+import type { SessionHost } from "../server/session-host.js";
 import { serveStdio, serveTcp } from "../server/transports.js";
+import { cachedBundle } from "../util/vendor-bundle.js";
 import { ExitCode } from "./exit-codes.js";
 import { unknownServerFlag } from "./server-flags.js";
 
 declare const AGENT_VERSION: string;
+declare const AGENT_PROGRAM_ID: string | undefined;
+
+/**
+ * For a client that sends something else first (or nothing yet): the engine loads this long after the server is up
+ * even without a handshake, so that a session's first request finds it ready.
+ */
+const LOAD_WITHOUT_HANDSHAKE_MS = 200;
+
+/**
+ * The engine: in the build, from the program's script (dist/chunks/program.cjs), whose compiled code V8 caches where
+ * Node 20 caches no ES module's (~25 ms of compiling a start-up's 60-odd engine chunks). It loads in one synchronous
+ * stretch, which is why it waits for the handshake. From source (tests of the modules), the ES module.
+ */
+function engineModule(): Promise<typeof import("./server-engine.js")> {
+  if (typeof AGENT_PROGRAM_ID !== "string") return import("./server-engine.js");
+  return Promise.resolve().then(() => (cachedBundle("program.cjs", AGENT_PROGRAM_ID) as typeof import("./program.js")).loadServerEngine());
+}
 
 /**
  * The transport, read before the full command line is parsed: `--stdio`, or TCP on `--port N` (`--port=N`).
@@ -47,15 +66,25 @@ export async function runServer(args: readonly string[]): Promise<number> {
     return stopping;
   };
   const inference = new ClientInference();
-  const loading = import("./server-engine.js").then(({ loadSessionHost }) => loadSessionHost(args, inference));
-  // A command line or configuration the server cannot run with ends it, after saying why.
-  loading.catch((error: Error) => {
-    log(error.message);
-    void stop(ExitCode.config);
-  });
+  let loading: Promise<SessionHost> | undefined;
+  const load = (): Promise<SessionHost> => {
+    if (loading) return loading;
+    loading = engineModule().then(({ loadSessionHost }) => loadSessionHost(args, inference));
+    // A command line or configuration the server cannot run with ends it, after saying why.
+    loading.catch((error: Error) => {
+      log(error.message);
+      void stop(ExitCode.config);
+    });
+    return loading;
+  };
+  const fallback = setTimeout(() => void load(), LOAD_WITHOUT_HANDSHAKE_MS).unref();
   const server = new AgentServer({
     version: typeof AGENT_VERSION === "string" ? AGENT_VERSION : "0.0.0-dev",
-    host: () => loading,
+    host: load,
+    onHandshake: () => {
+      clearTimeout(fallback);
+      setImmediate(() => void load());
+    },
     inference,
     ...(process.env.COPILOT_CONNECTION_TOKEN ? { connectionToken: process.env.COPILOT_CONNECTION_TOKEN } : {}),
     // The client closes the pipe (or kills the process) next; if it does neither, the process ends anyway.

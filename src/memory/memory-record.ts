@@ -71,18 +71,22 @@ function asRecord(value: unknown): MemoryRecord | string {
   return raw as unknown as MemoryRecord;
 }
 
+/** One line of a store (not blank) as a memory, or why it is not one. */
+export function parseRecordLine(line: string): MemoryRecord | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return "not valid JSON";
+  }
+  return asRecord(value);
+}
+
 export function parseStoreText(text: string): StoreLine[] {
   const lines: StoreLine[] = [];
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      lines.push({ raw: line, problem: "not valid JSON" });
-      continue;
-    }
-    const record = asRecord(value);
+    const record = parseRecordLine(line);
     lines.push(typeof record === "string" ? { raw: line, problem: record } : { record });
   }
   return lines;

@@ -3,11 +3,13 @@
  * slash command and `agent memory` perform on memories is here, once: store (a fact stored again is
  * confirmed rather than copied), vote, forget, search, and the board.
  */
-import { buildBoard, rankMemories, type Board } from "./context-board.js";
+import { boardOf, type Board } from "./context-board.js";
+import { rankMemories } from "./memory-ranking.js";
 import { INITIAL_SCORE, MAX_SCORE, newMemoryId, type MemoryRecord, type MemoryScope, type MemorySource } from "./memory-record.js";
 import { repositoryKey, repositoryStoreFile, userStoreFile, type RepositoryKey } from "./memory-location.js";
 import { MemoryStore, type StoreContents } from "./memory-store.js";
 import { secretReason } from "./secret-patterns.js";
+import { StoreScan } from "./store-scan.js";
 
 export class MemoryRefusal extends Error {}
 
@@ -64,8 +66,15 @@ export class MemorySpace {
     return this.read().records.find((record) => record.id === id);
   }
 
+  /** Both stores as the board reads them (repository first): a record parsed only for a memory it shows. */
+  scan(): StoreScan {
+    const scan = new StoreScan();
+    for (const store of [this.repository, this.user]) scan.add(store.text(), store.file);
+    return scan;
+  }
+
   board(budgetTokens?: number): Board {
-    return buildBoard(this.read().records, budgetTokens !== undefined ? { budgetTokens } : {});
+    return boardOf(this.scan(), budgetTokens !== undefined ? { budgetTokens } : {});
   }
 
   /** Stores a fact; the same fact under the same subject is confirmed instead. Throws MemoryRefusal. */

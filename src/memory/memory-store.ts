@@ -33,16 +33,19 @@ const queues = new Map<string, Promise<unknown>>();
 export class MemoryStore {
   constructor(readonly file: string) {}
 
-  /** The store's lines; a missing file is an empty store. */
-  private readLines(): StoreLine[] {
-    let text: string;
+  /** The store's text; a missing file is an empty store. */
+  text(): string {
     try {
-      text = readFileSync(this.file, "utf8");
+      return readFileSync(this.file, "utf8");
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
       throw new MemoryStoreError(`Cannot read the memory store ${this.file}: ${(error as Error).message}`);
     }
-    return parseStoreText(text);
+  }
+
+  /** The store's lines. */
+  private readLines(): StoreLine[] {
+    return parseStoreText(this.text());
   }
 
   read(): StoreContents {

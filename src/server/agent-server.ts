@@ -105,6 +105,18 @@ export interface AgentServerOptions {
   inference?: ClientInference;
   /** The server was asked to stop (runtime.shutdown) and its sessions are closed: the process may end soon. */
   onShutdownRequest(): void;
+  /**
+   * A client's handshake (`connect`) has been answered and the answer written: the moment to load the engine, which
+   * holds the process for a while (server-mode.ts), without keeping the client's `start()` waiting.
+   */
+  onHandshake?(): void;
+}
+
+export interface ServeOptions {
+  /** TCP: the client must present the connection token in `connect`. */
+  needsToken: boolean;
+  /** Runs `run` once what the connection writes next (the answer of the request being handled) has reached its output. */
+  afterWrite?(run: () => void): void;
 }
 
 export class AgentServer {
@@ -131,7 +143,7 @@ export class AgentServer {
   }
 
   /** Serves one client until its connection closes; resolves once its sessions are shut down. */
-  serve(connection: MessageConnection, options: { needsToken: boolean }): Promise<void> {
+  serve(connection: MessageConnection, options: ServeOptions): Promise<void> {
     const link: ClientLink = { connection, alive: true };
     this.links.add(link);
     let authenticated = !options.needsToken || this.options.connectionToken === undefined;
@@ -148,6 +160,9 @@ export class AgentServer {
       }
       authenticated = true;
       this.admitted.add(link);
+      const onHandshake = this.options.onHandshake;
+      if (onHandshake && options.afterWrite) options.afterWrite(onHandshake);
+      else if (onHandshake) setImmediate(onHandshake);
       return { ok: true, protocolVersion: PROTOCOL_VERSION, version: this.options.version, taskKinds: [] };
     });
     connection.onRequest(

@@ -13,6 +13,9 @@ export class CoalescingWritable extends EventEmitter implements NodeJS.WritableS
   writable = true;
   private chunks: Buffer[] = [];
   private scheduled = false;
+  /** Waiting for the next write, then for the flush that sends it (afterNextWrite). */
+  private nextWrite: (() => void)[] = [];
+  private written: (() => void)[] = [];
 
   constructor(private readonly target: NodeJS.WritableStream) {
     super();
@@ -24,6 +27,10 @@ export class CoalescingWritable extends EventEmitter implements NodeJS.WritableS
     const encoding = typeof encodingOrCallback === "string" ? encodingOrCallback : "utf8";
     const done = typeof encodingOrCallback === "function" ? encodingOrCallback : callback;
     this.chunks.push(typeof data === "string" ? Buffer.from(data, encoding) : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+    if (this.nextWrite.length > 0) {
+      this.written.push(...this.nextWrite);
+      this.nextWrite = [];
+    }
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(this.flush);
@@ -44,5 +51,16 @@ export class CoalescingWritable extends EventEmitter implements NodeJS.WritableS
     const data = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks);
     this.chunks = [];
     this.target.write(data);
+    const written = this.written;
+    this.written = [];
+    for (const run of written) run();
   };
+
+  /**
+   * Runs `run` once the next thing written has reached the real output: vscode-jsonrpc writes a request's answer a
+   * tick or two after its handler returns, so a handler that wants to act after its answer is out asks for this.
+   */
+  afterNextWrite(run: () => void): void {
+    this.nextWrite.push(run);
+  }
 }

@@ -11,13 +11,24 @@ type Delta = Extract<SessionEvent, { type: "assistant.message_delta" | "assistan
 
 const isDelta = (event: SessionEvent): event is Delta => event.type === "assistant.message_delta" || event.type === "assistant.reasoning_delta";
 
-function streamOf(event: Delta): string {
-  const data = event.data as { messageId?: string; reasoningId?: string; parentToolCallId?: string };
-  return JSON.stringify([event.type, event.agentId, data.messageId ?? data.reasoningId, data.parentToolCallId]);
+/** What a delta belongs to: deltas join only within one stream (its type, agent, message or reasoning, tool call). */
+function sameStream(a: Delta, b: Delta): boolean {
+  const x = a.data as { messageId?: string; reasoningId?: string; parentToolCallId?: string };
+  const y = b.data as typeof x;
+  return (
+    a.type === b.type &&
+    a.agentId === b.agentId &&
+    (x.messageId ?? x.reasoningId) === (y.messageId ?? y.reasoningId) &&
+    x.parentToolCallId === y.parentToolCallId
+  );
 }
 
 export class DeltaBatcher {
-  private pending: { event: Delta; stream: string } | undefined;
+  /**
+   * The deltas waiting: the first (its parentId), the last (everything else) and the text of all, joined once at the
+   * flush rather than at every delta (a 2,000-token answer is as many deltas).
+   */
+  private pending: { first: Delta; last: Delta; texts: string[] } | undefined;
 
   constructor(private readonly send: (event: SessionEvent) => void) {}
 
@@ -27,25 +38,23 @@ export class DeltaBatcher {
       this.send(event);
       return;
     }
-    const stream = streamOf(event);
     const waiting = this.pending;
-    if (waiting && waiting.stream === stream) {
-      const joined = {
-        ...event,
-        parentId: waiting.event.parentId,
-        data: { ...event.data, deltaContent: waiting.event.data.deltaContent + event.data.deltaContent },
-      };
-      this.pending = { event: joined as Delta, stream };
+    if (waiting && sameStream(waiting.last, event)) {
+      waiting.last = event;
+      waiting.texts.push(event.data.deltaContent);
       return;
     }
     this.flush();
-    this.pending = { event, stream };
+    this.pending = { first: event, last: event, texts: [event.data.deltaContent] };
     setImmediate(this.flush);
   }
 
   readonly flush = (): void => {
     const waiting = this.pending;
     this.pending = undefined;
-    if (waiting) this.send(waiting.event);
+    if (!waiting) return;
+    const { first, last, texts } = waiting;
+    if (texts.length === 1) return this.send(last);
+    this.send({ ...last, parentId: first.parentId, data: { ...last.data, deltaContent: texts.join("") } } as Delta);
   };
 }

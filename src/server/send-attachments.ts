@@ -4,8 +4,7 @@
  * blob saved to the session's folder. Anything else (an unknown type, a file without a path) is left out.
  */
 import { z } from "zod";
-import type { Attachment } from "../protocol/events/index.js";
-import { attachmentSchema } from "../protocol/events/index.js";
+import { attachmentSchema, type Attachment } from "../protocol/events/shared-schemas.js";
 import { savedBlob } from "./blob-attachments.js";
 import type { sendSchema } from "./wire.js";
 

@@ -8,7 +8,6 @@ import { z } from "zod";
 import { TURN_END_GRACE_MS, type SessionManager, type SessionView } from "../core/index.js";
 import type { ProviderConfig } from "../config/provider-config.js";
 import type { HookPolicy, HookSet } from "../hooks/hook-set.js";
-import { readEventLog } from "../session/event-log-reader.js";
 import { requestHandover, watchHandoverRequests } from "../session/session-handover.js";
 import { SessionLockedError } from "../session/session-lock.js";
 import type { SessionMethod } from "./agent-server.js";
@@ -93,8 +92,9 @@ export class SessionHost {
     const owned = (link: ClientLink, sessionId: string) => this.owned(link, sessionId);
     this.handlers = {
       "models.list": () => this.models(),
-      "session.create": (link, params) => this.create(link, sessionConfigSchema.parse(params)),
-      "session.resume": (link, params) => this.resume(link, sessionConfigSchema.parse(params)),
+      // jitless: a session's configuration is parsed once; compiling zod's fast path for its nested schema cost more.
+      "session.create": (link, params) => this.create(link, sessionConfigSchema.parse(params, { jitless: true })),
+      "session.resume": (link, params) => this.resume(link, sessionConfigSchema.parse(params, { jitless: true })),
       "session.list": (_link, params) => this.list(listSchema.parse(params ?? {}).filter),
       "session.getMetadata": async (_link, params) => {
         const { sessionId } = sessionIdSchema.parse(params);
@@ -115,10 +115,12 @@ export class SessionHost {
       "session.detach": (link, params) => this.detach(link, params),
       "session.destroy": (link, params) => this.detach(link, params),
       // Only a session the client holds: after its disconnect the session is gone for it, as in Copilot.
-      "session.getMessages": (link, params) => {
+      "session.getMessages": async (link, params) => {
         const { sessionId } = sessionIdSchema.parse(params);
         this.owned(link, sessionId);
-        // What a rewind hid is not part of the session any more (events.jsonl keeps it).
+        // What a rewind hid is not part of the session any more (events.jsonl keeps it). The reader (with the whole
+        // event catalog's schemas) loads when first asked, not with the engine (docs/benchmarks.md).
+        const { readEventLog } = await import("../session/event-log-reader.js");
         return { events: visibleEvents(readEventLog(this.manager.store.eventsFileOf(sessionId)).events) };
       },
       "sessions.fork": async (_link, params) => {
@@ -147,7 +149,7 @@ export class SessionHost {
       ...sessionsMethods({
         manager: this.manager,
         close: (sessionId) => this.close(sessionId),
-        resume: (link, sessionId) => this.resume(link, sessionConfigSchema.parse({ sessionId })),
+        resume: (link, sessionId) => this.resume(link, sessionConfigSchema.parse({ sessionId }, { jitless: true })),
         deleted: (sessionId) => this.announce({ type: "session.deleted", sessionId }),
       }),
       ...runtimeMethods(),

@@ -4,7 +4,7 @@
  * session; none waits for a turn to finish.
  */
 import { randomUUID } from "node:crypto";
-import { agentModeSchema } from "../protocol/events/index.js";
+import { agentModeSchema } from "../protocol/events/shared-schemas.js";
 import { externalToolReply, permissionReply } from "./replies.js";
 import type { ClientLink, ServedSession } from "./served-session.js";
 import { pendingAnswerSchema, pendingToolCallSchema, sendSchema, sessionIdSchema, sessionLimitsWire } from "./wire.js";
@@ -46,7 +46,8 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
   };
 
   on("session.send", (link, params) => {
-    const request = sendSchema.parse(params);
+    // jitless: a prompt's few parses do not repay compiling zod's fast path for the schema.
+    const request = sendSchema.parse(params, { jitless: true });
     const { session } = engine(link, request.sessionId);
     const mode = agentModeSchema.safeParse(request.agentMode);
     if (mode.success) session.dispatch({ type: "set_mode", mode: mode.data });

@@ -10,16 +10,18 @@ import type { AgentServer } from "./agent-server.js";
 
 /** Serves the one client on stdin/stdout; resolves when it has gone (stdin closed) and its sessions are shut down. */
 export function serveStdio(server: AgentServer): Promise<void> {
-  const connection = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(new CoalescingWritable(process.stdout)));
-  return server.serve(connection, { needsToken: false });
+  const output = new CoalescingWritable(process.stdout);
+  const connection = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(output));
+  return server.serve(connection, { needsToken: false, afterWrite: (run) => output.afterNextWrite(run) });
 }
 
 /** Listens on 127.0.0.1; each connection is a client of its own. Resolves with the port once listening. */
 export function serveTcp(server: AgentServer, port: number, log: (message: string) => void): Promise<{ port: number; close(): void }> {
   const listener = net.createServer((socket) => {
     socket.setNoDelay(true);
-    const connection = createMessageConnection(new SocketMessageReader(socket), new StreamMessageWriter(new CoalescingWritable(socket)));
-    void server.serve(connection, { needsToken: true }).then(() => socket.destroy());
+    const output = new CoalescingWritable(socket);
+    const connection = createMessageConnection(new SocketMessageReader(socket), new StreamMessageWriter(output));
+    void server.serve(connection, { needsToken: true, afterWrite: (run) => output.afterNextWrite(run) }).then(() => socket.destroy());
     socket.on("error", (error) => log(`client connection: ${error.message}`));
   });
   return new Promise((resolve, reject) => {

@@ -55,11 +55,17 @@ export class SkillCache {
     this.changed = true;
   }
 
-  /** Writes the cache when something new was read (whole, then renamed); a failure to write is not an error. */
+  /**
+   * Writes the cache when something new was read (whole, then renamed); a failure to write is not an error.
+   * Then lets go of the entries: the session keeps the skills, not the cache, which a reload reads again (kept,
+   * 200 skills' entries were live data that start-up's young-generation collections copied and promoted).
+   */
   save(): void {
-    if (!this.changed) return;
+    const loaded = this.entries;
+    this.entries = undefined;
+    if (!this.changed || !loaded) return;
     this.changed = false;
-    const entries = Object.entries(this.load());
+    const entries = Object.entries(loaded);
     const kept = entries.length > MAX_ENTRIES ? entries.sort(([, a], [, b]) => b.seen - a.seen).slice(0, MAX_ENTRIES) : entries;
     try {
       makePrivateDir(path.dirname(this.file));

@@ -105,8 +105,13 @@ export function skillFilesIn(dir: string): string[] {
     return [];
   }
   if (names.includes(SKILL_FILE)) return [path.join(dir, SKILL_FILE)];
+  // Joined by hand: a name holds no separator and no dot, so path.join would only normalise the folder (done
+  // once here) and add separators, and at start-up (run once, before it is optimised) 200 of them cost several
+  // times the listing.
+  const folder = path.normalize(dir);
+  const prefix = folder.endsWith(path.sep) ? folder : `${folder}${path.sep}`;
   return names
     .filter((name) => !name.startsWith(".") && !name.includes("."))
     .sort()
-    .map((name) => path.join(dir, name, SKILL_FILE));
+    .map((name) => `${prefix}${name}${path.sep}${SKILL_FILE}`);
 }

@@ -1,7 +1,8 @@
 /**
  * The libraries the build puts in dist/vendor.cjs (zod, openai), dist/vendor-commander.cjs (commander, which
  * the TUI's first frame needs without the others), dist/vendor-anthropic.cjs (the Anthropic SDK, for its wire
- * only) and dist/vendor-tools.cjs (what program.cjs reaches only through what a plain run never sets up; see
+ * only), dist/vendor-jsonrpc.cjs (vscode-jsonrpc, the SDK server's transport, shared by its front and its engine)
+ * and dist/vendor-tools.cjs (what program.cjs reaches only through what a plain run never sets up; see
  * scripts/build.mjs), each loaded once through V8's code cache; and a `-p` run's whole program,
  * dist/chunks/program.cjs. Only the built bundle imports this; from source the packages are imported as they are.
  */
@@ -12,6 +13,7 @@ import { loadCachedScript } from "./code-cache.js";
 declare const AGENT_VENDOR_ID: string;
 declare const AGENT_COMMANDER_ID: string;
 declare const AGENT_ANTHROPIC_ID: string;
+declare const AGENT_JSONRPC_ID: string;
 declare const AGENT_TOOLS_ID: string;
 
 /**
@@ -43,6 +45,10 @@ export function commanderBundle(): Record<string, unknown> {
 
 export function anthropicBundle(): Record<string, unknown> {
   return cachedBundle("../vendor-anthropic.cjs", AGENT_ANTHROPIC_ID);
+}
+
+export function jsonrpcBundle(): Record<string, unknown> {
+  return cachedBundle("../vendor-jsonrpc.cjs", AGENT_JSONRPC_ID);
 }
 
 /** The libraries program.cjs leaves out of its own source (scripts/build.mjs): the tools' walkers, execa, ajv …. */

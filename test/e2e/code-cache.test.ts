@@ -29,6 +29,28 @@ async function viewRun(wire: Record<string, string> = {}): Promise<void> {
   expect(run.stdout).toContain("It says hello.");
 }
 
+/** The SDK's server, past its handshake to a method that needs its engine (session.list), then closed: it exits 0. */
+async function serverRun(): Promise<void> {
+  const server = spawn(process.execPath, [AGENT_BIN, "--headless", "--stdio"], {
+    env: ws.env({ XDG_CACHE_HOME: path.join(ws.home, ".cache") }),
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)));
+  const request = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "session.list", params: {} });
+  let output = "";
+  const answered = new Promise<void>((resolve) =>
+    server.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('"id":1')) resolve();
+    }),
+  );
+  server.stdin.write(`Content-Length: ${Buffer.byteLength(request)}\r\n\r\n${request}`);
+  await answered;
+  expect(output).toContain('"result"');
+  server.stdin.end();
+  expect(await exited).toBe(0);
+}
+
 const cacheDir = () => path.join(ws.home, ".cache", "agent");
 const cacheFiles = () => readdirSync(cacheDir()).filter((name) => name.endsWith(".cache"));
 
@@ -77,30 +99,30 @@ describe("the vendor bundle's code cache", () => {
     await viewRun();
     const oneShot = cacheFiles().sort();
     const before = oneShot.map((name) => readFileSync(path.join(cacheDir(), name)));
-    // The SDK's server, past its handshake to a method that needs its engine (session.list), then closed.
-    const server = spawn(process.execPath, [AGENT_BIN, "--headless", "--stdio"], {
-      env: ws.env({ XDG_CACHE_HOME: path.join(ws.home, ".cache") }),
-      stdio: ["pipe", "pipe", "inherit"],
-    });
-    const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)));
-    const request = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "session.list", params: {} });
-    let output = "";
-    const answered = new Promise<void>((resolve) =>
-      server.stdout.on("data", (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('"id":1')) resolve();
-      }),
-    );
-    server.stdin.write(`Content-Length: ${Buffer.byteLength(request)}\r\n\r\n${request}`);
-    await answered;
-    server.stdin.end();
-    expect(await exited).toBe(0);
+    await serverRun();
     const serverFiles = cacheFiles().filter((name) => !oneShot.includes(name));
-    // The server's engine loads zod and openai's bundle and commander's, under its own name for each.
-    expect(serverFiles.filter((name) => /^vendor(-commander)?\.cjs-/.test(name))).toHaveLength(2);
+    // The server's front loads vscode-jsonrpc's bundle; its engine, the program's script, zod and openai's bundle and
+    // commander's: each under the server's own name (it starts without TurboFan, as a one-shot run does, but not with
+    // its young generation).
+    expect(serverFiles.map((name) => name.replace(/-[0-9a-f]{16}\.cache$/, "")).sort()).toEqual([
+      "program.cjs",
+      "vendor-commander.cjs",
+      "vendor-jsonrpc.cjs",
+      "vendor.cjs",
+    ]);
     await viewRun();
     oneShot.forEach((name, index) => expect(readFileSync(path.join(cacheDir(), name)).equals(before[index] as Buffer)).toBe(true));
     expect(cacheFiles().sort()).toEqual([...oneShot, ...serverFiles].sort());
+  });
+
+  it("is written by the server at its first clean exit and used unchanged by the next server", async () => {
+    await serverRun();
+    const files = cacheFiles().sort();
+    expect(files.some((name) => name.startsWith("program.cjs-"))).toBe(true);
+    const before = files.map((name) => readFileSync(path.join(cacheDir(), name)));
+    await serverRun();
+    expect(cacheFiles().sort()).toEqual(files);
+    files.forEach((name, index) => expect(readFileSync(path.join(cacheDir(), name)).equals(before[index] as Buffer)).toBe(true));
   });
 
   // The cache holds what the run that wrote it compiled, and is kept: a run that stopped at its configuration

@@ -1,6 +1,7 @@
 /** The context board's selection (score, then recency, within the budget) and text; the transcript digest. */
 import { describe, expect, it } from "vitest";
-import { BOARD_NOTE, buildBoard, rankMemories } from "../../src/memory/context-board.js";
+import { BOARD_NOTE, buildBoard } from "../../src/memory/context-board.js";
+import { rankMemories } from "../../src/memory/memory-ranking.js";
 import type { MemoryRecord } from "../../src/memory/memory-record.js";
 import { digestEvents, digestPage, DIGEST_PAGE_CHARS } from "../../src/memory/session-digest.js";
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { loadSkills } from "../../src/skills/load-skills.js";
 import { SkillCache } from "../../src/skills/skill-cache.js";
 import { parseSkillFile, readSkillBody, splitToolList } from "../../src/skills/skill-file.js";
-import { skillFolders } from "../../src/skills/skill-sources.js";
+import { skillFilesIn, skillFolders } from "../../src/skills/skill-sources.js";
 import { tempDir } from "../support/engine-harness.js";
 
 function writeSkill(dir: string, name: string, front: string, body = `# ${name}\nDo it.`): string {
@@ -144,6 +144,16 @@ describe("loadSkills", () => {
     expect(loaded.skills.map((found) => [found.name, found.source])).toEqual([["single-skill", "custom"]]);
     expect(loaded.errors).toEqual([]);
   });
+
+  it("names each skill's file as path.join would, however the folder is spelled", () => {
+    const where = layout();
+    const dir = path.join(where.root, "many");
+    for (const name of ["b-skill", "a-skill", "c", ".hidden", "notes.md", "x y"]) mkdirSync(path.join(dir, name), { recursive: true });
+    const spellings = [dir, `${dir}${path.sep}`, path.join(dir, "..", "many"), `${dir}${path.sep}.${path.sep}`, `${dir}${path.sep}${path.sep}`];
+    const expected = ["a-skill", "b-skill", "c", "x y"].map((name) => path.join(dir, name, "SKILL.md"));
+    for (const spelling of spellings) expect(skillFilesIn(spelling), spelling).toEqual(expected);
+    expect(skillFilesIn(path.join(where.root, "missing"))).toEqual([]);
+  });
 });
 
 describe("parseSkillFile", () => {
@@ -206,6 +216,18 @@ describe("the frontmatter cache", () => {
     expect(loadSkills(skillFolders({ cwd: where.cwd, customDirs: [dir] }), new SkillCache(cacheFile)).skills[0]?.source).toBe("custom");
     writeFileSync(cacheFile, "{ damaged");
     expect(loadSkills(folders, new SkillCache(cacheFile)).skills.map((found) => found.name)).toEqual(["cached"]);
+  });
+
+  it("is read again at each load, not held by the session between them", () => {
+    const where = layout();
+    writeSkill(path.join(where.agentHome, "skills"), "held", skill("held"));
+    const cacheFile = path.join(where.agentHome, "skills-cache.json");
+    const folders = skillFolders({ agentHome: where.agentHome, cwd: where.cwd });
+    const cache = new SkillCache(cacheFile);
+    expect(loadSkills(folders, cache).skills[0]?.description).toBe("The held skill.");
+    // What the file says now is what the next load (a reload, with the same cache) answers from.
+    writeFileSync(cacheFile, readFileSync(cacheFile, "utf8").replace("The held skill.", "As the cache file says."));
+    expect(loadSkills(folders, cache).skills[0]?.description).toBe("As the cache file says.");
   });
 
   it("keeps a bad file's problem too", () => {

@@ -4,13 +4,13 @@
  * flags left alone. The clock is the test's: the timer is captured, not waited for.
  */
 import { describe, expect, it } from "vitest";
-import { nodeOptionsOf, OPTIMISER_DELAY_MS, tuneForOneShot } from "../../src/util/one-shot-tuning.js";
+import { nodeOptionsOf, OPTIMISER_DELAY_MS, tuneForOneShot, tuneServerStart } from "../../src/util/one-shot-tuning.js";
 
-function tune(nodeOptions: string[]) {
+function tune(nodeOptions: string[], tuning: typeof tuneForOneShot = tuneForOneShot) {
   const flags: string[] = [];
   const timers: { run: () => void; ms: number; unref: boolean }[] = [];
   const atExit: (() => void)[] = [];
-  tuneForOneShot({
+  tuning({
     atExit: (run) => atExit.push(run),
     setFlags: (flag) => flags.push(flag),
     nodeOptions,
@@ -56,6 +56,32 @@ describe("a one-shot run's V8 settings", () => {
 
   it("does not mistake flags that only mention the compiler for a choice of one", () => {
     expect(tune(["--trace-opt", "--turbofan-filter=x", "--max-old-space-size=100"]).flags).toContain("--no-turbofan");
+  });
+
+  // The SDK's server lives long: its young generation grows as V8 sees fit; TurboFan and incremental marking wait.
+  it("gives the server its first second without TurboFan or incremental marking, both back after it and off at exit", () => {
+    const { flags, timers, exit } = tune([], tuneServerStart);
+    expect(flags).toEqual(["--no-incremental-marking", "--no-turbofan"]);
+    expect(timers.map((timer) => [timer.ms, timer.unref])).toEqual([
+      [OPTIMISER_DELAY_MS, true],
+      [OPTIMISER_DELAY_MS, true],
+    ]);
+    for (const timer of timers) timer.run();
+    expect(flags.slice(2).sort()).toEqual(["--incremental-marking", "--turbofan"]);
+    exit();
+    expect(flags.slice(4).sort()).toEqual(["--no-incremental-marking", "--no-turbofan"]);
+  });
+
+  it.each([
+    [["--no-opt"], ["--no-incremental-marking"], true],
+    [["--incremental-marking"], ["--no-turbofan"], true],
+    [["--no_incremental_marking", "--turbofan"], [], false],
+  ])("leaves the server's choices Node was given alone (%s)", (options, expected, tuned) => {
+    const deps = tune(options, (given) => {
+      expect(tuneServerStart(given)).toBe(tuned);
+      return tuned;
+    });
+    expect(deps.flags).toEqual(expected);
   });
 
   it("reads Node's options from the command line and NODE_OPTIONS", () => {

@@ -5,7 +5,6 @@
  */
 import { z } from "zod";
 import { handoffSummary } from "../../core/index.js";
-import { readEventLog } from "../../session/event-log-reader.js";
 import type { ClientLink, ServedSession } from "../served-session.js";
 import type { HISTORY_METHODS } from "./history-and-interest-names.js";
 
@@ -16,9 +15,11 @@ export function historyMethods(
   eventsFileOf: (sessionId: string) => string,
 ): Record<(typeof HISTORY_METHODS)[number], (link: ClientLink, params: unknown) => unknown> {
   return {
-    "session.history.summarizeForHandoff": (link, params) => {
+    "session.history.summarizeForHandoff": async (link, params) => {
       const { sessionId } = sessionIdSchema.parse(params);
       owned(link, sessionId);
+      // Loaded when first asked: the reader brings the whole event catalog's schemas.
+      const { readEventLog } = await import("../../session/event-log-reader.js");
       return { summary: handoffSummary(readEventLog(eventsFileOf(sessionId)).events) };
     },
     "session.history.abortManualCompaction": (link, params) => {

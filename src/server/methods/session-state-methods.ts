@@ -8,7 +8,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import type { SessionView } from "../../core/index.js";
-import { workingDirectoryContextSchema } from "../../protocol/events/index.js";
+import { workingDirectoryContextSchema } from "../../protocol/events/shared-schemas.js";
 import type { ClientLink, ServedSession } from "../served-session.js";
 import { sessionIdSchema } from "../wire.js";
 import { ownedSession, type MethodTable, type Owned } from "./owned-session.js";
