@@ -8,13 +8,16 @@ import { isatty } from "node:tty";
 import { enableModuleCompileCache, noteCompilerSettings } from "../util/code-cache.js";
 import { tuneServerStart } from "../util/one-shot-tuning.js";
 import { launchRoute } from "./launch-route.js";
-import { runOneShot, tuneThisRun, v8Tuning } from "./one-shot.js";
+import { provideEsmEntries, runOneShot, tuneThisRun, v8Tuning, type EsmEntry } from "./one-shot.js";
 import { resumeArgument } from "./resume-argument.js";
 
 declare const AGENT_VERSION: string;
 
 const args = process.argv.slice(2);
 const route = launchRoute(args);
+/** What the program's script leaves to this build (scripts/build.mjs), for the script's runs: `-p` and the server's engine. */
+const importEsmEntry = (entry: EsmEntry): Promise<unknown> =>
+  entry === "interactive" ? import("./interactive.js") : entry === "subcommands" ? import("./subcommands.js") : import("../mcp/mcp-sdk.js");
 // Before the lazy imports below, so Node 22's compile cache covers them.
 if (route !== "version") enableModuleCompileCache();
 if (route === "version") {
@@ -37,12 +40,11 @@ if (route === "version") {
   // Its first second is a one-shot run's (load, answer, open a session, read a stream): TurboFan and the old
   // generation's incremental marking wait for it (one-shot-tuning.ts), and the caches it writes are named for that.
   if (tuneServerStart(v8Tuning())) noteCompilerSettings("server");
+  provideEsmEntries(importEsmEntry);
   const { runServer } = await import("./server-mode.js");
   process.exitCode = await runServer(args);
 } else if (route === "one-shot") {
-  await runOneShot(args, (entry) =>
-    entry === "interactive" ? import("./interactive.js") : entry === "subcommands" ? import("./subcommands.js") : import("../mcp/mcp-sdk.js"),
-  );
+  await runOneShot(args, importEsmEntry);
 } else {
   // No terminal to hold a TUI: it answers and exits, as a `-p` run does. The TUI (`agent --model …` in a terminal)
   // keeps V8's defaults.

@@ -32,14 +32,22 @@ export function tuneThisRun(): void {
 export type EsmEntry = "interactive" | "subcommands" | "mcp-sdk";
 
 /**
+ * How the program's script reaches what it leaves to the ES module build (a script cannot import()): set by whoever
+ * loads the script, a `-p` run (runOneShot) or the SDK server, whose engine comes from it (main.ts).
+ */
+export function provideEsmEntries(importEntry: (entry: EsmEntry) => Promise<unknown>): void {
+  (globalThis as Record<symbol, unknown>)[Symbol.for("agent.importEsmEntry")] = importEntry;
+}
+
+/**
  * Runs the command line of a `-p` run. `importEntry` imports what the script leaves to the ES module build, for a
- * command line that asks for it (`agent --name -p` in a terminal, `agent mcp list -p x`): a script cannot import().
+ * command line that asks for it (`agent --name -p` in a terminal, `agent mcp list -p x`, MCP servers).
  */
 export async function runOneShot(args: string[], importEntry: (entry: EsmEntry) => Promise<unknown>): Promise<void> {
   // Before anything else loads, so Node 22's compile cache covers what does.
   enableModuleCompileCache();
   tuneThisRun();
-  (globalThis as Record<symbol, unknown>)[Symbol.for("agent.importEsmEntry")] = importEntry;
+  provideEsmEntries(importEntry);
   // The program and the libraries every such run loads, read one after another into one buffer (code-cache.ts).
   holdReadBuffer();
   const { runProgram } = cachedBundle("program.cjs", AGENT_PROGRAM_ID) as typeof import("./program.js");
