@@ -402,35 +402,49 @@ const esmEntry = {
     });
   },
 };
-const programBuild = await build({
-  entryPoints: ["src/cli/program.ts"],
-  outfile: fileURLToPath(programFile),
-  ...commonJsBundle,
-  sourcemap: "linked",
-  // Within the script, import.meta.url is the file's own URL (the ES modules' relative paths hold as they are).
-  define: { ...define, "import.meta.url": "__agentModuleUrl" },
-  supported: { "dynamic-import": false },
-  // Strict, as ES modules are: the directive has to come first, before the banner's statement.
-  banner: { js: '"use strict"; var __agentModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  external: ["react-devtools-core", "@vscode/tree-sitter-wasm", "sql.js"],
-  plugins: [zodEnglishOnly, vendorModulesFor(true), esmEntry],
-  write: false,
-  metafile: true,
-});
-// The check for the rule above: Node's modules are required, the TUI reached through main.ts.
-const dynamicImports = Object.values(programBuild.metafile.outputs).flatMap((output) =>
-  output.imports.filter((entry) => entry.kind === "dynamic-import").map((entry) => entry.path),
-);
-if (dynamicImports.length > 0) throw new Error(`dist/chunks/program.cjs would import() ${dynamicImports.join(", ")}: a script cannot`);
-for (const file of programBuild.outputFiles) {
-  checkAscii(file);
-  mkdirSync(path.dirname(file.path), { recursive: true });
-  writeFileSync(file.path, file.contents);
+/**
+ * One script of the program (dist/chunks/<name>) from `entry`, checked and written; its build and its id (a hash of
+ * its content). Two are built: a `-p` run's program.cjs, with runProgram alone (so the SDK server's engine, which
+ * loadServerEngine reaches, is left out: ~150 KB of source a `-p` run would keep in memory, docs/benchmarks.md), and
+ * server-program.cjs, with the engine too, for the server (src/cli/server-mode.ts).
+ */
+async function programScript(name, entry) {
+  const built = await build({
+    ...entry,
+    outfile: fileURLToPath(new URL(`../dist/chunks/${name}`, import.meta.url)),
+    ...commonJsBundle,
+    sourcemap: "linked",
+    // Within the script, import.meta.url is the file's own URL (the ES modules' relative paths hold as they are).
+    define: { ...define, "import.meta.url": "__agentModuleUrl" },
+    supported: { "dynamic-import": false },
+    // Strict, as ES modules are: the directive has to come first, before the banner's statement.
+    banner: { js: '"use strict"; var __agentModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+    external: ["react-devtools-core", "@vscode/tree-sitter-wasm", "sql.js"],
+    plugins: [zodEnglishOnly, vendorModulesFor(true), esmEntry],
+    write: false,
+    metafile: true,
+  });
+  // The check for the rule above: Node's modules are required, the TUI reached through main.ts.
+  const dynamicImports = Object.values(built.metafile.outputs).flatMap((output) =>
+    output.imports.filter((entry) => entry.kind === "dynamic-import").map((entry) => entry.path),
+  );
+  if (dynamicImports.length > 0) throw new Error(`dist/chunks/${name} would import() ${dynamicImports.join(", ")}: a script cannot`);
+  for (const file of built.outputFiles) {
+    checkAscii(file);
+    mkdirSync(path.dirname(file.path), { recursive: true });
+    writeFileSync(file.path, file.contents);
+  }
+  const id = createHash("sha256")
+    .update(built.outputFiles.find((file) => file.path.endsWith(".cjs")).contents)
+    .digest("hex")
+    .slice(0, 16);
+  return { built, id };
 }
-const programId = createHash("sha256")
-  .update(programBuild.outputFiles.find((file) => file.path.endsWith(".cjs")).contents)
-  .digest("hex")
-  .slice(0, 16);
+const root = fileURLToPath(new URL("..", import.meta.url));
+const { built: programBuild, id: programId } = await programScript("program.cjs", {
+  stdin: { contents: 'export { runProgram } from "./src/cli/program.ts";', resolveDir: root, sourcefile: "program-entry.js", loader: "js" },
+});
+const { built: serverProgramBuild, id: serverProgramId } = await programScript("server-program.cjs", { entryPoints: ["src/cli/program.ts"] });
 
 // What bin/agent.js requires to start a `-p` run without Node's ES module loader (src/cli/one-shot.ts): which way a
 // command line goes, and the run's start, which loads program.cjs. Small CommonJS files, required as they are.
@@ -456,7 +470,7 @@ const main = await build({
   legalComments: "none",
   logLevel: "warning",
   chunkNames: "chunks/[name]-[hash]",
-  define: { ...define, AGENT_PROGRAM_ID: JSON.stringify(programId) },
+  define: { ...define, AGENT_PROGRAM_ID: JSON.stringify(programId), AGENT_SERVER_PROGRAM_ID: JSON.stringify(serverProgramId) },
   // Less to parse at start-up; identifiers are kept so stack traces stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
@@ -472,13 +486,13 @@ const main = await build({
 // An entry point of these libraries that the vendor bundle does not serve would be bundled again as ES
 // modules: a second copy, with classes and configuration of its own. Add it to vendorPackages instead.
 // (zod/v3, which the MCP SDK imports, is code of its own, sharing nothing with zod 4.)
-const copied = [...Object.keys(main.metafile.inputs), ...Object.keys(programBuild.metafile.inputs)].filter((input) =>
-  /node_modules\/(zod|openai|commander|@anthropic-ai\/sdk|vscode-jsonrpc)\/(?!v3\/)/.test(input),
+const copied = [...Object.keys(main.metafile.inputs), ...Object.keys(programBuild.metafile.inputs), ...Object.keys(serverProgramBuild.metafile.inputs)].filter(
+  (input) => /node_modules\/(zod|openai|commander|@anthropic-ai\/sdk|vscode-jsonrpc)\/(?!v3\/)/.test(input),
 );
 if (copied.length > 0) throw new Error(`the vendor bundle does not serve these imports, so they would be copied:\n${copied.join("\n")}`);
 // program.cjs takes the tool libraries from vendor-tools.cjs: one of their files in it is a second copy (a subpath import).
 const toolFiles = new RegExp(`node_modules/(${Object.keys(toolPackages).join("|")})/`);
-const copiedTools = Object.keys(programBuild.metafile.inputs).filter((input) => toolFiles.test(input));
+const copiedTools = [programBuild, serverProgramBuild].flatMap((built) => Object.keys(built.metafile.inputs)).filter((input) => toolFiles.test(input));
 if (copiedTools.length > 0) throw new Error(`vendor-tools.cjs does not serve these imports of program.cjs:\n${copiedTools.join("\n")}`);
 for (const file of main.outputFiles) {
   let contents = file.contents;

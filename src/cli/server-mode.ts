@@ -13,7 +13,7 @@ import { ExitCode } from "./exit-codes.js";
 import { unknownServerFlag } from "./server-flags.js";
 
 declare const AGENT_VERSION: string;
-declare const AGENT_PROGRAM_ID: string | undefined;
+declare const AGENT_SERVER_PROGRAM_ID: string | undefined;
 
 /**
  * For a client that sends something else first (or nothing yet): the engine loads this long after the server is up
@@ -22,13 +22,14 @@ declare const AGENT_PROGRAM_ID: string | undefined;
 const LOAD_WITHOUT_HANDSHAKE_MS = 200;
 
 /**
- * The engine: in the build, from the program's script (dist/chunks/program.cjs), whose compiled code V8 caches where
- * Node 20 caches no ES module's (~25 ms of compiling a start-up's 60-odd engine chunks). It loads in one synchronous
- * stretch, which is why it waits for the handshake. From source (tests of the modules), the ES module.
+ * The engine: in the build, from the server's script of the program (dist/chunks/server-program.cjs: program.cjs and
+ * the engine, scripts/build.mjs), whose compiled code V8 caches where Node 20 caches no ES module's (~25 ms of
+ * compiling a start-up's 60-odd engine chunks). It loads in one synchronous stretch, which is why it waits for the
+ * handshake. From source (tests of the modules), the ES module.
  */
 function engineModule(): Promise<typeof import("./server-engine.js")> {
-  if (typeof AGENT_PROGRAM_ID !== "string") return import("./server-engine.js");
-  return Promise.resolve().then(() => (cachedBundle("program.cjs", AGENT_PROGRAM_ID) as typeof import("./program.js")).loadServerEngine());
+  if (typeof AGENT_SERVER_PROGRAM_ID !== "string") return import("./server-engine.js");
+  return Promise.resolve().then(() => (cachedBundle("server-program.cjs", AGENT_SERVER_PROGRAM_ID) as typeof import("./program.js")).loadServerEngine());
 }
 
 /**
