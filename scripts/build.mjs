@@ -102,6 +102,12 @@ const commanderPackages = { commander: "commander" };
 // resources, OpenTelemetry), four times what the client needs.
 const anthropicPackages = { "@anthropic-ai/sdk/client": "anthropicClient", "@anthropic-ai/sdk/core/error": "anthropicErrors" };
 const onlyNames = {
+  // What src/mcp/mcp-sdk.ts hands out of the MCP SDK (vendor-tools.cjs, below); its types name the same.
+  "@modelcontextprotocol/sdk/client/index.js": ["Client"],
+  "@modelcontextprotocol/sdk/types.js": ["ElicitRequestSchema"],
+  "@modelcontextprotocol/sdk/client/sse.js": ["SSEClientTransport"],
+  "@modelcontextprotocol/sdk/client/streamableHttp.js": ["StreamableHTTPClientTransport"],
+  "@modelcontextprotocol/sdk/shared/stdio.js": ["ReadBuffer", "serializeMessage"],
   "@anthropic-ai/sdk/client": ["BaseAnthropic"],
   "@anthropic-ai/sdk/core/error": ["APIConnectionError", "APIConnectionTimeoutError", "APIError", "APIUserAbortError"],
 };
@@ -255,8 +261,14 @@ function bundleOf(specifier) {
 // which V8 keeps in memory for the whole run (~1.1 MB of its peak RSS, docs/benchmarks.md). program.cjs takes them
 // from a code-cached bundle of their own, loaded when the first module that imports one is set up. The ES module
 // build keeps them as chunks (ink loads none of them, the TUI no bundle it does not need). ajv-formats reaches into
-// ajv's files: both are in this bundle, one copy.
+// ajv's files: both are in this bundle, one copy. So is the MCP SDK, which only a session with MCP servers loads
+// (src/mcp/mcp-sdk.ts), with zod from vendor.cjs as everywhere.
 const toolPackages = {
+  "@modelcontextprotocol/sdk/client/index.js": "mcpClient",
+  "@modelcontextprotocol/sdk/types.js": "mcpTypes",
+  "@modelcontextprotocol/sdk/client/sse.js": "mcpSse",
+  "@modelcontextprotocol/sdk/client/streamableHttp.js": "mcpStreamableHttp",
+  "@modelcontextprotocol/sdk/shared/stdio.js": "mcpStdio",
   execa: "execa",
   diff: "diff",
   "fast-glob": "fastGlob",
@@ -265,7 +277,6 @@ const toolPackages = {
   "ajv-formats": "ajvFormats",
   eventsource: "eventsource",
 };
-const toolsId = await namespaceBundle("vendor-tools.cjs", toolPackages);
 const vendorLoader = fileURLToPath(new URL("../src/util/vendor-bundle.ts", import.meta.url));
 /** The vendor bundles' libraries, served from them; `withTools`: those of vendor-tools.cjs too (program.cjs only). */
 const vendorModulesFor = (withTools) => ({
@@ -347,11 +358,18 @@ const define = {
   AGENT_COMMANDER_ID: JSON.stringify(commanderId),
   AGENT_ANTHROPIC_ID: JSON.stringify(anthropicId),
   AGENT_JSONRPC_ID: JSON.stringify(jsonrpcId),
-  AGENT_TOOLS_ID: JSON.stringify(toolsId),
   // A string parsed at the first use: an object here would be a module of its own, initialised everywhere.
   AGENT_TOOL_SCHEMAS_JSON: JSON.stringify(JSON.stringify(toolSchemas)),
   "process.env.NODE_ENV": '"production"',
 };
+// vendor-tools.cjs after the other bundles' ids: the MCP SDK in it takes zod from vendor.cjs through the loader
+// (src/util/vendor-bundle.ts), which expects to sit in dist/chunks/.
+const toolsId = await namespaceBundle("vendor-tools.cjs", toolPackages, {
+  plugins: [zodEnglishOnly, vendorModulesFor(false)],
+  define: { ...define, AGENT_TOOLS_ID: '""', "import.meta.url": "__agentModuleUrl" },
+  banner: { js: 'var __agentModuleUrl = require("node:url").pathToFileURL(require("node:path").join(__dirname, "chunks", "vendor-tools.cjs")).href;' },
+});
+define.AGENT_TOOLS_ID = JSON.stringify(toolsId);
 
 // A `-p` run's program (src/cli/program.ts and all it may load but the TUI) as one CommonJS file,
 // dist/chunks/program.cjs, run through vm.Script with V8's code cache as the vendor bundles are: Node 20 caches
@@ -380,20 +398,13 @@ const esmEntries = {
   // bin/agent.js and main.ts start the SDK's server without the script; program.ts reaches it only for odd command lines.
   "./server-mode.js": ["subcommands", "runServer"],
 };
-// And the MCP SDK (dist/mcp-sdk.js, src/mcp/mcp-sdk.ts: ~130 KB), which only a session with MCP servers loads.
-const mcpSdkEntry = `const load = async (name) => (await globalThis[Symbol.for(${JSON.stringify(ESM_LOADER)})]("mcp-sdk")).mcpSdk[name]();
-export const mcpSdk = new Proxy({}, { get: (_, name) => () => load(name) });`;
 const esmEntry = {
   name: "esm-entry",
   setup(builder) {
     builder.onResolve({ filter: /^\.\/[a-z-]+\.js$/ }, (args) =>
-      (args.importer.endsWith(path.join("src", "cli", "program.ts")) && esmEntries[args.path]) ||
-      (args.path === "./mcp-sdk.js" && path.dirname(args.importer).endsWith(path.join("src", "mcp")))
-        ? { path: args.path, namespace: "esm-entry" }
-        : undefined,
+      args.importer.endsWith(path.join("src", "cli", "program.ts")) && esmEntries[args.path] ? { path: args.path, namespace: "esm-entry" } : undefined,
     );
     builder.onLoad({ filter: /.*/, namespace: "esm-entry" }, (args) => {
-      if (args.path === "./mcp-sdk.js") return { contents: mcpSdkEntry, loader: "js" };
       const [entry, name] = esmEntries[args.path];
       return {
         contents: `export const ${name} = async (...args) => (await globalThis[Symbol.for(${JSON.stringify(ESM_LOADER)})](${JSON.stringify(entry)})).${name}(...args);`,
@@ -459,7 +470,7 @@ await build({
 });
 
 const main = await build({
-  entryPoints: { cli: "src/cli/main.ts", interactive: "src/cli/interactive.ts", subcommands: "src/cli/subcommands.ts", "mcp-sdk": "src/mcp/mcp-sdk.ts" },
+  entryPoints: { cli: "src/cli/main.ts", interactive: "src/cli/interactive.ts", subcommands: "src/cli/subcommands.ts" },
   outdir: "dist",
   bundle: true,
   splitting: true,
@@ -491,7 +502,11 @@ const copied = [...Object.keys(main.metafile.inputs), ...Object.keys(programBuil
 );
 if (copied.length > 0) throw new Error(`the vendor bundle does not serve these imports, so they would be copied:\n${copied.join("\n")}`);
 // program.cjs takes the tool libraries from vendor-tools.cjs: one of their files in it is a second copy (a subpath import).
-const toolFiles = new RegExp(`node_modules/(${Object.keys(toolPackages).join("|")})/`);
+const toolFiles = new RegExp(
+  `node_modules/(${Object.keys(toolPackages)
+    .map((specifier) => specifier.replace(/^((@[^/]+\/)?[^/]+).*$/, "$1"))
+    .join("|")})/`,
+);
 const copiedTools = [programBuild, serverProgramBuild].flatMap((built) => Object.keys(built.metafile.inputs)).filter((input) => toolFiles.test(input));
 if (copiedTools.length > 0) throw new Error(`vendor-tools.cjs does not serve these imports of program.cjs:\n${copiedTools.join("\n")}`);
 for (const file of main.outputFiles) {

@@ -16,8 +16,7 @@ declare const AGENT_VERSION: string;
 const args = process.argv.slice(2);
 const route = launchRoute(args);
 /** What the program's script leaves to this build (scripts/build.mjs), for the script's runs: `-p` and the server's engine. */
-const importEsmEntry = (entry: EsmEntry): Promise<unknown> =>
-  entry === "interactive" ? import("./interactive.js") : entry === "subcommands" ? import("./subcommands.js") : import("../mcp/mcp-sdk.js");
+const importEsmEntry = (entry: EsmEntry): Promise<unknown> => (entry === "interactive" ? import("./interactive.js") : import("./subcommands.js"));
 // Before the lazy imports below, so Node 22's compile cache covers them.
 if (route !== "version") enableModuleCompileCache();
 if (route === "version") {

@@ -28,8 +28,8 @@ export function tuneThisRun(): void {
   if (tuneForOneShot(v8Tuning())) noteCompilerSettings("one-shot");
 }
 
-/** An ES module entry of dist/ the program's script leaves out: the TUI, the subcommands, the MCP SDK (scripts/build.mjs). */
-export type EsmEntry = "interactive" | "subcommands" | "mcp-sdk";
+/** An ES module entry of dist/ the program's script leaves out: the TUI, or the subcommands (scripts/build.mjs). */
+export type EsmEntry = "interactive" | "subcommands";
 
 /**
  * How the program's script reaches what it leaves to the ES module build (a script cannot import()): set by whoever
@@ -41,7 +41,7 @@ export function provideEsmEntries(importEntry: (entry: EsmEntry) => Promise<unkn
 
 /**
  * Runs the command line of a `-p` run. `importEntry` imports what the script leaves to the ES module build, for a
- * command line that asks for it (`agent --name -p` in a terminal, `agent mcp list -p x`, MCP servers).
+ * command line that asks for it (`agent --name -p` in a terminal, `agent mcp list -p x`).
  */
 export async function runOneShot(args: string[], importEntry: (entry: EsmEntry) => Promise<unknown>): Promise<void> {
   // Before anything else loads, so Node 22's compile cache covers what does.
