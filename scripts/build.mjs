@@ -209,21 +209,49 @@ const commanderLazyChildProcess = {
   },
 };
 /** A code-cached CommonJS bundle of `packages` beside vendor.cjs (their namespaces as its exports); its build id. */
-async function namespaceBundle(name, packages, extra = {}) {
+/**
+ * `lazy`: each package is set up when its namespace is first asked for (the bundle's `lazy` getters), not when the
+ * bundle loads: the tool libraries' bundle serves a bash command's execa without setting up the MCP SDK's schemas.
+ */
+async function namespaceBundle(name, packages, extra = {}, lazy = false) {
+  const exportsOf = (specifier) =>
+    onlyNames[specifier] ? `export { ${onlyNames[specifier].join(", ")} } from ${JSON.stringify(specifier)};` : `export * from ${JSON.stringify(specifier)};`;
   const built = await build({
     stdin: {
-      contents: Object.entries(packages)
-        .map(([specifier, exported]) =>
-          onlyNames[specifier]
-            ? `import { ${onlyNames[specifier].join(", ")} } from ${JSON.stringify(specifier)}; export const ${exported} = { ${onlyNames[specifier].join(", ")} };`
-            : `export * as ${exported} from ${JSON.stringify(specifier)};`,
-        )
-        .join("\n"),
+      contents: lazy
+        ? `export const lazy = { ${Object.entries(packages)
+            .map(([specifier, exported]) => `get ${exported}() { return require(${JSON.stringify(`namespace-of:${specifier}`)}); }`)
+            .join(", ")} };`
+        : Object.entries(packages)
+            .map(([specifier, exported]) =>
+              onlyNames[specifier]
+                ? `import { ${onlyNames[specifier].join(", ")} } from ${JSON.stringify(specifier)}; export const ${exported} = { ${onlyNames[specifier].join(", ")} };`
+                : `export * as ${exported} from ${JSON.stringify(specifier)};`,
+            )
+            .join("\n"),
       resolveDir: fileURLToPath(new URL("..", import.meta.url)),
       loader: "js",
     },
     ...commonJsBundle,
     ...extra,
+    plugins: [
+      ...(extra.plugins ?? []),
+      {
+        // A package's namespace as a module of its own (its default export too), required by a `lazy` getter.
+        name: "namespace-of",
+        setup(builder) {
+          builder.onResolve({ filter: /^namespace-of:/ }, (args) => ({ path: args.path.slice("namespace-of:".length), namespace: "namespace-of" }));
+          builder.onLoad({ filter: /.*/, namespace: "namespace-of" }, async (args) => {
+            const hasDefault = !onlyNames[args.path] && "default" in (await import(args.path));
+            return {
+              contents: `${exportsOf(args.path)}${hasDefault ? `\nexport { default } from ${JSON.stringify(args.path)};` : ""}`,
+              resolveDir: fileURLToPath(new URL("..", import.meta.url)),
+              loader: "js",
+            };
+          });
+        },
+      },
+    ],
     outfile: fileURLToPath(new URL(`../dist/${name}`, import.meta.url)),
     sourcemap: "linked",
     write: false,
@@ -312,7 +340,7 @@ const vendorModulesFor = (withTools) => ({
       const named = names.filter((name) => name !== "default" && /^[A-Za-z_$][\w$]*$/.test(name));
       const lines = [
         `import { anthropicBundle, commanderBundle, jsonrpcBundle, toolsBundle, vendorBundle } from ${JSON.stringify(vendorLoader)};`,
-        `const m = ${bundleOf(args.path)}${args.path in lazyVendorPackages ? ".lazy" : ""}.${all[args.path]};`,
+        `const m = ${bundleOf(args.path)}${args.path in lazyVendorPackages || args.path in toolPackages ? ".lazy" : ""}.${all[args.path]};`,
         `export const { ${named.join(", ")} } = m;`,
       ];
       if (names.includes("default")) lines.push("export default m.default;");
@@ -364,11 +392,16 @@ const define = {
 };
 // vendor-tools.cjs after the other bundles' ids: the MCP SDK in it takes zod from vendor.cjs through the loader
 // (src/util/vendor-bundle.ts), which expects to sit in dist/chunks/.
-const toolsId = await namespaceBundle("vendor-tools.cjs", toolPackages, {
-  plugins: [zodEnglishOnly, vendorModulesFor(false)],
-  define: { ...define, AGENT_TOOLS_ID: '""', "import.meta.url": "__agentModuleUrl" },
-  banner: { js: 'var __agentModuleUrl = require("node:url").pathToFileURL(require("node:path").join(__dirname, "chunks", "vendor-tools.cjs")).href;' },
-});
+const toolsId = await namespaceBundle(
+  "vendor-tools.cjs",
+  toolPackages,
+  {
+    plugins: [zodEnglishOnly, vendorModulesFor(false)],
+    define: { ...define, AGENT_TOOLS_ID: '""', "import.meta.url": "__agentModuleUrl" },
+    banner: { js: 'var __agentModuleUrl = require("node:url").pathToFileURL(require("node:path").join(__dirname, "chunks", "vendor-tools.cjs")).href;' },
+  },
+  true,
+);
 define.AGENT_TOOLS_ID = JSON.stringify(toolsId);
 
 // A `-p` run's program (src/cli/program.ts and all it may load but the TUI) as one CommonJS file,
