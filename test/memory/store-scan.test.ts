@@ -3,19 +3,18 @@
  * board built from the scan (its memories ranked and measured from the text, parsed only when shown) is the board
  * built from every record parsed, and the problems are the ones `MemoryStore.read` reports.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { boardLine, boardOf, buildBoard, recordLineLength } from "../../src/memory/context-board.js";
 import { parseStoreText, recordsOf, type MemoryRecord } from "../../src/memory/memory-record.js";
 import { MemoryStore } from "../../src/memory/memory-store.js";
 import { StoreScan } from "../../src/memory/store-scan.js";
+import { tempDir } from "../support/engine-harness.js";
 
 const NOW = Date.parse("2026-06-01T00:00:00Z");
 const daysAgo = (days: number) => new Date(NOW - days * 86_400_000).toISOString();
-const dir = mkdtempSync(path.join(os.tmpdir(), "store-scan-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("store-scan-");
 
 /** A small deterministic generator, so a failure names a seed that shows it again. */
 function random(seed: number): () => number {
