@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // The whole program lives in dist/ (built by `npm install`); this shim only hands over. It is CommonJS
-// (bin/package.json), so `agent --version` is answered without starting Node's ES module loader at all, and so is
-// a `-p` run: dist/chunks/one-shot.cjs starts it (src/cli/launch-route.ts, src/cli/one-shot.ts).
+// (bin/package.json), so `agent --version` is answered without starting Node's ES module loader at all, and so are
+// a `-p` run and the SDK's server: dist/chunks/one-shot.cjs and server-start.cjs start them (src/cli/launch-route.ts).
 "use strict";
 const path = require("node:path");
 const dist = path.join(__dirname, "..", "dist");
 const built = path.join(dist, "cli.js");
 const args = process.argv.slice(2);
 const { pathToFileURL } = require("node:url");
+let launch;
 
 function fail(error, missingBuild) {
   // Only a build that is not there is fixed by building; anything else is reported as what it is.
@@ -19,7 +20,7 @@ function fail(error, missingBuild) {
   process.exit(1);
 }
 
-/** "one-shot" for a `-p` run; undefined when dist/ has no such script (dist/cli.js then says what is missing). */
+/** "one-shot" for a `-p` run, "server" for the SDK's; undefined when dist/ has no such script (dist/cli.js then says what is missing). */
 function route() {
   try {
     return require(path.join(dist, "chunks", "launch-route.cjs")).launchRoute(args);
@@ -31,12 +32,18 @@ function route() {
 
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v") && require("node:fs").existsSync(built)) {
   process.stdout.write(`agent ${require("../package.json").version}\n`);
-} else if (route() === "one-shot") {
+} else if ((launch = route()) === "one-shot" || launch === "server") {
   // What the program's script leaves to the ES module build: the TUI, the subcommands (src/cli/one-shot.ts).
   const importEntry = (entry) => import(pathToFileURL(path.join(dist, `${entry}.js`)).href);
-  require(path.join(dist, "chunks", "one-shot.cjs"))
-    .runOneShot(args, importEntry)
-    .catch((error) => fail(error, false));
+  const started =
+    launch === "one-shot"
+      ? require(path.join(dist, "chunks", "one-shot.cjs")).runOneShot(args, importEntry)
+      : require(path.join(dist, "chunks", "server-start.cjs"))
+          .startServer(args, importEntry)
+          .then((code) => {
+            process.exitCode = code;
+          });
+  started.catch((error) => fail(error, false));
 } else {
   const program = pathToFileURL(built);
   import(program.href).catch((error) => fail(error, error?.code === "ERR_MODULE_NOT_FOUND" && error?.url === program.href));

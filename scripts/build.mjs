@@ -490,17 +490,31 @@ const { built: programBuild, id: programId } = await programScript("program.cjs"
 });
 const { built: serverProgramBuild, id: serverProgramId } = await programScript("server-program.cjs", { entryPoints: ["src/cli/program.ts"] });
 
-// What bin/agent.js requires to start a `-p` run without Node's ES module loader (src/cli/one-shot.ts): which way a
-// command line goes, and the run's start, which loads program.cjs. Small CommonJS files, required as they are.
-await build({
-  entryPoints: { "launch-route": "src/cli/launch-route.ts", "one-shot": "src/cli/one-shot.ts" },
+// What bin/agent.js requires to start a `-p` run or the SDK's server without Node's ES module loader: which way a
+// command line goes (src/cli/launch-route.ts), a `-p` run's start, which loads program.cjs (src/cli/one-shot.ts), and
+// the server's start with its front, which loads server-program.cjs after the handshake (src/cli/server-start.ts).
+// Small CommonJS files, required as they are; the server's front takes vscode-jsonrpc from its code-cached bundle.
+const startScripts = await build({
+  entryPoints: { "launch-route": "src/cli/launch-route.ts", "one-shot": "src/cli/one-shot.ts", "server-start": "src/cli/server-start.ts" },
   outdir: fileURLToPath(new URL("../dist/chunks/", import.meta.url)),
   outExtension: { ".js": ".cjs" },
   ...commonJsBundle,
   sourcemap: "linked",
-  define: { ...define, AGENT_PROGRAM_ID: JSON.stringify(programId), "import.meta.url": "__agentModuleUrl" },
+  // Folds server-mode.ts's test of AGENT_SERVER_PROGRAM_ID, so the engine's ES modules are not bundled into the front.
+  minifySyntax: true,
+  define: {
+    ...define,
+    AGENT_PROGRAM_ID: JSON.stringify(programId),
+    AGENT_SERVER_PROGRAM_ID: JSON.stringify(serverProgramId),
+    "import.meta.url": "__agentModuleUrl",
+  },
   banner: { js: '"use strict"; var __agentModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  plugins: [zodEnglishOnly, vendorModulesFor(false)],
+  metafile: true,
 });
+// The front is small: the engine (the core, the session store) stays in server-program.cjs, loaded after the handshake.
+const engineInFront = Object.keys(startScripts.metafile.inputs).filter((input) => /^src\/(core|session)\//.test(input));
+if (engineInFront.length > 0) throw new Error(`dist/chunks/server-start.cjs would hold the engine: ${engineInFront.join(", ")}`);
 
 const main = await build({
   entryPoints: { cli: "src/cli/main.ts", interactive: "src/cli/interactive.ts", subcommands: "src/cli/subcommands.ts" },

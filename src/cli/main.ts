@@ -5,10 +5,9 @@
  * to dist/chunks/one-shot.cjs instead (launch-route.ts).
  */
 import { isatty } from "node:tty";
-import { enableModuleCompileCache, noteCompilerSettings } from "../util/code-cache.js";
-import { tuneServerStart } from "../util/one-shot-tuning.js";
+import { enableModuleCompileCache } from "../util/code-cache.js";
 import { launchRoute } from "./launch-route.js";
-import { provideEsmEntries, runOneShot, tuneThisRun, v8Tuning, type EsmEntry } from "./one-shot.js";
+import { runOneShot, tuneThisRun, type EsmEntry } from "./one-shot.js";
 import { resumeArgument } from "./resume-argument.js";
 
 declare const AGENT_VERSION: string;
@@ -33,15 +32,9 @@ if (route === "version") {
     process.stdin.setRawMode(false);
   }
 } else if (route === "server") {
-  // The Copilot SDK's server mode: the handshake is answered before the command line and the engine load. Its front
-  // is ES modules, which answer the handshake; the engine comes from the program's script once that is done
-  // (server-mode.ts): the script is one synchronous load (~50 ms from its cache) that would hold the handshake up.
-  // Its first second is a one-shot run's (load, answer, open a session, read a stream): TurboFan and the old
-  // generation's incremental marking wait for it (one-shot-tuning.ts), and the caches it writes are named for that.
-  if (tuneServerStart(v8Tuning())) noteCompilerSettings("server");
-  provideEsmEntries(importEsmEntry);
-  const { runServer } = await import("./server-mode.js");
-  process.exitCode = await runServer(args);
+  // The Copilot SDK's server mode (bin/agent.js starts it from dist/chunks/server-start.cjs instead).
+  const { startServer } = await import("./server-start.js");
+  process.exitCode = await startServer(args, importEsmEntry);
 } else if (route === "one-shot") {
   await runOneShot(args, importEsmEntry);
 } else {
