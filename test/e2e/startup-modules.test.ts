@@ -148,5 +148,8 @@ process.on("exit", () => writeFileSync(${JSON.stringify(report)}, JSON.stringify
     // The file tools use node:fs's callbacks (src/util/promised-fs.ts): node:fs/promises brings FileHandle, fs.watch
     // and readline's interface with it.
     expect(loaded.filter((name) => /^NativeModule (internal\/)?(fs\/promises|fs\/watchers|readline\/interface)$/.test(name))).toEqual([]);
+    // The answer is read from Node's stream (PlainResponse.bodyReader) and openai's client checks for a web stream
+    // body without the global (scripts/build.mjs): Node's web streams stay unloaded.
+    expect(loaded.filter((name) => /^NativeModule internal\/webstreams\/(readablestream|adapters)$/.test(name))).toEqual([]);
   });
 });
