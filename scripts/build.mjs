@@ -149,6 +149,19 @@ const openaiUnused = {
       const message = JSON.stringify(`openai's ${name} is not in the agent's bundle (scripts/build.mjs)`);
       return { contents: `export class ${name} {\n  constructor() {\n    throw new Error(${message});\n  }\n}\n`, loader: "js" };
     });
+    // The client asks whether a request's body is a web ReadableStream through the global, whose first use on Node 20
+    // sets up Node's web streams (~0.6 MB of a `-p` run's peak RSS); the agent's bodies are strings. The same answer
+    // without the global: only a web stream's tag is "ReadableStream" (and none exists before the global is used).
+    builder.onLoad({ filter: /[\\/]node_modules[\\/]openai[\\/]client\.mjs$/ }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      const check = /(?:typeof globalThis\.ReadableStream !== 'undefined'|globalThis\.ReadableStream)\s*&&\s*([\w.]+) instanceof globalThis\.ReadableStream/g;
+      const found = source.match(check)?.length ?? 0;
+      if (found !== 3 || source.replace(check, "").includes("globalThis.ReadableStream"))
+        throw new Error(`openai's client checks for a ReadableStream body other than scripts/build.mjs expects (${found} checks)`);
+      openaiStubbed.push("client:ReadableStream");
+      const helper = `\nfunction isWebReadableStream(value) {\n  return typeof value === "object" && value !== null && Object.prototype.toString.call(value) === "[object ReadableStream]";\n}\n`;
+      return { contents: source.replace(check, "isWebReadableStream($1)") + helper, loader: "js" };
+    });
     builder.onLoad({ filter: /[\\/]node_modules[\\/]openai[\\/]resources[\\/].*\.m?js$/ }, async (args) => {
       const relative = args.path
         .replace(/^.*[\\/]node_modules[\\/]openai[\\/]resources[\\/]/, "")
@@ -185,7 +198,7 @@ const vendorBuild = await build({
   write: false,
 });
 // A guard for the stubs above: openai's layout changed if they were not made (the bundle would still work, only larger).
-if (openaiStubbed.filter((name) => name.startsWith("lib/")).length !== 4 || openaiStubbed.length < 14)
+if (openaiStubbed.filter((name) => name.startsWith("lib/")).length !== 4 || !openaiStubbed.includes("client:ReadableStream") || openaiStubbed.length < 15)
   throw new Error(`openai's resources and helpers were not found where scripts/build.mjs stubs them (${openaiStubbed.join(", ")})`);
 for (const file of vendorBuild.outputFiles) {
   checkAscii(file);

@@ -117,7 +117,7 @@ export async function nodeFetch(input: FetchInput, init: RequestInit = {}): Prom
         reject(new RangeError(`The endpoint answered with status ${status}, outside HTTP's 200 to 599.`));
         return;
       }
-      const stream = nullBody ? null : (Readable.toWeb(decoded(response)) as unknown as ReadableStream<Uint8Array>);
+      const stream = nullBody ? null : decoded(response);
       if (nullBody) response.resume();
       // Not the global Response (its first use loads undici): the clients get what they read of one.
       const plain = new PlainResponse(stream, { status, statusText: response.statusMessage ?? "", headers: toHeaders(response.headers) });

@@ -11,6 +11,7 @@
  * whole unread buffer for each event. test/provider/sse-decoding.test.ts holds it to the SDK's reading.
  */
 import { createParser } from "eventsource-parser";
+import type { PlainResponse } from "./plain-response.js";
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 const SSE_START = /^(?:data|event|id|retry)\s*:|^:/;
@@ -45,8 +46,10 @@ function withoutBom(chunks: Uint8Array[]): Uint8Array[] {
 
 /** Reads until the first non-blank characters are known, and gives back a body that replays them. */
 export async function peekBody(response: Response, options: PeekOptions = {}): Promise<PeekedBody> {
-  if (!response.body) return { head: "", body: null, isEventStream: false };
-  const reader = response.body.getReader();
+  // A PlainResponse (node-fetch.ts) reads its Node stream without setting up web streams.
+  const plain = response as Partial<Pick<PlainResponse, "bodyReader">>;
+  const reader = typeof plain.bodyReader === "function" ? plain.bodyReader() : (response.body?.getReader() ?? null);
+  if (!reader) return { head: "", body: null, isEventStream: false };
   let chunks: Uint8Array[] = [];
   let total = 0;
   let bomChecked = false;

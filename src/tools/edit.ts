@@ -1,5 +1,5 @@
 // The `edit` tool: replaces exactly one occurrence of old_str with new_str (or creates a missing file).
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "../util/promised-fs.js";
 import { z } from "zod";
 import type { FileBackend } from "./backends.js";
 import { defineTool, ToolError } from "./define-tool.js";

@@ -1,7 +1,7 @@
 // Lists files under a root the way git sees them: .gitignore files (the root's, nested ones, and those
 // between the enclosing git root and the search root) and .git/info/exclude are honoured, .git is skipped,
 // and ignored directories are pruned rather than walked.
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "../util/promised-fs.js";
 import path from "node:path";
 import ignore from "ignore";
 import type { Ignore } from "ignore";

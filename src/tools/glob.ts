@@ -1,7 +1,7 @@
 // The `glob` tool: files matching a glob pattern, gitignore honoured, newest first.
 import fs from "node:fs";
 import type { Dirent } from "node:fs";
-import { stat } from "node:fs/promises";
+import { stat } from "../util/promised-fs.js";
 import path from "node:path";
 import { z } from "zod";
 import { defineTool, ToolError } from "./define-tool.js";

@@ -1,6 +1,6 @@
 // The JavaScript backend of the grep tool, used when ripgrep is not on PATH. It walks files with the
 // gitignore-aware walker, skips binary files, and prints ripgrep's --no-heading formats.
-import { readFile, stat } from "node:fs/promises";
+import { readFile, stat } from "../util/promised-fs.js";
 import path from "node:path";
 import ignore from "ignore";
 import { ToolError } from "./define-tool.js";

@@ -3,7 +3,7 @@
  * like everything else the agent keeps there; in the workspace the umask decides, as for any editor.
  */
 import { realpathSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "../util/promised-fs.js";
 import path from "node:path";
 import { makePrivateDir, writePrivateFile } from "../util/private-files.js";
 

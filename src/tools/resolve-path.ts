@@ -1,6 +1,6 @@
 // Path resolution and small helpers shared by the file and search tools.
 import { constants } from "node:fs";
-import { access, open, stat } from "node:fs/promises";
+import { access, readHead, stat } from "../util/promised-fs.js";
 import type { Stats } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -70,14 +70,7 @@ export function looksBinary(buffer: Uint8Array): boolean {
 
 /** Reads the first 8 KB of a file and reports whether it is binary. */
 export async function isBinaryFile(p: string): Promise<boolean> {
-  const handle = await open(p, "r");
-  try {
-    const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF_BYTES, 0);
-    return looksBinary(buffer.subarray(0, bytesRead));
-  } finally {
-    await handle.close();
-  }
+  return looksBinary(await readHead(p, BINARY_SNIFF_BYTES));
 }
 
 export function formatBytes(bytes: number): string {

@@ -1,6 +1,6 @@
 // The `view` tool: numbered file contents (optionally a line range), or a two-level directory listing.
 import { createReadStream } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile } from "../util/promised-fs.js";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { z } from "zod";

@@ -145,5 +145,11 @@ process.on("exit", () => writeFileSync(${JSON.stringify(report)}, JSON.stringify
     // git runs only for a diff, readline only for a file over 1 MB, durations are read off process.hrtime, and ids
     // come from /dev/urandom (node:crypto sets up OpenSSL).
     expect(loaded.filter((name) => /^NativeModule (child_process|readline|perf_hooks|crypto)$/.test(name))).toEqual([]);
+    // The file tools use node:fs's callbacks (src/util/promised-fs.ts): node:fs/promises brings FileHandle, fs.watch
+    // and readline's interface with it.
+    expect(loaded.filter((name) => /^NativeModule (internal\/)?(fs\/promises|fs\/watchers|readline\/interface)$/.test(name))).toEqual([]);
+    // The answer is read from Node's stream (PlainResponse.bodyReader) and openai's client checks for a web stream
+    // body without the global (scripts/build.mjs): Node's web streams stay unloaded.
+    expect(loaded.filter((name) => /^NativeModule internal\/webstreams\/(readablestream|adapters)$/.test(name))).toEqual([]);
   });
 });

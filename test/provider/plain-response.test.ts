@@ -3,6 +3,7 @@
  * a run never loads undici: for everything the openai and Anthropic clients and our readers do with a response
  * it must agree with the real Response, body by body and step by step.
  */
+import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { PlainHeaders } from "../../src/provider/plain-headers.js";
 import { PlainResponse } from "../../src/provider/plain-response.js";
@@ -41,12 +42,26 @@ const headerList: [string, string][] = [
   ["retry-after", "2"],
 ];
 
-/** The same answer as a real Response and as a PlainResponse. */
-function both(pieces: readonly Uint8Array[] | null, status = 200, statusText = "OK", failAtEnd = false): [Readout, Readout] {
+/** The body as node-fetch.ts hands it over: Node's stream of the answer. */
+function nodeStreamOf(pieces: readonly Uint8Array[], failAtEnd = false): Readable {
+  let index = 0;
+  return new Readable({
+    read() {
+      const piece = pieces[index++];
+      if (piece) this.push(Buffer.from(piece));
+      else if (failAtEnd) this.destroy(new Error("socket hang up"));
+      else this.push(null);
+    },
+  });
+}
+
+/** The same answer as a real Response and as a PlainResponse (over a web stream, or over a Node stream). */
+function both(pieces: readonly Uint8Array[] | null, status = 200, statusText = "OK", failAtEnd = false, node = false): [Readout, Readout] {
   const real = new Response(pieces ? streamOf(pieces, failAtEnd) : null, { status, statusText, headers: headerList }) as unknown as Readout;
   const headers = new PlainHeaders();
   for (const [name, value] of headerList) headers.append(name, value);
-  const plain = new PlainResponse(pieces ? streamOf(pieces, failAtEnd) : null, { status, statusText, headers }) as unknown as Readout;
+  const body = pieces ? (node ? nodeStreamOf(pieces, failAtEnd) : streamOf(pieces, failAtEnd)) : null;
+  const plain = new PlainResponse(body, { status, statusText, headers }) as unknown as Readout;
   return [real, plain];
 }
 
@@ -118,6 +133,34 @@ describe("PlainResponse", () => {
   it.each(cases)("agrees with the real Response: %s", async (_name, pieces, status, steps, failAtEnd) => {
     const [real, plain] = both(pieces, status, status === 200 ? "OK" : "Nope", failAtEnd);
     expect(await observe(plain, steps)).toEqual(await observe(real, steps));
+  });
+
+  it.each(cases)("over a Node stream, agrees with the real Response: %s", async (_name, pieces, status, steps, failAtEnd) => {
+    const [real, plain] = both(pieces, status, status === 200 ? "OK" : "Nope", failAtEnd, true);
+    expect(await observe(plain, steps)).toEqual(await observe(real, steps));
+  });
+
+  // stream-body.ts reads through bodyReader(), which leaves Node's web streams unloaded (docs/benchmarks.md).
+  it("reads a Node stream's body through bodyReader() as its web stream gives it, and the body is then used", async () => {
+    for (const node of [false, true]) {
+      const [, plain] = both([bytes("data: 1\n\n"), bytes("data: 2\n\n")], 200, "OK", false, node);
+      const response = plain as unknown as PlainResponse;
+      const reader = response.bodyReader();
+      const pieces: Uint8Array[] = [];
+      for (let next = await reader!.read(); !next.done; next = await reader!.read()) pieces.push(next.value);
+      expect(Buffer.concat(pieces).toString()).toBe("data: 1\n\ndata: 2\n\n");
+      expect(response.bodyUsed).toBe(true);
+      expect(await outcome(() => response.text())).toEqual({ error: "TypeError", message: true });
+    }
+  });
+
+  it("lets a Node stream's body go when its reader is cancelled", async () => {
+    const stream = nodeStreamOf([bytes("one"), bytes("two")]);
+    const response = new PlainResponse(stream, { status: 200, statusText: "OK", headers: new PlainHeaders() });
+    const reader = response.bodyReader();
+    await reader!.read();
+    await reader!.cancel();
+    expect(stream.destroyed).toBe(true);
   });
 
   it("says it is a Response, as the tag checks the clients make read it", () => {
