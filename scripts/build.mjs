@@ -283,7 +283,33 @@ const commanderId = await namespaceBundle("vendor-commander.cjs", commanderPacka
 // and the functions its first request runs was most of what that wire cost over Chat Completions
 // (docs/benchmarks.md). With openai's Headers and FormData: the global Headers that builds its every request
 // would load all of undici in front of the first one.
-const anthropicId = await namespaceBundle("vendor-anthropic.cjs", anthropicPackages, { inject: [fetchGlobals] });
+// The Anthropic SDK's client, as openai's above, asks whether a request's body is a web ReadableStream through the
+// global (which sets up Node's web streams), and registers each response's web body for a cleanup when it is collected:
+// asking a plain response (src/provider/plain-response.ts) for `body` makes the web stream our reader does without,
+// ~20 ms of a 2,000-token answer. A plain response (it has bodyReader) is registered itself, as the SDK does a
+// response without a body; a real Response as before.
+let anthropicPatched = 0;
+const anthropicWebStreams = {
+  name: "anthropic-web-streams",
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]node_modules[\\/]@anthropic-ai[\\/]sdk[\\/]client\.m?js$/ }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      const check = /globalThis\.ReadableStream\s*&&\s*([\w.]+) instanceof globalThis\.ReadableStream/g;
+      const backstop = "armAbandonmentBackstop(response.body ?? response, controller)";
+      const found = source.match(check)?.length ?? 0;
+      if (found !== 4 || source.replace(check, "").includes("globalThis.ReadableStream") || !source.includes(backstop))
+        throw new Error(`the Anthropic SDK's client reads web streams other than scripts/build.mjs expects (${found} checks)`);
+      anthropicPatched++;
+      const helper = `\nfunction isWebReadableStream(value) {\n  return typeof value === "object" && value !== null && Object.prototype.toString.call(value) === "[object ReadableStream]";\n}\n`;
+      const contents = source
+        .replace(check, "isWebReadableStream($1)")
+        .replace(backstop, 'armAbandonmentBackstop(typeof response.bodyReader === "function" ? response : (response.body ?? response), controller)');
+      return { contents: contents + helper, loader: "js" };
+    });
+  },
+};
+const anthropicId = await namespaceBundle("vendor-anthropic.cjs", anthropicPackages, { inject: [fetchGlobals], plugins: [anthropicWebStreams] });
+if (anthropicPatched !== 1) throw new Error(`scripts/build.mjs patched the Anthropic SDK's client ${anthropicPatched} times, not once`);
 // vscode-jsonrpc, the SDK server's transport, is a code-cached bundle of its own (dist/vendor-jsonrpc.cjs): the server's
 // front (ES modules, which answer the handshake) and its engine (in program.cjs, loaded after the handshake) share
 // one copy, so one ResponseError class and one set of connection types serve both halves.

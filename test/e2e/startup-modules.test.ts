@@ -14,7 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDir } from "../support/engine-harness.js";
 import { AGENT_BIN, agentEnv, collect } from "../support/run-agent.js";
 import { startScriptedServer, text, toolCall, type ScriptedServer } from "../support/scripted-server.js";
-import { currentWire } from "../support/test-wire.js";
+import { currentWire, onWire, WIRES, type Wire } from "../support/test-wire.js";
 
 const TRACKER = pathToFileURL(fileURLToPath(new URL("../../bench/module-tracker.mjs", import.meta.url))).href;
 
@@ -49,7 +49,7 @@ afterEach(async () => {
  * A run that views a file, with `probe` (source writing to the given file at exit) loaded first: its report. An ES
  * module probe by default; a CommonJS one (`--require`) where the ES module loader must not be started by the probe.
  */
-async function probedRun(probe: (report: string) => string, kind: "module" | "commonjs" = "module"): Promise<string> {
+async function probedRun(probe: (report: string) => string, kind: "module" | "commonjs" = "module", wire: Wire = currentWire()): Promise<string> {
   const cwd = tempDir("startup-cwd-");
   const dir = tempDir("startup-log-");
   const report = path.join(dir, "report.txt");
@@ -60,7 +60,7 @@ async function probedRun(probe: (report: string) => string, kind: "module" | "co
   const preload = kind === "module" ? ["--import", pathToFileURL(probeFile).href] : ["--require", probeFile];
   const child = spawn(process.execPath, [...preload, AGENT_BIN, "-p", "what does a.txt say?"], {
     cwd,
-    env: agentEnv({ home: tempDir("startup-home-"), baseUrl: server.baseUrl }),
+    env: onWire(agentEnv({ home: tempDir("startup-home-"), baseUrl: server.baseUrl }), wire),
     stdio: ["ignore", "pipe", "pipe"],
   });
   const run = await collect(child);
@@ -151,5 +151,17 @@ process.on("exit", () => writeFileSync(${JSON.stringify(report)}, JSON.stringify
     // The answer is read from Node's stream (PlainResponse.bodyReader) and openai's client checks for a web stream
     // body without the global (scripts/build.mjs): Node's web streams stay unloaded.
     expect(loaded.filter((name) => /^NativeModule internal\/webstreams\/(readablestream|adapters)$/.test(name))).toEqual([]);
+  });
+
+  // Each wire's client reads the answer from Node's stream too: the Anthropic SDK's checks for a web stream and its
+  // cleanup registration would otherwise make one (scripts/build.mjs), ~20 ms of a 2,000-token answer.
+  it.each(WIRES)("reads the answer on the %s wire without Node's web streams", async (wire) => {
+    const report = await probedRun(
+      (report) => `const { writeFileSync } = require("node:fs");
+process.on("exit", () => writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.moduleLoadList)));`,
+      "commonjs",
+      wire,
+    );
+    expect((JSON.parse(report) as string[]).filter((name) => /^NativeModule internal\/webstreams\/(readablestream|adapters)$/.test(name))).toEqual([]);
   });
 });
