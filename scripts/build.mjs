@@ -139,6 +139,9 @@ const vendorLazy = {
 const openaiUsedResources = new Set(["chat/chat", "responses/responses", "models"]);
 const openaiUnusedHelpers =
   /[\\/]node_modules[\\/]openai[\\/]lib[\\/](ChatCompletionRunner|ChatCompletionStreamingRunner|ChatCompletionStream|responses[\\/]ResponseStream)\.mjs$/;
+// What the openai and Anthropic clients' checks for a web ReadableStream body become (below): the same answer without
+// touching the global, whose first use on Node 20 sets up Node's web streams. Only a web stream's tag is "ReadableStream".
+const isWebReadableStreamSource = `\nfunction isWebReadableStream(value) {\n  return typeof value === "object" && value !== null && Object.prototype.toString.call(value) === "[object ReadableStream]";\n}\n`;
 const openaiStubbed = [];
 const openaiUnused = {
   name: "openai-unused",
@@ -159,8 +162,7 @@ const openaiUnused = {
       if (found !== 3 || source.replace(check, "").includes("globalThis.ReadableStream"))
         throw new Error(`openai's client checks for a ReadableStream body other than scripts/build.mjs expects (${found} checks)`);
       openaiStubbed.push("client:ReadableStream");
-      const helper = `\nfunction isWebReadableStream(value) {\n  return typeof value === "object" && value !== null && Object.prototype.toString.call(value) === "[object ReadableStream]";\n}\n`;
-      return { contents: source.replace(check, "isWebReadableStream($1)") + helper, loader: "js" };
+      return { contents: source.replace(check, "isWebReadableStream($1)") + isWebReadableStreamSource, loader: "js" };
     });
     builder.onLoad({ filter: /[\\/]node_modules[\\/]openai[\\/]resources[\\/].*\.m?js$/ }, async (args) => {
       const relative = args.path
@@ -300,11 +302,10 @@ const anthropicWebStreams = {
       if (found !== 4 || source.replace(check, "").includes("globalThis.ReadableStream") || !source.includes(backstop))
         throw new Error(`the Anthropic SDK's client reads web streams other than scripts/build.mjs expects (${found} checks)`);
       anthropicPatched++;
-      const helper = `\nfunction isWebReadableStream(value) {\n  return typeof value === "object" && value !== null && Object.prototype.toString.call(value) === "[object ReadableStream]";\n}\n`;
       const contents = source
         .replace(check, "isWebReadableStream($1)")
         .replace(backstop, 'armAbandonmentBackstop(typeof response.bodyReader === "function" ? response : (response.body ?? response), controller)');
-      return { contents: contents + helper, loader: "js" };
+      return { contents: contents + isWebReadableStreamSource, loader: "js" };
     });
   },
 };
