@@ -8,7 +8,6 @@ const dist = path.join(__dirname, "..", "dist");
 const built = path.join(dist, "cli.js");
 const args = process.argv.slice(2);
 const { pathToFileURL } = require("node:url");
-let launch;
 
 function fail(error, missingBuild) {
   // Only a build that is not there is fixed by building; anything else is reported as what it is.
@@ -30,20 +29,26 @@ function route() {
   }
 }
 
-if (args.length === 1 && (args[0] === "--version" || args[0] === "-v") && require("node:fs").existsSync(built)) {
+// The scripts a run starts from without Node's ES module loader, by route: each start resolves when the run is done
+// (the server's with its exit code).
+const scripts = { "one-shot": ["one-shot.cjs", "runOneShot"], server: ["server-start.cjs", "startServer"] };
+const version = args.length === 1 && (args[0] === "--version" || args[0] === "-v") && require("node:fs").existsSync(built);
+const script = version ? undefined : scripts[route()];
+
+if (version) {
   process.stdout.write(`agent ${require("../package.json").version}\n`);
-} else if ((launch = route()) === "one-shot" || launch === "server") {
+} else if (script) {
   // What the program's script leaves to the ES module build: the TUI, the subcommands (src/cli/one-shot.ts).
   const importEntry = (entry) => import(pathToFileURL(path.join(dist, `${entry}.js`)).href);
-  const started =
-    launch === "one-shot"
-      ? require(path.join(dist, "chunks", "one-shot.cjs")).runOneShot(args, importEntry)
-      : require(path.join(dist, "chunks", "server-start.cjs"))
-          .startServer(args, importEntry)
-          .then((code) => {
-            process.exitCode = code;
-          });
-  started.catch((error) => fail(error, false));
+  const [file, start] = script;
+  require(path.join(dist, "chunks", file))
+    [start](args, importEntry)
+    .then(
+      (code) => {
+        if (typeof code === "number") process.exitCode = code;
+      },
+      (error) => fail(error, false),
+    );
 } else {
   const program = pathToFileURL(built);
   import(program.href).catch((error) => fail(error, error?.code === "ERR_MODULE_NOT_FOUND" && error?.url === program.href));
