@@ -64,6 +64,29 @@ describe("MCP in agent -p", () => {
     expect(readdirSync(path.join(ws.home, "mcp-cache"))).toHaveLength(1);
   });
 
+  // A run that never calls a server whose tools are cached pays nothing for it: no process, and neither the modules
+  // spawning needs nor node:crypto (the cache file's name is a digest made in JavaScript, src/util/digest.ts).
+  it("a run that calls no tool of a server with a cached list starts no server and loads neither child_process nor node:crypto", async () => {
+    writeFileSync(path.join(ws.home, "mcp-config.json"), JSON.stringify({ mcpServers: { mini: stdioServer() } }));
+    ws.server.enqueue(text("Primed."));
+    const priming = await runAgent(["-p", "hello"], { env: env(), cwd: ws.cwd });
+    expect(priming.code, priming.stderr).toBe(0);
+    expect(readdirSync(path.join(ws.home, "mcp-cache"))).toHaveLength(1);
+    const started = records().length;
+    const report = path.join(ws.home, "modules.json");
+    const probe = path.join(ws.home, "probe.cjs");
+    writeFileSync(probe, `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.moduleLoadList)));`);
+    ws.server.enqueue(text("Answered."));
+    const run = await runAgent(["-p", "hello again"], { env: env({ NODE_OPTIONS: `--require ${probe}` }), cwd: ws.cwd });
+    expect(run.code, run.stderr).toBe(0);
+    expect(((ws.server.completionRequests.at(-1)?.body.tools ?? []) as { function: { name: string } }[]).map((tool) => tool.function.name)).toContain(
+      "mini-echo_text",
+    );
+    expect(records()).toHaveLength(started);
+    const loaded = JSON.parse(readFileSync(report, "utf8")) as string[];
+    expect(loaded.filter((name) => /^NativeModule (child_process|crypto)$/.test(name))).toEqual([]);
+  });
+
   it("a NAME(tool) deny rule beats --allow-all-tools, before the call reaches the server", async () => {
     ws.server.enqueue(toolCall("mini-echo_text", { text: "x" }), text("It was refused."));
     const config = JSON.stringify({ mcpServers: { mini: stdioServer() } });
