@@ -208,21 +208,35 @@ for (const file of vendorBuild.outputFiles) {
 }
 const vendorSource = vendorBuild.outputFiles.find((file) => file.path.endsWith(".cjs")).contents;
 const vendorId = createHash("sha256").update(vendorSource).digest("hex").slice(0, 16);
+/**
+ * A Node module a library requires when it loads but uses only in a function we never (or rarely) call: `names` of it
+ * are looked up when called, so loading the library does not load the module. The build fails if the library no
+ * longer requires it, so a changed layout is not missed.
+ */
+const lazyBuiltins = [];
+function lazyBuiltin(library, builtin, names) {
+  const namespace = `lazy-${builtin}`;
+  const entry = { what: `${library}'s ${builtin}`, resolved: 0 };
+  lazyBuiltins.push(entry);
+  return {
+    name: `${library}-lazy-${builtin}`,
+    setup(builder) {
+      builder.onResolve({ filter: new RegExp(`^(node:)?${builtin}$`) }, (args) => {
+        if (!args.importer.includes(`${path.sep}node_modules${path.sep}${library}${path.sep}`)) return undefined;
+        entry.resolved++;
+        return { path: builtin, namespace };
+      });
+      builder.onLoad({ filter: /.*/, namespace }, () => ({
+        contents: `module.exports = { ${names.map((name) => `${name}: (...args) => require("node:${builtin}").${name}(...args)`).join(", ")} };`,
+        loader: "js",
+      }));
+    },
+  };
+}
 // commander requires node:child_process when it loads, for subcommands that are programs of their own (`git
 // foo` → git-foo), which agent has none of; loading it costs ~3 ms of every start. Its one use, spawn, is
 // looked up when called instead.
-const commanderLazyChildProcess = {
-  name: "commander-lazy-child-process",
-  setup(builder) {
-    builder.onResolve({ filter: /^node:child_process$/ }, (args) =>
-      /[\\/]commander[\\/]/.test(args.importer) ? { path: "child_process", namespace: "lazy-child-process" } : undefined,
-    );
-    builder.onLoad({ filter: /.*/, namespace: "lazy-child-process" }, () => ({
-      contents: 'module.exports = { spawn: (...args) => require("node:child_process").spawn(...args) };',
-      loader: "js",
-    }));
-  },
-};
+const commanderLazyChildProcess = lazyBuiltin("commander", "child_process", ["spawn"]);
 /** A code-cached CommonJS bundle of `packages` beside vendor.cjs (their namespaces as its exports); its build id. */
 /**
  * `lazy`: each package is set up when its namespace is first asked for (the bundle's `lazy` getters), not when the
@@ -315,7 +329,11 @@ if (anthropicPatched !== 1) throw new Error(`scripts/build.mjs patched the Anthr
 // front (ES modules, which answer the handshake) and its engine (in program.cjs, loaded after the handshake) share
 // one copy, so one ResponseError class and one set of connection types serve both halves.
 const jsonrpcPackages = { "vscode-jsonrpc": "jsonrpc" };
-const jsonrpcId = await namespaceBundle("vendor-jsonrpc.cjs", jsonrpcPackages);
+// Its node entry requires node:crypto when it loads, for random pipe names (generateRandomPipeName), which the server
+// never makes: loading crypto was ~5 ms of every SDK start() before the handshake (docs/benchmarks.md).
+const jsonrpcId = await namespaceBundle("vendor-jsonrpc.cjs", jsonrpcPackages, { plugins: [lazyBuiltin("vscode-jsonrpc", "crypto", ["randomBytes"])] });
+const notLazy = lazyBuiltins.filter((entry) => entry.resolved === 0).map((entry) => entry.what);
+if (notLazy.length > 0) throw new Error(`scripts/build.mjs found no require of ${notLazy.join(", ")} to make lazy: the library changed`);
 /** The loader (src/util/vendor-bundle.ts) of the bundle that serves `specifier`. */
 function bundleOf(specifier) {
   const own = sameAs[specifier] ?? specifier;

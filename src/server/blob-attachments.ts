@@ -3,7 +3,7 @@
  * session's folder and attached as a file, so the log keeps a path and the model is shown the picture or
  * given the document (natively where the wire takes documents). Other blobs are dropped.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../util/random-id.js";
 import type { Attachment } from "../protocol/events/index.js";
 import { saveWorkspaceFile } from "../session/workspace-files.js";
 

@@ -7,7 +7,7 @@
  * `llmInference.httpResponseStart` (status, headers) and `httpResponseChunk` frames (the body, or an error).
  * An abort is a chunk with `cancel`. One client per process holds the role, until its connection closes.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../util/random-id.js";
 import type { MessageConnection } from "vscode-jsonrpc";
 import type { ProviderFetch } from "../provider/provider-config.js";
 

@@ -6,7 +6,7 @@
  * SDK's wire: questions the SDK answers from the event itself (permission, client tools, forms) wait for its
  * RPC; ask_user and plan approval are the SDK's own requests (`userInput.request`, `exitPlanMode.request`).
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../util/random-id.js";
 import { CancellationTokenSource, type MessageConnection } from "vscode-jsonrpc";
 import { RemoteQuestions, type QuestionClient, type RemoteQuestion, type SessionView } from "../core/index.js";
 import type { SessionEvent } from "../protocol/events/index.js";

@@ -3,7 +3,7 @@
  * answers to pending questions, mode and model, the MCP servers. Each one is a command dispatched to the
  * session; none waits for a turn to finish.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../util/random-id.js";
 import { agentModeSchema } from "../protocol/events/shared-schemas.js";
 import { externalToolReply, permissionReply } from "./replies.js";
 import type { ClientLink, ServedSession } from "./served-session.js";

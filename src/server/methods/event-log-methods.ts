@@ -4,7 +4,7 @@
  * clients that said what they can answer when the session was opened, and switches only on `command.queued`
  * (session.commands.enqueue then hands slash commands to the client). The handles are given and taken back.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../../util/random-id.js";
 import { z } from "zod";
 import type { ClientLink, ServedSession } from "../served-session.js";
 import type { EVENT_LOG_METHODS } from "./history-and-interest-names.js";
