@@ -23,6 +23,9 @@ export function repoHasHookFiles(cwd: string): boolean {
   return gitRoot !== undefined && hasJsonFiles(path.join(gitRoot, ".github", "hooks"));
 }
 
+/** settings.json's `policyHooksFailOpen`: a broken preToolUse or permissionRequest hook is ignored instead of denying. */
+export const hookPolicy = (settings: Settings): { failOpen: boolean } => ({ failOpen: settings.policyHooksFailOpen === true });
+
 /** Any hook file or inline settings hooks exist (user's in either home, a plugin's, repository, settings.json). */
 export function anyHooksConfigured(homes: Homes, cwd: string, settings: Settings, pluginDirs?: readonly string[]): boolean {
   return (

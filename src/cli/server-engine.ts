@@ -10,9 +10,9 @@ import { createWireProvider } from "../provider/wire-provider.js";
 import { SessionHost } from "../server/session-host.js";
 import type { ClientInference } from "../server/client-inference.js";
 import { bootstrapServer, homesOf } from "./bootstrap.js";
-import { anyHooksConfigured } from "./hook-files-present.js";
-import { hookConfig, hookPolicy, untrustedNote, type HookConfigInput } from "./session-hook-config.js";
-import { HookSet } from "../hooks/hook-set.js";
+import { anyHooksConfigured, hookPolicy } from "./hook-files-present.js";
+import type { HookConfigInput } from "./session-hook-config.js";
+import type { HookSet } from "../hooks/hook-set.js";
 import { adviceText } from "./permission-advice-text.js";
 import { parseCommandLine } from "./program.js";
 
@@ -51,9 +51,11 @@ export async function loadSessionHost(args: readonly string[], inference?: Clien
 /**
  * A session's hook files, as -p loads them: the user's and settings' always, the repository's only where
  * folder trust lets them run (nobody can be asked here). Left out, they are named in a warning the client receives.
+ * The hook code and its schemas load only where there is a hook to load, as for -p.
  */
-function fileHooks(input: HookConfigInput): HookSet | undefined {
+async function fileHooks(input: HookConfigInput): Promise<HookSet | undefined> {
   if (!input.enabled || !anyHooksConfigured(input, input.cwd, input.settings, input.pluginDirs)) return undefined;
+  const [{ hookConfig, untrustedNote }, { HookSet }] = await Promise.all([import("./session-hook-config.js"), import("../hooks/hook-set.js")]);
   const config = hookConfig(input);
   const loaded = config.load(config.trusted);
   if (config.repoFiles.length === 0 || config.trusted) return loaded;

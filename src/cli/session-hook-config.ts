@@ -9,6 +9,7 @@ import { settingsPath, type Settings } from "../config/settings.js";
 import { HookSet } from "../hooks/hook-set.js";
 import { collectHooks, hookFilesIn, repoHooksDir } from "../hooks/load-hooks.js";
 import { findGitRoot } from "../util/git-root.js";
+import { hookPolicy } from "./hook-files-present.js";
 import { pluginHookDocuments } from "./plugin-hooks.js";
 
 export interface HookConfigInput extends TrustSources {
@@ -30,9 +31,6 @@ export interface HookConfig {
   /** Loads the hooks, with the repository's when `includeRepo`. */
   load(includeRepo: boolean): HookSet | undefined;
 }
-
-/** settings.json's `policyHooksFailOpen`: a broken preToolUse or permissionRequest hook is ignored instead of denying. */
-export const hookPolicy = (settings: Settings): { failOpen: boolean } => ({ failOpen: settings.policyHooksFailOpen === true });
 
 export function hookConfig(input: HookConfigInput): HookConfig {
   if (!input.enabled || input.settings.disableAllHooks === true) return { repoFiles: [], trusted: false, load: () => undefined };

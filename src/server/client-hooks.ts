@@ -61,3 +61,13 @@ export function combineHooks(cwd: string, ...sets: (HookSet | undefined)[]): Hoo
     { failOpen: present.some((set) => set.policy.failOpen) },
   );
 }
+
+/** A session's hooks with the client's: the hook files' (when any) first, then the client's. */
+export function withClientHooks(
+  cwd: string,
+  fromFiles: HookSet | undefined,
+  invoke: (hookType: HookEventName, input: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>,
+  policy?: HookPolicy,
+): HookSet | undefined {
+  return combineHooks(cwd, fromFiles, clientHooks(invoke, cwd, policy));
+}

@@ -13,16 +13,12 @@ import { SessionLockedError } from "../session/session-lock.js";
 import type { SessionMethod } from "./agent-server.js";
 import type { ClientInference } from "./client-inference.js";
 import { ServedSession, type ClientAbilities, type ClientLink } from "./served-session.js";
-import { clientHooks, combineHooks } from "./client-hooks.js";
 import { followLifecycle, type Announce } from "./lifecycle.js";
 import { sessionInfo, matchesFilter } from "./session-info.js";
 import { sessionMethods } from "./session-methods.js";
 import { agentMethods } from "./methods/agent-methods.js";
 import { mcpMethods } from "./methods/mcp-methods.js";
 import { mcpUnavailableMethods } from "./methods/mcp-unavailable-methods.js";
-import { mcpConfigMethods } from "./methods/mcp-config-methods.js";
-import { permissionMethods } from "./methods/permission-methods.js";
-import { permissionLocationMethods } from "./methods/permission-location-methods.js";
 import { scheduleMethods } from "./methods/schedule-methods.js";
 import { modelInfo, providerMethods } from "./methods/provider-methods.js";
 import { historyMethods } from "./history-methods.js";
@@ -30,19 +26,21 @@ import { workspaceMethods } from "./workspace-methods.js";
 import { visibleEvents } from "../session/rewind/rewind-timeline.js";
 import { toolMethods } from "./tool-methods.js";
 import { historyMethods as handoffMethods } from "./methods/history-methods.js";
+import { lazyFamily } from "./methods/owned-session.js";
 import { eventLogMethods } from "./methods/event-log-methods.js";
-import { sessionsMethods } from "./methods/sessions-methods.js";
 import { runtimeMethods } from "./methods/runtime-methods.js";
-import { sessionStateMethods } from "./methods/session-state-methods.js";
 import { planMethods } from "./methods/plan-methods.js";
-import { commandMethods } from "./methods/command-methods.js";
-import { taskMethods } from "./methods/task-methods.js";
-import { shellMethods } from "./methods/shell-methods.js";
-import { pluginMethods } from "./methods/plugin-methods.js";
-import { discoveryMethods } from "./methods/discovery-methods.js";
-import { sessionExtrasMethods } from "./methods/session-extras-methods.js";
 import { gitHubAccountMethods } from "./methods/github-account-methods.js";
 import { skillMethods } from "./methods/skill-methods.js";
+import { MCP_CONFIG_METHODS } from "./methods/method-names.js";
+import { PERMISSION_METHODS } from "./methods/session-control-method-names.js";
+import { PERMISSION_LOCATION_METHODS } from "./methods/permission-location-names.js";
+import { SESSIONS_METHODS } from "./methods/server-method-names.js";
+import { SESSION_STATE_METHODS } from "./methods/session-state-names.js";
+import { COMMAND_METHODS, SHELL_METHODS, TASK_METHODS, UI_METHODS } from "./methods/command-method-names.js";
+import { PLUGIN_METHODS } from "./methods/skill-method-names.js";
+import { DISCOVERY_METHODS } from "./methods/discovery-method-names.js";
+import { SESSION_EXTRAS_METHODS } from "./methods/session-extras-names.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { joinOpenSession, untilIdle } from "./pending-work.js";
 import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
@@ -55,7 +53,7 @@ export interface SessionHostOptions extends Pick<SessionRequestDefaults, "provid
   /** How long a question may wait for the client before it lapses. */
   questionTimeoutMs: number;
   /** The hook files' hooks for a session in this directory (the user's always, the repository's if trusted). */
-  fileHooks?(cwd: string): HookSet | undefined;
+  fileHooks?(cwd: string): Promise<HookSet | undefined>;
   /** The client that carries model requests, when one registered (llmInference.setProvider). */
   inference?: ClientInference;
   /** What a broken policy hook does (settings.json's policyHooksFailOpen), for the client's hooks too. */
@@ -133,9 +131,11 @@ export class SessionHost {
       ...agentMethods(owned),
       ...mcpMethods(owned),
       ...mcpUnavailableMethods(owned),
-      ...mcpConfigMethods(options.manager.defaults),
-      ...permissionMethods((link, sessionId) => this.owned(link, sessionId)),
-      ...permissionLocationMethods((link, sessionId) => this.owned(link, sessionId), options.manager.defaults),
+      ...lazyFamily(MCP_CONFIG_METHODS, async () => (await import("./methods/mcp-config-methods.js")).mcpConfigMethods(options.manager.defaults)),
+      ...lazyFamily(PERMISSION_METHODS, async () => (await import("./methods/permission-methods.js")).permissionMethods(owned)),
+      ...lazyFamily(PERMISSION_LOCATION_METHODS, async () =>
+        (await import("./methods/permission-location-methods.js")).permissionLocationMethods(owned, options.manager.defaults),
+      ),
       ...scheduleMethods((link, sessionId) => this.owned(link, sessionId)),
       ...providerMethods((link, sessionId) => this.owned(link, sessionId), this.options.provider.env),
       ...historyMethods((link, sessionId) => this.owned(link, sessionId)),
@@ -146,25 +146,26 @@ export class SessionHost {
         (sessionId) => this.manager.store.eventsFileOf(sessionId),
       ),
       ...eventLogMethods((link, sessionId) => this.owned(link, sessionId)),
-      ...sessionsMethods({
-        manager: this.manager,
-        close: (sessionId) => this.close(sessionId),
-        resume: (link, sessionId) => this.resume(link, sessionConfigSchema.parse({ sessionId }, { jitless: true })),
-        deleted: (sessionId) => this.announce({ type: "session.deleted", sessionId }),
-      }),
+      ...lazyFamily(SESSIONS_METHODS, async () =>
+        (await import("./methods/sessions-methods.js")).sessionsMethods({
+          manager: this.manager,
+          close: (sessionId) => this.close(sessionId),
+          resume: (link, sessionId) => this.resume(link, sessionConfigSchema.parse({ sessionId }, { jitless: true })),
+          deleted: (sessionId) => this.announce({ type: "session.deleted", sessionId }),
+        }),
+      ),
       ...runtimeMethods(),
       ...planMethods((link, sessionId) => this.owned(link, sessionId)),
-      ...sessionStateMethods(
-        (link, sessionId) => this.owned(link, sessionId),
-        (sessionId, errorReason) => this.close(sessionId, errorReason),
+      ...lazyFamily(SESSION_STATE_METHODS, async () =>
+        (await import("./methods/session-state-methods.js")).sessionStateMethods(owned, (sessionId, errorReason) => this.close(sessionId, errorReason)),
       ),
-      ...commandMethods(owned),
-      ...taskMethods(owned),
-      ...shellMethods(owned),
+      ...lazyFamily([...COMMAND_METHODS, ...UI_METHODS], async () => (await import("./methods/command-methods.js")).commandMethods(owned)),
+      ...lazyFamily(TASK_METHODS, async () => (await import("./methods/task-methods.js")).taskMethods(owned)),
+      ...lazyFamily(SHELL_METHODS, async () => (await import("./methods/shell-methods.js")).shellMethods(owned)),
       ...skillMethods((link, sessionId) => this.owned(link, sessionId)),
-      ...pluginMethods(options.manager.defaults),
-      ...discoveryMethods(options.manager.defaults),
-      ...sessionExtrasMethods(owned, options.manager),
+      ...lazyFamily(PLUGIN_METHODS, async () => (await import("./methods/plugin-methods.js")).pluginMethods(options.manager.defaults)),
+      ...lazyFamily(DISCOVERY_METHODS, async () => (await import("./methods/discovery-methods.js")).discoveryMethods(options.manager.defaults)),
+      ...lazyFamily(SESSION_EXTRAS_METHODS, async () => (await import("./methods/session-extras-methods.js")).sessionExtrasMethods(owned, options.manager)),
       ...gitHubAccountMethods(owned),
     };
   }
@@ -260,11 +261,16 @@ export class SessionHost {
     const cwd = request.cwd ?? defaultCwd;
     try {
       // The SDK's enableFileHooks: false (its "empty" mode) keeps hook files out; the client's hooks still run.
-      const hooks = combineHooks(
-        cwd,
-        config.enableFileHooks === false ? undefined : this.options.fileHooks?.(cwd),
-        config.hooks ? clientHooks((hookType, input, signal) => served.invokeHook(hookType, input, signal), cwd, this.options.hookPolicy) : undefined,
-      );
+      const fromFiles = config.enableFileHooks === false ? undefined : await this.options.fileHooks?.(cwd);
+      // The hook code loads for a session with hooks only (as for -p), not before every session's create can answer.
+      const hooks = config.hooks
+        ? (await import("./client-hooks.js")).withClientHooks(
+            cwd,
+            fromFiles,
+            (hookType, input, signal) => served.invokeHook(hookType, input, signal),
+            this.options.hookPolicy,
+          )
+        : fromFiles;
       const openRequest = {
         ...request,
         ...(resumeId

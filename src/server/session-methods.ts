@@ -4,15 +4,31 @@
  * session; none waits for a turn to finish.
  */
 import { randomUUID } from "../util/random-id.js";
-import { agentModeSchema } from "../protocol/events/shared-schemas.js";
+import type { Attachment } from "../protocol/events/shared-schemas.js";
 import { externalToolReply, permissionReply } from "./replies.js";
 import type { ClientLink, ServedSession } from "./served-session.js";
 import { pendingAnswerSchema, pendingToolCallSchema, sendSchema, sessionIdSchema, sessionLimitsWire } from "./wire.js";
 import { elicitationReplySchema } from "../protocol/interactions.js";
 import { z } from "zod";
-import { sendAttachments } from "./send-attachments.js";
 
-const modeSetSchema = z.looseObject({ sessionId: z.string(), mode: agentModeSchema });
+/**
+ * The protocol's shared schemas (agent modes, attachments; ~3 ms of CPU to build, most of it schemas the server never
+ * reads) load when a request first needs them, not before a session's first send can be answered.
+ */
+const sharedSchemas = () => import("../protocol/events/shared-schemas.js");
+let modeSetSchema: ReturnType<typeof modeSetSchemaOf> | undefined;
+const modeSetSchemaOf = (mode: Awaited<ReturnType<typeof sharedSchemas>>["agentModeSchema"]) => z.looseObject({ sessionId: z.string(), mode });
+
+type SendRequest = z.infer<typeof sendSchema>;
+type AgentMode = z.infer<Awaited<ReturnType<typeof sharedSchemas>>["agentModeSchema"]>;
+
+/** A send's agent mode and attachments, read as the engine's (a mode it does not know, or an attachment it keeps none of, is left out). */
+async function sendExtras(request: SendRequest, sessionDir: string): Promise<{ mode?: AgentMode; files?: Attachment[] }> {
+  const [{ agentModeSchema }, { sendAttachments }] = await Promise.all([sharedSchemas(), import("./send-attachments.js")]);
+  const mode = agentModeSchema.safeParse(request.agentMode);
+  const files = sendAttachments(request.attachments, sessionDir);
+  return { ...(mode.success ? { mode: mode.data } : {}), ...(files ? { files } : {}) };
+}
 const logSchema = z.looseObject({ sessionId: z.string(), message: z.string(), level: z.enum(["info", "warning", "error"]).optional() });
 const optionsSchema = z.looseObject({ sessionId: z.string(), workingDirectory: z.string().optional(), sessionLimits: sessionLimitsWire.optional() });
 const modelSwitchSchema = z.looseObject({ sessionId: z.string(), modelId: z.string(), reasoningEffort: z.string().optional() });
@@ -49,23 +65,24 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
     // jitless: a prompt's few parses do not repay compiling zod's fast path for the schema.
     const request = sendSchema.parse(params, { jitless: true });
     const { session } = engine(link, request.sessionId);
-    const mode = agentModeSchema.safeParse(request.agentMode);
-    if (mode.success) session.dispatch({ type: "set_mode", mode: mode.data });
-    const files = sendAttachments(request.attachments, session.dir);
-    // Routed like every face's input (a known `/command`, `@file` mentions); the reply goes out at once, the
-    // turn's events follow as notifications, and its end (or the command's) is session.idle.
-    void session
-      .dispatch({
-        type: "input",
-        text: request.prompt,
-        from: "application",
-        ...(files ? { attachments: files } : {}),
-        ...(request.mode ? { delivery: request.mode } : {}),
-        ...(request.requestHeaders ? { requestHeaders: request.requestHeaders } : {}),
-      })
-      .then((routed) => (routed.kind === "prompt" ? routed.run : undefined))
-      .catch(() => undefined);
-    return { messageId: randomUUID() };
+    const send = ({ mode, files }: { mode?: AgentMode; files?: Attachment[] }) => {
+      if (mode) session.dispatch({ type: "set_mode", mode });
+      // Routed like every face's input (a known `/command`, `@file` mentions); the reply goes out at once, the
+      // turn's events follow as notifications, and its end (or the command's) is session.idle.
+      void session
+        .dispatch({
+          type: "input",
+          text: request.prompt,
+          from: "application",
+          ...(files ? { attachments: files } : {}),
+          ...(request.mode ? { delivery: request.mode } : {}),
+          ...(request.requestHeaders ? { requestHeaders: request.requestHeaders } : {}),
+        })
+        .then((routed) => (routed.kind === "prompt" ? routed.run : undefined))
+        .catch(() => undefined);
+      return { messageId: randomUUID() };
+    };
+    return request.agentMode === undefined && !request.attachments?.length ? send({}) : sendExtras(request, session.dir).then(send);
   });
   on("session.abort", (link, params) => {
     engine(link, sessionIdSchema.parse(params).sessionId).session.dispatch({ type: "interrupt" });
@@ -85,7 +102,8 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
     return answered(engine(link, sessionId).served.answer(requestId, reply.success ? reply.data : { action: "cancel" }));
   });
   on("session.mode.get", (link, params) => engine(link, sessionIdSchema.parse(params).sessionId).session.state.mode);
-  on("session.mode.set", (link, params) => {
+  on("session.mode.set", async (link, params) => {
+    modeSetSchema ??= modeSetSchemaOf((await sharedSchemas()).agentModeSchema);
     const { sessionId, mode } = modeSetSchema.parse(params);
     const { session } = engine(link, sessionId);
     const unchanged = session.state.mode === mode;
