@@ -1,22 +1,35 @@
 /**
- * Memory's costs (issue 22): loading the board from a store of 1,000 memories (read, parse, rank, fit the
- * budget, make the tools), in process, first call and median after it, against 5 ms; and a `-p` run with memory
- * off, under the module tracker, must load nothing of memory's store, board or tools. Alone:
+ * Memory's costs (issue 22). The board of a store of 1,000 memories (read, rank, fit the budget, parse what it
+ * shows), as a session pays for it: an `agent -p --enable-memory` run's CPU at its first request with the store,
+ * against the same run with an empty store, interleaved; its target is 5 ms. Beside it, for the record, the board
+ * loaded again and again in one process (median of the loads after the first: V8 optimising the code as it goes,
+ * a cost one load in a session never pays; docs/benchmarks.md, stop 30). And a `-p` run with memory off, under the
+ * module tracker, must load nothing of memory's store, board or tools. Alone:
  * `node scripts/build.mjs && npx tsx bench/memory.ts`.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MemorySpace } from "../src/memory/memory-space.js";
 import { memorySettings } from "../src/memory/memory-settings.js";
 import { SessionMemory } from "../src/memory/session-memory.js";
+import { median } from "./measure.js";
 import { distSources, trackedHeadlessRun, type TrackedRunOptions } from "./module-check.js";
 import { ms, type Row } from "./report.js";
+import { createWorkspace, FINAL_TEXT, startBenchServer, TOOL_PROMPT } from "./scenario.js";
+import { runStartup } from "./startup.js";
+import type { ScriptedServer } from "../test/support/scripted-server.js";
+
 const MEMORIES = 1_000;
 const TARGET_MS = 5;
+/**
+ * The row is a difference of two ~110 ms CPU figures, a few ms apart: it takes more rounds than a ratio does to
+ * settle (15 rounds of two ~150 ms runs, about 5 s).
+ */
+const MIN_ROUNDS = 15;
 
-export type MemoryBenchOptions = TrackedRunOptions & { runs: number };
+export type MemoryBenchOptions = TrackedRunOptions & { runs: number; warmups: number; server: ScriptedServer };
 
 /** A store of `count` memories of ordinary size, written as the store writes them. */
 function fillStore(home: string, cwd: string, count: number): string {
@@ -40,6 +53,54 @@ function fillStore(home: string, cwd: string, count: number): string {
   return file;
 }
 
+/**
+ * `agent -p --enable-memory` with a store of 1,000 memories against an empty store: CPU (every thread) and wall
+ * time at the first request, by which the board is in the system prompt. Rounds alternate which runs first.
+ */
+async function boardInRun(options: MemoryBenchOptions): Promise<Row> {
+  const template = options.freshHome();
+  fillStore(template, options.cwd, MEMORIES);
+  const withStore = (): string => {
+    const home = options.freshHome();
+    cpSync(path.join(template, "memory"), path.join(home, "memory"), { recursive: true });
+    return home;
+  };
+  const run = async (full: boolean) => {
+    const env = options.env({ ...options.providerEnv, AGENT_HOME: full ? withStore() : options.freshHome() });
+    const before = options.server.completionRequests.length;
+    const sample = await runStartup(options.server, [options.agent, "-p", TOOL_PROMPT, "--enable-memory"], options.cwd, env, (stdout) =>
+      stdout.includes(FINAL_TEXT),
+    );
+    // The board must be in the first request: memories of the store, or none with an empty one.
+    const first = JSON.stringify(options.server.completionRequests[before]?.body ?? "");
+    if (first.includes("Fact number ") !== full) throw new Error(`bench: the first request ${full ? "lacks" : "has"} the board's memories`);
+    return sample;
+  };
+  const cpu = { full: [] as number[], empty: [] as number[] };
+  const wall = { full: [] as number[], empty: [] as number[] };
+  const rounds = Math.max(options.runs, MIN_ROUNDS);
+  for (let round = 0; round < options.warmups + rounds; round++) {
+    for (const full of round % 2 === 0 ? [true, false] : [false, true]) {
+      const sample = await run(full);
+      if (round < options.warmups) continue;
+      cpu[full ? "full" : "empty"].push(sample.firstRequestCpuMs);
+      wall[full ? "full" : "empty"].push(sample.firstRequestMs);
+    }
+  }
+  const added = median(cpu.full) - median(cpu.empty);
+  const addedWall = median(wall.full) - median(wall.empty);
+  return {
+    name: `memory: the board of ${MEMORIES.toLocaleString("en")} memories in -p --enable-memory / an empty store, CPU at the first request (median of ${rounds})`,
+    agent: `${added >= 0 ? "+" : "−"}${ms(Math.abs(added))} (${ms(median(cpu.full))}; wall ${addedWall >= 0 ? "+" : "−"}${ms(Math.abs(addedWall))})`,
+    baseline: `${ms(median(cpu.empty))} empty`,
+    ratio: median(cpu.full) / median(cpu.empty),
+    target: `≤ +${TARGET_MS} ms`,
+    pass: added <= TARGET_MS,
+    data: { memories: MEMORIES, addedCpuMs: added, addedWallMs: addedWall, cpuMs: cpu, firstRequestMs: wall, targetMs: TARGET_MS },
+  };
+}
+
+/** The board loaded in this process again and again (tsx-compiled source): the loads after the first, for the record. */
 async function boardLoad(runs: number): Promise<Row> {
   const home = mkdtempSync(path.join(os.tmpdir(), "bench-memory-home-"));
   const cwd = mkdtempSync(path.join(os.tmpdir(), "bench-memory-cwd-"));
@@ -66,19 +127,18 @@ async function boardLoad(runs: number): Promise<Row> {
       shown = memory.board?.shown.length ?? 0;
       if (!memory.boardText.includes("<context_board>")) throw new Error("bench: the board is empty");
     }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
     // The first call also loads the code (compiled by tsx here, unlike the bundle): kept in the data, left out of
-    // the medians. CPU time is what the load costs; wall time also holds the wait for a CPU on a busy machine.
+    // the medians. The CPU time holds V8's background compiles of the code it optimises over these loads.
     const first = wall[0] ?? Number.NaN;
     const wallMedian = median(wall.slice(1));
     const cpuMedian = median(cpu.slice(1));
     return {
-      name: `memory: load the board from ${MEMORIES.toLocaleString("en")} memories, in process (median wall / CPU)`,
+      name: `… The board loaded again in one process, loads 2–${runs + 1} (median wall / CPU; V8 optimising as it goes)`,
       agent: `${ms(wallMedian)} / ${ms(cpuMedian)}`,
       baseline: "—",
       ratio: undefined,
-      target: `≤ ${TARGET_MS} ms`,
-      pass: cpuMedian <= TARGET_MS,
+      target: "—",
+      pass: undefined,
       data: {
         firstMs: first,
         wallMedianMs: wallMedian,
@@ -86,7 +146,6 @@ async function boardLoad(runs: number): Promise<Row> {
         minWallMs: Math.min(...wall.slice(1)),
         memories: MEMORIES,
         onBoard: shown,
-        targetMs: TARGET_MS,
       },
     };
   } finally {
@@ -111,11 +170,36 @@ async function memoryOffLoadsNothing(options: MemoryBenchOptions): Promise<Row> 
 }
 
 export async function benchMemory(options: MemoryBenchOptions): Promise<Row[]> {
-  return [await boardLoad(options.runs), await memoryOffLoadsNothing(options)];
+  return [await boardInRun(options), await boardLoad(options.runs), await memoryOffLoadsNothing(options)];
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const runs = Number(process.env.BENCH_RUNS) > 0 ? Number(process.env.BENCH_RUNS) : 15;
-  const row = await boardLoad(runs);
-  console.log(`${row.name}: ${row.agent} (target ${row.target}) → ${row.pass ? "met" : "MISSED"}`);
+  const ws = createWorkspace();
+  const server = await startBenchServer(ws.file);
+  try {
+    const env = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
+      const merged: NodeJS.ProcessEnv = { ...process.env, ...extra };
+      delete merged["NODE_OPTIONS"];
+      return merged;
+    };
+    const rows = [
+      await boardInRun({
+        agent: fileURLToPath(new URL("../bin/agent.js", import.meta.url)),
+        cwd: ws.cwd,
+        freshHome: () => ws.freshHome(),
+        env,
+        providerEnv: { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "test", AGENT_MODEL: "bench-model" },
+        runs,
+        warmups: Number(process.env.BENCH_WARMUPS ?? 1),
+        server,
+      }),
+      await boardLoad(runs),
+    ];
+    for (const row of rows)
+      console.log(`${row.name}: ${row.agent} vs ${row.baseline} (target ${row.target}) → ${row.pass === undefined ? "—" : row.pass ? "met" : "MISSED"}`);
+  } finally {
+    await server.close();
+    ws.cleanup();
+  }
 }

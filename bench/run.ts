@@ -136,8 +136,8 @@ const SECTIONS: Section[] = [
         ["subagents", async () => [await benchSubagent(options)]],
         // The todo store's sql.js stays unloaded until the sql tool is first called.
         ["todo store", () => benchTodoStore(options)],
-        // Memory: the board from 1,000 memories in ≤ 5 ms; a run with memory off loads none of it.
-        ["memory", () => benchMemory(options)],
+        // Memory: the board of 1,000 memories costs a -p run ≤ 5 ms of CPU; a run with memory off loads none of it.
+        ["memory", () => benchMemory({ ...options, server: context.server })],
         // /context on a 10,002-event session, in process (no model call); rewind's snapshot and list (issue 21).
         ["/context", async () => [await benchContext(RUNS)]],
         ["rewind", () => benchRewind(RUNS)],
