@@ -47,6 +47,21 @@ if (log) {
 }
 
 /**
+ * Where the module wrappers of a bundle whose local names are shortened start (program.cjs, scripts/build.mjs):
+ * esbuild's helpers are then one- or two-letter names called with an arrow function (`m(()=>{…})`), and the
+ * wrappers carry no module path; each is told from the others by the source map, as the named ones are.
+ */
+function shortWrapperStarts(text) {
+  const helpers = [...text.matchAll(/[;,\s]([\w$]{1,3})=\([\w$]+,[\w$]+\)=>\(\)=>\(/g)].map((match) => match[1]);
+  const starts = new Set();
+  for (const helper of helpers) {
+    const call = new RegExp(`(?<![\\w$.])${helper.replaceAll("$", "\\$")}\\(\\(\\)=>`, "g");
+    for (const match of text.matchAll(call)) starts.add(match.index + helper.length + 1);
+  }
+  return starts;
+}
+
+/**
  * The sources of the bundle `file` whose module code ran: those with generated code outside every module wrapper
  * (it runs with the bundle) or inside a wrapper V8 saw called. By the source map's mappings, not by the wrappers'
  * names, since a package's own source maps make the map's sources its original files.
@@ -56,14 +71,17 @@ function bundledModulesRun(file, coverage) {
   const map = JSON.parse(readFileSync(`${file}.map`, "utf8"));
   const text = readFileSync(file, "utf8");
   const wrappedNames = new Set([...text.matchAll(/__(?:esm|commonJS)\(\{"([^"]+)"\(/g)].map((match) => match[1]));
+  const unnamedStarts = shortWrapperStarts(text);
   // Coverage offsets count from the start of the script as compiled: src/util/code-cache.ts's wrapper, then the file.
   const prefix = "(function (exports, require, module, __filename, __dirname) {".length;
   const wrappers = [];
   for (const script of coverage) {
     if (script.url !== file && script.url !== `file://${file}`) continue;
-    for (const fn of script.functions)
-      if (wrappedNames.has(fn.functionName))
-        wrappers.push({ name: fn.functionName, start: fn.ranges[0].startOffset - prefix, end: fn.ranges[0].endOffset - prefix, ran: fn.ranges[0].count > 0 });
+    for (const fn of script.functions) {
+      const [range] = fn.ranges;
+      if (wrappedNames.has(fn.functionName) || unnamedStarts.has(range.startOffset - prefix))
+        wrappers.push({ name: fn.functionName, start: range.startOffset - prefix, end: range.endOffset - prefix, ran: range.count > 0 });
+    }
   }
   wrappers.sort((a, b) => a.start - b.start);
   const lineStarts = [0];

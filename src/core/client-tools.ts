@@ -5,7 +5,7 @@
  * the model what the client answered.
  */
 import { z } from "zod";
-import { defineTool, type AnyTool, type ToolOutcome } from "../tools/define-tool.js";
+import { defineTool, lazyParameters, type AnyTool, type ToolOutcome } from "../tools/define-tool.js";
 import type { ClientToolSpec } from "../protocol/commands.js";
 import type { ExternalToolReply } from "../protocol/interactions.js";
 import { clientToolThrewText, INTERRUPTED_TOOL_TEXT } from "./tool-texts.js";
@@ -13,7 +13,7 @@ import { clientToolThrewText, INTERRUPTED_TOOL_TEXT } from "./tool-texts.js";
 /** What a client declares about one of its tools. */
 export type ClientToolDeclaration = ClientToolSpec;
 
-const argumentsSchema = z.record(z.string(), z.unknown());
+const argumentsSchema = lazyParameters(() => z.record(z.string(), z.unknown()));
 
 export function createClientTool(declaration: ClientToolDeclaration, owner: { sessionId: string; cwd: string }): AnyTool {
   const { $schema: _ignored, ...inputSchema } = declaration.parameters ?? { type: "object", properties: {} };

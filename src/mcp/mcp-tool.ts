@@ -4,13 +4,13 @@
  * object), every call through the permission gate as kind `mcp`.
  */
 import { z } from "zod";
-import { defineTool, ToolError, type AnyTool, type ToolContext, type ToolOutcome } from "../tools/define-tool.js";
+import { defineTool, lazyParameters, ToolError, type AnyTool, type ToolContext, type ToolOutcome } from "../tools/define-tool.js";
 import type { CallToolResult, McpConnection, McpToolInfo } from "./mcp-connection.js";
 
 /** How long a call may take when the server's configuration names no `timeout`. */
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
-const argumentsSchema = z.record(z.string(), z.unknown());
+const argumentsSchema = lazyParameters(() => z.record(z.string(), z.unknown()));
 
 /**
  * `<server>-<tool>`, in the characters and length every OpenAI-compatible endpoint accepts for a function name

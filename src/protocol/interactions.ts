@@ -24,7 +24,7 @@ export const userInputReplySchema = z.lazy(() =>
 );
 export type UserInputReply = z.infer<typeof userInputReplySchema>;
 
-export const planActionSchema = z.enum(["exit_only", "interactive", "autopilot", "autopilot_fleet"]);
+export const planActionSchema = z.lazy(() => z.enum(["exit_only", "interactive", "autopilot", "autopilot_fleet"]));
 export type PlanAction = z.infer<typeof planActionSchema>;
 
 /** exit_plan_mode: accept with an action, or send feedback instead. */

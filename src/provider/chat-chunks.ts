@@ -9,67 +9,83 @@ import { z } from "zod";
 import { AnswerAssembler, type WireReader } from "./answer-assembler.js";
 import { allText, isRecord, isText } from "./plain-fields.js";
 
-/** A text field: a string, or absent. Anything else (a number, an object) is treated as absent. */
-const text = z.string().nullish().catch(undefined);
+/**
+ * The schemas, built at their first use: a stream's chunks are read without them (plainChunk) but for odd ones, and
+ * building them (82 zod objects, and three of zod's classes no other start-up schema uses) was ~0.15 MB of a `-p`
+ * run's peak RSS (docs/benchmarks.md).
+ */
+function buildSchemas() {
+  /** A text field: a string, or absent. Anything else (a number, an object) is treated as absent. */
+  const text = z.string().nullish().catch(undefined);
 
-const usageSchema = z.looseObject({
-  prompt_tokens: z.number(),
-  completion_tokens: z.number(),
-  prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish().catch(undefined),
-  completion_tokens_details: z.looseObject({ reasoning_tokens: z.number().nullish() }).nullish().catch(undefined),
-});
+  const usageSchema = z.looseObject({
+    prompt_tokens: z.number(),
+    completion_tokens: z.number(),
+    prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish().catch(undefined),
+    completion_tokens_details: z.looseObject({ reasoning_tokens: z.number().nullish() }).nullish().catch(undefined),
+  });
 
-const toolCallDeltaSchema = z.looseObject({
-  index: z.number().int().nonnegative().optional().catch(undefined),
-  id: text,
-  function: z.looseObject({ name: text, arguments: text }).nullish().catch(undefined),
-});
+  const toolCallDeltaSchema = z.looseObject({
+    index: z.number().int().nonnegative().optional().catch(undefined),
+    id: text,
+    function: z.looseObject({ name: text, arguments: text }).nullish().catch(undefined),
+  });
 
-const deltaSchema = z.looseObject({
-  role: text,
-  content: text,
-  refusal: text,
-  reasoning_content: text,
-  reasoning: text,
-  tool_calls: z.array(toolCallDeltaSchema).nullish().catch(undefined),
-});
+  const deltaSchema = z.looseObject({
+    role: text,
+    content: text,
+    refusal: text,
+    reasoning_content: text,
+    reasoning: text,
+    tool_calls: z.array(toolCallDeltaSchema).nullish().catch(undefined),
+  });
 
-const choiceSchema = z.looseObject({
-  index: z.number().optional().catch(undefined),
-  delta: deltaSchema.optional().catch(undefined),
-  finish_reason: text,
-});
+  const choiceSchema = z.looseObject({
+    index: z.number().optional().catch(undefined),
+    delta: deltaSchema.optional().catch(undefined),
+    finish_reason: text,
+  });
 
-/** A `chat.completion.chunk`: an object with a `choices` array or a `usage` (the last chunk may have only that). */
-export const chunkSchema = z
-  .looseObject({
+  /** A `chat.completion.chunk`: an object with a `choices` array or a `usage` (the last chunk may have only that). */
+  const chunkSchema = z
+    .looseObject({
+      model: text,
+      usage: usageSchema.nullish().catch(undefined),
+      choices: z.array(z.unknown()).optional().catch(undefined),
+    })
+    .refine((chunk) => chunk.choices !== undefined || chunk.usage, "neither choices nor usage");
+
+  /** A non-streamed `chat.completion`: its message becomes one delta. */
+  const completionSchema = z.looseObject({
     model: text,
     usage: usageSchema.nullish().catch(undefined),
-    choices: z.array(z.unknown()).optional().catch(undefined),
-  })
-  .refine((chunk) => chunk.choices !== undefined || chunk.usage, "neither choices nor usage");
-
-/** A non-streamed `chat.completion`: its message becomes one delta. */
-export const completionSchema = z.looseObject({
-  model: text,
-  usage: usageSchema.nullish().catch(undefined),
-  choices: z.array(
-    z.looseObject({
-      message: deltaSchema.extend({
-        tool_calls: z
-          .array(z.looseObject({ id: text, function: z.looseObject({ name: text, arguments: text }).nullish().catch(undefined) }))
-          .nullish()
-          .catch(undefined),
+    choices: z.array(
+      z.looseObject({
+        message: deltaSchema.extend({
+          tool_calls: z
+            .array(z.looseObject({ id: text, function: z.looseObject({ name: text, arguments: text }).nullish().catch(undefined) }))
+            .nullish()
+            .catch(undefined),
+        }),
+        finish_reason: text,
       }),
-      finish_reason: text,
-    }),
-  ),
-});
+    ),
+  });
 
-type Delta = z.infer<typeof deltaSchema>;
-type Usage = z.infer<typeof usageSchema>;
-type Chunk = z.infer<typeof chunkSchema>;
-type Choice = z.infer<typeof choiceSchema>;
+  return { chunk: chunkSchema, choice: choiceSchema, completion: completionSchema };
+}
+
+type Schemas = ReturnType<typeof buildSchemas>;
+let built: Schemas | undefined;
+const schemas = (): Schemas => (built ??= buildSchemas());
+
+/** A `chat.completion.chunk`: an object with a `choices` array or a `usage` (the last chunk may have only that). */
+export const chunkSchema = (): Schemas["chunk"] => schemas().chunk;
+
+type Chunk = z.infer<Schemas["chunk"]>;
+type Choice = z.infer<Schemas["choice"]>;
+type Delta = NonNullable<Choice["delta"]>;
+type Usage = NonNullable<Chunk["usage"]>;
 
 function isPlainToolCallDelta(value: unknown): boolean {
   if (!isRecord(value) || !isText(value.id)) return false;
@@ -88,16 +104,39 @@ function isPlainDelta(value: unknown): boolean {
   return calls === undefined || calls === null || (Array.isArray(calls) && calls.every(isPlainToolCallDelta));
 }
 
+/** A token count zod's z.number() takes as it is. */
+const isCount = (value: unknown): boolean => typeof value === "number" && Number.isFinite(value);
+
+/** Usage details the schemas keep as they are: absent, null, or an object whose one field read is a count or absent. */
+function isPlainDetails(value: unknown, field: string): boolean {
+  if (value === undefined || value === null) return true;
+  return isRecord(value) && (value[field] === undefined || value[field] === null || isCount(value[field]));
+}
+
+/** A chunk's usage the schemas keep as they are: absent, null, or the two counts with plain details. */
+function isPlainUsage(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  return (
+    isRecord(value) &&
+    isCount(value.prompt_tokens) &&
+    isCount(value.completion_tokens) &&
+    isPlainDetails(value.prompt_tokens_details, "cached_tokens") &&
+    isPlainDetails(value.completion_tokens_details, "reasoning_tokens")
+  );
+}
+
 /**
  * The common chunk, read without zod: one whose every field the schemas look at already has its schema's type
- * (nothing to catch or reject), so zod would give back the same values. Anything else (usage, a field of the
- * wrong type, no choices) returns undefined and goes through the schemas; test/provider/chat-chunk-check.test.ts
- * holds the two to the same reading. Per chunk of a stream, zod's copies cost more than the rest of the chunk's way.
+ * (nothing to catch or reject), so zod would give back the same values; with no choice (the usage chunk that ends a
+ * stream) the choice is undefined. Anything else (a field of the wrong type, no choices array) returns undefined and
+ * goes through the schemas; test/provider/chat-chunk-check.test.ts holds the two to the same reading. Per chunk of a
+ * stream, zod's copies cost more than the rest of the chunk's way.
  */
-export function plainChunk(value: unknown): { chunk: Chunk; choice: Choice } | undefined {
-  if (!isRecord(value) || !isText(value.model) || (value.usage !== undefined && value.usage !== null)) return undefined;
+export function plainChunk(value: unknown): { chunk: Chunk; choice: Choice | undefined } | undefined {
+  if (!isRecord(value) || !isText(value.model) || !isPlainUsage(value.usage)) return undefined;
   const choices = value.choices;
-  if (!Array.isArray(choices) || choices.length === 0) return undefined;
+  if (!Array.isArray(choices)) return undefined;
+  if (choices.length === 0) return { chunk: value as Chunk, choice: undefined };
   const choice: unknown = choices[0];
   if (!isRecord(choice) || !isText(choice.finish_reason) || !isPlainDelta(choice.delta)) return undefined;
   if (choice.index !== undefined && !Number.isFinite(choice.index)) return undefined;
@@ -118,14 +157,14 @@ export class ResponseAssembler extends AnswerAssembler implements WireReader {
     let choice: Choice | undefined;
     if (plain) ({ chunk, choice } = plain);
     else {
-      const parsed = chunkSchema.safeParse(value);
+      const parsed = schemas().chunk.safeParse(value);
       if (!parsed.success) {
         this.skip(raw);
         return false;
       }
       chunk = parsed.data;
       // Only the first choice is read: the agent never asks for n > 1.
-      const first = choiceSchema.safeParse(chunk.choices?.[0]);
+      const first = schemas().choice.safeParse(chunk.choices?.[0]);
       choice = first.success ? first.data : undefined;
     }
     this.seen.pieces++;
@@ -140,13 +179,13 @@ export class ResponseAssembler extends AnswerAssembler implements WireReader {
 
   /** A whole non-streamed `chat.completion`, when the body is one. */
   addJson(value: unknown): boolean {
-    const completion = completionSchema.safeParse(value);
+    const completion = schemas().completion.safeParse(value);
     if (!completion.success) return false;
     this.addCompletion(completion.data);
     return true;
   }
 
-  private addCompletion(completion: z.infer<typeof completionSchema>): void {
+  private addCompletion(completion: z.infer<Schemas["completion"]>): void {
     this.seen.pieces++;
     if (completion.model) this.model = completion.model;
     if (completion.usage) this.setChatUsage(completion.usage);

@@ -6,7 +6,7 @@
  * it assumed. It never waits for nobody.
  */
 import { z } from "zod";
-import { defineTool, type ToolOutcome } from "./define-tool.js";
+import { defineTool, lazyParameters, type ToolOutcome } from "./define-tool.js";
 
 /** What the model is told when nobody can answer. */
 export const USER_NOT_AVAILABLE =
@@ -83,10 +83,12 @@ function createFormTool() {
 export const askUserChoicesTool = defineTool({
   name: "ask_user",
   description: "Ask the user a question, optionally with choices. In this mode the user is usually away: expect to decide yourself.",
-  parameters: z.object({
-    question: z.string().describe("The question."),
-    choices: z.array(z.string()).optional().describe("Answers to choose from."),
-  }),
+  parameters: lazyParameters(() =>
+    z.object({
+      question: z.string().describe("The question."),
+      choices: z.array(z.string()).optional().describe("Answers to choose from."),
+    }),
+  ),
   kind: "control",
   readOnly: true,
   title: ({ question }) => question.split("\n")[0] ?? "Question",

@@ -1,13 +1,15 @@
 // The `create` tool: writes a new file (never overwrites), creating missing parent directories.
 import { z } from "zod";
-import { defineTool, ToolError } from "./define-tool.js";
+import { defineTool, lazyParameters, ToolError } from "./define-tool.js";
 import { makeParentFolders, writeNewFile } from "./new-file.js";
 import { countLineChanges, resolveToolPath, statOrNull, unifiedDiff } from "./resolve-path.js";
 
-const parameters = z.object({
-  path: z.string().describe("Absolute path of the file to create. A relative path is resolved against the working directory. The file must not exist yet."),
-  file_text: z.string().describe("The full content of the new file."),
-});
+const parameters = lazyParameters(() =>
+  z.object({
+    path: z.string().describe("Absolute path of the file to create. A relative path is resolved against the working directory. The file must not exist yet."),
+    file_text: z.string().describe("The full content of the new file."),
+  }),
+);
 
 export const createTool = defineTool({
   name: "create",

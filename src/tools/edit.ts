@@ -2,20 +2,22 @@
 import { readFile, writeFile } from "../util/promised-fs.js";
 import { z } from "zod";
 import type { FileBackend } from "./backends.js";
-import { defineTool, ToolError } from "./define-tool.js";
+import { defineTool, lazyParameters, ToolError } from "./define-tool.js";
 import { makeParentFolders, writeNewFile } from "./new-file.js";
 import { countLineChanges, resolveToolPath, statOrNull, unifiedDiff } from "./resolve-path.js";
 
-const parameters = z.object({
-  path: z.string().describe("Absolute path of the file to edit. A relative path is resolved against the working directory."),
-  old_str: z
-    .string()
-    .optional()
-    .describe(
-      "The exact text to replace, including whitespace and indentation. It must occur exactly once in the file: include enough surrounding lines to make it unique. Leave empty to create a file that does not exist yet.",
-    ),
-  new_str: z.string().optional().describe("The text that replaces old_str (default: empty, which deletes old_str)."),
-});
+const parameters = lazyParameters(() =>
+  z.object({
+    path: z.string().describe("Absolute path of the file to edit. A relative path is resolved against the working directory."),
+    old_str: z
+      .string()
+      .optional()
+      .describe(
+        "The exact text to replace, including whitespace and indentation. It must occur exactly once in the file: include enough surrounding lines to make it unique. Leave empty to create a file that does not exist yet.",
+      ),
+    new_str: z.string().optional().describe("The text that replaces old_str (default: empty, which deletes old_str)."),
+  }),
+);
 
 type EditArgs = z.infer<typeof parameters>;
 

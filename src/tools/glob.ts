@@ -4,20 +4,22 @@ import type { Dirent } from "node:fs";
 import { stat } from "../util/promised-fs.js";
 import path from "node:path";
 import { z } from "zod";
-import { defineTool, ToolError } from "./define-tool.js";
+import { defineTool, lazyParameters, ToolError } from "./define-tool.js";
 import type { IgnoreChecker } from "./file-walker.js";
 import { resolveSearchRoots, searchPermission, searchTitle, statOrNull, throwIfAborted, truncateOutput } from "./resolve-path.js";
 
 /** At most this many paths are returned. */
 export const GLOB_MAX_RESULTS = 1000;
 
-const parameters = z.object({
-  pattern: z.string().describe("Glob pattern matched against paths relative to each search directory, e.g. `**/*.ts`, `src/**/test_*.py`, `*.{json,yaml}`."),
-  paths: z
-    .union([z.string(), z.array(z.string())])
-    .optional()
-    .describe("Directory, or list of directories, to search in. Defaults to the working directory."),
-});
+const parameters = lazyParameters(() =>
+  z.object({
+    pattern: z.string().describe("Glob pattern matched against paths relative to each search directory, e.g. `**/*.ts`, `src/**/test_*.py`, `*.{json,yaml}`."),
+    paths: z
+      .union([z.string(), z.array(z.string())])
+      .optional()
+      .describe("Directory, or list of directories, to search in. Defaults to the working directory."),
+  }),
+);
 
 type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries?: Dirent[]) => void;
 

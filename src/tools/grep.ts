@@ -1,7 +1,7 @@
 // The `grep` tool: regex search over file contents with ripgrep when it is on PATH, else a JS fallback
 // that produces the same output formats.
 import { z } from "zod";
-import { defineTool, ToolError } from "./define-tool.js";
+import { defineTool, lazyParameters, ToolError } from "./define-tool.js";
 import { findRipgrep, runRipgrep } from "./grep-ripgrep.js";
 import { resolveSearchRoots, searchPermission, searchTitle, statOrNull, throwIfAborted, truncateOutput } from "./resolve-path.js";
 
@@ -39,32 +39,33 @@ export const GREP_COLLECT_LIMIT = 1024 * 1024;
 /** Output lines longer than this are cut. */
 export const GREP_MAX_LINE = 2000;
 
-const count = z.number().int().min(0);
-
-const parameters = z.object({
-  pattern: z.string().describe("Regular expression to search for in file contents (ripgrep / Rust regex syntax, e.g. `function\\s+\\w+`)."),
-  paths: z
-    .union([z.string(), z.array(z.string())])
-    .optional()
-    .describe("File or directory, or a list of them, to search. Defaults to the working directory."),
-  output_mode: z
-    .enum(["content", "files_with_matches", "count"])
-    .optional()
-    .describe(
-      "`files_with_matches` (default): paths of matching files. `content`: matching lines as `path:line:text`. `count`: `path:N` match counts per file.",
-    ),
-  glob: z.string().optional().describe("Only search files whose path matches this glob, e.g. `*.ts`, `*.{ts,tsx}`, `src/**/*.py`. Prefix with ! to exclude."),
-  type: z
-    .string()
-    .optional()
-    .describe("Only search files of this type, e.g. `ts`, `js`, `py`, `rust`, `go`, `java`, `md`. More efficient than glob for standard types."),
-  "-i": z.boolean().optional().describe("Case-insensitive search."),
-  "-A": count.optional().describe("Lines of context to show after each match (content mode only)."),
-  "-B": count.optional().describe("Lines of context to show before each match (content mode only)."),
-  "-C": count.optional().describe("Lines of context to show before and after each match (content mode only)."),
-  "-n": z.boolean().optional().describe("Show line numbers in content mode (default true)."),
-  head_limit: z.number().int().min(1).optional().describe("Return only the first N lines of output (N files, N count entries, or N content lines)."),
-  multiline: z.boolean().optional().describe("Let the pattern span lines; `.` then also matches newlines. Default false."),
+const parameters = lazyParameters(() => {
+  const count = z.number().int().min(0);
+  return z.object({
+    pattern: z.string().describe("Regular expression to search for in file contents (ripgrep / Rust regex syntax, e.g. `function\\s+\\w+`)."),
+    paths: z
+      .union([z.string(), z.array(z.string())])
+      .optional()
+      .describe("File or directory, or a list of them, to search. Defaults to the working directory."),
+    output_mode: z
+      .enum(["content", "files_with_matches", "count"])
+      .optional()
+      .describe(
+        "`files_with_matches` (default): paths of matching files. `content`: matching lines as `path:line:text`. `count`: `path:N` match counts per file.",
+      ),
+    glob: z.string().optional().describe("Only search files whose path matches this glob, e.g. `*.ts`, `*.{ts,tsx}`, `src/**/*.py`. Prefix with ! to exclude."),
+    type: z
+      .string()
+      .optional()
+      .describe("Only search files of this type, e.g. `ts`, `js`, `py`, `rust`, `go`, `java`, `md`. More efficient than glob for standard types."),
+    "-i": z.boolean().optional().describe("Case-insensitive search."),
+    "-A": count.optional().describe("Lines of context to show after each match (content mode only)."),
+    "-B": count.optional().describe("Lines of context to show before each match (content mode only)."),
+    "-C": count.optional().describe("Lines of context to show before and after each match (content mode only)."),
+    "-n": z.boolean().optional().describe("Show line numbers in content mode (default true)."),
+    head_limit: z.number().int().min(1).optional().describe("Return only the first N lines of output (N files, N count entries, or N content lines)."),
+    multiline: z.boolean().optional().describe("Let the pattern span lines; `.` then also matches newlines. Default false."),
+  });
 });
 
 type GrepArgs = z.infer<typeof parameters>;

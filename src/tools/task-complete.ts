@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineTool } from "./define-tool.js";
+import { defineTool, lazyParameters } from "./define-tool.js";
 
 /** Offered in autopilot: the model's explicit "the task is done" signal. Its description is Copilot CLI's. */
 export const taskCompleteTool = defineTool({
@@ -13,9 +13,11 @@ export const taskCompleteTool = defineTool({
     "- If you're unsure whether the task is complete, continue working instead of calling this tool",
     "- Err on the side of caution - it's better to do extra verification than to mark incomplete work as done",
   ].join("\n"),
-  parameters: z.object({
-    summary: z.string().describe("What was done, in markdown; shown to the user as the final message."),
-  }),
+  parameters: lazyParameters(() =>
+    z.object({
+      summary: z.string().describe("What was done, in markdown; shown to the user as the final message."),
+    }),
+  ),
   kind: "control",
   readOnly: false,
   title: () => "Task complete",

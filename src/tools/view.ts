@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { z } from "zod";
 import { sniffImageFile } from "../util/image-file.js";
-import { defineTool, ToolError } from "./define-tool.js";
+import { defineTool, lazyParameters, ToolError } from "./define-tool.js";
 import { formatBytes, isBinaryFile, OUTPUT_LIMIT, resolveToolPath, statOrNull, throwIfAborted } from "./resolve-path.js";
 
 /** Files larger than this are only read with a view_range or forceReadLargeFiles. */
@@ -17,15 +17,17 @@ export const LARGE_FILE_BYTES = 10 * 1024 * 1024;
 const READ_WHOLE_BYTES = 1024 * 1024;
 const requireBuiltin = createRequire(import.meta.url);
 
-const parameters = z.object({
-  path: z.string().describe("Absolute path to the file or directory to view. A relative path is resolved against the working directory."),
-  view_range: z
-    .array(z.number().int())
-    .length(2)
-    .optional()
-    .describe("Optional [start, end] line range to show, 1-based and inclusive. Use -1 as end to read to the end of the file. Files only."),
-  forceReadLargeFiles: z.boolean().optional().describe("Read a file larger than 10 MB without a view_range. Output is still truncated at 20 KB."),
-});
+const parameters = lazyParameters(() =>
+  z.object({
+    path: z.string().describe("Absolute path to the file or directory to view. A relative path is resolved against the working directory."),
+    view_range: z
+      .array(z.number().int())
+      .length(2)
+      .optional()
+      .describe("Optional [start, end] line range to show, 1-based and inclusive. Use -1 as end to read to the end of the file. Files only."),
+    forceReadLargeFiles: z.boolean().optional().describe("Read a file larger than 10 MB without a view_range. Output is still truncated at 20 KB."),
+  }),
+);
 
 type ViewArgs = z.infer<typeof parameters>;
 

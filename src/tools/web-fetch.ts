@@ -6,7 +6,7 @@
  * anything else is refused.
  */
 import { z } from "zod";
-import { defineTool, ToolError, type ToolContext } from "./define-tool.js";
+import { defineTool, lazyParameters, ToolError, type ToolContext } from "./define-tool.js";
 import { htmlToMarkdown } from "./html-to-markdown.js";
 
 export const WEB_FETCH_DEFAULT_LENGTH = 5_000;
@@ -25,18 +25,20 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
-const parameters = z.object({
-  url: z.string().refine(isHttpUrl, "url must be an absolute http:// or https:// URL").describe("The http(s) URL to fetch."),
-  max_length: z
-    .number()
-    .int()
-    .min(1)
-    .max(WEB_FETCH_MAX_LENGTH)
-    .optional()
-    .describe(`How many characters to return at most (default ${WEB_FETCH_DEFAULT_LENGTH}, at most ${WEB_FETCH_MAX_LENGTH}).`),
-  start_index: z.number().int().min(0).optional().describe("Where to start in the content, in characters (default 0): to read on after a cut-off result."),
-  raw: z.boolean().optional().describe("Return the page as it came (HTML source) instead of converting it to Markdown."),
-});
+const parameters = lazyParameters(() =>
+  z.object({
+    url: z.string().refine(isHttpUrl, "url must be an absolute http:// or https:// URL").describe("The http(s) URL to fetch."),
+    max_length: z
+      .number()
+      .int()
+      .min(1)
+      .max(WEB_FETCH_MAX_LENGTH)
+      .optional()
+      .describe(`How many characters to return at most (default ${WEB_FETCH_DEFAULT_LENGTH}, at most ${WEB_FETCH_MAX_LENGTH}).`),
+    start_index: z.number().int().min(0).optional().describe("Where to start in the content, in characters (default 0): to read on after a cut-off result."),
+    raw: z.boolean().optional().describe("Return the page as it came (HTML source) instead of converting it to Markdown."),
+  }),
+);
 
 async function readBody(response: Response, signal: AbortSignal): Promise<string> {
   if (!response.body) return "";

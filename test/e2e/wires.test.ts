@@ -40,6 +40,10 @@ describe.each(WIRES)("bin/agent on the %s wire", (wire) => {
     const endpoint = { chat: "/chat/completions", responses: "/responses", anthropic: "/v1/messages" }[wire];
     expect(events.find((event) => event.type === "assistant.usage")?.data.apiEndpoint).toBe(endpoint);
     expect(ws.server.completionRequests[0]?.wire).toBe(wire);
+    // openai's client names the User-Agent after its class (the program's script, whose local names are shortened, must
+    // not rename it), the Anthropic SDK's is fixed.
+    const client = { chat: "OpenAI", responses: "OpenAI", anthropic: "Anthropic" }[wire];
+    expect(String(ws.server.completionRequests[0]?.headers["user-agent"])).toMatch(new RegExp(`^${client}/JS \\d`));
   });
 
   it("runs a tool call and sends its result back", async () => {

@@ -1,7 +1,7 @@
 /**
- * The V8 settings of a one-shot run (src/util/one-shot-tuning.ts): the small young generation, TurboFan off
- * for the first second and on again after it (on a timer that holds no run open), and Node's own compiler
- * flags left alone. The clock is the test's: the timer is captured, not waited for.
+ * The V8 settings of a one-shot run (src/util/one-shot-tuning.ts): the small young generation, TurboFan, Sparkplug
+ * and the scavenger's worker threads off for the first second and on again after it (on a timer that holds no run
+ * open), and Node's own compiler and GC flags left alone. The clock is the test's: the timer is captured, not waited for.
  */
 import { describe, expect, it } from "vitest";
 import { nodeOptionsOf, OPTIMISER_DELAY_MS, tuneForOneShot, tuneServerStart } from "../../src/util/one-shot-tuning.js";
@@ -23,24 +23,27 @@ function tune(nodeOptions: string[], tuning: typeof tuneForOneShot = tuneForOneS
   return { flags, timers, exit: () => atExit.forEach((run) => run()) };
 }
 
+const GC_OFF = ["--no-parallel-scavenge", "--no-concurrent-array-buffer-sweeping"];
+const GC_ON = ["--parallel-scavenge", "--concurrent-array-buffer-sweeping"];
+
 describe("a one-shot run's V8 settings", () => {
-  it("keeps the young generation small and turns TurboFan and Sparkplug on only after the first second", () => {
+  it("keeps the young generation small and turns TurboFan, Sparkplug and the scavenger's threads on only after the first second", () => {
     const { flags, timers } = tune([]);
-    expect(flags).toEqual(["--semi-space-growth-factor=1", "--no-turbofan", "--no-sparkplug"]);
+    expect(flags).toEqual(["--semi-space-growth-factor=1", "--no-turbofan", "--no-sparkplug", ...GC_OFF]);
     expect(timers).toHaveLength(1);
     expect(timers[0]?.ms).toBe(OPTIMISER_DELAY_MS);
     expect(timers[0]?.unref).toBe(true);
     timers[0]?.run();
-    expect(flags.slice(-2)).toEqual(["--turbofan", "--sparkplug"]);
+    expect(flags.slice(-4)).toEqual(["--turbofan", "--sparkplug", ...GC_ON]);
   });
 
   // V8 refuses a code cache made under other flags: the caches written at exit must carry the starting ones.
-  it("turns TurboFan off again at exit, so the code caches written then match the next run's flags", () => {
+  it("turns them off again at exit, so the code caches written then match the next run's flags", () => {
     const { flags, timers, exit } = tune([]);
     timers[0]?.run();
     exit();
-    expect(flags.slice(-4)).toEqual(["--turbofan", "--sparkplug", "--no-turbofan", "--no-sparkplug"]);
-    const untouched = tune(["--no-opt"]);
+    expect(flags.slice(-8)).toEqual(["--turbofan", "--sparkplug", ...GC_ON, "--no-turbofan", "--no-sparkplug", ...GC_OFF]);
+    const untouched = tune(["--no-opt", "--single-threaded-gc"]);
     untouched.exit();
     expect(untouched.flags).toEqual(["--semi-space-growth-factor=1"]);
   });
@@ -48,11 +51,24 @@ describe("a one-shot run's V8 settings", () => {
   it.each([["--no-opt"], ["--turbofan"], ["--jitless"], ["--no_turbofan"], ["--always-turbofan"], ["--opt"], ["--no-sparkplug"], ["--always-sparkplug"]])(
     "leaves the compiler alone when Node was given %s",
     (option) => {
-      const { flags, timers } = tune(["--enable-source-maps", option]);
-      expect(flags).toEqual(["--semi-space-growth-factor=1"]);
-      expect(timers).toEqual([]);
+      const { flags } = tune(["--enable-source-maps", option]);
+      expect(flags).toEqual(["--semi-space-growth-factor=1", ...GC_OFF]);
     },
   );
+
+  it.each([["--single-threaded-gc"], ["--parallel-scavenge"], ["--no_concurrent_array_buffer_sweeping"], ["--single-threaded"], ["--predictable"]])(
+    "leaves the scavenger's threads alone when Node was given %s",
+    (option) => {
+      const { flags, timers } = tune([option]);
+      expect(flags).toEqual(["--semi-space-growth-factor=1", "--no-turbofan", "--no-sparkplug"]);
+      timers[0]?.run();
+      expect(flags.slice(-2)).toEqual(["--turbofan", "--sparkplug"]);
+    },
+  );
+
+  it("sets no timer when Node was given both a compiler and a GC flag", () => {
+    expect(tune(["--jitless", "--single-threaded-gc"]).timers).toEqual([]);
+  });
 
   it("does not mistake flags that only mention the compiler for a choice of one", () => {
     expect(tune(["--trace-opt", "--turbofan-filter=x", "--max-old-space-size=100"]).flags).toContain("--no-turbofan");

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { AgentMode } from "../../protocol/events/index.js";
 import { planActionSchema, type PlanAction, type PlanApprovalReply } from "../../protocol/interactions.js";
-import { defineTool, type ToolOutcome } from "../../tools/define-tool.js";
+import { defineTool, lazyParameters, type ToolOutcome } from "../../tools/define-tool.js";
 import { fleetPrompt } from "../fleet/fleet-prompt.js";
 
 export interface PlanModeHost {
@@ -84,15 +84,17 @@ export function createExitPlanModeTool(host: PlanModeHost) {
       `Call it when ${host.planFile()} holds the complete plan. The user may accept it (then you implement it at once), ask for changes (you get their feedback and stay in plan mode), or exit plan mode without running it.`,
       "End every planning turn with this tool or ask_user, never with a plain question.",
     ].join("\n"),
-    parameters: z.object({
-      summary: z.string().describe("A short markdown summary of the plan (a few bullets), shown to the user in the review."),
-      recommendedAction: planActionSchema
-        .optional()
-        .describe(
-          "The choice you recommend: autopilot (implement autonomously), autopilot_fleet (autonomously, its todos in parallel by background agents; needs showFleet), interactive (implement with the user approving changes), or exit_only.",
-        ),
-      showFleet: z.boolean().optional().describe("Also offer running the plan as a fleet: set it when the plan has several independent parts."),
-    }),
+    parameters: lazyParameters(() =>
+      z.object({
+        summary: z.string().describe("A short markdown summary of the plan (a few bullets), shown to the user in the review."),
+        recommendedAction: planActionSchema
+          .optional()
+          .describe(
+            "The choice you recommend: autopilot (implement autonomously), autopilot_fleet (autonomously, its todos in parallel by background agents; needs showFleet), interactive (implement with the user approving changes), or exit_only.",
+          ),
+        showFleet: z.boolean().optional().describe("Also offer running the plan as a fleet: set it when the plan has several independent parts."),
+      }),
+    ),
     kind: "control",
     readOnly: false,
     title: () => "Plan ready for review",

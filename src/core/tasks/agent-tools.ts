@@ -3,7 +3,7 @@
  * send an idle one a follow-up, list them all, and cancel one.
  */
 import { z } from "zod";
-import { defineTool, ToolError, type AnyTool } from "../../tools/define-tool.js";
+import { type AnyTool, defineTool, lazyParameters, ToolError } from "../../tools/define-tool.js";
 import type { TaskRecord, TaskRegistry } from "./task-registry.js";
 
 const elapsed = (record: TaskRecord) => `${Math.round(((record.endedAt ?? Date.now()) - record.startedAt) / 1000)} s`;
@@ -21,12 +21,14 @@ function readout(record: TaskRecord): string {
   return lines.join("\n");
 }
 
-export const readAgentParameters = z.object({
-  agent_id: z.string(),
-  timeout_seconds: z.number().min(0).max(600).optional().describe("How long to wait for an answer (default 60)"),
-});
-export const writeAgentParameters = z.object({ agent_id: z.string(), message: z.string() });
-export const listAgentsParameters = z.object({});
+export const readAgentParameters = lazyParameters(() =>
+  z.object({
+    agent_id: z.string(),
+    timeout_seconds: z.number().min(0).max(600).optional().describe("How long to wait for an answer (default 60)"),
+  }),
+);
+export const writeAgentParameters = lazyParameters(() => z.object({ agent_id: z.string(), message: z.string() }));
+export const listAgentsParameters = lazyParameters(() => z.object({}));
 
 export function createAgentTools(registry: TaskRegistry): AnyTool[] {
   const known = (id: string): TaskRecord => {

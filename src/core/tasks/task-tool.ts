@@ -5,7 +5,7 @@
  * subagent's request for one runs sync.
  */
 import { z } from "zod";
-import { defineTool, ToolError, type AnyTool, type ToolContext } from "../../tools/define-tool.js";
+import { defineTool, lazyParameters, ToolError, type AnyTool, type ToolContext } from "../../tools/define-tool.js";
 import type { Emit } from "../event-sink.js";
 import { describeAgentTypes } from "../agents/agent-catalog.js";
 import { precomputedToolSchema } from "../precomputed-tool-schemas.js";
@@ -13,17 +13,19 @@ import type { AgentDefinition } from "./agent-directory.js";
 import type { SubagentHost } from "./subagent-host.js";
 import { runSync, startInBackground } from "./task-run.js";
 
-export const taskParameters = z.object({
-  description: z.string().describe("A short (3-5 word) description of the task, shown to the user"),
-  prompt: z.string().describe("The full instructions for the agent: everything it needs to know, as it sees none of this conversation"),
-  agent_type: z.string().describe("Which agent runs it (see the list in this tool's description)"),
-  name: z.string().optional().describe("A short name for the agent, used for its id (e.g. 'auth-tests')"),
-  model: z.string().optional().describe("Another model for this agent (must be one the endpoint offers)"),
-  mode: z
-    .enum(["sync", "background"])
-    .optional()
-    .describe("sync (default): wait for the result. background: start it and go on; you are notified when it is done"),
-});
+export const taskParameters = lazyParameters(() =>
+  z.object({
+    description: z.string().describe("A short (3-5 word) description of the task, shown to the user"),
+    prompt: z.string().describe("The full instructions for the agent: everything it needs to know, as it sees none of this conversation"),
+    agent_type: z.string().describe("Which agent runs it (see the list in this tool's description)"),
+    name: z.string().optional().describe("A short name for the agent, used for its id (e.g. 'auth-tests')"),
+    model: z.string().optional().describe("Another model for this agent (must be one the endpoint offers)"),
+    mode: z
+      .enum(["sync", "background"])
+      .optional()
+      .describe("sync (default): wait for the result. background: start it and go on; you are notified when it is done"),
+  }),
+);
 
 let baseSchema: (Record<string, unknown> & { properties: Record<string, object> }) | undefined;
 

@@ -1,6 +1,6 @@
 /** The `bash` tool: runs one command in a fresh process, in the foreground (sync) or in the background (async). */
 import { z } from "zod";
-import { defineTool, INTERRUPTED_TOOL_TEXT, ToolError, type ToolContext, type ToolOutcome } from "../define-tool.js";
+import { defineTool, INTERRUPTED_TOOL_TEXT, lazyParameters, ToolError, type ToolContext, type ToolOutcome } from "../define-tool.js";
 import { runDelegatedCommand } from "./delegated-command.js";
 import { withStatusLine } from "./output-buffer.js";
 import { describeStatus, type Shell, type ShellManager } from "./shell-manager.js";
@@ -21,14 +21,16 @@ const DESCRIPTION = `Runs a bash command and returns its combined stdout and std
 - Long output is shortened to its beginning and end; the full output is saved to a file whose path is given in the result, which you can search or view.
 - Prefer the dedicated tools for reading, searching and editing files when they exist.`;
 
-export const bashParameters = z.object({
-  command: z.string().describe("The bash command to run. It can be a pipeline or a multi-line script."),
-  description: z.string().describe("A short (at most 100 characters) description of what the command does, shown to the user as its title."),
-  shellId: z.string().optional().describe("A name for this shell, used with read_bash, stop_bash and list_bash. Generated when omitted."),
-  mode: z.enum(["sync", "async"]).optional().describe('"sync" (default) waits for the command up to initial_wait seconds; "async" returns right away.'),
-  detach: z.boolean().optional().describe("Async only: start the process in its own session so it survives the agent (e.g. a server)."),
-  initial_wait: z.number().optional().describe("Sync only: seconds to wait for the command before returning with it still running (default 30, max 600)."),
-});
+export const bashParameters = lazyParameters(() =>
+  z.object({
+    command: z.string().describe("The bash command to run. It can be a pipeline or a multi-line script."),
+    description: z.string().describe("A short (at most 100 characters) description of what the command does, shown to the user as its title."),
+    shellId: z.string().optional().describe("A name for this shell, used with read_bash, stop_bash and list_bash. Generated when omitted."),
+    mode: z.enum(["sync", "async"]).optional().describe('"sync" (default) waits for the command up to initial_wait seconds; "async" returns right away.'),
+    detach: z.boolean().optional().describe("Async only: start the process in its own session so it survives the agent (e.g. a server)."),
+    initial_wait: z.number().optional().describe("Sync only: seconds to wait for the command before returning with it still running (default 30, max 600)."),
+  }),
+);
 
 export type BashArgs = z.infer<typeof bashParameters>;
 

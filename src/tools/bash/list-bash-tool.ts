@@ -1,13 +1,13 @@
 /** The `list_bash` tool: the shells of this session with their state and unread output. */
 import { z } from "zod";
-import { defineTool } from "../define-tool.js";
+import { defineTool, lazyParameters } from "../define-tool.js";
 import type { ShellInfo, ShellManager } from "./shell-manager.js";
 
 const COMMAND_MAX = 80;
 
 const DESCRIPTION = `Lists the shells started by bash that are still running or have output or an exit status not read yet: shellId, mode, pid, status, unread output bytes and command.`;
 
-export const listBashParameters = z.object({});
+export const listBashParameters = lazyParameters(() => z.object({}));
 
 function shorten(command: string): string {
   const oneLine = command.replace(/\s+/g, " ").trim();

@@ -1,6 +1,6 @@
 /** The `read_bash` tool: output a background shell produced since the last read, and whether it is still running. */
 import { z } from "zod";
-import { defineTool } from "../define-tool.js";
+import { defineTool, lazyParameters } from "../define-tool.js";
 import { withStatusLine } from "./output-buffer.js";
 import { describeStatus, type ShellManager } from "./shell-manager.js";
 
@@ -11,10 +11,12 @@ const DESCRIPTION = `Reads the output of a shell started by bash in async mode, 
 - Waits up to \`delay\` seconds before reading, returning early if the command exits, then returns the output produced since the previous read followed by <still running> or the exit status.
 - Call it again with a longer delay while a command is still running; use stop_bash to end it, list_bash to see all shells.`;
 
-export const readBashParameters = z.object({
-  shellId: z.string().describe("The shellId returned by bash."),
-  delay: z.number().describe("Seconds to wait for more output before reading (returns early when the command exits; max 600)."),
-});
+export const readBashParameters = lazyParameters(() =>
+  z.object({
+    shellId: z.string().describe("The shellId returned by bash."),
+    delay: z.number().describe("Seconds to wait for more output before reading (returns early when the command exits; max 600)."),
+  }),
+);
 
 export function createReadBashTool(manager: ShellManager) {
   return defineTool({

@@ -1,14 +1,16 @@
 /** The `stop_bash` tool: kills a shell's whole process group and returns what it printed since the last read. */
 import { z } from "zod";
-import { defineTool } from "../define-tool.js";
+import { defineTool, lazyParameters } from "../define-tool.js";
 import { withStatusLine } from "./output-buffer.js";
 import { describeStatus, type ShellManager } from "./shell-manager.js";
 
 const DESCRIPTION = `Stops a shell started by bash: terminates the command and every process it started (SIGTERM, then SIGKILL if needed), and returns its output not read yet. Use it for servers, watchers or commands that hang.`;
 
-export const stopBashParameters = z.object({
-  shellId: z.string().describe("The shellId of the shell to stop."),
-});
+export const stopBashParameters = lazyParameters(() =>
+  z.object({
+    shellId: z.string().describe("The shellId of the shell to stop."),
+  }),
+);
 
 export function createStopBashTool(manager: ShellManager) {
   return defineTool({

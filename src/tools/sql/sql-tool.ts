@@ -4,7 +4,7 @@
  * heavy; sql.js and its wasm load on the first call (session-database.ts).
  */
 import { z } from "zod";
-import { defineTool, ToolError, type AnyTool } from "../define-tool.js";
+import { type AnyTool, defineTool, lazyParameters, ToolError } from "../define-tool.js";
 import { formatResults } from "./format-results.js";
 import type { SessionDatabase } from "./session-database.js";
 
@@ -18,10 +18,12 @@ const description = [
   "You may create other tables for your own notes. Several statements may be separated by semicolons; results come back as tables.",
 ].join("\n");
 
-export const sqlParameters = z.object({
-  description: z.string().describe("What the query does, in 2-5 words (shown to the user)"),
-  query: z.string().describe("The SQL to run; several statements may be separated by semicolons"),
-});
+export const sqlParameters = lazyParameters(() =>
+  z.object({
+    description: z.string().describe("What the query does, in 2-5 words (shown to the user)"),
+    query: z.string().describe("The SQL to run; several statements may be separated by semicolons"),
+  }),
+);
 
 export function createSqlTool(database: SessionDatabase): AnyTool {
   return defineTool({
