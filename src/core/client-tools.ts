@@ -5,7 +5,8 @@
  * the model what the client answered.
  */
 import { z } from "zod";
-import { defineTool, lazyParameters, type AnyTool, type ToolOutcome } from "../tools/define-tool.js";
+import { defineTool, type AnyTool, type ToolOutcome } from "../tools/define-tool.js";
+import { lazyParameters } from "../tools/lazy-parameters.js";
 import type { ClientToolSpec } from "../protocol/commands.js";
 import type { ExternalToolReply } from "../protocol/interactions.js";
 import { clientToolThrewText, INTERRUPTED_TOOL_TEXT } from "./tool-texts.js";

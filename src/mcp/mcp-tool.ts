@@ -4,7 +4,8 @@
  * object), every call through the permission gate as kind `mcp`.
  */
 import { z } from "zod";
-import { defineTool, lazyParameters, ToolError, type AnyTool, type ToolContext, type ToolOutcome } from "../tools/define-tool.js";
+import { defineTool, ToolError, type AnyTool, type ToolContext, type ToolOutcome } from "../tools/define-tool.js";
+import { lazyParameters } from "../tools/lazy-parameters.js";
 import type { CallToolResult, McpConnection, McpToolInfo } from "./mcp-connection.js";
 
 /** How long a call may take when the server's configuration names no `timeout`. */

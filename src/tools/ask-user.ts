@@ -6,7 +6,8 @@
  * it assumed. It never waits for nobody.
  */
 import { z } from "zod";
-import { defineTool, lazyParameters, type ToolOutcome } from "./define-tool.js";
+import { defineTool, type ToolOutcome } from "./define-tool.js";
+import { lazyParameters } from "./lazy-parameters.js";
 
 /** What the model is told when nobody can answer. */
 export const USER_NOT_AVAILABLE =

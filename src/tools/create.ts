@@ -1,6 +1,7 @@
 // The `create` tool: writes a new file (never overwrites), creating missing parent directories.
 import { z } from "zod";
-import { defineTool, lazyParameters, ToolError } from "./define-tool.js";
+import { defineTool, ToolError } from "./define-tool.js";
+import { lazyParameters } from "./lazy-parameters.js";
 import { makeParentFolders, writeNewFile } from "./new-file.js";
 import { countLineChanges, resolveToolPath, statOrNull, unifiedDiff } from "./resolve-path.js";
 

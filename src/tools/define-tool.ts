@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { PermissionRequest } from "../protocol/events/index.js";
 import type { Answer, InteractionKind, InteractionRequests } from "../protocol/interactions.js";
 import type { CommandBackend, FileBackend } from "./backends.js";
@@ -139,17 +139,6 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
 /** Identity function that lets TypeScript infer the argument type of execute() from the schema. */
 export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
   return tool;
-}
-
-/**
- * A built-in tool's parameters, built when a call is first checked against them (or the schema is converted):
- * each zod schema is an object with some fifty closures of its own (~2 KB), and a `-p` run that calls one tool
- * would otherwise build all ~170 of the built-in tools' at start-up (docs/benchmarks.md). The request offers
- * the build's JSON Schema of this very object (builtin-tool-parameters.ts), so building the tools' list does not
- * build them either.
- */
-export function lazyParameters<S extends z.ZodType>(build: () => S): z.ZodLazy<S> {
-  return z.lazy(build);
 }
 
 /** The erased form kept in registries. */

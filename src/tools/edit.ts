@@ -2,7 +2,8 @@
 import { readFile, writeFile } from "../util/promised-fs.js";
 import { z } from "zod";
 import type { FileBackend } from "./backends.js";
-import { defineTool, lazyParameters, ToolError } from "./define-tool.js";
+import { defineTool, ToolError } from "./define-tool.js";
+import { lazyParameters } from "./lazy-parameters.js";
 import { makeParentFolders, writeNewFile } from "./new-file.js";
 import { countLineChanges, resolveToolPath, statOrNull, unifiedDiff } from "./resolve-path.js";
 

@@ -4,7 +4,8 @@ import type { Dirent } from "node:fs";
 import { stat } from "../util/promised-fs.js";
 import path from "node:path";
 import { z } from "zod";
-import { defineTool, lazyParameters, ToolError } from "./define-tool.js";
+import { defineTool, ToolError } from "./define-tool.js";
+import { lazyParameters } from "./lazy-parameters.js";
 import type { IgnoreChecker } from "./file-walker.js";
 import { resolveSearchRoots, searchPermission, searchTitle, statOrNull, throwIfAborted, truncateOutput } from "./resolve-path.js";
 

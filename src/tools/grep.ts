@@ -1,7 +1,8 @@
 // The `grep` tool: regex search over file contents with ripgrep when it is on PATH, else a JS fallback
 // that produces the same output formats.
 import { z } from "zod";
-import { defineTool, lazyParameters, ToolError } from "./define-tool.js";
+import { defineTool, ToolError } from "./define-tool.js";
+import { lazyParameters } from "./lazy-parameters.js";
 import { findRipgrep, runRipgrep } from "./grep-ripgrep.js";
 import { resolveSearchRoots, searchPermission, searchTitle, statOrNull, throwIfAborted, truncateOutput } from "./resolve-path.js";
 

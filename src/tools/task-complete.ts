@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineTool, lazyParameters } from "./define-tool.js";
+import { defineTool } from "./define-tool.js";
+import { lazyParameters } from "./lazy-parameters.js";
 
 /** Offered in autopilot: the model's explicit "the task is done" signal. Its description is Copilot CLI's. */
 export const taskCompleteTool = defineTool({

@@ -5,7 +5,8 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { z } from "zod";
 import { sniffImageFile } from "../util/image-file.js";
-import { defineTool, lazyParameters, ToolError } from "./define-tool.js";
+import { defineTool, ToolError } from "./define-tool.js";
+import { lazyParameters } from "./lazy-parameters.js";
 import { formatBytes, isBinaryFile, OUTPUT_LIMIT, resolveToolPath, statOrNull, throwIfAborted } from "./resolve-path.js";
 
 /** Files larger than this are only read with a view_range or forceReadLargeFiles. */

@@ -6,7 +6,8 @@
  * anything else is refused.
  */
 import { z } from "zod";
-import { defineTool, lazyParameters, ToolError, type ToolContext } from "./define-tool.js";
+import { defineTool, ToolError, type ToolContext } from "./define-tool.js";
+import { lazyParameters } from "./lazy-parameters.js";
 import { htmlToMarkdown } from "./html-to-markdown.js";
 
 export const WEB_FETCH_DEFAULT_LENGTH = 5_000;

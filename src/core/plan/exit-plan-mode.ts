@@ -9,7 +9,8 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { AgentMode } from "../../protocol/events/index.js";
 import { planActionSchema, type PlanAction, type PlanApprovalReply } from "../../protocol/interactions.js";
-import { defineTool, lazyParameters, type ToolOutcome } from "../../tools/define-tool.js";
+import { defineTool, type ToolOutcome } from "../../tools/define-tool.js";
+import { lazyParameters } from "../../tools/lazy-parameters.js";
 import { fleetPrompt } from "../fleet/fleet-prompt.js";
 
 export interface PlanModeHost {

@@ -3,7 +3,8 @@
  * send an idle one a follow-up, list them all, and cancel one.
  */
 import { z } from "zod";
-import { type AnyTool, defineTool, lazyParameters, ToolError } from "../../tools/define-tool.js";
+import { type AnyTool, defineTool, ToolError } from "../../tools/define-tool.js";
+import { lazyParameters } from "../../tools/lazy-parameters.js";
 import type { TaskRecord, TaskRegistry } from "./task-registry.js";
 
 const elapsed = (record: TaskRecord) => `${Math.round(((record.endedAt ?? Date.now()) - record.startedAt) / 1000)} s`;

@@ -5,7 +5,8 @@
  * subagent's request for one runs sync.
  */
 import { z } from "zod";
-import { defineTool, lazyParameters, ToolError, type AnyTool, type ToolContext } from "../../tools/define-tool.js";
+import { defineTool, ToolError, type AnyTool, type ToolContext } from "../../tools/define-tool.js";
+import { lazyParameters } from "../../tools/lazy-parameters.js";
 import type { Emit } from "../event-sink.js";
 import { describeAgentTypes } from "../agents/agent-catalog.js";
 import { precomputedToolSchema } from "../precomputed-tool-schemas.js";

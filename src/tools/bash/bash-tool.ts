@@ -1,6 +1,7 @@
 /** The `bash` tool: runs one command in a fresh process, in the foreground (sync) or in the background (async). */
 import { z } from "zod";
-import { defineTool, INTERRUPTED_TOOL_TEXT, lazyParameters, ToolError, type ToolContext, type ToolOutcome } from "../define-tool.js";
+import { defineTool, INTERRUPTED_TOOL_TEXT, ToolError, type ToolContext, type ToolOutcome } from "../define-tool.js";
+import { lazyParameters } from "../lazy-parameters.js";
 import { runDelegatedCommand } from "./delegated-command.js";
 import { withStatusLine } from "./output-buffer.js";
 import { describeStatus, type Shell, type ShellManager } from "./shell-manager.js";

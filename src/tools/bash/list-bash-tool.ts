@@ -1,6 +1,7 @@
 /** The `list_bash` tool: the shells of this session with their state and unread output. */
 import { z } from "zod";
-import { defineTool, lazyParameters } from "../define-tool.js";
+import { defineTool } from "../define-tool.js";
+import { lazyParameters } from "../lazy-parameters.js";
 import type { ShellInfo, ShellManager } from "./shell-manager.js";
 
 const COMMAND_MAX = 80;

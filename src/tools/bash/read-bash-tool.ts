@@ -1,6 +1,7 @@
 /** The `read_bash` tool: output a background shell produced since the last read, and whether it is still running. */
 import { z } from "zod";
-import { defineTool, lazyParameters } from "../define-tool.js";
+import { defineTool } from "../define-tool.js";
+import { lazyParameters } from "../lazy-parameters.js";
 import { withStatusLine } from "./output-buffer.js";
 import { describeStatus, type ShellManager } from "./shell-manager.js";
 

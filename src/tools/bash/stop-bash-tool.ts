@@ -1,6 +1,7 @@
 /** The `stop_bash` tool: kills a shell's whole process group and returns what it printed since the last read. */
 import { z } from "zod";
-import { defineTool, lazyParameters } from "../define-tool.js";
+import { defineTool } from "../define-tool.js";
+import { lazyParameters } from "../lazy-parameters.js";
 import { withStatusLine } from "./output-buffer.js";
 import { describeStatus, type ShellManager } from "./shell-manager.js";
 

@@ -4,7 +4,8 @@
  * heavy; sql.js and its wasm load on the first call (session-database.ts).
  */
 import { z } from "zod";
-import { type AnyTool, defineTool, lazyParameters, ToolError } from "../define-tool.js";
+import { type AnyTool, defineTool, ToolError } from "../define-tool.js";
+import { lazyParameters } from "../lazy-parameters.js";
 import { formatResults } from "./format-results.js";
 import type { SessionDatabase } from "./session-database.js";
 
