@@ -24,10 +24,10 @@ import type { ScriptedServer } from "../test/support/scripted-server.js";
 const MEMORIES = 1_000;
 const TARGET_MS = 5;
 /**
- * The row is a difference of two ~110 ms CPU figures, a few ms apart: it takes more rounds than a ratio does to
- * settle (15 rounds of two ~150 ms runs, about 5 s).
+ * The row is a difference of two ~110 ms CPU figures a few ms apart, each run's varying by several ms: it takes
+ * more rounds than a ratio does to settle (41 rounds of two ~150 ms runs, about 13 s).
  */
-const MIN_ROUNDS = 15;
+const MIN_ROUNDS = 41;
 
 export type MemoryBenchOptions = TrackedRunOptions & { runs: number; warmups: number; server: ScriptedServer };
 
@@ -65,8 +65,16 @@ async function boardInRun(options: MemoryBenchOptions): Promise<Row> {
     cpSync(path.join(template, "memory"), path.join(home, "memory"), { recursive: true });
     return home;
   };
+  // Each side has a code cache of its own, written by its first run: the cache holds the functions the run that
+  // wrote it compiled, and with one shared cache the side that ran first would find its code compiled and the
+  // other compile its own at every run (the board's scan and ranking, or none of it), by the order of the rounds.
+  const caches = { full: options.freshHome(), empty: options.freshHome() };
   const run = async (full: boolean) => {
-    const env = options.env({ ...options.providerEnv, AGENT_HOME: full ? withStore() : options.freshHome() });
+    const env = options.env({
+      ...options.providerEnv,
+      AGENT_HOME: full ? withStore() : options.freshHome(),
+      XDG_CACHE_HOME: full ? caches.full : caches.empty,
+    });
     const before = options.server.completionRequests.length;
     const sample = await runStartup(options.server, [options.agent, "-p", TOOL_PROMPT, "--enable-memory"], options.cwd, env, (stdout) =>
       stdout.includes(FINAL_TEXT),
@@ -79,6 +87,8 @@ async function boardInRun(options: MemoryBenchOptions): Promise<Row> {
   const cpu = { full: [] as number[], empty: [] as number[] };
   const wall = { full: [] as number[], empty: [] as number[] };
   const rounds = Math.max(options.runs, MIN_ROUNDS);
+  await run(true);
+  await run(false);
   for (let round = 0; round < options.warmups + rounds; round++) {
     for (const full of round % 2 === 0 ? [true, false] : [false, true]) {
       const sample = await run(full);
@@ -87,8 +97,11 @@ async function boardInRun(options: MemoryBenchOptions): Promise<Row> {
       wall[full ? "full" : "empty"].push(sample.firstRequestMs);
     }
   }
-  const added = median(cpu.full) - median(cpu.empty);
-  const addedWall = median(wall.full) - median(wall.empty);
+  // The median of each round's difference: rounds run back to back, so a drift in the machine's speed (the same
+  // runs took 62 and 79 ms of `node -e 0` an hour apart here) moves both runs of a round alike.
+  const paired = (side: { full: number[]; empty: number[] }) => median(side.full.map((value, index) => value - (side.empty[index] as number)));
+  const added = paired(cpu);
+  const addedWall = paired(wall);
   return {
     name: `memory: the board of ${MEMORIES.toLocaleString("en")} memories in -p --enable-memory / an empty store, CPU at the first request (median of ${rounds})`,
     agent: `${added >= 0 ? "+" : "−"}${ms(Math.abs(added))} (${ms(median(cpu.full))}; wall ${addedWall >= 0 ? "+" : "−"}${ms(Math.abs(addedWall))})`,
