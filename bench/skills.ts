@@ -5,8 +5,9 @@
  * frontmatter of every skill is read then (bodies are read when loaded; a file read before is only stat'ed, its
  * frontmatter coming from skills-cache.json), and the list goes into the system prompt. A third run reads all
  * 200 for the first time (a fresh home, no cache). The rounds rotate the three, and each run's CPU time at its
- * first request goes into the row's data (addedCpuMs): on a busy machine the wall medians of 7 runs swing by
- * tens of milliseconds, more than the skills cost.
+ * first request goes into the row's data (addedCpuMs). The row is the median of the rounds' differences, over at
+ * least 15 rounds: on a busy machine the wall medians of 7 runs swing by tens of milliseconds, more than the
+ * skills cost.
  *
  * Standalone: `node scripts/build.mjs && npx tsx bench/skills.ts` (BENCH_RUNS, BENCH_WARMUPS).
  */
@@ -76,7 +77,9 @@ export async function benchSkills(options: SkillBenchOptions): Promise<Row[]> {
   const variants = { none: () => noneHome, cached: () => cachedHome, uncached: withSkills };
   const times: Record<keyof typeof variants, Timing[]> = { none: [], cached: [], uncached: [] };
   const order = ["none", "cached", "uncached"] as const;
-  for (let round = 0; round < options.warmups + options.runs; round++) {
+  // A difference of a few ms between ~110 ms runs: more rounds than the ratios' (15 rounds of three runs, about 6 s).
+  const rounds = Math.max(options.runs, 15);
+  for (let round = 0; round < options.warmups + rounds; round++) {
     // Each round starts one variant later (as timeInterleaved does): on a busy machine the first run of a round
     // is often tens of milliseconds faster or slower, and "none" went first in every round.
     const start = round % order.length;
@@ -88,8 +91,12 @@ export async function benchSkills(options: SkillBenchOptions): Promise<Row[]> {
   const first = (variant: keyof typeof times) => median(times[variant].map((time) => time.firstMs));
   const wall = (variant: keyof typeof times) => median(times[variant].map((time) => time.wallMs));
   const cpu = (variant: keyof typeof times) => median(times[variant].map((time) => time.firstCpuMs));
+  const paired = (variant: "cached" | "uncached", figure: "firstMs" | "firstCpuMs") =>
+    median(times[variant].map((time, round) => time[figure] - (times.none[round] as Timing)[figure]));
   const row = (variant: "cached" | "uncached", name: string, target: boolean): Row => {
-    const added = first(variant) - first("none");
+    // The median of each round's difference: a round runs the variants back to back, so a drift in the machine's
+    // speed moves them alike, where a difference of two medians took it in (+2.0 to +13.8 ms for one build).
+    const added = paired(variant, "firstMs");
     return {
       name,
       agent: `${added >= 0 ? "+" : "−"}${ms(Math.abs(added))} (${ms(first(variant))})`,
@@ -102,13 +109,13 @@ export async function benchSkills(options: SkillBenchOptions): Promise<Row[]> {
         addedMs: added,
         firstRequestMs: { none: first("none"), [variant]: first(variant) },
         cpuAtFirstRequestMs: { none: cpu("none"), [variant]: cpu(variant) },
-        addedCpuMs: cpu(variant) - cpu("none"),
+        addedCpuMs: paired(variant, "firstCpuMs"),
         wallMs: { none: wall("none"), [variant]: wall(variant) },
       },
     };
   };
   return [
-    row("cached", `start-up → first request, ${SKILLS} skills on disk (read before) vs none (median of ${options.runs})`, true),
+    row("cached", `start-up → first request, ${SKILLS} skills on disk (read before) vs none (median of ${rounds} rounds' differences)`, true),
     row("uncached", `the same, ${SKILLS} skills read for the first time (no frontmatter cache)`, false),
   ];
 }
