@@ -55,8 +55,8 @@ interface Timing {
 }
 
 /** Spawn → first chat request, and the run's whole time; the run must answer. */
-async function timeToFirstRequest(options: SkillBenchOptions, home: string): Promise<Timing> {
-  const env = options.env({ ...options.providerEnv, AGENT_HOME: home });
+async function timeToFirstRequest(options: SkillBenchOptions, home: string, codeCache: string): Promise<Timing> {
+  const env = options.env({ ...options.providerEnv, AGENT_HOME: home, XDG_CACHE_HOME: codeCache });
   const run = await runStartup(options.server, [options.agent, "-p", TOOL_PROMPT], options.cwd, env, (stdout) => stdout.includes(FINAL_TEXT));
   return { firstMs: run.firstRequestMs, firstCpuMs: run.firstRequestCpuMs, wallMs: run.wallMs };
 }
@@ -73,8 +73,12 @@ export async function benchSkills(options: SkillBenchOptions): Promise<Row[]> {
   // frontmatter cache from the priming run, as a user's does from their last start.
   const noneHome = options.freshHome();
   const cachedHome = withSkills();
-  await timeToFirstRequest(options, cachedHome);
   const variants = { none: () => noneHome, cached: () => cachedHome, uncached: withSkills };
+  // Each variant has a code cache of its own, written by its first run (below), as a user's holds the code their
+  // runs compile: with one shared cache, the variant that ran first would find its code compiled and the others
+  // compile theirs at every run.
+  const codeCaches = { none: options.freshHome(), cached: options.freshHome(), uncached: options.freshHome() };
+  for (const variant of ["none", "cached", "uncached"] as const) await timeToFirstRequest(options, variants[variant](), codeCaches[variant]);
   const times: Record<keyof typeof variants, Timing[]> = { none: [], cached: [], uncached: [] };
   const order = ["none", "cached", "uncached"] as const;
   // A difference of a few ms between ~110 ms runs: more rounds than the ratios' (15 rounds of three runs, about 6 s).
@@ -84,7 +88,7 @@ export async function benchSkills(options: SkillBenchOptions): Promise<Row[]> {
     // is often tens of milliseconds faster or slower, and "none" went first in every round.
     const start = round % order.length;
     for (const variant of [...order.slice(start), ...order.slice(0, start)]) {
-      const result = await timeToFirstRequest(options, variants[variant]());
+      const result = await timeToFirstRequest(options, variants[variant](), codeCaches[variant]);
       if (round >= options.warmups) times[variant].push(result);
     }
   }
