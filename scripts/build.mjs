@@ -81,6 +81,20 @@ const zodEnglishOnly = {
   },
 };
 
+// Ink measures every text node at every render with widest-line; its files get src/ui/terminal/remembered-widest-line.ts
+// instead, which gives widest-line's own answer, remembered for short texts (the keys typed while ten agents start
+// waited ~14 ms a frame for it, docs/benchmarks.md). Only Ink's imports: that module's own import is the package.
+const inkRememberedWidths = {
+  name: "ink-remembered-widths",
+  setup(builder) {
+    builder.onResolve({ filter: /^widest-line$/ }, (args) =>
+      /[\\/]node_modules[\\/]ink[\\/]/.test(args.importer)
+        ? { path: fileURLToPath(new URL("../src/ui/terminal/remembered-widest-line.ts", import.meta.url)) }
+        : undefined,
+    );
+  },
+};
+
 // zod and openai (and commander, below), the libraries every run loads before its first request, are one CommonJS
 // bundle (dist/vendor.cjs) run through vm.Script with V8's code cache (src/util/code-cache.ts): Node 20
 // caches no ES module's compiled code, and compiling these ~600 KB is a fifth of the start-up. The main
@@ -601,10 +615,14 @@ const main = await build({
   // chunks a run loads costs ~5 ms of start-up.
   banner: { js: requireBanner },
   external: ["react-devtools-core", "@vscode/tree-sitter-wasm", "sql.js"],
-  plugins: [zodEnglishOnly, vendorModulesFor(false)],
+  plugins: [zodEnglishOnly, vendorModulesFor(false), inkRememberedWidths],
   write: false,
   metafile: true,
 });
+// Ink's two measuring files must take the remembered widths (a new Ink that moved them would leave them unused).
+const inkMeasures = Object.entries(main.metafile.inputs).filter(([input]) => /node_modules\/ink\/build\/(measure-text|render-node-to-output)\.js$/.test(input));
+if (inkMeasures.length !== 2 || !inkMeasures.every(([, info]) => info.imports.some((imported) => imported.path.endsWith("remembered-widest-line.ts"))))
+  throw new Error("Ink's measure-text.js and render-node-to-output.js no longer import widest-line: see inkRememberedWidths");
 // An entry point of these libraries that the vendor bundle does not serve would be bundled again as ES
 // modules: a second copy, with classes and configuration of its own. Add it to vendorPackages instead.
 // (zod/v3, which the MCP SDK imports, is code of its own, sharing nothing with zod 4.)
