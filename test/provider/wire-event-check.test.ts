@@ -33,6 +33,82 @@ const WIRES: Wire[] = [
         paths: [["delta"], ["output_index"]],
       },
       { base: { type: "error", code: "rate_limit_exceeded", message: "slow down" }, paths: [["code"], ["message"]] },
+      // The response and its items, as the API sends them at the start and the end of a stream, are read without
+      // zod too (the schemas are then never built).
+      {
+        base: { type: "response.created", response: { id: "resp_1", model: "m", status: "in_progress", output: [], usage: null }, sequence_number: 0 },
+        paths: [["response"], ["response", "model"], ["response", "status"], ["response", "output"], ["response", "usage"], ["response", "error"]],
+      },
+      {
+        base: {
+          type: "response.completed",
+          response: {
+            model: "m",
+            status: "incomplete",
+            output: [{ type: "message", content: [{ type: "output_text", text: "Hi" }] }],
+            usage: { input_tokens: 5, output_tokens: 7, input_tokens_details: { cached_tokens: 2 }, output_tokens_details: { reasoning_tokens: 1 } },
+            incomplete_details: { reason: "max_output_tokens" },
+            error: null,
+          },
+        },
+        paths: [
+          ["response", "usage", "input_tokens"],
+          ["response", "usage", "output_tokens"],
+          ["response", "usage", "input_tokens_details"],
+          ["response", "usage", "input_tokens_details", "cached_tokens"],
+          ["response", "usage", "output_tokens_details", "reasoning_tokens"],
+          ["response", "incomplete_details"],
+          ["response", "incomplete_details", "reason"],
+        ],
+      },
+      {
+        base: { type: "response.failed", response: { status: "failed", error: { code: "server_error", message: "boom" } } },
+        paths: [
+          ["response", "error"],
+          ["response", "error", "code"],
+          ["response", "error", "message"],
+        ],
+      },
+      {
+        base: {
+          type: "response.output_item.done",
+          output_index: 0,
+          item: {
+            type: "message",
+            id: "msg_1",
+            content: [{ type: "output_text", text: "Hi" }],
+            summary: [{ text: "thought" }],
+            encrypted_content: "x",
+          },
+        },
+        paths: [
+          ["item"],
+          ["item", "type"],
+          ["item", "id"],
+          ["item", "call_id"],
+          ["item", "name"],
+          ["item", "arguments"],
+          ["item", "encrypted_content"],
+          ["item", "content"],
+          ["item", "content", 0],
+          ["item", "content", 0, "text"],
+          ["item", "content", 0, "refusal"],
+          ["item", "summary"],
+          ["item", "summary", 0, "text"],
+        ],
+      },
+      {
+        base: {
+          type: "response.output_item.added",
+          output_index: 1,
+          item: { type: "function_call", id: "fc_1", call_id: "call_1", name: "view", arguments: "" },
+        },
+        // Not its call_id: a call without one is given an id made from the clock, different in each reading.
+        paths: [
+          ["item", "name"],
+          ["item", "arguments"],
+        ],
+      },
     ],
   },
   {
