@@ -13,43 +13,74 @@ import { z } from "zod";
 import { EventAssembler, type WireReader } from "./answer-assembler.js";
 import { allText, isAbsent, isCount, isRecord } from "./plain-fields.js";
 
-const text = z.string().nullish().catch(undefined);
-const count = z.number().nullish().catch(undefined);
+/**
+ * The schemas, built when a piece first needs one: an ordinary stream's events (the deltas, the message, its
+ * blocks and usage as the API sends them) are read without zod (below), and building these costs a run ~1–2 ms
+ * and some zod objects it would not use.
+ */
+function buildSchemas() {
+  const text = z.string().nullish().catch(undefined);
+  const count = z.number().nullish().catch(undefined);
+  const usage = z.looseObject({
+    input_tokens: count,
+    output_tokens: count,
+    cache_read_input_tokens: count,
+    cache_creation_input_tokens: count,
+  });
+  const block = z.looseObject({ type: text, id: text, name: text, text, thinking: text, signature: text, data: text, input: z.unknown().optional() });
+  const message = z.looseObject({
+    type: text,
+    model: text,
+    content: z.array(z.unknown()).nullish().catch(undefined),
+    stop_reason: text,
+    usage: usage.nullish().catch(undefined),
+  });
+  const event = z.looseObject({
+    type: z.string(),
+    index: z.number().nullish().catch(undefined),
+    message: message.nullish().catch(undefined),
+    content_block: block.nullish().catch(undefined),
+    delta: z.looseObject({ type: text, text, thinking: text, signature: text, partial_json: text, stop_reason: text }).nullish().catch(undefined),
+    usage: usage.nullish().catch(undefined),
+  });
+  return { usage, block, message, event };
+}
+let built: ReturnType<typeof buildSchemas> | undefined;
+const schemas = (): ReturnType<typeof buildSchemas> => (built ??= buildSchemas());
 
-const usageSchema = z.looseObject({
-  input_tokens: count,
-  output_tokens: count,
-  cache_read_input_tokens: count,
-  cache_creation_input_tokens: count,
-});
-
-const blockSchema = z.looseObject({ type: text, id: text, name: text, text, thinking: text, signature: text, data: text, input: z.unknown().optional() });
-type Block = z.infer<typeof blockSchema>;
-
-const messageSchema = z.looseObject({
-  type: text,
-  model: text,
-  content: z.array(z.unknown()).nullish().catch(undefined),
-  stop_reason: text,
-  usage: usageSchema.nullish().catch(undefined),
-});
-
-const eventSchema = z.looseObject({
-  type: z.string(),
-  index: z.number().nullish().catch(undefined),
-  message: messageSchema.nullish().catch(undefined),
-  content_block: blockSchema.nullish().catch(undefined),
-  delta: z.looseObject({ type: text, text, thinking: text, signature: text, partial_json: text, stop_reason: text }).nullish().catch(undefined),
-  usage: usageSchema.nullish().catch(undefined),
-});
-type Event = z.infer<typeof eventSchema>;
+type Usage = z.infer<ReturnType<typeof buildSchemas>["usage"]>;
+type Block = z.infer<ReturnType<typeof buildSchemas>["block"]>;
+type Message = z.infer<ReturnType<typeof buildSchemas>["message"]>;
+type Event = z.infer<ReturnType<typeof buildSchemas>["event"]>;
 
 const DELTA_TEXTS = ["type", "text", "thinking", "signature", "partial_json", "stop_reason"];
+const USAGE_COUNTS = ["input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"];
+const BLOCK_TEXTS = ["type", "id", "name", "text", "thinking", "signature", "data"];
+const MESSAGE_TEXTS = ["type", "model", "stop_reason"];
 
-/** A content block's delta (or another event without a message, block or usage), well typed: read without zod. */
+/** Each of these checks: every field the schema looks at has its type, so the schema would give back the same. */
+function isPlainUsage(value: unknown): value is Usage {
+  if (!isRecord(value)) return false;
+  for (const field of USAGE_COUNTS) if (!isCount(value[field])) return false;
+  return true;
+}
+
+function isPlainBlock(value: unknown): value is Block {
+  return isRecord(value) && allText(value, BLOCK_TEXTS);
+}
+
+function isPlainMessage(value: unknown): value is Message {
+  if (!isRecord(value) || !allText(value, MESSAGE_TEXTS)) return false;
+  if (!isAbsent(value.content) && !Array.isArray(value.content)) return false;
+  return isAbsent(value.usage) || isPlainUsage(value.usage);
+}
+
+/** An event every field of which is well typed (its message, block, delta and usage too): read without zod. */
 export function plainAnthropicEvent(value: unknown): Event | undefined {
   if (!isRecord(value) || typeof value.type !== "string" || !isCount(value.index)) return undefined;
-  if (!isAbsent(value.message) || !isAbsent(value.content_block) || !isAbsent(value.usage)) return undefined;
+  if (!(isAbsent(value.message) || isPlainMessage(value.message))) return undefined;
+  if (!(isAbsent(value.content_block) || isPlainBlock(value.content_block))) return undefined;
+  if (!(isAbsent(value.usage) || isPlainUsage(value.usage))) return undefined;
   const delta = value.delta;
   if (!isAbsent(delta) && !(isRecord(delta) && allText(delta, DELTA_TEXTS))) return undefined;
   return value as Event;
@@ -90,7 +121,9 @@ export class AnthropicAssembler extends EventAssembler<Event> implements WireRea
   private input = { tokens: 0, cacheRead: 0 };
   private output = 0;
 
-  protected readonly schema = eventSchema;
+  protected get schema(): ReturnType<typeof buildSchemas>["event"] {
+    return schemas().event;
+  }
   protected plain(candidate: unknown): Event | undefined {
     return plainAnthropicEvent(candidate);
   }
@@ -166,7 +199,7 @@ export class AnthropicAssembler extends EventAssembler<Event> implements WireRea
     }
   }
 
-  private readUsage(usage: z.infer<typeof usageSchema>): void {
+  private readUsage(usage: Usage): void {
     if (usage.input_tokens !== undefined && usage.input_tokens !== null) {
       this.input = {
         tokens: usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0),
@@ -187,13 +220,13 @@ export class AnthropicAssembler extends EventAssembler<Event> implements WireRea
 
   /** A whole non-streamed `message`. */
   addJson(value: unknown): boolean {
-    const parsed = messageSchema.safeParse(value);
+    const parsed = isPlainMessage(value) ? { success: true as const, data: value } : schemas().message.safeParse(value);
     if (!parsed.success || parsed.data.type !== "message" || !Array.isArray(parsed.data.content)) return false;
     this.seen.pieces++;
     const message = parsed.data;
     if (message.model) this.model = message.model;
     (message.content ?? []).forEach((block, index) => {
-      const parsedBlock = blockSchema.safeParse(block);
+      const parsedBlock = isPlainBlock(block) ? { success: true as const, data: block } : schemas().block.safeParse(block);
       if (!parsedBlock.success) return;
       this.startBlock(index, parsedBlock.data.type === "thinking" ? { ...parsedBlock.data } : parsedBlock.data);
     });

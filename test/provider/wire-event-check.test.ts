@@ -130,6 +130,46 @@ const WIRES: Wire[] = [
       },
       { base: { type: "content_block_stop", index: 0 }, paths: [["index"]] },
       { base: { type: "ping" }, paths: [] },
+      // The message, its blocks and the usage, as the API sends them at the start and the end of a stream, are read
+      // without zod too (the schemas are then never built).
+      {
+        base: {
+          type: "message_start",
+          message: {
+            id: "msg_1",
+            type: "message",
+            role: "assistant",
+            model: "m",
+            content: [],
+            stop_reason: null,
+            usage: { input_tokens: 12, output_tokens: 1, cache_read_input_tokens: 3, cache_creation_input_tokens: 0 },
+          },
+        },
+        paths: [
+          ["message"],
+          ["message", "type"],
+          ["message", "model"],
+          ["message", "content"],
+          ["message", "stop_reason"],
+          ["message", "usage"],
+          ...["input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"].map((field) => ["message", "usage", field]),
+        ],
+      },
+      {
+        base: { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+        paths: [["content_block"], ...["type", "id", "name", "text", "thinking", "signature", "data", "input"].map((field) => ["content_block", field])],
+      },
+      {
+        base: { type: "content_block_start", index: 1, content_block: { type: "tool_use", id: "toolu_1", name: "view", input: {} } },
+        paths: [
+          ["content_block", "name"],
+          ["content_block", "input"],
+        ],
+      },
+      {
+        base: { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 42 } },
+        paths: [["usage"], ["usage", "output_tokens"], ["usage", "input_tokens"], ["delta", "stop_reason"]],
+      },
     ],
   },
 ];
