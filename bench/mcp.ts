@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { median, runOnce, stdoutHas, timeInterleaved, type BenchCommand, type BenchRunOptions, type Stats } from "./measure.js";
 import { hasScript, PtyRun } from "./pty.js";
 import { ms, ratioRow, type Row } from "./report.js";
-import { createWorkspace, FINAL_TEXT, startBenchServer, TOOL_PROMPT } from "./scenario.js";
+import { createWorkspace, FINAL_TEXT, startBenchServer, TOOL_PROMPT, standaloneRun } from "./scenario.js";
 
 export type McpBenchOptions = BenchRunOptions;
 
@@ -107,17 +107,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   try {
     const runs = Number(process.env.BENCH_RUNS ?? 15);
     const warmups = Number(process.env.BENCH_WARMUPS ?? 2);
-    const env = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
-      const merged: NodeJS.ProcessEnv = { ...process.env, ...extra };
-      delete merged["NODE_OPTIONS"];
-      return merged;
-    };
     const result = await benchMcp({
-      agent: fileURLToPath(new URL("../bin/agent.js", import.meta.url)),
-      cwd: ws.cwd,
-      freshHome: () => ws.freshHome(),
-      env,
-      providerEnv: { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "test", AGENT_MODEL: "bench-model" },
+      ...standaloneRun(ws, server),
       runs,
       warmups,
     });

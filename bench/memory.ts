@@ -17,7 +17,7 @@ import { SessionMemory } from "../src/memory/session-memory.js";
 import { median } from "./measure.js";
 import { distSources, trackedHeadlessRun, type TrackedRunOptions } from "./module-check.js";
 import { ms, type Row } from "./report.js";
-import { createWorkspace, FINAL_TEXT, startBenchServer, TOOL_PROMPT } from "./scenario.js";
+import { createWorkspace, FINAL_TEXT, startBenchServer, TOOL_PROMPT, standaloneRun } from "./scenario.js";
 import { runStartup } from "./startup.js";
 import type { ScriptedServer } from "../test/support/scripted-server.js";
 
@@ -191,18 +191,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   const ws = createWorkspace();
   const server = await startBenchServer(ws.file);
   try {
-    const env = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
-      const merged: NodeJS.ProcessEnv = { ...process.env, ...extra };
-      delete merged["NODE_OPTIONS"];
-      return merged;
-    };
     const rows = [
       await boardInRun({
-        agent: fileURLToPath(new URL("../bin/agent.js", import.meta.url)),
-        cwd: ws.cwd,
-        freshHome: () => ws.freshHome(),
-        env,
-        providerEnv: { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "test", AGENT_MODEL: "bench-model" },
+        ...standaloneRun(ws, server),
         runs,
         warmups: Number(process.env.BENCH_WARMUPS ?? 1),
         server,

@@ -12,6 +12,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { standaloneEnv } from "./pty.js";
 import {
   startScriptedServer,
   text,
@@ -108,6 +110,20 @@ export function benchResponder(file: string): (request: CompletionRequest) => Sc
       );
     }
     return toolCall("view", { path: file });
+  };
+}
+
+/**
+ * What a bench file run alone (`npx tsx bench/<file>.ts`) gives its bench: this build's agent in the workspace,
+ * a fresh home per run, the scripted server as its model, and our environment without NODE_OPTIONS (tsx's).
+ */
+export function standaloneRun(ws: Workspace, server: ScriptedServer) {
+  return {
+    agent: fileURLToPath(new URL("../bin/agent.js", import.meta.url)),
+    cwd: ws.cwd,
+    freshHome: () => ws.freshHome(),
+    env: standaloneEnv,
+    providerEnv: { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "test", AGENT_MODEL: "bench-model" },
   };
 }
 

@@ -16,7 +16,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "./measure.js";
 import { ms, type Row } from "./report.js";
-import { createWorkspace, FINAL_TEXT, startBenchServer, TOOL_PROMPT } from "./scenario.js";
+import { createWorkspace, FINAL_TEXT, startBenchServer, TOOL_PROMPT, standaloneRun } from "./scenario.js";
 import { runStartup } from "./startup.js";
 import type { ScriptedServer } from "../test/support/scripted-server.js";
 
@@ -129,18 +129,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const ws = createWorkspace();
   const server = await startBenchServer(ws.file);
   try {
-    const env = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
-      const out: NodeJS.ProcessEnv = { ...process.env, ...extra };
-      delete out["NODE_OPTIONS"];
-      delete out["NODE_DEBUG"];
-      return out;
-    };
     const rows = await benchSkills({
-      agent: fileURLToPath(new URL("../bin/agent.js", import.meta.url)),
-      cwd: ws.cwd,
-      freshHome: () => ws.freshHome(),
-      env,
-      providerEnv: { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "test", AGENT_MODEL: "bench-model" },
+      ...standaloneRun(ws, server),
       server,
       runs: Math.max(1, Number(process.env.BENCH_RUNS ?? 15) || 15),
       warmups: Math.max(0, Number(process.env.BENCH_WARMUPS ?? 2) || 0),

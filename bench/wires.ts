@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { timeInterleaved, type BenchCommand, type BenchRunOptions, type Stats } from "./measure.js";
 import { ms, ratioRow, type Row } from "./report.js";
-import { createWorkspace, LONG_PROMPT, LONG_TAIL, LONG_TEXT, startBenchServer } from "./scenario.js";
+import { createWorkspace, LONG_PROMPT, LONG_TAIL, LONG_TEXT, startBenchServer, standaloneRun } from "./scenario.js";
 
 const TARGET_RATIO = 1.05;
 
@@ -52,17 +52,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   const ws = createWorkspace();
   const server = await startBenchServer(ws.file);
   try {
-    const env = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
-      const merged: NodeJS.ProcessEnv = { ...process.env, ...extra };
-      delete merged["NODE_OPTIONS"];
-      return merged;
-    };
     const result = await benchWires({
-      agent: fileURLToPath(new URL("../bin/agent.js", import.meta.url)),
-      cwd: ws.cwd,
-      freshHome: () => ws.freshHome(),
-      env,
-      providerEnv: { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "test", AGENT_MODEL: "bench-model" },
+      ...standaloneRun(ws, server),
       runs: Number(process.env.BENCH_RUNS ?? 15),
       warmups: Number(process.env.BENCH_WARMUPS ?? 2),
     });
