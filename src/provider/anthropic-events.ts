@@ -11,7 +11,7 @@
  */
 import { z } from "zod";
 import { EventAssembler, type WireReader } from "./answer-assembler.js";
-import { allText, isAbsent, isCount, isRecord } from "./plain-fields.js";
+import { allText, isAbsent, isCount, isRecord, onFirstUse } from "./plain-fields.js";
 
 /**
  * The schemas, built when a piece first needs one: an ordinary stream's events (the deltas, the message, its
@@ -45,8 +45,7 @@ function buildSchemas() {
   });
   return { usage, block, message, event };
 }
-let built: ReturnType<typeof buildSchemas> | undefined;
-const schemas = (): ReturnType<typeof buildSchemas> => (built ??= buildSchemas());
+const schemas = onFirstUse(buildSchemas);
 
 type Usage = z.infer<ReturnType<typeof buildSchemas>["usage"]>;
 type Block = z.infer<ReturnType<typeof buildSchemas>["block"]>;

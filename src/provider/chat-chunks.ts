@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { AnswerAssembler, type WireReader } from "./answer-assembler.js";
-import { allText, isRecord, isText } from "./plain-fields.js";
+import { allText, isRecord, isText, onFirstUse } from "./plain-fields.js";
 
 /**
  * The schemas, built at their first use: a stream's chunks are read without them (plainChunk) but for odd ones, and
@@ -76,8 +76,7 @@ function buildSchemas() {
 }
 
 type Schemas = ReturnType<typeof buildSchemas>;
-let built: Schemas | undefined;
-const schemas = (): Schemas => (built ??= buildSchemas());
+const schemas = onFirstUse<Schemas>(buildSchemas);
 
 /** A `chat.completion.chunk`: an object with a `choices` array or a `usage` (the last chunk may have only that). */
 export const chunkSchema = (): Schemas["chunk"] => schemas().chunk;

@@ -27,3 +27,9 @@ export function allText(record: Record<string, unknown>, fields: readonly string
   for (const field of fields) if (!isText(record[field])) return false;
   return true;
 }
+
+/** `build`'s result, made at the first call: a wire's zod schemas, which a stream read without zod never builds. */
+export function onFirstUse<T>(build: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= build());
+}

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { EventAssembler, type WireReader } from "./answer-assembler.js";
 import { ProviderError, type ProviderErrorKind } from "./errors.js";
-import { allText, isAbsent, isCount, isRecord, isText } from "./plain-fields.js";
+import { allText, isAbsent, isCount, isRecord, isText, onFirstUse } from "./plain-fields.js";
 
 /**
  * The schemas, built when a piece first needs one: an ordinary stream's events (its deltas, the response and
@@ -60,8 +60,7 @@ function buildSchemas() {
   });
   return { item, response, event };
 }
-let built: ReturnType<typeof buildSchemas> | undefined;
-const schemas = (): ReturnType<typeof buildSchemas> => (built ??= buildSchemas());
+const schemas = onFirstUse(buildSchemas);
 
 type Item = z.infer<ReturnType<typeof buildSchemas>["item"]>;
 type Response = z.infer<ReturnType<typeof buildSchemas>["response"]>;
