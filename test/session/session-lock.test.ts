@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../support/engine-harness.js";
-import { spawnUnreaped, waitForZombie } from "../support/unreaped-child.js";
+import { killToZombie, spawnUnreaped } from "../support/unreaped-child.js";
 import { acquireSessionLock, claimPath, LOCK_FILE, SessionLockedError, sessionLockHolder } from "../../src/session/session-lock.js";
 import { currentBootId, readProcStat } from "../../src/util/process-identity.js";
 
@@ -108,9 +108,9 @@ describe("session lock", () => {
   });
 
   it.runIf(onLinux)("takes over a lock whose holder is a zombie nobody has reaped yet", async () => {
-    const zombie = await spawnUnreaped(["true"]);
+    const zombie = await spawnUnreaped(["sleep", "100000"]);
     try {
-      await waitForZombie(zombie.pid);
+      await killToZombie(zombie);
       // kill(pid, 0) still succeeds on a zombie: exactly what used to keep such a lock alive.
       expect(() => process.kill(zombie.pid, 0)).not.toThrow();
       for (const fields of [{}, { started: readProcStat(zombie.pid)?.startTime ?? "", boot: currentBootId() ?? "", token: "z" }]) {
