@@ -6,7 +6,7 @@
 import type { z } from "zod";
 import { precomputedToolSchema, toolSchemasPrecomputed } from "./precomputed-tool-schemas.js";
 import { bashParameters, listBashParameters, readBashParameters, stopBashParameters } from "../tools/bash/index.js";
-import { askUserChoicesTool, askUserQuestionTool } from "../tools/ask-user.js";
+import { askUserChoicesTool, askUserFormTool, askUserQuestionTool } from "../tools/ask-user.js";
 import { fileTools } from "../tools/file-tools.js";
 import { sqlParameters } from "../tools/sql/sql-tool.js";
 import { taskCompleteTool } from "../tools/task-complete.js";
@@ -25,6 +25,7 @@ export function builtinParameters(): Record<string, z.ZodType> {
     sql: sqlParameters,
     ask_user_choices: askUserChoicesTool.parameters,
     ask_user_question: askUserQuestionTool.parameters,
+    ask_user_form: askUserFormTool.parameters,
     task_complete: taskCompleteTool.parameters,
     task: taskParameters,
     read_agent: readAgentParameters,

@@ -65,7 +65,7 @@ export class SessionTools {
   private askUser(preset: ModePreset): AnyTool {
     if (preset.mode === "autopilot") return askUserChoicesTool;
     const { interactions } = this.services;
-    if (interactions.canAnswer("elicitation")) return askUserFormTool();
+    if (interactions.canAnswer("elicitation")) return askUserFormTool;
     return interactions.canAnswer("user_input") ? askUserQuestionTool : askUserChoicesTool;
   }
 

@@ -19,16 +19,10 @@ const DESCRIPTION_FORM = [
   "Field types: string (free text), number or integer, boolean (yes/no), a single choice (type string with `enum`, optionally `enumNames`, or `oneOf` of {const, title}), several choices (type array with `items.enum`). The user may answer any field in their own words instead.",
 ].join("\n");
 
-/** The form variant, built at its first use: its schema is the largest of the tools', and a session without a person (`-p`) never offers it. */
-let formTool: ReturnType<typeof createFormTool> | undefined;
-export function askUserFormTool(): ReturnType<typeof createFormTool> {
-  return (formTool ??= createFormTool());
-}
-
-function createFormTool() {
+/** The form's parameters, a subset of JSON Schema as MCP elicitation uses it: the largest of the tools' schemas. */
+function formParameters() {
   const choiceSchema = z.object({ const: z.string(), title: z.string().optional() });
-
-  /** One form field, a subset of JSON Schema as MCP elicitation uses it. */
+  /** One form field. */
   const formFieldSchema = z.object({
     type: z.enum(["string", "number", "integer", "boolean", "array"]),
     title: z.string().optional(),
@@ -48,38 +42,41 @@ function createFormTool() {
     required: z.array(z.string()).optional(),
   });
 
-  return defineTool({
-    name: "ask_user",
-    description: DESCRIPTION_FORM,
-    parameters: z.object({
-      message: z.string().describe("What you need to know and why."),
-      requestedSchema: formSchema.describe("The form's fields."),
-    }),
-    kind: "control",
-    readOnly: false,
-    title: ({ message }) => message.split("\n")[0] ?? "Question",
-    permission: () => null,
-    async execute({ message, requestedSchema }, ctx): Promise<ToolOutcome> {
-      const answer = await ctx.ask("elicitation", {
-        message,
-        toolCallId: ctx.toolCallId,
-        elicitationSource: "ask_user",
-        mode: "form",
-        requestedSchema: {
-          type: "object",
-          properties: requestedSchema.properties,
-          ...(requestedSchema.required ? { required: requestedSchema.required } : {}),
-        },
-      });
-      if (answer.source === "headless") return { content: USER_NOT_AVAILABLE };
-      if (answer.source === "aborted") return { content: "The user interrupted before answering.", success: false };
-      const { action, content } = answer.reply;
-      if (action === "accept") return { content: `The user answered:\n${JSON.stringify(content ?? {}, null, 2)}` };
-      if (action === "decline") return { content: "The user declined to answer. Proceed with your best judgement and state the assumptions you make." };
-      return { content: "The user cancelled the question. Do not ask it again; stop and wait for the user's next message.", success: false };
-    },
+  return z.object({
+    message: z.string().describe("What you need to know and why."),
+    requestedSchema: formSchema.describe("The form's fields."),
   });
 }
+
+/** The form variant (a person can answer). Its parameters are built at its first call, and the request offers the build's JSON Schema of them. */
+export const askUserFormTool = defineTool({
+  name: "ask_user",
+  description: DESCRIPTION_FORM,
+  parameters: lazyParameters(formParameters),
+  kind: "control",
+  readOnly: false,
+  title: ({ message }) => message.split("\n")[0] ?? "Question",
+  permission: () => null,
+  async execute({ message, requestedSchema }, ctx): Promise<ToolOutcome> {
+    const answer = await ctx.ask("elicitation", {
+      message,
+      toolCallId: ctx.toolCallId,
+      elicitationSource: "ask_user",
+      mode: "form",
+      requestedSchema: {
+        type: "object",
+        properties: requestedSchema.properties,
+        ...(requestedSchema.required ? { required: requestedSchema.required } : {}),
+      },
+    });
+    if (answer.source === "headless") return { content: USER_NOT_AVAILABLE };
+    if (answer.source === "aborted") return { content: "The user interrupted before answering.", success: false };
+    const { action, content } = answer.reply;
+    if (action === "accept") return { content: `The user answered:\n${JSON.stringify(content ?? {}, null, 2)}` };
+    if (action === "decline") return { content: "The user declined to answer. Proceed with your best judgement and state the assumptions you make." };
+    return { content: "The user cancelled the question. Do not ask it again; stop and wait for the user's next message.", success: false };
+  },
+});
 
 export const askUserChoicesTool = defineTool({
   name: "ask_user",
