@@ -8,47 +8,54 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { onFirstUse } from "../provider/plain-fields.js";
 import type { RegistryModel } from "../provider/model-registry.js";
 import type { ProviderConfig } from "../provider/provider-config.js";
 import { fileCandidates, pickCredential } from "./credential-sources.js";
 
-const providerSchema = z.looseObject({
-  name: z
-    .string()
-    .min(1)
-    .refine((name) => !name.includes("/"), "a provider name cannot contain /"),
-  type: z.enum(["openai", "azure", "anthropic"]).optional(),
-  wireApi: z.enum(["completions", "responses"]).optional(),
-  transport: z.string().optional(),
-  baseUrl: z.url({ protocol: /^https?$/ }),
-  apiKey: z.string().optional(),
-  bearerToken: z.string().optional(),
-  apiKeyCommand: z.string().optional(),
-  azure: z.looseObject({ apiVersion: z.string().optional() }).optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  modelProvider: z.string().optional(),
-});
+/**
+ * Built at the first check: an SDK server loads this module for its error class with every session's models, and
+ * most sessions bring no registry to check (docs/benchmarks.md).
+ */
+const providersFileSchema = onFirstUse(() => {
+  const providerSchema = z.looseObject({
+    name: z
+      .string()
+      .min(1)
+      .refine((name) => !name.includes("/"), "a provider name cannot contain /"),
+    type: z.enum(["openai", "azure", "anthropic"]).optional(),
+    wireApi: z.enum(["completions", "responses"]).optional(),
+    transport: z.string().optional(),
+    baseUrl: z.url({ protocol: /^https?$/ }),
+    apiKey: z.string().optional(),
+    bearerToken: z.string().optional(),
+    apiKeyCommand: z.string().optional(),
+    azure: z.looseObject({ apiVersion: z.string().optional() }).optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    modelProvider: z.string().optional(),
+  });
 
-const positive = z.number().int().positive().optional();
+  const positive = z.number().int().positive().optional();
 
-const modelSchema = z.looseObject({
-  id: z.string().min(1),
-  provider: z.string().min(1),
-  wireModel: z.string().optional(),
-  modelId: z.string().optional(),
-  name: z.string().optional(),
-  maxPromptTokens: positive,
-  maxContextWindowTokens: positive,
-  maxOutputTokens: positive,
-  capabilities: z.unknown().optional(),
-  systemMessage: z.unknown().optional(),
-});
+  const modelSchema = z.looseObject({
+    id: z.string().min(1),
+    provider: z.string().min(1),
+    wireModel: z.string().optional(),
+    modelId: z.string().optional(),
+    name: z.string().optional(),
+    maxPromptTokens: positive,
+    maxContextWindowTokens: positive,
+    maxOutputTokens: positive,
+    capabilities: z.unknown().optional(),
+    systemMessage: z.unknown().optional(),
+  });
 
-export const providersFileSchema = z.looseObject({
-  providers: z.array(providerSchema).default([]),
-  models: z.array(modelSchema).default([]),
+  return z.looseObject({
+    providers: z.array(providerSchema).default([]),
+    models: z.array(modelSchema).default([]),
+  });
 });
-export type ProvidersFile = z.infer<typeof providersFileSchema>;
+export type ProvidersFile = z.infer<ReturnType<typeof providersFileSchema>>;
 
 export class ProvidersFileError extends Error {
   constructor(message: string) {
@@ -76,7 +83,7 @@ export function readProvidersFile(file: string): ProvidersFile {
 
 /** A `{providers, models}` value (a file's, a client's) checked: the shape, and every model's provider exists. */
 export function checkProviders(raw: unknown, where: string): ProvidersFile {
-  const parsed = providersFileSchema.safeParse(raw);
+  const parsed = providersFileSchema().safeParse(raw);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".") || "(root)"}: ${issue.message}`);
     throw new ProvidersFileError(`${where} has invalid providers:\n${problems.join("\n")}`);

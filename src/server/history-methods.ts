@@ -4,12 +4,16 @@
  * so the rewinds themselves (ours to undo) are not listed here.
  */
 import { z } from "zod";
+import { onFirstUse } from "../provider/plain-fields.js";
 import type { RewindPoint } from "../protocol/rewind.js";
 import type { ClientLink, ServedSession } from "./served-session.js";
-import { sessionIdSchema } from "./wire.js";
+import { sessionIdOf } from "./wire.js";
 
-const eventSchema = z.looseObject({ sessionId: z.string(), eventId: z.string() });
-const rewindSchema = z.looseObject({ sessionId: z.string(), eventId: z.string(), mode: z.enum(["conversation", "conversation-and-files"]) });
+/** Built when one of these methods is first called: none is part of an SDK application's first exchange. */
+const schemas = onFirstUse(() => ({
+  event: z.looseObject({ sessionId: z.string(), eventId: z.string() }),
+  rewind: z.looseObject({ sessionId: z.string(), eventId: z.string(), mode: z.enum(["conversation", "conversation-and-files"]) }),
+}));
 
 type Method = "session.history.listRewindPoints" | "session.history.previewRewind" | "session.history.rewind" | "session.history.truncate";
 
@@ -40,12 +44,12 @@ export function historyMethods(owned: (link: ClientLink, sessionId: string) => S
   const engine = (link: ClientLink, sessionId: string) => owned(link, sessionId).session as NonNullable<ServedSession["session"]>;
   return {
     "session.history.listRewindPoints": (link, params) => {
-      const session = engine(link, sessionIdSchema.parse(params).sessionId);
+      const session = engine(link, sessionIdOf(params));
       if (session.state.busy) return { fileChangeTrackingEnabled: true, unavailableReason: "session-busy", points: [] };
       return { fileChangeTrackingEnabled: true, points: sdkPoints(session.dispatch({ type: "rewind_points" })) };
     },
     "session.history.previewRewind": async (link, params) => {
-      const { sessionId, eventId } = eventSchema.parse(params);
+      const { sessionId, eventId } = schemas().event.parse(params);
       const session = engine(link, sessionId);
       if (session.state.busy) return { available: false, reason: "session-busy", fileCount: 0, files: [] };
       const preview = await session.dispatch({ type: "preview_rewind", eventId, scope: "conversation-and-files" });
@@ -60,7 +64,7 @@ export function historyMethods(owned: (link: ClientLink, sessionId: string) => S
       return { available: true, fileCount: files.length, files };
     },
     "session.history.rewind": async (link, params) => {
-      const { sessionId, eventId, mode } = rewindSchema.parse(params);
+      const { sessionId, eventId, mode } = schemas().rewind.parse(params);
       const outcome = await engine(link, sessionId).dispatch({ type: "rewind", eventId, scope: mode });
       if (!outcome.ok) {
         return outcome.reason === "busy"
@@ -75,7 +79,7 @@ export function historyMethods(owned: (link: ClientLink, sessionId: string) => S
       };
     },
     "session.history.truncate": async (link, params) => {
-      const { sessionId, eventId } = eventSchema.parse(params);
+      const { sessionId, eventId } = schemas().event.parse(params);
       const outcome = await engine(link, sessionId).dispatch({ type: "rewind", eventId, scope: "conversation" });
       if (!outcome.ok) throw new Error(outcome.error);
       return { eventsRemoved: outcome.eventsRemoved };

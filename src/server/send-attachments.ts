@@ -3,10 +3,9 @@
  * line range), an editor's selection with its text and range, a GitHub reference with its fields, an image
  * blob saved to the session's folder. Anything else (an unknown type, a file without a path) is left out.
  */
-import { z } from "zod";
 import { attachmentSchema, type Attachment } from "../protocol/events/shared-schemas.js";
 import { savedBlob } from "./blob-attachments.js";
-import type { sendSchema } from "./wire.js";
+import type { SendRequest } from "./wire.js";
 
 const KEPT = new Set(["file", "directory", "selection", "github_reference"]);
 
@@ -20,7 +19,7 @@ function kept(item: Record<string, unknown>): Attachment | undefined {
   return attachment;
 }
 
-export function sendAttachments(list: z.infer<typeof sendSchema>["attachments"], sessionDir: string): Attachment[] | undefined {
+export function sendAttachments(list: SendRequest["attachments"], sessionDir: string): Attachment[] | undefined {
   const attachments = (list ?? []).flatMap((item): Attachment[] => {
     const attachment = item.type === "blob" ? savedBlob(sessionDir, item) : kept(item);
     return attachment ? [attachment] : [];

@@ -5,6 +5,7 @@
  * the handshake never waits for the engine.
  */
 import { z } from "zod";
+import { onFirstUse } from "../provider/plain-fields.js";
 import { TURN_END_GRACE_MS, type SessionManager, type SessionView } from "../core/index.js";
 import type { ProviderConfig } from "../config/provider-config.js";
 import type { HookPolicy, HookSet } from "../hooks/hook-set.js";
@@ -43,7 +44,7 @@ import { DISCOVERY_METHODS } from "./methods/discovery-method-names.js";
 import { SESSION_EXTRAS_METHODS } from "./methods/session-extras-names.js";
 import { sessionRequest, type SessionRequestDefaults } from "./session-request.js";
 import { joinOpenSession, untilIdle } from "./pending-work.js";
-import { listSchema, sessionConfigSchema, sessionIdSchema, type SessionConfig } from "./wire.js";
+import { listSchema, readSessionConfig, sessionIdOf, type SessionConfig } from "./wire.js";
 
 export interface SessionHostOptions extends Pick<SessionRequestDefaults, "provider" | "makeProvider"> {
   /** Holds every session; its defaults (working directory, permissions, MCP flags) are each client's starting point. */
@@ -60,7 +61,10 @@ export interface SessionHostOptions extends Pick<SessionRequestDefaults, "provid
   hookPolicy?: HookPolicy;
 }
 
-const forkSchema = z.looseObject({ sessionId: z.string(), toEventId: z.string().optional(), name: z.string().optional() });
+/** Built when one of these methods is first called: none is part of an SDK application's first exchange. */
+const schemas = onFirstUse(() => ({
+  fork: z.looseObject({ sessionId: z.string(), toEventId: z.string().optional(), name: z.string().optional() }),
+}));
 
 /** How long a resume waits for another process to hand the session over before it is refused. */
 const HANDOVER_WAIT_MS = 10_000;
@@ -90,12 +94,11 @@ export class SessionHost {
     const owned = (link: ClientLink, sessionId: string) => this.owned(link, sessionId);
     this.handlers = {
       "models.list": () => this.models(),
-      // jitless: a session's configuration is parsed once; compiling zod's fast path for its nested schema cost more.
-      "session.create": (link, params) => this.create(link, sessionConfigSchema.parse(params, { jitless: true })),
-      "session.resume": (link, params) => this.resume(link, sessionConfigSchema.parse(params, { jitless: true })),
-      "session.list": (_link, params) => this.list(listSchema.parse(params ?? {}).filter),
+      "session.create": (link, params) => this.create(link, readSessionConfig(params)),
+      "session.resume": (link, params) => this.resume(link, readSessionConfig(params)),
+      "session.list": (_link, params) => this.list(listSchema().parse(params ?? {}).filter),
       "session.getMetadata": async (_link, params) => {
-        const { sessionId } = sessionIdSchema.parse(params);
+        const sessionId = sessionIdOf(params);
         const found = (await this.manager.store.list()).find((metadata) => metadata.id === sessionId);
         return found ? { session: sessionInfo(found) } : {};
       },
@@ -104,7 +107,7 @@ export class SessionHost {
         return latest ? { sessionId: latest.id } : {};
       },
       "session.delete": async (_link, params) => {
-        const { sessionId } = sessionIdSchema.parse(params);
+        const sessionId = sessionIdOf(params);
         const refused = await this.manager.delete(sessionId, { graceMs: TURN_END_GRACE_MS });
         if (refused !== undefined) return { success: false, error: refused };
         this.announce({ type: "session.deleted", sessionId });
@@ -114,7 +117,7 @@ export class SessionHost {
       "session.destroy": (link, params) => this.detach(link, params),
       // Only a session the client holds: after its disconnect the session is gone for it, as in Copilot.
       "session.getMessages": async (link, params) => {
-        const { sessionId } = sessionIdSchema.parse(params);
+        const sessionId = sessionIdOf(params);
         this.owned(link, sessionId);
         // What a rewind hid is not part of the session any more (events.jsonl keeps it). The reader (with the whole
         // event catalog's schemas) loads when first asked, not with the engine (docs/benchmarks.md).
@@ -122,7 +125,7 @@ export class SessionHost {
         return { events: visibleEvents(readEventLog(this.manager.store.eventsFileOf(sessionId)).events) };
       },
       "sessions.fork": async (_link, params) => {
-        const { sessionId, toEventId, name } = forkSchema.parse(params);
+        const { sessionId, toEventId, name } = schemas().fork.parse(params);
         const forked = await this.manager.fork(sessionId, { ...(toEventId ? { toEventId } : {}), ...(name ? { name } : {}) });
         if (!forked.ok) throw new Error(forked.error);
         return { sessionId: forked.sessionId, ...(forked.name ? { name: forked.name } : {}) };
@@ -150,7 +153,7 @@ export class SessionHost {
         (await import("./methods/sessions-methods.js")).sessionsMethods({
           manager: this.manager,
           close: (sessionId) => this.close(sessionId),
-          resume: (link, sessionId) => this.resume(link, sessionConfigSchema.parse({ sessionId }, { jitless: true })),
+          resume: (link, sessionId) => this.resume(link, readSessionConfig({ sessionId })),
           deleted: (sessionId) => this.announce({ type: "session.deleted", sessionId }),
         }),
       ),
@@ -184,7 +187,7 @@ export class SessionHost {
 
   /** The client lets go of the session; it closes once no client holds it. */
   private async detach(link: ClientLink, params: unknown) {
-    const { sessionId } = sessionIdSchema.parse(params);
+    const sessionId = sessionIdOf(params);
     const served = this.served.get(sessionId);
     if (!served || served.detach(link)) await this.close(sessionId);
     return { success: true };

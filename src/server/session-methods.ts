@@ -7,9 +7,10 @@ import { randomUUID } from "../util/random-id.js";
 import type { Attachment } from "../protocol/events/shared-schemas.js";
 import { externalToolReply, permissionReply } from "./replies.js";
 import type { ClientLink, ServedSession } from "./served-session.js";
-import { pendingAnswerSchema, pendingToolCallSchema, sendSchema, sessionIdSchema, sessionLimitsWire } from "./wire.js";
+import { pendingAnswerSchema, pendingToolCallSchema, readSend, sessionIdOf, sessionLimitsWire, type SendRequest } from "./wire.js";
 import { elicitationReplySchema } from "../protocol/interactions.js";
 import { z } from "zod";
+import { onFirstUse } from "../provider/plain-fields.js";
 
 /**
  * The protocol's shared schemas (agent modes, attachments; ~3 ms of CPU to build, most of it schemas the server never
@@ -19,7 +20,6 @@ const sharedSchemas = () => import("../protocol/events/shared-schemas.js");
 let modeSetSchema: ReturnType<typeof modeSetSchemaOf> | undefined;
 const modeSetSchemaOf = (mode: Awaited<ReturnType<typeof sharedSchemas>>["agentModeSchema"]) => z.looseObject({ sessionId: z.string(), mode });
 
-type SendRequest = z.infer<typeof sendSchema>;
 type AgentMode = z.infer<Awaited<ReturnType<typeof sharedSchemas>>["agentModeSchema"]>;
 
 /** A send's agent mode and attachments, read as the engine's (a mode it does not know, or an attachment it keeps none of, is left out). */
@@ -29,10 +29,13 @@ async function sendExtras(request: SendRequest, sessionDir: string): Promise<{ m
   const files = sendAttachments(request.attachments, sessionDir);
   return { ...(mode.success ? { mode: mode.data } : {}), ...(files ? { files } : {}) };
 }
-const logSchema = z.looseObject({ sessionId: z.string(), message: z.string(), level: z.enum(["info", "warning", "error"]).optional() });
-const optionsSchema = z.looseObject({ sessionId: z.string(), workingDirectory: z.string().optional(), sessionLimits: sessionLimitsWire.optional() });
-const modelSwitchSchema = z.looseObject({ sessionId: z.string(), modelId: z.string(), reasoningEffort: z.string().optional() });
-const mcpServerSchema = z.looseObject({ sessionId: z.string(), serverName: z.string() });
+/** Built when first called for: none of these is part of an application's first exchange. */
+const schemas = onFirstUse(() => ({
+  log: z.looseObject({ sessionId: z.string(), message: z.string(), level: z.enum(["info", "warning", "error"]).optional() }),
+  options: z.looseObject({ sessionId: z.string(), workingDirectory: z.string().optional(), sessionLimits: sessionLimitsWire().optional() }),
+  modelSwitch: z.looseObject({ sessionId: z.string(), modelId: z.string(), reasoningEffort: z.string().optional() }),
+  mcpServer: z.looseObject({ sessionId: z.string(), serverName: z.string() }),
+}));
 
 type Method =
   | "session.send"
@@ -62,8 +65,7 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
   };
 
   on("session.send", (link, params) => {
-    // jitless: a prompt's few parses do not repay compiling zod's fast path for the schema.
-    const request = sendSchema.parse(params, { jitless: true });
+    const request = readSend(params);
     const { session } = engine(link, request.sessionId);
     const send = ({ mode, files }: { mode?: AgentMode; files?: Attachment[] }) => {
       if (mode) session.dispatch({ type: "set_mode", mode });
@@ -85,23 +87,23 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
     return request.agentMode === undefined && !request.attachments?.length ? send({}) : sendExtras(request, session.dir).then(send);
   });
   on("session.abort", (link, params) => {
-    engine(link, sessionIdSchema.parse(params).sessionId).session.dispatch({ type: "interrupt" });
+    engine(link, sessionIdOf(params)).session.dispatch({ type: "interrupt" });
     return { success: true };
   });
   on("session.tools.handlePendingToolCall", (link, params) => {
-    const { sessionId, requestId, result, error } = pendingToolCallSchema.parse(params);
+    const { sessionId, requestId, result, error } = pendingToolCallSchema().parse(params);
     return answered(engine(link, sessionId).served.answer(requestId, externalToolReply(result, error)));
   });
   on("session.permissions.handlePendingPermissionRequest", (link, params) => {
-    const { sessionId, requestId, result } = pendingAnswerSchema.parse(params);
+    const { sessionId, requestId, result } = pendingAnswerSchema().parse(params);
     return answered(engine(link, sessionId).served.answer(requestId, permissionReply(result)));
   });
   on("session.ui.handlePendingElicitation", (link, params) => {
-    const { sessionId, requestId, result } = pendingAnswerSchema.parse(params);
+    const { sessionId, requestId, result } = pendingAnswerSchema().parse(params);
     const reply = elicitationReplySchema.safeParse(result);
     return answered(engine(link, sessionId).served.answer(requestId, reply.success ? reply.data : { action: "cancel" }));
   });
-  on("session.mode.get", (link, params) => engine(link, sessionIdSchema.parse(params).sessionId).session.state.mode);
+  on("session.mode.get", (link, params) => engine(link, sessionIdOf(params)).session.state.mode);
   on("session.mode.set", async (link, params) => {
     modeSetSchema ??= modeSetSchemaOf((await sharedSchemas()).agentModeSchema);
     const { sessionId, mode } = modeSetSchema.parse(params);
@@ -111,11 +113,11 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
     return { status: unchanged ? "unchanged" : "applied", modelChanged: false, modeApplied: mode };
   });
   on("session.model.getCurrent", (link, params) => {
-    const { served, session } = engine(link, sessionIdSchema.parse(params).sessionId);
+    const { served, session } = engine(link, sessionIdOf(params));
     return { modelId: session.state.model, ...(served.reasoningEffort ? { reasoningEffort: served.reasoningEffort } : {}) };
   });
   on("session.model.switchTo", (link, params) => {
-    const { sessionId, modelId, reasoningEffort } = modelSwitchSchema.parse(params);
+    const { sessionId, modelId, reasoningEffort } = schemas().modelSwitch.parse(params);
     const { session } = engine(link, sessionId);
     session.dispatch({ type: "set_model", model: modelId, ...(reasoningEffort ? { reasoningEffort } : {}) });
     return { status: "applied", modelId: session.state.model };
@@ -123,7 +125,7 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
   // Options this agent has no counterpart for (coauthor…): accepted, so a client's create succeeds. The limits are a command.
   // A working directory is the /cwd command's.
   on("session.options.update", (link, params) => {
-    const { sessionId, workingDirectory, sessionLimits } = optionsSchema.parse(params);
+    const { sessionId, workingDirectory, sessionLimits } = schemas().options.parse(params);
     const { session } = engine(link, sessionId);
     const refused = workingDirectory === undefined ? undefined : session.dispatch({ type: "set_cwd", path: workingDirectory });
     if (refused) throw new Error(refused);
@@ -131,7 +133,7 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
     return { success: true };
   });
   on("session.log", (link, params) => {
-    const { sessionId, message, level } = logSchema.parse(params);
+    const { sessionId, message, level } = schemas().log.parse(params);
     return { eventId: engine(link, sessionId).session.dispatch({ type: "log", level: level ?? "info", message }) };
   });
   // The MCP servers, by the same commands as /mcp: what they do is told by session.mcp_server_status_changed.
@@ -141,14 +143,14 @@ export function sessionMethods(owned: (link: ClientLink, sessionId: string) => S
     return null;
   };
   on("session.mcp.enable", (link, params) => {
-    const { sessionId, serverName } = mcpServerSchema.parse(params);
+    const { sessionId, serverName } = schemas().mcpServer.parse(params);
     return mcpDone(engine(link, sessionId).session.dispatch({ type: "enable_mcp_server", server: serverName }));
   });
   on("session.mcp.disable", (link, params) => {
-    const { sessionId, serverName } = mcpServerSchema.parse(params);
+    const { sessionId, serverName } = schemas().mcpServer.parse(params);
     return mcpDone(engine(link, sessionId).session.dispatch({ type: "disable_mcp_server", server: serverName }));
   });
-  on("session.mcp.reload", (link, params) => mcpDone(engine(link, sessionIdSchema.parse(params).sessionId).session.dispatch({ type: "reload_mcp_servers" })));
+  on("session.mcp.reload", (link, params) => mcpDone(engine(link, sessionIdOf(params)).session.dispatch({ type: "reload_mcp_servers" })));
   return methods;
 }
 

@@ -12,8 +12,8 @@ import { planReply, userInputReply } from "../replies.js";
 import type { ServedSession } from "../served-session.js";
 import type { COMMAND_METHODS, UI_METHODS } from "./command-method-names.js";
 import type { MethodTable, Owned } from "./owned-session.js";
+import { sessionIdOf } from "../wire.js";
 
-const sessionIdSchema = z.looseObject({ sessionId: z.string() });
 const listSchema = z.looseObject({
   sessionId: z.string(),
   includeBuiltins: z.boolean().optional(),
@@ -189,12 +189,12 @@ export function commandMethods(owned: Owned): MethodTable<Method> {
       return { success: owned(link, sessionId).answer(requestId, planReply(response)) === undefined };
     },
     // agent asks none of these: no request of theirs can be pending.
-    "session.ui.handlePendingSampling": (link, params) => (owned(link, sessionIdSchema.parse(params).sessionId), notPending()),
-    "session.ui.handlePendingAutoModeSwitch": (link, params) => (owned(link, sessionIdSchema.parse(params).sessionId), notPending()),
-    "session.ui.handlePendingSessionLimitsExhausted": (link, params) => (owned(link, sessionIdSchema.parse(params).sessionId), notPending()),
-    "session.mcp.headers.handlePendingHeadersRefreshRequest": (link, params) => (owned(link, sessionIdSchema.parse(params).sessionId), notPending()),
+    "session.ui.handlePendingSampling": (link, params) => (owned(link, sessionIdOf(params)), notPending()),
+    "session.ui.handlePendingAutoModeSwitch": (link, params) => (owned(link, sessionIdOf(params)), notPending()),
+    "session.ui.handlePendingSessionLimitsExhausted": (link, params) => (owned(link, sessionIdOf(params)), notPending()),
+    "session.mcp.headers.handlePendingHeadersRefreshRequest": (link, params) => (owned(link, sessionIdOf(params)), notPending()),
     "session.ui.registerDirectAutoModeSwitchHandler": (link, params) => {
-      owned(link, sessionIdSchema.parse(params).sessionId);
+      owned(link, sessionIdOf(params));
       const handle = `auto-mode-switch-${++nextHandle}`;
       autoModeHandles.add(handle);
       return { handle };

@@ -6,25 +6,29 @@
  */
 import { randomUUID } from "../../util/random-id.js";
 import { z } from "zod";
+import { onFirstUse } from "../../provider/plain-fields.js";
 import type { ClientLink, ServedSession } from "../served-session.js";
 import type { EVENT_LOG_METHODS } from "./history-and-interest-names.js";
 
-const registerSchema = z.looseObject({ sessionId: z.string(), eventType: z.string() });
-const releaseSchema = z.looseObject({ sessionId: z.string(), handle: z.string() });
+/** Built when one of these methods is first called: none is part of an SDK application's first exchange. */
+const schemas = onFirstUse(() => ({
+  register: z.looseObject({ sessionId: z.string(), eventType: z.string() }),
+  release: z.looseObject({ sessionId: z.string(), handle: z.string() }),
+}));
 
 export function eventLogMethods(
   owned: (link: ClientLink, sessionId: string) => ServedSession,
 ): Record<(typeof EVENT_LOG_METHODS)[number], (link: ClientLink, params: unknown) => unknown> {
   return {
     "session.eventLog.registerInterest": (link, params) => {
-      const { sessionId, eventType } = registerSchema.parse(params);
+      const { sessionId, eventType } = schemas().register.parse(params);
       const handle = randomUUID();
       owned(link, sessionId).interests.set(handle, eventType);
       return { handle };
     },
     // Releasing an unknown or released handle is not an error (Copilot's contract).
     "session.eventLog.releaseInterest": (link, params) => {
-      const { sessionId, handle } = releaseSchema.parse(params);
+      const { sessionId, handle } = schemas().release.parse(params);
       owned(link, sessionId).interests.delete(handle);
       return { success: true };
     },

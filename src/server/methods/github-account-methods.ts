@@ -5,7 +5,7 @@
  * reason rather than invented.
  */
 import type { GITHUB_ACCOUNT_METHODS } from "./github-account-names.js";
-import { sessionIdSchema } from "../wire.js";
+import { sessionIdOf } from "../wire.js";
 import { ownedSession, type MethodTable, type Owned } from "./owned-session.js";
 
 const NO_GITHUB_ACCOUNT = "agent signs in to no GitHub account";
@@ -16,11 +16,11 @@ export function gitHubAccountMethods(owned: Owned): MethodTable<(typeof GITHUB_A
       throw new Error(`${NO_GITHUB_ACCOUNT}, so it has no Copilot quota to read: its models are the endpoints configured for it.`);
     },
     "session.gitHubAuth.getStatus": (link, params) => {
-      ownedSession(owned, link, sessionIdSchema.parse(params).sessionId);
+      ownedSession(owned, link, sessionIdOf(params));
       return { isAuthenticated: true, authType: "api-key", statusMessage: "The session's model requests use its provider's credential." };
     },
     "session.gitHubAuth.setCredentials": (link, params) => {
-      ownedSession(owned, link, sessionIdSchema.parse(params).sessionId);
+      ownedSession(owned, link, sessionIdOf(params));
       throw new Error(`${NO_GITHUB_ACCOUNT}: a session's model requests use its provider's credential (provider.apiKey, or session.provider.add).`);
     },
   };

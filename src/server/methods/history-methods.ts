@@ -3,12 +3,10 @@
  * session's log) and the abort of a manual compaction. A compaction here runs inside the command or turn that
  * asked for it and ends with it (an interrupt stops it), so there is never one in flight to abort on its own.
  */
-import { z } from "zod";
 import { handoffSummary } from "../../core/index.js";
 import type { ClientLink, ServedSession } from "../served-session.js";
 import type { HISTORY_METHODS } from "./history-and-interest-names.js";
-
-const sessionIdSchema = z.looseObject({ sessionId: z.string() });
+import { sessionIdOf } from "../wire.js";
 
 export function historyMethods(
   owned: (link: ClientLink, sessionId: string) => ServedSession,
@@ -16,14 +14,14 @@ export function historyMethods(
 ): Record<(typeof HISTORY_METHODS)[number], (link: ClientLink, params: unknown) => unknown> {
   return {
     "session.history.summarizeForHandoff": async (link, params) => {
-      const { sessionId } = sessionIdSchema.parse(params);
+      const sessionId = sessionIdOf(params);
       owned(link, sessionId);
       // Loaded when first asked: the reader brings the whole event catalog's schemas.
       const { readEventLog } = await import("../../session/event-log-reader.js");
       return { summary: handoffSummary(readEventLog(eventsFileOf(sessionId)).events) };
     },
     "session.history.abortManualCompaction": (link, params) => {
-      owned(link, sessionIdSchema.parse(params).sessionId);
+      owned(link, sessionIdOf(params));
       return { aborted: false };
     },
   };

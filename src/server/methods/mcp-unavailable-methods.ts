@@ -5,22 +5,26 @@
  * after the checks Copilot makes first (no such server, not a remote one).
  */
 import { z } from "zod";
+import { onFirstUse } from "../../provider/plain-fields.js";
 import type { MCP_UNAVAILABLE_METHODS } from "./method-names.js";
 import { ownedSession, type MethodTable, type Owned } from "./owned-session.js";
+import { sessionIdOf } from "../wire.js";
 
-const serverSchema = z.looseObject({ sessionId: z.string(), serverName: z.string() });
-const sessionIdSchema = z.looseObject({ sessionId: z.string() });
+/** Built when one of these methods is first called: none is part of an SDK application's first exchange. */
+const schemas = onFirstUse(() => ({
+  server: z.looseObject({ sessionId: z.string(), serverName: z.string() }),
+}));
 
 const NO_APPS = "MCP Apps are not available in this session: agent does not offer the mcp-apps capability to MCP servers";
 
 export function mcpUnavailableMethods(owned: Owned): MethodTable<(typeof MCP_UNAVAILABLE_METHODS)[number]> {
   const apps = (link: Parameters<Owned>[0], params: unknown, what: string) => {
-    ownedSession(owned, link, sessionIdSchema.parse(params).sessionId);
+    ownedSession(owned, link, sessionIdOf(params));
     throw new Error(`${NO_APPS} (${what}).`);
   };
   return {
     "session.mcp.oauth.login": (link, params) => {
-      const { sessionId, serverName } = serverSchema.parse(params);
+      const { sessionId, serverName } = schemas().server.parse(params);
       const mcp = ownedSession(owned, link, sessionId).mcpServers();
       if (!mcp) throw new Error("MCP host is not available: no MCP servers are configured for this session.");
       const server = mcp.servers.find((candidate) => candidate.name === serverName);
@@ -29,16 +33,16 @@ export function mcpUnavailableMethods(owned: Owned): MethodTable<(typeof MCP_UNA
       throw new Error(`MCP server ${serverName}: agent does not sign in to MCP servers with OAuth; give the server's token in its "headers" instead.`);
     },
     "session.mcp.executeSampling": (link, params) => {
-      ownedSession(owned, link, sessionIdSchema.parse(params).sessionId);
+      ownedSession(owned, link, sessionIdOf(params));
       return { action: "failure", error: "MCP sampling requests are not run for clients by agent: its MCP client does not offer sampling to servers." };
     },
     // No sampling request ever runs, so none can be cancelled.
     "session.mcp.cancelSamplingExecution": (link, params) => {
-      ownedSession(owned, link, sessionIdSchema.parse(params).sessionId);
+      ownedSession(owned, link, sessionIdOf(params));
       return { cancelled: false };
     },
     "session.mcp.apps.diagnose": (link, params) => {
-      const { sessionId, serverName } = serverSchema.parse(params);
+      const { sessionId, serverName } = schemas().server.parse(params);
       const mcp = ownedSession(owned, link, sessionId).mcpServers();
       const tools = mcp?.toolsOf(serverName) ?? [];
       const withUi = tools.filter((tool) => tool.ui !== undefined);

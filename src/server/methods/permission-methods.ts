@@ -9,8 +9,8 @@ import { z } from "zod";
 import type { ApprovalGrant } from "../../protocol/commands.js";
 import type { PERMISSION_METHODS } from "./session-control-method-names.js";
 import { ownedSession, type MethodTable, type Owned } from "./owned-session.js";
+import { sessionIdOf } from "../wire.js";
 
-const sessionIdSchema = z.looseObject({ sessionId: z.string() });
 const switchSchema = z.looseObject({ sessionId: z.string(), enabled: z.boolean() });
 const requiredSchema = z.looseObject({ sessionId: z.string(), required: z.boolean() });
 const pathSchema = z.looseObject({ sessionId: z.string(), path: z.string() });
@@ -70,7 +70,7 @@ export function permissionMethods(owned: Owned): MethodTable<(typeof PERMISSION_
       session(link, sessionId).dispatch({ type: "set_allow_all", on: enabled, only: "urls" });
       return { success: true };
     },
-    "session.permissions.pendingRequests": (link, params) => ({ items: owned(link, sessionIdSchema.parse(params).sessionId).pendingPermissions() }),
+    "session.permissions.pendingRequests": (link, params) => ({ items: owned(link, sessionIdOf(params)).pendingPermissions() }),
     // Whether this client answers permission questions; without one that does, they are refused (fail closed).
     "session.permissions.setRequired": (link, params) => {
       const { sessionId, required } = requiredSchema.parse(params);
@@ -79,7 +79,7 @@ export function permissionMethods(owned: Owned): MethodTable<(typeof PERMISSION_
     },
     // The client showed its user a question: nothing changes here (Copilot records it for telemetry).
     "session.permissions.notifyPromptShown": (link, params) => {
-      owned(link, sessionIdSchema.parse(params).sessionId);
+      owned(link, sessionIdOf(params));
       return { success: true };
     },
     "session.permissions.modifyRules": (link, params) => {
@@ -102,7 +102,7 @@ export function permissionMethods(owned: Owned): MethodTable<(typeof PERMISSION_
       return { success: true };
     },
     "session.permissions.paths.list": (link, params) => {
-      const engine = session(link, sessionIdSchema.parse(params).sessionId);
+      const engine = session(link, sessionIdOf(params));
       const { primary, list } = engine.directories();
       return { primary, directories: list };
     },

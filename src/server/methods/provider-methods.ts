@@ -5,17 +5,21 @@
  * itself (session.provider.getEndpoint: only when the server's environment allows it, as Copilot's does).
  */
 import { z } from "zod";
+import { onFirstUse } from "../../provider/plain-fields.js";
 import { ProvidersFileError } from "../../config/providers-file.js";
 import type { ProviderConfig } from "../../provider/provider-config.js";
 import type { ClientLink, ServedSession } from "../served-session.js";
-import { sessionIdSchema } from "../wire.js";
+import { sessionIdOf } from "../wire.js";
 
 import { PROVIDER_METHODS } from "./provider-method-names.js";
 
 type Method = (typeof PROVIDER_METHODS)[number];
 
-const effortSchema = z.looseObject({ sessionId: z.string(), reasoningEffort: z.string() });
-const addSchema = z.looseObject({ sessionId: z.string(), providers: z.array(z.unknown()).optional(), models: z.array(z.unknown()).optional() });
+/** Built when one of these methods is first called: none is part of an SDK application's first exchange. */
+const schemas = onFirstUse(() => ({
+  effort: z.looseObject({ sessionId: z.string(), reasoningEffort: z.string() }),
+  add: z.looseObject({ sessionId: z.string(), providers: z.array(z.unknown()).optional(), models: z.array(z.unknown()).optional() }),
+}));
 
 /** A model as the SDK's lists show it. */
 export function modelInfo(id: string, name: string, maxPromptTokens: number) {
@@ -61,7 +65,7 @@ export function providerMethods(
   };
   return {
     "session.model.list": async (link, params) => {
-      const { session, models } = open(link, sessionIdSchema.parse(params).sessionId);
+      const { session, models } = open(link, sessionIdOf(params));
       const own = models.registry.models.map((model) => modelInfo(model.id, model.name, model.config.maxPromptTokens));
       const listed = await session.listModels().catch(() => [session.state.model]);
       const limit = models.config.maxPromptTokens;
@@ -69,13 +73,13 @@ export function providerMethods(
       return { list: [...own, ...rest] };
     },
     "session.model.setReasoningEffort": (link, params) => {
-      const { sessionId, reasoningEffort } = effortSchema.parse(params);
+      const { sessionId, reasoningEffort } = schemas().effort.parse(params);
       const { served, session } = open(link, sessionId);
       session.dispatch({ type: "set_model", model: session.state.model, reasoningEffort });
       return { reasoningEffort: served.reasoningEffort ?? reasoningEffort };
     },
     "session.provider.add": (link, params) => {
-      const { sessionId, providers, models: added } = addSchema.parse(params);
+      const { sessionId, providers, models: added } = schemas().add.parse(params);
       const { models } = open(link, sessionId);
       try {
         return { models: models.add(providers ?? [], added ?? []).map((model) => modelInfo(model.id, model.name, model.config.maxPromptTokens)) };
@@ -85,7 +89,7 @@ export function providerMethods(
       }
     },
     "session.provider.getEndpoint": (link, params) => {
-      const { session, models } = open(link, sessionIdSchema.parse(params).sessionId);
+      const { session, models } = open(link, sessionIdOf(params));
       if (env.COPILOT_ALLOW_GET_PROVIDER_ENDPOINT !== "true") {
         throw new Error("session.provider.getEndpoint is turned off: start the server with COPILOT_ALLOW_GET_PROVIDER_ENDPOINT=true to allow it.");
       }

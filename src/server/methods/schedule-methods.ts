@@ -5,24 +5,28 @@
  * session stays open, and its log lets any client resume it.
  */
 import { z } from "zod";
+import { onFirstUse } from "../../provider/plain-fields.js";
 import type { SCHEDULE_METHODS } from "./session-control-method-names.js";
 import { ownedSession, type MethodTable, type Owned } from "./owned-session.js";
+import { sessionIdOf } from "../wire.js";
 
-const sessionIdSchema = z.looseObject({ sessionId: z.string() });
-const stopSchema = z.looseObject({ sessionId: z.string(), id: z.number() });
+/** Built when one of these methods is first called: none is part of an SDK application's first exchange. */
+const schemas = onFirstUse(() => ({
+  stop: z.looseObject({ sessionId: z.string(), id: z.number() }),
+}));
 
 export function scheduleMethods(owned: Owned): MethodTable<(typeof SCHEDULE_METHODS)[number]> {
   return {
     "session.schedule.list": (link, params) => {
-      ownedSession(owned, link, sessionIdSchema.parse(params).sessionId);
+      ownedSession(owned, link, sessionIdOf(params));
       return { entries: [] };
     },
     "session.schedule.stop": (link, params) => {
-      ownedSession(owned, link, stopSchema.parse(params).sessionId);
+      ownedSession(owned, link, schemas().stop.parse(params).sessionId);
       return {};
     },
     "session.suspend": async (link, params) => {
-      const session = ownedSession(owned, link, sessionIdSchema.parse(params).sessionId);
+      const session = ownedSession(owned, link, sessionIdOf(params));
       if (!session.state.busy) return {};
       const idle = new Promise<void>((resolve) => {
         const stop = session.subscribe((event) => {

@@ -10,10 +10,10 @@ import { z } from "zod";
 import type { SessionManager } from "../../core/index.js";
 import type { SESSION_EXTRAS_METHODS } from "./session-extras-names.js";
 import { ownedSession, type MethodTable, type Owned } from "./owned-session.js";
+import { sessionIdOf } from "../wire.js";
 
 const entrySchema = z.looseObject({ model: z.string().optional(), effortLevel: z.string().optional() });
 const secretsSchema = z.looseObject({ values: z.array(z.string()) });
-const sessionIdSchema = z.looseObject({ sessionId: z.string() });
 const heaviestSchema = z.looseObject({ sessionId: z.string(), limit: z.number().int().min(0).optional() });
 const settingsSchema = z.looseObject({
   sessionId: z.string(),
@@ -39,7 +39,7 @@ export function sessionExtrasMethods(owned: Owned, manager: Pick<SessionManager,
       return {};
     },
     "session.metadata.getContextAttribution": (link, params) => ({
-      contextAttribution: ownedSession(owned, link, sessionIdSchema.parse(params).sessionId).contextAttribution() ?? null,
+      contextAttribution: ownedSession(owned, link, sessionIdOf(params)).contextAttribution() ?? null,
     }),
     "session.metadata.getContextHeaviestMessages": (link, params) => {
       const { sessionId, limit } = heaviestSchema.parse(params);

@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { SessionView } from "../../core/index.js";
 import { workingDirectoryContextSchema } from "../../protocol/events/shared-schemas.js";
 import type { ClientLink, ServedSession } from "../served-session.js";
-import { sessionIdSchema } from "../wire.js";
+import { sessionIdOf } from "../wire.js";
 import { ownedSession, type MethodTable, type Owned } from "./owned-session.js";
 import type { SESSION_STATE_METHODS } from "./session-state-names.js";
 
@@ -97,8 +97,8 @@ export function sessionStateMethods(
   owned: Owned,
   close: (sessionId: string, errorReason?: string) => Promise<void>,
 ): MethodTable<(typeof SESSION_STATE_METHODS)[number]> {
-  const view = (link: ClientLink, params: unknown) => ownedSession(owned, link, sessionIdSchema.parse(params).sessionId);
-  const served = (link: ClientLink, params: unknown) => owned(link, sessionIdSchema.parse(params).sessionId);
+  const view = (link: ClientLink, params: unknown) => ownedSession(owned, link, sessionIdOf(params));
+  const served = (link: ClientLink, params: unknown) => owned(link, sessionIdOf(params));
   const permissionMode = (link: ClientLink, params: unknown) => (view(link, params).state.permissions.allowAll ? "allow-all" : "manual");
   return {
     "session.name.get": (link, params) => ({ name: view(link, params).state.name ?? null }),

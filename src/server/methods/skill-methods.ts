@@ -4,12 +4,16 @@
  * folders (and the plugins) again. agent has no extensions: they list as none and cannot be toggled.
  */
 import { z } from "zod";
+import { onFirstUse } from "../../provider/plain-fields.js";
 import type { SessionView } from "../../core/index.js";
-import { sessionIdSchema } from "../wire.js";
+import { sessionIdOf } from "../wire.js";
 import { ownedSession, type MethodTable, type Owned } from "./owned-session.js";
 import type { SKILL_METHODS } from "./skill-method-names.js";
 
-const nameSchema = z.looseObject({ sessionId: z.string(), name: z.string().min(1) });
+/** Built when one of these methods is first called: none is part of an SDK application's first exchange. */
+const schemas = onFirstUse(() => ({
+  name: z.looseObject({ sessionId: z.string(), name: z.string().min(1) }),
+}));
 
 const EXTENSIONS_UNAVAILABLE = "Extensions not available: agent runs no extensions.";
 
@@ -18,9 +22,9 @@ function listing(session: SessionView) {
 }
 
 export function skillMethods(owned: Owned): MethodTable<(typeof SKILL_METHODS)[number]> {
-  const session = (link: Parameters<Owned>[0], params: unknown) => ownedSession(owned, link, sessionIdSchema.parse(params).sessionId);
+  const session = (link: Parameters<Owned>[0], params: unknown) => ownedSession(owned, link, sessionIdOf(params));
   const toggle = (enabled: boolean) => (link: Parameters<Owned>[0], params: unknown) => {
-    const { sessionId, name } = nameSchema.parse(params);
+    const { sessionId, name } = schemas().name.parse(params);
     const problem = ownedSession(owned, link, sessionId).dispatch({ type: "set_skill_enabled", name, enabled });
     if (problem) throw new Error(problem);
     return {};

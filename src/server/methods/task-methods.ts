@@ -7,8 +7,8 @@ import { z } from "zod";
 import type { AgentState, SessionView } from "../../core/index.js";
 import type { TASK_METHODS } from "./command-method-names.js";
 import { ownedSession, type MethodTable, type Owned } from "./owned-session.js";
+import { sessionIdOf } from "../wire.js";
 
-const sessionIdSchema = z.looseObject({ sessionId: z.string() });
 const idSchema = z.looseObject({ sessionId: z.string(), id: z.string() });
 const messageSchema = z.looseObject({ sessionId: z.string(), id: z.string(), message: z.string() });
 const startSchema = z.looseObject({ sessionId: z.string(), agentType: z.string(), model: z.string().optional() });
@@ -49,7 +49,7 @@ function noneRunning(session: SessionView): Promise<void> {
 }
 
 export function taskMethods(owned: Owned): MethodTable<(typeof TASK_METHODS)[number]> {
-  const session = (link: Parameters<Owned>[0], params: unknown) => ownedSession(owned, link, sessionIdSchema.parse(params).sessionId);
+  const session = (link: Parameters<Owned>[0], params: unknown) => ownedSession(owned, link, sessionIdOf(params));
   return {
     "session.tasks.list": (link, params) => ({ tasks: session(link, params).state.agents.map(taskInfo) }),
     // The state is the fold of the agents' events: always current.
