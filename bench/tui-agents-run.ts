@@ -2,7 +2,7 @@
  * bench/tui-agents.ts alone: `node scripts/build.mjs && npx tsx bench/tui-agents-run.ts`. Env:
  * BENCH_TUI_CPU_RUNS (default 5), BENCH_TUI_KEYS (default 30), BENCH_AGENT (another build's bin/agent.js, to
  * compare two builds in the same machine state), BENCH_TUI_START_ONLY=1 (only the echo while the ten start, in
- * BENCH_TUI_START_ROUNDS fresh TUIs, default 5). Prints the rows (with their data) as JSON.
+ * BENCH_TUI_START_ROUNDS fresh TUIs, default 5; the full bench runs 25). Prints the rows (with their data) as JSON.
  */
 import { fileURLToPath } from "node:url";
 import { standaloneEnv } from "./pty.js";

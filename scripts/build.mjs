@@ -92,6 +92,12 @@ const inkRememberedWidths = {
         ? { path: fileURLToPath(new URL("../src/ui/terminal/remembered-widest-line.ts", import.meta.url)) }
         : undefined,
     );
+    // And its text cleaning (escape sequences kept or dropped), done per text node at every render and layout.
+    builder.onResolve({ filter: /^\.\/sanitize-ansi\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]ink[\\/]build[\\/]squash-text-nodes\.js$/.test(args.importer)
+        ? { path: fileURLToPath(new URL("../src/ui/terminal/remembered-sanitize-ansi.ts", import.meta.url)) }
+        : undefined,
+    );
   },
 };
 
@@ -623,6 +629,9 @@ const main = await build({
 const inkMeasures = Object.entries(main.metafile.inputs).filter(([input]) => /node_modules\/ink\/build\/(measure-text|render-node-to-output)\.js$/.test(input));
 if (inkMeasures.length !== 2 || !inkMeasures.every(([, info]) => info.imports.some((imported) => imported.path.endsWith("remembered-widest-line.ts"))))
   throw new Error("Ink's measure-text.js and render-node-to-output.js no longer import widest-line: see inkRememberedWidths");
+const inkSquash = Object.entries(main.metafile.inputs).find(([input]) => /node_modules\/ink\/build\/squash-text-nodes\.js$/.test(input));
+if (!inkSquash?.[1].imports.some((imported) => imported.path.endsWith("remembered-sanitize-ansi.ts")))
+  throw new Error("Ink's squash-text-nodes.js no longer imports ./sanitize-ansi.js: see inkRememberedWidths");
 // An entry point of these libraries that the vendor bundle does not serve would be bundled again as ES
 // modules: a second copy, with classes and configuration of its own. Add it to vendorPackages instead.
 // (zod/v3, which the MCP SDK imports, is code of its own, sharing nothing with zod 4.)

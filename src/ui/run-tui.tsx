@@ -16,7 +16,7 @@ import { loadDisplayWidths } from "./markdown/wrap.js";
 import { lastExchangeStart, previewOfTail, renderPast } from "./print-past.js";
 import type { SessionHost } from "./session-host.js";
 import { transcriptFromLog } from "./state/history-from-log.js";
-import { TranscriptStore } from "./state/transcript-store.js";
+import { PAINTS_PER_SECOND, TranscriptStore } from "./state/transcript-store.js";
 import { initialTranscript } from "./state/transcript-types.js";
 import { InputBus } from "./terminal/input-bus.js";
 import { InputContext } from "./terminal/input-context.js";
@@ -131,7 +131,7 @@ export async function runTui(options: TuiOptions): Promise<TuiResult> {
   if (options.earlyFrame) replaceEarlyFrameOnFirstWrite(stdout, options.earlyFrame);
   // Rows that did not change since an earlier frame are not built again (ink-output-rows.ts).
   buildInkRowsOnce();
-  const instance = render(view(), { stdout, stdin: inkStdin, exitOnCtrlC: false, patchConsole: false, maxFps: 30 });
+  const instance = render(view(), { stdout, stdin: inkStdin, exitOnCtrlC: false, patchConsole: false, maxFps: PAINTS_PER_SECOND });
 
   /**
    * /memory edit: the person's editor ($VISUAL, $EDITOR, else vi) gets the terminal. Our modes go off and our

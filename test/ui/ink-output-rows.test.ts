@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import Output from "../../node_modules/ink/build/output.js";
 import { buildInkRowsOnce, inkOutputGet, rowsGet } from "../../src/ui/terminal/ink-output-rows.js";
+import { singleWriteRow } from "../../src/ui/terminal/single-write-row.js";
 
 type Transformer = (line: string, index: number) => string;
 
@@ -114,6 +115,55 @@ describe("Ink frames built row by row", () => {
       return output;
     };
     for (let seed = 1; seed <= 400; seed++) expect(rowsGet.call(build(seed)), `seed ${seed}`).toEqual(inkOutputGet.call(build(seed)));
+  });
+
+  it("builds a one-write row without cells as Ink does, to the byte, and leaves Ink the lines it cannot take", () => {
+    // What the TUI's rows are made of, and what could make a copy differ from Ink's cells: compound and 8/24-bit
+    // codes, resets, codes that change nothing, marks and joiners (after a code too), wide and zero-width
+    // graphemes, controls, trailing blanks (plain, styled, no-break), stray and non-SGR escapes, C1 CSI.
+    const pieces = [
+      ...PIECES,
+      "\u001b[1;31m",
+      "\u001b[38;2;10;20;30m",
+      "\u001b[48;5;200m",
+      "\u001b[49m",
+      "\u001b[m",
+      "\u001b[2;1m",
+      "\u001b[31m\u001b[31m",
+      "\u0301",
+      "e\u0301",
+      "\u200d",
+      "👨\u200d👩\u200d👧",
+      "❤\ufe0f",
+      "🇫🇷",
+      "\t",
+      "\r",
+      "   ",
+      "\u00a0",
+      "\u001b",
+      "\u001b[K",
+      "\u001b[12",
+      "\u009b31m",
+    ];
+    const next = random(7);
+    let fast = 0;
+    for (let round = 0; round < 4000; round++) {
+      let line = "";
+      const parts = Math.floor(next() * 14);
+      for (let p = 0; p < parts; p++) line += pieces[Math.floor(next() * pieces.length)] as string;
+      const blanks = Math.floor(next() * 4);
+      const one = new Output({ width: blanks, height: 1 });
+      one.write(blanks, 0, line, { transformers: [] });
+      const built = singleWriteRow(blanks, line);
+      if (built === undefined) continue;
+      fast++;
+      expect(built, JSON.stringify({ blanks, line })).toBe(inkOutputGet.call(one).output);
+    }
+    // Most lines are taken (the ones left to Ink hold a link, a stray escape or a mark after a code).
+    expect(fast).toBeGreaterThan(1000);
+    expect(singleWriteRow(0, "a\u001b]8;;https://x\u0007b")).toBeUndefined();
+    expect(singleWriteRow(0, "\u001b[31m\u0301x")).toBeUndefined();
+    expect(singleWriteRow(0, "\u001b[31mred\u001b[39m  ")).toBe("\u001b[31mred\u001b[39m");
   });
 
   it("leaves a clipped frame to Ink", () => {

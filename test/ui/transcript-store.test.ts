@@ -1,7 +1,7 @@
 /** The transcript store's batching: one state change per frame, and nothing at all for events that show nothing. */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SessionEvent } from "../../src/protocol/events/index.js";
-import { TranscriptStore } from "../../src/ui/state/transcript-store.js";
+import { PAINTS_PER_SECOND, TranscriptStore } from "../../src/ui/state/transcript-store.js";
 import { initialTranscript } from "../../src/ui/state/transcript-types.js";
 
 let counter = 0;
@@ -29,7 +29,10 @@ describe("the transcript store", () => {
     store.push(event("assistant.message_delta", { messageId: "m1", deltaContent: "Hello " }));
     store.push(event("assistant.message_delta", { messageId: "m1", deltaContent: "world" }));
     expect(changes).toBe(0);
-    vi.advanceTimersByTime(20);
+    // One state change a paint (Ink paints PAINTS_PER_SECOND frames a second), not one per event.
+    vi.advanceTimersByTime(1000 / PAINTS_PER_SECOND - 5);
+    expect(changes).toBe(0);
+    vi.advanceTimersByTime(5);
     expect(changes).toBe(1);
     expect(store.getState().live?.text).toBe("Hello world");
   });
@@ -62,7 +65,7 @@ describe("the transcript store", () => {
       event("tool.execution_start", { toolCallId: "t1", toolName: "grep", arguments: { pattern: "needle" }, parentToolCallId: "call_1" }, "explore-1"),
     );
     expect(vi.getTimerCount()).toBe(1);
-    vi.advanceTimersByTime(20);
+    vi.advanceTimersByTime(1000 / PAINTS_PER_SECOND);
     const task = store.getState().background[0];
     expect(task?.use).toMatchObject({ turns: 1, tokens: 15 });
     expect(task?.intent).toBe("needle");

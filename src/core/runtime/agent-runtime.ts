@@ -19,6 +19,7 @@ import type { ToolRunEnvironment } from "../tool-runner.js";
 import type { ToolSet } from "../tool-set.js";
 import { PromptQueue, type PromptInput } from "./prompt-queue.js";
 import type { UserMessageExtra } from "../user-message.js";
+import { afterNextPoll } from "../../util/after-next-poll.js";
 
 export { asTyped, promptOf, type PromptInput } from "./prompt-queue.js";
 
@@ -244,7 +245,11 @@ export class AgentRuntime {
         this.options.emit("system.message", { content: typeof prompt === "string" ? prompt : await prompt, role: "system" });
       }
       // A prompt a hook blocked never reaches the model: the run ends without a turn.
-      if (input.silent || (await this.admit(input, delivery, controller.signal))) await this.runToStop(input, controller.signal, result);
+      if (input.silent || (await this.admit(input, delivery, controller.signal))) {
+        // The prompt is in (and on screen) before its request is built: keys typed right after Enter go first.
+        await afterNextPoll();
+        await this.runToStop(input, controller.signal, result);
+      }
     } catch (error) {
       result.outcome = "error";
       result.error = { kind: "internal", message: (error as Error).message };

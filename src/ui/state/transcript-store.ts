@@ -8,7 +8,13 @@ import type { SessionEvent } from "../../protocol/events/index.js";
 import { changesTranscript, reduceTranscript } from "./reduce-transcript.js";
 import type { TranscriptItem, TranscriptState } from "./transcript-types.js";
 
-const FRAME_MS = 16;
+/** Ink paints at most this many frames a second (run-tui.tsx's maxFps). */
+export const PAINTS_PER_SECOND = 30;
+/**
+ * Events are applied once a paint: every state change is a React render and a layout of the whole tree, and at 60
+ * a second half of them were never painted (~5–10 ms each while ten agents start, before V8 has optimised Ink).
+ */
+const FRAME_MS = Math.floor(1000 / PAINTS_PER_SECOND);
 
 export class TranscriptStore {
   private state: TranscriptState;

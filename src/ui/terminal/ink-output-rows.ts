@@ -14,6 +14,7 @@
  * imports (in the bundle and in Node alike).
  */
 import Output from "../../../node_modules/ink/build/output.js";
+import { singleWriteRow } from "./single-write-row.js";
 
 type Transformer = (line: string, index: number) => string;
 type Operation = { type: "write"; x: number; y: number; text: string; transformers: Transformer[] } | { type: "clip" } | { type: "unclip" };
@@ -37,6 +38,11 @@ const rows = new Map<string, string>();
  * fewer cells. A 15-character spinner row of a 120-column frame built 120 cells.
  */
 function buildRow(width: number, writes: readonly (number | string)[]): string {
+  // One write from the left edge on (one starting left of it loses the characters there: Ink's way).
+  if (writes.length === 2 && (writes[0] as number) >= 0) {
+    const row = singleWriteRow(Math.min(width, writes[0] as number), writes[1] as string);
+    if (row !== undefined) return row;
+  }
   let furthestStart = 0;
   for (let i = 0; i < writes.length; i += 2) furthestStart = Math.max(furthestStart, writes[i] as number);
   const one = new Output({ width: Math.min(width, furthestStart), height: 1 });

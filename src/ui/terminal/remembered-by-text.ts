@@ -1,0 +1,22 @@
+/**
+ * A pure function of a text, with a memory of the short texts it was given: Ink works out the same things about
+ * the same labels and rows at every render (their width, their escape sequences), and those answers depend on the
+ * text alone. Long texts (an answer as it streams) change at every render and are worked out each time.
+ */
+
+/** Texts longer than this are not remembered: they are seldom seen twice, and would hold memory. */
+const LONGEST_REMEMBERED = 512;
+/** The memory is emptied when it holds this many texts (a long session shows many more than a frame does). */
+const MOST_REMEMBERED = 4096;
+
+export function rememberedByText<T>(compute: (text: string) => T): (text: string) => T {
+  const answers = new Map<string, T>();
+  return (text) => {
+    if (text.length > LONGEST_REMEMBERED) return compute(text);
+    if (answers.has(text)) return answers.get(text) as T;
+    const answer = compute(text);
+    if (answers.size >= MOST_REMEMBERED) answers.clear();
+    answers.set(text, answer);
+    return answer;
+  };
+}
