@@ -2,7 +2,7 @@
  * A session's create, its send and a request's session id read without zod (plain-params.ts, wire.ts) against the
  * schemas they stand in for: a value taken as it is gives back what the schema gives (the same fields, in the same
  * order), anything the schema refuses or would change goes to the schema, and an SDK application's first exchange
- * builds none of the schemas.
+ * builds none of the schemas; nor does loading the server's engine.
  */
 import { describe, expect, it, vi } from "vitest";
 import { PLAIN_SEND, PLAIN_SESSION_CONFIG, readSend, readSessionConfig, sessionIdOf, wireSchemas } from "../../src/server/wire.js";
@@ -81,6 +81,17 @@ describe("SDK requests read without zod", () => {
     expect(sessionIdOf({ sessionId: "s-1" })).toBe("s-1");
     expect(built.objects).toBe(before);
     wireSchemas();
+    expect(built.objects).toBeGreaterThan(before);
+  });
+
+  it("loads the server's engine (the session host, its method families, providers.json's reader) without building an object schema", async () => {
+    const before = built.objects;
+    await import("../../src/cli/server-engine.js");
+    await import("../../src/server/session-host.js");
+    await import("../../src/config/providers-file.js");
+    expect(built.objects).toBe(before);
+    // The count sees a module that builds its schemas as it loads.
+    await import("../../src/protocol/events/shared-schemas.js");
     expect(built.objects).toBeGreaterThan(before);
   });
 
