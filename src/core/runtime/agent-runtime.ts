@@ -245,11 +245,7 @@ export class AgentRuntime {
         this.options.emit("system.message", { content: typeof prompt === "string" ? prompt : await prompt, role: "system" });
       }
       // A prompt a hook blocked never reaches the model: the run ends without a turn.
-      if (input.silent || (await this.admit(input, delivery, controller.signal))) {
-        // The prompt is in (and on screen) before its request is built: keys typed right after Enter go first.
-        await afterNextPoll();
-        await this.runToStop(input, controller.signal, result);
-      }
+      if (input.silent || (await this.admit(input, delivery, controller.signal))) await this.runToStop(input, controller.signal, result);
     } catch (error) {
       result.outcome = "error";
       result.error = { kind: "internal", message: (error as Error).message };
@@ -290,13 +286,15 @@ export class AgentRuntime {
   }
 
   /** The prompt's turns, then what stop hooks send it back to do. */
-  private runToStop(input: PromptInput, signal: AbortSignal, result: RunResult): Promise<void> {
+  private async runToStop(input: PromptInput, signal: AbortSignal, result: RunResult): Promise<void> {
     const context = promptContext(this.options, input, {
       emit: this.emit,
       deliverSteering: (signal) => this.deliverSteering(signal),
       hasSteering: () => this.queue.hasSteering,
       ...(this.compactor ? { compactor: this.compactor } : {}),
     });
+    // The prompt is in (and on screen) before its request is built: keys typed right after Enter go first.
+    await afterNextPoll();
     return runPromptToStop(context, signal, result);
   }
 }
