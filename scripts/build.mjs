@@ -574,31 +574,61 @@ const { built: programBuild, id: programId } = await programScript("program.cjs"
 });
 const { built: serverProgramBuild, id: serverProgramId } = await programScript("server-program.cjs", { entryPoints: ["src/cli/program.ts"] });
 
+// The SDK server's front (src/cli/server-mode.ts: the transport, the handshake), a script run through V8's code cache
+// as the program's are, once server-start.cjs has tuned V8 (a cache is refused under other flags): compiled from
+// source at every start it was ~1.5 ms of every SDK application's start() (docs/benchmarks.md). It loads
+// server-program.cjs after the handshake, and takes vscode-jsonrpc from its code-cached bundle.
+const serverFront = await build({
+  entryPoints: ["src/cli/server-mode.ts"],
+  outfile: fileURLToPath(new URL("../dist/chunks/server-front.cjs", import.meta.url)),
+  ...commonJsBundle,
+  sourcemap: "linked",
+  // Folds server-mode.ts's test of AGENT_SERVER_PROGRAM_ID, so the engine's ES modules are not bundled into the front.
+  define: { ...define, AGENT_SERVER_PROGRAM_ID: JSON.stringify(serverProgramId), "import.meta.url": "__agentModuleUrl" },
+  supported: { "dynamic-import": false },
+  banner: { js: '"use strict"; var __agentModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  plugins: [zodEnglishOnly, vendorModulesFor(false)],
+  write: false,
+  metafile: true,
+});
+// The front is small: the engine (the core, the session store) stays in server-program.cjs, loaded after the handshake.
+const engineInFront = Object.keys(serverFront.metafile.inputs).filter((input) => /^src\/(core|session)\//.test(input));
+if (engineInFront.length > 0) throw new Error(`dist/chunks/server-front.cjs would hold the engine: ${engineInFront.join(", ")}`);
+for (const file of serverFront.outputFiles) {
+  checkAscii(file);
+  writeFileSync(file.path, file.contents);
+}
+const serverFrontId = createHash("sha256")
+  .update(serverFront.outputFiles.find((file) => file.path.endsWith(".cjs")).contents)
+  .digest("hex")
+  .slice(0, 16);
+
 // What bin/agent.js requires to start a `-p` run or the SDK's server without Node's ES module loader: which way a
 // command line goes (src/cli/launch-route.ts), a `-p` run's start, which loads program.cjs (src/cli/one-shot.ts), and
-// the server's start with its front, which loads server-program.cjs after the handshake (src/cli/server-start.ts).
-// Small CommonJS files, required as they are; the server's front takes vscode-jsonrpc from its code-cached bundle.
+// the server's start, which tunes V8 and runs the front's script (src/cli/server-start.ts). Small CommonJS files,
+// required as they are.
 const startScripts = await build({
   entryPoints: { "launch-route": "src/cli/launch-route.ts", "one-shot": "src/cli/one-shot.ts", "server-start": "src/cli/server-start.ts" },
   outdir: fileURLToPath(new URL("../dist/chunks/", import.meta.url)),
   outExtension: { ".js": ".cjs" },
   ...commonJsBundle,
   sourcemap: "linked",
-  // Folds server-mode.ts's test of AGENT_SERVER_PROGRAM_ID, so the engine's ES modules are not bundled into the front.
+  // Folds server-start.ts's test of AGENT_SERVER_FRONT_ID, so the front is not bundled into the start as well.
   minifySyntax: true,
   define: {
     ...define,
     AGENT_PROGRAM_ID: JSON.stringify(programId),
     AGENT_SERVER_PROGRAM_ID: JSON.stringify(serverProgramId),
+    AGENT_SERVER_FRONT_ID: JSON.stringify(serverFrontId),
     "import.meta.url": "__agentModuleUrl",
   },
   banner: { js: '"use strict"; var __agentModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
   plugins: [zodEnglishOnly, vendorModulesFor(false)],
   metafile: true,
 });
-// The front is small: the engine (the core, the session store) stays in server-program.cjs, loaded after the handshake.
-const engineInFront = Object.keys(startScripts.metafile.inputs).filter((input) => /^src\/(core|session)\//.test(input));
-if (engineInFront.length > 0) throw new Error(`dist/chunks/server-start.cjs would hold the engine: ${engineInFront.join(", ")}`);
+// The starts are small: the server's front is its own script (above), the engine in server-program.cjs.
+const inStarts = Object.keys(startScripts.metafile.inputs).filter((input) => /^src\/(core|session|server)\//.test(input));
+if (inStarts.length > 0) throw new Error(`dist/chunks/server-start.cjs would hold the front or the engine: ${inStarts.join(", ")}`);
 
 const main = await build({
   entryPoints: { cli: "src/cli/main.ts", interactive: "src/cli/interactive.ts", subcommands: "src/cli/subcommands.ts" },

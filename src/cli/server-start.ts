@@ -7,7 +7,19 @@
  */
 import { enableModuleCompileCache, noteCompilerSettings } from "../util/code-cache.js";
 import { tuneServerStart } from "../util/one-shot-tuning.js";
+import { cachedBundle } from "../util/vendor-bundle.js";
 import { provideEsmEntries, v8Tuning, type EsmEntry } from "./one-shot.js";
+
+declare const AGENT_SERVER_FRONT_ID: string | undefined;
+
+/**
+ * The front (server-mode.ts): in the build, its own script, dist/chunks/server-front.cjs, run through V8's code cache
+ * (compiled from source it was ~1.5 ms of every start, docs/benchmarks.md); from source (tests), the ES module.
+ */
+function frontModule(): Promise<typeof import("./server-mode.js")> {
+  if (typeof AGENT_SERVER_FRONT_ID !== "string") return import("./server-mode.js");
+  return Promise.resolve(cachedBundle("server-front.cjs", AGENT_SERVER_FRONT_ID) as typeof import("./server-mode.js"));
+}
 
 /**
  * Serves the protocol until the client is done. The handshake is answered before the command line and the engine
@@ -19,8 +31,8 @@ export async function startServer(args: readonly string[], importEntry: (entry: 
   enableModuleCompileCache();
   if (tuneServerStart(v8Tuning())) noteCompilerSettings("server");
   provideEsmEntries(importEntry);
-  // The front only now, after the tuning: its vscode-jsonrpc bundle's code cache is named for the settings it loads
-  // under, and one loaded before them would be refused (and rewritten) by every start.
-  const { runServer } = await import("./server-mode.js");
+  // The front only now, after the tuning: its script's code cache (and vscode-jsonrpc's) is named for the settings it
+  // loads under, and one loaded before them would be refused (and rewritten) by every start.
+  const { runServer } = await frontModule();
   return runServer(args);
 }

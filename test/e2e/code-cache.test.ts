@@ -101,10 +101,11 @@ describe("the vendor bundle's code cache", () => {
     const before = oneShot.map((name) => readFileSync(path.join(cacheDir(), name)));
     await serverRun();
     const serverFiles = cacheFiles().filter((name) => !oneShot.includes(name));
-    // The server's front loads vscode-jsonrpc's bundle; its engine, the server's script of the program (the `-p` one
-    // and the engine), zod and openai's bundle and commander's: each under the server's own name (it starts without
-    // TurboFan, as a one-shot run does, but not with its young generation).
+    // The server's front, its own script, loads vscode-jsonrpc's bundle; its engine, the server's script of the program
+    // (the `-p` one and the engine), zod and openai's bundle and commander's: each under the server's own name (it
+    // starts without TurboFan, as a one-shot run does, but not with its young generation).
     expect(serverFiles.map((name) => name.replace(/-[0-9a-f]{16}\.cache$/, "")).sort()).toEqual([
+      "server-front.cjs",
       "server-program.cjs",
       "vendor-commander.cjs",
       "vendor-jsonrpc.cjs",
@@ -119,6 +120,7 @@ describe("the vendor bundle's code cache", () => {
     await serverRun();
     const files = cacheFiles().sort();
     expect(files.some((name) => name.startsWith("server-program.cjs-"))).toBe(true);
+    expect(files.some((name) => name.startsWith("server-front.cjs-"))).toBe(true);
     const before = files.map((name) => readFileSync(path.join(cacheDir(), name)));
     await serverRun();
     expect(cacheFiles().sort()).toEqual(files);
