@@ -25,6 +25,7 @@ import { buildUserMessage, type UserMessageExtra } from "./user-message.js";
 import { runUserShellCommand } from "./user-shell-command.js";
 import { limitsStatusToTell } from "./session-limits.js";
 import { ClientCommands } from "./runtime/client-commands.js";
+import { afterNextPoll } from "../util/after-next-poll.js";
 
 /** What changes the system prompt: after these events the next prompt sends it again. */
 const PROMPT_CHANGES = new Set<EventType>(["session.context_changed", "session.instructions_changed", "subagent.selected", "subagent.deselected"]);
@@ -65,6 +66,8 @@ export class MainAgent {
       systemPrompt: () => this.systemPrompt(),
       userMessage: (input, extra) => this.userMessage(input, extra),
       awaitBackground: (signal) => subagents.awaitRunning(signal),
+      // With a person at this process's keyboard, a key typed right after Enter is read and drawn before the request is built.
+      ...(services.interactive ? { beforeRequests: afterNextPoll } : {}),
       ...this.promptHooks.runtimeOptions(),
       onRunEnd: (result) => {
         this.emitIdle(result.outcome === "aborted");

@@ -19,7 +19,6 @@ import type { ToolRunEnvironment } from "../tool-runner.js";
 import type { ToolSet } from "../tool-set.js";
 import { PromptQueue, type PromptInput } from "./prompt-queue.js";
 import type { UserMessageExtra } from "../user-message.js";
-import { afterNextPoll } from "../../util/after-next-poll.js";
 
 export { asTyped, promptOf, type PromptInput } from "./prompt-queue.js";
 
@@ -60,6 +59,8 @@ export interface AgentRuntimeOptions {
   transformPrompt?(prompt: string, transformed: string, signal: AbortSignal): Promise<string | undefined>;
   /** The prompt's run ended (the agentStop / subagentStop hook): a reason to go on with, as the next prompt. */
   onStop?(stopHookActive: boolean, signal: AbortSignal): Promise<string | undefined>;
+  /** Awaited after a prompt is admitted, before its requests are built (the TUI's keys typed right after Enter first). */
+  beforeRequests?(): Promise<void>;
   /** A run ended (the session emits session.idle for its main agent). */
   onRunEnd?(result: RunResult): void;
   /** See PromptRunContext.awaitBackground: a mode that goes on waits for running background agents first. */
@@ -293,8 +294,7 @@ export class AgentRuntime {
       hasSteering: () => this.queue.hasSteering,
       ...(this.compactor ? { compactor: this.compactor } : {}),
     });
-    // The prompt is in (and on screen) before its request is built: keys typed right after Enter go first.
-    await afterNextPoll();
+    await this.options.beforeRequests?.();
     return runPromptToStop(context, signal, result);
   }
 }
