@@ -9,7 +9,7 @@
 import { cpSync, existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { median, runOnce, stdoutHas, timeInterleaved, type BenchCommand, type BenchRunOptions, type Stats } from "./measure.js";
+import { median, NARROW_TARGET_RUNS, runOnce, stdoutHas, timeInterleaved, type BenchCommand, type BenchRunOptions, type Stats } from "./measure.js";
 import { hasScript, PtyRun } from "./pty.js";
 import { ms, ratioRow, type Row } from "./report.js";
 import { createWorkspace, FINAL_TEXT, startBenchServer, TOOL_PROMPT, standaloneRun } from "./scenario.js";
@@ -47,7 +47,7 @@ export async function benchMcp(options: McpBenchOptions): Promise<{ rows: Row[];
   const firstRun = command("agent -p (2 turns, 3 MCP servers, first run)", () => homeWithServers());
   // The first runs go after the others: their servers, ended at exit, must not share the CPU with the runs compared.
   const timings = new Map([
-    ...(await timeInterleaved([cached, none], options.warmups, options.runs)),
+    ...(await timeInterleaved([cached, none], options.warmups, Math.max(options.runs, NARROW_TARGET_RUNS))),
     ...(await timeInterleaved([firstRun], options.warmups, options.runs)),
   ]);
   const get = (label: string): Stats => {
@@ -78,7 +78,7 @@ async function tuiFirstFrame(options: McpBenchOptions, homeWithServers: () => st
   };
   const withServers: number[] = [];
   const without: number[] = [];
-  for (let round = 0; round < options.warmups + options.runs; round++) {
+  for (let round = 0; round < options.warmups + Math.max(options.runs, NARROW_TARGET_RUNS); round++) {
     // Each round starts with the other one (AB, BA, …), as timeInterleaved does: where a run sits in the pair
     // moved its figure by more than the servers did (docs/benchmarks.md), and it was always the same side.
     const serversFirst = round % 2 === 0;

@@ -162,6 +162,13 @@ export async function runOnce(command: BenchCommand, options: RunOptions = {}): 
   }
 }
 
+/**
+ * Rounds a row takes at least when its target is within 5% of its baseline (two near-identical runs of ~150 ms: MCP
+ * servers with cached tools, the other wires). A median of 7 moved by a few stalled runs: the Responses row read
+ * 1.09× with both sides' minimums 0.5 ms apart (docs/benchmarks.md, "Narrow targets, stop 31").
+ */
+export const NARROW_TARGET_RUNS = 21;
+
 /** Throw with the run's output if it failed or its output is wrong. */
 export function validate(command: BenchCommand, result: RunResult): void {
   const problem =

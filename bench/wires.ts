@@ -7,7 +7,7 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { timeInterleaved, type BenchCommand, type BenchRunOptions, type Stats } from "./measure.js";
+import { NARROW_TARGET_RUNS, timeInterleaved, type BenchCommand, type BenchRunOptions, type Stats } from "./measure.js";
 import { ms, ratioRow, type Row } from "./report.js";
 import { createWorkspace, LONG_PROMPT, LONG_TAIL, LONG_TEXT, startBenchServer, standaloneRun } from "./scenario.js";
 
@@ -31,7 +31,7 @@ export async function benchWires(options: BenchRunOptions): Promise<{ rows: Row[
     env: () => options.env({ ...options.providerEnv, ...wire.env, AGENT_HOME: options.freshHome() }),
     check,
   }));
-  const timings = await timeInterleaved(commands, options.warmups, options.runs);
+  const timings = await timeInterleaved(commands, options.warmups, Math.max(options.runs, NARROW_TARGET_RUNS));
   const get = (command: BenchCommand | undefined): Stats => {
     const stats = command && timings.get(command.label);
     if (!stats) throw new Error(`bench: no result for ${command?.label}`);
