@@ -10,6 +10,7 @@ import { z } from "zod";
 import { userFolders } from "../config/agent-home.js";
 import { howToTrust, mayRun, type TrustSources } from "../config/folder-trust.js";
 import { parseJsonWithComments } from "../util/json-with-comments.js";
+import { plainObject, type PlainShape } from "../util/plain-object.js";
 import { repositoryConfigFiles } from "./repository-files.js";
 
 // Built at the first configuration read (z.lazy): most runs have no MCP file, and the schema costs start-up.
@@ -36,6 +37,27 @@ export const serverConfigSchema = z.lazy(() =>
 );
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>;
+
+/**
+ * serverConfigSchema's fields, to read a server's entry without building and running the schema when every field
+ * has its type (src/util/plain-object.ts): a run with servers configured paid ~1.5 ms for it before its first
+ * request. Anything else goes through the schema, which says what is wrong.
+ */
+export const PLAIN_SERVER_CONFIG: PlainShape = {
+  type: ["local", "stdio", "http", "sse"],
+  command: "string?",
+  args: "strings?",
+  env: "string-record?",
+  cwd: "string?",
+  workingDirectory: "string?",
+  url: "string?",
+  headers: "string-record?",
+  tools: "strings?",
+  timeout: "positive?",
+  startupTimeout: "positive?",
+  disabled: "boolean?",
+};
+const PLAIN_DOCUMENT: PlainShape = { mcpServers: "record?", servers: "record?" };
 
 export interface ConfiguredServer {
   name: string;
@@ -101,15 +123,16 @@ export function parseConfigDocument(text: string, source: string): { servers: Co
   } catch (error) {
     return { servers: [], problems: [`${source}: not valid JSON (${(error as Error).message})`] };
   }
-  const top = z
-    .looseObject({ mcpServers: z.record(z.string(), z.unknown()).optional(), servers: z.record(z.string(), z.unknown()).optional() })
-    .safeParse(document);
-  if (!top.success) return { servers: [], problems: [`${source}: expected {"mcpServers": {...}}`] };
-  const entries = { ...top.data.servers, ...top.data.mcpServers };
+  const top =
+    (plainObject(document, PLAIN_DOCUMENT) as { mcpServers?: Record<string, unknown>; servers?: Record<string, unknown> } | undefined) ??
+    z.looseObject({ mcpServers: z.record(z.string(), z.unknown()).optional(), servers: z.record(z.string(), z.unknown()).optional() }).safeParse(document).data;
+  if (!top) return { servers: [], problems: [`${source}: expected {"mcpServers": {...}}`] };
+  const entries = { ...top.servers, ...top.mcpServers };
   const servers: ConfiguredServer[] = [];
   const problems: string[] = [];
   for (const [name, raw] of Object.entries(entries)) {
-    const parsed = serverConfigSchema.safeParse(raw);
+    const plain = plainObject(raw, PLAIN_SERVER_CONFIG) as ServerConfig | undefined;
+    const parsed = plain ? { success: true as const, data: plain } : serverConfigSchema.safeParse(raw);
     if (!parsed.success) {
       problems.push(`${source}: MCP server "${name}": ${z.prettifyError(parsed.error).replace(/\n/g, " ")}`);
       continue;

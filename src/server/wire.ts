@@ -1,13 +1,13 @@
 /**
  * What the Copilot SDK sends, as much of it as the server reads (loose: the SDK sends many fields this
  * agent has no use for, and newer SDKs add more). The schemas are built when first needed: a session's create,
- * its send and its detach, as an SDK application sends them, are read without them (plain-params.ts), and
+ * its send and its detach, as an SDK application sends them, are read without them (src/util/plain-object.ts), and
  * building them was ~1 ms of every SDK application's start (docs/benchmarks.md).
  */
 import { z } from "zod";
 import { isRecord, onFirstUse } from "../provider/plain-fields.js";
 import { REASONING_EFFORTS } from "../provider/provider-config.js";
-import { plainObject, type PlainShape } from "./plain-params.js";
+import { plainObject, type PlainShape } from "../util/plain-object.js";
 
 /** The schemas, built at the first call (the plain readers below leave an SDK application's first exchange without it). */
 export const wireSchemas = onFirstUse(() => {

@@ -1,12 +1,12 @@
 /**
- * A session's create, its send and a request's session id read without zod (plain-params.ts, wire.ts) against the
+ * A session's create, its send and a request's session id read without zod (src/util/plain-object.ts, wire.ts) against the
  * schemas they stand in for: a value taken as it is gives back what the schema gives (the same fields, in the same
  * order), anything the schema refuses or would change goes to the schema, and an SDK application's first exchange
  * builds none of the schemas; nor does loading the server's engine.
  */
 import { describe, expect, it, vi } from "vitest";
 import { PLAIN_SEND, PLAIN_SESSION_CONFIG, readSend, readSessionConfig, sessionIdOf, wireSchemas } from "../../src/server/wire.js";
-import { plainObject, type PlainShape } from "../../src/server/plain-params.js";
+import { plainObject, type PlainShape } from "../../src/util/plain-object.js";
 import { variantsOf } from "../support/json-variants.js";
 
 const built = vi.hoisted(() => ({ objects: 0 }));
