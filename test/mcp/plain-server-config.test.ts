@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseConfigDocument, PLAIN_SERVER_CONFIG, serverConfigSchema } from "../../src/mcp/mcp-config.js";
-import { plainObject } from "../../src/util/plain-object.js";
 import { variantsOf } from "../support/json-variants.js";
+import { checkPlainReader } from "../support/plain-reader-check.js";
 
 const LOCAL = {
   type: "local",
@@ -22,13 +22,6 @@ const LOCAL = {
 };
 const REMOTE = { type: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer t" }, workingDirectory: "w" };
 
-/** Field names in order, nested: what "the same object" means here beyond toEqual. */
-function shapeOf(value: unknown): unknown {
-  if (typeof value !== "object" || value === null) return typeof value;
-  if (Array.isArray(value)) return value.map(shapeOf);
-  return Object.entries(value).map(([key, field]) => [key, shapeOf(field)]);
-}
-
 describe("MCP server entries read without zod", () => {
   it("knows every field of the schema", () => {
     expect(Object.keys(PLAIN_SERVER_CONFIG)).toEqual(Object.keys(serverConfigSchema.unwrap().shape));
@@ -43,20 +36,8 @@ describe("MCP server entries read without zod", () => {
       ["tools", 1],
       ["other"],
     ];
-    let taken = 0;
-    let refused = 0;
-    for (const base of [LOCAL, REMOTE]) {
-      for (const value of [...variantsOf(base, paths), { ...base, timeout: 0 }, { ...base, timeout: -1 }, { ...base, type: "ws" }, [], null, "x"]) {
-        const parsed = serverConfigSchema.safeParse(value);
-        const read = plainObject(value, PLAIN_SERVER_CONFIG);
-        if (!parsed.success) refused++;
-        if (read === undefined) continue;
-        taken++;
-        expect(parsed.success, JSON.stringify(value)).toBe(true);
-        expect(read, JSON.stringify(value)).toEqual(parsed.data);
-        expect(shapeOf(read), JSON.stringify(value)).toEqual(shapeOf(parsed.data));
-      }
-    }
+    const values = [LOCAL, REMOTE].flatMap((base) => [...variantsOf(base, paths), { ...base, timeout: 0 }, { ...base, timeout: -1 }, { ...base, type: "ws" }]);
+    const { taken, refused } = checkPlainReader([...values, [], null, "x"], PLAIN_SERVER_CONFIG, serverConfigSchema);
     expect(taken).toBeGreaterThan(40);
     expect(refused).toBeGreaterThan(20);
   });
