@@ -9,11 +9,13 @@ const LONGEST_REMEMBERED = 512;
 /** The memory is emptied when it holds this many texts (a long session shows many more than a frame does). */
 const MOST_REMEMBERED = 4096;
 
-export function rememberedByText<T>(compute: (text: string) => T): (text: string) => T {
+/** Answers are never undefined, so one lookup tells a remembered text (this runs per text node per render). */
+export function rememberedByText<T extends string | number>(compute: (text: string) => T): (text: string) => T {
   const answers = new Map<string, T>();
   return (text) => {
     if (text.length > LONGEST_REMEMBERED) return compute(text);
-    if (answers.has(text)) return answers.get(text) as T;
+    const known = answers.get(text);
+    if (known !== undefined) return known;
     const answer = compute(text);
     if (answers.size >= MOST_REMEMBERED) answers.clear();
     answers.set(text, answer);
