@@ -3,9 +3,9 @@
  * takes a piece as it is only when every field its schema looks at already has the schema's type, so zod
  * would give back the same values; anything else goes through the schema.
  */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { isRecord } from "../util/plain-object.js";
+
+export { isRecord };
 
 /** A text field: a string, null or absent. */
 export function isText(value: unknown): boolean {

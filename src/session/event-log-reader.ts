@@ -5,6 +5,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { eventCatalog, isKnownEventType, type SessionEvent } from "../protocol/events/index.js";
+import { isRecord } from "../util/plain-object.js";
 
 export interface SkippedLine {
   /** 1-based line number in the file. */
@@ -22,10 +23,6 @@ export interface EventLog {
   /** The id of the last event in the file (known or not), to continue the parentId chain. */
   lastEventId: string | null;
   fileSizeBytes: number;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export function parseEventLog(text: string): Omit<EventLog, "fileSizeBytes"> {

@@ -14,7 +14,8 @@ function allStrings(list: readonly unknown[]): boolean {
   return true;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** An object that is not an array (the one test every reader here starts with). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
